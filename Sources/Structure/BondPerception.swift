@@ -1,0 +1,125 @@
+/// Finds a model's bonds, in the order DESIGN.md gives: what the file states; Chemical
+/// Component Dictionary templates by atom name within each residue; peptide and
+/// phosphodiester links between consecutive residues; a covalent-radius distance rule for
+/// whatever no template covers. Never a bond between different alternate locations.
+public struct BondPerception {
+    /// Added to the two covalent radii to give the longest bond the rule accepts, in angstroms.
+    public static let tolerance: Float = 0.4
+    /// Atoms closer than this are overlapping copies, not bonded.
+    public static let minimumDistance: Float = 0.4
+
+    public let elements: ElementTable
+    public let dictionary: ComponentDictionary?
+
+    public init(elements: ElementTable, dictionary: ComponentDictionary?) {
+        self.elements = elements
+        self.dictionary = dictionary
+    }
+
+    /// The dictionary and element table shipped in `Assets/`.
+    public static func standard() throws -> BondPerception {
+        BondPerception(elements: try ElementTable.shared(), dictionary: try ComponentDictionary.shared())
+    }
+
+    @inline(__always)
+    public func maximumLength(_ a: Element, _ b: Element) -> Float {
+        elements.covalentRadius(a) + elements.covalentRadius(b) + BondPerception.tolerance
+    }
+
+    @inline(__always)
+    static func compatible(_ a: UInt8, _ b: UInt8) -> Bool { a == 0 || b == 0 || a == b }
+
+    public func bonds(of model: Model, embedded: [ShortName: ComponentTemplate] = [:]) -> [Bond] {
+        let atoms = model.atoms
+        var bonds: [Bond] = []
+        bonds.reserveCapacity(atoms.count + atoms.count / 8)
+        var seen = Set<UInt64>(minimumCapacity: atoms.count * 2)
+        @inline(__always) func add(_ bond: Bond) {
+            if seen.insert(UInt64(UInt32(bond.a)) << 32 | UInt64(UInt32(bond.b))).inserted { bonds.append(bond) }
+        }
+        @inline(__always) func withinRule(_ i: Int, _ j: Int) -> Bool {
+            let d = atoms[i].position - atoms[j].position
+            let d2 = (d * d).sum()
+            let m = maximumLength(atoms[i].element, atoms[j].element)
+            return d2 <= m * m && d2 >= BondPerception.minimumDistance * BondPerception.minimumDistance
+        }
+
+        for bond in model.explicitBonds { add(bond) }
+        if model.bondsAreComplete { return bonds }
+
+        // Templates.
+        var covered = [Bool](repeating: false, count: atoms.count)
+        var templateCache: [ShortName: ComponentTemplate?] = [:]
+        for residue in model.residues {
+            let template: ComponentTemplate?
+            if let cached = templateCache[residue.name] { template = cached } else {
+                template = embedded[residue.name] ?? dictionary?.template(residue.name)
+                templateCache[residue.name] = template
+            }
+            guard let template else { continue }
+            let range = Int(residue.atoms.lowerBound)..<Int(residue.atoms.upperBound)
+            for t in template.bonds {
+                for i in range where atoms[i].name == t.a {
+                    covered[i] = true
+                    for j in range where atoms[j].name == t.b {
+                        covered[j] = true
+                        if BondPerception.compatible(atoms[i].altLoc, atoms[j].altLoc) && withinRule(i, j) {
+                            add(Bond(Int32(i), Int32(j), order: t.order, aromatic: t.aromatic, source: .template))
+                        }
+                    }
+                }
+            }
+        }
+
+        // Peptide (C-N) and phosphodiester (O3'-P) links between consecutive residues of a chain run.
+        let c = ShortName("C"), n = ShortName("N"), o3 = ShortName("O3'"), p = ShortName("P")
+        for r in model.residues.indices.dropLast() {
+            let first = model.residues[r], second = model.residues[r + 1]
+            guard first.chain == second.chain else { continue }
+            for i in Int(first.atoms.lowerBound)..<Int(first.atoms.upperBound) where atoms[i].name == c || atoms[i].name == o3 {
+                let partner = atoms[i].name == c ? n : p
+                for j in Int(second.atoms.lowerBound)..<Int(second.atoms.upperBound) where atoms[j].name == partner {
+                    if BondPerception.compatible(atoms[i].altLoc, atoms[j].altLoc) && withinRule(i, j) {
+                        add(Bond(Int32(i), Int32(j), order: 1, source: .polymer))
+                    }
+                }
+            }
+        }
+
+        // Distance rule for what templates leave open.
+        var water = [Bool](repeating: false, count: model.residues.count)
+        var loneIon = [Bool](repeating: false, count: model.residues.count)
+        for (r, residue) in model.residues.enumerated() {
+            water[r] = residue.isWater
+            loneIon[r] = residue.atoms.count == 1 && atoms[Int(residue.atoms.lowerBound)].element.isMetal
+        }
+        var largest: Float = 0
+        for atom in atoms { largest = max(largest, elements.covalentRadius(atom.element)) }
+        let positions = atoms.map(\.position)
+        let grid = CellGrid(positions: positions, cellSize: 2 * largest + BondPerception.tolerance)
+        let sulfur = Element.sulfur
+        grid.forEachPair(positions) { i, j, d2 in
+            let a = atoms[i], b = atoms[j]
+            guard BondPerception.compatible(a.altLoc, b.altLoc) else { return }
+            if a.residue == b.residue {
+                if covered[i] && covered[j] { return }
+            } else {
+                let ra = Int(a.residue), rb = Int(b.residue)
+                if water[ra] || water[rb] || loneIon[ra] || loneIon[rb] { return }
+                if a.element.isHydrogen && b.element.isHydrogen { return }
+                if covered[i] && covered[j] {
+                    // Both atoms are accounted for by their residues' templates: only a disulfide or a
+                    // link to a ligand or modified residue (glycans, covalent inhibitors) joins them.
+                    let disulfide = a.element == sulfur && b.element == sulfur
+                    let hetLink = (model.residues[ra].isHetero || model.residues[rb].isHetero) && !a.element.isMetal && !b.element.isMetal
+                    if !(disulfide || hetLink) { return }
+                }
+            }
+            let m = maximumLength(a.element, b.element)
+            if d2 <= m * m && d2 >= BondPerception.minimumDistance * BondPerception.minimumDistance {
+                add(Bond(Int32(i), Int32(j), order: 0, source: .distance))
+            }
+        }
+        return bonds
+    }
+}

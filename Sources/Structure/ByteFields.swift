@@ -1,0 +1,199 @@
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
+/// Number parsing straight from bytes, without building strings: the readers' hot path.
+enum ByteFields {
+    @inline(__always)
+    static func isBlank(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0D }
+
+    @inline(__always)
+    static func isDigit(_ c: UInt8) -> Bool { c &- 0x30 < 10 }
+
+    static let powersOfTen: [Double] = (0...22).map { pow10($0) }
+
+    private static func pow10(_ n: Int) -> Double {
+        var v = 1.0
+        for _ in 0..<n { v *= 10 }
+        return v
+    }
+
+    /// A decimal number in bytes `start..<end`, surrounding blanks allowed; nil if not one.
+    /// Digits past the 18th are read as zeros' worth of scale only, which no coordinate needs.
+    @inline(__always)
+    static func float(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Float? {
+        double(b, start, end).map { Float($0) }
+    }
+
+    static func double(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+        var i = start
+        var e = min(end, b.count)
+        while i < e && isBlank(b[i]) { i += 1 }
+        while e > i && isBlank(b[e - 1]) { e -= 1 }
+        guard i < e else { return nil }
+        var negative = false
+        if b[i] == 0x2D { negative = true; i += 1 } else if b[i] == 0x2B { i += 1 }
+        var mantissa: Int64 = 0
+        var digits = 0
+        var scale = 0
+        var sawDigit = false
+        while i < e, isDigit(b[i]) {
+            if digits < 18 { mantissa = mantissa * 10 + Int64(b[i] &- 0x30); digits += 1 } else { scale -= 1 }
+            sawDigit = true
+            i += 1
+        }
+        if i < e && b[i] == 0x2E {
+            i += 1
+            while i < e, isDigit(b[i]) {
+                if digits < 18 { mantissa = mantissa * 10 + Int64(b[i] &- 0x30); digits += 1; scale += 1 }
+                sawDigit = true
+                i += 1
+            }
+        }
+        guard sawDigit else { return nil }
+        var exponent = 0
+        if i < e && (b[i] | 0x20) == 0x65 {
+            i += 1
+            var expNegative = false
+            if i < e && b[i] == 0x2D { expNegative = true; i += 1 } else if i < e && b[i] == 0x2B { i += 1 }
+            guard i < e else { return nil }
+            while i < e, isDigit(b[i]) {
+                if exponent < 10000 { exponent = exponent * 10 + Int(b[i] &- 0x30) }
+                i += 1
+            }
+            if expNegative { exponent = -exponent }
+        }
+        // Uncertainties in parentheses, as mmCIF writes them: 1.234(5).
+        if i < e && b[i] == 0x28 {
+            while i < e && b[i] != 0x29 { i += 1 }
+            i += 1
+        }
+        guard i >= e else { return nil }
+        let power = exponent - scale
+        var value = Double(mantissa)
+        // Exact operands, so one correctly rounded multiply or divide: the same text always gives the same value.
+        if power >= 0 {
+            value = power <= 22 ? value * powersOfTen[power] : value * pow10Slow(power)
+        } else {
+            value = -power <= 22 ? value / powersOfTen[-power] : value / pow10Slow(-power)
+        }
+        return negative ? -value : value
+    }
+
+    private static func pow10Slow(_ n: Int) -> Double {
+        var v = 1.0
+        for _ in 0..<min(n, 400) { v *= 10 }
+        return v
+    }
+
+    /// A decimal integer in bytes `start..<end`, surrounding blanks allowed; nil if not one.
+    @inline(__always)
+    static func int(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int? {
+        var i = start
+        var e = min(end, b.count)
+        while i < e && isBlank(b[i]) { i += 1 }
+        while e > i && isBlank(b[e - 1]) { e -= 1 }
+        guard i < e else { return nil }
+        var negative = false
+        if b[i] == 0x2D { negative = true; i += 1 } else if b[i] == 0x2B { i += 1 }
+        guard i < e else { return nil }
+        var value = 0
+        while i < e {
+            guard isDigit(b[i]), value < Int.max / 20 else { return nil }
+            value = value * 10 + Int(b[i] &- 0x30)
+            i += 1
+        }
+        return negative ? -value : value
+    }
+
+    /// Hybrid-36, the PDB convention for serials past 99999 and residue numbers past 9999:
+    /// a plain decimal, or base-36 digits starting with a letter.
+    static func hybrid36(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int? {
+        if let v = int(b, start, end) { return v }
+        var i = start
+        var e = min(end, b.count)
+        while i < e && isBlank(b[i]) { i += 1 }
+        while e > i && isBlank(b[e - 1]) { e -= 1 }
+        let width = e - i
+        guard width > 0, width <= 6 else { return nil }
+        let first = b[i]
+        let upper = first >= 0x41 && first <= 0x5A
+        let lower = first >= 0x61 && first <= 0x7A
+        guard upper || lower else { return nil }
+        var value = 0
+        while i < e {
+            let c = b[i]
+            let d: Int
+            if isDigit(c) { d = Int(c - 0x30) }
+            else if upper && c >= 0x41 && c <= 0x5A { d = Int(c - 0x41) + 10 }
+            else if lower && c >= 0x61 && c <= 0x7A { d = Int(c - 0x61) + 10 }
+            else { return nil }
+            value = value * 36 + d
+            i += 1
+        }
+        var p36 = 1, p10 = 1
+        for _ in 0..<(width - 1) { p36 *= 36 }
+        for _ in 0..<width { p10 *= 10 }
+        value = value - 10 * p36 + p10
+        if lower { value += 26 * p36 }
+        return value
+    }
+
+    /// The text of bytes `start..<end` for messages, trimmed and shortened.
+    static func text(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {
+        let e = min(end, b.count, start + 80)
+        guard start < e else { return "" }
+        return String(decoding: UnsafeBufferPointer(rebasing: b[start..<e]), as: UTF8.self)
+            .trimmingCharacters(in: " \t\r")
+    }
+}
+
+extension String {
+    func trimmingCharacters(in set: String) -> String {
+        let chars = Set(set)
+        var s = Substring(self)
+        while let f = s.first, chars.contains(f) { s.removeFirst() }
+        while let l = s.last, chars.contains(l) { s.removeLast() }
+        return String(s)
+    }
+}
+
+/// Walks the lines of a buffer; `\n` and `\r\n` end a line, and so does a lone `\r` in a
+/// file that has no `\n` at all (old Mac text).
+struct LineCursor {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var position = 0
+    private(set) var lineNumber = 0
+    private let separator: Int32
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+        if let base = bytes.baseAddress, bytes.count > 0, memchr(base, 0x0A, bytes.count) == nil,
+           memchr(base, 0x0D, bytes.count) != nil {
+            separator = 0x0D
+        } else {
+            separator = 0x0A
+        }
+    }
+
+    /// The next line as `start..<end` without its terminator, or nil at the end.
+    @inline(__always)
+    mutating func next() -> Range<Int>? {
+        let count = bytes.count
+        guard position < count, let base = bytes.baseAddress else { return nil }
+        let start = position
+        var end: Int
+        if let hit = memchr(base + start, separator, count - start) {
+            end = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            position = end + 1
+        } else {
+            end = count
+            position = count
+        }
+        if end > start && bytes[end - 1] == 0x0D { end -= 1 }
+        lineNumber += 1
+        return start..<end
+    }
+}

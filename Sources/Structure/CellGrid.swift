@@ -1,0 +1,81 @@
+/// Points binned into cubic cells so that all pairs closer than the cell size are found in
+/// time linear in the number of points. Dense boxes use a flat array of cells; a sparse one
+/// (atoms far apart, or absurd coordinates) falls back to hashing the occupied cells.
+struct CellGrid {
+    let cellSize: Float
+    private let origin: SIMD3<Float>
+    private let dims: SIMD3<Int>
+    private var flatHeads: [Int32] = []
+    private var hashedHeads: [Int: Int32] = [:]
+    private var next: [Int32]
+    private let useFlat: Bool
+
+    init(positions: [SIMD3<Float>], cellSize: Float) {
+        self.cellSize = max(cellSize, 0.5)
+        var lo = SIMD3<Float>(repeating: .greatestFiniteMagnitude), hi = -lo
+        for p in positions {
+            lo = pointwiseMin(lo, p)
+            hi = pointwiseMax(hi, p)
+        }
+        if positions.isEmpty { lo = .zero; hi = .zero }
+        origin = lo
+        let extent = (hi - lo) / self.cellSize
+        // Clamp before converting: a coordinate of 1e30 must not trap.
+        let clamped = pointwiseMin(extent, SIMD3(repeating: 1e6))
+        dims = SIMD3<Int>(Int(clamped.x) + 1, Int(clamped.y) + 1, Int(clamped.z) + 1)
+        let cells = dims.x * dims.y * dims.z
+        useFlat = cells <= max(4 * positions.count, 1 << 16)
+        next = [Int32](repeating: -1, count: positions.count)
+        if useFlat { flatHeads = [Int32](repeating: -1, count: cells) }
+        for (i, p) in positions.enumerated() {
+            let key = self.key(cell(p))
+            if useFlat {
+                next[i] = flatHeads[key]
+                flatHeads[key] = Int32(i)
+            } else {
+                next[i] = hashedHeads[key] ?? -1
+                hashedHeads[key] = Int32(i)
+            }
+        }
+    }
+
+    @inline(__always)
+    private func cell(_ p: SIMD3<Float>) -> SIMD3<Int> {
+        let c = pointwiseMin((p - origin) / cellSize, SIMD3(repeating: 1e6))
+        return SIMD3(Int(c.x), Int(c.y), Int(c.z))
+    }
+
+    @inline(__always)
+    private func key(_ c: SIMD3<Int>) -> Int { c.x + dims.x * (c.y + dims.y * c.z) }
+
+    /// Calls `body(i, j, distanceSquared)` once for every pair i < j closer than the cell size.
+    func forEachPair(_ positions: [SIMD3<Float>], _ body: (Int, Int, Float) -> Void) {
+        let limit = cellSize * cellSize
+        for i in positions.indices {
+            let p = positions[i]
+            let c = cell(p)
+            for dz in -1...1 {
+                let z = c.z + dz
+                if z < 0 || z >= dims.z { continue }
+                for dy in -1...1 {
+                    let y = c.y + dy
+                    if y < 0 || y >= dims.y { continue }
+                    for dx in -1...1 {
+                        let x = c.x + dx
+                        if x < 0 || x >= dims.x { continue }
+                        let k = key(SIMD3(x, y, z))
+                        var j = useFlat ? flatHeads[k] : (hashedHeads[k] ?? -1)
+                        while j >= 0 {
+                            if Int(j) > i {
+                                let d = positions[Int(j)] - p
+                                let d2 = (d * d).sum()
+                                if d2 <= limit { body(i, Int(j), d2) }
+                            }
+                            j = next[Int(j)]
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,356 @@
+/// Reads PDBx/mmCIF: the `_atom_site` loop in any column order, streamed without building
+/// strings, plus title, method, resolution, `_struct_conn` and `_chem_comp_bond`.
+/// Only the first data block is read.
+public enum MMCIFReader {
+    /// A small loop (or a set of key-value items of one category) kept as text.
+    struct Table {
+        var tags: [String]
+        var rows: [[String?]]
+
+        func column(_ name: String) -> Int? { tags.firstIndex(of: name) }
+
+        func value(_ row: Int, _ names: String...) -> String? {
+            for name in names { if let c = column(name), let v = rows[row][c] { return v } }
+            return nil
+        }
+    }
+
+    static let keptCategories: Set<String> = ["_struct", "_exptl", "_refine", "_entry", "_struct_conn", "_chem_comp_bond",
+                                              "_em_3d_reconstruction", "_reflns", "_struct_keywords"]
+
+    public static func read(_ b: UnsafeBufferPointer<UInt8>, source: String) throws -> Structure {
+        var tok = CIFTokenizer(b, source: source)
+        var structure = Structure(format: .mmcif)
+        var tables: [String: Table] = [:]
+        var atomSitePairs: [(String, CIFTokenizer.Token)] = []
+        var blocks = 0
+        var pending: CIFTokenizer.Token? = nil
+
+        func category(_ tag: String) -> String {
+            tag.firstIndex(of: ".").map { String(tag[..<$0]) } ?? tag
+        }
+
+        reading: while true {
+            let t: CIFTokenizer.Token
+            if let p = pending { t = p; pending = nil } else if let n = try tok.next() { t = n } else { break }
+            switch t.kind {
+            case .dataBlock:
+                blocks += 1
+                if blocks > 1 { break reading }
+            case .tag:
+                guard let v = try tok.next(), v.kind == .value else {
+                    throw StructureError(file: source, line: tok.line(at: t.start), message: "\(tok.text(t)) has no value")
+                }
+                let tag = tok.text(t)
+                let cat = category(tag)
+                if cat == "_atom_site" {
+                    atomSitePairs.append((tag, v))
+                } else if keptCategories.contains(cat) {
+                    var table = tables[cat] ?? Table(tags: [], rows: [[]])
+                    table.tags.append(tag)
+                    table.rows[0].append(tok.isNull(v) ? nil : tok.text(v))
+                    tables[cat] = table
+                }
+            case .loop:
+                var tags: [String] = []
+                var next = try tok.next()
+                while let n = next, n.kind == .tag {
+                    tags.append(tok.text(n))
+                    next = try tok.next()
+                }
+                guard !tags.isEmpty else {
+                    throw StructureError(file: source, line: tok.line(at: t.start), message: "loop_ without tags")
+                }
+                let cat = category(tags[0])
+                if cat == "_atom_site" {
+                    (structure.models, pending) = try readAtomSite(&tok, tags: tags, first: next, source: source)
+                } else {
+                    var table = Table(tags: tags, rows: [])
+                    let keep = keptCategories.contains(cat)
+                    var row: [String?] = []
+                    var start = 0
+                    while let n = next, n.kind == .value {
+                        if row.isEmpty { start = n.start }
+                        row.append(tok.isNull(n) ? nil : (keep ? tok.text(n) : ""))
+                        if row.count == tags.count {
+                            if keep { table.rows.append(row) }
+                            row.removeAll(keepingCapacity: true)
+                        }
+                        next = try tok.next()
+                    }
+                    guard row.isEmpty else {
+                        throw StructureError(file: source, line: tok.line(at: start),
+                                             message: "loop of \(cat) ends in the middle of a row (\(row.count) of \(tags.count) values)")
+                    }
+                    if keep { tables[cat] = table }
+                    pending = next
+                }
+            case .value:
+                throw StructureError(file: source, line: tok.line(at: t.start), message: "value '\(tok.text(t))' without a tag")
+            case .saveFrame, .stop:
+                break
+            }
+        }
+        guard blocks > 0 else {
+            throw StructureError(file: source, line: 1, message: "no data_ block: not an mmCIF file")
+        }
+        if structure.models.isEmpty && !atomSitePairs.isEmpty {
+            // A single atom written as key-value items instead of a loop.
+            structure.models = try atomSiteRows(&tok, tags: atomSitePairs.map(\.0), rows: [atomSitePairs.map(\.1)], source: source)
+        }
+        guard !structure.models.isEmpty, structure.models.contains(where: { !$0.atoms.isEmpty }) else {
+            throw StructureError(file: source, line: nil, message: "no _atom_site records: not a structure")
+        }
+
+        var meta = Metadata()
+        meta.id = tables["_entry"]?.value(0, "_entry.id") ?? ""
+        meta.title = tables["_struct"]?.value(0, "_struct.title") ?? ""
+        meta.classification = tables["_struct_keywords"]?.value(0, "_struct_keywords.pdbx_keywords") ?? ""
+        if let exptl = tables["_exptl"] {
+            meta.method = (0..<exptl.rows.count).compactMap { exptl.value($0, "_exptl.method") }.joined(separator: ", ")
+        }
+        let resolution = tables["_refine"]?.value(0, "_refine.ls_d_res_high")
+            ?? tables["_em_3d_reconstruction"]?.value(0, "_em_3d_reconstruction.resolution")
+            ?? tables["_reflns"]?.value(0, "_reflns.d_resolution_high")
+        meta.resolution = resolution.flatMap { Float($0) }
+        structure.metadata = meta
+
+        if let bonds = tables["_chem_comp_bond"] {
+            structure.embeddedTemplates = embeddedTemplates(bonds)
+        }
+        if let conn = tables["_struct_conn"] {
+            for m in structure.models.indices {
+                structure.models[m].explicitBonds = resolveStructConn(conn, in: structure.models[m])
+            }
+        }
+        return structure
+    }
+
+    /// Fields of `_atom_site` Molshot reads; author (auth_) names win over label_ ones, as in PDB files.
+    struct AtomSiteColumns {
+        var group = -1, id = -1, symbol = -1, atomName = -1, altID = -1, residueName = -1, chain = -1
+        var sequence = -1, insertion = -1, x = -1, y = -1, z = -1, occupancy = -1, bFactor = -1, charge = -1, model = -1
+
+        init(_ tags: [String]) {
+            func col(_ names: String...) -> Int {
+                for n in names { if let i = tags.firstIndex(of: "_atom_site." + n) { return i } }
+                return -1
+            }
+            group = col("group_pdb")
+            id = col("id")
+            symbol = col("type_symbol")
+            atomName = col("auth_atom_id", "label_atom_id")
+            altID = col("label_alt_id", "auth_alt_id")
+            residueName = col("auth_comp_id", "label_comp_id")
+            chain = col("auth_asym_id", "label_asym_id")
+            sequence = col("auth_seq_id", "label_seq_id")
+            insertion = col("pdbx_pdb_ins_code")
+            x = col("cartn_x")
+            y = col("cartn_y")
+            z = col("cartn_z")
+            occupancy = col("occupancy")
+            bFactor = col("b_iso_or_equiv")
+            charge = col("pdbx_formal_charge")
+            model = col("pdbx_pdb_model_num")
+        }
+    }
+
+    /// Streams the `_atom_site` loop's values into models; returns the token that ended the loop.
+    static func readAtomSite(_ tok: inout CIFTokenizer, tags: [String], first: CIFTokenizer.Token?,
+                             source: String) throws -> ([Model], CIFTokenizer.Token?) {
+        var reader = try AtomSiteReader(tags: tags, source: source, reserve: tok.bytes.count / 90)
+        var row = [CIFTokenizer.Token](repeating: CIFTokenizer.Token(kind: .value, start: 0, end: 0, quoted: false), count: tags.count)
+        var filled = 0
+        var next = first
+        while let n = next, n.kind == .value {
+            row[filled] = n
+            filled += 1
+            if filled == tags.count {
+                try reader.add(row, &tok)
+                filled = 0
+            }
+            next = try tok.next()
+        }
+        if filled != 0 {
+            throw StructureError(file: source, line: tok.line(at: row[0].start),
+                                 message: "_atom_site loop ends in the middle of a row (\(filled) of \(tags.count) values)")
+        }
+        return (reader.finish(), next)
+    }
+
+    static func atomSiteRows(_ tok: inout CIFTokenizer, tags: [String], rows: [[CIFTokenizer.Token]], source: String) throws -> [Model] {
+        var reader = try AtomSiteReader(tags: tags, source: source, reserve: rows.count)
+        for row in rows { try reader.add(row, &tok) }
+        return reader.finish()
+    }
+
+    struct AtomSiteReader {
+        let c: AtomSiteColumns
+        let source: String
+        var models: [Model] = []
+        var builder: ModelBuilder
+        var modelNumber = Int.min
+        var serial: Int32 = 0
+
+        init(tags: [String], source: String, reserve: Int) throws {
+            c = AtomSiteColumns(tags)
+            self.source = source
+            guard c.x >= 0, c.y >= 0, c.z >= 0 else {
+                throw StructureError(file: source, line: nil, message: "_atom_site has no Cartn_x, Cartn_y and Cartn_z columns")
+            }
+            guard c.atomName >= 0 || c.symbol >= 0 else {
+                throw StructureError(file: source, line: nil, message: "_atom_site has neither atom names nor type_symbol")
+            }
+            builder = ModelBuilder(number: 1, reserve: reserve)
+        }
+
+        @inline(__always)
+        mutating func add(_ row: [CIFTokenizer.Token], _ tok: inout CIFTokenizer) throws {
+            let b = tok.bytes
+            @inline(__always) func name(_ col: Int) -> ShortName {
+                guard col >= 0 else { return .empty }
+                let t = row[col]
+                return tok.isNull(t) ? .empty : ShortName(b, t.start, t.end)
+            }
+            if c.model >= 0 {
+                let t = row[c.model]
+                let number = ByteFields.int(b, t.start, t.end) ?? 1
+                if number != modelNumber {
+                    if builder.atomCount > 0 { models.append(builder.finish()) }
+                    builder = ModelBuilder(number: number, reserve: builder.atomCount)
+                    modelNumber = number
+                }
+            }
+            func coordinate(_ col: Int, _ axis: String) throws -> Float {
+                let t = row[col]
+                guard let v = ByteFields.float(b, t.start, t.end), v.isFinite else {
+                    var tok2 = tok
+                    throw StructureError(file: source, line: tok2.line(at: t.start),
+                                         message: "bad Cartn_\(axis) '\(ByteFields.text(b, t.start, t.end))' in _atom_site")
+                }
+                return v
+            }
+            let x = try coordinate(c.x, "x"), y = try coordinate(c.y, "y"), z = try coordinate(c.z, "z")
+            if c.id >= 0, let v = ByteFields.int(b, row[c.id].start, row[c.id].end) { serial = Int32(clamping: v) } else { serial += 1 }
+            let atomName = name(c.atomName)
+            let residueName = name(c.residueName)
+            var element: Element? = nil
+            if c.symbol >= 0 {
+                let t = row[c.symbol]
+                var e = t.start
+                while e < t.end && Element.isLetter(b[e]) { e += 1 }
+                element = Element.symbol(in: b, t.start, e)
+            }
+            let altName = name(c.altID)
+            let occupancy = c.occupancy >= 0 ? ByteFields.float(b, row[c.occupancy].start, row[c.occupancy].end) ?? 1 : 1
+            let bFactor = c.bFactor >= 0 ? ByteFields.float(b, row[c.bFactor].start, row[c.bFactor].end) ?? 0 : 0
+            let charge = c.charge >= 0 ? Int8(clamping: ByteFields.int(b, row[c.charge].start, row[c.charge].end) ?? 0) : 0
+            let sequence = c.sequence >= 0 ? ByteFields.int(b, row[c.sequence].start, row[c.sequence].end) ?? 0 : 0
+            let insertion = name(c.insertion)
+            var hetero = false
+            if c.group >= 0 {
+                let t = row[c.group]
+                hetero = t.end - t.start == 6 && b[t.start] == 0x48  // HETATM
+            }
+            let atom = Atom(position: SIMD3(x, y, z), occupancy: occupancy, bFactor: bFactor, serial: serial,
+                            name: atomName, element: element ?? MMCIFReader.inferElement(atomName, residueName: residueName),
+                            altLoc: altName.byte(0), charge: charge)
+            builder.add(atom, chain: name(c.chain), residueName: residueName, residueNumber: Int32(clamping: sequence),
+                        insertionCode: insertion.byte(0), hetero: hetero)
+        }
+
+        mutating func finish() -> [Model] {
+            if builder.atomCount > 0 { models.append(builder.finish()) }
+            return models
+        }
+    }
+
+    /// Without type_symbol: an ion's name is its element (residue "ZN", atom "ZN"); otherwise the first letter.
+    static func inferElement(_ atomName: ShortName, residueName: ShortName) -> Element {
+        if atomName == residueName, atomName.length == 2, let e = Element.symbol(atomName.byte(0), atomName.byte(1)) { return e }
+        return Element.symbol(atomName.byte(0)) ?? .unknown
+    }
+
+    static func embeddedTemplates(_ table: Table) -> [ShortName: ComponentTemplate] {
+        var templates: [ShortName: ComponentTemplate] = [:]
+        for r in table.rows.indices {
+            guard let comp = table.value(r, "_chem_comp_bond.comp_id"),
+                  let a = table.value(r, "_chem_comp_bond.atom_id_1"),
+                  let b = table.value(r, "_chem_comp_bond.atom_id_2") else { continue }
+            let order: UInt8
+            switch table.value(r, "_chem_comp_bond.value_order")?.uppercased() ?? "SING" {
+            case "DOUB": order = 2
+            case "TRIP": order = 3
+            case "QUAD": order = 4
+            default: order = 1
+            }
+            let aromatic = table.value(r, "_chem_comp_bond.pdbx_aromatic_flag")?.uppercased() == "Y"
+                || table.value(r, "_chem_comp_bond.value_order")?.uppercased() == "AROM"
+            let key = ShortName(comp)
+            templates[key, default: ComponentTemplate(name: key, bonds: [])].bonds
+                .append(.init(a: ShortName(a), b: ShortName(b), order: order, aromatic: aromatic))
+        }
+        return templates
+    }
+
+    /// Covalent links and disulfides of `_struct_conn` between atoms of the asymmetric unit.
+    /// Metal coordination and hydrogen bonds are not covalent bonds and are left out.
+    static func resolveStructConn(_ table: Table, in model: Model) -> [Bond] {
+        let locator = AtomLocator(model)
+        var bonds: [Bond] = []
+        for r in table.rows.indices {
+            guard let type = table.value(r, "_struct_conn.conn_type_id")?.lowercased(),
+                  type.hasPrefix("covale") || type == "disulf" else { continue }
+            func partner(_ n: Int) -> [Int32] {
+                let p = "_struct_conn.ptnr\(n)_", x = "_struct_conn.pdbx_ptnr\(n)_"
+                if let sym = table.value(r, p + "symmetry"), sym != "1_555" { return [] }
+                guard let chain = table.value(r, p + "auth_asym_id", p + "label_asym_id"),
+                      let seq = table.value(r, p + "auth_seq_id", p + "label_seq_id").flatMap({ Int($0) }),
+                      let atom = table.value(r, p + "label_atom_id", p + "auth_atom_id") else { return [] }
+                let ins = table.value(r, x + "pdb_ins_code").map { ShortName($0).byte(0) } ?? 0
+                let alt = table.value(r, x + "label_alt_id").map { ShortName($0).byte(0) } ?? 0
+                return locator.atoms(chain: ShortName(chain), number: Int32(clamping: seq), insertion: ins,
+                                     name: ShortName(atom), altLoc: alt)
+            }
+            for a in partner(1) {
+                for b in partner(2) where a != b {
+                    let altA = model.atoms[Int(a)].altLoc, altB = model.atoms[Int(b)].altLoc
+                    if altA != 0 && altB != 0 && altA != altB { continue }
+                    bonds.append(Bond(a, b, order: 1, source: .explicit))
+                }
+            }
+        }
+        return bonds
+    }
+}
+
+/// Finds atoms by chain id, residue number, insertion code and name.
+struct AtomLocator {
+    private let model: Model
+    private var residues: [ResidueKey: [Int32]] = [:]
+
+    struct ResidueKey: Hashable {
+        var chain: ShortName
+        var number: Int32
+        var insertion: UInt8
+    }
+
+    init(_ model: Model) {
+        self.model = model
+        for (i, residue) in model.residues.enumerated() {
+            let chain = ShortName(model.chains[Int(residue.chain)].id)
+            residues[ResidueKey(chain: chain, number: residue.number, insertion: residue.insertionCode), default: []].append(Int32(i))
+        }
+    }
+
+    func atoms(chain: ShortName, number: Int32, insertion: UInt8, name: ShortName, altLoc: UInt8) -> [Int32] {
+        var found: [Int32] = []
+        for r in residues[ResidueKey(chain: chain, number: number, insertion: insertion)] ?? [] {
+            for i in model.residues[Int(r)].atoms where model.atoms[Int(i)].name == name {
+                let alt = model.atoms[Int(i)].altLoc
+                if altLoc == 0 || alt == 0 || alt == altLoc { found.append(i) }
+            }
+        }
+        return found
+    }
+}

@@ -1,0 +1,71 @@
+/// Reads Tripos MOL2: MOLECULE, ATOM and BOND sections; several molecules become models.
+public enum MOL2Reader {
+    public static func read(_ b: UnsafeBufferPointer<UInt8>, source: String) throws -> Structure {
+        var structure = Structure(format: .mol2)
+        var lines = LineCursor(b)
+        var record: SmallMoleculeRecord? = nil
+        var section = ""
+        var moleculeLine = 0
+        func fail(_ message: String) -> StructureError { StructureError(file: source, line: lines.lineNumber, message: message) }
+        func finish() {
+            if let r = record, !r.elements.isEmpty {
+                if structure.models.isEmpty { structure.metadata.title = r.title }
+                structure.models.append(r.model(number: structure.models.count + 1, bondsAreComplete: true))
+            }
+            record = nil
+        }
+        while let r = lines.next() {
+            let text = lineText(b, r)
+            if text.hasPrefix("@<TRIPOS>") {
+                section = String(text.dropFirst(9)).uppercased()
+                if section == "MOLECULE" {
+                    finish()
+                    record = SmallMoleculeRecord()
+                    moleculeLine = 0
+                }
+                continue
+            }
+            if text.isEmpty || text.hasPrefix("#") { continue }
+            switch section {
+            case "MOLECULE":
+                moleculeLine += 1
+                if moleculeLine == 1 { record?.title = text }
+            case "ATOM":
+                guard record != nil else { throw fail("ATOM section before any MOLECULE") }
+                let f = splitFields(b, r)
+                guard f.count >= 6, let x = ByteFields.float(b, f[2].lowerBound, f[2].upperBound),
+                      let y = ByteFields.float(b, f[3].lowerBound, f[3].upperBound),
+                      let z = ByteFields.float(b, f[4].lowerBound, f[4].upperBound), x.isFinite, y.isFinite, z.isFinite else {
+                    throw fail("bad atom line '\(text)': expected id, name, x, y, z, type")
+                }
+                // The element is the SYBYL type before its dot: C.ar, N.am, Cl.
+                var e = f[5].lowerBound
+                while e < f[5].upperBound && b[e] != 0x2E { e += 1 }
+                let element = Element.symbol(in: b, f[5].lowerBound, e) ?? .unknown
+                record?.addAtom(element, SIMD3(x, y, z), name: ShortName(b, f[1].lowerBound, f[1].upperBound))
+            case "BOND":
+                guard record != nil else { throw fail("BOND section before any MOLECULE") }
+                let f = splitFields(b, r)
+                guard f.count >= 4, let a = ByteFields.int(b, f[1].lowerBound, f[1].upperBound),
+                      let c = ByteFields.int(b, f[2].lowerBound, f[2].upperBound) else {
+                    throw fail("bad bond line '\(text)': expected id, atom, atom, type")
+                }
+                let type = lineText(b, f[3]).lowercased()
+                if type == "nc" { continue }
+                let count = record?.elements.count ?? 0
+                guard a >= 1, c >= 1, a <= count, c <= count, a != c else {
+                    throw fail("bond joins atoms \(a) and \(c); the molecule has \(count) atoms")
+                }
+                let order: UInt8 = type == "2" ? 2 : type == "3" ? 3 : type == "ar" ? 0 : 1
+                record?.bonds.append(Bond(Int32(a - 1), Int32(c - 1), order: order, aromatic: type == "ar", source: .explicit))
+            default:
+                break
+            }
+        }
+        finish()
+        guard !structure.models.isEmpty else {
+            throw StructureError(file: source, line: nil, message: "no atoms in any @<TRIPOS>MOLECULE")
+        }
+        return structure
+    }
+}

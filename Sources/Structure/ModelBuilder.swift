@@ -1,0 +1,59 @@
+/// Assembles a model from atom records in file order: a new chain run when the chain id
+/// changes, a new residue when the residue number, insertion code or name changes.
+struct ModelBuilder {
+    private(set) var model: Model
+    private var chainID = ShortName(raw: UInt64.max)
+    private var residueKey = (number: Int32.min, insertion: UInt8(0), name: ShortName.empty, hetero: false)
+
+    init(number: Int, reserve: Int = 0) {
+        model = Model(number: number)
+        model.atoms.reserveCapacity(reserve)
+    }
+
+    var atomCount: Int { model.atoms.count }
+
+    /// Ends the current chain run, so that the next atom starts a new one even with the same id (PDB TER).
+    mutating func terminateChain() {
+        chainID = ShortName(raw: UInt64.max)
+    }
+
+    @inline(__always)
+    mutating func add(_ atom: Atom, chain: ShortName, residueName: ShortName, residueNumber: Int32,
+                      insertionCode: UInt8, hetero: Bool) {
+        var atom = atom
+        let atomIndex = Int32(model.atoms.count)
+        if chain != chainID {
+            closeChain()
+            chainID = chain
+            let r = Int32(model.residues.count)
+            model.chains.append(Chain(id: chain.description, residues: r..<r))
+            residueKey.number = Int32.min
+        }
+        if residueNumber != residueKey.number || insertionCode != residueKey.insertion || residueName != residueKey.name {
+            closeResidue()
+            residueKey = (residueNumber, insertionCode, residueName, hetero)
+            model.residues.append(Residue(name: residueName, number: residueNumber, insertionCode: insertionCode,
+                                          isHetero: hetero, chain: Int32(model.chains.count - 1), atoms: atomIndex..<atomIndex))
+            model.chains[model.chains.count - 1].residues = model.chains[model.chains.count - 1].residues.lowerBound..<Int32(model.residues.count)
+        }
+        atom.residue = Int32(model.residues.count - 1)
+        model.atoms.append(atom)
+    }
+
+    private mutating func closeResidue() {
+        guard !model.residues.isEmpty else { return }
+        let last = model.residues.count - 1
+        model.residues[last].atoms = model.residues[last].atoms.lowerBound..<Int32(model.atoms.count)
+    }
+
+    private mutating func closeChain() {
+        closeResidue()
+    }
+
+    mutating func finish() -> Model {
+        closeResidue()
+        return model
+    }
+
+    mutating func addExplicitBond(_ bond: Bond) { model.explicitBonds.append(bond) }
+}

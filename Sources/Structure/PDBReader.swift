@@ -1,0 +1,208 @@
+/// Reads PDB files by fixed columns (wwPDB format 3.3), including old layouts with an id
+/// and line number in columns 73-80, blank atom names, CRLF endings and hybrid-36 numbers.
+public enum PDBReader {
+    public static func read(_ b: UnsafeBufferPointer<UInt8>, source: String) throws -> Structure {
+        var structure = Structure(format: .pdb)
+        var lines = LineCursor(b)
+        var builder = ModelBuilder(number: 1, reserve: b.count / 81)
+        var modelNumber = 1
+        var conect: [(Int32, Int32)] = []
+        var titleParts: [String] = [], compoundParts: [String] = [], sourceParts: [String] = []
+        var lastSerial: Int32 = 0
+        var idCode = ShortName.empty
+
+        func fail(_ line: Int, _ message: String) -> StructureError {
+            StructureError(file: source, line: line, message: message)
+        }
+        func finishModel() {
+            if builder.atomCount > 0 {
+                var model = builder.finish()
+                model.explicitBonds = resolveConect(conect, in: model)
+                structure.models.append(model)
+            }
+        }
+
+        while let range = lines.next() {
+            let s = range.lowerBound, e = range.upperBound
+            let length = e - s
+            guard length >= 3 else { continue }
+            let c0 = b[s], c1 = b[s + 1], c2 = b[s + 2], c3 = length > 3 ? b[s + 3] : 0
+            let isAtom = c0 == 0x41 && c1 == 0x54 && c2 == 0x4F && c3 == 0x4D  // ATOM
+            let isHetatm = c0 == 0x48 && c1 == 0x45 && c2 == 0x54 && c3 == 0x41 && length > 5 && b[s + 4] == 0x54 && b[s + 5] == 0x4D
+            if isAtom || isHetatm {
+                let line = lines.lineNumber
+                guard length >= 54 else { throw fail(line, "\(isAtom ? "ATOM" : "HETATM") record is \(length) columns long; coordinates need columns 31-54") }
+                func coordinate(_ from: Int, _ name: String) throws -> Float {
+                    guard let v = ByteFields.float(b, s + from - 1, s + from + 7), v.isFinite else {
+                        throw fail(line, "bad \(name) coordinate '\(ByteFields.text(b, s + from - 1, s + from + 7))' (columns \(from)-\(from + 7))")
+                    }
+                    return v
+                }
+                let x = try coordinate(31, "x"), y = try coordinate(39, "y"), z = try coordinate(47, "z")
+                let serial: Int32
+                if let v = ByteFields.hybrid36(b, s + 6, s + 11) { serial = Int32(clamping: v) } else { serial = lastSerial + 1 }
+                lastSerial = serial
+                let name = ShortName(b, s + 12, s + 16)
+                let altLoc = b[s + 16] == 0x20 ? 0 : b[s + 16]
+                // Columns 18-20 hold the residue name; some programs spill a fourth letter into column 21.
+                let residueName = ShortName(b, s + 17, s + 21)
+                let chain = ShortName(b, s + 21, s + 22)
+                guard let resSeq = ByteFields.hybrid36(b, s + 22, s + 26) ?? (isBlankField(b, s + 22, s + 26) ? 0 : nil) else {
+                    throw fail(line, "bad residue number '\(ByteFields.text(b, s + 22, s + 26))' (columns 23-26)")
+                }
+                let iCode = b[s + 26] == 0x20 ? 0 : b[s + 26]
+                let occupancy = length >= 60 ? ByteFields.float(b, s + 54, s + 60) ?? 1 : 1
+                let bFactor = length >= 66 ? ByteFields.float(b, s + 60, s + 66) ?? 0 : 0
+                var element: Element? = nil
+                var charge: Int8 = 0
+                if length >= 78 && !lineIDInColumns73(b, s, length, idCode: idCode) {
+                    element = Element.symbol(in: b, s + 76, s + 78)
+                    if length >= 80 { charge = formalCharge(b[s + 78], b[s + 79]) }
+                }
+                let atom = Atom(position: SIMD3(x, y, z), occupancy: occupancy, bFactor: bFactor, serial: serial,
+                                name: name, element: element ?? inferElement(b, s + 12, residueName: residueName, hetero: isHetatm),
+                                altLoc: altLoc, charge: charge)
+                builder.add(atom, chain: chain, residueName: residueName, residueNumber: Int32(clamping: resSeq),
+                            insertionCode: iCode, hetero: isHetatm)
+                continue
+            }
+            let record = recordName(b, s, e)
+            switch record {
+            case "MODEL":
+                finishModel()
+                modelNumber = ByteFields.int(b, s + 10, min(e, s + 14)) ?? (structure.models.count + 1)
+                builder = ModelBuilder(number: modelNumber, reserve: builder.atomCount)
+            case "ENDMDL":
+                finishModel()
+                builder = ModelBuilder(number: modelNumber + 1, reserve: builder.atomCount)
+            case "TER":
+                builder.terminateChain()
+            case "CONECT":
+                // Columns 7-11 the atom, 12-31 up to four bonded atoms; later columns are old H-bond fields.
+                guard let from = ByteFields.int(b, s + 6, min(e, s + 11)), from > 0 else { break }
+                var col = 11
+                while col + 5 <= min(length, 31) {
+                    if let to = ByteFields.int(b, s + col, s + col + 5), to > 0, to != from {
+                        conect.append((Int32(clamping: from), Int32(clamping: to)))
+                    }
+                    col += 5
+                }
+            case "HEADER":
+                structure.metadata.classification = ByteFields.text(b, s + 10, min(e, s + 50))
+                // The id is in columns 63-66; in old files columns 73-80 repeat it with a line number.
+                if length >= 66 {
+                    structure.metadata.id = ByteFields.text(b, s + 62, s + 66)
+                    idCode = ShortName(structure.metadata.id)
+                }
+            case "TITLE":
+                titleParts.append(recordText(b, s, e, idCode: idCode))
+            case "COMPND":
+                compoundParts.append(recordText(b, s, e, idCode: idCode))
+            case "SOURCE":
+                sourceParts.append(recordText(b, s, e, idCode: idCode))
+            case "EXPDTA":
+                structure.metadata.method = recordText(b, s, e, idCode: idCode)
+            case "REMARK":
+                // REMARK   2 RESOLUTION.    1.74 ANGSTROMS.
+                if length > 24, ByteFields.int(b, s + 6, s + 10) == 2, ByteFields.text(b, s + 11, s + 22) == "RESOLUTION." {
+                    structure.metadata.resolution = ByteFields.float(b, s + 22, min(e, s + 30))
+                }
+            case "END":
+                break
+            default:
+                break
+            }
+        }
+        finishModel()
+        structure.metadata.compound = joinContinuation(compoundParts)
+        // Files from before TITLE existed (1996) name their content in COMPND.
+        structure.metadata.title = titleParts.isEmpty ? structure.metadata.compound : joinContinuation(titleParts)
+        structure.metadata.source = joinContinuation(sourceParts)
+        guard !structure.models.isEmpty else {
+            throw StructureError(file: source, line: nil, message: "no ATOM or HETATM records: not a structure")
+        }
+        return structure
+    }
+
+    @inline(__always)
+    static func isBlankField(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        var i = start
+        while i < end { if b[i] != 0x20 { return false }; i += 1 }
+        return true
+    }
+
+    static func recordName(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> String {
+        var end = min(e, s + 6)
+        while end > s && b[end - 1] == 0x20 { end -= 1 }
+        return String(decoding: UnsafeBufferPointer(rebasing: b[s..<end]), as: UTF8.self)
+    }
+
+    /// True when columns 73-80 hold an old-style id and line number ("1HPV 186"), not segid, element and charge.
+    @inline(__always)
+    static func lineIDInColumns73(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ length: Int, idCode: ShortName) -> Bool {
+        guard length >= 80, idCode.length == 4 else { return false }
+        return ShortName(b, s + 72, s + 76) == idCode && ByteFields.isDigit(b[s + 79])
+    }
+
+    /// PDB formal charge, "2+" or "1-" in columns 79-80.
+    static func formalCharge(_ digit: UInt8, _ sign: UInt8) -> Int8 {
+        guard ByteFields.isDigit(digit) else { return 0 }
+        let v = Int8(digit - 0x30)
+        if sign == 0x2D { return -v }
+        if sign == 0x2B { return v }
+        return 0
+    }
+
+    /// The element from a four-column atom name, as the PDB convention places it: a one-letter
+    /// element sits in column 14, a two-letter one starts in column 13 ("CA  " is calcium,
+    /// " CA " an alpha carbon); a digit in column 13 is a hydrogen's number ("1HB "), and
+    /// hydrogens with four-character names start in column 13 ("HD21", "HO5'").
+    static func inferElement(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, residueName: ShortName, hetero: Bool) -> Element {
+        let c13 = b[start], c14 = b[start + 1], c15 = b[start + 2], c16 = b[start + 3]
+        if c13 == 0x20 || ByteFields.isDigit(c13) {
+            return Element.symbol(c14) ?? Element.symbol(c15) ?? .unknown
+        }
+        guard Element.isLetter(c13) else { return .unknown }
+        let upper13 = Element.upper(c13)
+        let nameLength = c16 != 0x20 ? 4 : c15 != 0x20 ? 3 : c14 != 0x20 ? 2 : 1
+        if upper13 == 0x48 && nameLength >= 3 { return .hydrogen }
+        // In polymer records a name in column 13 is a misplaced organic atom, not an ion.
+        if !hetero, [0x43, 0x4E, 0x4F, 0x53, 0x50, 0x48].contains(upper13), let one = Element.symbol(c13) { return one }
+        if Element.isLetter(c14), let two = Element.symbol(c13, c14) { return two }
+        return Element.symbol(c13) ?? .unknown
+    }
+
+    static func resolveConect(_ pairs: [(Int32, Int32)], in model: Model) -> [Bond] {
+        guard !pairs.isEmpty else { return [] }
+        var bySerial: [Int32: Int32] = [:]
+        bySerial.reserveCapacity(model.atoms.count)
+        for (i, atom) in model.atoms.enumerated() where bySerial[atom.serial] == nil {
+            bySerial[atom.serial] = Int32(i)
+        }
+        var seen = Set<UInt64>()
+        var bonds: [Bond] = []
+        for (from, to) in pairs {
+            guard let a = bySerial[from], let b = bySerial[to] else { continue }
+            let bond = Bond(a, b, order: 1, source: .explicit)
+            let key = UInt64(UInt32(bond.a)) << 32 | UInt64(UInt32(bond.b))
+            if seen.insert(key).inserted { bonds.append(bond) }
+        }
+        // CONECT lists a double bond by naming the partner twice; count repeats per direction.
+        return bonds
+    }
+
+    static func joinContinuation(_ parts: [String]) -> String {
+        var out = ""
+        for part in parts where !part.isEmpty {
+            // A word broken at the line end carries a hyphen; otherwise lines join with a space.
+            if out.isEmpty { out = part } else { out += (out.hasSuffix("-") ? "" : " ") + part }
+        }
+        return out
+    }
+
+    /// Columns 11-80 of a text record, less an old-style id and line number in columns 73-80.
+    static func recordText(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int, idCode: ShortName) -> String {
+        let end = lineIDInColumns73(b, s, e - s, idCode: idCode) ? s + 72 : min(e, s + 80)
+        return ByteFields.text(b, s + 10, end)
+    }
+}

@@ -1,0 +1,104 @@
+/// What `molshot info` reports about a structure: metadata, counts, chains, ligands and bonds.
+public struct StructureSummary: Codable, Sendable, Equatable {
+    public struct ChainSummary: Codable, Sendable, Equatable {
+        public var id: String
+        public var residues: Int
+        public var atoms: Int
+    }
+
+    public struct LigandSummary: Codable, Sendable, Equatable {
+        public var name: String
+        public var count: Int
+    }
+
+    public var file: String
+    public var format: String
+    public var id: String
+    public var title: String
+    public var method: String
+    public var resolution: Float?
+    public var models: Int
+    /// Atom records of the first model, every alternate location counted.
+    public var atoms: Int
+    public var atomsAllModels: Int
+    public var chains: [ChainSummary]
+    public var ligands: [LigandSummary]
+    public var waters: Int
+    /// Bonds of the first model.
+    public var bonds: Int
+    public var bondSources: [String: Int]
+
+    public init(file: String, structure: Structure, bonds: [Bond]) {
+        self.file = file
+        format = structure.format.rawValue
+        id = structure.metadata.id
+        title = structure.metadata.title
+        method = structure.metadata.method
+        resolution = structure.metadata.resolution
+        models = structure.models.count
+        let first = structure.models.first ?? Model(number: 1)
+        atoms = first.atoms.count
+        atomsAllModels = structure.models.reduce(0) { $0 + $1.atoms.count }
+
+        var chainOrder: [String] = []
+        var byID: [String: ChainSummary] = [:]
+        var ligandOrder: [String] = []
+        var ligandCounts: [String: Int] = [:]
+        var waterCount = 0
+        for chain in first.chains {
+            if byID[chain.id] == nil {
+                chainOrder.append(chain.id)
+                byID[chain.id] = ChainSummary(id: chain.id, residues: 0, atoms: 0)
+            }
+            for r in chain.residues {
+                let residue = first.residues[Int(r)]
+                byID[chain.id]!.residues += 1
+                byID[chain.id]!.atoms += residue.atoms.count
+                if residue.isWater {
+                    waterCount += 1
+                } else if residue.isHetero && !structure.format.isSmallMolecule {
+                    let name = residue.name.description
+                    if ligandCounts[name] == nil { ligandOrder.append(name) }
+                    ligandCounts[name, default: 0] += 1
+                }
+            }
+        }
+        chains = structure.format.isSmallMolecule ? [] : chainOrder.map { byID[$0]! }
+        ligands = ligandOrder.map { LigandSummary(name: $0, count: ligandCounts[$0]!) }
+        waters = waterCount
+        self.bonds = bonds.count
+        var sources: [String: Int] = [:]
+        for source in Bond.Source.allCases { sources[source.rawValue] = 0 }
+        for bond in bonds { sources[bond.source.rawValue, default: 0] += 1 }
+        bondSources = sources
+    }
+
+    /// A few lines for people.
+    public var text: String {
+        var lines: [String] = []
+        lines.append("file:       \(file)")
+        lines.append("format:     \(format)")
+        if !id.isEmpty { lines.append("id:         \(id)") }
+        if !title.isEmpty { lines.append("title:      \(title)") }
+        if !method.isEmpty { lines.append("method:     \(method)") }
+        if let resolution { lines.append("resolution: \(resolution) Å") }
+        lines.append("models:     \(models)")
+        lines.append("atoms:      \(atoms)" + (models > 1 ? " in model 1, \(atomsAllModels) in all models" : ""))
+        if !chains.isEmpty {
+            lines.append("chains:     \(chains.count)")
+            for chain in chains {
+                lines.append("  \(chain.id.isEmpty ? "(blank)" : chain.id): \(chain.residues) residues, \(chain.atoms) atoms")
+            }
+        }
+        if !ligands.isEmpty {
+            lines.append("ligands:    " + ligands.map { $0.count > 1 ? "\($0.name) x\($0.count)" : $0.name }.joined(separator: ", "))
+        }
+        if waters > 0 { lines.append("waters:     \(waters)") }
+        let sources = Bond.Source.allCases.compactMap { s -> String? in
+            let n = bondSources[s.rawValue] ?? 0
+            return n > 0 ? "\(n) \(s.rawValue)" : nil
+        }
+        lines.append("bonds:      \(bonds)" + (sources.isEmpty ? "" : " (" + sources.joined(separator: ", ") + ")"))
+        return lines.joined(separator: "\n")
+    }
+}

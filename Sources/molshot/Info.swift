@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import Structure
+
+struct Info: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Describe structure files: title, method, resolution, models, atoms, chains, ligands, bonds.",
+        discussion: "Reads PDB, mmCIF, SDF/MOL, MOL2 and XYZ, plain or gzip. With several files and --json, prints one JSON object a line."
+    )
+
+    @Argument(help: "Structure files.")
+    var files: [String]
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    @Option(help: "Refuse files larger than this many bytes once inflated.")
+    var maxBytes = FileInput.defaultLimit
+
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("Give at least one structure file.") }
+        guard maxBytes > 0 else { throw ValidationError("--max-bytes must be positive.") }
+    }
+
+    func run() throws {
+        var options = StructureFile.Options()
+        options.maxBytes = maxBytes
+        var failed = 0
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        for (index, file) in files.enumerated() {
+            do {
+                let structure = try StructureFile.load(path: file, options: options)
+                let perception = try BondPerception.standard()
+                let bonds = perception.bonds(of: structure.models[0], embedded: structure.embeddedTemplates)
+                let summary = StructureSummary(file: file, structure: structure, bonds: bonds)
+                if json {
+                    print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+                } else {
+                    if index > 0 { print("") }
+                    print(summary.text)
+                }
+            } catch let error as StructureError {
+                failed += 1
+                FileHandle.standardError.write(Data("molshot: error: \(error)\n".utf8))
+            }
+        }
+        if failed > 0 { throw ExitCode(1) }
+    }
+}

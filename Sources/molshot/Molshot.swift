@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct Molshot: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "molshot",
+        abstract: "Headless 3D molecule renderer.",
+        subcommands: [Info.self]
+    )
+}
