@@ -27,10 +27,11 @@ enum ByteFields {
         double(b, start, end).map { Float($0) }
     }
 
-    static func double(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+    static func double(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+        guard let b = buffer.baseAddress else { return nil }
         var i = start
-        var e = min(end, b.count)
-        while i < e && isBlank(b[i]) { i += 1 }
+        var e = min(end, buffer.count)
+        while i < e && b[i] == 0x20 { i += 1 }
         while e > i && isBlank(b[e - 1]) { e -= 1 }
         guard i < e else { return nil }
         var negative = false
@@ -39,18 +40,26 @@ enum ByteFields {
         var digits = 0
         var scale = 0
         var sawDigit = false
-        while i < e, isDigit(b[i]) {
-            if digits < 18 { mantissa = mantissa * 10 + Int64(b[i] &- 0x30); digits += 1 } else { scale -= 1 }
-            sawDigit = true
-            i += 1
-        }
-        if i < e && b[i] == 0x2E {
-            i += 1
-            while i < e, isDigit(b[i]) {
-                if digits < 18 { mantissa = mantissa * 10 + Int64(b[i] &- 0x30); digits += 1; scale += 1 }
+        var sawPoint = false
+        // Digits and at most one point in one pass: the common case, "  -12.345".
+        while i < e {
+            let c = b[i]
+            let d = c &- 0x30
+            if d < 10 {
+                if digits < 18 {
+                    mantissa = mantissa &* 10 &+ Int64(d)
+                    digits += 1
+                    if sawPoint { scale += 1 }
+                } else if !sawPoint {
+                    scale -= 1
+                }
                 sawDigit = true
-                i += 1
+            } else if c == 0x2E && !sawPoint {
+                sawPoint = true
+            } else {
+                break
             }
+            i += 1
         }
         guard sawDigit else { return nil }
         var exponent = 0
@@ -75,7 +84,7 @@ enum ByteFields {
         var value = Double(mantissa)
         // Exact operands, so one correctly rounded multiply or divide: the same text always gives the same value.
         if power >= 0 {
-            value = power <= 22 ? value * powersOfTen[power] : value * pow10Slow(power)
+            if power > 0 { value = power <= 22 ? value * powersOfTen[power] : value * pow10Slow(power) }
         } else {
             value = -power <= 22 ? value / powersOfTen[-power] : value / pow10Slow(-power)
         }
@@ -90,19 +99,21 @@ enum ByteFields {
 
     /// A decimal integer in bytes `start..<end`, surrounding blanks allowed; nil if not one.
     @inline(__always)
-    static func int(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int? {
+    static func int(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int? {
+        guard let b = buffer.baseAddress else { return nil }
         var i = start
-        var e = min(end, b.count)
-        while i < e && isBlank(b[i]) { i += 1 }
+        var e = min(end, buffer.count)
+        while i < e && b[i] == 0x20 { i += 1 }
         while e > i && isBlank(b[e - 1]) { e -= 1 }
-        guard i < e else { return nil }
+        guard i < e, e - i <= 18 else { return nil }
         var negative = false
         if b[i] == 0x2D { negative = true; i += 1 } else if b[i] == 0x2B { i += 1 }
         guard i < e else { return nil }
         var value = 0
         while i < e {
-            guard isDigit(b[i]), value < Int.max / 20 else { return nil }
-            value = value * 10 + Int(b[i] &- 0x30)
+            let d = b[i] &- 0x30
+            guard d < 10 else { return nil }
+            value = value &* 10 &+ Int(d)
             i += 1
         }
         return negative ? -value : value
@@ -161,17 +172,23 @@ extension String {
 }
 
 /// Walks the lines of a buffer; `\n` and `\r\n` end a line, and so does a lone `\r` in a
-/// file that has no `\n` at all (old Mac text).
+/// file that has no `\n` in its first 64 KiB (old Mac text). With a feed, the buffer is still
+/// being inflated and each line is handed out once it is complete.
 struct LineCursor {
     let bytes: UnsafeBufferPointer<UInt8>
     var position = 0
     private(set) var lineNumber = 0
     private let separator: Int32
+    private let feed: InflatingBuffer?
+    /// Bytes known to be there.
+    private var limit: Int
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, feed: InflatingBuffer? = nil) {
         self.bytes = bytes
-        if let base = bytes.baseAddress, bytes.count > 0, memchr(base, 0x0A, bytes.count) == nil,
-           memchr(base, 0x0D, bytes.count) != nil {
+        self.feed = feed
+        limit = feed.map { $0.wait(beyond: min(1 << 16, bytes.count) - 1) } ?? bytes.count
+        let probe = min(limit, 1 << 16)
+        if let base = bytes.baseAddress, probe > 0, memchr(base, 0x0A, probe) == nil, memchr(base, 0x0D, probe) != nil {
             separator = 0x0D
         } else {
             separator = 0x0A
@@ -181,16 +198,30 @@ struct LineCursor {
     /// The next line as `start..<end` without its terminator, or nil at the end.
     @inline(__always)
     mutating func next() -> Range<Int>? {
-        let count = bytes.count
-        guard position < count, let base = bytes.baseAddress else { return nil }
+        guard let base = bytes.baseAddress else { return nil }
+        if position >= limit {
+            guard let feed else { return nil }
+            limit = feed.wait(beyond: position)
+            if position >= limit { return nil }
+        }
         let start = position
         var end: Int
-        if let hit = memchr(base + start, separator, count - start) {
-            end = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-            position = end + 1
-        } else {
-            end = count
-            position = count
+        while true {
+            if let hit = memchr(base + position, separator, limit - position) {
+                end = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                position = end + 1
+                break
+            }
+            if let feed {
+                let more = feed.wait(beyond: limit)
+                if more > limit {
+                    limit = more
+                    continue
+                }
+            }
+            end = limit
+            position = limit
+            break
         }
         if end > start && bytes[end - 1] == 0x0D { end -= 1 }
         lineNumber += 1

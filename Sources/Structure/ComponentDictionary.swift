@@ -24,11 +24,11 @@ public struct ComponentTemplate: Sendable, Equatable {
 }
 
 /// Bond templates of the wwPDB Chemical Component Dictionary, from `Assets/ccd-bonds.tsv`
-/// (all 49,086 components with bonds; see its header). The file is read once per process;
-/// a component's line is parsed the first time a structure asks for it.
+/// (all 49,086 components with bonds; see its header). The file is mapped, not read: its
+/// lines are sorted by component name, so a lookup is a binary search that touches a few
+/// pages, and a component's line is parsed the first time a structure asks for it.
 public final class ComponentDictionary: @unchecked Sendable {
-    private let text: [UInt8]
-    private let lines: [ShortName: Range<Int>]
+    private let text: Data
     private let lock = NSLock()
     private var parsed: [ShortName: ComponentTemplate?] = [:]
     public let source: String
@@ -46,60 +46,88 @@ public final class ComponentDictionary: @unchecked Sendable {
 
     public init(contentsOf url: URL) throws {
         source = url.path
-        do { text = try FileInput.readAll(path: url.path, limit: 1 << 30) } catch let error as StructureError {
-            throw error
+        do {
+            text = try Data(contentsOf: url, options: .alwaysMapped)
+        } catch {
+            throw StructureError(file: url.path, line: nil, message: "cannot read the bond dictionary: \(error.localizedDescription)")
         }
-        var index: [ShortName: Range<Int>] = [:]
-        index.reserveCapacity(50_000)
-        text.withUnsafeBufferPointer { b in
-            var cursor = LineCursor(b)
-            while let line = cursor.next() {
-                guard !line.isEmpty, b[line.lowerBound] != 0x23 else { continue }
-                var tab = line.lowerBound
-                while tab < line.upperBound && b[tab] != 0x09 { tab += 1 }
-                guard tab < line.upperBound else { continue }
-                index[ShortName(b, line.lowerBound, tab)] = (tab + 1)..<line.upperBound
-            }
-        }
-        lines = index
     }
 
-    public var count: Int { lines.count }
+    /// How many components the file lists.
+    public var count: Int {
+        text.withUnsafeBytes { raw in
+            let b = raw.bindMemory(to: UInt8.self)
+            var cursor = LineCursor(b)
+            var n = 0
+            while let line = cursor.next() {
+                if !line.isEmpty && b[line.lowerBound] != 0x23 { n += 1 }
+            }
+            return n
+        }
+    }
 
     /// The component's template, or nil when the dictionary has no bonds for it (ions, unknown names).
     public func template(_ name: ShortName) -> ComponentTemplate? {
         lock.lock()
         defer { lock.unlock() }
         if let cached = parsed[name] { return cached }
-        let template = lines[name].map { parse(name, $0) }
+        let template: ComponentTemplate? = text.withUnsafeBytes { raw in
+            let b = raw.bindMemory(to: UInt8.self)
+            return find(name, in: b).map { parse(name, b, $0) }
+        }
         parsed[name] = template
         return template
     }
 
-    private func parse(_ name: ShortName, _ range: Range<Int>) -> ComponentTemplate {
-        var bonds: [ComponentTemplate.TemplateBond] = []
-        text.withUnsafeBufferPointer { b in
-            var i = range.lowerBound
-            while i < range.upperBound {
-                // "A1 A2 2a," : two names, an order digit, an optional aromatic mark.
-                var j = i
-                while j < range.upperBound && b[j] != 0x20 { j += 1 }
-                let a = ShortName(b, i, j)
-                var k = j + 1
-                while k < range.upperBound && b[k] != 0x20 { k += 1 }
-                let bName = ShortName(b, j + 1, k)
-                var m = k + 1
-                while m < range.upperBound && b[m] != 0x2C { m += 1 }
-                let order = UInt8(clamping: ByteFields.int(b, k + 1, m) ?? parseOrder(b, k + 1, m))
-                let aromatic = m > k + 1 && b[m - 1] == 0x61
-                bonds.append(.init(a: a, b: bName, order: order, aromatic: aromatic))
-                i = m + 1
+    /// The bond list (after the tab) of the line for `name`, by binary search over byte offsets.
+    private func find(_ name: ShortName, in b: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        let key = Array(name.description.utf8)
+        var lo = 0, hi = b.count
+        while lo < hi {
+            var start = (lo + hi) / 2
+            while start > lo && b[start - 1] != 0x0A { start -= 1 }
+            var end = start
+            while end < b.count && b[end] != 0x0A { end += 1 }
+            var tab = start
+            while tab < end && b[tab] != 0x09 { tab += 1 }
+            if b[start] == 0x23 || tab == end {  // the header comment sorts first
+                lo = end + 1
+                continue
             }
+            let order = compare(b, start, tab, key)
+            if order == 0 { return (tab + 1)..<end }
+            if order < 0 { lo = end + 1 } else { hi = start }
         }
-        return ComponentTemplate(name: name, bonds: bonds)
+        return nil
     }
 
-    private func parseOrder(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int {
-        start < end && ByteFields.isDigit(b[start]) ? Int(b[start] - 0x30) : 1
+    private func compare(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ key: [UInt8]) -> Int {
+        var i = 0
+        while start + i < end && i < key.count {
+            if b[start + i] != key[i] { return b[start + i] < key[i] ? -1 : 1 }
+            i += 1
+        }
+        return (end - start) - key.count
+    }
+
+    private func parse(_ name: ShortName, _ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> ComponentTemplate {
+        var bonds: [ComponentTemplate.TemplateBond] = []
+        var i = range.lowerBound
+        while i < range.upperBound {
+            // "A1 A2 2a," : two names, an order digit, an optional aromatic mark.
+            var j = i
+            while j < range.upperBound && b[j] != 0x20 { j += 1 }
+            let a = ShortName(b, i, j)
+            var k = j + 1
+            while k < range.upperBound && b[k] != 0x20 { k += 1 }
+            let second = ShortName(b, j + 1, k)
+            var m = k + 1
+            while m < range.upperBound && b[m] != 0x2C { m += 1 }
+            let order = k + 1 < m && ByteFields.isDigit(b[k + 1]) ? b[k + 1] - 0x30 : 1
+            let aromatic = m > k + 1 && b[m - 1] == 0x61
+            bonds.append(.init(a: a, b: second, order: order, aromatic: aromatic))
+            i = m + 1
+        }
+        return ComponentTemplate(name: name, bonds: bonds)
     }
 }

@@ -28,16 +28,17 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
         "Rf", "Db", "Sg", "Bh", "Hs", "Mt", "Ds", "Rg", "Cn", "Nh", "Fl", "Mc", "Lv", "Ts", "Og",
     ]
 
-    /// Upper-cased one- or two-letter symbol packed as `first | second << 8` -> atomic number.
-    private static let bySymbolKey: [UInt16: UInt8] = {
-        var map: [UInt16: UInt8] = [:]
+    /// Atomic numbers indexed by `(first & 31) * 32 + (second & 31)`: the low five bits of an
+    /// ASCII letter are its place in the alphabet in either case, and a blank or none is 0.
+    private static let bySymbolIndex: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 32 * 32)
         for (z, symbol) in symbols.enumerated() where z > 0 {
-            let u = Array(symbol.uppercased().utf8)
-            map[UInt16(u[0]) | (u.count > 1 ? UInt16(u[1]) << 8 : 0)] = UInt8(z)
+            let u = Array(symbol.utf8)
+            table[Int(u[0] & 31) * 32 + (u.count > 1 ? Int(u[1] & 31) : 0)] = UInt8(z)
         }
-        map[UInt16(UInt8(ascii: "D"))] = 1  // deuterium
-        map[UInt16(UInt8(ascii: "T"))] = 1  // tritium
-        return map
+        table[Int(UInt8(ascii: "D") & 31) * 32] = 1  // deuterium
+        table[Int(UInt8(ascii: "T") & 31) * 32] = 1  // tritium
+        return table
     }()
 
     @inline(__always)
@@ -46,20 +47,25 @@ public struct Element: Hashable, Sendable, CustomStringConvertible {
     @inline(__always)
     static func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
 
-    /// The element whose symbol is `first` (and `second`, if not 0), in any case; nil if none.
+    /// The element whose symbol is `first` (and `second`, if not 0 or blank), in any case; nil if none.
     @inline(__always)
     public static func symbol(_ first: UInt8, _ second: UInt8 = 0) -> Element? {
-        guard isLetter(first), second == 0 || isLetter(second) else { return nil }
-        let key = UInt16(upper(first)) | (second == 0 ? 0 : UInt16(upper(second)) << 8)
-        return bySymbolKey[key].map { Element(atomicNumber: $0) }
+        guard isLetter(first) else { return nil }
+        let secondIndex: Int
+        if second == 0 || second == 0x20 { secondIndex = 0 } else if isLetter(second) { secondIndex = Int(second & 31) } else { return nil }
+        let z = bySymbolIndex[Int(first & 31) * 32 + secondIndex]
+        return z == 0 ? nil : Element(atomicNumber: z)
     }
 
     /// The element named by bytes `start..<end`, blanks ignored; nil if they name none.
+    @inline(__always)
     public static func symbol(in bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Element? {
-        let name = ShortName(bytes, start, end)
-        switch name.length {
-        case 1: return symbol(name.byte(0))
-        case 2: return symbol(name.byte(0), name.byte(1))
+        var s = start, e = min(end, bytes.count)
+        while s < e && bytes[s] == 0x20 { s += 1 }
+        while e > s && bytes[e - 1] == 0x20 { e -= 1 }
+        switch e - s {
+        case 1: return symbol(bytes[s])
+        case 2: return symbol(bytes[s], bytes[s + 1])
         default: return nil
         }
     }

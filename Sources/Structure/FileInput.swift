@@ -36,71 +36,116 @@ public enum FileInput {
         guard size <= limit else {
             throw StructureError(file: path, line: nil, message: "is \(size) bytes, over the limit of \(limit)")
         }
-        var bytes = [UInt8](repeating: 0, count: size)
-        var total = 0
-        let failure: Int32? = bytes.withUnsafeMutableBytes { buffer in
+        var failure: Int32? = nil
+        // Not zero-filled first: read() writes every byte that is kept.
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            var total = 0
             while total < size {
                 let n = Glibc.read(fd, buffer.baseAddress! + total, size - total)
-                if n < 0 { if errno == EINTR { continue }; return errno }
+                if n < 0 { if errno == EINTR { continue }; failure = errno; break }
                 if n == 0 { break }
                 total += n
             }
-            return nil
+            count = total
         }
         if let failure {
             throw StructureError(file: path, line: nil, message: "cannot read: \(String(cString: strerror(failure)))")
         }
-        if total < size { bytes.removeLast(size - total) }
         return bytes
     }
 
     /// Inflates gzip data, every member of a multi-member file, up to `limit` bytes.
     public static func inflate(_ input: [UInt8], source: String, limit: Int = defaultLimit) throws -> [UInt8] {
-        var output = [UInt8]()
-        output.reserveCapacity(min(limit, max(input.count * 4, 1 << 16)))
-        var stream = z_stream()
-        // 15 window bits + 16: gzip wrapper only.
-        guard inflateInit2_(&stream, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw StructureError(file: source, line: nil, message: "cannot start gzip decoder")
-        }
-        defer { inflateEnd(&stream) }
-        let chunk = 1 << 18
-        var buffer = [UInt8](repeating: 0, count: chunk)
+        var capacity = min(max(1 << 16, gzipSizeHint(input) + 1), limit + 1)
+        var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        defer { buffer.deallocate() }
+        var produced = 0
         try input.withUnsafeBufferPointer { inBuf in
-            stream.next_in = UnsafeMutablePointer(mutating: inBuf.baseAddress)
-            stream.avail_in = UInt32(inBuf.count)
-            while true {
-                let status: Int32 = buffer.withUnsafeMutableBufferPointer { out in
-                    stream.next_out = out.baseAddress
-                    stream.avail_out = UInt32(chunk)
-                    return CZlib.inflate(&stream, Z_NO_FLUSH)
-                }
-                let produced = chunk - Int(stream.avail_out)
-                if output.count + produced > limit {
-                    throw StructureError(file: source, line: nil, message: "inflates past the limit of \(limit) bytes (see --max-bytes)")
-                }
-                output.append(contentsOf: buffer[0..<produced])
-                switch status {
-                case Z_STREAM_END:
-                    // Another gzip member may follow (concatenated files, bgzip).
-                    if stream.avail_in >= 2 && stream.next_in[0] == 0x1F && stream.next_in[1] == 0x8B {
-                        inflateReset(&stream)
-                        continue
-                    }
-                    return
-                case Z_OK:
-                    continue
-                case Z_BUF_ERROR:
-                    if stream.avail_in == 0 {
-                        throw StructureError(file: source, line: nil, message: "gzip data is truncated (ends after \(output.count) inflated bytes)")
-                    }
-                    continue
-                default:
-                    let reason = stream.msg.map { String(cString: $0) } ?? "error \(status)"
-                    throw StructureError(file: source, line: nil, message: "gzip data is corrupt: \(reason)")
-                }
+            let gzip = try GzipStream(inBuf, source: source)
+            defer { gzip.end() }
+            while try !gzip.inflate(into: buffer, capacity: capacity, produced: &produced, limit: limit, progress: { _ in }) {
+                // Full: grow and go on.
+                let larger = min(capacity * 2, limit + 1)
+                let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+                grown.update(from: buffer, count: produced)
+                buffer.deallocate()
+                buffer = grown
+                capacity = larger
             }
         }
-        return output
+        return Array(UnsafeBufferPointer(start: buffer, count: produced))
+    }
+
+    /// The inflated size the gzip trailer states (of the last member, mod 2^32): a first guess.
+    static func gzipSizeHint(_ input: [UInt8]) -> Int {
+        let n = input.count
+        guard n >= 18 else { return 0 }
+        return Int(input[n - 4]) | Int(input[n - 3]) << 8 | Int(input[n - 2]) << 16 | Int(input[n - 1]) << 24
+    }
+}
+
+/// A zlib inflate stream over gzip input. zlib keeps a pointer to its `z_stream`, so the
+/// stream lives at a fixed heap address, never in a Swift value that may move.
+struct GzipStream {
+    private let stream: UnsafeMutablePointer<z_stream>
+    let source: String
+
+    init(_ input: UnsafeBufferPointer<UInt8>, source: String) throws {
+        self.source = source
+        stream = .allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        // 15 window bits + 16: gzip wrapper only.
+        guard inflateInit2_(stream, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            stream.deallocate()
+            throw StructureError(file: source, line: nil, message: "cannot start gzip decoder")
+        }
+        stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+        stream.pointee.avail_in = UInt32(clamping: input.count)
+    }
+
+    func end() {
+        inflateEnd(stream)
+        stream.deallocate()
+    }
+
+    /// Inflates into `buffer` after `produced` bytes, calling `progress` after each piece.
+    /// True when all input is inflated; false when the buffer is full first.
+    func inflate(into buffer: UnsafeMutablePointer<UInt8>, capacity: Int, produced: inout Int, limit: Int,
+                          progress: (Int) -> Void) throws -> Bool {
+        let piece = 1 << 18
+        while true {
+            if produced > limit {
+                throw StructureError(file: source, line: nil, message: "inflates past the limit of \(limit) bytes (see --max-bytes)")
+            }
+            if produced == capacity { return false }
+            let room = min(capacity - produced, piece)
+            stream.pointee.next_out = buffer + produced
+            stream.pointee.avail_out = UInt32(room)
+            let status = CZlib.inflate(stream, Z_NO_FLUSH)
+            produced += room - Int(stream.pointee.avail_out)
+            if produced > limit {
+                throw StructureError(file: source, line: nil, message: "inflates past the limit of \(limit) bytes (see --max-bytes)")
+            }
+            progress(produced)
+            switch status {
+            case Z_STREAM_END:
+                // Another gzip member may follow (concatenated files, bgzip).
+                if stream.pointee.avail_in >= 2 && stream.pointee.next_in[0] == 0x1F && stream.pointee.next_in[1] == 0x8B {
+                    inflateReset(stream)
+                    continue
+                }
+                return true
+            case Z_OK:
+                continue
+            case Z_BUF_ERROR:
+                if stream.pointee.avail_in == 0 {
+                    throw StructureError(file: source, line: nil, message: "gzip data is truncated (ends after \(produced) inflated bytes)")
+                }
+                continue
+            default:
+                let reason = stream.pointee.msg.map { String(cString: $0) } ?? "error \(status)"
+                throw StructureError(file: source, line: nil, message: "gzip data is corrupt: \(reason)")
+            }
+        }
     }
 }

@@ -104,7 +104,7 @@ public enum MMCIFReader {
 
         var meta = Metadata()
         meta.id = tables["_entry"]?.value(0, "_entry.id") ?? ""
-        meta.title = tables["_struct"]?.value(0, "_struct.title") ?? ""
+        meta.title = (tables["_struct"]?.value(0, "_struct.title") ?? "").split(whereSeparator: \.isWhitespace).joined(separator: " ")
         meta.classification = tables["_struct_keywords"]?.value(0, "_struct_keywords.pdbx_keywords") ?? ""
         if let exptl = tables["_exptl"] {
             meta.method = (0..<exptl.rows.count).compactMap { exptl.value($0, "_exptl.method") }.joined(separator: ", ")

@@ -2,8 +2,12 @@
 /// and line number in columns 73-80, blank atom names, CRLF endings and hybrid-36 numbers.
 public enum PDBReader {
     public static func read(_ b: UnsafeBufferPointer<UInt8>, source: String) throws -> Structure {
+        try read(b, source: source, feed: nil)
+    }
+
+    static func read(_ b: UnsafeBufferPointer<UInt8>, source: String, feed: InflatingBuffer?) throws -> Structure {
         var structure = Structure(format: .pdb)
-        var lines = LineCursor(b)
+        var lines = LineCursor(b, feed: feed)
         var builder = ModelBuilder(number: 1, reserve: b.count / 81)
         var modelNumber = 1
         var conect: [(Int32, Int32)] = []

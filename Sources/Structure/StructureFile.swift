@@ -8,17 +8,37 @@ public enum StructureFile {
     }
 
     public static func load(path: String, options: Options = Options()) throws -> Structure {
-        let bytes = try FileInput.read(path: path, limit: options.maxBytes)
-        return try parse(bytes, source: path, format: options.format)
+        let raw = try FileInput.readAll(path: path, limit: options.maxBytes)
+        guard raw.count >= 2 && raw[0] == 0x1F && raw[1] == 0x8B else {
+            return try parse(raw, source: path, format: options.format)
+        }
+        let format = options.format ?? formatFromName(path)
+        if format == .pdb && raw.count >= 1 << 16 {
+            // Parse while the rest is still being inflated.
+            let feed = InflatingBuffer(compressed: raw, source: path, limit: options.maxBytes)
+            let head = UnsafeBufferPointer(rebasing: feed.bytes[0..<feed.wait(beyond: min(4096, feed.capacity) - 1)])
+            let result = Result { () throws -> Structure in
+                try checkText(head, source: path)
+                return try PDBReader.read(feed.bytes, source: path, feed: feed)
+            }
+            feed.finish()
+            if let failure = feed.failure { throw failure }
+            if !feed.overflowed { return try result.get() }
+        }
+        return try parse(FileInput.inflate(raw, source: path, limit: options.maxBytes), source: path, format: format)
     }
 
+    static func checkText(_ head: UnsafeBufferPointer<UInt8>, source: String) throws {
+        if head.contains(0) {
+            throw StructureError(file: source, line: nil, message: "holds binary data, not a structure file")
+        }
+    }
+
+    /// Parses bytes already in memory (inflated if they were gzip).
     public static func parse(_ bytes: [UInt8], source: String, format: Structure.Format? = nil) throws -> Structure {
         guard !bytes.isEmpty else { throw StructureError(file: source, line: nil, message: "is empty") }
         return try bytes.withUnsafeBufferPointer { b in
-            let head = UnsafeBufferPointer(rebasing: b[0..<min(b.count, 4096)])
-            if head.contains(0) {
-                throw StructureError(file: source, line: nil, message: "holds binary data, not a structure file")
-            }
+            try checkText(UnsafeBufferPointer(rebasing: b[0..<min(b.count, 4096)]), source: source)
             let format = try format ?? detect(b, name: source)
             switch format {
             case .pdb: return try PDBReader.read(b, source: source)
@@ -31,18 +51,25 @@ public enum StructureFile {
     }
 
     /// The format from the file name (less `.gz`), else from the first lines.
-    public static func detect(_ b: UnsafeBufferPointer<UInt8>, name: String) throws -> Structure.Format {
+    /// The format a file name's extension (less `.gz`) names, if any.
+    public static func formatFromName(_ name: String) -> Structure.Format? {
         var lower = name.lowercased()
         if lower.hasSuffix(".gz") { lower.removeLast(3) }
-        let ext = lower.split(separator: "/").last?.split(separator: ".").last.map(String.init) ?? ""
-        switch ext {
+        let base = lower.split(separator: "/").last ?? ""
+        guard base.contains(".") else { return nil }
+        switch base.split(separator: ".").last.map(String.init) ?? "" {
         case "pdb", "ent", "pdb1", "brk", "pqr": return .pdb
         case "cif", "mmcif", "mcif": return .mmcif
         case "sdf", "sd", "mol": return .sdf
         case "mol2", "ml2": return .mol2
         case "xyz": return .xyz
-        default: break
+        default: return nil
         }
+    }
+
+    /// The format from the file name, else from the first lines.
+    public static func detect(_ b: UnsafeBufferPointer<UInt8>, name: String) throws -> Structure.Format {
+        if let format = formatFromName(name) { return format }
         var lines = LineCursor(b)
         var lineNo = 0
         while let r = lines.next(), lineNo < 200 {

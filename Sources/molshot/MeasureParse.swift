@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+import Structure
+
+/// For `bench/run parse`: loads each file repeatedly in this process and prints the median
+/// time, so that start-up and the bond dictionary do not count against parsing.
+struct MeasureParse: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "measure-parse",
+        abstract: "Print median load time per file (for bench/run).",
+        shouldDisplay: false
+    )
+
+    @Argument var files: [String]
+    @Option var repeats = 5
+    @Flag(help: "Also perceive bonds of the first model.") var bonds = false
+
+    func run() throws {
+        let perception = bonds ? try BondPerception.standard() : nil
+        for file in files {
+            var times: [Double] = []
+            var atoms = 0, bytes = 0
+            for _ in 0..<max(repeats, 1) {
+                let start = DispatchTime.now().uptimeNanoseconds
+                let structure = try StructureFile.load(path: file)
+                if let perception { _ = perception.bonds(of: structure.models[0], embedded: structure.embeddedTemplates) }
+                times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+                atoms = structure.models.reduce(0) { $0 + $1.atoms.count }
+            }
+            bytes = try FileInput.read(path: file).count
+            times.sort()
+            print("\(file)\t\(bytes)\t\(atoms)\t\(times[times.count / 2])")
+        }
+    }
+}

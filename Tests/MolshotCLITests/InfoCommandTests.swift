@@ -1,0 +1,85 @@
+import Foundation
+import XCTest
+
+/// Runs the built `molshot` binary as a user would and reads what it prints.
+final class InfoCommandTests: XCTestCase {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    func molshot(_ arguments: String...) throws -> Run {
+        // The test runner sits in the build folder beside the molshot executable.
+        let exe = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let binary = exe.deletingLastPathComponent().appendingPathComponent("molshot")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = Self.root
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                   stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    func testInfoJSONHasTheDocumentedKeys() throws {
+        let run = try molshot("info", "--json", "Tests/Fixtures/1crn.pdb")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(json["format"] as? String, "pdb")
+        XCTAssertEqual(json["models"] as? Int, 1)
+        XCTAssertEqual(json["atoms"] as? Int, 327)
+        XCTAssertEqual(json["bonds"] as? Int, 337)
+        XCTAssertEqual(json["method"] as? String, "X-RAY DIFFRACTION")
+        XCTAssertEqual(json["resolution"] as? Double ?? 0, 1.5, accuracy: 1e-6)
+        let chains = try XCTUnwrap(json["chains"] as? [[String: Any]])
+        XCTAssertEqual(chains.count, 1)
+        XCTAssertEqual(chains[0]["id"] as? String, "A")
+        XCTAssertEqual(chains[0]["residues"] as? Int, 46)
+        XCTAssertEqual(chains[0]["atoms"] as? Int, 327)
+        XCTAssertTrue((json["title"] as? String ?? "").hasPrefix("WATER STRUCTURE"))
+    }
+
+    func testInfoTextOnTheShippedSample() throws {
+        let run = try molshot("info", "Assets/samples/1crn.pdb")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("atoms:      327"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("  A: 46 residues, 327 atoms"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("bonds:      337 (3 explicit, 289 template, 45 polymer)"), run.stdout)
+    }
+
+    func testBadFileGivesOneClearErrorAndNonZeroExit() throws {
+        let run = try molshot("info", "Tests/Fixtures/truncated.pdb.gz")
+        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.stdout, "")
+        XCTAssertTrue(run.stderr.hasPrefix("molshot: error: Tests/Fixtures/truncated.pdb.gz: gzip data is truncated"), run.stderr)
+    }
+
+    func testOneBadFileAmongGoodOnesStillReportsTheGoodOnes() throws {
+        let run = try molshot("info", "--json", "Tests/Fixtures/TYR.sdf", "Tests/Fixtures/absent.pdb", "Tests/Fixtures/adrenalin.mol2")
+        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.stdout.split(separator: "\n").count, 2)
+        XCTAssertTrue(run.stderr.contains("absent.pdb: cannot open"), run.stderr)
+    }
+
+    func testMaxBytesIsValidated() throws {
+        let run = try molshot("info", "--max-bytes", "0", "Tests/Fixtures/1crn.pdb")
+        XCTAssertNotEqual(run.status, 0)
+        XCTAssertTrue(run.stderr.contains("--max-bytes must be positive"), run.stderr)
+    }
+
+    func testHelpListsInfo() throws {
+        let run = try molshot("--help")
+        XCTAssertEqual(run.status, 0)
+        XCTAssertTrue(run.stdout.contains("info"), run.stdout)
+        XCTAssertFalse(run.stdout.contains("measure-parse"), "bench helpers stay hidden")
+    }
+}

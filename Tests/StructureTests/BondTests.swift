@@ -1,0 +1,115 @@
+import XCTest
+@testable import Structure
+
+final class BondTests: XCTestCase {
+    let perception = try! BondPerception.standard()
+
+    /// Within each standard residue, the template bonds are exactly the dictionary's bonds
+    /// between the atoms the residue has.
+    func assertTemplateBondsMatchDictionary(_ file: String, residues: Set<String>, file f: StaticString = #filePath, line: UInt = #line) throws {
+        let s = try Fixtures.load(file)
+        let m = s.models[0]
+        let bonds = perception.bonds(of: m)
+        let dictionary = try ComponentDictionary.shared()
+        var checked = 0
+        for (r, residue) in m.residues.enumerated() where residues.contains(residue.name.description) {
+            let range = Int(residue.atoms.lowerBound)..<Int(residue.atoms.upperBound)
+            var found = Set<[String]>()
+            for b in bonds where b.source == .template && range.contains(Int(b.a)) {
+                found.insert([m.atoms[Int(b.a)].name.description, m.atoms[Int(b.b)].name.description].sorted())
+            }
+            let names = Set(range.map { m.atoms[$0].name })
+            let template = try XCTUnwrap(dictionary.template(residue.name), "\(residue.name)", file: f, line: line)
+            var expected = Set<[String]>()
+            for t in template.bonds where names.contains(t.a) && names.contains(t.b) {
+                expected.insert([t.a.description, t.b.description].sorted())
+            }
+            XCTAssertEqual(found, expected, "\(file) residue \(r) \(residue.name) \(residue.number)", file: f, line: line)
+            checked += 1
+        }
+        XCTAssertGreaterThan(checked, 10, file: f, line: line)
+    }
+
+    static let aminoAcids: Set<String> = ["ALA", "ARG", "ASN", "ASP", "CYS", "GLN", "GLU", "GLY", "HIS", "ILE",
+                                          "LEU", "LYS", "MET", "PHE", "PRO", "SER", "THR", "TRP", "TYR", "VAL"]
+
+    func testProteinTemplateBondsMatchTheDictionary() throws {
+        try assertTemplateBondsMatchDictionary("1crn.pdb", residues: Self.aminoAcids)
+    }
+
+    func testNucleicAcidTemplateBondsMatchTheDictionary() throws {
+        try assertTemplateBondsMatchDictionary("1bna.pdb", residues: ["DA", "DC", "DG", "DT"])
+    }
+
+    func testPolymerLinksJoinConsecutiveResidues() throws {
+        let crambin = perception.bonds(of: try Fixtures.load("1crn.pdb").models[0])
+        XCTAssertEqual(crambin.filter { $0.source == .polymer }.count, 45, "46 residues in one chain")
+        let dna = try Fixtures.load("1bna.pdb").models[0]
+        let links = perception.bonds(of: dna).filter { $0.source == .polymer }
+        XCTAssertEqual(links.count, 22, "two strands of 12 nucleotides")
+        for b in links {
+            XCTAssertEqual(Set([dna.atoms[Int(b.a)].name.description, dna.atoms[Int(b.b)].name.description]), ["O3'", "P"])
+        }
+    }
+
+    func testNoBondIsLongerThanTheRuleAllows() throws {
+        for file in ["1crn.pdb", "1bna.pdb", "1orc.pdb", "multimodel.pdb", "SampleMolecule.xyz", "quoted.cif"] {
+            let m = try Fixtures.load(file).models[0]
+            for b in perception.bonds(of: m) where b.source != .explicit {
+                let x = m.atoms[Int(b.a)], y = m.atoms[Int(b.b)]
+                let d = ((x.position - y.position) * (x.position - y.position)).sum().squareRoot()
+                XCTAssertLessThanOrEqual(d, perception.maximumLength(x.element, y.element), "\(file) \(x.name)-\(y.name)")
+                XCTAssertGreaterThanOrEqual(d, BondPerception.minimumDistance)
+            }
+        }
+    }
+
+    func testNeverABondBetweenDifferentAlternateLocations() throws {
+        for file in ["1orc.pdb", "quoted.cif"] {
+            let m = try Fixtures.load(file).models[0]
+            let bonds = perception.bonds(of: m)
+            for b in bonds {
+                let x = m.atoms[Int(b.a)].altLoc, y = m.atoms[Int(b.b)].altLoc
+                XCTAssertTrue(x == 0 || y == 0 || x == y, "\(file): bond between altlocs \(x) and \(y)")
+            }
+        }
+        // quoted.cif: O5' bonds to both C5' A and C5' B, and each to C4'; never A to B.
+        XCTAssertEqual(perception.bonds(of: try Fixtures.load("quoted.cif").models[0]).count, 4)
+    }
+
+    func testDistanceRuleOnTheGridFindsWhatBruteForceFinds() throws {
+        // XYZ has no templates: every bond comes from the grid.
+        let m = try Fixtures.load("SampleMolecule.xyz").models[0]
+        let grid = Set(perception.bonds(of: m).map { [$0.a, $0.b] })
+        var brute = Set<[Int32]>()
+        for i in m.atoms.indices {
+            for j in m.atoms.indices where j > i {
+                let d = m.atoms[i].position - m.atoms[j].position
+                let d2 = (d * d).sum()
+                let limit = perception.maximumLength(m.atoms[i].element, m.atoms[j].element)
+                if d2 <= limit * limit && d2 >= 0.16 && !(m.atoms[i].element.isHydrogen && m.atoms[j].element.isHydrogen) {
+                    brute.insert([Int32(i), Int32(j)])
+                }
+            }
+        }
+        XCTAssertEqual(grid, brute)
+    }
+
+    func testIonsAndWatersAreNotBondedByDistance() throws {
+        let m = try Fixtures.load("multimodel.pdb").models[0]
+        let bonds = perception.bonds(of: m)
+        XCTAssertFalse(bonds.contains { $0.a >= 8 || $0.b >= 8 }, "calcium and mercury stay unbonded")
+        XCTAssertEqual(bonds.filter { $0.source == .polymer }.count, 1)
+    }
+
+    func testDictionaryShipsEveryComponent() throws {
+        let dictionary = try ComponentDictionary.shared()
+        XCTAssertEqual(dictionary.count, 49_086)
+        let ala = try XCTUnwrap(dictionary.template(ShortName("ALA")))
+        XCTAssertEqual(ala.bonds.count, 12)
+        XCTAssertTrue(ala.bonds.contains { $0.a == ShortName("C") && $0.b == ShortName("O") && $0.order == 2 })
+        XCTAssertNil(dictionary.template(ShortName("ZZZZZ")))
+        let hem = try XCTUnwrap(dictionary.template(ShortName("HEM")))
+        XCTAssertTrue(hem.bonds.contains { $0.aromatic })
+    }
+}

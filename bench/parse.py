@@ -1,0 +1,113 @@
+"""bench/run parse: load every PDB and mmCIF file of the corpus, plain and gzip, with molshot
+and with gemmi, each timed inside its own process (molshot's `measure-parse`, gemmi's
+`read_structure`). The two alternate in rounds so that load from other users of the machine
+falls on both; a file's time is the median over rounds of the median of a few loads in a round.
+Throughput is uncompressed bytes / summed time per group."""
+import argparse, csv, os, subprocess, sys, time
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--molshot", required=True)
+ap.add_argument("--corpus", required=True)
+ap.add_argument("--peer", type=int, default=1)
+ap.add_argument("--repeats", type=int, default=3)
+ap.add_argument("--rounds", type=int, default=7)
+args = ap.parse_args()
+
+rows = list(csv.DictReader(open(os.path.join(args.corpus, "MANIFEST.tsv")), delimiter="\t"))
+groups = {}
+for r in rows:
+    if r["format"] not in ("PDB", "mmCIF"):
+        continue
+    name = ("pdb" if r["format"] == "PDB" else "mmcif") + ("-gzip" if r["gzip"] == "yes" else "")
+    groups.setdefault(name, []).append(os.path.join(args.corpus, r["file"]))
+
+def molshot_times(files):
+    out = subprocess.run([args.molshot, "measure-parse", "--repeats", str(args.repeats)] + files,
+                         check=True, capture_output=True, text=True).stdout
+    result = {}
+    for line in out.splitlines():
+        path, size, atoms, seconds = line.split("\t")
+        result[path] = (int(size), int(atoms), float(seconds))
+    return result
+
+rejected = set()
+def gemmi_times(files):
+    import gemmi
+    result = {}
+    for f in files:
+        if f in rejected:
+            continue
+        times = []
+        try:
+            for _ in range(args.repeats):
+                t = time.perf_counter()
+                gemmi.read_structure(f)
+                times.append(time.perf_counter() - t)
+        except Exception as e:
+            print(f"# gemmi rejects {os.path.basename(f)}: {str(e).splitlines()[0][:100]}")
+            rejected.add(f)
+            continue
+        result[f] = median(times)
+    return result
+
+def median(values):
+    values = sorted(values)
+    return values[len(values) // 2]
+
+def measure(files):
+    ms, gs = {}, {}
+    info = {}
+    for _ in range(args.rounds):
+        for f, (size, atoms, t) in molshot_times(files).items():
+            info[f] = (size, atoms)
+            ms.setdefault(f, []).append(t)
+        if args.peer:
+            for f, t in gemmi_times(files).items():
+                gs.setdefault(f, []).append(t)
+    return info, {f: median(v) for f, v in ms.items()}, {f: median(v) for f, v in gs.items()}
+
+print(f"# parse: corpus {args.corpus}, {args.rounds} alternating rounds of {args.repeats} loads per file; MB = 1e6 bytes of uncompressed text")
+if args.peer:
+    import gemmi
+    print(f"# peer: gemmi {gemmi.__version__} (read_structure, Python)")
+for name in ("pdb", "pdb-gzip", "mmcif", "mmcif-gzip"):
+    files = groups.get(name, [])
+    if not files:
+        continue
+    info, m, g = measure(files)
+    common = [f for f in files if f in g] if args.peer else files
+    size = sum(info[f][0] for f in common)
+    atoms = sum(info[f][1] for f in common)
+    mt = sum(m[f] for f in common)
+    mbs = size / mt / 1e6
+    line = f"RESULT suite=parse case={name} molshot={mbs:.1f}"
+    if args.peer:
+        gt = sum(g[f] for f in common)
+        gbs = size / gt / 1e6
+        line += f" peer=gemmi:{gbs:.1f} ratio={mbs / gbs:.2f}"
+    print(line)
+    extra = f"#   {name}: {len(common)} files, {size / 1e6:.1f} MB, {atoms} atoms; molshot {atoms / mt / 1e6:.2f} M atoms/s"
+    if args.peer:
+        extra += f", gemmi {atoms / gt / 1e6:.2f} M atoms/s"
+    print(extra)
+
+# Peak memory per atom: the largest file by atoms, less a tiny file's baseline, each in a fresh process.
+def peak_rss_kb(argv):
+    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(p.pid, 0)
+    if status != 0:
+        raise SystemExit(f"bench: {argv} failed")
+    return usage.ru_maxrss
+
+largest = max((r for r in rows if r["format"] in ("PDB", "mmCIF")), key=lambda r: int(r["atoms_all_models"]))
+big = os.path.join(args.corpus, largest["file"])
+tiny = os.path.join(args.corpus, "Caffeine.pdb")
+natoms = int(largest["atoms_all_models"])
+ms = (peak_rss_kb([args.molshot, "measure-parse", "--repeats", "1", big]) -
+      peak_rss_kb([args.molshot, "measure-parse", "--repeats", "1", tiny])) * 1024 / natoms
+line = f"RESULT suite=parse case=peak-memory-bytes-per-atom-{largest['file']} molshot={ms:.0f}"
+if args.peer:
+    code = "import gemmi,sys; gemmi.read_structure(sys.argv[1])"
+    gs = (peak_rss_kb([sys.executable, "-c", code, big]) - peak_rss_kb([sys.executable, "-c", code, tiny])) * 1024 / natoms
+    line += f" peer=gemmi:{gs:.0f} ratio={ms / gs:.2f}"
+print(line + "  # lower is better; includes the file's text held while parsing")
