@@ -109,5 +109,5 @@ line = f"RESULT suite=parse case=peak-memory-bytes-per-atom-{largest['file']} mo
 if args.peer:
     code = "import gemmi,sys; gemmi.read_structure(sys.argv[1])"
     gs = (peak_rss_kb([sys.executable, "-c", code, big]) - peak_rss_kb([sys.executable, "-c", code, tiny])) * 1024 / natoms
-    line += f" peer=gemmi:{gs:.0f} ratio={ms / gs:.2f}"
+    line += f" peer=gemmi:{gs:.0f} ratio={ms / gs:.2f}" if gs > 0 else " peer=gemmi:n/a"
 print(line + "  # lower is better; includes the file's text held while parsing")

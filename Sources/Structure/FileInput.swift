@@ -112,7 +112,7 @@ struct GzipStream {
     /// True when all input is inflated; false when the buffer is full first.
     func inflate(into buffer: UnsafeMutablePointer<UInt8>, capacity: Int, produced: inout Int, limit: Int,
                           progress: (Int) -> Void) throws -> Bool {
-        let piece = 1 << 18
+        let piece = 1 << 16
         while true {
             if produced > limit {
                 throw StructureError(file: source, line: nil, message: "inflates past the limit of \(limit) bytes (see --max-bytes)")

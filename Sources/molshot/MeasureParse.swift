@@ -14,6 +14,7 @@ struct MeasureParse: ParsableCommand {
     @Argument var files: [String]
     @Option var repeats = 5
     @Flag(help: "Also perceive bonds of the first model.") var bonds = false
+    @Flag(help: "Only read and inflate the file.") var inflateOnly = false
 
     func run() throws {
         let perception = bonds ? try BondPerception.standard() : nil
@@ -22,10 +23,14 @@ struct MeasureParse: ParsableCommand {
             var atoms = 0, bytes = 0
             for _ in 0..<max(repeats, 1) {
                 let start = DispatchTime.now().uptimeNanoseconds
-                let structure = try StructureFile.load(path: file)
-                if let perception { _ = perception.bonds(of: structure.models[0], embedded: structure.embeddedTemplates) }
+                if inflateOnly {
+                    _ = try FileInput.read(path: file)
+                } else {
+                    let structure = try StructureFile.load(path: file)
+                    if let perception { _ = perception.bonds(of: structure.models[0], embedded: structure.embeddedTemplates) }
+                    atoms = structure.models.reduce(0) { $0 + $1.atoms.count }
+                }
                 times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-                atoms = structure.models.reduce(0) { $0 + $1.atoms.count }
             }
             bytes = try FileInput.read(path: file).count
             times.sort()
