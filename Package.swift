@@ -12,12 +12,20 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "Structure", dependencies: ["CZlib"]),
+        .systemLibrary(name: "COSMesa", path: "Sources/COSMesa", pkgConfig: "osmesa", providers: [.apt(["libosmesa6-dev"])]),
+        .target(name: "CPNGWriter", path: "Sources/CPNGWriter", linkerSettings: [.linkedLibrary("png16")]),
+        .target(name: "Resources"),
+        .target(name: "Structure", dependencies: ["CZlib", "Resources"]),
+        .target(name: "Graphics", dependencies: ["COSMesa", "CPNGWriter", "Resources"]),
+        .target(name: "Scene"),
+        .target(name: "MoleculeView", dependencies: ["Structure", "Graphics", "Scene"]),
         .executableTarget(
             name: "molshot",
-            dependencies: ["Structure", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Structure", "MoleculeView", "Graphics", "Scene",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "StructureTests", dependencies: ["Structure"]),
+        .testTarget(name: "RenderTests", dependencies: ["MoleculeView", "Graphics", "Scene", "Structure"]),
         .testTarget(name: "MolshotCLITests", dependencies: ["molshot"]),
     ]
 )

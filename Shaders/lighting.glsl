@@ -1,0 +1,32 @@
+// Blinn-Phong with one key light and an ambient term, in view space; optional depth cueing.
+uniform bool orthographic;
+uniform vec3 lightDirection;   // toward the light, normalized
+uniform float ambient;
+uniform float diffuse;
+uniform float specular;
+uniform float shininess;
+uniform float fogStart;        // view-space depths where depth cueing begins and is strongest
+uniform float fogEnd;
+uniform float fogStrength;     // 0 turns depth cueing off
+uniform vec3 fogColor;
+
+vec3 shade(vec3 base, vec3 normal, vec3 position) {
+    vec3 n = normalize(normal);
+    vec3 toEye = orthographic ? vec3(0.0, 0.0, 1.0) : normalize(-position);
+    float lambert = max(dot(n, lightDirection), 0.0);
+    vec3 halfway = normalize(lightDirection + toEye);
+    float highlight = lambert > 0.0 ? pow(max(dot(n, halfway), 0.0), shininess) : 0.0;
+    vec3 color = base * (ambient + diffuse * lambert) + vec3(specular * highlight);
+    if (fogStrength > 0.0) {
+        float f = clamp((-position.z - fogStart) / max(fogEnd - fogStart, 1e-4), 0.0, 1.0);
+        color = mix(color, fogColor, f * fogStrength);
+    }
+    return clamp(color, 0.0, 1.0);
+}
+
+// Window depth of a view-space point, as the fixed pipeline would write it.
+uniform mat4 projection;
+float windowDepth(vec3 position) {
+    vec4 clip = projection * vec4(position, 1.0);
+    return clip.z / clip.w * 0.5 + 0.5;
+}

@@ -1,0 +1,22 @@
+#ifndef MOLSHOT_PNG_WRITER_H
+#define MOLSHOT_PNG_WRITER_H
+#include <stddef.h>
+#include <stdint.h>
+
+// libpng reports errors by longjmp, which Swift cannot catch; this small C file owns the setjmp.
+
+/// Encodes 8-bit RGBA rows (top row first, `stride` bytes apart) as PNG into a malloc'd buffer.
+/// `level` is the zlib level 0-9; `filters` a PNG_FILTER_* mask (0 = libpng's default).
+/// Returns 0 and sets *out, *out_size on success; otherwise writes a message into `error`.
+int molshot_png_encode(const uint8_t *rgba, int width, int height, size_t stride, int level, int filters,
+                       uint8_t **out, size_t *out_size, char *error, size_t error_size);
+
+void molshot_png_free(uint8_t *buffer);
+
+enum {
+    MOLSHOT_PNG_FILTER_NONE = 0x08,
+    MOLSHOT_PNG_FILTER_SUB = 0x10,
+    MOLSHOT_PNG_FILTER_UP = 0x20,
+    MOLSHOT_PNG_FILTER_ALL = 0xF8
+};
+#endif

@@ -1,0 +1,132 @@
+import COSMesa
+
+/// The one place that calls OpenGL. Everything above speaks in buffers, vertex arrays,
+/// programs, framebuffers and draw calls. It remembers GL state so that setting what is
+/// already set costs nothing. Use it only on the thread that created it.
+public final class GraphicsDevice {
+    public let context: OffscreenContext
+    public let shaders: ShaderLibrary
+    private var programs: [String: ShaderProgram] = [:]
+    private var currentProgram: GLuint = 0
+    private var currentFramebuffer: GLuint = 0
+    private var enabled: [GLenum: Bool] = [:]
+    /// Live GL objects this device made, by kind, for tests and leak checks.
+    public private(set) var liveObjects: [String: Int] = [:]
+
+    public init(context: OffscreenContext? = nil, shaders: ShaderLibrary? = nil) throws {
+        self.context = try context ?? OSMesaOffscreenContext()
+        self.shaders = try shaders ?? ShaderLibrary.standard()
+        try self.context.makeCurrent()
+        glDisable(GLenum(GL_DITHER))
+    }
+
+    public var rendererName: String {
+        guard let p = glGetString(GLenum(GL_RENDERER)) else { return "unknown" }
+        return String(cString: p)
+    }
+
+    public var maxRenderbufferSize: Int {
+        var v: GLint = 0
+        glGetIntegerv(GLenum(GL_MAX_RENDERBUFFER_SIZE), &v)
+        return Int(v)
+    }
+
+    func count(_ kind: String, _ delta: Int) { liveObjects[kind, default: 0] += delta }
+
+    // MARK: Programs
+
+    /// The program linked from two shader files, compiled once per device.
+    public func program(vertex: String, fragment: String) throws -> ShaderProgram {
+        let key = vertex + "|" + fragment
+        if let p = programs[key] { return p }
+        let p = try ShaderProgram(device: self, vertex: try shaders.source(vertex), fragment: try shaders.source(fragment),
+                                  name: key)
+        programs[key] = p
+        return p
+    }
+
+    func use(_ program: ShaderProgram) {
+        if currentProgram != program.id {
+            glUseProgram(program.id)
+            currentProgram = program.id
+        }
+    }
+
+    // MARK: State
+
+    public func setEnabled(_ capability: Capability, _ on: Bool) {
+        let cap = capability.glValue
+        if enabled[cap] == on { return }
+        if on { glEnable(cap) } else { glDisable(cap) }
+        enabled[cap] = on
+    }
+
+    public enum Capability {
+        case depthTest, cullFace, blend
+        var glValue: GLenum {
+            switch self {
+            case .depthTest: return GLenum(GL_DEPTH_TEST)
+            case .cullFace: return GLenum(GL_CULL_FACE)
+            case .blend: return GLenum(GL_BLEND)
+            }
+        }
+    }
+
+    func bind(_ framebuffer: Framebuffer) {
+        if currentFramebuffer != framebuffer.id {
+            glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer.id)
+            currentFramebuffer = framebuffer.id
+        }
+        glViewport(0, 0, GLsizei(framebuffer.width), GLsizei(framebuffer.height))
+    }
+
+    func forget(framebuffer id: GLuint) {
+        if currentFramebuffer == id { currentFramebuffer = 0 }
+    }
+
+    // MARK: Drawing
+
+    public func clear(_ framebuffer: Framebuffer, red: Float, green: Float, blue: Float, alpha: Float) {
+        bind(framebuffer)
+        glClearColor(red, green, blue, alpha)
+        glClearDepth(1)
+        glDepthMask(GLboolean(GL_TRUE))
+        glClear(GLbitfield(GL_COLOR_BUFFER_BIT) | GLbitfield(GL_DEPTH_BUFFER_BIT))
+    }
+
+    public enum Primitive {
+        case triangles, triangleStrip
+        var glValue: GLenum { self == .triangles ? GLenum(GL_TRIANGLES) : GLenum(GL_TRIANGLE_STRIP) }
+    }
+
+    /// Draws `instances` copies of `vertexCount` vertices of `vertices` with `program`.
+    public func draw(_ program: ShaderProgram, _ vertices: VertexArray, into framebuffer: Framebuffer,
+                     primitive: Primitive, vertexCount: Int, instances: Int) {
+        guard instances > 0, vertexCount > 0 else { return }
+        bind(framebuffer)
+        use(program)
+        glBindVertexArray(vertices.id)
+        glDrawArraysInstanced(primitive.glValue, 0, GLsizei(vertexCount), GLsizei(instances))
+        glBindVertexArray(0)
+    }
+
+    /// Waits for drawing to finish and reads the framebuffer, averaging `factor` x `factor`
+    /// blocks when it was drawn supersampled.
+    public func read(_ framebuffer: Framebuffer, downsample factor: Int = 1) -> RGBAImage {
+        bind(framebuffer)
+        let w = framebuffer.width, h = framebuffer.height
+        var raw = [UInt8](unsafeUninitializedCapacity: w * h * 4) { buffer, count in
+            glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
+            glReadPixels(0, 0, GLsizei(w), GLsizei(h), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), buffer.baseAddress)
+            count = w * h * 4
+        }
+        defer { raw.removeAll() }
+        return raw.withUnsafeBufferPointer { RGBAImage.downsampled(bottomUp: $0, width: w, height: h, factor: factor) }
+    }
+
+    /// The first GL error since the last call, if any.
+    public func checkError(_ what: String) throws {
+        let e = glGetError()
+        if e != GLenum(GL_NO_ERROR) { throw GraphicsError("OpenGL error 0x\(String(e, radix: 16)) after \(what)") }
+    }
+}

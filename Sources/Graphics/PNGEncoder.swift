@@ -1,0 +1,56 @@
+import CPNGWriter
+import Foundation
+
+/// PNG encoding with libpng, at a chosen zlib level and filter: fast for thumbnails, small for
+/// archives (at libpng's defaults, encoding costs as much as drawing a 10k-atom frame).
+public struct PNGEncoder: Sendable {
+    public enum Filter: Sendable {
+        case none, sub, up, adaptive
+        var mask: Int32 {
+            switch self {
+            case .none: return Int32(MOLSHOT_PNG_FILTER_NONE)
+            case .sub: return Int32(MOLSHOT_PNG_FILTER_SUB)
+            case .up: return Int32(MOLSHOT_PNG_FILTER_UP)
+            case .adaptive: return Int32(MOLSHOT_PNG_FILTER_ALL)
+            }
+        }
+    }
+
+    public var level: Int
+    public var filter: Filter
+
+    /// Level 1 with the UP filter: a few milliseconds a thumbnail, files within 20% of the smallest.
+    public static let fast = PNGEncoder(level: 1, filter: .up)
+    public static let small = PNGEncoder(level: 9, filter: .adaptive)
+
+    public init(level: Int, filter: Filter) {
+        self.level = max(0, min(9, level))
+        self.filter = filter
+    }
+
+    public func encode(_ image: RGBAImage) throws -> [UInt8] {
+        var out: UnsafeMutablePointer<UInt8>? = nil
+        var size = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let status = image.pixels.withUnsafeBufferPointer { p in
+            molshot_png_encode(p.baseAddress, Int32(image.width), Int32(image.height), image.width * 4, Int32(level),
+                               filter.mask, &out, &size, &message, message.count)
+        }
+        guard status == 0, let out else {
+            throw GraphicsError("PNG encoding failed: \(String(cString: message))")
+        }
+        defer { molshot_png_free(out) }
+        return Array(UnsafeBufferPointer(start: out, count: size))
+    }
+
+    /// Encodes and writes to `path` through a temporary file and a rename, so that a reader
+    /// never sees half a PNG and an old file is only replaced by a whole new one.
+    public func write(_ image: RGBAImage, to path: String) throws {
+        let bytes = try encode(image)
+        do {
+            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw GraphicsError("cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Resources
+
+/// GLSL sources from the `Shaders/` folder. `#include "name.glsl"` pulls in a shared snippet
+/// from the same folder (once per program); an include that does not exist is an error.
+public struct ShaderLibrary: Sendable {
+    public let directory: URL
+
+    public static func standard() throws -> ShaderLibrary {
+        guard let dir = ResourceLocator.find("Shaders", marker: "sphere.vert", environment: "MOLSHOT_SHADERS") else {
+            throw GraphicsError("Molshot's Shaders folder was not found; set MOLSHOT_SHADERS to it")
+        }
+        return ShaderLibrary(directory: dir)
+    }
+
+    public init(directory: URL) { self.directory = directory }
+
+    /// The source of `name` with its includes expanded.
+    public func source(_ name: String) throws -> String {
+        var included = Set<String>()
+        return try expand(name, included: &included, depth: 0)
+    }
+
+    private func expand(_ name: String, included: inout Set<String>, depth: Int) throws -> String {
+        guard depth < 8 else { throw GraphicsError("shader includes nest too deep at \(name)") }
+        let url = directory.appendingPathComponent(name)
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+            throw GraphicsError("shader \(name) not found in \(directory.path)")
+        }
+        var out: [String] = []
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard trimmed.hasPrefix("#include") else {
+                out.append(String(line))
+                continue
+            }
+            let parts = trimmed.split(separator: "\"")
+            guard parts.count >= 2 else { throw GraphicsError("\(name):\(number + 1): malformed #include") }
+            let include = String(parts[1])
+            guard FileManager.default.fileExists(atPath: directory.appendingPathComponent(include).path) else {
+                throw GraphicsError("\(name):\(number + 1): unknown include \"\(include)\"")
+            }
+            if included.insert(include).inserted {
+                out.append(try expand(include, included: &included, depth: depth + 1))
+            }
+        }
+        return out.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,37 @@
+import Graphics
+import Scene
+import Structure
+
+/// What a picture of a molecule is made of before any GL: the model shown, its bonds, the
+/// geometry of a representation, and a color per atom.
+public struct PreparedMolecule: Sendable {
+    public var model: Model
+    public var bonds: [Bond]
+    public var geometry: MoleculeGeometry
+    public var atomColors: [UInt32]
+
+    /// A camera fitted to the geometry's bounding sphere, looking down -z.
+    public var fittedCamera: Camera {
+        let bounds = geometry.boundingSphere()
+        return Camera(center: bounds.center, radius: bounds.radius)
+    }
+
+    /// Builds everything for `mode` ("ball-and-stick", "spacefill") from the first model of `structure`.
+    public init(_ structure: Structure, mode: String, color: ColorTheme = .element, filter: AtomFilter = AtomFilter(),
+                perception: BondPerception) throws {
+        guard let representation = Representations.named(mode) else {
+            throw GraphicsError("unknown mode \(mode); known: \(Representations.names.joined(separator: ", "))")
+        }
+        guard let model = structure.models.first else { throw GraphicsError("the structure has no model") }
+        self.model = model
+        var visible = filter.visible(model)
+        if !visible.contains(true) {
+            // Nothing but hydrogens or waters (H2, a water box): show them rather than nothing.
+            visible = model.defaultConformerMask()
+        }
+        bonds = representation == BallAndStick.self
+            ? perception.bonds(of: model, embedded: structure.embeddedTemplates) : []
+        geometry = representation.init().geometry(of: model, bonds: bonds, visible: visible, elements: perception.elements)
+        atomColors = color.colors(for: model, elements: perception.elements)
+    }
+}

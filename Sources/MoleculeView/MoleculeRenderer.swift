@@ -1,0 +1,181 @@
+import Graphics
+import Scene
+
+/// Looks of a picture that change no geometry: background, antialiasing, lighting.
+public struct RenderStyle: Sendable, Equatable {
+    /// Straight RGBA in 0...1; alpha 0 gives a transparent PNG.
+    public var background: SIMD4<Float> = SIMD4(1, 1, 1, 1)
+    /// Supersampling factor per side: 1 is off, 2 draws four samples a pixel.
+    public var antialias = 2
+    public var depthCue = false
+    public var lightDirection = SIMD3<Float>(-0.35, 0.45, 0.82)
+    public var ambient: Float = 0.32
+    public var diffuse: Float = 0.72
+    public var specular: Float = 0.35
+    public var shininess: Float = 48
+
+    public init() {}
+}
+
+/// A molecule's geometry on the GPU. Made once per structure, mode and visibility; a new
+/// camera or style draws it again without touching these buffers, and a new color theme
+/// replaces only the color buffers.
+public final class MoleculeScene {
+    let sphereVertices: VertexArray?
+    let cylinderVertices: VertexArray?
+    let sphereColors: GPUBuffer?
+    let cylinderColors: GPUBuffer?
+    public let geometry: MoleculeGeometry
+    public let bounds: (center: SIMD3<Float>, radius: Float)
+
+    init(sphereVertices: VertexArray?, cylinderVertices: VertexArray?, sphereColors: GPUBuffer?, cylinderColors: GPUBuffer?,
+         geometry: MoleculeGeometry) {
+        self.sphereVertices = sphereVertices
+        self.cylinderVertices = cylinderVertices
+        self.sphereColors = sphereColors
+        self.cylinderColors = cylinderColors
+        self.geometry = geometry
+        bounds = geometry.boundingSphere()
+    }
+
+    /// New colors, one 0xRRGGBB per atom of the model the geometry came from.
+    public func recolor(_ atomColors: [UInt32]) {
+        sphereColors?.update(MoleculeScene.packed(geometry.sphereAtoms, atomColors))
+        cylinderColors?.update(MoleculeScene.packed(geometry.cylinderAtoms, atomColors))
+    }
+
+    /// 0xRRGGBB to the bytes R, G, B, 255 in memory order, per instance.
+    static func packed(_ atoms: [Int32], _ colors: [UInt32]) -> [UInt32] {
+        atoms.map { i in
+            let c = colors[Int(i)]
+            return (c >> 16 & 0xFF) | (c & 0xFF00) | (c & 0xFF) << 16 | 0xFF00_0000
+        }
+    }
+}
+
+/// Draws molecule scenes offscreen. Create it once and render many images with it; it must be
+/// used on the thread that created it (the GL context is current there).
+public final class MoleculeRenderer {
+    public let device: GraphicsDevice
+    private let quad: GPUBuffer
+    private let tube: GPUBuffer
+    private let tubeVertexCount: Int
+    private var framebuffer: Framebuffer?
+    public static let cylinderSides = 10
+    /// Largest output side `render` accepts.
+    public static let maximumSide = 8192
+    /// Most pixels drawn for one image, supersampling included; past it the factor is lowered.
+    public static let maximumDrawnPixels = 64 << 20
+
+    public init(device: GraphicsDevice? = nil) throws {
+        let device = try device ?? GraphicsDevice()
+        self.device = device
+        quad = GPUBuffer(device: device, [Float]([-1, -1, 1, -1, -1, 1, 1, 1]))
+        var tube: [Float] = []
+        let n = MoleculeRenderer.cylinderSides
+        for i in 0..<n {
+            let a0 = Float(i) / Float(n) * 2 * .pi, a1 = Float(i + 1) / Float(n) * 2 * .pi
+            let p00: [Float] = [cosf(a0), sinf(a0), 0], p10: [Float] = [cosf(a1), sinf(a1), 0]
+            let p11: [Float] = [cosf(a1), sinf(a1), 1], p01: [Float] = [cosf(a0), sinf(a0), 1]
+            // Counter-clockwise seen from outside, so back faces can be culled.
+            tube += p00 + p10 + p11 + p00 + p11 + p01
+        }
+        tubeVertexCount = n * 6
+        self.tube = GPUBuffer(device: device, tube)
+        // Compile both programs now rather than at the first picture.
+        _ = try device.program(vertex: "sphere.vert", fragment: "sphere.frag")
+        _ = try device.program(vertex: "cylinder.vert", fragment: "cylinder.frag")
+    }
+
+    /// Uploads `geometry` with one 0xRRGGBB color per atom of its model.
+    public func makeScene(_ geometry: MoleculeGeometry, atomColors: [UInt32]) -> MoleculeScene {
+        var sphereVertices: VertexArray? = nil, cylinderVertices: VertexArray? = nil
+        var sphereColors: GPUBuffer? = nil, cylinderColors: GPUBuffer? = nil
+        if geometry.sphereCount > 0 {
+            let spheres = GPUBuffer(device: device, geometry.spheres)
+            let colors = GPUBuffer(device: device, MoleculeScene.packed(geometry.sphereAtoms, atomColors))
+            sphereVertices = VertexArray(device: device, attributes: [
+                .init(location: 0, buffer: quad, components: 2, stride: 8, offset: 0, perInstance: false),
+                .init(location: 1, buffer: spheres, components: 4, stride: 16, offset: 0, perInstance: true),
+                .init(location: 2, buffer: colors, components: 4, kind: .normalizedUnsignedByte, stride: 4, offset: 0, perInstance: true),
+            ])
+            sphereColors = colors
+        }
+        if geometry.cylinderCount > 0 {
+            let cylinders = GPUBuffer(device: device, geometry.cylinders)
+            let colors = GPUBuffer(device: device, MoleculeScene.packed(geometry.cylinderAtoms, atomColors))
+            cylinderVertices = VertexArray(device: device, attributes: [
+                .init(location: 0, buffer: tube, components: 3, stride: 12, offset: 0, perInstance: false),
+                .init(location: 1, buffer: cylinders, components: 4, stride: 32, offset: 0, perInstance: true),
+                .init(location: 2, buffer: cylinders, components: 4, stride: 32, offset: 16, perInstance: true),
+                .init(location: 3, buffer: colors, components: 4, kind: .normalizedUnsignedByte, stride: 4, offset: 0, perInstance: true),
+            ])
+            cylinderColors = colors
+        }
+        return MoleculeScene(sphereVertices: sphereVertices, cylinderVertices: cylinderVertices, sphereColors: sphereColors,
+                             cylinderColors: cylinderColors, geometry: geometry)
+    }
+
+    /// The supersampling factor actually used for an output of `width` x `height`.
+    public func supersampling(_ requested: Int, width: Int, height: Int) -> Int {
+        var factor = max(1, min(requested, 4))
+        let limit = device.maxRenderbufferSize
+        while factor > 1 && (width * factor > limit || height * factor > limit
+                             || width * height * factor * factor > MoleculeRenderer.maximumDrawnPixels) {
+            factor -= 1
+        }
+        return factor
+    }
+
+    public func render(_ scene: MoleculeScene, camera: Camera, width: Int, height: Int, style: RenderStyle) throws -> RGBAImage {
+        guard width > 0, height > 0, width <= MoleculeRenderer.maximumSide, height <= MoleculeRenderer.maximumSide else {
+            throw GraphicsError("image size \(width)x\(height) is outside 1...\(MoleculeRenderer.maximumSide) per side")
+        }
+        let factor = supersampling(style.antialias, width: width, height: height)
+        let fw = width * factor, fh = height * factor
+        if framebuffer?.width != fw || framebuffer?.height != fh {
+            framebuffer = nil
+            framebuffer = try Framebuffer(device: device, width: fw, height: fh)
+        }
+        let target = framebuffer!
+        let bg = style.background
+        device.clear(target, red: bg.x, green: bg.y, blue: bg.z, alpha: bg.w)
+        device.setEnabled(.depthTest, true)
+        device.setEnabled(.blend, false)
+
+        // The camera is computed for the output size: pixels of pan are output pixels.
+        let view = camera.viewMatrix(width: width, height: height).values
+        let projection = camera.projectionMatrix(width: width, height: height).values
+        let distance = camera.distance
+        let r = camera.radius
+        for (vertexArray, program, cull, count, primitive, instances) in [
+            (scene.sphereVertices, try device.program(vertex: "sphere.vert", fragment: "sphere.frag"), false, 4,
+             GraphicsDevice.Primitive.triangleStrip, scene.geometry.sphereCount),
+            (scene.cylinderVertices, try device.program(vertex: "cylinder.vert", fragment: "cylinder.frag"), true,
+             tubeVertexCount, GraphicsDevice.Primitive.triangles, scene.geometry.cylinderCount),
+        ] {
+            guard let vertexArray else { continue }
+            program.set("view", matrix: view)
+            program.set("projection", matrix: projection)
+            program.set("orthographic", Int32(camera.isOrthographic ? 1 : 0))
+            let l = style.lightDirection
+            program.set("lightDirection", l / (l * l).sum().squareRoot())
+            program.set("ambient", style.ambient)
+            program.set("diffuse", style.diffuse)
+            program.set("specular", style.specular)
+            program.set("shininess", style.shininess)
+            program.set("fogStart", distance - r * 0.2)
+            program.set("fogEnd", distance + r)
+            program.set("fogStrength", style.depthCue ? Float(0.75) : 0)
+            program.set("fogColor", bg.w > 0 ? SIMD3(bg.x, bg.y, bg.z) : SIMD3<Float>(1, 1, 1))
+            device.setEnabled(.cullFace, cull)
+            device.draw(program, vertexArray, into: target, primitive: primitive, vertexCount: count, instances: instances)
+        }
+        try device.checkError("drawing")
+        return device.read(target, downsample: factor)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

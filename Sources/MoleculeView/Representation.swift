@@ -1,0 +1,121 @@
+import Structure
+
+/// What a representation draws, ready for the GPU: spheres and cylinders with their colors.
+/// Built once per structure, mode and visibility; colors are a separate array so that a new
+/// color theme only replaces them, and a new camera changes nothing here.
+public struct MoleculeGeometry: Sendable {
+    /// x, y, z, radius per sphere.
+    public var spheres: [Float] = []
+    /// The atom each sphere stands for.
+    public var sphereAtoms: [Int32] = []
+    /// ax, ay, az, radius, bx, by, bz, 0 per cylinder (half a bond).
+    public var cylinders: [Float] = []
+    /// The atom whose color each cylinder takes.
+    public var cylinderAtoms: [Int32] = []
+
+    public var sphereCount: Int { sphereAtoms.count }
+    public var cylinderCount: Int { cylinderAtoms.count }
+
+    /// The smallest sphere about the bounding box's center that holds every sphere whole.
+    public func boundingSphere() -> (center: SIMD3<Float>, radius: Float) {
+        guard !sphereAtoms.isEmpty else { return (.zero, 1) }
+        var lo = SIMD3<Float>(repeating: .greatestFiniteMagnitude), hi = -lo
+        for i in 0..<sphereCount {
+            let p = SIMD3(spheres[i * 4], spheres[i * 4 + 1], spheres[i * 4 + 2])
+            lo = pointwiseMin(lo, p)
+            hi = pointwiseMax(hi, p)
+        }
+        let center = (lo + hi) / 2
+        var radius: Float = 0
+        for i in 0..<sphereCount {
+            let d = SIMD3(spheres[i * 4], spheres[i * 4 + 1], spheres[i * 4 + 2]) - center
+            radius = max(radius, (d * d).sum().squareRoot() + spheres[i * 4 + 3])
+        }
+        return (center, radius)
+    }
+}
+
+/// Which atoms are drawn.
+public struct AtomFilter: Sendable, Equatable {
+    public var hydrogens = false
+    public var waters = false
+    public init(hydrogens: Bool = false, waters: Bool = false) {
+        self.hydrogens = hydrogens
+        self.waters = waters
+    }
+
+    /// Visible atoms of `model`: the default conformer, less hydrogens and waters unless asked for.
+    public func visible(_ model: Model) -> [Bool] {
+        var mask = model.defaultConformerMask()
+        for (i, atom) in model.atoms.enumerated() where mask[i] {
+            if !hydrogens && atom.element.isHydrogen { mask[i] = false }
+            if !waters && model.residues[Int(atom.residue)].isWater { mask[i] = false }
+        }
+        return mask
+    }
+}
+
+/// A way of drawing a molecule. A new one is one type and one line in `Representations.all`.
+public protocol Representation: Sendable {
+    static var name: String { get }
+    init()
+    func geometry(of model: Model, bonds: [Bond], visible: [Bool], elements: ElementTable) -> MoleculeGeometry
+}
+
+public enum Representations {
+    public static let all: [any Representation.Type] = [BallAndStick.self, Spacefill.self]
+
+    public static func named(_ name: String) -> (any Representation.Type)? {
+        all.first { $0.name == name }
+    }
+
+    public static var names: [String] { all.map { $0.name } }
+}
+
+/// Atoms as spheres at a quarter of their van der Waals radius, bonds as cylinders split at the
+/// midpoint, each half in its atom's color.
+public struct BallAndStick: Representation {
+    public static let name = "ball-and-stick"
+    public static let sphereScale: Float = 0.25
+    public static let bondRadius: Float = 0.15
+
+    public init() {}
+
+    public func geometry(of model: Model, bonds: [Bond], visible: [Bool], elements: ElementTable) -> MoleculeGeometry {
+        var g = MoleculeGeometry()
+        g.spheres.reserveCapacity(model.atoms.count * 4)
+        for (i, atom) in model.atoms.enumerated() where visible[i] {
+            let p = atom.position
+            g.spheres += [p.x, p.y, p.z, elements.vanDerWaalsRadius(atom.element) * BallAndStick.sphereScale]
+            g.sphereAtoms.append(Int32(i))
+        }
+        g.cylinders.reserveCapacity(bonds.count * 16)
+        for bond in bonds where visible[Int(bond.a)] && visible[Int(bond.b)] {
+            let a = model.atoms[Int(bond.a)].position, b = model.atoms[Int(bond.b)].position
+            let mid = (a + b) / 2
+            g.cylinders += [a.x, a.y, a.z, BallAndStick.bondRadius, mid.x, mid.y, mid.z, 0]
+            g.cylinderAtoms.append(bond.a)
+            g.cylinders += [mid.x, mid.y, mid.z, BallAndStick.bondRadius, b.x, b.y, b.z, 0]
+            g.cylinderAtoms.append(bond.b)
+        }
+        return g
+    }
+}
+
+/// Atoms as van der Waals spheres.
+public struct Spacefill: Representation {
+    public static let name = "spacefill"
+
+    public init() {}
+
+    public func geometry(of model: Model, bonds: [Bond], visible: [Bool], elements: ElementTable) -> MoleculeGeometry {
+        var g = MoleculeGeometry()
+        g.spheres.reserveCapacity(model.atoms.count * 4)
+        for (i, atom) in model.atoms.enumerated() where visible[i] {
+            let p = atom.position
+            g.spheres += [p.x, p.y, p.z, elements.vanDerWaalsRadius(atom.element)]
+            g.sphereAtoms.append(Int32(i))
+        }
+        return g
+    }
+}

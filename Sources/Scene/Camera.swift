@@ -1,0 +1,102 @@
+/// The view of a scene: rotation about the scene's center, zoom, pan in pixels, orthographic or
+/// perspective projection. It starts fitted to a bounding sphere so that nothing is cropped at
+/// any aspect ratio. Plain math: testable without GL.
+public struct Camera: Sendable, Equatable {
+    public enum Projection: Sendable, Equatable {
+        case orthographic
+        /// Vertical field of view in degrees.
+        case perspective(fieldOfView: Float)
+    }
+
+    public var center: SIMD3<Float>
+    /// Radius of the sphere that must fit in the view at zoom 1.
+    public var radius: Float
+    public var rotation = Quaternion.identity
+    /// 2 shows everything twice as large.
+    public var zoom: Float = 1
+    /// Shift of the picture in output pixels, x to the right, y down.
+    public var pan = SIMD2<Float>(0, 0)
+    public var projection = Projection.orthographic
+    /// Room left around the sphere, as a fraction of its radius.
+    public var margin: Float = 0.03
+
+    public init(center: SIMD3<Float>, radius: Float) {
+        self.center = center
+        self.radius = max(radius, 0.5)
+    }
+
+    /// Turns the view by `degrees` about the screen's x (right), y (up) and z (toward the viewer) axes, in that order.
+    public mutating func rotate(degreesX: Float, degreesY: Float, degreesZ: Float) {
+        let toRadians = Float.pi / 180
+        if degreesX != 0 { rotation = (Quaternion(angle: degreesX * toRadians, axis: SIMD3(1, 0, 0)) * rotation).normalized }
+        if degreesY != 0 { rotation = (Quaternion(angle: degreesY * toRadians, axis: SIMD3(0, 1, 0)) * rotation).normalized }
+        if degreesZ != 0 { rotation = (Quaternion(angle: degreesZ * toRadians, axis: SIMD3(0, 0, 1)) * rotation).normalized }
+    }
+
+    /// Half the visible height at the center's depth (orthographic), or per unit distance (perspective), at zoom 1,
+    /// for an output of `width` x `height`: the sphere fits the shorter side.
+    func fittedHalfExtents(width: Int, height: Int) -> SIMD2<Float> {
+        let aspect = Float(width) / Float(max(height, 1))
+        let r = radius * (1 + margin)
+        let halfHeight = aspect >= 1 ? r : r / aspect
+        return SIMD2(halfHeight * aspect, halfHeight)
+    }
+
+    /// Distance from the eye to the center.
+    public var distance: Float {
+        switch projection {
+        case .orthographic:
+            return radius * 3
+        case .perspective(let fov):
+            // Far enough that the sphere lies in front of the eye with room to spare.
+            let half = fov * Float.pi / 360
+            return radius * (1 + margin) / half.sin
+        }
+    }
+
+    public func viewMatrix(width: Int, height: Int) -> Matrix4 {
+        let unitsPerPixel = worldUnitsPerPixel(width: width, height: height)
+        let shift = SIMD3<Float>(pan.x * unitsPerPixel, -pan.y * unitsPerPixel, -distance)
+        return Matrix4.translation(shift) * Matrix4.rotation(rotation) * Matrix4.translation(-center)
+    }
+
+    /// World units one output pixel spans at the center's depth.
+    public func worldUnitsPerPixel(width: Int, height: Int) -> Float {
+        let half = fittedHalfExtents(width: width, height: height)
+        switch projection {
+        case .orthographic:
+            return 2 * half.y / zoom / Float(height)
+        case .perspective(let fov):
+            let t = (fov * Float.pi / 360).sin / (fov * Float.pi / 360).cos
+            let fit = half.y / (radius * (1 + margin))
+            return 2 * distance * t * fit / zoom / Float(height)
+        }
+    }
+
+    public func projectionMatrix(width: Int, height: Int) -> Matrix4 {
+        let half = fittedHalfExtents(width: width, height: height)
+        let aspect = Float(width) / Float(max(height, 1))
+        let depth = radius * 1.5 + 1
+        let near = max(distance - depth, distance * 0.01)
+        let far = distance + depth
+        switch projection {
+        case .orthographic:
+            let h = half.y / zoom, w = half.x / zoom
+            return .orthographic(left: -w, right: w, bottom: -h, top: h, near: near, far: far)
+        case .perspective(let fov):
+            let t = (fov * Float.pi / 360).sin / (fov * Float.pi / 360).cos
+            let fit = half.y / (radius * (1 + margin))
+            let h = t * fit / zoom
+            return .perspective(halfWidth: h * aspect, halfHeight: h, near: near, far: far)
+        }
+    }
+
+    public var isOrthographic: Bool { projection == .orthographic }
+
+    /// Where a world point lands in an output of `width` x `height`, in pixels from the top left.
+    public func project(_ p: SIMD3<Float>, width: Int, height: Int) -> SIMD2<Float> {
+        let clip = projectionMatrix(width: width, height: height) * (viewMatrix(width: width, height: height) * SIMD4(p, 1))
+        let ndc = SIMD2(clip.x / clip.w, clip.y / clip.w)
+        return SIMD2((ndc.x + 1) / 2 * Float(width), (1 - ndc.y) / 2 * Float(height))
+    }
+}
