@@ -1,0 +1,119 @@
+import Foundation
+import Graphics
+import MoleculeView
+import Scene
+import Structure
+import XCTest
+
+final class RendererTests: XCTestCase {
+    func testTransparentBackgroundAndOpaqueMolecule() throws {
+        let image = try Rendering.draw(try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0"]), "spacefill"))
+        for (x, y) in [(0, 0), (199, 0), (0, 199), (199, 199)] { XCTAssertEqual(image.pixel(x, y).a, 0, "corner \(x),\(y)") }
+        XCTAssertEqual(image.pixel(100, 100).a, 255)
+    }
+
+    func testSingleCarbonIsACenteredGreyDiskOfTheFittedRadius() throws {
+        let image = try Rendering.draw(try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0"]), "spacefill"))
+        let (count, centroid) = image.coverage()
+        // The view fits the van der Waals sphere (1.70 Å) plus a 3% margin into 100 pixels.
+        let expected: Float = 100 * 1.70 / (1.70 * 1.03)
+        XCTAssertEqual((Float(count) / .pi).squareRoot(), expected, accuracy: 1.0)
+        XCTAssertEqual(centroid.x, 100, accuracy: 0.5)
+        XCTAssertEqual(centroid.y, 100, accuracy: 0.5)
+        // Carbon is grey: the lit disk has equal red, green and blue everywhere.
+        for (x, y) in [(100, 100), (70, 120), (130, 80)] {
+            let p = image.pixel(x, y)
+            XCTAssertEqual(Int(p.r), Int(p.g), accuracy: 2)
+            XCTAssertEqual(Int(p.g), Int(p.b), accuracy: 2)
+            XCTAssertGreaterThan(p.r, 40)
+            XCTAssertLessThan(p.r, 250)
+        }
+    }
+
+    func testZoomTwoDoublesTheProjectedSize() throws {
+        let p = try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0"]), "spacefill")
+        let small = try Rendering.draw(p) { $0.zoom = 0.4 }.coverage().count
+        let large = try Rendering.draw(p) { $0.zoom = 0.8 }.coverage().count
+        XCTAssertEqual((Float(large) / Float(small)).squareRoot(), 2, accuracy: 0.03)
+    }
+
+    func testPanMovesThePictureByThosePixels() throws {
+        let p = try Rendering.prepared(try Rendering.structure(xyz: ["C -1 0 0", "O 1.4 0.3 0"]), "ball-and-stick")
+        let before = try Rendering.draw(p) { $0.zoom = 0.6 }.coverage()
+        let after = try Rendering.draw(p) { $0.zoom = 0.6; $0.pan = SIMD2(17, -9) }.coverage()
+        XCTAssertEqual(after.count, before.count, accuracy: 3)
+        XCTAssertEqual(after.centroid.x - before.centroid.x, 17, accuracy: 0.1)
+        XCTAssertEqual(after.centroid.y - before.centroid.y, -9, accuracy: 0.1)
+    }
+
+    func testHalfTurnAboutYMirrorsAnAsymmetricMolecule() throws {
+        let p = try Rendering.prepared(try Rendering.structure(xyz: ["C -1.2 0 0", "O 1.0 0.4 0"]), "spacefill")
+        let red = { (r: UInt8, g: UInt8, b: UInt8) in Int(r) > Int(g) + 60 }
+        let front = try Rendering.draw(p).coverage(where: red)
+        let back = try Rendering.draw(p) { $0.rotate(degreesX: 0, degreesY: 180, degreesZ: 0) }.coverage(where: red)
+        XCTAssertGreaterThan(front.count, 500)
+        XCTAssertGreaterThan(front.centroid.x, 100, "oxygen on the right")
+        XCTAssertEqual(back.centroid.x, 200 - front.centroid.x, accuracy: 1.5, "and on the left after the turn")
+        XCTAssertEqual(back.centroid.y, front.centroid.y, accuracy: 1.5)
+    }
+
+    func testSpacefillCoversMoreThanBallAndStick() throws {
+        let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("1crn.pdb").path)
+        let sticks = try Rendering.draw(try Rendering.prepared(s, "ball-and-stick")).coverage().count
+        let spheres = try Rendering.draw(try Rendering.prepared(s, "spacefill")).coverage().count
+        XCTAssertGreaterThan(Double(spheres), Double(sticks) * 1.2)
+    }
+
+    func testTheSameInputGivesIdenticalBytes() throws {
+        let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("Caffeine.pdb").path)
+        let p = try Rendering.prepared(s, "ball-and-stick", hydrogens: true)
+        let a = try Rendering.draw(p) { $0.rotate(degreesX: 20, degreesY: 30, degreesZ: 0) }
+        let b = try Rendering.draw(p) { $0.rotate(degreesX: 20, degreesY: 30, degreesZ: 0) }
+        XCTAssertEqual(a, b)
+        XCTAssertEqual(try PNGEncoder.fast.encode(a), try PNGEncoder.fast.encode(b))
+    }
+
+    func testBallAndStickDrawsBondsBetweenAtoms() throws {
+        // Two carbons 1.5 Å apart: the pixel halfway between them is covered only by the bond.
+        let p = try Rendering.prepared(try Rendering.structure(xyz: ["C -0.75 0 0", "C 0.75 0 0"]), "ball-and-stick")
+        XCTAssertEqual(p.geometry.cylinderCount, 2, "one bond, two halves")
+        let image = try Rendering.draw(p)
+        XCTAssertEqual(image.pixel(100, 100).a, 255)
+        XCTAssertEqual(image.pixel(100, 60).a, 0)
+    }
+
+    func testGeometryBuffersAreReleasedWithTheirScene() throws {
+        let renderer = try Rendering.renderer()
+        let before = renderer.device.liveObjects
+        do {
+            let p = try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0", "C 1.5 0 0"]), "ball-and-stick")
+            let scene = renderer.makeScene(p.geometry, atomColors: p.atomColors)
+            XCTAssertEqual(renderer.device.liveObjects["vertexArray", default: 0], before["vertexArray", default: 0] + 2)
+            XCTAssertEqual(renderer.device.liveObjects["buffer", default: 0], before["buffer", default: 0] + 4)
+            _ = scene
+        }
+        XCTAssertEqual(renderer.device.liveObjects, before)
+    }
+
+    func testSizesAboveTheLimitAreRefused() throws {
+        let renderer = try Rendering.renderer()
+        let p = try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0"]), "spacefill")
+        let scene = renderer.makeScene(p.geometry, atomColors: p.atomColors)
+        XCTAssertThrowsError(try renderer.render(scene, camera: p.fittedCamera, width: 8193, height: 10, style: RenderStyle()))
+    }
+
+    func testWideAndTallImagesCropNothing() throws {
+        let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("Caffeine.pdb").path)
+        let p = try Rendering.prepared(s, "ball-and-stick", hydrogens: true)
+        let r = try Rendering.renderer()
+        let scene = r.makeScene(p.geometry, atomColors: p.atomColors)
+        for (w, h) in [(256, 256), (400, 120), (120, 400)] {
+            for turn in stride(from: Float(0), to: 360, by: 45) {
+                var camera = p.fittedCamera
+                camera.rotate(degreesX: turn, degreesY: turn * 0.7, degreesZ: 0)
+                let image = try r.render(scene, camera: camera, width: w, height: h, style: .transparent)
+                XCTAssertTrue(image.borderIsEmpty, "\(w)x\(h) turned \(turn)")
+            }
+        }
+    }
+}
