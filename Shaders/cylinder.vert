@@ -1,28 +1,43 @@
 #version 450 core
-// Instanced open cylinder from a to b: the ends are hidden inside the atoms' spheres.
-layout(location = 0) in vec3 unit;       // (cos, sin, t along the axis)
+// Ray-cast cylinder impostor for a whole bond: one quad that covers the cylinder from a to b as
+// seen from the camera; the fragment shader finds the surface and colors each half by its atom.
+layout(location = 0) in vec2 corner;     // (-1,-1) .. (1,1): x across the bond, y along it
 layout(location = 1) in vec4 start;      // world a, radius
 layout(location = 2) in vec4 end;        // world b, unused
-layout(location = 3) in vec4 color;
+layout(location = 3) in vec4 colorA;
+layout(location = 4) in vec4 colorB;
 
 uniform mat4 view;
 uniform mat4 projection;
+uniform bool orthographic;
 
-out vec3 vNormal;
+out vec3 vStart;
+out vec3 vEnd;
+out float vRadius;
+out vec3 vColorA;
+out vec3 vColorB;
 out vec3 vPosition;
-out vec3 vColor;
 
 void main() {
-    vec3 axis = end.xyz - start.xyz;
-    vec3 direction = normalize(axis);
-    vec3 helper = abs(direction.x) < 0.9 ? vec3(1.0, 0.0, 0.0) : vec3(0.0, 1.0, 0.0);
-    vec3 u = normalize(cross(helper, direction));
-    vec3 v = cross(direction, u);
-    vec3 normal = u * unit.x + v * unit.y;
-    vec3 world = start.xyz + axis * unit.z + normal * start.w;
-    vec4 position = view * vec4(world, 1.0);
-    vNormal = mat3(view) * normal;
-    vPosition = position.xyz;
-    vColor = color.rgb;
-    gl_Position = projection * position;
+    vec3 a = (view * vec4(start.xyz, 1.0)).xyz;
+    vec3 b = (view * vec4(end.xyz, 1.0)).xyz;
+    float r = start.w;
+    vec3 middle = (a + b) * 0.5;
+    // Directions on the screen plane: along the projected axis and across it.
+    vec3 toEye = orthographic ? vec3(0.0, 0.0, 1.0) : normalize(-middle);
+    vec3 axis = b - a;
+    vec3 across = cross(axis, toEye);
+    float acrossLength = length(across);
+    across = acrossLength > 1e-6 ? across / acrossLength : vec3(1.0, 0.0, 0.0);
+    vec3 along = normalize(cross(toEye, across));
+    float halfLength = 0.5 * abs(dot(axis, along)) + r;
+    // Pushed toward the eye by the radius so that the quad lies in front of the surface.
+    vec3 position = middle + across * (corner.x * r) + along * (corner.y * halfLength) + toEye * r;
+    vStart = a;
+    vEnd = b;
+    vRadius = r;
+    vColorA = colorA.rgb;
+    vColorB = colorB.rgb;
+    vPosition = position;
+    gl_Position = projection * vec4(position, 1.0);
 }

@@ -99,16 +99,19 @@ public final class GraphicsDevice {
         var glValue: GLenum { self == .triangles ? GLenum(GL_TRIANGLES) : GLenum(GL_TRIANGLE_STRIP) }
     }
 
-    /// Draws `instances` copies of `vertexCount` vertices of `vertices` with `program`.
+    /// Draws `instances` copies of `vertexCount` vertices of `vertices`, from `first`, with `program`.
     public func draw(_ program: ShaderProgram, _ vertices: VertexArray, into framebuffer: Framebuffer,
-                     primitive: Primitive, vertexCount: Int, instances: Int) {
+                     primitive: Primitive, first: Int = 0, vertexCount: Int, instances: Int) {
         guard instances > 0, vertexCount > 0 else { return }
         bind(framebuffer)
         use(program)
         glBindVertexArray(vertices.id)
-        glDrawArraysInstanced(primitive.glValue, 0, GLsizei(vertexCount), GLsizei(instances))
+        glDrawArraysInstanced(primitive.glValue, GLint(first), GLsizei(vertexCount), GLsizei(instances))
         glBindVertexArray(0)
     }
+
+    /// Waits until everything drawn so far is done.
+    public func finish() { glFinish() }
 
     /// Waits for drawing to finish and reads the framebuffer, averaging `factor` x `factor`
     /// blocks when it was drawn supersampled.

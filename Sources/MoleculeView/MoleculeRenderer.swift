@@ -1,3 +1,4 @@
+import Dispatch
 import Graphics
 import Scene
 
@@ -36,7 +37,13 @@ public final class MoleculeScene {
         self.cylinderColors = cylinderColors
         self.geometry = geometry
         bounds = geometry.boundingSphere()
+        var radii = stride(from: 3, to: geometry.spheres.count, by: 4).map { geometry.spheres[$0] }
+        radii.sort()
+        typicalSphereRadius = radii.isEmpty ? 0 : radii[radii.count / 2]
     }
+
+    /// The median sphere radius, to choose how impostors are drawn.
+    let typicalSphereRadius: Float
 
     /// New colors, one 0xRRGGBB per atom of the model the geometry came from.
     public func recolor(_ atomColors: [UInt32]) {
@@ -53,15 +60,18 @@ public final class MoleculeScene {
     }
 }
 
-/// Draws molecule scenes offscreen. Create it once and render many images with it; it must be
+/// Draws molecule scenes offscreen: spheres and bonds are both ray-cast impostors, one quad
+/// each, so vertex work stays small (llvmpipe shades vertices on one thread) and the surfaces
+/// are exact at any size. Create it once and render many images with it; it must be
 /// used on the thread that created it (the GL context is current there).
 public final class MoleculeRenderer {
     public let device: GraphicsDevice
     private let quad: GPUBuffer
-    private let tube: GPUBuffer
-    private let tubeVertexCount: Int
     private var framebuffer: Framebuffer?
-    public static let cylinderSides = 10
+    /// Seconds the last `render` spent drawing (until the GPU finished) and reading back.
+    public private(set) var lastTimings: (draw: Double, readback: Double) = (0, 0)
+    /// Spheres drawn smaller than this radius in pixels get one triangle each instead of a quad.
+    public static let triangleImpostorPixels: Float = 6
     /// Largest output side `render` accepts.
     public static let maximumSide = 8192
     /// Most pixels drawn for one image, supersampling included; past it the factor is lowered.
@@ -70,18 +80,9 @@ public final class MoleculeRenderer {
     public init(device: GraphicsDevice? = nil) throws {
         let device = try device ?? GraphicsDevice()
         self.device = device
-        quad = GPUBuffer(device: device, [Float]([-1, -1, 1, -1, -1, 1, 1, 1]))
-        var tube: [Float] = []
-        let n = MoleculeRenderer.cylinderSides
-        for i in 0..<n {
-            let a0 = Float(i) / Float(n) * 2 * .pi, a1 = Float(i + 1) / Float(n) * 2 * .pi
-            let p00: [Float] = [cosf(a0), sinf(a0), 0], p10: [Float] = [cosf(a1), sinf(a1), 0]
-            let p11: [Float] = [cosf(a1), sinf(a1), 1], p01: [Float] = [cosf(a0), sinf(a0), 1]
-            // Counter-clockwise seen from outside, so back faces can be culled.
-            tube += p00 + p10 + p11 + p00 + p11 + p01
-        }
-        tubeVertexCount = n * 6
-        self.tube = GPUBuffer(device: device, tube)
+        // A quad (strip of 4) and, after it, one triangle whose inscribed circle is the unit circle:
+        // half the triangles to set up for impostors a few pixels wide, where setup costs more than fill.
+        quad = GPUBuffer(device: device, [Float]([-1, -1, 1, -1, -1, 1, 1, 1, -1.7320508, -1, 1.7320508, -1, 0, 2]))
         // Compile both programs now rather than at the first picture.
         _ = try device.program(vertex: "sphere.vert", fragment: "sphere.frag")
         _ = try device.program(vertex: "cylinder.vert", fragment: "cylinder.frag")
@@ -105,10 +106,11 @@ public final class MoleculeRenderer {
             let cylinders = GPUBuffer(device: device, geometry.cylinders)
             let colors = GPUBuffer(device: device, MoleculeScene.packed(geometry.cylinderAtoms, atomColors))
             cylinderVertices = VertexArray(device: device, attributes: [
-                .init(location: 0, buffer: tube, components: 3, stride: 12, offset: 0, perInstance: false),
+                .init(location: 0, buffer: quad, components: 2, stride: 8, offset: 0, perInstance: false),
                 .init(location: 1, buffer: cylinders, components: 4, stride: 32, offset: 0, perInstance: true),
                 .init(location: 2, buffer: cylinders, components: 4, stride: 32, offset: 16, perInstance: true),
-                .init(location: 3, buffer: colors, components: 4, kind: .normalizedUnsignedByte, stride: 4, offset: 0, perInstance: true),
+                .init(location: 3, buffer: colors, components: 4, kind: .normalizedUnsignedByte, stride: 8, offset: 0, perInstance: true),
+                .init(location: 4, buffer: colors, components: 4, kind: .normalizedUnsignedByte, stride: 8, offset: 4, perInstance: true),
             ])
             cylinderColors = colors
         }
@@ -131,6 +133,7 @@ public final class MoleculeRenderer {
         guard width > 0, height > 0, width <= MoleculeRenderer.maximumSide, height <= MoleculeRenderer.maximumSide else {
             throw GraphicsError("image size \(width)x\(height) is outside 1...\(MoleculeRenderer.maximumSide) per side")
         }
+        let started = DispatchTime.now().uptimeNanoseconds
         let factor = supersampling(style.antialias, width: width, height: height)
         let fw = width * factor, fh = height * factor
         if framebuffer?.width != fw || framebuffer?.height != fh {
@@ -148,11 +151,13 @@ public final class MoleculeRenderer {
         let projection = camera.projectionMatrix(width: width, height: height).values
         let distance = camera.distance
         let r = camera.radius
-        for (vertexArray, program, cull, count, primitive, instances) in [
-            (scene.sphereVertices, try device.program(vertex: "sphere.vert", fragment: "sphere.frag"), false, 4,
-             GraphicsDevice.Primitive.triangleStrip, scene.geometry.sphereCount),
-            (scene.cylinderVertices, try device.program(vertex: "cylinder.vert", fragment: "cylinder.frag"), true,
-             tubeVertexCount, GraphicsDevice.Primitive.triangles, scene.geometry.cylinderCount),
+        let smallSpheres = scene.typicalSphereRadius / camera.worldUnitsPerPixel(width: width, height: height) * Float(factor)
+            < MoleculeRenderer.triangleImpostorPixels
+        for (vertexArray, program, instances, triangle) in [
+            (scene.sphereVertices, try device.program(vertex: "sphere.vert", fragment: "sphere.frag"), scene.geometry.sphereCount,
+             smallSpheres),
+            (scene.cylinderVertices, try device.program(vertex: "cylinder.vert", fragment: "cylinder.frag"),
+             scene.geometry.cylinderCount, false),
         ] {
             guard let vertexArray else { continue }
             program.set("view", matrix: view)
@@ -168,11 +173,16 @@ public final class MoleculeRenderer {
             program.set("fogEnd", distance + r)
             program.set("fogStrength", style.depthCue ? Float(0.75) : 0)
             program.set("fogColor", bg.w > 0 ? SIMD3(bg.x, bg.y, bg.z) : SIMD3<Float>(1, 1, 1))
-            device.setEnabled(.cullFace, cull)
-            device.draw(program, vertexArray, into: target, primitive: primitive, vertexCount: count, instances: instances)
+            device.setEnabled(.cullFace, false)
+            device.draw(program, vertexArray, into: target, primitive: triangle ? .triangles : .triangleStrip,
+                        first: triangle ? 4 : 0, vertexCount: triangle ? 3 : 4, instances: instances)
         }
         try device.checkError("drawing")
-        return device.read(target, downsample: factor)
+        device.finish()
+        let finished = DispatchTime.now().uptimeNanoseconds
+        let image = device.read(target, downsample: factor)
+        lastTimings = (Double(finished - started) / 1e9, Double(DispatchTime.now().uptimeNanoseconds - finished) / 1e9)
+        return image
     }
 }
 

@@ -8,13 +8,13 @@ public struct MoleculeGeometry: Sendable {
     public var spheres: [Float] = []
     /// The atom each sphere stands for.
     public var sphereAtoms: [Int32] = []
-    /// ax, ay, az, radius, bx, by, bz, 0 per cylinder (half a bond).
+    /// ax, ay, az, radius, bx, by, bz, 0 per cylinder (a bond).
     public var cylinders: [Float] = []
-    /// The atom whose color each cylinder takes.
+    /// The two atoms of each cylinder; each half takes its atom's color.
     public var cylinderAtoms: [Int32] = []
 
     public var sphereCount: Int { sphereAtoms.count }
-    public var cylinderCount: Int { cylinderAtoms.count }
+    public var cylinderCount: Int { cylinderAtoms.count / 2 }
 
     /// The smallest sphere about the bounding box's center that holds every sphere whole.
     public func boundingSphere() -> (center: SIMD3<Float>, radius: Float) {
@@ -89,14 +89,11 @@ public struct BallAndStick: Representation {
             g.spheres += [p.x, p.y, p.z, elements.vanDerWaalsRadius(atom.element) * BallAndStick.sphereScale]
             g.sphereAtoms.append(Int32(i))
         }
-        g.cylinders.reserveCapacity(bonds.count * 16)
+        g.cylinders.reserveCapacity(bonds.count * 8)
         for bond in bonds where visible[Int(bond.a)] && visible[Int(bond.b)] {
             let a = model.atoms[Int(bond.a)].position, b = model.atoms[Int(bond.b)].position
-            let mid = (a + b) / 2
-            g.cylinders += [a.x, a.y, a.z, BallAndStick.bondRadius, mid.x, mid.y, mid.z, 0]
-            g.cylinderAtoms.append(bond.a)
-            g.cylinders += [mid.x, mid.y, mid.z, BallAndStick.bondRadius, b.x, b.y, b.z, 0]
-            g.cylinderAtoms.append(bond.b)
+            g.cylinders += [a.x, a.y, a.z, BallAndStick.bondRadius, b.x, b.y, b.z, 0]
+            g.cylinderAtoms += [bond.a, bond.b]
         }
         return g
     }

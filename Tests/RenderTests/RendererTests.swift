@@ -76,7 +76,7 @@ final class RendererTests: XCTestCase {
     func testBallAndStickDrawsBondsBetweenAtoms() throws {
         // Two carbons 1.5 Å apart: the pixel halfway between them is covered only by the bond.
         let p = try Rendering.prepared(try Rendering.structure(xyz: ["C -0.75 0 0", "C 0.75 0 0"]), "ball-and-stick")
-        XCTAssertEqual(p.geometry.cylinderCount, 2, "one bond, two halves")
+        XCTAssertEqual(p.geometry.cylinderCount, 1, "one bond, one cylinder in two colors")
         let image = try Rendering.draw(p)
         XCTAssertEqual(image.pixel(100, 100).a, 255)
         XCTAssertEqual(image.pixel(100, 60).a, 0)

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import Graphics
+import MoleculeView
+import Scene
+import Structure
+
+/// For `bench/run render`: renders thumbnails of many files in one process, as a collection
+/// job would, and prints the time of each stage.
+struct MeasureRender: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "measure-render",
+        abstract: "Render thumbnails of many files and print stage times (for bench/run).",
+        shouldDisplay: false
+    )
+
+    @Argument var files: [String]
+    @Option var size = 256
+    @Option var modes = "ball-and-stick,spacefill"
+    @Option(help: "Folder for the PNGs; none are written without it.") var output: String?
+    @Option var antialias = 2
+
+    func run() throws {
+        func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+        var stages: [String: Double] = ["parse": 0, "geometry": 0, "upload": 0, "draw": 0, "readback": 0, "png": 0]
+        let start = now()
+        let renderer = try MoleculeRenderer()
+        let setup = now() - start
+        let perception = try BondPerception.standard()
+        var style = RenderStyle()
+        style.antialias = antialias
+        var images = 0
+        let begin = now()
+        for file in files {
+            var t = now()
+            let structure = try StructureFile.load(path: file)
+            stages["parse"]! += now() - t
+            for mode in modes.split(separator: ",").map(String.init) {
+                t = now()
+                let prepared = try PreparedMolecule(structure, mode: mode, perception: perception)
+                stages["geometry"]! += now() - t
+                t = now()
+                let scene = renderer.makeScene(prepared.geometry, atomColors: prepared.atomColors)
+                stages["upload"]! += now() - t
+                let image = try renderer.render(scene, camera: prepared.fittedCamera, width: size, height: size, style: style)
+                stages["draw"]! += renderer.lastTimings.draw
+                stages["readback"]! += renderer.lastTimings.readback
+                t = now()
+                let png = try PNGEncoder.fast.encode(image)
+                if let output {
+                    let name = URL(fileURLWithPath: file).lastPathComponent + "." + mode + ".png"
+                    try Data(png).write(to: URL(fileURLWithPath: output).appendingPathComponent(name))
+                }
+                stages["png"]! += now() - t
+                images += 1
+            }
+        }
+        let total = now() - begin
+        print("structures\t\(files.count)")
+        print("images\t\(images)")
+        print("setup\t\(setup)")
+        print("total\t\(total)")
+        for (k, v) in stages.sorted(by: { $0.key < $1.key }) { print("stage.\(k)\t\(v)") }
+    }
+}
