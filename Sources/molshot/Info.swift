@@ -42,7 +42,7 @@ struct Info: ParsableCommand {
                 }
             } catch let error as StructureError {
                 failed += 1
-                FileHandle.standardError.write(Data("molshot: error: \(error)\n".utf8))
+                _ = reportFailure(error.description)
             }
         }
         if failed > 0 { throw ExitCode(1) }

@@ -85,6 +85,10 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
+        do { try renderAll() } catch let error as CLIError { throw reportFailure(error.description) }
+    }
+
+    private func renderAll() throws {
         let (width, height) = try RenderOptionParsing.size(size)
         var options = StructureFile.Options()
         options.maxBytes = maxBytes
@@ -176,4 +180,10 @@ enum RenderOptionParsing {
 struct CLIError: Error, CustomStringConvertible {
     var description: String
     init(_ message: String) { description = message }
+}
+
+/// Prints the way every command reports a failure and gives the exit status for it.
+func reportFailure(_ message: String) -> ExitCode {
+    FileHandle.standardError.write(Data("molshot: error: \(message)\n".utf8))
+    return ExitCode(1)
 }

@@ -76,10 +76,37 @@ final class InfoCommandTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("--max-bytes must be positive"), run.stderr)
     }
 
+    func testRenderWritesAPNGOfTheSample() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-cli-\(UUID().uuidString).png").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let run = try molshot("render", "Assets/samples/1crn.pdb", "-o", out, "--size", "64x48", "--background", "transparent")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let png = try Data(contentsOf: URL(fileURLWithPath: out))
+        XCTAssertEqual(Array(png.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        // IHDR: width and height, big-endian, at bytes 16-23.
+        XCTAssertEqual(png[16..<24].map { $0 }, [0, 0, 0, 64, 0, 0, 0, 48])
+    }
+
+    func testRenderRefusesSizesAboveTheLimit() throws {
+        let run = try molshot("render", "Assets/samples/1crn.pdb", "-o", "/tmp/never.png", "--size", "9000x100")
+        XCTAssertNotEqual(run.status, 0)
+        XCTAssertTrue(run.stderr.contains("at most 8192 pixels per side"), run.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "/tmp/never.png"))
+    }
+
+    func testRenderOfABadFileNamesItAndWritesNothing() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-cli-\(UUID().uuidString).png").path
+        let run = try molshot("render", "Tests/Fixtures/truncated.pdb.gz", "-o", out)
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.stderr.hasPrefix("molshot: error: Tests/Fixtures/truncated.pdb.gz: gzip data is truncated"), run.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+    }
+
     func testHelpListsInfo() throws {
         let run = try molshot("--help")
         XCTAssertEqual(run.status, 0)
         XCTAssertTrue(run.stdout.contains("info"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("render"), run.stdout)
         XCTAssertFalse(run.stdout.contains("measure-parse"), "bench helpers stay hidden")
     }
 }
