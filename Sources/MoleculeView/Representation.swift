@@ -13,6 +13,18 @@ public struct MoleculeGeometry: Sendable {
     /// The two atoms of each cylinder; each half takes its atom's color.
     public var cylinderAtoms: [Int32] = []
 
+    public init() {}
+
+    /// A sphere for each visible atom, of the radius its element is given.
+    public init(atomsOf model: Model, visible: [Bool], radius: (Element) -> Float) {
+        spheres.reserveCapacity(model.atoms.count * 4)
+        for (i, atom) in model.atoms.enumerated() where visible[i] {
+            let p = atom.position
+            spheres += [p.x, p.y, p.z, radius(atom.element)]
+            sphereAtoms.append(Int32(i))
+        }
+    }
+
     public var sphereCount: Int { sphereAtoms.count }
     public var cylinderCount: Int { cylinderAtoms.count / 2 }
 
@@ -82,13 +94,7 @@ public struct BallAndStick: Representation {
     public init() {}
 
     public func geometry(of model: Model, bonds: [Bond], visible: [Bool], elements: ElementTable) -> MoleculeGeometry {
-        var g = MoleculeGeometry()
-        g.spheres.reserveCapacity(model.atoms.count * 4)
-        for (i, atom) in model.atoms.enumerated() where visible[i] {
-            let p = atom.position
-            g.spheres += [p.x, p.y, p.z, elements.vanDerWaalsRadius(atom.element) * BallAndStick.sphereScale]
-            g.sphereAtoms.append(Int32(i))
-        }
+        var g = MoleculeGeometry(atomsOf: model, visible: visible) { elements.vanDerWaalsRadius($0) * BallAndStick.sphereScale }
         g.cylinders.reserveCapacity(bonds.count * 8)
         for bond in bonds where visible[Int(bond.a)] && visible[Int(bond.b)] {
             let a = model.atoms[Int(bond.a)].position, b = model.atoms[Int(bond.b)].position
@@ -106,13 +112,6 @@ public struct Spacefill: Representation {
     public init() {}
 
     public func geometry(of model: Model, bonds: [Bond], visible: [Bool], elements: ElementTable) -> MoleculeGeometry {
-        var g = MoleculeGeometry()
-        g.spheres.reserveCapacity(model.atoms.count * 4)
-        for (i, atom) in model.atoms.enumerated() where visible[i] {
-            let p = atom.position
-            g.spheres += [p.x, p.y, p.z, elements.vanDerWaalsRadius(atom.element)]
-            g.sphereAtoms.append(Int32(i))
-        }
-        return g
+        MoleculeGeometry(atomsOf: model, visible: visible) { elements.vanDerWaalsRadius($0) }
     }
 }

@@ -12,6 +12,15 @@ enum ByteFields {
     @inline(__always)
     static func isDigit(_ c: UInt8) -> Bool { c &- 0x30 < 10 }
 
+    /// `start..<end` without leading blanks and trailing blanks or carriage returns.
+    @inline(__always)
+    static func trimmed(_ b: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> (Int, Int) {
+        var i = start, e = end
+        while i < e && b[i] == 0x20 { i += 1 }
+        while e > i && isBlank(b[e - 1]) { e -= 1 }
+        return (i, e)
+    }
+
     static let powersOfTen: [Double] = (0...22).map { pow10($0) }
 
     private static func pow10(_ n: Int) -> Double {
@@ -29,10 +38,7 @@ enum ByteFields {
 
     static func double(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
         guard let b = buffer.baseAddress else { return nil }
-        var i = start
-        var e = min(end, buffer.count)
-        while i < e && b[i] == 0x20 { i += 1 }
-        while e > i && isBlank(b[e - 1]) { e -= 1 }
+        var (i, e) = trimmed(b, start, min(end, buffer.count))
         guard i < e else { return nil }
         var negative = false
         if b[i] == 0x2D { negative = true; i += 1 } else if b[i] == 0x2B { i += 1 }
@@ -101,10 +107,7 @@ enum ByteFields {
     @inline(__always)
     static func int(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int? {
         guard let b = buffer.baseAddress else { return nil }
-        var i = start
-        var e = min(end, buffer.count)
-        while i < e && b[i] == 0x20 { i += 1 }
-        while e > i && isBlank(b[e - 1]) { e -= 1 }
+        var (i, e) = trimmed(b, start, min(end, buffer.count))
         guard i < e, e - i <= 18 else { return nil }
         var negative = false
         if b[i] == 0x2D { negative = true; i += 1 } else if b[i] == 0x2B { i += 1 }
