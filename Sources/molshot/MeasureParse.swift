@@ -36,5 +36,10 @@ struct MeasureParse: ParsableCommand {
             times.sort()
             print("\(file)\t\(bytes)\t\(atoms)\t\(times[times.count / 2])")
         }
+        // Peak resident memory of this process (not inherited across exec, unlike ru_maxrss).
+        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+           let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) {
+            print("peak-kb\t" + line.split(separator: " ").dropFirst().first.map(String.init)!)
+        }
     }
 }
