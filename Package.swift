@@ -19,13 +19,15 @@ let package = Package(
         .target(name: "Graphics", dependencies: ["COSMesa", "CPNGWriter", "Resources"]),
         .target(name: "Scene"),
         .target(name: "MoleculeView", dependencies: ["Structure", "Graphics", "Scene"]),
+        .target(name: "Thumbnails", dependencies: ["MoleculeView", "Structure", "Graphics", "Scene"]),
         .executableTarget(
             name: "molshot",
-            dependencies: ["Structure", "MoleculeView", "Graphics", "Scene",
+            dependencies: ["Structure", "MoleculeView", "Graphics", "Scene", "Thumbnails",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "StructureTests", dependencies: ["Structure"]),
         .testTarget(name: "RenderTests", dependencies: ["MoleculeView", "Graphics", "Scene", "Structure"]),
+        .testTarget(name: "ThumbnailTests", dependencies: ["Thumbnails", "MoleculeView", "Structure"]),
         .testTarget(name: "MolshotCLITests", dependencies: ["molshot"]),
     ]
 )

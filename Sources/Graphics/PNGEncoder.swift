@@ -46,11 +46,6 @@ public struct PNGEncoder: Sendable {
     /// Encodes and writes to `path` through a temporary file and a rename, so that a reader
     /// never sees half a PNG and an old file is only replaced by a whole new one.
     public func write(_ image: RGBAImage, to path: String) throws {
-        let bytes = try encode(image)
-        do {
-            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw GraphicsError("cannot write \(path): \(error.localizedDescription)")
-        }
+        try AtomicFile.write(try encode(image), to: path)
     }
 }

@@ -2,7 +2,7 @@
 /// Component Dictionary templates by atom name within each residue; peptide and
 /// phosphodiester links between consecutive residues; a covalent-radius distance rule for
 /// whatever no template covers. Never a bond between different alternate locations.
-public struct BondPerception {
+public struct BondPerception: Sendable {
     /// Added to the two covalent radii to give the longest bond the rule accepts, in angstroms.
     public static let tolerance: Float = 0.4
     /// Atoms closer than this are overlapping copies, not bonded.

@@ -19,7 +19,8 @@ public enum FileInput {
         return raw
     }
 
-    static func readAll(path: String, limit: Int) throws -> [UInt8] {
+    /// The file's bytes as they are on disk, refusing more than `limit`.
+    public static func readAll(path: String, limit: Int = defaultLimit) throws -> [UInt8] {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else {
             throw StructureError(file: path, line: nil, message: "cannot open: \(String(cString: strerror(errno)))")

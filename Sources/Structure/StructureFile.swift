@@ -8,7 +8,11 @@ public enum StructureFile {
     }
 
     public static func load(path: String, options: Options = Options()) throws -> Structure {
-        let raw = try FileInput.readAll(path: path, limit: options.maxBytes)
+        try decode(FileInput.readAll(path: path, limit: options.maxBytes), source: path, options: options)
+    }
+
+    /// Parses a file's bytes as read from disk, inflating gzip first; `source` names it in errors.
+    public static func decode(_ raw: [UInt8], source path: String, options: Options = Options()) throws -> Structure {
         guard raw.count >= 2 && raw[0] == 0x1F && raw[1] == 0x8B else {
             return try parse(raw, source: path, format: options.format)
         }

@@ -31,11 +31,77 @@ struct Render: ParsableCommand {
     @Option(help: "Degrees about the screen's x, y and z axes: X,Y,Z (repeatable, one per -o).")
     var rotate: [String] = []
 
-    @Option(help: "Zoom factor; 2 is twice as large.")
-    var zoom: Float = 1
-
     @Option(help: "Shift in pixels: DX,DY (x right, y down).")
     var pan = "0,0"
+
+    @OptionGroup var look: RenderLook
+
+    @Option(help: "PNG compression level 0-9 (1 is fast, 9 small).")
+    var pngLevel = 1
+
+    func validate() throws {
+        guard !outputs.isEmpty else { throw ValidationError("Give an output file with -o OUT.png.") }
+        _ = try RenderOptionParsing.size(size)
+        guard Representations.named(mode) != nil else {
+            throw ValidationError("--mode must be one of: \(Representations.names.joined(separator: ", ")).")
+        }
+        for r in rotate { _ = try RenderOptionParsing.triple(r, "--rotate") }
+        guard rotate.count <= 1 || rotate.count == outputs.count else {
+            throw ValidationError("Give one --rotate for all pictures or one per -o (\(outputs.count)).")
+        }
+        _ = try RenderOptionParsing.pair(pan, "--pan")
+        guard (0...9).contains(pngLevel) else { throw ValidationError("--png-level must be 0 to 9.") }
+    }
+
+    func run() throws {
+        do { try renderAll() } catch let error as CLIError { throw reportFailure(error.description) }
+    }
+
+    private func renderAll() throws {
+        let (width, height) = try RenderOptionParsing.size(size)
+        var options = StructureFile.Options()
+        options.maxBytes = look.maxBytes
+        let structure: Structure
+        let prepared: PreparedMolecule
+        do {
+            structure = try StructureFile.load(path: input, options: options)
+            prepared = try PreparedMolecule(structure, mode: mode, color: ColorTheme(rawValue: look.color)!,
+                                            filter: AtomFilter(hydrogens: look.hydrogens, waters: look.waters),
+                                            perception: try BondPerception.standard())
+        } catch let error as StructureError {
+            throw CLIError(error.description)
+        }
+        var style = RenderStyle()
+        style.background = try RenderOptionParsing.background(look.background)
+        style.antialias = look.antialias
+        style.depthCue = look.depthCue
+        let encoder = PNGEncoder(level: pngLevel, filter: pngLevel <= 1 ? .up : .adaptive)
+        do {
+            let renderer = try MoleculeRenderer()
+            let scene = renderer.makeScene(prepared.geometry, atomColors: prepared.atomColors)
+            let shift = try RenderOptionParsing.pair(pan, "--pan")
+            for (i, output) in outputs.enumerated() {
+                var camera = prepared.fittedCamera
+                if look.perspective { camera.projection = .perspective(fieldOfView: 30) }
+                camera.zoom = look.zoom
+                camera.pan = shift
+                if !rotate.isEmpty {
+                    let r = try RenderOptionParsing.triple(rotate[rotate.count == 1 ? 0 : i], "--rotate")
+                    camera.rotate(degreesX: r.x, degreesY: r.y, degreesZ: r.z)
+                }
+                let image = try renderer.render(scene, camera: camera, width: width, height: height, style: style)
+                try encoder.write(image, to: output)
+            }
+        } catch let error as GraphicsError {
+            throw CLIError(error.description)
+        }
+    }
+}
+
+/// The options every rendering command shares: what is shown and how it looks.
+struct RenderLook: ParsableArguments {
+    @Option(help: "Zoom factor; 2 is twice as large.")
+    var zoom: Float = 1
 
     @Option(help: "element, chain, residue or bfactor.")
     var color = "element"
@@ -58,74 +124,17 @@ struct Render: ParsableCommand {
     @Flag(help: "Fade far atoms toward the background.")
     var depthCue = false
 
-    @Option(help: "PNG compression level 0-9 (1 is fast, 9 small).")
-    var pngLevel = 1
-
     @Option(help: "Refuse files larger than this many bytes once inflated.")
     var maxBytes = FileInput.defaultLimit
 
     func validate() throws {
-        guard !outputs.isEmpty else { throw ValidationError("Give an output file with -o OUT.png.") }
-        _ = try RenderOptionParsing.size(size)
-        guard Representations.named(mode) != nil else {
-            throw ValidationError("--mode must be one of: \(Representations.names.joined(separator: ", ")).")
-        }
         guard ColorTheme(rawValue: color) != nil else {
             throw ValidationError("--color must be one of: \(ColorTheme.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
         _ = try RenderOptionParsing.background(background)
-        for r in rotate { _ = try RenderOptionParsing.triple(r, "--rotate") }
-        guard rotate.count <= 1 || rotate.count == outputs.count else {
-            throw ValidationError("Give one --rotate for all pictures or one per -o (\(outputs.count)).")
-        }
-        _ = try RenderOptionParsing.pair(pan, "--pan")
         guard zoom > 0, zoom.isFinite else { throw ValidationError("--zoom must be a positive number.") }
         guard (1...4).contains(antialias) else { throw ValidationError("--antialias must be 1 to 4.") }
-        guard (0...9).contains(pngLevel) else { throw ValidationError("--png-level must be 0 to 9.") }
-    }
-
-    func run() throws {
-        do { try renderAll() } catch let error as CLIError { throw reportFailure(error.description) }
-    }
-
-    private func renderAll() throws {
-        let (width, height) = try RenderOptionParsing.size(size)
-        var options = StructureFile.Options()
-        options.maxBytes = maxBytes
-        let structure: Structure
-        let prepared: PreparedMolecule
-        do {
-            structure = try StructureFile.load(path: input, options: options)
-            prepared = try PreparedMolecule(structure, mode: mode, color: ColorTheme(rawValue: color)!,
-                                            filter: AtomFilter(hydrogens: hydrogens, waters: waters),
-                                            perception: try BondPerception.standard())
-        } catch let error as StructureError {
-            throw CLIError(error.description)
-        }
-        var style = RenderStyle()
-        style.background = try RenderOptionParsing.background(background)
-        style.antialias = antialias
-        style.depthCue = depthCue
-        let encoder = PNGEncoder(level: pngLevel, filter: pngLevel <= 1 ? .up : .adaptive)
-        do {
-            let renderer = try MoleculeRenderer()
-            let scene = renderer.makeScene(prepared.geometry, atomColors: prepared.atomColors)
-            let shift = try RenderOptionParsing.pair(pan, "--pan")
-            for (i, output) in outputs.enumerated() {
-                var camera = prepared.fittedCamera
-                if perspective { camera.projection = .perspective(fieldOfView: 30) }
-                camera.zoom = zoom
-                camera.pan = shift
-                if !rotate.isEmpty {
-                    let r = try RenderOptionParsing.triple(rotate[rotate.count == 1 ? 0 : i], "--rotate")
-                    camera.rotate(degreesX: r.x, degreesY: r.y, degreesZ: r.z)
-                }
-                let image = try renderer.render(scene, camera: camera, width: width, height: height, style: style)
-                try encoder.write(image, to: output)
-            }
-        } catch let error as GraphicsError {
-            throw CLIError(error.description)
-        }
+        guard maxBytes > 0 else { throw ValidationError("--max-bytes must be positive.") }
     }
 }
 

@@ -1,0 +1,60 @@
+import Foundation
+
+/// Shows how a run goes: on a terminal a bar redrawn in place with count, rate and time left;
+/// elsewhere (a log, CI) a plain line every few seconds.
+public final class ProgressReporter: @unchecked Sendable {
+    private let sample: () -> (done: Int, total: Int, rendered: Int, failed: Int, elapsed: Double)
+    private let terminal: Bool
+    private let interval: Double
+    private var stopped = false
+    private let condition = NSCondition()
+    private var thread: Thread?
+
+    public init(terminal: Bool = isatty(2) != 0,
+                sample: @escaping () -> (done: Int, total: Int, rendered: Int, failed: Int, elapsed: Double)) {
+        self.sample = sample
+        self.terminal = terminal
+        interval = terminal ? 0.2 : 5
+    }
+
+    public func start() {
+        let t = Thread { [self] in
+            condition.lock()
+            while !stopped {
+                _ = condition.wait(until: Date().addingTimeInterval(interval))
+                if !stopped { emit(final: false) }
+            }
+            condition.unlock()
+        }
+        thread = t
+        t.start()
+    }
+
+    public func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
+        if terminal { emit(final: true) }
+    }
+
+    public static func describe(done: Int, total: Int, failed: Int, elapsed: Double) -> String {
+        let rate = elapsed > 0 ? Double(done) / elapsed : 0
+        let left = rate > 0 ? Double(total - done) / rate : 0
+        let eta = String(format: "%d:%02d", Int(left) / 60, Int(left) % 60)
+        return "\(done)/\(total) \(String(format: "%.1f", rate))/s ETA \(eta)" + (failed > 0 ? " \(failed) failed" : "")
+    }
+
+    private func emit(final: Bool) {
+        let s = sample()
+        let text = ProgressReporter.describe(done: s.done, total: s.total, failed: s.failed, elapsed: s.elapsed)
+        if terminal {
+            let width = 30
+            let filled = s.total > 0 ? width * s.done / s.total : width
+            let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+            FileHandle.standardError.write(Data("\r[\(bar)] \(text)\u{1B}[K\(final ? "\n" : "")".utf8))
+        } else {
+            FileHandle.standardError.write(Data("molshot: thumbnails \(text)\n".utf8))
+        }
+    }
+}
