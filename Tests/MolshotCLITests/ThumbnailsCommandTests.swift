@@ -1,0 +1,58 @@
+import Foundation
+import XCTest
+
+/// The thumbnails command run as a process, killed with SIGKILL partway and started again.
+final class ThumbnailsCommandTests: XCTestCase {
+    func testAKilledRunFinishesWhenStartedAgainAndLeavesOnlyWholePNGs() throws {
+        let root = InfoCommandTests.root
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-kill-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = dir.appendingPathComponent("in"), output = dir.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        // Forty different files (content differs, so names differ).
+        let crambin = try String(contentsOf: root.appendingPathComponent("Tests/Fixtures/1crn.pdb"), encoding: .utf8)
+        for i in 0..<40 {
+            try Data((crambin + "REMARK 999 COPY \(i)\n").utf8).write(to: input.appendingPathComponent("copy\(i).pdb"))
+        }
+        let exe = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let binary = exe.deletingLastPathComponent().appendingPathComponent("molshot")
+        func start() throws -> Process {
+            let p = Process()
+            p.executableURL = binary
+            p.arguments = ["thumbnails", input.path, "-o", output.path, "--size", "200", "--jobs", "2"]
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            return p
+        }
+        let first = try start()
+        // Wait until some pictures exist, then kill it hard.
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            let n = (try? FileManager.default.contentsOfDirectory(atPath: output.path).filter { $0.hasSuffix(".png") }.count) ?? 0
+            if n >= 6 { break }
+            usleep(10_000)
+        }
+        kill(first.processIdentifier, SIGKILL)
+        first.waitUntilExit()
+        let partial = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { $0.hasSuffix(".png") }.count
+        XCTAssertLessThan(partial, 80, "killed before the end")
+
+        let second = try start()
+        second.waitUntilExit()
+        XCTAssertEqual(second.terminationStatus, 0)
+        let names = try FileManager.default.contentsOfDirectory(atPath: output.path)
+        XCTAssertFalse(names.contains { $0.contains(".partial-") }, "no temporary files left")
+        let pngs = names.filter { $0.hasSuffix(".png") }
+        XCTAssertEqual(pngs.count, 80)
+        for name in pngs {
+            let bytes = try Data(contentsOf: output.appendingPathComponent(name))
+            XCTAssertEqual(Array(bytes.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], name)
+            XCTAssertEqual(Array(bytes.suffix(8)), [0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82], "\(name) ends with IEND")
+        }
+        let index = try String(contentsOf: output.appendingPathComponent("index.jsonl"), encoding: .utf8)
+        let lines = index.split(separator: "\n")
+        XCTAssertEqual(lines.count, 40)
+        XCTAssertTrue(lines.allSatisfy { $0.contains("\"status\":\"ok\"") && $0.contains("\"atoms\":327") })
+    }
+}

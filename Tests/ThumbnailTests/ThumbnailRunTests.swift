@@ -1,0 +1,102 @@
+import Foundation
+import Thumbnails
+import XCTest
+
+final class ThumbnailRunTests: XCTestCase {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures")
+    var dir: URL!
+
+    override func setUpWithError() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-thumbs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("in/sub"), withIntermediateDirectories: true)
+        for name in ["1crn.pdb", "Caffeine.pdb", "TYR.sdf"] {
+            try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent(name), to: dir.appendingPathComponent("in/\(name)"))
+        }
+        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("1lzh.pdb.gz"),
+                                         to: dir.appendingPathComponent("in/sub/1lzh.pdb.gz"))
+        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("truncated.pdb.gz"),
+                                         to: dir.appendingPathComponent("in/sub/broken.pdb.gz"))
+        try Data("HEADER    NOTHING\n".utf8).write(to: dir.appendingPathComponent("in/empty.pdb"))
+        try Data("not a structure".utf8).write(to: dir.appendingPathComponent("in/notes.txt"))
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: dir) }
+
+    func job(_ settings: (inout ThumbnailJob) -> Void = { _ in }) -> ThumbnailJob {
+        var job = ThumbnailJob(inputs: [dir.appendingPathComponent("in").path], outputDirectory: dir.appendingPathComponent("out").path)
+        job.settings.width = 64
+        job.settings.height = 64
+        job.jobs = 2
+        settings(&job)
+        return job
+    }
+
+    func pngs() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("out").path).filter { $0.hasSuffix(".png") }.sorted()
+    }
+
+    func testGoodFilesRenderBrokenOnesAreRecordedAndASecondRunRendersNothing() throws {
+        let first = try ThumbnailRun(job()).run()
+        XCTAssertEqual(first.total, 6, "folders are searched recursively for structure files only")
+        XCTAssertEqual(first.rendered, 4)
+        XCTAssertEqual(first.failed, 2)
+        XCTAssertEqual(first.images, 8)
+        XCTAssertEqual(try pngs().count, 8)
+        XCTAssertEqual(Set(first.failures.map { URL(fileURLWithPath: $0.source).lastPathComponent }), ["broken.pdb.gz", "empty.pdb"])
+        XCTAssertTrue(first.failures.contains { $0.error.contains("gzip data is truncated") })
+
+        let index = ThumbnailIndex(directory: dir.appendingPathComponent("out").path)
+        XCTAssertEqual(index.entries.count, 6)
+        let crambin = try XCTUnwrap(index.entries[dir.appendingPathComponent("in/1crn.pdb").path])
+        XCTAssertEqual(crambin.status, "ok")
+        XCTAssertEqual(crambin.atoms, 327)
+        XCTAssertEqual(crambin.outputs.count, 2)
+        XCTAssertTrue(crambin.outputs.allSatisfy { $0.hasPrefix(crambin.checksum + "-" + crambin.settingsKey) })
+        let broken = try XCTUnwrap(index.entries[dir.appendingPathComponent("in/sub/broken.pdb.gz").path])
+        XCTAssertEqual(broken.status, "failed")
+        XCTAssertNotNil(broken.error)
+
+        let second = try ThumbnailRun(job()).run()
+        XCTAssertEqual(second.rendered, 0)
+        XCTAssertEqual(second.skipped, 4)
+        XCTAssertEqual(second.failed, 2)
+
+        let forced = try ThumbnailRun(job { $0.force = true }).run()
+        XCTAssertEqual(forced.rendered, 4)
+    }
+
+    func testOtherSettingsMakeOtherFiles() throws {
+        _ = try ThumbnailRun(job { $0.settings.modes = ["spacefill"] }).run()
+        let before = try pngs()
+        let run = try ThumbnailRun(job { $0.settings.modes = ["spacefill"]; $0.settings.zoom = 2 }).run()
+        XCTAssertEqual(run.rendered, 4)
+        XCTAssertEqual(Set(try pngs()).intersection(before), Set(before), "the old pictures stay")
+        XCTAssertEqual(try pngs().count, 8)
+    }
+
+    func testShardsCoverTheInputExactlyOnce() throws {
+        let all = try ThumbnailInputs.collect([dir.appendingPathComponent("in").path])
+        var covered: [String] = []
+        for k in 1...3 {
+            covered += all.filter(Shard(index: k, count: 3).contains)
+        }
+        XCTAssertEqual(covered.sorted(), all.sorted())
+        XCTAssertEqual(Set(covered).count, covered.count)
+        XCTAssertEqual(Shard("2/3"), Shard(index: 2, count: 3))
+        XCTAssertNil(Shard("4/3"))
+        XCTAssertNil(Shard("0/3"))
+        XCTAssertNil(Shard("x"))
+    }
+
+    func testListFilesNameInputsRelativeToThemselves() throws {
+        let list = dir.appendingPathComponent("in/list.txt")
+        try Data("# two of them\n1crn.pdb\n\nsub/1lzh.pdb.gz\n".utf8).write(to: list)
+        XCTAssertEqual(try ThumbnailInputs.collect(["@" + list.path]),
+                       [dir.appendingPathComponent("in/1crn.pdb").path, dir.appendingPathComponent("in/sub/1lzh.pdb.gz").path])
+    }
+
+    func testProgressLine() {
+        XCTAssertEqual(ProgressReporter.describe(done: 30, total: 90, failed: 2, elapsed: 10), "30/90 3.0/s ETA 0:20 2 failed")
+    }
+}
