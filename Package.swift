@@ -13,13 +13,15 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "COSMesa", path: "Sources/COSMesa", pkgConfig: "osmesa", providers: [.apt(["libosmesa6-dev"])]),
+        .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .target(name: "CPNGWriter", path: "Sources/CPNGWriter", linkerSettings: [.linkedLibrary("png16")]),
         .target(name: "Resources"),
         .target(name: "Structure", dependencies: ["CZlib", "Resources"]),
         .target(name: "Graphics", dependencies: ["COSMesa", "CPNGWriter", "Resources"]),
         .target(name: "Scene"),
+        .target(name: "Text", dependencies: ["CFreeType", "Graphics", "Resources"]),
         .target(name: "MoleculeView", dependencies: ["Structure", "Graphics", "Scene"]),
-        .target(name: "Thumbnails", dependencies: ["MoleculeView", "Structure", "Graphics", "Scene"]),
+        .target(name: "Thumbnails", dependencies: ["MoleculeView", "Structure", "Graphics", "Scene", "Text"]),
         .executableTarget(
             name: "molshot",
             dependencies: ["Structure", "MoleculeView", "Graphics", "Scene", "Thumbnails",
@@ -27,7 +29,7 @@ let package = Package(
         ),
         .testTarget(name: "StructureTests", dependencies: ["Structure"]),
         .testTarget(name: "RenderTests", dependencies: ["MoleculeView", "Graphics", "Scene", "Structure"]),
-        .testTarget(name: "ThumbnailTests", dependencies: ["Thumbnails", "MoleculeView", "Structure"]),
+        .testTarget(name: "ThumbnailTests", dependencies: ["Thumbnails", "MoleculeView", "Structure", "Graphics"]),
         .testTarget(name: "MolshotCLITests", dependencies: ["molshot"]),
     ]
 )

@@ -2,7 +2,7 @@
 each, by molshot, PyMOL (ray) and JmolData; whole-process wall time, PNG files written by all.
 Alternating rounds; the median of each is reported. Then molshot's time per stage and
 1024x1024 figures for 1crn and 1ffk."""
-import argparse, csv, json, os, shutil, subprocess, sys, tempfile, time
+import argparse, csv, os, shutil, subprocess, sys, tempfile
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--molshot", required=True)
@@ -17,42 +17,18 @@ rows = list(csv.DictReader(open(os.path.join(args.corpus, "MANIFEST.tsv")), deli
 files = [os.path.join(args.corpus, r["file"]) for r in rows]
 env = dict(os.environ, PATH="/usr/bin:" + os.environ.get("PATH", ""))
 
-def timed(argv, **kw):
-    t = time.perf_counter()
-    p = subprocess.run(argv, capture_output=True, text=True, env=kw.get("env", env))
-    elapsed = time.perf_counter() - t
-    if p.returncode != 0:
-        print(f"# {argv[0]} failed: {p.stderr.strip()[-300:]}")
-        return None, p.stdout
-    return elapsed, p.stdout
+sys.path.insert(0, os.path.join(here, "peers"))
+import runners
 
 def run_molshot(out):
-    return timed([args.molshot, "measure-render", "--size", str(args.size), "--output", out] + files)
+    return runners.timed([args.molshot, "measure-render", "--size", str(args.size), "--output", out] + files)
 
-def run_pymol(out):
-    with open(os.path.join(out, "files.json"), "w") as f:
-        json.dump(files, f)
-    e = dict(env, PEER_FILES=os.path.join(out, "files.json"), PEER_OUT=out, PEER_SIZE=str(args.size))
-    return timed(["pymol", "-cq", os.path.join(here, "peers", "pymol_thumbnails.py")], env=e)
-
-def run_jmol(out):
-    script = os.path.join(out, "thumbnails.spt")
-    with open(script, "w") as f:
-        f.write("set antialiasImages true\nbackground white\n")
-        for i, path in enumerate(files):
-            f.write(f'load "{path}"\ndelete hydrogen or water\n')
-            f.write(f'spacefill 23%\nwireframe 0.15\nwrite image {args.size} {args.size} png "{out}/{i:03d}.ball-and-stick.png"\n')
-            f.write(f'spacefill 100%\nwireframe off\nwrite image {args.size} {args.size} png "{out}/{i:03d}.spacefill.png"\n')
-        f.write("exit\n")
-    return timed(["java", "-Xmx4g", "-jar", "/usr/share/jmol/JmolData.jar", "-n", "-s", script, "-x"])
-
-runners = {"molshot": run_molshot, "pymol-ray": run_pymol, "jmol": run_jmol}
-wanted = ["molshot"] + [{"pymol": "pymol-ray", "jmol": "jmol"}[p] for p in args.peers.split(",") if p]
-for name in list(wanted[1:]):
-    tool = "pymol" if name == "pymol-ray" else "java"
-    if shutil.which(tool, path=env["PATH"]) is None or (name == "jmol" and not os.path.exists("/usr/share/jmol/JmolData.jar")):
-        print(f"# {name} is not installed; skipped")
-        wanted.remove(name)
+peers = runners.available()
+wanted = ["molshot"] + [n for n in ("pymol-ray", "jmol") if n in peers]
+for n in ("pymol-ray", "jmol"):
+    if n not in peers:
+        print(f"# {n} is not installed; skipped")
+run = {"molshot": run_molshot, **{n: (lambda f: (lambda out: f(files, out, args.size)))(peers[n]) for n in peers}}
 
 times = {n: [] for n in wanted}
 stages = ""
@@ -60,7 +36,7 @@ counts = {}
 for _ in range(args.rounds):
     for name in wanted:
         out = tempfile.mkdtemp(prefix=f"bench-{name}-")
-        t, stdout = runners[name](out)
+        t, _, stdout = run[name](out)
         if name == "molshot":
             stages = stdout
         counts[name] = len([f for f in os.listdir(out) if f.endswith(".png")])

@@ -89,3 +89,30 @@ int molshot_png_encode(const uint8_t *rgba, int width, int height, size_t stride
 }
 
 void molshot_png_free(uint8_t *buffer) { free(buffer); }
+
+int molshot_png_decode_file(const char *path, uint8_t **rgba, int *width, int *height, char *error, size_t error_size) {
+    png_image image;
+    memset(&image, 0, sizeof image);
+    image.version = PNG_IMAGE_VERSION;
+    if (!png_image_begin_read_from_file(&image, path)) {
+        snprintf(error, error_size, "%s", image.message);
+        return 1;
+    }
+    image.format = PNG_FORMAT_RGBA;
+    size_t size = PNG_IMAGE_SIZE(image);
+    uint8_t *buffer = (uint8_t *)malloc(size);
+    if (!buffer) {
+        png_image_free(&image);
+        snprintf(error, error_size, "out of memory");
+        return 1;
+    }
+    if (!png_image_finish_read(&image, NULL, buffer, 0, NULL)) {
+        snprintf(error, error_size, "%s", image.message);
+        free(buffer);
+        return 1;
+    }
+    *rgba = buffer;
+    *width = (int)image.width;
+    *height = (int)image.height;
+    return 0;
+}

@@ -49,3 +49,18 @@ public struct PNGEncoder: Sendable {
         try AtomicFile.write(try encode(image), to: path)
     }
 }
+
+/// Reads PNG files back into images (contact sheets, tests).
+public enum PNGDecoder {
+    public static func read(_ path: String) throws -> RGBAImage {
+        var pixels: UnsafeMutablePointer<UInt8>? = nil
+        var width: Int32 = 0, height: Int32 = 0
+        var message = [CChar](repeating: 0, count: 256)
+        guard molshot_png_decode_file(path, &pixels, &width, &height, &message, message.count) == 0, let pixels else {
+            throw GraphicsError("cannot read PNG \(path): \(String(cString: message))")
+        }
+        defer { molshot_png_free(pixels) }
+        return RGBAImage(width: Int(width), height: Int(height),
+                         pixels: Array(UnsafeBufferPointer(start: pixels, count: Int(width) * Int(height) * 4)))
+    }
+}

@@ -1,8 +1,9 @@
 import Foundation
 import Graphics
 
-/// `index.jsonl` in the output folder: one JSON object a line, one line per source file, sorted
-/// by source. Rewritten whole (temporary file and rename) as the run goes and at its end.
+/// `index.jsonl` in the output folder (`index-K-of-N.jsonl` for shard K of N, so that shards can
+/// share a folder): one JSON object a line, one line per source file, sorted by source.
+/// Rewritten whole (temporary file and rename) as the run goes and at its end.
 public struct ThumbnailIndex: Sendable {
     public struct Entry: Codable, Sendable, Equatable {
         public var source: String
@@ -21,13 +22,16 @@ public struct ThumbnailIndex: Sendable {
         public var error: String?
     }
 
-    public static let fileName = "index.jsonl"
+    public static func fileName(_ shard: Shard) -> String {
+        shard.count == 1 ? "index.jsonl" : "index-\(shard.index)-of-\(shard.count).jsonl"
+    }
+
     public private(set) var entries: [String: Entry] = [:]
     let path: String
 
     /// The index in `directory`, or an empty one; lines that do not parse are dropped.
-    public init(directory: String) {
-        path = (directory as NSString).appendingPathComponent(ThumbnailIndex.fileName)
+    public init(directory: String, shard: Shard = .whole) {
+        path = (directory as NSString).appendingPathComponent(ThumbnailIndex.fileName(shard))
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return }
         let decoder = JSONDecoder()
         for line in text.split(separator: "\n") {

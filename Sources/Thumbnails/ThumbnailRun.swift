@@ -14,6 +14,8 @@ public struct ThumbnailJob: Sendable {
     /// Render even what is up to date.
     public var force = false
     public var maxBytes = FileInput.defaultLimit
+    /// Pages of labelled thumbnails, per mode, when set.
+    public var contactSheet: ContactSheet.Layout?
 
     public init(inputs: [String], outputDirectory: String) {
         self.inputs = inputs
@@ -30,6 +32,8 @@ public struct ThumbnailSummary: Sendable {
     public var images = 0
     public var seconds = 0.0
     public var failures: [(source: String, error: String)] = []
+    /// Contact sheet pages written.
+    public var sheets: [String] = []
 
     public var line: String {
         let rate = seconds > 0 ? Double(rendered) / seconds : 0
@@ -54,7 +58,7 @@ public final class ThumbnailRun: @unchecked Sendable {
 
     public init(_ job: ThumbnailJob) {
         self.job = job
-        index = ThumbnailIndex(directory: job.outputDirectory)
+        index = ThumbnailIndex(directory: job.outputDirectory, shard: job.shard)
     }
 
     /// Counts so far, for progress reports.
@@ -127,6 +131,16 @@ public final class ThumbnailRun: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         try index.save()
+        if let layout = job.contactSheet {
+            for (m, mode) in job.settings.modes.enumerated() {
+                let items = sources.sorted().compactMap { source -> (String, String)? in
+                    guard let e = index.entries[source], e.status == "ok", m < e.outputs.count else { return nil }
+                    return (ContactSheet.label(source), e.outputs[m])
+                }
+                summary.sheets += try ContactSheet.write(items, mode: mode, settings: job.settings, layout: layout,
+                                                         directory: job.outputDirectory)
+            }
+        }
         summary.seconds = Date().timeIntervalSince(start)
         summary.failures.sort { $0.source < $1.source }
         return summary

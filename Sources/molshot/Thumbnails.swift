@@ -43,6 +43,9 @@ struct ThumbnailsCommand: ParsableCommand {
     @Flag(help: "Render again what is up to date.")
     var force = false
 
+    @Option(help: "Also write pages of labelled thumbnails, COLSxROWS a page (like 3x3).")
+    var contactSheet: String?
+
     func validate() throws {
         _ = try RenderOptionParsing.size(size)
         _ = try RenderOptionParsing.triple(rotate, "--rotate")
@@ -52,6 +55,9 @@ struct ThumbnailsCommand: ParsableCommand {
         guard !modes.isEmpty else { throw ValidationError("--modes must name at least one mode.") }
         guard Shard(shard) != nil else { throw ValidationError("--shard must be K/N with 1 <= K <= N (got \(shard)).") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1.") }
+        if let contactSheet, ContactSheet.Layout(contactSheet) == nil {
+            throw ValidationError("--contact-sheet must be COLSxROWS, each 1 to 100 (got \(contactSheet)).")
+        }
     }
 
     func run() throws {
@@ -73,6 +79,7 @@ struct ThumbnailsCommand: ParsableCommand {
         job.shard = Shard(shard)!
         job.force = force
         job.maxBytes = look.maxBytes
+        job.contactSheet = contactSheet.flatMap(ContactSheet.Layout.init)
 
         let run = ThumbnailRun(job)
         let progress = ProgressReporter { run.progress }
@@ -89,6 +96,7 @@ struct ThumbnailsCommand: ParsableCommand {
             FileHandle.standardError.write(Data("molshot: failed: \(failure.error)\n".utf8))
         }
         print(summary.line)
+        if !summary.sheets.isEmpty { print("contact sheets: " + summary.sheets.joined(separator: ", ")) }
         if summary.failed > 0 { throw ExitCode(1) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Graphics
 import Thumbnails
 import XCTest
 
@@ -84,6 +85,8 @@ final class ThumbnailRunTests: XCTestCase {
         XCTAssertEqual(covered.sorted(), all.sorted())
         XCTAssertEqual(Set(covered).count, covered.count)
         XCTAssertEqual(Shard("2/3"), Shard(index: 2, count: 3))
+        XCTAssertEqual(ThumbnailIndex.fileName(Shard(index: 2, count: 3)), "index-2-of-3.jsonl", "shards can share a folder")
+        XCTAssertEqual(ThumbnailIndex.fileName(.whole), "index.jsonl")
         XCTAssertNil(Shard("4/3"))
         XCTAssertNil(Shard("0/3"))
         XCTAssertNil(Shard("x"))
@@ -94,6 +97,27 @@ final class ThumbnailRunTests: XCTestCase {
         try Data("# two of them\n1crn.pdb\n\nsub/1lzh.pdb.gz\n".utf8).write(to: list)
         XCTAssertEqual(try ThumbnailInputs.collect(["@" + list.path]),
                        [dir.appendingPathComponent("in/1crn.pdb").path, dir.appendingPathComponent("in/sub/1lzh.pdb.gz").path])
+    }
+
+    func testContactSheetsShowEachThumbnailWithItsName() throws {
+        let run = try ThumbnailRun(job { $0.settings.modes = ["spacefill"]; $0.contactSheet = ContactSheet.Layout(columns: 3, rows: 1) }).run()
+        XCTAssertEqual(run.sheets.count, 2, "four good structures, three a page")
+        let out = dir.appendingPathComponent("out").path
+        let page = try PNGDecoder.read((out as NSString).appendingPathComponent(run.sheets[0]))
+        let labelHeight = 16
+        XCTAssertEqual(page.width, 3 * 64)
+        XCTAssertEqual(page.height, 64 + labelHeight)
+        // Each cell: a molecule above (non-white pixels) and dark text in the label strip below.
+        for cell in 0..<3 {
+            var drawn = 0, ink = 0
+            for y in 0..<64 { for x in (cell * 64)..<(cell * 64 + 64) where page.pixel(x, y).r < 200 { drawn += 1 } }
+            for y in 64..<page.height { for x in (cell * 64)..<(cell * 64 + 64) where page.pixel(x, y).r < 100 { ink += 1 } }
+            XCTAssertGreaterThan(drawn, 100, "cell \(cell) shows a molecule")
+            XCTAssertGreaterThan(ink, 10, "cell \(cell) has a caption")
+        }
+        XCTAssertEqual(ContactSheet.label("/data/pdb/1abc.cif.gz"), "1abc")
+        XCTAssertEqual(ContactSheet.Layout("3x3"), ContactSheet.Layout(columns: 3, rows: 3))
+        XCTAssertNil(ContactSheet.Layout("0x3"))
     }
 
     func testProgressLine() {

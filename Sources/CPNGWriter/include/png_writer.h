@@ -20,3 +20,10 @@ enum {
     MOLSHOT_PNG_FILTER_ALL = 0xF8
 };
 #endif
+
+#ifndef MOLSHOT_PNG_READER_H
+#define MOLSHOT_PNG_READER_H
+/// Decodes a PNG file to 8-bit RGBA (top row first) into a malloc'd buffer.
+/// Returns 0 on success; otherwise writes a message into `error`.
+int molshot_png_decode_file(const char *path, uint8_t **rgba, int *width, int *height, char *error, size_t error_size);
+#endif

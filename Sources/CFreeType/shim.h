@@ -1,0 +1,2 @@
+#include <ft2build.h>
+#include FT_FREETYPE_H

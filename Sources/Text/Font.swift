@@ -1,0 +1,96 @@
+import CFreeType
+import Foundation
+import Graphics
+import Resources
+
+/// Text set with FreeType from a font file, drawn onto images: crisp at any pixel size because
+/// each size is rasterized from the outlines, not scaled from a bitmap.
+public final class Font: @unchecked Sendable {
+    private var library: FT_Library?
+    private var face: FT_Face?
+    private let lock = NSLock()
+    public let pixelSize: Int
+
+    /// DejaVu Sans, shipped in `Assets/fonts` with its license.
+    public static func standard(pixelSize: Int) throws -> Font {
+        guard let dir = ResourceLocator.find("Assets", marker: "elements.tsv", environment: "MOLSHOT_ASSETS") else {
+            throw GraphicsError("Molshot's Assets folder was not found; set MOLSHOT_ASSETS to it")
+        }
+        return try Font(path: dir.appendingPathComponent("fonts/DejaVuSans.ttf").path, pixelSize: pixelSize)
+    }
+
+    public init(path: String, pixelSize: Int) throws {
+        self.pixelSize = max(4, min(pixelSize, 512))
+        guard FT_Init_FreeType(&library) == 0 else { throw GraphicsError("FreeType did not start") }
+        guard FT_New_Face(library, path, 0, &face) == 0, let face else {
+            FT_Done_FreeType(library)
+            throw GraphicsError("cannot load font \(path)")
+        }
+        FT_Set_Pixel_Sizes(face, 0, FT_UInt(self.pixelSize))
+    }
+
+    deinit {
+        if let face { FT_Done_Face(face) }
+        if let library { FT_Done_FreeType(library) }
+    }
+
+    /// Distance from the baseline up to the tallest letters and down to the lowest, in pixels.
+    public var ascent: Int { Int(face!.pointee.size.pointee.metrics.ascender >> 6) }
+    public var descent: Int { Int(-face!.pointee.size.pointee.metrics.descender >> 6) }
+
+    /// Width in pixels of `text` set on one line.
+    public func width(of text: String) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        var x = 0
+        for scalar in text.unicodeScalars where FT_Load_Char(face, FT_ULong(scalar.value), FT_Int32(FT_LOAD_DEFAULT)) == 0 {
+            x += Int(face!.pointee.glyph.pointee.advance.x >> 6)
+        }
+        return x
+    }
+
+    /// `text` cut with an ellipsis to fit `maxWidth` pixels.
+    public func fitted(_ text: String, maxWidth: Int) -> String {
+        if width(of: text) <= maxWidth { return text }
+        var t = text
+        while !t.isEmpty && width(of: t + "…") > maxWidth { t.removeLast() }
+        return t + "…"
+    }
+
+    /// Draws `text` with its baseline starting at (`x`, `baseline`), blending `color` (0xRRGGBB) by glyph coverage.
+    public func draw(_ text: String, into image: inout RGBAImage, x: Int, baseline: Int, color: UInt32) {
+        lock.lock()
+        defer { lock.unlock() }
+        let r = Float(color >> 16 & 0xFF), g = Float(color >> 8 & 0xFF), b = Float(color & 0xFF)
+        var penX = x
+        for scalar in text.unicodeScalars {
+            guard FT_Load_Char(face, FT_ULong(scalar.value), FT_Int32(FT_LOAD_RENDER)) == 0 else { continue }
+            let glyph = face!.pointee.glyph.pointee
+            let bitmap = glyph.bitmap
+            let left = penX + Int(glyph.bitmap_left), top = baseline - Int(glyph.bitmap_top)
+            if let buffer = bitmap.buffer {
+                for row in 0..<Int(bitmap.rows) {
+                    let y = top + row
+                    guard y >= 0 && y < image.height else { continue }
+                    for col in 0..<Int(bitmap.width) {
+                        let px = left + col
+                        guard px >= 0 && px < image.width else { continue }
+                        let coverage = Float(buffer[row * Int(bitmap.pitch) + col]) / 255
+                        if coverage == 0 { continue }
+                        let i = (y * image.width + px) * 4
+                        let da = Float(image.pixels[i + 3]) / 255
+                        let outA = coverage + da * (1 - coverage)
+                        func mix(_ src: Float, _ dst: UInt8) -> UInt8 {
+                            UInt8(min(255, ((src * coverage + Float(dst) * da * (1 - coverage)) / max(outA, 1e-6)).rounded()))
+                        }
+                        image.pixels[i] = mix(r, image.pixels[i])
+                        image.pixels[i + 1] = mix(g, image.pixels[i + 1])
+                        image.pixels[i + 2] = mix(b, image.pixels[i + 2])
+                        image.pixels[i + 3] = UInt8(min(255, (outA * 255).rounded()))
+                    }
+                }
+            }
+            penX += Int(glyph.advance.x >> 6)
+        }
+    }
+}

@@ -1,0 +1,55 @@
+"""bench/run thumbnails: the whole corpus at 256x256 in both modes with `molshot thumbnails`
+into an empty folder (cold: nothing up to date), and PyMOL (ray) and JmolData making the same
+PNGs in the same run. Alternating rounds; medians. CPU utilisation is CPU time / wall time /
+cores, from the child's rusage."""
+import argparse, csv, os, shutil, sys, tempfile
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--molshot", required=True)
+ap.add_argument("--corpus", required=True)
+ap.add_argument("--rounds", type=int, default=3)
+ap.add_argument("--size", type=int, default=256)
+args = ap.parse_args()
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(here, "peers"))
+import runners
+
+rows = list(csv.DictReader(open(os.path.join(args.corpus, "MANIFEST.tsv")), delimiter="\t"))
+files = [os.path.join(args.corpus, r["file"]) for r in rows]
+cores = os.cpu_count() or 1
+
+def molshot(out):
+    return runners.timed([args.molshot, "thumbnails", args.corpus, "-o", out, "--size", str(args.size)])
+
+peers = runners.available()
+run = {"molshot": molshot, **{n: (lambda f: (lambda out: f(files, out, args.size)))(peers[n]) for n in peers}}
+walls = {n: [] for n in run}
+cpus = {n: [] for n in run}
+pngs = {}
+for _ in range(args.rounds):
+    for name, f in run.items():
+        out = tempfile.mkdtemp(prefix=f"bench-thumbs-{name}-")
+        wall, cpu, _ = f(out)
+        pngs[name] = len([x for x in os.listdir(out) if x.endswith(".png")])
+        shutil.rmtree(out, ignore_errors=True)
+        if wall is not None:
+            walls[name].append(wall)
+            cpus[name].append(cpu / wall / cores)
+
+def median(v):
+    v = sorted(v)
+    return v[len(v) // 2]
+
+n = len(files)
+print(f"# thumbnails: {n} structures x 2 modes at {args.size}x{args.size}, cold, {args.rounds} alternating rounds, {cores} cores")
+for name in run:
+    if walls[name]:
+        print(f"#   {name}: {pngs[name]} PNGs, median {median(walls[name]):.2f} s, CPU utilisation {100 * median(cpus[name]):.0f}%")
+m = n / median(walls["molshot"])
+for name in peers:
+    if walls[name]:
+        p = n / median(walls[name])
+        print(f"RESULT suite=thumbnails case=corpus-{args.size} molshot={m:.1f} peer={name}:{p:.2f} ratio={m / p:.1f}")
+if not peers:
+    print(f"RESULT suite=thumbnails case=corpus-{args.size} molshot={m:.1f}")
+print(f"RESULT suite=thumbnails case=corpus-{args.size}-cpu-utilisation molshot={100 * median(cpus['molshot']):.0f}%")
