@@ -17,18 +17,20 @@ let package = Package(
         .target(name: "CPNGWriter", path: "Sources/CPNGWriter", linkerSettings: [.linkedLibrary("png16")]),
         .target(name: "Resources"),
         .target(name: "Structure", dependencies: ["CZlib", "Resources"]),
-        .target(name: "Graphics", dependencies: ["COSMesa", "CPNGWriter", "Resources"]),
+        .target(name: "Graphics", dependencies: ["COSMesa", "CPNGWriter", "CZlib", "Resources"]),
         .target(name: "Scene"),
         .target(name: "Text", dependencies: ["CFreeType", "Graphics", "Resources"]),
         .target(name: "MoleculeView", dependencies: ["Structure", "Graphics", "Scene"]),
+        .target(name: "Gestures", dependencies: ["MoleculeView", "Structure", "Graphics", "Scene", "Text"]),
         .target(name: "Thumbnails", dependencies: ["MoleculeView", "Structure", "Graphics", "Scene", "Text"]),
         .executableTarget(
             name: "molshot",
-            dependencies: ["Structure", "MoleculeView", "Graphics", "Scene", "Thumbnails",
+            dependencies: ["Structure", "MoleculeView", "Graphics", "Scene", "Thumbnails", "Gestures",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "StructureTests", dependencies: ["Structure"]),
         .testTarget(name: "RenderTests", dependencies: ["MoleculeView", "Graphics", "Scene", "Structure"]),
+        .testTarget(name: "GestureTests", dependencies: ["Gestures", "MoleculeView", "Structure", "Graphics", "Scene"]),
         .testTarget(name: "ThumbnailTests", dependencies: ["Thumbnails", "MoleculeView", "Structure", "Graphics"]),
         .testTarget(name: "MolshotCLITests", dependencies: ["molshot"]),
     ]

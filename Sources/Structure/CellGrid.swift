@@ -1,8 +1,8 @@
 /// Points binned into cubic cells so that all pairs closer than the cell size are found in
 /// time linear in the number of points. Dense boxes use a flat array of cells; a sparse one
 /// (atoms far apart, or absurd coordinates) falls back to hashing the occupied cells.
-struct CellGrid {
-    let cellSize: Float
+public struct CellGrid {
+    public let cellSize: Float
     private let origin: SIMD3<Float>
     private let dims: SIMD3<Int>
     private var flatHeads: [Int32] = []
@@ -10,7 +10,7 @@ struct CellGrid {
     private var next: [Int32]
     private let useFlat: Bool
 
-    init(positions: [SIMD3<Float>], cellSize: Float) {
+    public init(positions: [SIMD3<Float>], cellSize: Float) {
         self.cellSize = max(cellSize, 0.5)
         var lo = SIMD3<Float>(repeating: .greatestFiniteMagnitude), hi = -lo
         for p in positions {
@@ -49,7 +49,7 @@ struct CellGrid {
     private func key(_ c: SIMD3<Int>) -> Int { c.x + dims.x * (c.y + dims.y * c.z) }
 
     /// Calls `body(i, j, distanceSquared)` once for every pair i < j closer than the cell size.
-    func forEachPair(_ positions: [SIMD3<Float>], _ body: (Int, Int, Float) -> Void) {
+    public func forEachPair(_ positions: [SIMD3<Float>], _ body: (Int, Int, Float) -> Void) {
         let limit = cellSize * cellSize
         for i in positions.indices {
             let p = positions[i]

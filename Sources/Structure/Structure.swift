@@ -73,6 +73,11 @@ public struct Residue: Sendable, Equatable {
 public struct Chain: Sendable, Equatable {
     public var id: String
     public var residues: Range<Int32>
+
+    public init(id: String, residues: Range<Int32>) {
+        self.id = id
+        self.residues = residues
+    }
 }
 
 public struct Bond: Sendable, Hashable {

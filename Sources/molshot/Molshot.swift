@@ -5,6 +5,6 @@ struct Molshot: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "molshot",
         abstract: "Headless 3D molecule renderer.",
-        subcommands: [Info.self, Render.self, ThumbnailsCommand.self, MeasureParse.self, MeasureRender.self]
+        subcommands: [Info.self, Render.self, ThumbnailsCommand.self, ReplayCommand.self, MeasureParse.self, MeasureRender.self]
     )
 }

@@ -1,0 +1,148 @@
+import Foundation
+
+/// One line of a gesture event file (JSON Lines, `t` in seconds, non-decreasing).
+public struct GestureEvent: Sendable, Equatable {
+    public enum Phase: String, Sendable { case began, moved, ended, cancelled }
+
+    public enum Kind: Sendable, Equatable {
+        /// A raw touch as the device reported it, in points of the recorded viewport, origin top left.
+        case touch(phase: Phase, id: Int, x: Double, y: Double, tapCount: Int)
+        case command(CameraCommand)
+        case mode(String)
+        case reset
+        case load(String)
+        case addPart(String)
+        case combine
+        case clear
+        /// Capture an image now.
+        case frame
+    }
+
+    public var time: Double
+    public var kind: Kind
+    /// 1-based line in the file.
+    public var line: Int
+}
+
+/// What a gesture does to the view. Distances are in points of the recorded viewport.
+public enum CameraCommand: Sendable, Equatable {
+    /// x turns about the screen's vertical axis, y about its horizontal axis.
+    case rotate(dx: Double, dy: Double)
+    /// About the view axis, counterclockwise as seen, in radians.
+    case twist(radians: Double)
+    /// Multiplies the zoom.
+    case pinch(scale: Double)
+    /// Moves the picture, x right, y down.
+    case pan(dx: Double, dy: Double)
+    /// Double tap: the next visualization mode.
+    case nextMode
+}
+
+public struct GestureFileError: Error, Sendable, CustomStringConvertible, Equatable {
+    public var file: String
+    public var line: Int
+    public var message: String
+    public var description: String { "\(file):\(line): \(message)" }
+
+    public init(file: String, line: Int, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+}
+
+/// Reads a gesture event file line by line, checking each event as it comes: a header first, a
+/// known type, the fields it needs, time that never goes back, touches that began before they
+/// move or end. Works on a whole file or on a live stream.
+public struct GestureEventReader: Sendable {
+    public let source: String
+    public private(set) var viewport: (width: Double, height: Double) = (0, 0)
+    private var lineNumber = 0
+    private var lastTime = -Double.infinity
+    private var activeTouches = Set<Int>()
+    private var sawHeader = false
+
+    public init(source: String) { self.source = source }
+
+    /// The event on the next line, or nil for the header and blank lines.
+    public mutating func read(_ text: String) throws -> GestureEvent? {
+        lineNumber += 1
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty { return nil }
+        func fail(_ message: String) -> GestureFileError { GestureFileError(file: source, line: lineNumber, message: message) }
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(trimmed.utf8))) as? [String: Any] else {
+            throw fail("not a JSON object")
+        }
+        guard let type = object["type"] as? String else { throw fail("missing field \"type\"") }
+        func number(_ key: String, in dict: [String: Any]? = nil) throws -> Double {
+            guard let v = (dict ?? object)[key] as? NSNumber, v.doubleValue.isFinite else {
+                throw fail("\(type): missing or non-numeric field \"\(key)\"")
+            }
+            return v.doubleValue
+        }
+        func string(_ key: String) throws -> String {
+            guard let v = object[key] as? String else { throw fail("\(type): missing field \"\(key)\"") }
+            return v
+        }
+        if !sawHeader {
+            guard type == "header" else { throw fail("the first line must be the header, found \"\(type)\"") }
+            guard let version = object["version"] as? Int, version == 1 else { throw fail("header: unsupported version (1 is known)") }
+            guard let viewport = object["viewport"] as? [String: Any] else { throw fail("header: missing field \"viewport\"") }
+            let w = try number("width", in: viewport), h = try number("height", in: viewport)
+            guard w > 0, h > 0 else { throw fail("header: viewport width and height must be positive") }
+            self.viewport = (w, h)
+            sawHeader = true
+            return nil
+        }
+        if type == "header" { throw fail("a second header") }
+        let t = try number("t")
+        guard t >= lastTime else { throw fail("time goes backwards (\(t) after \(lastTime))") }
+        lastTime = t
+        let kind: GestureEvent.Kind
+        switch type {
+        case "touch":
+            guard let phaseName = object["phase"] as? String, let phase = GestureEvent.Phase(rawValue: phaseName) else {
+                throw fail("touch: \"phase\" must be began, moved, ended or cancelled")
+            }
+            let id = Int(try number("id"))
+            let x = try number("x"), y = try number("y")
+            let taps = (object["tapCount"] as? NSNumber)?.intValue ?? 0
+            switch phase {
+            case .began:
+                guard activeTouches.insert(id).inserted else { throw fail("touch \(id) began twice") }
+            case .moved:
+                guard activeTouches.contains(id) else { throw fail("touch \(id) moved but never began") }
+            case .ended, .cancelled:
+                guard activeTouches.remove(id) != nil else { throw fail("touch \(id) \(phase.rawValue) but never began") }
+            }
+            kind = .touch(phase: phase, id: id, x: x, y: y, tapCount: taps)
+        case "rotate": kind = .command(.rotate(dx: try number("dx"), dy: try number("dy")))
+        case "twist": kind = .command(.twist(radians: try number("radians")))
+        case "pinch":
+            let scale = try number("scale")
+            guard scale > 0 else { throw fail("pinch: scale must be positive") }
+            kind = .command(.pinch(scale: scale))
+        case "pan": kind = .command(.pan(dx: try number("dx"), dy: try number("dy")))
+        case "mode": kind = .mode(try string("mode"))
+        case "reset": kind = .reset
+        case "load": kind = .load(try string("source"))
+        case "addPart": kind = .addPart(try string("part"))
+        case "combine": kind = .combine
+        case "clear": kind = .clear
+        case "frame": kind = .frame
+        default: throw fail("unknown event type \"\(type)\"")
+        }
+        return GestureEvent(time: t, kind: kind, line: lineNumber)
+    }
+
+    /// Every event of a whole file's text.
+    public static func readAll(_ text: String, source: String) throws -> (viewport: (width: Double, height: Double), events: [GestureEvent]) {
+        var reader = GestureEventReader(source: source)
+        var events: [GestureEvent] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if let e = try reader.read(String(line)) { events.append(e) }
+        }
+        guard reader.sawHeader else { throw GestureFileError(file: source, line: 1, message: "no header line") }
+        return (reader.viewport, events)
+    }
+}

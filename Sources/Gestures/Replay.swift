@@ -1,0 +1,67 @@
+import Foundation
+import Graphics
+import Structure
+
+/// Replays a gesture event file, line by line, into frames: one at every `frame` event, or, with
+/// `fps`, one every 1/fps seconds of event time; and always one of the final view. Lines can come
+/// from a whole file or a live stream: a frame is handed out as soon as it is due.
+public final class Replay {
+    public let source: String
+    public let fps: Double?
+    private var reader: GestureEventReader
+    private var session: ReplaySession?
+    private let options: ReplaySession.Options
+    private let molecule: Structure?
+    private let baseDirectory: URL
+    private var nextFrameTime = 0.0
+    private var lastTime = 0.0
+    public private(set) var frameCount = 0
+
+    public init(source: String, options: ReplaySession.Options, molecule: Structure?, baseDirectory: URL, fps: Double?) {
+        self.source = source
+        self.options = options
+        self.molecule = molecule
+        self.baseDirectory = baseDirectory
+        self.fps = fps
+        reader = GestureEventReader(source: source)
+    }
+
+    /// Takes one line; `emit` receives each frame that becomes due, with its event time.
+    public func feed(_ line: String, emit: (RGBAImage, Double) throws -> Void) throws {
+        guard let event = try reader.read(line) else {
+            if session == nil && reader.viewport.width > 0 {
+                session = try ReplaySession(viewport: reader.viewport, options: options, structure: molecule, baseDirectory: baseDirectory)
+            }
+            return
+        }
+        guard let session else { throw GestureFileError(file: source, line: event.line, message: "event before the header") }
+        if let fps {
+            while nextFrameTime < event.time {
+                session.settle()
+                try emitFrame(at: nextFrameTime, emit)
+                nextFrameTime += 1 / fps
+            }
+        }
+        lastTime = event.time
+        let wantsFrame = try session.apply(event, source: source)
+        if wantsFrame && fps == nil { try emitFrame(at: event.time, emit) }
+    }
+
+    /// Ends the replay: frames still due, then the final view.
+    public func finish(emit: (RGBAImage, Double) throws -> Void) throws {
+        guard let session else { throw GestureFileError(file: source, line: 1, message: "no header line") }
+        session.settle()
+        if let fps {
+            while nextFrameTime <= lastTime {
+                try emitFrame(at: nextFrameTime, emit)
+                nextFrameTime += 1 / fps
+            }
+        }
+        try emitFrame(at: lastTime, emit)
+    }
+
+    private func emitFrame(at time: Double, _ emit: (RGBAImage, Double) throws -> Void) throws {
+        try emit(try session!.frame(), time)
+        frameCount += 1
+    }
+}

@@ -1,0 +1,215 @@
+import Foundation
+import Graphics
+import MoleculeView
+import Scene
+import Structure
+import Text
+
+/// The scene a gesture file drives: a structure, a mode, a camera, a caption and the parts of a
+/// combination being built. It turns events into changes and draws frames. Geometry is rebuilt
+/// only when the structure or the mode changes; gestures change only the camera. Use it on one
+/// thread: it owns a renderer and so a GL context.
+public final class ReplaySession {
+    public struct Options: Sendable {
+        public var width = 512
+        public var height = 512
+        public var mode = BallAndStick.name
+        public var style = RenderStyle()
+        public var color = ColorTheme.element
+        public init() {}
+    }
+
+    /// Degrees the view turns per point a finger moves.
+    public static let degreesPerPoint: Float = 0.5
+
+    public let options: Options
+    public let viewport: (width: Double, height: Double)
+    private let renderer: MoleculeRenderer
+    private let perception: BondPerception
+    private let baseDirectory: URL
+    private var recognizer = TouchRecognizer()
+    private var structure: Structure?
+    private var shown: Model?
+    public private(set) var mode: String
+    public private(set) var camera: Camera?
+    public private(set) var caption: String?
+    public private(set) var parts: [String] = []
+    private var scene: MoleculeScene?
+    private var font: Font?
+
+    /// `baseDirectory` resolves relative `load` sources.
+    public init(viewport: (width: Double, height: Double), options: Options, structure: Structure?,
+                baseDirectory: URL, renderer: MoleculeRenderer? = nil) throws {
+        self.viewport = viewport
+        self.options = options
+        self.baseDirectory = baseDirectory
+        mode = options.mode
+        self.renderer = try renderer ?? MoleculeRenderer()
+        perception = try BondPerception.standard()
+        if let structure { try show(structure, model: structure.models.first) }
+    }
+
+    private func show(_ structure: Structure?, model: Model?) throws {
+        self.structure = structure
+        shown = model
+        scene = nil
+        camera = try model.map { try fittedCamera($0) }
+    }
+
+    /// Fitted to the van der Waals spheres, so that switching modes keeps the scale.
+    private func fittedCamera(_ model: Model) throws -> Camera {
+        let visible = AtomFilter(hydrogens: false, waters: false).visible(model)
+        var g = MoleculeGeometry(atomsOf: model, visible: visible.contains(true) ? visible : model.defaultConformerMask()) {
+            perception.elements.vanDerWaalsRadius($0)
+        }
+        if g.sphereCount == 0 { g = MoleculeGeometry(atomsOf: model, visible: model.atoms.map { _ in true }) { _ in 1.5 } }
+        let b = g.boundingSphere()
+        return Camera(center: b.center, radius: b.radius)
+    }
+
+    /// Applies one event; returns true when it asks for a frame.
+    public func apply(_ event: GestureEvent, source: String) throws -> Bool {
+        if case .touch(let phase, let id, let x, let y, let taps) = event.kind {
+            for c in recognizer.touch(phase, id: id, at: SIMD2(x, y), tapCount: taps, time: event.time) { apply(c) }
+            return false
+        }
+        settle()
+        switch event.kind {
+        case .touch: break
+        case .command(let c): apply(c)
+        case .mode(let m):
+            guard Representations.named(m) != nil else {
+                throw GestureFileError(file: source, line: event.line,
+                                       message: "unknown mode \(m); known: \(Representations.names.joined(separator: ", "))")
+            }
+            setMode(m)
+        case .reset:
+            if let shown { camera = try fittedCamera(shown) }
+        case .load(let path):
+            let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : baseDirectory.appendingPathComponent(path)
+            do {
+                let s = try StructureFile.load(path: url.path)
+                try show(s, model: s.models.first)
+            } catch let e as StructureError {
+                throw GestureFileError(file: source, line: event.line, message: "load: \(e)")
+            }
+            parts = []
+            caption = nil
+        case .addPart(let part):
+            parts.append(part)
+        case .combine:
+            guard let model = structure?.models.first else {
+                caption = Combination.sorry(parts)
+                try show(structure, model: nil)
+                parts = []
+                break
+            }
+            switch Combination.judge(parts, in: model) {
+            case .valid(let text):
+                try show(structure, model: model.selecting(chains: Set(parts)))
+                caption = text
+            case .invalid(let text):
+                scene = nil
+                shown = nil
+                caption = text
+            }
+            parts = []
+        case .clear:
+            shown = nil
+            scene = nil
+            parts = []
+            caption = nil
+        case .frame:
+            return true
+        }
+        return false
+    }
+
+    /// Applies touches still waiting for the other finger of the same instant.
+    public func settle() {
+        for c in recognizer.flush() { apply(c) }
+    }
+
+    func setMode(_ m: String) {
+        if m != mode {
+            mode = m
+            scene = nil
+        }
+    }
+
+    func apply(_ command: CameraCommand) {
+        switch command {
+        case .nextMode:
+            let names = Representations.names
+            setMode(names[((names.firstIndex(of: mode) ?? -1) + 1) % names.count])
+            return
+        default: break
+        }
+        guard var c = camera else { return }
+        let k = ReplaySession.degreesPerPoint
+        switch command {
+        case .rotate(let dx, let dy):
+            c.rotate(degreesX: Float(dy) * k, degreesY: Float(dx) * k, degreesZ: 0)
+        case .twist(let radians):
+            c.rotate(degreesX: 0, degreesY: 0, degreesZ: Float(radians * 180 / .pi))
+        case .pinch(let scale):
+            c.zoom = max(0.02, min(100, c.zoom * Float(scale)))
+        case .pan(let dx, let dy):
+            c.pan += SIMD2(Float(dx * Double(options.width) / viewport.width), Float(dy * Double(options.height) / viewport.height))
+        case .nextMode:
+            break
+        }
+        camera = c
+    }
+
+    /// The picture of the scene as it is now, caption included.
+    public func frame() throws -> RGBAImage {
+        var image: RGBAImage
+        if let shown, let camera {
+            if scene == nil {
+                let s = Structure(format: structure?.format ?? .pdb)
+                var one = s
+                one.models = [shown]
+                one.embeddedTemplates = structure?.embeddedTemplates ?? [:]
+                let prepared = try PreparedMolecule(one, mode: mode, color: options.color, perception: perception)
+                scene = renderer.makeScene(prepared.geometry, atomColors: prepared.atomColors)
+            }
+            image = try renderer.render(scene!, camera: camera, width: options.width, height: options.height, style: options.style)
+        } else {
+            let bg = options.style.background
+            image = RGBAImage(width: options.width, height: options.height,
+                              fill: (UInt8(bg.x * 255), UInt8(bg.y * 255), UInt8(bg.z * 255), UInt8(bg.w * 255)))
+        }
+        if let caption { try draw(caption, on: &image) }
+        return image
+    }
+
+    /// The caption in lines across the bottom, dark on a light background and light on a dark one.
+    private func draw(_ text: String, on image: inout RGBAImage) throws {
+        let size = max(11, min(image.width, image.height) / 18)
+        if font == nil || font!.pixelSize != size { font = try Font.standard(pixelSize: size) }
+        let font = font!
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            let candidate = line.isEmpty ? String(word) : line + " " + word
+            if font.width(of: candidate) > image.width - 2 * size && !line.isEmpty {
+                lines.append(line)
+                line = String(word)
+            } else {
+                line = candidate
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        let bg = options.style.background
+        let dark = bg.w < 0.5 || (bg.x + bg.y + bg.z) > 1.5
+        let color: UInt32 = dark ? 0x1A1A1A : 0xF2F2F2
+        let lineHeight = font.ascent + font.descent + size / 4
+        var baseline = image.height - size / 2 - font.descent - (lines.count - 1) * lineHeight
+        for l in lines {
+            let fitted = font.fitted(l, maxWidth: image.width - 4)
+            font.draw(fitted, into: &image, x: (image.width - font.width(of: fitted)) / 2, baseline: baseline, color: color)
+            baseline += lineHeight
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import Gestures
+import Graphics
+import MoleculeView
+import Structure
+
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Replay a gesture event file (JSON Lines) into numbered PNG frames and, on request, an animated PNG.",
+        discussion: """
+            Frames come at every "frame" event, or with --fps at N frames per second of event time, plus one of \
+            the final view. EVENTS may be - to read a live stream from standard input; each frame is written as \
+            soon as it is due. The same file and options give the same frames, byte for byte.
+            """
+    )
+
+    @Argument(help: "Event file, or - for standard input.")
+    var events: String
+
+    @Option(help: "Structure shown from the start (events can also load one).")
+    var molecule: String?
+
+    @Option(name: [.short, .customLong("output")], help: "Folder for frame-NNNNN.png.")
+    var output: String
+
+    @Option(help: "WxH or N.")
+    var size = "512x512"
+
+    @Option(help: "Frames per second of event time instead of one per frame event.")
+    var fps: Double?
+
+    @Option(help: "Also write all frames as one animated PNG here.")
+    var apng: String?
+
+    @Option(help: "Starting mode.")
+    var mode = "ball-and-stick"
+
+    @OptionGroup var look: RenderLook
+
+    func validate() throws {
+        _ = try RenderOptionParsing.size(size)
+        if let fps { guard fps > 0, fps <= 240 else { throw ValidationError("--fps must be in (0, 240].") } }
+        guard Representations.named(mode) != nil else {
+            throw ValidationError("--mode must be one of: \(Representations.names.joined(separator: ", ")).")
+        }
+    }
+
+    func run() throws {
+        do { try replay() } catch let e as GestureFileError { throw reportFailure(e.description) } catch let e as StructureError {
+            throw reportFailure(e.description)
+        } catch let e as GraphicsError {
+            throw reportFailure(e.description)
+        }
+    }
+
+    private func replay() throws {
+        var options = ReplaySession.Options()
+        (options.width, options.height) = try RenderOptionParsing.size(size)
+        options.mode = mode
+        options.color = ColorTheme(rawValue: look.color)!
+        options.style.background = try RenderOptionParsing.background(look.background)
+        options.style.antialias = look.antialias
+        options.style.depthCue = look.depthCue
+        var structureOptions = StructureFile.Options()
+        structureOptions.maxBytes = look.maxBytes
+        let structure = try molecule.map { try StructureFile.load(path: $0, options: structureOptions) }
+        let base = events == "-" ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            : URL(fileURLWithPath: events).deletingLastPathComponent()
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        let replay = Replay(source: events == "-" ? "<stdin>" : events, options: options, molecule: structure,
+                            baseDirectory: base, fps: fps)
+        var frames: [[UInt8]] = []
+        var times: [Double] = []
+        let encoder = PNGEncoder.fast
+        let emit: (RGBAImage, Double) throws -> Void = { image, time in
+            let png = try encoder.encode(image)
+            let name = String(format: "frame-%05d.png", times.count + 1)
+            try AtomicFile.write(png, to: (output as NSString).appendingPathComponent(name))
+            if apng != nil { frames.append(png) }
+            times.append(time)
+        }
+        if events == "-" {
+            while let line = readLine(strippingNewline: true) { try replay.feed(line, emit: emit) }
+        } else {
+            guard let text = try? String(contentsOfFile: events, encoding: .utf8) else {
+                throw GestureFileError(file: events, line: 1, message: "cannot read the event file")
+            }
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false) { try replay.feed(String(line), emit: emit) }
+        }
+        try replay.finish(emit: emit)
+        if let apng {
+            var delays: [Double] = []
+            for i in times.indices {
+                delays.append(fps.map { 1 / $0 } ?? (i + 1 < times.count ? max(times[i + 1] - times[i], 0.02) : 1))
+            }
+            try AtomicFile.write(try APNGWriter.make(frames: frames, delays: delays), to: apng)
+        }
+        print("\(times.count) frames in \(output)" + (apng.map { ", animated in \($0)" } ?? ""))
+    }
+}

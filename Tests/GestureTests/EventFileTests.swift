@@ -1,0 +1,48 @@
+import Gestures
+import XCTest
+
+final class EventFileTests: XCTestCase {
+    let header = #"{"type":"header","version":1,"viewport":{"width":320,"height":480}}"#
+
+    func error(_ lines: [String]) -> GestureFileError? {
+        do {
+            _ = try GestureEventReader.readAll(([header] + lines).joined(separator: "\n"), source: "e.jsonl")
+            XCTFail("expected an error")
+        } catch let e as GestureFileError {
+            return e
+        } catch {
+            XCTFail("\(error)")
+        }
+        return nil
+    }
+
+    func testReadsHeaderTouchesAndCommands() throws {
+        let (viewport, events) = try GestureEventReader.readAll([
+            header,
+            #"{"t":0,"type":"touch","phase":"began","id":1,"x":10,"y":20}"#,
+            #"{"t":0.5,"type":"touch","phase":"ended","id":1,"x":10,"y":20,"tapCount":1}"#,
+            #"{"t":0.5,"type":"rotate","dx":3,"dy":-4}"#,
+            #"{"t":1,"type":"frame"}"#,
+        ].joined(separator: "\n"), source: "e.jsonl")
+        XCTAssertEqual(viewport.width, 320)
+        XCTAssertEqual(events.map(\.line), [2, 3, 4, 5])
+        XCTAssertEqual(events[2].kind, .command(.rotate(dx: 3, dy: -4)))
+        XCTAssertEqual(events[3].kind, .frame)
+    }
+
+    func testMalformedLinesNameTheLine() {
+        XCTAssertEqual(error([#"{"t":0,"type":"wiggle"}"#])?.description, #"e.jsonl:2: unknown event type "wiggle""#)
+        XCTAssertEqual(error([#"{"t":0,"type":"pan","dx":1}"#])?.description, #"e.jsonl:2: pan: missing or non-numeric field "dy""#)
+        XCTAssertEqual(error([#"{"t":1,"type":"frame"}"#, #"{"t":0.5,"type":"frame"}"#])?.line, 3)
+        XCTAssertEqual(error([#"{"t":0,"type":"touch","phase":"moved","id":7,"x":1,"y":1}"#])?.message,
+                       "touch 7 moved but never began")
+        XCTAssertEqual(error(["not json"])?.message, "not a JSON object")
+        XCTAssertEqual(error([#"{"t":0,"type":"pinch","scale":0}"#])?.message, "pinch: scale must be positive")
+        do {
+            _ = try GestureEventReader.readAll(#"{"t":0,"type":"frame"}"#, source: "e.jsonl")
+            XCTFail("expected an error")
+        } catch let e as GestureFileError {
+            XCTAssertEqual(e.line, 1)
+        } catch { XCTFail("\(error)") }
+    }
+}
