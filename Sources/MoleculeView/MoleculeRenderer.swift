@@ -13,7 +13,6 @@ public struct RenderStyle: Sendable, Equatable {
     public var ambient: Float = 0.32
     public var diffuse: Float = 0.72
     public var specular: Float = 0.35
-    public var shininess: Float = 48
 
     public init() {}
 }
@@ -168,7 +167,6 @@ public final class MoleculeRenderer {
             program.set("ambient", style.ambient)
             program.set("diffuse", style.diffuse)
             program.set("specular", style.specular)
-            program.set("shininess", style.shininess)
             program.set("fogStart", distance - r * 0.2)
             program.set("fogEnd", distance + r)
             program.set("fogStrength", style.depthCue ? Float(0.75) : 0)

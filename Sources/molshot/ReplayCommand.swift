@@ -71,15 +71,12 @@ struct ReplayCommand: ParsableCommand {
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         let replay = Replay(source: events == "-" ? "<stdin>" : events, options: options, molecule: structure,
                             baseDirectory: base, fps: fps)
-        var frames: [[UInt8]] = []
+        // Frames are encoded and written on a queue of their own while the next one draws.
+        let writer = FrameWriter(directory: output, keep: apng != nil)
         var times: [Double] = []
-        let encoder = PNGEncoder.fast
         let emit: (RGBAImage, Double) throws -> Void = { image, time in
-            let png = try encoder.encode(image)
-            let name = String(format: "frame-%05d.png", times.count + 1)
-            try AtomicFile.write(png, to: (output as NSString).appendingPathComponent(name))
-            if apng != nil { frames.append(png) }
             times.append(time)
+            try writer.write(image, number: times.count)
         }
         if events == "-" {
             while let line = readLine(strippingNewline: true) { try replay.feed(line, emit: emit) }
@@ -90,6 +87,7 @@ struct ReplayCommand: ParsableCommand {
             for line in text.split(separator: "\n", omittingEmptySubsequences: false) { try replay.feed(String(line), emit: emit) }
         }
         try replay.finish(emit: emit)
+        let frames = try writer.finish()
         if let apng {
             var delays: [Double] = []
             for i in times.indices {
@@ -98,5 +96,52 @@ struct ReplayCommand: ParsableCommand {
             try AtomicFile.write(try APNGWriter.make(frames: frames, delays: delays), to: apng)
         }
         print("\(times.count) frames in \(output)" + (apng.map { ", animated in \($0)" } ?? ""))
+    }
+}
+
+/// Encodes and writes frames in order on a serial queue; the first failure is reported by the
+/// next `write` or by `finish`.
+final class FrameWriter: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "molshot.frames")
+    private let directory: String
+    private let keep: Bool
+    private var kept: [[UInt8]] = []
+    private var failure: Error?
+    private let lock = NSLock()
+    private let slots = DispatchSemaphore(value: 4)
+
+    init(directory: String, keep: Bool) {
+        self.directory = directory
+        self.keep = keep
+    }
+
+    func write(_ image: RGBAImage, number: Int) throws {
+        lock.lock()
+        if let failure { lock.unlock(); throw failure }
+        lock.unlock()
+        slots.wait()
+        queue.async { [self] in
+            defer { slots.signal() }
+            do {
+                let png = try PNGEncoder.fast.encode(image)
+                try AtomicFile.write(png, to: (directory as NSString).appendingPathComponent(String(format: "frame-%05d.png", number)))
+                lock.lock()
+                if keep { kept.append(png) }
+                lock.unlock()
+            } catch {
+                lock.lock()
+                if failure == nil { failure = error }
+                lock.unlock()
+            }
+        }
+    }
+
+    /// Waits for every frame; returns the PNGs kept for an animation.
+    func finish() throws -> [[UInt8]] {
+        queue.sync {}
+        lock.lock()
+        defer { lock.unlock() }
+        if let failure { throw failure }
+        return kept
     }
 }

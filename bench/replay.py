@@ -1,0 +1,48 @@
+"""bench/run replay: frames/s of `molshot replay` at 512x512 for 1crn, a 5k-atom protein (1tii)
+and 1ffk. A file of N rotate+frame events is replayed, and so is one with a single frame; the
+difference is the cost of N-1 frames with the geometry uploaded once and only the camera
+changing. Stage split per frame from `molshot measure-render` (draw, readback, PNG)."""
+import argparse, os, subprocess, tempfile, time
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--molshot", required=True)
+ap.add_argument("--corpus", required=True)
+ap.add_argument("--frames", type=int, default=60)
+ap.add_argument("--size", type=int, default=512)
+args = ap.parse_args()
+
+def events(n):
+    lines = ['{"type":"header","version":1,"viewport":{"width":512,"height":512}}']
+    for i in range(n):
+        lines.append(f'{{"t":{i / 60:.4f},"type":"rotate","dx":3,"dy":1}}')
+        lines.append(f'{{"t":{i / 60:.4f},"type":"frame"}}')
+    return "\n".join(lines) + "\n"
+
+def replay_seconds(molecule, n):
+    d = tempfile.mkdtemp(prefix="bench-replay-")
+    path = os.path.join(d, "events.jsonl")
+    with open(path, "w") as f:
+        f.write(events(n))
+    t = time.perf_counter()
+    subprocess.run([args.molshot, "replay", path, "--molecule", molecule, "-o", os.path.join(d, "out"),
+                    "--size", f"{args.size}x{args.size}"], check=True, capture_output=True)
+    elapsed = time.perf_counter() - t
+    subprocess.run(["rm", "-rf", d])
+    return elapsed
+
+print(f"# replay: {args.frames} frames of rotate events at {args.size}x{args.size}; frames/s from (time for N frames - time for 1) / (N-1)")
+for name in ("1crn.pdb", "1tii.pdb", "1ffk.cif.gz"):
+    molecule = os.path.join(args.corpus, name)
+    if not os.path.exists(molecule):
+        continue
+    runs = []
+    for _ in range(3):
+        one = replay_seconds(molecule, 1)
+        many = replay_seconds(molecule, args.frames)
+        runs.append((args.frames - 1) / max(many - one, 1e-6))
+    runs.sort()
+    out = subprocess.run([args.molshot, "measure-render", "--size", str(args.size), "--modes", "ball-and-stick"] + [molecule] * 5,
+                         check=True, capture_output=True, text=True).stdout
+    d = dict(l.split("\t") for l in out.splitlines())
+    split = ", ".join(f"{k}={float(d['stage.' + k]) / 5 * 1000:.1f} ms" for k in ("draw", "readback", "png"))
+    print(f"RESULT suite=replay case={name.split('.')[0]}-{args.size} molshot={runs[1]:.1f}  # frames/s; per frame: {split}")
