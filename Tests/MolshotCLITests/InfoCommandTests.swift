@@ -102,6 +102,36 @@ final class InfoCommandTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: out))
     }
 
+    func testReplayReadsALiveStreamFromStandardInput() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-replay-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let exe = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let process = Process()
+        process.executableURL = exe.deletingLastPathComponent().appendingPathComponent("molshot")
+        process.arguments = ["replay", "-", "--molecule", "Tests/Fixtures/Caffeine.pdb", "-o", dir.path, "--size", "64"]
+        process.currentDirectoryURL = Self.root
+        let input = Pipe(), err = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = err
+        try process.run()
+        let w = input.fileHandleForWriting
+        w.write(Data(#"{"type":"header","version":1,"viewport":{"width":320,"height":320}}"#.utf8 + [10]))
+        w.write(Data(#"{"t":0,"type":"frame"}"#.utf8 + [10]))
+        // The first frame is written while the stream is still open.
+        let first = dir.appendingPathComponent("frame-00001.png").path
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: first) && Date() < deadline { usleep(20_000) }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: first), "frame written as soon as it was due")
+        w.write(Data(#"{"t":0.5,"type":"rotate","dx":40,"dy":0}"#.utf8 + [10]))
+        w.write(Data(#"{"t":0.1,"type":"frame"}"#.utf8 + [10]))
+        try w.close()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 1, "time went backwards on line 4")
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(message.contains("<stdin>:4: time goes backwards"), message)
+    }
+
     func testHelpListsInfo() throws {
         let run = try molshot("--help")
         XCTAssertEqual(run.status, 0)
