@@ -42,6 +42,10 @@ public struct RGBAImage: Sendable, Equatable {
                 }
                 return
             }
+            if factor == 2 {
+                downsampleByTwo(source.baseAddress!, width: width, height: height, into: dst.baseAddress!)
+                return
+            }
             let n = UInt32(factor * factor)
             for y in 0..<outHeight {
                 for x in 0..<outWidth {
@@ -69,5 +73,42 @@ public struct RGBAImage: Sendable, Equatable {
             }
         }
         return RGBAImage(width: outWidth, height: outHeight, pixels: out)
+    }
+
+    /// The 2x2 case, the default: four samples a pixel summed as vectors; where all four are
+    /// opaque the alpha weights cancel and a plain average is exact.
+    private static func downsampleByTwo(_ source: UnsafePointer<UInt8>, width: Int, height: Int, into dst: UnsafeMutablePointer<UInt8>) {
+        let outWidth = width / 2, outHeight = height / 2
+        let rowBytes = width * 4
+        for y in 0..<outHeight {
+            let row0 = source + (height - 1 - 2 * y) * rowBytes
+            let row1 = source + (height - 2 - 2 * y) * rowBytes
+            var o = dst + y * outWidth * 4
+            var i = 0
+            for _ in 0..<outWidth {
+                let p0 = SIMD4<UInt32>(truncatingIfNeeded: UnsafeRawPointer(row0 + i).loadUnaligned(as: SIMD4<UInt8>.self))
+                let p1 = SIMD4<UInt32>(truncatingIfNeeded: UnsafeRawPointer(row0 + i + 4).loadUnaligned(as: SIMD4<UInt8>.self))
+                let p2 = SIMD4<UInt32>(truncatingIfNeeded: UnsafeRawPointer(row1 + i).loadUnaligned(as: SIMD4<UInt8>.self))
+                let p3 = SIMD4<UInt32>(truncatingIfNeeded: UnsafeRawPointer(row1 + i + 4).loadUnaligned(as: SIMD4<UInt8>.self))
+                let a = p0.w + p1.w + p2.w + p3.w
+                if a == 4 * 255 {
+                    let sum = p0 &+ p1 &+ p2 &+ p3 &+ SIMD4(repeating: 2)
+                    o[0] = UInt8(truncatingIfNeeded: sum.x / 4)
+                    o[1] = UInt8(truncatingIfNeeded: sum.y / 4)
+                    o[2] = UInt8(truncatingIfNeeded: sum.z / 4)
+                    o[3] = 255
+                } else if a > 0 {
+                    let weighted = p0 &* p0.w &+ p1 &* p1.w &+ p2 &* p2.w &+ p3 &* p3.w
+                    o[0] = UInt8(truncatingIfNeeded: (weighted.x + a / 2) / a)
+                    o[1] = UInt8(truncatingIfNeeded: (weighted.y + a / 2) / a)
+                    o[2] = UInt8(truncatingIfNeeded: (weighted.z + a / 2) / a)
+                    o[3] = UInt8(truncatingIfNeeded: (a + 2) / 4)
+                } else {
+                    o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0
+                }
+                o += 4
+                i += 8
+            }
+        }
     }
 }
