@@ -46,9 +46,17 @@ public final class MoleculeScene {
 
     /// New colors, one 0xRRGGBB per atom of the model the geometry came from.
     public func recolor(_ atomColors: [UInt32]) {
-        sphereColors?.update(MoleculeScene.packed(geometry.sphereAtoms, atomColors))
+        packedSphereColors = MoleculeScene.packed(geometry.sphereAtoms, atomColors)
+        sphereColors?.update(packedSphereColors)
         cylinderColors?.update(MoleculeScene.packed(geometry.cylinderAtoms, atomColors))
+        culledFor = nil
     }
+
+    /// Sphere colors as uploaded, for drawing a subset.
+    var packedSphereColors: [UInt32] = []
+    /// The visible subset of the spheres for the last view direction, on the GPU.
+    var culled: (vertices: VertexArray, spheres: GPUBuffer, colors: GPUBuffer, count: Int)?
+    var culledFor: Quaternion?
 
     /// 0xRRGGBB to the bytes R, G, B, 255 in memory order, per instance.
     static func packed(_ atoms: [Int32], _ colors: [UInt32]) -> [UInt32] {
@@ -94,11 +102,7 @@ public final class MoleculeRenderer {
         if geometry.sphereCount > 0 {
             let spheres = GPUBuffer(device: device, geometry.spheres)
             let colors = GPUBuffer(device: device, MoleculeScene.packed(geometry.sphereAtoms, atomColors))
-            sphereVertices = VertexArray(device: device, attributes: [
-                .init(location: 0, buffer: quad, components: 2, stride: 8, offset: 0, perInstance: false),
-                .init(location: 1, buffer: spheres, components: 4, stride: 16, offset: 0, perInstance: true),
-                .init(location: 2, buffer: colors, components: 4, kind: .normalizedUnsignedByte, stride: 4, offset: 0, perInstance: true),
-            ])
+            sphereVertices = sphereArray(spheres, colors)
             sphereColors = colors
         }
         if geometry.cylinderCount > 0 {
@@ -113,8 +117,52 @@ public final class MoleculeRenderer {
             ])
             cylinderColors = colors
         }
-        return MoleculeScene(sphereVertices: sphereVertices, cylinderVertices: cylinderVertices, sphereColors: sphereColors,
-                             cylinderColors: cylinderColors, geometry: geometry)
+        let scene = MoleculeScene(sphereVertices: sphereVertices, cylinderVertices: cylinderVertices, sphereColors: sphereColors,
+                                  cylinderColors: cylinderColors, geometry: geometry)
+        scene.packedSphereColors = MoleculeScene.packed(geometry.sphereAtoms, atomColors)
+        return scene
+    }
+
+    private func sphereArray(_ spheres: GPUBuffer, _ colors: GPUBuffer) -> VertexArray {
+        VertexArray(device: device, attributes: [
+            .init(location: 0, buffer: quad, components: 2, stride: 8, offset: 0, perInstance: false),
+            .init(location: 1, buffer: spheres, components: 4, stride: 16, offset: 0, perInstance: true),
+            .init(location: 2, buffer: colors, components: 4, kind: .normalizedUnsignedByte, stride: 4, offset: 0, perInstance: true),
+        ])
+    }
+
+    /// Scenes with at least this many spheres are culled (`SphereOcclusion`) before drawing: below
+    /// it, finding hidden spheres costs more than drawing them. `Int.max` turns culling off.
+    public var occlusionCullingMinimum = 4096
+
+    /// The vertex array and count to draw spheres with: all of them, or, in an orthographic view
+    /// of a large scene of spheres alone, those `SphereOcclusion` finds visible from this direction.
+    private func sphereDraw(_ scene: MoleculeScene, _ camera: Camera) -> (VertexArray?, Int) {
+        let all = (scene.sphereVertices, scene.geometry.sphereCount)
+        // Bonds mean small, sparse spheres (ball-and-stick): little is hidden, so culling does not pay.
+        guard camera.isOrthographic, scene.geometry.cylinderCount == 0, scene.geometry.sphereCount >= occlusionCullingMinimum
+        else { return all }
+        if scene.culledFor != camera.rotation {
+            let visible = SphereOcclusion.visible(scene.geometry.spheres, rotation: camera.rotation)
+            var xyzr = [Float](), colors = [UInt32]()
+            xyzr.reserveCapacity(visible.count * 4)
+            colors.reserveCapacity(visible.count)
+            for i in visible {
+                let k = Int(i) * 4
+                xyzr += scene.geometry.spheres[k..<(k + 4)]
+                colors.append(scene.packedSphereColors[Int(i)])
+            }
+            if let c = scene.culled {
+                c.spheres.update(xyzr)
+                c.colors.update(colors)
+                scene.culled = (c.vertices, c.spheres, c.colors, visible.count)
+            } else {
+                let spheres = GPUBuffer(device: device, xyzr), colorBuffer = GPUBuffer(device: device, colors)
+                scene.culled = (sphereArray(spheres, colorBuffer), spheres, colorBuffer, visible.count)
+            }
+            scene.culledFor = camera.rotation
+        }
+        return scene.culled.map { ($0.vertices, $0.count) } ?? all
     }
 
     /// The supersampling factor actually used for an output of `width` x `height`.
@@ -152,9 +200,9 @@ public final class MoleculeRenderer {
         let r = camera.radius
         let smallSpheres = scene.typicalSphereRadius / camera.worldUnitsPerPixel(width: width, height: height) * Float(factor)
             < MoleculeRenderer.triangleImpostorPixels
+        let (sphereVertices, sphereCount) = sphereDraw(scene, camera)
         for (vertexArray, program, instances, triangle) in [
-            (scene.sphereVertices, try device.program(vertex: "sphere.vert", fragment: "sphere.frag"), scene.geometry.sphereCount,
-             smallSpheres),
+            (sphereVertices, try device.program(vertex: "sphere.vert", fragment: "sphere.frag"), sphereCount, smallSpheres),
             (scene.cylinderVertices, try device.program(vertex: "cylinder.vert", fragment: "cylinder.frag"),
              scene.geometry.cylinderCount, false),
         ] {

@@ -95,6 +95,27 @@ final class RendererTests: XCTestCase {
         XCTAssertEqual(renderer.device.liveObjects, before)
     }
 
+    func testCullingHiddenSpheresChangesNoPixel() throws {
+        let renderer = try Rendering.renderer()
+        defer { renderer.occlusionCullingMinimum = 4096 }
+        for file in ["1crn.pdb", "1bna.pdb"] {
+            let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent(file).path)
+            let p = try Rendering.prepared(s, "spacefill")
+            let scene = renderer.makeScene(p.geometry, atomColors: p.atomColors)
+            for turn in [Float(0), 37, 90, 161] {
+                var camera = p.fittedCamera
+                camera.rotate(degreesX: turn, degreesY: turn * 1.3, degreesZ: 0)
+                renderer.occlusionCullingMinimum = Int.max
+                let all = try renderer.render(scene, camera: camera, width: 300, height: 300, style: .transparent)
+                renderer.occlusionCullingMinimum = 0
+                let culled = try renderer.render(scene, camera: camera, width: 300, height: 300, style: .transparent)
+                XCTAssertEqual(all, culled, "\(file) turned \(turn)")
+            }
+            let visible = SphereOcclusion.visible(p.geometry.spheres, rotation: p.fittedCamera.rotation)
+            XCTAssertLessThan(visible.count, p.geometry.sphereCount, "\(file): some spheres are hidden")
+        }
+    }
+
     func testSizesAboveTheLimitAreRefused() throws {
         let renderer = try Rendering.renderer()
         let p = try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0"]), "spacefill")

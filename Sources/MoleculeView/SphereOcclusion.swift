@@ -1,0 +1,74 @@
+import Scene
+
+/// Which spheres can be seen from the camera's direction, found on the CPU before drawing:
+/// spheres are taken front to back, and a grid over the view plane remembers, per cell, the
+/// nearest depth by which a sphere already kept covers the whole cell. A sphere whose front lies
+/// behind that depth in every cell it touches is hidden and is not drawn. Conservative: a kept
+/// sphere covers a cell only where the cell lies wholly inside its disk, and the covering depth
+/// is the surface's farthest point over the cell. Orthographic views only (rays are parallel).
+public enum SphereOcclusion {
+    /// Indices of the spheres (x, y, z, r in `spheres`) not hidden behind others, in their original order.
+    public static func visible(_ spheres: [Float], rotation: Quaternion) -> [Int32] {
+        let n = spheres.count / 4
+        guard n > 0 else { return [] }
+        let m = rotation.matrix
+        var x = [Float](repeating: 0, count: n), y = x, z = x, r = x
+        var lo = SIMD2<Float>(repeating: .greatestFiniteMagnitude), hi = -lo
+        var radii: [Float] = []
+        radii.reserveCapacity(n)
+        for i in 0..<n {
+            let p = SIMD3(spheres[4 * i], spheres[4 * i + 1], spheres[4 * i + 2])
+            let v = m.0 * p.x + m.1 * p.y + m.2 * p.z
+            x[i] = v.x; y[i] = v.y; z[i] = v.z; r[i] = spheres[4 * i + 3]
+            lo = pointwiseMin(lo, SIMD2(v.x - r[i], v.y - r[i]))
+            hi = pointwiseMax(hi, SIMD2(v.x + r[i], v.y + r[i]))
+            radii.append(r[i])
+        }
+        radii.sort()
+        let extent = hi - lo
+        // Cells about half a typical radius, at most 1024 a side.
+        let cell = max(radii[radii.count / 2] * 0.5, max(extent.x, extent.y) / 1024, 1e-3)
+        let cols = Int(extent.x / cell) + 1, rows = Int(extent.y / cell) + 1
+        var covered = [Float](repeating: -.greatestFiniteMagnitude, count: cols * rows)
+
+        // Front to back by the sphere's nearest point (view space looks down -z: larger is nearer).
+        let order = (0..<n).sorted { a, b in
+            let fa = z[a] + r[a], fb = z[b] + r[b]
+            return fa != fb ? fa > fb : a < b
+        }
+        var keep = [Bool](repeating: false, count: n)
+        for i in order {
+            let front = z[i] + r[i]
+            let c0 = max(0, Int((x[i] - r[i] - lo.x) / cell)), c1 = min(cols - 1, Int((x[i] + r[i] - lo.x) / cell))
+            let r0 = max(0, Int((y[i] - r[i] - lo.y) / cell)), r1 = min(rows - 1, Int((y[i] + r[i] - lo.y) / cell))
+            var hidden = true
+            check: for row in r0...r1 {
+                for col in c0...c1 where !(covered[row * cols + col] > front + 1e-3) {
+                    hidden = false
+                    break check
+                }
+            }
+            if hidden { continue }
+            keep[i] = true
+            // Cells wholly inside the disk, at the depth of the surface's farthest point over the cell.
+            let rr = r[i] * r[i]
+            for row in r0...r1 {
+                let ya = lo.y + Float(row) * cell - y[i], yb = ya + cell
+                let dy = max(ya * ya, yb * yb)
+                if dy >= rr { continue }
+                for col in c0...c1 {
+                    let xa = lo.x + Float(col) * cell - x[i], xb = xa + cell
+                    let d2 = max(xa * xa, xb * xb) + dy
+                    if d2 >= rr { continue }
+                    let depth = z[i] + (rr - d2).squareRoot()
+                    let k = row * cols + col
+                    if depth > covered[k] { covered[k] = depth }
+                }
+            }
+        }
+        var result: [Int32] = []
+        result.reserveCapacity(n)
+        for i in 0..<n where keep[i] { result.append(Int32(i)) }
+        return result
+    }
+}
