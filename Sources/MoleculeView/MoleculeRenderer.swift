@@ -133,7 +133,7 @@ public final class MoleculeRenderer {
 
     /// Scenes with at least this many spheres are culled (`SphereOcclusion`) before drawing: below
     /// it, finding hidden spheres costs more than drawing them. `Int.max` turns culling off.
-    public var occlusionCullingMinimum = 4096
+    public var occlusionCullingMinimum = 300
 
     /// The vertex array and count to draw spheres with: all of them, or, in an orthographic view
     /// of a large scene of spheres alone, those `SphereOcclusion` finds visible from this direction.

@@ -97,7 +97,7 @@ final class RendererTests: XCTestCase {
 
     func testCullingHiddenSpheresChangesNoPixel() throws {
         let renderer = try Rendering.renderer()
-        defer { renderer.occlusionCullingMinimum = 4096 }
+        defer { renderer.occlusionCullingMinimum = 300 }
         for file in ["1crn.pdb", "1bna.pdb"] {
             let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent(file).path)
             let p = try Rendering.prepared(s, "spacefill")
