@@ -23,6 +23,21 @@ enum ByteFields {
 
     static let powersOfTen: [Double] = (0...22).map { pow10($0) }
 
+    /// 10^n for 0 <= n <= 15, exact, without touching a lazily initialized table in the common cases.
+    @inline(__always)
+    static func exactPowerOfTen(_ n: Int) -> Double {
+        switch n {
+        case 0: return 1
+        case 1: return 10
+        case 2: return 100
+        case 3: return 1000
+        case 4: return 10000
+        case 5: return 100_000
+        case 6: return 1_000_000
+        default: return powersOfTen[n]
+        }
+    }
+
     private static func pow10(_ n: Int) -> Double {
         var v = 1.0
         for _ in 0..<n { v *= 10 }
@@ -38,6 +53,37 @@ enum ByteFields {
 
     static func double(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
         guard let b = buffer.baseAddress else { return nil }
+        // Fast path for what PDB and mmCIF files hold: blanks, an optional minus, at most 15
+        // digits with one point. Anything else goes the general way below.
+        do {
+            var i = start
+            let e = min(end, buffer.count)
+            while i < e && b[i] == 0x20 { i += 1 }
+            var negative = false
+            if i < e && b[i] == 0x2D { negative = true; i += 1 }
+            var mantissa = 0
+            var decimals = -1
+            var digits = 0
+            while i < e {
+                let d = b[i] &- 0x30
+                if d < 10 {
+                    mantissa = mantissa &* 10 &+ Int(d)
+                    digits += 1
+                    if decimals >= 0 { decimals += 1 }
+                } else if b[i] == 0x2E && decimals < 0 {
+                    decimals = 0
+                } else {
+                    break
+                }
+                i += 1
+            }
+            var tail = i
+            while tail < e && isBlank(b[tail]) { tail += 1 }
+            if tail == e && digits > 0 && digits <= 15 {
+                let value = Double(mantissa) / exactPowerOfTen(max(decimals, 0))
+                return negative ? -value : value
+            }
+        }
         var (i, e) = trimmed(b, start, min(end, buffer.count))
         guard i < e else { return nil }
         var negative = false
