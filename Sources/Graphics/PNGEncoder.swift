@@ -37,7 +37,7 @@ public struct PNGEncoder: Sendable {
                                filter.mask, &out, &size, &message, message.count)
         }
         guard status == 0, let out else {
-            throw GraphicsError("PNG encoding failed: \(String(cString: message))")
+            throw GraphicsError("PNG encoding failed: \(text(of: message))")
         }
         defer { molshot_png_free(out) }
         return Array(UnsafeBufferPointer(start: out, count: size))
@@ -57,7 +57,7 @@ public enum PNGDecoder {
         var width: Int32 = 0, height: Int32 = 0
         var message = [CChar](repeating: 0, count: 256)
         guard molshot_png_decode_file(path, &pixels, &width, &height, &message, message.count) == 0, let pixels else {
-            throw GraphicsError("cannot read PNG \(path): \(String(cString: message))")
+            throw GraphicsError("cannot read PNG \(path): \(text(of: message))")
         }
         defer { molshot_png_free(pixels) }
         return RGBAImage(width: Int(width), height: Int(height),

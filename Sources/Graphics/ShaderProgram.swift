@@ -61,7 +61,7 @@ public final class ShaderProgram {
         }
         var text = [GLchar](repeating: 0, count: Int(max(length, 1)))
         if isProgram { glGetProgramInfoLog(object, length, nil, &text) } else { glGetShaderInfoLog(object, length, nil, &text) }
-        return String(cString: text)
+        return Graphics.text(of: text)
     }
 
     private func location(_ name: String) -> GLint {

@@ -232,6 +232,3 @@ public final class MoleculeRenderer {
     }
 }
 
-#if canImport(Glibc)
-import Glibc
-#endif
