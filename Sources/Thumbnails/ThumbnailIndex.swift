@@ -22,16 +22,18 @@ public struct ThumbnailIndex: Sendable {
         public var error: String?
     }
 
-    public static func fileName(_ shard: Shard) -> String {
-        shard.count == 1 ? "index.jsonl" : "index-\(shard.index)-of-\(shard.count).jsonl"
+    public static func fileName(_ shard: Shard, part: Shard = .whole) -> String {
+        let base = shard.count == 1 ? "index" : "index-\(shard.index)-of-\(shard.count)"
+        // A helper process's part is merged into the run's index when the run ends.
+        return part.count == 1 ? base + ".jsonl" : ".\(base).part-\(part.index)-of-\(part.count).jsonl"
     }
 
     public private(set) var entries: [String: Entry] = [:]
     let path: String
 
     /// The index in `directory`, or an empty one; lines that do not parse are dropped.
-    public init(directory: String, shard: Shard = .whole) {
-        path = (directory as NSString).appendingPathComponent(ThumbnailIndex.fileName(shard))
+    public init(directory: String, shard: Shard = .whole, part: Shard = .whole) {
+        path = (directory as NSString).appendingPathComponent(ThumbnailIndex.fileName(shard, part: part))
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return }
         let decoder = JSONDecoder()
         for line in text.split(separator: "\n") {
@@ -40,6 +42,22 @@ public struct ThumbnailIndex: Sendable {
     }
 
     public mutating func record(_ entry: Entry) { entries[entry.source] = entry }
+
+    /// Takes in the entries of the part indexes helper processes left in `directory` (also those a
+    /// killed run left) and deletes them.
+    public mutating func absorbParts(in directory: String, shard: Shard) {
+        let prefix = "." + String(ThumbnailIndex.fileName(shard).dropLast(6)) + ".part-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names.sorted() where name.hasPrefix(prefix) && name.hasSuffix(".jsonl") {
+            let partPath = (directory as NSString).appendingPathComponent(name)
+            if let text = try? String(contentsOfFile: partPath, encoding: .utf8) {
+                for line in text.split(separator: "\n") {
+                    if let entry = try? JSONDecoder().decode(Entry.self, from: Data(line.utf8)) { record(entry) }
+                }
+            }
+            unlink(partPath)
+        }
+    }
 
     public func save() throws {
         let encoder = JSONEncoder()

@@ -11,6 +11,11 @@ public struct ThumbnailJob: Sendable {
     /// Threads reading and parsing, and threads encoding PNG; drawing has one thread of its own.
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
     public var shard = Shard.whole
+    /// Within the shard, every `part.count`-th input from the `part.index`-th: how one run splits
+    /// its work over several processes (llvmpipe draws faster in two processes than in one).
+    public var part = Shard.whole
+    /// True in a helper process: it writes its own part index for the main process to merge.
+    public var isHelper = false
     /// Render even what is up to date.
     public var force = false
     public var maxBytes = FileInput.defaultLimit
@@ -24,14 +29,19 @@ public struct ThumbnailJob: Sendable {
 }
 
 /// How a run ended.
-public struct ThumbnailSummary: Sendable {
+public struct ThumbnailSummary: Sendable, Codable {
+    public struct Failure: Sendable, Codable, Equatable {
+        public var source: String
+        public var error: String
+    }
+
     public var total = 0
     public var rendered = 0
     public var skipped = 0
     public var failed = 0
     public var images = 0
     public var seconds = 0.0
-    public var failures: [(source: String, error: String)] = []
+    public var failures: [Failure] = []
     /// Contact sheet pages written.
     public var sheets: [String] = []
 
@@ -50,6 +60,7 @@ public final class ThumbnailRun: @unchecked Sendable {
     public let job: ThumbnailJob
     private let lock = NSLock()
     private var index: ThumbnailIndex
+    private let known: ThumbnailIndex?
     private var summary = ThumbnailSummary()
     private var lastSave = Date.distantPast
     private var next = 0
@@ -58,7 +69,9 @@ public final class ThumbnailRun: @unchecked Sendable {
 
     public init(_ job: ThumbnailJob) {
         self.job = job
-        index = ThumbnailIndex(directory: job.outputDirectory, shard: job.shard)
+        index = ThumbnailIndex(directory: job.outputDirectory, shard: job.shard, part: job.isHelper ? job.part : .whole)
+        // A helper process writes its own part, but knows what the run's index already says.
+        known = job.isHelper ? ThumbnailIndex(directory: job.outputDirectory, shard: job.shard) : nil
     }
 
     /// Counts so far, for progress reports.
@@ -85,6 +98,8 @@ public final class ThumbnailRun: @unchecked Sendable {
         var started: Date
     }
 
+    /// Does this process's part; with the whole job in one process, that is everything, contact
+    /// sheets included. A run split over processes ends with `finish(adding:)`.
     public func run() throws -> ThumbnailSummary {
         let fm = FileManager.default
         do {
@@ -92,8 +107,10 @@ public final class ThumbnailRun: @unchecked Sendable {
         } catch {
             throw GraphicsError("cannot create \(job.outputDirectory): \(error.localizedDescription)")
         }
-        AtomicFile.removeLeftovers(in: job.outputDirectory)
-        sources = try ThumbnailInputs.collect(job.inputs).filter(job.shard.contains)
+        if !job.isHelper { AtomicFile.removeLeftovers(in: job.outputDirectory) }
+        let all = try ThumbnailInputs.collect(job.inputs).filter(job.shard.contains)
+        if !job.isHelper { index.absorbParts(in: job.outputDirectory, shard: job.shard) }
+        sources = all.enumerated().filter { $0.offset % job.part.count == job.part.index - 1 }.map(\.element)
         summary.total = sources.count
         let perception = try BondPerception.standard()
 
@@ -128,12 +145,34 @@ public final class ThumbnailRun: @unchecked Sendable {
         writeQueue.close()
         writers.wait()
 
+        if job.part == .whole { return try finish(adding: []) }
         lock.lock()
         defer { lock.unlock() }
         try index.save()
+        summary.seconds = Date().timeIntervalSince(start)
+        summary.failures.sort { $0.source < $1.source }
+        return summary
+    }
+
+    /// After helper processes have done the other parts: their index parts merged into this run's
+    /// index, their counts added, and contact sheets drawn over the whole run.
+    public func finish(adding helpers: [ThumbnailSummary]) throws -> ThumbnailSummary {
+        lock.lock()
+        defer { lock.unlock() }
+        for h in helpers {
+            summary.total += h.total
+            summary.rendered += h.rendered
+            summary.skipped += h.skipped
+            summary.failed += h.failed
+            summary.images += h.images
+            summary.failures += h.failures
+        }
+        index.absorbParts(in: job.outputDirectory, shard: job.shard)
+        try index.save()
+        let everything = try ThumbnailInputs.collect(job.inputs).filter(job.shard.contains)
         if let layout = job.contactSheet {
             for (m, mode) in job.settings.modes.enumerated() {
-                let items = sources.sorted().compactMap { source -> (String, String)? in
+                let items = everything.sorted().compactMap { source -> (String, String)? in
                     guard let e = index.entries[source], e.status == "ok", m < e.outputs.count else { return nil }
                     return (ContactSheet.label(source), e.outputs[m])
                 }
@@ -245,7 +284,7 @@ public final class ThumbnailRun: @unchecked Sendable {
     private func lockedEntry(_ source: String) -> ThumbnailIndex.Entry? {
         lock.lock()
         defer { lock.unlock() }
-        return index.entries[source]
+        return index.entries[source] ?? known?.entries[source]
     }
 
     private func finishRendered(_ entry: ThumbnailIndex.Entry, images: Int) {
@@ -270,7 +309,7 @@ public final class ThumbnailRun: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         summary.failed += 1
-        summary.failures.append((source, message))
+        summary.failures.append(.init(source: source, error: message))
         index.record(ThumbnailIndex.Entry(source: source, checksum: String(checksum, radix: 16).leftPadded(16),
                                           settingsKey: job.settings.key, settings: job.settings.canonical, outputs: [],
                                           atoms: 0, seconds: Date().timeIntervalSince(started), status: "failed", error: message))

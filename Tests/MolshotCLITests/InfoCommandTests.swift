@@ -2,23 +2,20 @@ import Foundation
 import XCTest
 
 /// Runs the built `molshot` binary as a user would and reads what it prints.
-final class InfoCommandTests: XCTestCase {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
+enum MolshotBinary {
     struct Run {
         var status: Int32
         var stdout: String
         var stderr: String
     }
 
-    func molshot(_ arguments: String...) throws -> Run {
+    static func run(_ arguments: [String]) throws -> Run {
         // The test runner sits in the build folder beside the molshot executable.
         let exe = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        let binary = exe.deletingLastPathComponent().appendingPathComponent("molshot")
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = exe.deletingLastPathComponent().appendingPathComponent("molshot")
         process.arguments = arguments
-        process.currentDirectoryURL = Self.root
+        process.currentDirectoryURL = InfoCommandTests.root
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -29,6 +26,12 @@ final class InfoCommandTests: XCTestCase {
         return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
                    stderr: String(decoding: stderr, as: UTF8.self))
     }
+}
+
+final class InfoCommandTests: XCTestCase {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    func molshot(_ arguments: String...) throws -> MolshotBinary.Run { try MolshotBinary.run(arguments) }
 
     func testInfoJSONHasTheDocumentedKeys() throws {
         let run = try molshot("info", "--json", "Tests/Fixtures/1crn.pdb")

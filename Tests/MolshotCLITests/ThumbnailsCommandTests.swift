@@ -3,6 +3,25 @@ import XCTest
 
 /// The thumbnails command run as a process, killed with SIGKILL partway and started again.
 final class ThumbnailsCommandTests: XCTestCase {
+    func testHelperProcessesShareTheWorkAndOneIndex() throws {
+        let root = InfoCommandTests.root
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-procs-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let fixtures = ["1crn.pdb", "Caffeine.pdb", "TYR.sdf", "1lzh.pdb.gz", "adrenalin.mol2"].map { "Tests/Fixtures/" + $0 }
+        let run = try MolshotBinary.run(["thumbnails"] + fixtures + ["-o", out.path, "--size", "48", "--processes", "3",
+                                                                            "--contact-sheet", "3x2"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.hasPrefix("5 rendered, 0 up to date, 0 failed of 5"), run.stdout)
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.path)
+        XCTAssertEqual(names.filter { $0.hasSuffix(".png") && !$0.hasPrefix("contact-") }.count, 10)
+        XCTAssertEqual(names.filter { $0.hasPrefix("contact-") }.count, 2, "one page per mode, over all processes' work")
+        XCTAssertFalse(names.contains { $0.contains(".part-") }, "the helpers' index parts were merged")
+        let index = try String(contentsOf: out.appendingPathComponent("index.jsonl"), encoding: .utf8)
+        XCTAssertEqual(index.split(separator: "\n").count, 5)
+        let again = try MolshotBinary.run(["thumbnails"] + fixtures + ["-o", out.path, "--size", "48", "--processes", "2"])
+        XCTAssertTrue(again.stdout.hasPrefix("0 rendered, 5 up to date"), again.stdout)
+    }
+
     func testAKilledRunFinishesWhenStartedAgainAndLeavesOnlyWholePNGs() throws {
         let root = InfoCommandTests.root
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-kill-\(UUID().uuidString)")
