@@ -77,8 +77,10 @@ public final class MoleculeRenderer {
     private var framebuffer: Framebuffer?
     /// Seconds the last `render` spent drawing (until the GPU finished) and reading back.
     public private(set) var lastTimings: (draw: Double, readback: Double) = (0, 0)
-    /// Spheres drawn smaller than this radius in pixels get one triangle each instead of a quad.
-    public static let triangleImpostorPixels: Float = 6
+    /// Spheres drawn smaller than this radius in pixels, and bonds thinner than half of it, get one
+    /// triangle each instead of a quad: fewer primitives to set up where setup costs more than
+    /// the extra fragments. 0 always draws quads; the picture is the same either way.
+    public var triangleImpostorPixels: Float = 6
     /// Largest output side `render` accepts.
     public static let maximumSide = 8192
     /// Most pixels drawn for one image, supersampling included; past it the factor is lowered.
@@ -89,7 +91,9 @@ public final class MoleculeRenderer {
         self.device = device
         // A quad (strip of 4) and, after it, one triangle whose inscribed circle is the unit circle:
         // half the triangles to set up for impostors a few pixels wide, where setup costs more than fill.
-        quad = GPUBuffer(device: device, [Float]([-1, -1, 1, -1, -1, 1, 1, 1, -1.7320508, -1, 1.7320508, -1, 0, 2]))
+        // After the bond triangle: one triangle covering the square (-1,-1)..(1,1), for thin bonds.
+        quad = GPUBuffer(device: device, [Float]([-1, -1, 1, -1, -1, 1, 1, 1, -1.7320508, -1, 1.7320508, -1, 0, 2,
+                                                  -2, -1, 2, -1, 0, 3]))
         // Compile both programs now rather than at the first picture.
         _ = try device.program(vertex: "sphere.vert", fragment: "sphere.frag")
         _ = try device.program(vertex: "cylinder.vert", fragment: "cylinder.frag")
@@ -199,12 +203,15 @@ public final class MoleculeRenderer {
         let distance = camera.distance
         let r = camera.radius
         let smallSpheres = scene.typicalSphereRadius / camera.worldUnitsPerPixel(width: width, height: height) * Float(factor)
-            < MoleculeRenderer.triangleImpostorPixels
+            < triangleImpostorPixels
         let (sphereVertices, sphereCount) = sphereDraw(scene, camera)
+        let thinBonds = BallAndStick.bondRadius / camera.worldUnitsPerPixel(width: width, height: height) * Float(factor)
+            < triangleImpostorPixels / 2
+        // `triangle`: where the one-triangle cover starts in the corner buffer, 0 for the quad.
         for (vertexArray, program, instances, triangle) in [
-            (sphereVertices, try device.program(vertex: "sphere.vert", fragment: "sphere.frag"), sphereCount, smallSpheres),
+            (sphereVertices, try device.program(vertex: "sphere.vert", fragment: "sphere.frag"), sphereCount, smallSpheres ? 4 : 0),
             (scene.cylinderVertices, try device.program(vertex: "cylinder.vert", fragment: "cylinder.frag"),
-             scene.geometry.cylinderCount, false),
+             scene.geometry.cylinderCount, thinBonds ? 7 : 0),
         ] {
             guard let vertexArray else { continue }
             program.set("view", matrix: view)
@@ -220,8 +227,8 @@ public final class MoleculeRenderer {
             program.set("fogStrength", style.depthCue ? Float(0.75) : 0)
             program.set("fogColor", bg.w > 0 ? SIMD3(bg.x, bg.y, bg.z) : SIMD3<Float>(1, 1, 1))
             device.setEnabled(.cullFace, false)
-            device.draw(program, vertexArray, into: target, primitive: triangle ? .triangles : .triangleStrip,
-                        first: triangle ? 4 : 0, vertexCount: triangle ? 3 : 4, instances: instances)
+            device.draw(program, vertexArray, into: target, primitive: triangle > 0 ? .triangles : .triangleStrip,
+                        first: triangle, vertexCount: triangle > 0 ? 3 : 4, instances: instances)
         }
         try device.checkError("drawing")
         device.finish()
