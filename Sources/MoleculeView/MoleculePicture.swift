@@ -29,8 +29,7 @@ public struct PreparedMolecule: Sendable {
             // Nothing but hydrogens or waters (H2, a water box): show them rather than nothing.
             visible = model.defaultConformerMask()
         }
-        bonds = representation == BallAndStick.self
-            ? perception.bonds(of: model, embedded: structure.embeddedTemplates) : []
+        bonds = representation.usesBonds ? perception.bonds(of: model, embedded: structure.embeddedTemplates) : []
         geometry = representation.init().geometry(of: model, bonds: bonds, visible: visible, elements: perception.elements)
         atomColors = color.colors(for: model, elements: perception.elements)
     }

@@ -70,6 +70,8 @@ public struct AtomFilter: Sendable, Equatable {
 /// A way of drawing a molecule. A new one is one type and one line in `Representations.all`.
 public protocol Representation: Sendable {
     static var name: String { get }
+    /// Whether its geometry draws bonds (so they must be perceived first).
+    static var usesBonds: Bool { get }
     init()
     func geometry(of model: Model, bonds: [Bond], visible: [Bool], elements: ElementTable) -> MoleculeGeometry
 }
@@ -88,6 +90,7 @@ public enum Representations {
 /// midpoint, each half in its atom's color.
 public struct BallAndStick: Representation {
     public static let name = "ball-and-stick"
+    public static let usesBonds = true
     public static let sphereScale: Float = 0.25
     public static let bondRadius: Float = 0.15
 
@@ -108,6 +111,7 @@ public struct BallAndStick: Representation {
 /// Atoms as van der Waals spheres.
 public struct Spacefill: Representation {
     public static let name = "spacefill"
+    public static let usesBonds = false
 
     public init() {}
 

@@ -23,7 +23,7 @@ struct ModelBuilder {
         var atom = atom
         let atomIndex = Int32(model.atoms.count)
         if chain != chainID {
-            closeChain()
+            closeResidue()
             chainID = chain
             let r = Int32(model.residues.count)
             model.chains.append(Chain(id: chain.description, residues: r..<r))
@@ -44,10 +44,6 @@ struct ModelBuilder {
         guard !model.residues.isEmpty else { return }
         let last = model.residues.count - 1
         model.residues[last].atoms = model.residues[last].atoms.lowerBound..<Int32(model.atoms.count)
-    }
-
-    private mutating func closeChain() {
-        closeResidue()
     }
 
     mutating func finish() -> Model {

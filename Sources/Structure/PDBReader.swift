@@ -191,7 +191,8 @@ public enum PDBReader {
             let key = UInt64(UInt32(bond.a)) << 32 | UInt64(UInt32(bond.b))
             if seen.insert(key).inserted { bonds.append(bond) }
         }
-        // CONECT lists a double bond by naming the partner twice; count repeats per direction.
+        // Each bond once, whichever end listed it; CONECT's repeated partners (old double-bond
+        // notation) are not read as orders.
         return bonds
     }
 
