@@ -16,6 +16,8 @@ public final class ReplaySession {
         public var mode = BallAndStick.name
         public var style = RenderStyle()
         public var color = ColorTheme.element
+        /// When given, the combinations `combine` accepts.
+        public var catalog: CombinationCatalog?
         public init() {}
     }
 
@@ -98,6 +100,23 @@ public final class ReplaySession {
         case .addPart(let part):
             parts.append(part)
         case .combine:
+            if let catalog = options.catalog {
+                if let entry = catalog.entry(for: parts) {
+                    do {
+                        let s = try StructureFile.load(path: catalog.structureURL(entry).path)
+                        try show(s, model: s.models.first)
+                    } catch let e as StructureError {
+                        throw GestureFileError(file: source, line: event.line, message: "combination \(entry.name): \(e)")
+                    }
+                    caption = Combination.congratulations(parts)
+                } else {
+                    shown = nil
+                    scene = nil
+                    caption = Combination.sorry(parts)
+                }
+                parts = []
+                break
+            }
             guard let model = structure?.models.first else {
                 caption = Combination.sorry(parts)
                 try show(structure, model: nil)

@@ -37,6 +37,9 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "Starting mode.")
     var mode = "ball-and-stick"
 
+    @Option(help: "Combinations catalog (JSON): the part sets `combine` accepts and the structure each shows.")
+    var catalog: String?
+
     @OptionGroup var look: RenderLook
 
     func validate() throws {
@@ -63,6 +66,7 @@ struct ReplayCommand: ParsableCommand {
         options.style.background = try RenderOptionParsing.background(look.background)
         options.style.antialias = look.antialias
         options.style.depthCue = look.depthCue
+        options.catalog = try catalog.map { try CombinationCatalog(contentsOf: URL(fileURLWithPath: $0)) }
         var structureOptions = StructureFile.Options()
         structureOptions.maxBytes = look.maxBytes
         let structure = try molecule.map { try StructureFile.load(path: $0, options: structureOptions) }

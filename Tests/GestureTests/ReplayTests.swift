@@ -10,8 +10,10 @@ final class ReplayTests: XCTestCase {
         .appendingPathComponent("Fixtures")
     static let header = #"{"type":"header","version":1,"viewport":{"width":320,"height":320}}"#
 
-    func replay(_ lines: [String], molecule: String? = "1bna.pdb", fps: Double? = nil, size: Int = 160) throws -> [RGBAImage] {
+    func replay(_ lines: [String], molecule: String? = "1bna.pdb", fps: Double? = nil, size: Int = 160,
+                catalog: CombinationCatalog? = nil) throws -> [RGBAImage] {
         var options = ReplaySession.Options()
+        options.catalog = catalog
         options.width = size
         options.height = size
         let structure = try molecule.map { try StructureFile.load(path: Self.fixtures.appendingPathComponent($0).path) }
@@ -114,6 +116,26 @@ final class ReplayTests: XCTestCase {
         var drawn = 0
         for y in 0..<(image.height * 3 / 4) { for x in 0..<image.width where image.pixel(x, y).r < 250 { drawn += 1 } }
         XCTAssertEqual(drawn, 0)
+    }
+
+    func testACatalogListsTheValidCombinationsAndTheirStructures() throws {
+        let catalog = CombinationCatalog(entries: [.init(name: "crambin", parts: ["left", "right"], structure: "1crn.pdb")],
+                                         directory: Self.fixtures)
+        XCTAssertEqual(catalog.entry(for: ["right", "left"])?.name, "crambin", "parts in any order")
+        XCTAssertNil(catalog.entry(for: ["left"]))
+        let valid = try replay([#"{"t":0,"type":"addPart","part":"right"}"#, #"{"t":0,"type":"addPart","part":"left"}"#,
+                                #"{"t":0.1,"type":"combine"}"#], molecule: nil, size: 240, catalog: catalog)
+        let sorry = try replay([#"{"t":0,"type":"addPart","part":"left"}"#, #"{"t":0.1,"type":"combine"}"#],
+                               molecule: nil, size: 240, catalog: catalog)
+        func drawn(_ image: RGBAImage) -> Int {
+            var n = 0
+            for y in 0..<(image.height * 3 / 4) { for x in 0..<image.width where image.pixel(x, y).r < 250 { n += 1 } }
+            return n
+        }
+        XCTAssertGreaterThan(drawn(valid[0]), 2000, "the catalog's structure is shown")
+        XCTAssertGreaterThan(captionInk(valid[0]), 40)
+        XCTAssertEqual(drawn(sorry[0]), 0)
+        XCTAssertGreaterThan(captionInk(sorry[0]), 40)
     }
 
     func testAnimatedPNGHoldsEveryFrameWithItsDelay() throws {
