@@ -9,7 +9,7 @@ layout(location = 4) in vec4 colorB;
 
 uniform mat4 view;
 uniform mat4 projection;
-uniform bool orthographic;
+#include "view.glsl"
 
 out vec3 vStart;
 out vec3 vEnd;

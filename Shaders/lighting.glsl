@@ -1,5 +1,5 @@
 // Blinn-Phong with one key light and an ambient term, in view space; optional depth cueing.
-uniform bool orthographic;
+#include "view.glsl"
 uniform vec3 lightDirection;   // toward the light, normalized
 uniform float ambient;
 uniform float diffuse;

@@ -35,12 +35,12 @@ public final class GraphicsDevice {
 
     // MARK: Programs
 
-    /// The program linked from two shader files, compiled once per device.
-    public func program(vertex: String, fragment: String) throws -> ShaderProgram {
-        let key = vertex + "|" + fragment
+    /// The program linked from two shader files with `defines` set, compiled once per device.
+    public func program(vertex: String, fragment: String, defines: [String] = []) throws -> ShaderProgram {
+        let key = ([vertex, fragment] + defines).joined(separator: "|")
         if let p = programs[key] { return p }
-        let p = try ShaderProgram(device: self, vertex: try shaders.source(vertex), fragment: try shaders.source(fragment),
-                                  name: key)
+        let p = try ShaderProgram(device: self, vertex: try shaders.source(vertex, defines: defines),
+                                  fragment: try shaders.source(fragment, defines: defines), name: key)
         programs[key] = p
         return p
     }

@@ -15,10 +15,16 @@ public struct ShaderLibrary: Sendable {
 
     public init(directory: URL) { self.directory = directory }
 
-    /// The source of `name` with its includes expanded.
-    public func source(_ name: String) throws -> String {
+    /// The source of `name` with its includes expanded and `defines` (`#define NAME 1`) set
+    /// right after the `#version` line.
+    public func source(_ name: String, defines: [String] = []) throws -> String {
         var included = Set<String>()
-        return try expand(name, included: &included, depth: 0)
+        let text = try expand(name, included: &included, depth: 0)
+        guard !defines.isEmpty else { return text }
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let at = (lines.firstIndex { $0.hasPrefix("#version") } ?? -1) + 1
+        lines.insert(contentsOf: defines.map { "#define \($0) 1" }, at: at)
+        return lines.joined(separator: "\n")
     }
 
     private func expand(_ name: String, included: inout Set<String>, depth: Int) throws -> String {

@@ -95,8 +95,8 @@ public final class MoleculeRenderer {
         quad = GPUBuffer(device: device, [Float]([-1, -1, 1, -1, -1, 1, 1, 1, -1.7320508, -1, 1.7320508, -1, 0, 2,
                                                   -2, -1, 2, -1, 0, 3]))
         // Compile both programs now rather than at the first picture.
-        _ = try device.program(vertex: "sphere.vert", fragment: "sphere.frag")
-        _ = try device.program(vertex: "cylinder.vert", fragment: "cylinder.frag")
+        _ = try device.program(vertex: "sphere.vert", fragment: "sphere.frag", defines: ["ORTHOGRAPHIC"])
+        _ = try device.program(vertex: "cylinder.vert", fragment: "cylinder.frag", defines: ["ORTHOGRAPHIC"])
     }
 
     /// Uploads `geometry` with one 0xRRGGBB color per atom of its model.
@@ -207,16 +207,17 @@ public final class MoleculeRenderer {
         let (sphereVertices, sphereCount) = sphereDraw(scene, camera)
         let thinBonds = BallAndStick.bondRadius / camera.worldUnitsPerPixel(width: width, height: height) * Float(factor)
             < triangleImpostorPixels / 2
+        let variant = camera.isOrthographic ? ["ORTHOGRAPHIC"] : []
         // `triangle`: where the one-triangle cover starts in the corner buffer, 0 for the quad.
         for (vertexArray, program, instances, triangle) in [
-            (sphereVertices, try device.program(vertex: "sphere.vert", fragment: "sphere.frag"), sphereCount, smallSpheres ? 4 : 0),
-            (scene.cylinderVertices, try device.program(vertex: "cylinder.vert", fragment: "cylinder.frag"),
+            (sphereVertices, try device.program(vertex: "sphere.vert", fragment: "sphere.frag", defines: variant), sphereCount,
+             smallSpheres ? 4 : 0),
+            (scene.cylinderVertices, try device.program(vertex: "cylinder.vert", fragment: "cylinder.frag", defines: variant),
              scene.geometry.cylinderCount, thinBonds ? 7 : 0),
         ] {
             guard let vertexArray else { continue }
             program.set("view", matrix: view)
             program.set("projection", matrix: projection)
-            program.set("orthographic", Int32(camera.isOrthographic ? 1 : 0))
             let l = style.lightDirection
             program.set("lightDirection", l / (l * l).sum().squareRoot())
             program.set("ambient", style.ambient)
