@@ -1,6 +1,7 @@
 // Blinn-Phong with one key light and an ambient term, in view space; optional depth cueing.
 #include "view.glsl"
 uniform vec3 lightDirection;   // toward the light, normalized
+uniform vec3 halfwayDirection; // between the light and the eye, for orthographic views
 uniform float ambient;
 uniform float diffuse;
 uniform float specular;
@@ -9,11 +10,11 @@ uniform float fogEnd;
 uniform float fogStrength;     // 0 turns depth cueing off
 uniform vec3 fogColor;
 
-vec3 shade(vec3 base, vec3 normal, vec3 position) {
-    vec3 n = normalize(normal);
-    vec3 toEye = orthographic ? vec3(0.0, 0.0, 1.0) : normalize(-position);
+// `normal` must be of unit length (the impostors compute it exactly).
+vec3 shade(vec3 base, vec3 n, vec3 position) {
     float lambert = max(dot(n, lightDirection), 0.0);
-    vec3 halfway = normalize(lightDirection + toEye);
+    // Orthographic: the eye direction is the same everywhere, so the halfway vector is a uniform.
+    vec3 halfway = orthographic ? halfwayDirection : normalize(lightDirection + normalize(-position));
     // shininess 48 by repeated squaring: x^32 * x^16, far cheaper than pow() in llvmpipe.
     float x = max(dot(n, halfway), 0.0);
     float x2 = x * x, x4 = x2 * x2, x8 = x4 * x4, x16 = x8 * x8;
@@ -31,6 +32,7 @@ vec3 shade(vec3 base, vec3 normal, vec3 position) {
 uniform mat4 projection;
 float windowDepth(vec3 position) {
     float z = projection[2][2] * position.z + projection[3][2];
+    if (orthographic) return z * 0.5 + 0.5;
     float w = projection[2][3] * position.z + projection[3][3];
     return z / w * 0.5 + 0.5;
 }

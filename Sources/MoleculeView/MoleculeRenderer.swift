@@ -218,8 +218,10 @@ public final class MoleculeRenderer {
             guard let vertexArray else { continue }
             program.set("view", matrix: view)
             program.set("projection", matrix: projection)
-            let l = style.lightDirection
-            program.set("lightDirection", l / (l * l).sum().squareRoot())
+            let l = style.lightDirection / (style.lightDirection * style.lightDirection).sum().squareRoot()
+            let h = l + SIMD3<Float>(0, 0, 1)
+            program.set("lightDirection", l)
+            program.set("halfwayDirection", h / (h * h).sum().squareRoot())
             program.set("ambient", style.ambient)
             program.set("diffuse", style.diffuse)
             program.set("specular", style.specular)
