@@ -205,7 +205,7 @@ public final class MoleculeRenderer {
         let smallSpheres = scene.typicalSphereRadius / camera.worldUnitsPerPixel(width: width, height: height) * Float(factor)
             < triangleImpostorPixels
         let (sphereVertices, sphereCount) = sphereDraw(scene, camera)
-        let thinBonds = BallAndStick.bondRadius / camera.worldUnitsPerPixel(width: width, height: height) * Float(factor)
+        let thinBonds = scene.geometry.cylinderRadius / camera.worldUnitsPerPixel(width: width, height: height) * Float(factor)
             < triangleImpostorPixels / 2
         let variant = camera.isOrthographic ? ["ORTHOGRAPHIC"] : []
         // `triangle`: where the one-triangle cover starts in the corner buffer, 0 for the quad.
@@ -222,6 +222,7 @@ public final class MoleculeRenderer {
             let h = l + SIMD3<Float>(0, 0, 1)
             program.set("lightDirection", l)
             program.set("halfwayDirection", h / (h * h).sum().squareRoot())
+            program.set("bondRadius", scene.geometry.cylinderRadius)
             program.set("ambient", style.ambient)
             program.set("diffuse", style.diffuse)
             program.set("specular", style.specular)

@@ -8,8 +8,11 @@ public struct MoleculeGeometry: Sendable {
     public var spheres: [Float] = []
     /// The atom each sphere stands for.
     public var sphereAtoms: [Int32] = []
-    /// ax, ay, az, radius, bx, by, bz, 0 per cylinder (a bond).
+    /// ax, ay, az, hidden length at a, bx, by, bz, hidden length at b, per cylinder (a bond): the
+    /// hidden lengths are how far the bond runs inside each atom's sphere.
     public var cylinders: [Float] = []
+    /// One radius for all cylinders.
+    public var cylinderRadius: Float = 0
     /// The two atoms of each cylinder; each half takes its atom's color.
     public var cylinderAtoms: [Int32] = []
 
@@ -99,9 +102,16 @@ public struct BallAndStick: Representation {
     public func geometry(of model: Model, bonds: [Bond], visible: [Bool], elements: ElementTable) -> MoleculeGeometry {
         var g = MoleculeGeometry(atomsOf: model, visible: visible) { elements.vanDerWaalsRadius($0) * BallAndStick.sphereScale }
         g.cylinders.reserveCapacity(bonds.count * 8)
+        g.cylinderRadius = BallAndStick.bondRadius
+        let r = BallAndStick.bondRadius
+        func hidden(_ atom: Int32) -> Float {
+            // Where the bond's surface leaves the sphere, less a little so no seam can open.
+            let s = elements.vanDerWaalsRadius(model.atoms[Int(atom)].element) * BallAndStick.sphereScale
+            return max(0, (max(s * s - r * r, 0)).squareRoot() - 0.02)
+        }
         for bond in bonds where visible[Int(bond.a)] && visible[Int(bond.b)] {
             let a = model.atoms[Int(bond.a)].position, b = model.atoms[Int(bond.b)].position
-            g.cylinders += [a.x, a.y, a.z, BallAndStick.bondRadius, b.x, b.y, b.z, 0]
+            g.cylinders += [a.x, a.y, a.z, hidden(bond.a), b.x, b.y, b.z, hidden(bond.b)]
             g.cylinderAtoms += [bond.a, bond.b]
         }
         return g

@@ -140,6 +140,30 @@ final class RendererTests: XCTestCase {
         XCTAssertLessThan(differing, covered / 100, "fewer than 1% of the molecule's pixels differ visibly")
     }
 
+    func testBondsTrimmedToTheirVisiblePartDrawTheSamePicture() throws {
+        let renderer = try Rendering.renderer()
+        let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("Caffeine.pdb").path)
+        let p = try Rendering.prepared(s, "ball-and-stick", hydrogens: true)
+        var whole = p.geometry
+        for i in 0..<whole.cylinderCount {
+            whole.cylinders[i * 8 + 3] = 0
+            whole.cylinders[i * 8 + 7] = 0
+        }
+        XCTAssertTrue(p.geometry.cylinders[3] > 0.2, "a carbon's sphere hides the first 0.35 Å of its bonds")
+        var camera = p.fittedCamera
+        camera.rotate(degreesX: 50, degreesY: 20, degreesZ: 0)
+        let trimmed = try renderer.render(renderer.makeScene(p.geometry, atomColors: p.atomColors), camera: camera,
+                                          width: 300, height: 300, style: .transparent)
+        let full = try renderer.render(renderer.makeScene(whole, atomColors: p.atomColors), camera: camera,
+                                       width: 300, height: 300, style: .transparent)
+        var differing = 0
+        for i in stride(from: 0, to: full.pixels.count, by: 4) {
+            let d = (0..<4).map { abs(Int(full.pixels[i + $0]) - Int(trimmed.pixels[i + $0])) }.max()!
+            if d > 8 { differing += 1 }
+        }
+        XCTAssertLessThan(differing, full.coverage().count / 100, "the trimmed ends were hidden anyway")
+    }
+
     func testSizesAboveTheLimitAreRefused() throws {
         let renderer = try Rendering.renderer()
         let p = try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0"]), "spacefill")
