@@ -11,12 +11,8 @@ public enum ColorTheme: String, Sendable, CaseIterable {
             return model.atoms.map { ColorTheme.elementColor($0.element, elements) }
         case .chain:
             // One color per chain id, in order of first appearance.
-            var index: [String: Int] = [:]
-            let chainColor = model.chains.map { chain -> UInt32 in
-                let i = index[chain.id] ?? index.count
-                index[chain.id] = i
-                return ColorTheme.chainPalette[i % ColorTheme.chainPalette.count]
-            }
+            let index = Dictionary(uniqueKeysWithValues: model.chainIDs.enumerated().map { ($1, $0) })
+            let chainColor = model.chains.map { ColorTheme.chainPalette[index[$0.id]! % ColorTheme.chainPalette.count] }
             return model.atoms.map { chainColor[Int(model.residues[Int($0.residue)].chain)] }
         case .residue:
             return model.atoms.map { atom in

@@ -26,16 +26,15 @@ public final class MoleculeScene {
     let sphereColors: GPUBuffer?
     let cylinderColors: GPUBuffer?
     public let geometry: MoleculeGeometry
-    public let bounds: (center: SIMD3<Float>, radius: Float)
 
     init(sphereVertices: VertexArray?, cylinderVertices: VertexArray?, sphereColors: GPUBuffer?, cylinderColors: GPUBuffer?,
-         geometry: MoleculeGeometry) {
+         geometry: MoleculeGeometry, packedSphereColors: [UInt32]) {
         self.sphereVertices = sphereVertices
         self.cylinderVertices = cylinderVertices
         self.sphereColors = sphereColors
         self.cylinderColors = cylinderColors
         self.geometry = geometry
-        bounds = geometry.boundingSphere()
+        self.packedSphereColors = packedSphereColors
         var radii = stride(from: 3, to: geometry.spheres.count, by: 4).map { geometry.spheres[$0] }
         radii.sort()
         typicalSphereRadius = radii.isEmpty ? 0 : radii[radii.count / 2]
@@ -53,7 +52,7 @@ public final class MoleculeScene {
     }
 
     /// Sphere colors as uploaded, for drawing a subset.
-    var packedSphereColors: [UInt32] = []
+    var packedSphereColors: [UInt32]
     /// The visible subset of the spheres for the last view direction, on the GPU.
     var culled: (vertices: VertexArray, spheres: GPUBuffer, colors: GPUBuffer, count: Int)?
     var culledFor: Quaternion?
@@ -89,9 +88,9 @@ public final class MoleculeRenderer {
     public init(device: GraphicsDevice? = nil) throws {
         let device = try device ?? GraphicsDevice()
         self.device = device
-        // A quad (strip of 4) and, after it, one triangle whose inscribed circle is the unit circle:
-        // half the triangles to set up for impostors a few pixels wide, where setup costs more than fill.
-        // After the bond triangle: one triangle covering the square (-1,-1)..(1,1), for thin bonds.
+        // A quad (strip of 4); after it, one triangle whose inscribed circle is the unit circle (small
+        // spheres); after that, one triangle covering the square (-1,-1)..(1,1) (thin bonds). Half the
+        // triangles to set up for impostors a few pixels wide, where setup costs more than fill.
         quad = GPUBuffer(device: device, [Float]([-1, -1, 1, -1, -1, 1, 1, 1, -1.7320508, -1, 1.7320508, -1, 0, 2,
                                                   -2, -1, 2, -1, 0, 3]))
         // Compile both programs now rather than at the first picture.
@@ -103,9 +102,10 @@ public final class MoleculeRenderer {
     public func makeScene(_ geometry: MoleculeGeometry, atomColors: [UInt32]) -> MoleculeScene {
         var sphereVertices: VertexArray? = nil, cylinderVertices: VertexArray? = nil
         var sphereColors: GPUBuffer? = nil, cylinderColors: GPUBuffer? = nil
+        let packedSphereColors = MoleculeScene.packed(geometry.sphereAtoms, atomColors)
         if geometry.sphereCount > 0 {
             let spheres = GPUBuffer(device: device, geometry.spheres)
-            let colors = GPUBuffer(device: device, MoleculeScene.packed(geometry.sphereAtoms, atomColors))
+            let colors = GPUBuffer(device: device, packedSphereColors)
             sphereVertices = sphereArray(spheres, colors)
             sphereColors = colors
         }
@@ -121,10 +121,8 @@ public final class MoleculeRenderer {
             ])
             cylinderColors = colors
         }
-        let scene = MoleculeScene(sphereVertices: sphereVertices, cylinderVertices: cylinderVertices, sphereColors: sphereColors,
-                                  cylinderColors: cylinderColors, geometry: geometry)
-        scene.packedSphereColors = MoleculeScene.packed(geometry.sphereAtoms, atomColors)
-        return scene
+        return MoleculeScene(sphereVertices: sphereVertices, cylinderVertices: cylinderVertices, sphereColors: sphereColors,
+                             cylinderColors: cylinderColors, geometry: geometry, packedSphereColors: packedSphereColors)
     }
 
     private func sphereArray(_ spheres: GPUBuffer, _ colors: GPUBuffer) -> VertexArray {
@@ -202,11 +200,14 @@ public final class MoleculeRenderer {
         let projection = camera.projectionMatrix(width: width, height: height).values
         let distance = camera.distance
         let r = camera.radius
-        let smallSpheres = scene.typicalSphereRadius / camera.worldUnitsPerPixel(width: width, height: height) * Float(factor)
-            < triangleImpostorPixels
+        let drawnPixelsPerUnit = Float(factor) / camera.worldUnitsPerPixel(width: width, height: height)
+        let smallSpheres = scene.typicalSphereRadius * drawnPixelsPerUnit < triangleImpostorPixels
+        let thinBonds = scene.geometry.cylinderRadius * drawnPixelsPerUnit < triangleImpostorPixels / 2
         let (sphereVertices, sphereCount) = sphereDraw(scene, camera)
-        let thinBonds = scene.geometry.cylinderRadius / camera.worldUnitsPerPixel(width: width, height: height) * Float(factor)
-            < triangleImpostorPixels / 2
+        func unit(_ v: SIMD3<Float>) -> SIMD3<Float> { v / (v * v).sum().squareRoot() }
+        let light = unit(style.lightDirection)
+        // Orthographic views look along -z everywhere, so the halfway vector is one for the picture.
+        let halfway = unit(light + SIMD3<Float>(0, 0, 1))
         let variant = camera.isOrthographic ? ["ORTHOGRAPHIC"] : []
         // `triangle`: where the one-triangle cover starts in the corner buffer, 0 for the quad.
         for (vertexArray, program, instances, triangle) in [
@@ -218,10 +219,8 @@ public final class MoleculeRenderer {
             guard let vertexArray else { continue }
             program.set("view", matrix: view)
             program.set("projection", matrix: projection)
-            let l = style.lightDirection / (style.lightDirection * style.lightDirection).sum().squareRoot()
-            let h = l + SIMD3<Float>(0, 0, 1)
-            program.set("lightDirection", l)
-            program.set("halfwayDirection", h / (h * h).sum().squareRoot())
+            program.set("lightDirection", light)
+            program.set("halfwayDirection", halfway)
             program.set("bondRadius", scene.geometry.cylinderRadius)
             program.set("ambient", style.ambient)
             program.set("diffuse", style.diffuse)

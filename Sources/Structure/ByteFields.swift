@@ -53,18 +53,17 @@ enum ByteFields {
 
     static func double(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
         guard let b = buffer.baseAddress else { return nil }
-        // Fast path for what PDB and mmCIF files hold: blanks, an optional minus, at most 15
-        // digits with one point. Anything else goes the general way below.
+        let (first, last) = trimmed(b, start, min(end, buffer.count))
+        // Fast path for what PDB and mmCIF files hold: an optional minus, at most 15 digits with
+        // one point. Anything else goes the general way below.
         do {
-            var i = start
-            let e = min(end, buffer.count)
-            while i < e && b[i] == 0x20 { i += 1 }
+            var i = first
             var negative = false
-            if i < e && b[i] == 0x2D { negative = true; i += 1 }
+            if i < last && b[i] == 0x2D { negative = true; i += 1 }
             var mantissa = 0
             var decimals = -1
             var digits = 0
-            while i < e {
+            while i < last {
                 let d = b[i] &- 0x30
                 if d < 10 {
                     mantissa = mantissa &* 10 &+ Int(d)
@@ -77,14 +76,12 @@ enum ByteFields {
                 }
                 i += 1
             }
-            var tail = i
-            while tail < e && isBlank(b[tail]) { tail += 1 }
-            if tail == e && digits > 0 && digits <= 15 {
+            if i == last && digits > 0 && digits <= 15 {
                 let value = Double(mantissa) / exactPowerOfTen(max(decimals, 0))
                 return negative ? -value : value
             }
         }
-        var (i, e) = trimmed(b, start, min(end, buffer.count))
+        var i = first, e = last
         guard i < e else { return nil }
         var negative = false
         if b[i] == 0x2D { negative = true; i += 1 } else if b[i] == 0x2B { i += 1 }

@@ -71,10 +71,7 @@ struct Render: ParsableCommand {
         } catch let error as StructureError {
             throw CLIError(error.description)
         }
-        var style = RenderStyle()
-        style.background = try RenderOptionParsing.background(look.background)
-        style.antialias = look.antialias
-        style.depthCue = look.depthCue
+        let style = try look.style()
         let encoder = PNGEncoder(level: pngLevel, filter: pngLevel <= 1 ? .up : .adaptive)
         do {
             let renderer = try MoleculeRenderer()
@@ -126,6 +123,15 @@ struct RenderLook: ParsableArguments {
 
     @Option(help: "Refuse files larger than this many bytes once inflated.")
     var maxBytes = FileInput.defaultLimit
+
+    /// The picture's looks these options ask for.
+    func style() throws -> RenderStyle {
+        var style = RenderStyle()
+        style.background = try RenderOptionParsing.background(background)
+        style.antialias = antialias
+        style.depthCue = depthCue
+        return style
+    }
 
     func validate() throws {
         guard ColorTheme(rawValue: color) != nil else {

@@ -63,9 +63,7 @@ struct ReplayCommand: ParsableCommand {
         (options.width, options.height) = try RenderOptionParsing.size(size)
         options.mode = mode
         options.color = ColorTheme(rawValue: look.color)!
-        options.style.background = try RenderOptionParsing.background(look.background)
-        options.style.antialias = look.antialias
-        options.style.depthCue = look.depthCue
+        options.style = try look.style()
         options.catalog = try catalog.map { try CombinationCatalog(contentsOf: URL(fileURLWithPath: $0)) }
         var structureOptions = StructureFile.Options()
         structureOptions.maxBytes = look.maxBytes
