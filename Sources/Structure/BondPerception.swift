@@ -98,26 +98,37 @@ public struct BondPerception: Sendable {
         let positions = atoms.map(\.position)
         let grid = CellGrid(positions: positions, cellSize: 2 * largest + BondPerception.tolerance)
         let sulfur = Element.sulfur
-        grid.forEachPair(positions) { i, j, d2 in
-            let a = atoms[i], b = atoms[j]
-            guard BondPerception.compatible(a.altLoc, b.altLoc) else { return }
-            if a.residue == b.residue {
-                if covered[i] && covered[j] { return }
-            } else {
-                let ra = Int(a.residue), rb = Int(b.residue)
-                if water[ra] || water[rb] || loneIon[ra] || loneIon[rb] { return }
-                if a.element.isHydrogen && b.element.isHydrogen { return }
-                if covered[i] && covered[j] {
-                    // Both atoms are accounted for by their residues' templates: only a disulfide or a
-                    // link to a ligand or modified residue (glycans, covalent inhibitors) joins them.
-                    let disulfide = a.element == sulfur && b.element == sulfur
-                    let hetLink = (model.residues[ra].isHetero || model.residues[rb].isHetero) && !a.element.isMetal && !b.element.isMetal
-                    if !(disulfide || hetLink) { return }
+        // Two atoms that templates cover, in standard residues, bond only as a disulfide: every
+        // other pair has an open atom (one no template covers, or in a hetero residue, or a
+        // sulfur), so only the open atoms' neighbourhoods are searched.
+        let open = atoms.indices.map { i in
+            !covered[i] || model.residues[Int(atoms[i].residue)].isHetero || atoms[i].element == sulfur
+        }
+        for i in atoms.indices where open[i] {
+            grid.forEachNeighbor(of: i, positions) { j, d2 in
+                // Each pair once: from its open atom, or from the lower of two open ones.
+                if open[j] && j < i { return }
+                let (lo, hi) = i < j ? (i, j) : (j, i)
+                let a = atoms[lo], b = atoms[hi]
+                guard BondPerception.compatible(a.altLoc, b.altLoc) else { return }
+                if a.residue == b.residue {
+                    if covered[lo] && covered[hi] { return }
+                } else {
+                    let ra = Int(a.residue), rb = Int(b.residue)
+                    if water[ra] || water[rb] || loneIon[ra] || loneIon[rb] { return }
+                    if a.element.isHydrogen && b.element.isHydrogen { return }
+                    if covered[lo] && covered[hi] {
+                        // Both atoms are accounted for by their residues' templates: only a disulfide or a
+                        // link to a ligand or modified residue (glycans, covalent inhibitors) joins them.
+                        let disulfide = a.element == sulfur && b.element == sulfur
+                        let hetLink = (model.residues[ra].isHetero || model.residues[rb].isHetero) && !a.element.isMetal && !b.element.isMetal
+                        if !(disulfide || hetLink) { return }
+                    }
                 }
-            }
-            let m = maximumLength(a.element, b.element)
-            if d2 <= m * m && d2 >= BondPerception.minimumDistance * BondPerception.minimumDistance {
-                add(Bond(Int32(i), Int32(j), order: 0, source: .distance))
+                let m = maximumLength(a.element, b.element)
+                if d2 <= m * m && d2 >= BondPerception.minimumDistance * BondPerception.minimumDistance {
+                    add(Bond(Int32(lo), Int32(hi), order: 0, source: .distance))
+                }
             }
         }
         return bonds

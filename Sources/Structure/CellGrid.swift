@@ -50,29 +50,38 @@ public struct CellGrid {
 
     /// Calls `body(i, j, distanceSquared)` once for every pair i < j closer than the cell size.
     public func forEachPair(_ positions: [SIMD3<Float>], _ body: (Int, Int, Float) -> Void) {
-        let limit = cellSize * cellSize
         for i in positions.indices {
-            let p = positions[i]
-            let c = cell(p)
-            for dz in -1...1 {
-                let z = c.z + dz
-                if z < 0 || z >= dims.z { continue }
-                for dy in -1...1 {
-                    let y = c.y + dy
-                    if y < 0 || y >= dims.y { continue }
-                    for dx in -1...1 {
-                        let x = c.x + dx
-                        if x < 0 || x >= dims.x { continue }
-                        let k = key(SIMD3(x, y, z))
-                        var j = useFlat ? flatHeads[k] : (hashedHeads[k] ?? -1)
-                        while j >= 0 {
-                            if Int(j) > i {
-                                let d = positions[Int(j)] - p
-                                let d2 = (d * d).sum()
-                                if d2 <= limit { body(i, Int(j), d2) }
-                            }
-                            j = next[Int(j)]
+            forEachNeighbor(of: i, positions) { j, d2 in
+                if j > i { body(i, j, d2) }
+            }
+        }
+    }
+
+    /// Calls `body(j, distanceSquared)` for every point j other than i closer to point i than the
+    /// cell size.
+    @inline(__always)
+    public func forEachNeighbor(of i: Int, _ positions: [SIMD3<Float>], _ body: (Int, Float) -> Void) {
+        let limit = cellSize * cellSize
+        let p = positions[i]
+        let c = cell(p)
+        for dz in -1...1 {
+            let z = c.z + dz
+            if z < 0 || z >= dims.z { continue }
+            for dy in -1...1 {
+                let y = c.y + dy
+                if y < 0 || y >= dims.y { continue }
+                for dx in -1...1 {
+                    let x = c.x + dx
+                    if x < 0 || x >= dims.x { continue }
+                    let k = key(SIMD3(x, y, z))
+                    var j = useFlat ? flatHeads[k] : (hashedHeads[k] ?? -1)
+                    while j >= 0 {
+                        if Int(j) != i {
+                            let d = positions[Int(j)] - p
+                            let d2 = (d * d).sum()
+                            if d2 <= limit { body(Int(j), d2) }
                         }
+                        j = next[Int(j)]
                     }
                 }
             }
