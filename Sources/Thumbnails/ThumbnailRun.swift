@@ -54,7 +54,7 @@ public struct ThumbnailSummary: Sendable, Codable {
 
 /// Runs a thumbnail job as a pipeline that keeps every core busy: reader threads load, parse and
 /// build geometry; one drawing thread owns the GL context (llvmpipe shares one rasterizer per
-/// process, so more contexts would not draw faster); encoder threads write the PNGs. Bounded
+/// process, so more contexts would not draw faster); encoder threads smooth edges and write the PNGs. Bounded
 /// queues between the stages keep memory flat however large the collection.
 public final class ThumbnailRun: @unchecked Sendable {
     public let job: ThumbnailJob
@@ -93,7 +93,7 @@ public final class ThumbnailRun: @unchecked Sendable {
     struct WriteTask {
         var source: String
         var checksum: UInt64
-        var images: [(name: String, image: RGBAImage)]
+        var images: [(name: String, image: DrawnPicture)]
         var atoms: Int
         var started: Date
     }
@@ -248,11 +248,11 @@ public final class ThumbnailRun: @unchecked Sendable {
         let style = job.settings.style
         while let task = drawQueue.pop() {
             do {
-                var images: [(String, RGBAImage)] = []
+                var images: [(String, DrawnPicture)] = []
                 for (mode, molecule) in task.prepared {
                     let scene = renderer.makeScene(molecule.geometry, atomColors: molecule.atomColors)
-                    let image = try renderer.render(scene, camera: job.settings.camera(fittedTo: molecule),
-                                                    width: job.settings.width, height: job.settings.height, style: style)
+                    let image = try renderer.draw(scene, camera: job.settings.camera(fittedTo: molecule),
+                                                  width: job.settings.width, height: job.settings.height, style: style)
                     images.append((job.settings.outputName(checksum: task.checksum, mode: mode), image))
                 }
                 writeQueue.push(WriteTask(source: task.source, checksum: task.checksum, images: images, atoms: task.atoms,
@@ -266,7 +266,7 @@ public final class ThumbnailRun: @unchecked Sendable {
     private func write(_ task: WriteTask) {
         do {
             for (name, image) in task.images {
-                try PNGEncoder.fast.write(image, to: (job.outputDirectory as NSString).appendingPathComponent(name))
+                try PNGEncoder.fast.write(image.finished(), to: (job.outputDirectory as NSString).appendingPathComponent(name))
             }
             finishRendered(entry(task.source, task.checksum, task.images.map(\.name), atoms: task.atoms, since: task.started),
                            images: task.images.count)

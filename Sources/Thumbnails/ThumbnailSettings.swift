@@ -12,7 +12,7 @@ public struct ThumbnailSettings: Codable, Sendable, Equatable {
     public var background: [Float] = [1, 1, 1, 1]
     public var hydrogens = false
     public var waters = false
-    public var antialias = 2
+    public var antialias = 1
     /// Degrees about the screen's x, y and z axes.
     public var rotate: [Float] = [0, 0, 0]
     public var zoom: Float = 1

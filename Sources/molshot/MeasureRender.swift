@@ -18,11 +18,12 @@ struct MeasureRender: ParsableCommand {
     @Option var size = 256
     @Option var modes = "ball-and-stick,spacefill"
     @Option(help: "Folder for the PNGs; none are written without it.") var output: String?
-    @Option var antialias = 2
+    @Option var antialias = 1
+    @Flag(help: "Print the draw time of every image.") var perImage = false
 
     func run() throws {
         func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
-        var stages: [String: Double] = ["parse": 0, "geometry": 0, "upload": 0, "draw": 0, "readback": 0, "png": 0]
+        var stages: [String: Double] = ["parse": 0, "geometry": 0, "upload": 0, "draw": 0, "readback": 0, "smooth": 0, "png": 0]
         let start = now()
         let renderer = try MoleculeRenderer()
         let setup = now() - start
@@ -42,9 +43,15 @@ struct MeasureRender: ParsableCommand {
                 t = now()
                 let scene = renderer.makeScene(prepared.geometry, atomColors: prepared.atomColors)
                 stages["upload"]! += now() - t
-                let image = try renderer.render(scene, camera: prepared.fittedCamera, width: size, height: size, style: style)
+                let drawn = try renderer.draw(scene, camera: prepared.fittedCamera, width: size, height: size, style: style)
                 stages["draw"]! += renderer.lastTimings.draw
                 stages["readback"]! += renderer.lastTimings.readback
+                if perImage {
+                    print("image\t\(file)\t\(mode)\t\(prepared.geometry.sphereCount)\t\(renderer.lastTimings.draw)")
+                }
+                t = now()
+                let image = drawn.finished()
+                stages["smooth"]! += now() - t
                 t = now()
                 let png = try PNGEncoder.fast.encode(image)
                 if let output {

@@ -112,8 +112,8 @@ struct RenderLook: ParsableArguments {
     @Flag(help: "Show waters.")
     var waters = false
 
-    @Option(help: "Supersampling per side: 1 (off) to 4.")
-    var antialias = 2
+    @Option(help: "0 off; 1 edge smoothing (fast, the default); 2 to 4 draws N x N samples a pixel.")
+    var antialias = 1
 
     @Flag(help: "Perspective projection instead of orthographic.")
     var perspective = false
@@ -139,7 +139,7 @@ struct RenderLook: ParsableArguments {
         }
         _ = try RenderOptionParsing.background(background)
         guard zoom > 0, zoom.isFinite else { throw ValidationError("--zoom must be a positive number.") }
-        guard (1...4).contains(antialias) else { throw ValidationError("--antialias must be 1 to 4.") }
+        guard (0...4).contains(antialias) else { throw ValidationError("--antialias must be 0 to 4.") }
         guard maxBytes > 0 else { throw ValidationError("--max-bytes must be positive.") }
     }
 }

@@ -1,0 +1,175 @@
+/// Antialiasing after the fact: smooths the stair-stepped edges of a picture drawn with one sample
+/// a pixel, at a small fraction of the cost of drawing it supersampled.
+///
+/// For every pixel on an edge (a jump of brightness, or of opacity against a transparent
+/// background) it finds which way the edge runs, follows it both ways to where the step ends, and
+/// from where the pixel sits along that step works out how much of the pixel the other side
+/// covers; the pixel is blended with its neighbour across the edge by that much. Isolated pixels
+/// that stand out from all around them (features thinner than a pixel) are softened toward their
+/// surroundings. Colors blend premultiplied, so edges against transparency do not darken.
+public enum EdgeSmoothing {
+    /// An edge is a change of at least this fraction of the local maximum...
+    static let relativeThreshold: Float = 0.125
+    /// ... and at least this much on the 0-255 scale.
+    static let absoluteThreshold: Float = 10
+    /// How far below a full blend isolated sub-pixel features stop.
+    static let subpixelStrength: Float = 0.3
+    /// How many steps the search along an edge takes each way (out to 24 pixels: one at a time
+    /// for six, then wider).
+    static let searchSteps = 11
+
+    /// The smoothed picture of `image`.
+    public static func smoothed(_ image: RGBAImage) -> RGBAImage {
+        let w = image.width, h = image.height
+        guard w >= 10, h >= 3 else { return image }
+        var out = image.pixels
+        image.pixels.withUnsafeBufferPointer { src in
+            // Two keys a pixel: the brightness of the color over black (premultiplied), and the
+            // opacity. Each edge is followed in whichever key changes more across it.
+            var luma = [Float](repeating: 0, count: w * h)
+            var alpha = [Float](repeating: 0, count: w * h)
+            var opaque = true
+            for i in 0..<(w * h) {
+                let a = Float(src[i * 4 + 3])
+                let l = Float(src[i * 4]) * 0.299 + Float(src[i * 4 + 1]) * 0.587 + Float(src[i * 4 + 2]) * 0.114
+                luma[i] = l * a * (1 / 255)
+                alpha[i] = a
+                opaque = opaque && a == 255
+            }
+            luma.withUnsafeBufferPointer { luma in
+                alpha.withUnsafeBufferPointer { alpha in
+                    out.withUnsafeMutableBufferPointer { dst in
+                        for y in 1..<(h - 1) {
+                            // Eight pixels at a time, find those on an edge in either key...
+                            var x = 1
+                            while x < w - 1 {
+                                let x0 = min(x, w - 9)
+                                let i0 = y * w + x0
+                                var edge = candidates(luma, i0, w)
+                                if !opaque { edge .|= candidates(alpha, i0, w) }
+                                if any(edge) {
+                                    // ... and work out each of those on its own.
+                                    for lane in 0..<8 where edge[lane] && x0 + lane >= x {
+                                        let i = i0 + lane
+                                        let key = !opaque && range(alpha, i, w) > range(luma, i, w) ? alpha : luma
+                                        if let (t, j) = blend(key, x: x0 + lane, y: y, w: w, h: h) {
+                                            mix(src, i, j, t, into: dst)
+                                        }
+                                    }
+                                }
+                                x = x0 + 8
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return RGBAImage(width: w, height: h, pixels: out)
+    }
+
+    /// Which of the eight pixels from `i` differ enough from their four neighbours to be on an edge.
+    @inline(__always)
+    private static func candidates(_ k: UnsafeBufferPointer<Float>, _ i: Int, _ w: Int) -> SIMDMask<SIMD8<Int32>> {
+        let base = UnsafeRawPointer(k.baseAddress!)
+        @inline(__always) func load(_ j: Int) -> SIMD8<Float> { base.loadUnaligned(fromByteOffset: j * 4, as: SIMD8<Float>.self) }
+        let m = load(i), n = load(i - w), s = load(i + w), e = load(i + 1), west = load(i - 1)
+        @inline(__always) func hi(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { a.replacing(with: b, where: b .> a) }
+        @inline(__always) func lo(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { a.replacing(with: b, where: b .< a) }
+        let highest = hi(hi(hi(m, n), hi(s, e)), west)
+        let lowest = lo(lo(lo(m, n), lo(s, e)), west)
+        let needed = hi(SIMD8(repeating: absoluteThreshold), highest * relativeThreshold)
+        return highest - lowest .>= needed
+    }
+
+    @inline(__always)
+    private static func range(_ k: UnsafeBufferPointer<Float>, _ i: Int, _ w: Int) -> Float {
+        let m = k[i], n = k[i - w], s = k[i + w], e = k[i + 1], west = k[i - 1]
+        return max(m, n, s, e, west) - min(m, n, s, e, west)
+    }
+
+    /// How much of pixel (x, y) to blend with which neighbour, or nil where it is not on an edge.
+    @inline(__always)
+    private static func blend(_ k: UnsafeBufferPointer<Float>, x: Int, y: Int, w: Int, h: Int) -> (Float, Int)? {
+        let i = y * w + x
+        let m = k[i], n = k[i - w], s = k[i + w], e = k[i + 1], west = k[i - 1]
+        let highest = max(m, n, s, e, west), lowest = min(m, n, s, e, west)
+        let contrast = highest - lowest
+        guard contrast >= max(absoluteThreshold, highest * relativeThreshold) else { return nil }
+        let nw = k[i - w - 1], ne = k[i - w + 1], sw = k[i + w - 1], se = k[i + w + 1]
+
+        // Does the edge run along the rows (brightness changes up-down) or the columns?
+        let acrossRows = abs(n + s - 2 * m) * 2 + abs(nw + sw - 2 * west) + abs(ne + se - 2 * e)
+        let acrossColumns = abs(e + west - 2 * m) * 2 + abs(nw + ne - 2 * n) + abs(sw + se - 2 * s)
+        let alongRows = acrossRows >= acrossColumns
+
+        // The side of the pixel the edge lies on: toward the neighbour that differs most.
+        let before = alongRows ? n : west, after = alongRows ? s : e
+        let towardBefore = abs(before - m) >= abs(after - m)
+        let other = towardBefore ? before : after
+        let gradient = max(abs(before - m), abs(after - m))
+        let across = (alongRows ? w : 1) * (towardBefore ? -1 : 1)
+        let step = alongRows ? 1 : w
+        let limitBack = alongRows ? x : y
+        let limitAhead = (alongRows ? w - 1 - x : h - 1 - y)
+
+        // Follow the edge's midline both ways until the values there leave the edge's.
+        let edgeKey = (m + other) / 2
+        let tolerance = gradient / 4
+        @inline(__always) func midline(_ d: Int) -> Float { (k[i + d * step] + k[i + d * step + across]) / 2 }
+        var back = 0, ahead = 0
+        var backDelta: Float = 0, aheadDelta: Float = 0
+        var backDone = false, aheadDone = false
+        var d = 0
+        for step in 0..<searchSteps {
+            d += step < 6 ? 1 : step < 9 ? 2 : step == 9 ? 4 : 8
+            if !backDone {
+                if d > limitBack { back = limitBack; backDone = true } else {
+                    backDelta = midline(-d) - edgeKey
+                    back = d
+                    backDone = abs(backDelta) >= tolerance
+                }
+            }
+            if !aheadDone {
+                if d > limitAhead { ahead = limitAhead; aheadDone = true } else {
+                    aheadDelta = midline(d) - edgeKey
+                    ahead = d
+                    aheadDone = abs(aheadDelta) >= tolerance
+                }
+            }
+            if backDone && aheadDone { break }
+        }
+
+        // Where the pixel sits along the step: near an end it is mostly one side's.
+        var offset: Float = 0
+        let length = Float(back + ahead)
+        if length > 0 {
+            let nearerDelta = back < ahead ? backDelta : aheadDelta
+            // Only the end that turns the right way makes a step this pixel belongs to.
+            if (nearerDelta < 0) != (m < edgeKey) {
+                offset = 0.5 - Float(min(back, ahead)) / length
+            }
+        }
+
+        // Sub-pixel features: a pixel unlike the average around it.
+        let average = (2 * (n + s + e + west) + nw + ne + sw + se) / 12
+        let lone = min(abs(average - m) / contrast, 1)
+        let smooth = lone * lone * (3 - 2 * lone)
+        let subpixel = smooth * smooth * subpixelStrength
+        let t = max(offset, subpixel)
+        return t > 1.0 / 64 ? (t, i + across) : nil
+    }
+
+    /// dst[i] = src[i] blended with src[j] by t, premultiplied, stored straight.
+    @inline(__always)
+    private static func mix(_ src: UnsafeBufferPointer<UInt8>, _ i: Int, _ j: Int, _ t: Float,
+                            into dst: UnsafeMutableBufferPointer<UInt8>) {
+        let a0 = Float(src[i * 4 + 3]) * (1 - t), a1 = Float(src[j * 4 + 3]) * t
+        let a = a0 + a1
+        guard a > 0 else { return }
+        for c in 0..<3 {
+            let v = (Float(src[i * 4 + c]) * a0 + Float(src[j * 4 + c]) * a1) / a
+            dst[i * 4 + c] = UInt8(min(255, v + 0.5))
+        }
+        dst[i * 4 + 3] = UInt8(min(255, a + 0.5))
+    }
+}

@@ -1,0 +1,99 @@
+import Graphics
+import MoleculeView
+import XCTest
+
+final class EdgeSmoothingTests: XCTestCase {
+    /// A disk of radius `r` about (cx, cy) over transparency: hard-edged (a pixel is in when its
+    /// center is), or with each pixel's exact covered fraction as its alpha (16 x 16 samples).
+    func disk(size: Int, cx: Float, cy: Float, r: Float, exact: Bool) -> RGBAImage {
+        var image = RGBAImage(width: size, height: size)
+        for y in 0..<size {
+            for x in 0..<size {
+                var inside: Float = 0
+                if exact {
+                    for sy in 0..<16 {
+                        for sx in 0..<16 {
+                            let dx = Float(x) + (Float(sx) + 0.5) / 16 - cx, dy = Float(y) + (Float(sy) + 0.5) / 16 - cy
+                            if dx * dx + dy * dy <= r * r { inside += 1 / 256 }
+                        }
+                    }
+                } else {
+                    let dx = Float(x) + 0.5 - cx, dy = Float(y) + 0.5 - cy
+                    inside = dx * dx + dy * dy <= r * r ? 1 : 0
+                }
+                let i = (y * size + x) * 4
+                image.pixels[i] = 200; image.pixels[i + 1] = 60; image.pixels[i + 2] = 40
+                image.pixels[i + 3] = UInt8((inside * 255).rounded())
+                if inside == 0 { image.pixels[i] = 0; image.pixels[i + 1] = 0; image.pixels[i + 2] = 0 }
+            }
+        }
+        return image
+    }
+
+    func alphaError(_ a: RGBAImage, _ b: RGBAImage) -> Float {
+        var sum: Float = 0
+        for i in stride(from: 3, to: a.pixels.count, by: 4) { sum += abs(Float(a.pixels[i]) - Float(b.pixels[i])) / 255 }
+        return sum
+    }
+
+    func testSmoothingBringsAHardDiskCloseToItsExactCoverage() {
+        let hard = disk(size: 64, cx: 31.3, cy: 32.6, r: 19.4, exact: false)
+        let exact = disk(size: 64, cx: 31.3, cy: 32.6, r: 19.4, exact: true)
+        let smoothed = EdgeSmoothing.smoothed(hard)
+        let before = alphaError(hard, exact), after = alphaError(smoothed, exact)
+        XCTAssertLessThan(after, before * 0.6, "edge pixels move toward their covered fraction (\(before) -> \(after))")
+        // The area stays that of the disk.
+        let area = smoothed.pixels.enumerated().filter { $0.offset % 4 == 3 }.reduce(Float(0)) { $0 + Float($1.element) / 255 }
+        XCTAssertEqual(area, .pi * 19.4 * 19.4, accuracy: .pi * 19.4 * 19.4 * 0.02)
+        // Inside and far outside nothing changes; colors at the edge are the disk's, not darkened.
+        XCTAssertTrue(smoothed.pixel(31, 32) == hard.pixel(31, 32))
+        XCTAssertTrue(smoothed.pixel(2, 2) == hard.pixel(2, 2))
+        for i in stride(from: 0, to: smoothed.pixels.count, by: 4) where smoothed.pixels[i + 3] > 0 {
+            XCTAssertEqual(smoothed.pixels[i], 200, "straight color of a partly covered pixel")
+        }
+    }
+
+    func testAFlatOrSmoothPictureIsLeftAlone() {
+        var gradient = RGBAImage(width: 40, height: 30, fill: (255, 255, 255, 255))
+        for y in 0..<30 {
+            for x in 0..<40 {
+                let i = (y * 40 + x) * 4
+                gradient.pixels[i] = UInt8(60 + x * 2); gradient.pixels[i + 1] = UInt8(80 + y)
+            }
+        }
+        XCTAssertTrue(EdgeSmoothing.smoothed(gradient) == gradient)
+    }
+
+    func testRenderedEdgesComeCloseToSupersampling() throws {
+        let p = try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0"]), "spacefill")
+        var style = RenderStyle.transparent
+        style.antialias = 0
+        let hard = try Rendering.draw(p, style: style)
+        style.antialias = 1
+        let smooth = try Rendering.draw(p, style: style)
+        style.antialias = 4
+        let reference = try Rendering.draw(p, style: style)
+        let before = alphaError(hard, reference), after = alphaError(smooth, reference)
+        XCTAssertGreaterThan(before, 20, "a hard edge differs from the supersampled one")
+        XCTAssertLessThan(after, before * 0.6, "edge smoothing comes close to 4x4 supersampling (\(before) -> \(after))")
+        // Drawing and finishing separately (as a pipeline does) gives the same picture.
+        let r = try Rendering.renderer()
+        style.antialias = 1
+        let drawn = try r.draw(r.makeScene(p.geometry, atomColors: p.atomColors), camera: p.fittedCamera, width: 200, height: 200,
+                               style: style)
+        XCTAssertTrue(drawn.image == hard)
+        XCTAssertTrue(drawn.finished() == smooth)
+    }
+
+    func testAtomsSmallerThanAPixelAreSupersampledInstead() throws {
+        let far = try Rendering.prepared(try Rendering.structure(xyz: ["C -400 0 0", "C 400 0 0", "O 0 300 0"]), "spacefill")
+        let r = try Rendering.renderer()
+        let scene = r.makeScene(far.geometry, atomColors: far.atomColors)
+        var style = RenderStyle.transparent
+        let automatic = try r.draw(scene, camera: far.fittedCamera, width: 200, height: 200, style: style)
+        XCTAssertFalse(automatic.smoothEdges)
+        style.antialias = 2
+        XCTAssertTrue(automatic.image == (try r.render(scene, camera: far.fittedCamera, width: 200, height: 200, style: style)))
+        XCTAssertTrue(automatic.image.pixels.contains { $0 > 0 }, "the atoms are there")
+    }
+}
