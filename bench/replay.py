@@ -44,5 +44,5 @@ for name in ("1crn.pdb", "1tii.pdb", "1ffk.cif.gz"):
     out = subprocess.run([args.molshot, "measure-render", "--size", str(args.size), "--modes", "ball-and-stick"] + [molecule] * 5,
                          check=True, capture_output=True, text=True).stdout
     d = dict(l.split("\t") for l in out.splitlines())
-    split = ", ".join(f"{k}={float(d['stage.' + k]) / 5 * 1000:.1f} ms" for k in ("draw", "readback", "png"))
+    split = ", ".join(f"{k}={float(d['stage.' + k]) / 5 * 1000:.1f} ms" for k in ("draw", "readback", "smooth", "png"))
     print(f"RESULT suite=replay case={name.split('.')[0]}-{args.size} molshot={runs[1]:.1f}  # frames/s; per frame: {split}")
