@@ -15,6 +15,7 @@ let package = Package(
         .systemLibrary(name: "COSMesa", path: "Sources/COSMesa", pkgConfig: "osmesa", providers: [.apt(["libosmesa6-dev"])]),
         .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .target(name: "CPNGWriter", path: "Sources/CPNGWriter", linkerSettings: [.linkedLibrary("png16")]),
+        .target(name: "CMemory", path: "Sources/CMemory"),
         .target(name: "Resources"),
         .target(name: "Structure", dependencies: ["CZlib", "Resources"]),
         .target(name: "Graphics", dependencies: ["COSMesa", "CPNGWriter", "CZlib", "Resources"]),
@@ -25,7 +26,7 @@ let package = Package(
         .target(name: "Thumbnails", dependencies: ["MoleculeView", "Structure", "Graphics", "Scene", "Text"]),
         .executableTarget(
             name: "molshot",
-            dependencies: ["Structure", "MoleculeView", "Graphics", "Scene", "Thumbnails", "Gestures",
+            dependencies: ["Structure", "MoleculeView", "Graphics", "Scene", "Thumbnails", "Gestures", "CMemory",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "StructureTests", dependencies: ["Structure"]),

@@ -84,7 +84,8 @@ public enum EdgeSmoothing {
     @inline(__always)
     private static func range(_ k: UnsafeBufferPointer<Float>, _ i: Int, _ w: Int) -> Float {
         let m = k[i], n = k[i - w], s = k[i + w], e = k[i + 1], west = k[i - 1]
-        return max(m, n, s, e, west) - min(m, n, s, e, west)
+        // Two-argument max and min: the variadic forms allocate an array per call.
+        return max(max(max(m, n), max(s, e)), west) - min(min(min(m, n), min(s, e)), west)
     }
 
     /// How much of pixel (x, y) to blend with which neighbour, or nil where it is not on an edge.
@@ -92,7 +93,7 @@ public enum EdgeSmoothing {
     private static func blend(_ k: UnsafeBufferPointer<Float>, x: Int, y: Int, w: Int, h: Int) -> (Float, Int)? {
         let i = y * w + x
         let m = k[i], n = k[i - w], s = k[i + w], e = k[i + 1], west = k[i - 1]
-        let highest = max(m, n, s, e, west), lowest = min(m, n, s, e, west)
+        let highest = max(max(max(m, n), max(s, e)), west), lowest = min(min(min(m, n), min(s, e)), west)
         let contrast = highest - lowest
         guard contrast >= max(absoluteThreshold, highest * relativeThreshold) else { return nil }
         let nw = k[i - w - 1], ne = k[i - w + 1], sw = k[i + w - 1], se = k[i + w + 1]

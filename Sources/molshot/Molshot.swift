@@ -1,10 +1,15 @@
 import ArgumentParser
+import CMemory
 
-@main
 struct Molshot: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "molshot",
         abstract: "Headless 3D molecule renderer.",
         subcommands: [Info.self, Render.self, ThumbnailsCommand.self, ReplayCommand.self, MeasureParse.self, MeasureRender.self]
     )
+
+    /// Every picture allocates and frees buffers of a few hundred kilobytes (readback, smoothing,
+    /// PNG). glibc would map and unmap each one from the kernel, page faults and all (measured: a
+    /// fifth of the time of a run of small molecules); kept in the heap they are reused.
+    static func keepImageBuffersInTheHeap() { molshot_keep_buffers_in_heap() }
 }

@@ -1,0 +1,2 @@
+Molshot.keepImageBuffersInTheHeap()
+Molshot.main()
