@@ -50,7 +50,7 @@ static void on_write(png_structp png, png_bytep data, png_size_t length) {
 
 static void on_flush(png_structp png) { (void)png; }
 
-int molshot_png_encode(const uint8_t *rgba, int width, int height, size_t stride, int level, int filters,
+int molshot_png_encode(const uint8_t *rgba, int width, int height, size_t stride, int level, int filters, int opaque,
                        uint8_t **out, size_t *out_size, char *error, size_t error_size) {
     failure f;
     f.error = error;
@@ -75,9 +75,10 @@ int molshot_png_encode(const uint8_t *rgba, int width, int height, size_t stride
     png_set_write_fn(png, &s, on_write, on_flush);
     png_set_compression_level(png, level);
     if (filters) png_set_filter(png, PNG_FILTER_TYPE_BASE, filters);
-    png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGB_ALPHA,
+    png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8, opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
     png_write_info(png, info);
+    if (opaque) png_set_filler(png, 0, PNG_FILLER_AFTER); /* rows stay RGBA in memory; the 4th byte is dropped */
     for (int y = 0; y < height; y++) {
         png_write_row(png, (png_const_bytep)(rgba + (size_t)y * stride));
     }

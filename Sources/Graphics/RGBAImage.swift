@@ -21,6 +21,16 @@ public struct RGBAImage: Sendable, Equatable {
         pixels = p
     }
 
+    /// True when every pixel has alpha 255.
+    public var isOpaque: Bool {
+        pixels.withUnsafeBytes { raw in
+            let words = raw.bindMemory(to: UInt32.self)
+            var all: UInt32 = 0xFF00_0000
+            for w in words { all &= w }
+            return all == 0xFF00_0000
+        }
+    }
+
     @inline(__always)
     public func pixel(_ x: Int, _ y: Int) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
         let i = (y * width + x) * 4

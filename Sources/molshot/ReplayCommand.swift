@@ -74,7 +74,10 @@ struct ReplayCommand: ParsableCommand {
         let replay = Replay(source: events == "-" ? "<stdin>" : events, options: options, molecule: structure,
                             baseDirectory: base, fps: fps)
         // Frames are encoded and written on a queue of their own while the next one draws.
-        let writer = FrameWriter(directory: output, keep: apng != nil)
+        // Frames of an animation share one format: RGB over an opaque background, else RGBA.
+        var encoder = PNGEncoder.fast
+        encoder.dropsOpaqueAlpha = options.style.background.w >= 1
+        let writer = FrameWriter(directory: output, keep: apng != nil, encoder: encoder)
         var times: [Double] = []
         let emit: (RGBAImage, Double) throws -> Void = { image, time in
             times.append(time)
@@ -112,9 +115,12 @@ final class FrameWriter: @unchecked Sendable {
     private let lock = NSLock()
     private let slots = DispatchSemaphore(value: 4)
 
-    init(directory: String, keep: Bool) {
+    private let encoder: PNGEncoder
+
+    init(directory: String, keep: Bool, encoder: PNGEncoder) {
         self.directory = directory
         self.keep = keep
+        self.encoder = encoder
     }
 
     func write(_ image: RGBAImage, number: Int) throws {
@@ -125,7 +131,7 @@ final class FrameWriter: @unchecked Sendable {
         queue.async { [self] in
             defer { slots.signal() }
             do {
-                let png = try PNGEncoder.fast.encode(image)
+                let png = try encoder.encode(image)
                 try AtomicFile.write(png, to: (directory as NSString).appendingPathComponent(String(format: "frame-%05d.png", number)))
                 lock.lock()
                 if keep { kept.append(png) }

@@ -6,9 +6,10 @@
 // libpng reports errors by longjmp, which Swift cannot catch; this small C file owns the setjmp.
 
 /// Encodes 8-bit RGBA rows (top row first, `stride` bytes apart) as PNG into a malloc'd buffer.
-/// `level` is the zlib level 0-9; `filters` a PNG_FILTER_* mask (0 = libpng's default).
+/// `level` is the zlib level 0-9; `filters` a PNG_FILTER_* mask (0 = libpng's default); with
+/// `opaque` set (every alpha 255) the file is RGB, a quarter less to compress and store.
 /// Returns 0 and sets *out, *out_size on success; otherwise writes a message into `error`.
-int molshot_png_encode(const uint8_t *rgba, int width, int height, size_t stride, int level, int filters,
+int molshot_png_encode(const uint8_t *rgba, int width, int height, size_t stride, int level, int filters, int opaque,
                        uint8_t **out, size_t *out_size, char *error, size_t error_size);
 
 void molshot_png_free(uint8_t *buffer);
