@@ -111,6 +111,26 @@ public final class MoleculeRenderer {
         _ = try device.program(vertex: "cylinder.vert", fragment: "cylinder.frag", defines: ["ORTHOGRAPHIC"])
     }
 
+    /// Draws a two-atom picture with quads and with triangles, orthographic: llvmpipe compiles
+    /// shaders for real at their first draw (tens of milliseconds each), so a pipeline calls this
+    /// while its first structures are still being read.
+    public func warmUp() throws {
+        var g = MoleculeGeometry()
+        g.spheres = [-1, 0, 0, 0.4, 1, 0, 0, 0.4]
+        g.sphereAtoms = [0, 1]
+        g.cylinders = [-1, 0, 0, 0.3, 1, 0, 0, 0.3]
+        g.cylinderRadius = 0.15
+        g.cylinderAtoms = [0, 1]
+        let scene = makeScene(g, atomColors: [0x909090, 0xFF0D0D])
+        let camera = Camera(center: .zero, radius: 1.5)
+        let saved = triangleImpostorPixels
+        defer { triangleImpostorPixels = saved }
+        for pixels: Float in [0, 1000] {
+            triangleImpostorPixels = pixels
+            _ = try draw(scene, camera: camera, width: 32, height: 32, style: RenderStyle())
+        }
+    }
+
     /// Uploads `geometry` with one 0xRRGGBB color per atom of its model.
     public func makeScene(_ geometry: MoleculeGeometry, atomColors: [UInt32]) -> MoleculeScene {
         var sphereVertices: VertexArray? = nil, cylinderVertices: VertexArray? = nil

@@ -241,6 +241,7 @@ public final class ThumbnailRun: @unchecked Sendable {
         let renderer: MoleculeRenderer
         do {
             renderer = try MoleculeRenderer()
+            try renderer.warmUp()
         } catch {
             while let task = drawQueue.pop() { fail(task.source, task.checksum, error, since: task.started) }
             return
