@@ -26,8 +26,9 @@ public final class Replay {
         reader = GestureEventReader(source: source)
     }
 
-    /// Takes one line; `emit` receives each frame that becomes due, with its event time.
-    public func feed(_ line: String, emit: (RGBAImage, Double) throws -> Void) throws {
+    /// Takes one line; `emit` receives each frame that becomes due, with its event time, as drawn
+    /// (`finished()` completes it, on whichever thread suits).
+    public func feed(_ line: String, emit: (ReplayFrame, Double) throws -> Void) throws {
         guard let event = try reader.read(line) else {
             if session == nil && reader.viewport.width > 0 {
                 session = try ReplaySession(viewport: reader.viewport, options: options, structure: molecule, baseDirectory: baseDirectory)
@@ -48,7 +49,7 @@ public final class Replay {
     }
 
     /// Ends the replay: frames still due, then the final view.
-    public func finish(emit: (RGBAImage, Double) throws -> Void) throws {
+    public func finish(emit: (ReplayFrame, Double) throws -> Void) throws {
         guard let session else { throw GestureFileError(file: source, line: 1, message: "no header line") }
         session.settle()
         if let fps {
@@ -60,7 +61,7 @@ public final class Replay {
         try emitFrame(at: lastTime, emit)
     }
 
-    private func emitFrame(at time: Double, _ emit: (RGBAImage, Double) throws -> Void) throws {
+    private func emitFrame(at time: Double, _ emit: (ReplayFrame, Double) throws -> Void) throws {
         try emit(try session!.frame(), time)
         frameCount += 1
     }

@@ -37,7 +37,7 @@ public final class ReplaySession {
     public private(set) var caption: String?
     public private(set) var parts: [String] = []
     private var scene: MoleculeScene?
-    private var font: Font?
+    private let captions: CaptionWriter
 
     /// `baseDirectory` resolves relative `load` sources.
     public init(viewport: (width: Double, height: Double), options: Options, structure: Structure?,
@@ -46,6 +46,7 @@ public final class ReplaySession {
         self.options = options
         self.baseDirectory = baseDirectory
         mode = options.mode
+        captions = CaptionWriter(background: options.style.background)
         self.renderer = try renderer ?? MoleculeRenderer()
         perception = try BondPerception.standard()
         if let structure { try show(structure, model: structure.models.first) }
@@ -181,9 +182,10 @@ public final class ReplaySession {
         camera = c
     }
 
-    /// The picture of the scene as it is now, caption included.
-    public func frame() throws -> RGBAImage {
-        var image: RGBAImage
+    /// The picture of the scene as it is now: drawn, with edge smoothing and the caption still
+    /// to do in `ReplayFrame.finished()`, which another thread may call while the next frame draws.
+    public func frame() throws -> ReplayFrame {
+        let drawn: DrawnPicture
         if let shown, let camera {
             if scene == nil {
                 let s = Structure(format: structure?.format ?? .pdb)
@@ -193,18 +195,42 @@ public final class ReplaySession {
                 let prepared = try PreparedMolecule(one, mode: mode, color: options.color, perception: perception)
                 scene = renderer.makeScene(prepared.geometry, atomColors: prepared.atomColors)
             }
-            image = try renderer.render(scene!, camera: camera, width: options.width, height: options.height, style: options.style)
+            drawn = try renderer.draw(scene!, camera: camera, width: options.width, height: options.height, style: options.style)
         } else {
             let bg = options.style.background
-            image = RGBAImage(width: options.width, height: options.height,
-                              fill: (UInt8(bg.x * 255), UInt8(bg.y * 255), UInt8(bg.z * 255), UInt8(bg.w * 255)))
+            drawn = DrawnPicture(image: RGBAImage(width: options.width, height: options.height,
+                                                  fill: (UInt8(bg.x * 255), UInt8(bg.y * 255), UInt8(bg.z * 255), UInt8(bg.w * 255))),
+                                 smoothEdges: false)
         }
-        if let caption { try draw(caption, on: &image) }
+        return ReplayFrame(drawn: drawn, caption: caption, captions: captions)
+    }
+}
+
+/// A frame of a replay as drawn; `finished()` smooths its edges and writes its caption.
+public struct ReplayFrame: Sendable {
+    let drawn: DrawnPicture
+    let caption: String?
+    let captions: CaptionWriter
+
+    public func finished() throws -> RGBAImage {
+        var image = drawn.finished()
+        if let caption { try captions.draw(caption, on: &image) }
         return image
     }
+}
 
-    /// The caption in lines across the bottom, dark on a light background and light on a dark one.
-    private func draw(_ text: String, on image: inout RGBAImage) throws {
+/// Writes captions across the bottom of frames, in lines, dark on a light background and light on
+/// a dark one. Keeps its font between frames; safe to use from any one thread at a time or several.
+final class CaptionWriter: @unchecked Sendable {
+    private let background: SIMD4<Float>
+    private var font: Font?
+    private let lock = NSLock()
+
+    init(background: SIMD4<Float>) { self.background = background }
+
+    func draw(_ text: String, on image: inout RGBAImage) throws {
+        lock.lock()
+        defer { lock.unlock() }
         let size = max(11, min(image.width, image.height) / 18)
         if font == nil || font!.pixelSize != size { font = try Font.standard(pixelSize: size) }
         let font = font!
@@ -220,7 +246,7 @@ public final class ReplaySession {
             }
         }
         if !line.isEmpty { lines.append(line) }
-        let bg = options.style.background
+        let bg = background
         let dark = bg.w < 0.5 || (bg.x + bg.y + bg.z) > 1.5
         let color: UInt32 = dark ? 0x1A1A1A : 0xF2F2F2
         let lineHeight = font.ascent + font.descent + size / 4

@@ -26,6 +26,11 @@ public struct DrawnPicture: Sendable {
     /// Antialiasing by edge smoothing is still to come.
     public var smoothEdges: Bool
 
+    public init(image: RGBAImage, smoothEdges: Bool) {
+        self.image = image
+        self.smoothEdges = smoothEdges
+    }
+
     /// The finished picture. Separate from drawing so that a pipeline can do it on another thread.
     public func finished() -> RGBAImage { smoothEdges ? EdgeSmoothing.smoothed(image) : image }
 }

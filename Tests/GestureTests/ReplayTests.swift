@@ -20,8 +20,8 @@ final class ReplayTests: XCTestCase {
         let r = Replay(source: "test.jsonl", options: options, molecule: structure, baseDirectory: Self.fixtures, fps: fps)
         var frames: [RGBAImage] = []
         do {
-            for line in [Self.header] + lines { try r.feed(line) { image, _ in frames.append(image) } }
-            try r.finish { image, _ in frames.append(image) }
+            for line in [Self.header] + lines { try r.feed(line) { frame, _ in frames.append(try frame.finished()) } }
+            try r.finish { frame, _ in frames.append(try frame.finished()) }
         } catch let e as GraphicsError where e.message.contains("OSMesa") {
             throw XCTSkip("no OpenGL context: \(e)")
         }

@@ -135,6 +135,42 @@ final class InfoCommandTests: XCTestCase {
         XCTAssertTrue(message.contains("<stdin>:4: time goes backwards"), message)
     }
 
+    func testReplayAnimationHoldsTheNumberedFramesInOrder() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-apng-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var lines = [#"{"type":"header","version":1,"viewport":{"width":320,"height":320}}"#]
+        for k in 0..<8 {
+            lines.append(#"{"t":\#(Double(k) * 0.1),"type":"rotate","dx":25,"dy":\#(k * 3)}"#)
+            lines.append(#"{"t":\#(Double(k) * 0.1),"type":"frame"}"#)
+        }
+        let events = dir.appendingPathComponent("events.jsonl")
+        try lines.joined(separator: "\n").write(to: events, atomically: true, encoding: .utf8)
+        let apng = dir.appendingPathComponent("all.png").path
+        let run = try molshot("replay", events.path, "--molecule", "Tests/Fixtures/Caffeine.pdb", "-o", dir.path,
+                              "--size", "48", "--apng", apng)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        // Frame data of the animation, in order: IDAT of the first, fdAT (less its sequence number) of the rest.
+        func chunks(_ bytes: [UInt8]) -> [(String, [UInt8])] {
+            var out: [(String, [UInt8])] = []
+            var i = 8
+            while i + 8 <= bytes.count {
+                let n = bytes[i..<(i + 4)].reduce(0) { $0 << 8 | Int($1) }
+                out.append((String(decoding: bytes[(i + 4)..<(i + 8)], as: UTF8.self), Array(bytes[(i + 8)..<(i + 8 + n)])))
+                i += 12 + n
+            }
+            return out
+        }
+        let animation = chunks(Array(try Data(contentsOf: URL(fileURLWithPath: apng))))
+        let frames = animation.compactMap { $0.0 == "IDAT" ? $0.1 : $0.0 == "fdAT" ? Array($0.1.dropFirst(4)) : nil }
+        XCTAssertEqual(frames.count, 9, "eight frame events and the final view")
+        for (k, data) in frames.enumerated() {
+            let file = dir.appendingPathComponent(String(format: "frame-%05d.png", k + 1))
+            let own = chunks(Array(try Data(contentsOf: file))).filter { $0.0 == "IDAT" }.flatMap(\.1)
+            XCTAssertEqual(data, own, "animation frame \(k + 1) is frame-\(k + 1).png")
+        }
+    }
+
     func testHelpListsInfo() throws {
         let run = try molshot("--help")
         XCTAssertEqual(run.status, 0)
