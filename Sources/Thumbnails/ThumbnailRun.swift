@@ -120,10 +120,12 @@ public final class ThumbnailRun: @unchecked Sendable {
         let jobs = max(1, job.jobs)
         for _ in 0..<jobs {
             readers.enter()
-            Thread { [self] in
+            let reader = Thread { [self] in
                 while let source = takeNext() { read(source, perception: perception, into: drawQueue) }
                 readers.leave()
-            }.start()
+            }
+            reader.name = "molshot-read"
+            reader.start()
         }
         drawer.enter()
         let drawThread = Thread { [self] in
@@ -131,13 +133,16 @@ public final class ThumbnailRun: @unchecked Sendable {
             drawer.leave()
         }
         drawThread.stackSize = 8 << 20
+        drawThread.name = "molshot-draw"
         drawThread.start()
         for _ in 0..<jobs {
             writers.enter()
-            Thread { [self] in
+            let writer = Thread { [self] in
                 while let task = writeQueue.pop() { write(task) }
                 writers.leave()
-            }.start()
+            }
+            writer.name = "molshot-write"
+            writer.start()
         }
         readers.wait()
         drawQueue.close()
