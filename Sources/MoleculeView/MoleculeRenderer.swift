@@ -20,6 +20,12 @@ public struct RenderStyle: Sendable, Equatable {
     public init() {}
 }
 
+/// The spheres left after hidden-sphere culling for one view direction.
+public struct SphereVisibility: Sendable {
+    public let rotation: Quaternion
+    public let indices: [Int32]
+}
+
 /// A picture as read back from the GPU, with what is left to do on the CPU.
 public struct DrawnPicture: Sendable {
     public var image: RGBAImage
@@ -74,6 +80,8 @@ public final class MoleculeScene {
     /// The visible subset of the spheres for the last view direction, on the GPU.
     var culled: (vertices: VertexArray, spheres: GPUBuffer, colors: GPUBuffer, count: Int)?
     var culledFor: Quaternion?
+    /// Culling done ahead, off the drawing thread, for one view direction.
+    var visibility: SphereVisibility?
 
     /// 0xRRGGBB to the bytes R, G, B, 255 in memory order, per instance.
     static func packed(_ atoms: [Int32], _ colors: [UInt32]) -> [UInt32] {
@@ -136,8 +144,17 @@ public final class MoleculeRenderer {
         }
     }
 
-    /// Uploads `geometry` with one 0xRRGGBB color per atom of its model.
-    public func makeScene(_ geometry: MoleculeGeometry, atomColors: [UInt32]) -> MoleculeScene {
+    /// The spheres `draw` keeps for `camera` after culling those hidden behind others, or nil
+    /// where it culls none (perspective, bonds, fewer than `minimum` spheres). CPU work only: a
+    /// pipeline does it on a reading thread and hands it to `makeScene`, off the drawing thread.
+    public static func visibleSpheres(_ geometry: MoleculeGeometry, camera: Camera, minimum: Int = 300) -> SphereVisibility? {
+        guard camera.isOrthographic, geometry.cylinderCount == 0, geometry.sphereCount >= minimum else { return nil }
+        return SphereVisibility(rotation: camera.rotation, indices: SphereOcclusion.visible(geometry.spheres, rotation: camera.rotation))
+    }
+
+    /// Uploads `geometry` with one 0xRRGGBB color per atom of its model; `visibility`, when given,
+    /// spares `draw` the culling for that view direction.
+    public func makeScene(_ geometry: MoleculeGeometry, atomColors: [UInt32], visibility: SphereVisibility? = nil) -> MoleculeScene {
         var sphereVertices: VertexArray? = nil, cylinderVertices: VertexArray? = nil
         var sphereColors: GPUBuffer? = nil, cylinderColors: GPUBuffer? = nil
         let packedSphereColors = MoleculeScene.packed(geometry.sphereAtoms, atomColors)
@@ -159,8 +176,10 @@ public final class MoleculeRenderer {
             ])
             cylinderColors = colors
         }
-        return MoleculeScene(sphereVertices: sphereVertices, cylinderVertices: cylinderVertices, sphereColors: sphereColors,
-                             cylinderColors: cylinderColors, geometry: geometry, packedSphereColors: packedSphereColors)
+        let scene = MoleculeScene(sphereVertices: sphereVertices, cylinderVertices: cylinderVertices, sphereColors: sphereColors,
+                                  cylinderColors: cylinderColors, geometry: geometry, packedSphereColors: packedSphereColors)
+        scene.visibility = visibility
+        return scene
     }
 
     private func sphereArray(_ spheres: GPUBuffer, _ colors: GPUBuffer) -> VertexArray {
@@ -183,7 +202,8 @@ public final class MoleculeRenderer {
         guard camera.isOrthographic, scene.geometry.cylinderCount == 0, scene.geometry.sphereCount >= occlusionCullingMinimum
         else { return all }
         if scene.culledFor != camera.rotation {
-            let visible = SphereOcclusion.visible(scene.geometry.spheres, rotation: camera.rotation)
+            let ahead = scene.visibility.flatMap { $0.rotation == camera.rotation ? $0.indices : nil }
+            let visible = ahead ?? SphereOcclusion.visible(scene.geometry.spheres, rotation: camera.rotation)
             var xyzr = [Float](), colors = [UInt32]()
             xyzr.reserveCapacity(visible.count * 4)
             colors.reserveCapacity(visible.count)

@@ -85,7 +85,7 @@ public final class ThumbnailRun: @unchecked Sendable {
     struct DrawTask {
         var source: String
         var checksum: UInt64
-        var prepared: [(mode: String, molecule: PreparedMolecule)]
+        var prepared: [(mode: String, molecule: PreparedMolecule, visibility: SphereVisibility?)]
         var atoms: Int
         var started: Date
     }
@@ -223,11 +223,14 @@ public final class ThumbnailRun: @unchecked Sendable {
                 return
             }
             let structure = try StructureFile.decode(raw, source: source, options: options)
-            var prepared: [(String, PreparedMolecule)] = []
+            var prepared: [(String, PreparedMolecule, SphereVisibility?)] = []
             for mode in job.settings.modes {
-                prepared.append((mode, try PreparedMolecule(structure, mode: mode, color: ColorTheme(rawValue: job.settings.color) ?? .element,
-                                                            filter: AtomFilter(hydrogens: job.settings.hydrogens, waters: job.settings.waters),
-                                                            perception: perception)))
+                let molecule = try PreparedMolecule(structure, mode: mode, color: ColorTheme(rawValue: job.settings.color) ?? .element,
+                                                    filter: AtomFilter(hydrogens: job.settings.hydrogens, waters: job.settings.waters),
+                                                    perception: perception)
+                // Hidden spheres are culled here, off the drawing thread (the longest stage).
+                let visibility = MoleculeRenderer.visibleSpheres(molecule.geometry, camera: job.settings.camera(fittedTo: molecule))
+                prepared.append((mode, molecule, visibility))
             }
             drawQueue.push(DrawTask(source: source, checksum: checksum, prepared: prepared,
                                     atoms: structure.models.first?.atoms.count ?? 0, started: started))
@@ -255,8 +258,8 @@ public final class ThumbnailRun: @unchecked Sendable {
         while let task = drawQueue.pop() {
             do {
                 var images: [(String, DrawnPicture)] = []
-                for (mode, molecule) in task.prepared {
-                    let scene = renderer.makeScene(molecule.geometry, atomColors: molecule.atomColors)
+                for (mode, molecule, visibility) in task.prepared {
+                    let scene = renderer.makeScene(molecule.geometry, atomColors: molecule.atomColors, visibility: visibility)
                     let image = try renderer.draw(scene, camera: job.settings.camera(fittedTo: molecule),
                                                   width: job.settings.width, height: job.settings.height, style: style)
                     images.append((job.settings.outputName(checksum: task.checksum, mode: mode), image))

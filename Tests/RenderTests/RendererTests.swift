@@ -116,6 +116,28 @@ final class RendererTests: XCTestCase {
         }
     }
 
+    func testCullingDoneAheadIsUsedForItsDirectionOnly() throws {
+        let renderer = try Rendering.renderer()
+        let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("1crn.pdb").path)
+        let p = try Rendering.prepared(s, "spacefill")
+        var camera = p.fittedCamera
+        camera.rotate(degreesX: 20, degreesY: 45, degreesZ: 0)
+        let ahead = try XCTUnwrap(MoleculeRenderer.visibleSpheres(p.geometry, camera: camera))
+        XCTAssertLessThan(ahead.indices.count, p.geometry.sphereCount)
+        XCTAssertNil(MoleculeRenderer.visibleSpheres(try Rendering.prepared(s, "ball-and-stick").geometry, camera: camera),
+                     "no culling with bonds")
+        let plain = try renderer.render(renderer.makeScene(p.geometry, atomColors: p.atomColors), camera: camera,
+                                        width: 240, height: 240, style: .transparent)
+        let scene = renderer.makeScene(p.geometry, atomColors: p.atomColors, visibility: ahead)
+        XCTAssertTrue(try renderer.render(scene, camera: camera, width: 240, height: 240, style: .transparent) == plain)
+        // Another direction ignores it: a sphere hidden from the first view is still drawn in the second.
+        var other = camera
+        other.rotate(degreesX: 0, degreesY: 180, degreesZ: 0)
+        let reference = try renderer.render(renderer.makeScene(p.geometry, atomColors: p.atomColors), camera: other,
+                                            width: 240, height: 240, style: .transparent)
+        XCTAssertTrue(try renderer.render(scene, camera: other, width: 240, height: 240, style: .transparent) == reference)
+    }
+
     func testOneTriangleImpostorsDrawTheSamePictureAsQuads() throws {
         let renderer = try Rendering.renderer()
         defer { renderer.triangleImpostorPixels = 6 }
