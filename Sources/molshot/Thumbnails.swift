@@ -46,8 +46,8 @@ struct ThumbnailsCommand: ParsableCommand {
     @Option(help: "Also write pages of labelled thumbnails, COLSxROWS a page (like 3x3).")
     var contactSheet: String?
 
-    @Option(help: "Rendering processes (default: 2 with two or more cores; llvmpipe draws about 15% faster in two).")
-    var processes = min(2, ProcessInfo.processInfo.activeProcessorCount)
+    @Option(help: "Rendering processes (default: 1 on up to two cores, where one keeps both busy; 2 on more).")
+    var processes = ProcessInfo.processInfo.activeProcessorCount <= 2 ? 1 : 2
 
     @Option(help: .hidden) var part: String?
     @Flag(help: .hidden) var report = false

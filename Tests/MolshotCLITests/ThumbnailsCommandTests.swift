@@ -38,7 +38,7 @@ final class ThumbnailsCommandTests: XCTestCase {
         func start() throws -> Process {
             let p = Process()
             p.executableURL = binary
-            p.arguments = ["thumbnails", input.path, "-o", output.path, "--size", "200", "--jobs", "2"]
+            p.arguments = ["thumbnails", input.path, "-o", output.path, "--size", "200", "--jobs", "2", "--processes", "2"]
             p.standardOutput = FileHandle.nullDevice
             p.standardError = FileHandle.nullDevice
             try p.run()
