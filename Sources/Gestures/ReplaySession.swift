@@ -3,7 +3,6 @@ import Graphics
 import MoleculeView
 import Scene
 import Structure
-import Text
 
 /// The scene a gesture file drives: a structure, a mode, a camera, a caption and the parts of a
 /// combination being built. It turns events into changes and draws frames. Geometry is rebuilt
@@ -216,45 +215,5 @@ public struct ReplayFrame: Sendable {
         var image = drawn.finished()
         if let caption { try captions.draw(caption, on: &image) }
         return image
-    }
-}
-
-/// Writes captions across the bottom of frames, in lines, dark on a light background and light on
-/// a dark one. Keeps its font between frames; safe to use from any one thread at a time or several.
-final class CaptionWriter: @unchecked Sendable {
-    private let background: SIMD4<Float>
-    private var font: Font?
-    private let lock = NSLock()
-
-    init(background: SIMD4<Float>) { self.background = background }
-
-    func draw(_ text: String, on image: inout RGBAImage) throws {
-        lock.lock()
-        defer { lock.unlock() }
-        let size = max(11, min(image.width, image.height) / 18)
-        if font == nil || font!.pixelSize != size { font = try Font.standard(pixelSize: size) }
-        let font = font!
-        var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ") {
-            let candidate = line.isEmpty ? String(word) : line + " " + word
-            if font.width(of: candidate) > image.width - 2 * size && !line.isEmpty {
-                lines.append(line)
-                line = String(word)
-            } else {
-                line = candidate
-            }
-        }
-        if !line.isEmpty { lines.append(line) }
-        let bg = background
-        let dark = bg.w < 0.5 || (bg.x + bg.y + bg.z) > 1.5
-        let color: UInt32 = dark ? 0x1A1A1A : 0xF2F2F2
-        let lineHeight = font.ascent + font.descent + size / 4
-        var baseline = image.height - size / 2 - font.descent - (lines.count - 1) * lineHeight
-        for l in lines {
-            let fitted = font.fitted(l, maxWidth: image.width - 4)
-            font.draw(fitted, into: &image, x: (image.width - font.width(of: fitted)) / 2, baseline: baseline, color: color)
-            baseline += lineHeight
-        }
     }
 }
