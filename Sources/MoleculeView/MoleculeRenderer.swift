@@ -252,8 +252,10 @@ public final class MoleculeRenderer {
         let started = DispatchTime.now().uptimeNanoseconds
         let pixelsPerUnit = 1 / camera.worldUnitsPerPixel(width: width, height: height)
         let subpixelAtoms = 2 * scene.typicalSphereRadius * pixelsPerUnit < MoleculeRenderer.subpixelAtomDiameter
-        let smoothEdges = style.antialias == 1 && !subpixelAtoms
         let factor = supersampling(style.antialias == 1 ? (subpixelAtoms ? 2 : 1) : style.antialias, width: width, height: height)
+        // Smoothing wherever automatic antialiasing draws one sample (also where a picture too
+        // large to supersample leaves it no other way).
+        let smoothEdges = style.antialias == 1 && factor == 1
         let fw = width * factor, fh = height * factor
         if framebuffer?.width != fw || framebuffer?.height != fh {
             framebuffer = nil
