@@ -47,14 +47,15 @@ public enum EdgeSmoothing {
                                 let i0 = y * w + x0
                                 var edge = candidates(luma, i0, w)
                                 if !opaque { edge .|= candidates(alpha, i0, w) }
-                                if any(edge) {
-                                    // ... and work out each of those on its own.
-                                    for lane in 0..<8 where edge[lane] && x0 + lane >= x {
-                                        let i = i0 + lane
-                                        let key = !opaque && range(alpha, i, w) > range(luma, i, w) ? alpha : luma
-                                        if let (t, j) = blend(key, x: x0 + lane, y: y, w: w, h: h) {
-                                            mix(src, i, j, t, into: dst)
-                                        }
+                                // ... and work out each of those on its own.
+                                var lanes = bits(edge) & (0xFF << UInt32(x - x0))
+                                while lanes != 0 {
+                                    let lane = lanes.trailingZeroBitCount
+                                    lanes &= lanes - 1
+                                    let i = i0 + lane
+                                    let key = !opaque && range(alpha, i, w) > range(luma, i, w) ? alpha : luma
+                                    if let (t, j) = blend(key, x: x0 + lane, y: y, w: w, h: h) {
+                                        mix(src, i, j, t, into: dst)
                                     }
                                 }
                                 x = x0 + 8
@@ -65,6 +66,13 @@ public enum EdgeSmoothing {
             }
         }
         return RGBAImage(width: w, height: h, pixels: out)
+    }
+
+    /// The lanes of `mask` as the low eight bits of a word.
+    @inline(__always)
+    private static func bits(_ mask: SIMDMask<SIMD8<Int32>>) -> UInt32 {
+        let words = unsafeBitCast(mask, to: SIMD8<Int32>.self) & SIMD8(1, 2, 4, 8, 16, 32, 64, 128)
+        return UInt32(truncatingIfNeeded: words.wrappedSum())
     }
 
     /// Which of the eight pixels from `i` differ enough from their four neighbours to be on an edge.
@@ -164,6 +172,13 @@ public enum EdgeSmoothing {
     @inline(__always)
     private static func mix(_ src: UnsafeBufferPointer<UInt8>, _ i: Int, _ j: Int, _ t: Float,
                             into dst: UnsafeMutableBufferPointer<UInt8>) {
+        if src[i * 4 + 3] == 255 && src[j * 4 + 3] == 255 {
+            // Both opaque: a plain blend.
+            for c in 0..<3 {
+                dst[i * 4 + c] = UInt8(Float(src[i * 4 + c]) * (1 - t) + Float(src[j * 4 + c]) * t + 0.5)
+            }
+            return
+        }
         let a0 = Float(src[i * 4 + 3]) * (1 - t), a1 = Float(src[j * 4 + 3]) * t
         let a = a0 + a1
         guard a > 0 else { return }
