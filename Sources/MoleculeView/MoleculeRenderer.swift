@@ -59,9 +59,7 @@ public final class MoleculeScene {
         self.cylinderColors = cylinderColors
         self.geometry = geometry
         self.packedSphereColors = packedSphereColors
-        var radii = stride(from: 3, to: geometry.spheres.count, by: 4).map { geometry.spheres[$0] }
-        radii.sort()
-        typicalSphereRadius = radii.isEmpty ? 0 : radii[radii.count / 2]
+        typicalSphereRadius = MoleculeGeometry.medianRadius(geometry.spheres)
     }
 
     /// The median sphere radius, to choose how impostors are drawn.
@@ -144,11 +142,18 @@ public final class MoleculeRenderer {
         }
     }
 
+    /// Whether hidden spheres are culled: orthographic views (parallel rays) of spacefill-like
+    /// geometry with `minimum` spheres or more. Bonds mean small, sparse spheres (ball-and-stick):
+    /// little is hidden, so culling does not pay.
+    static func culls(_ geometry: MoleculeGeometry, _ camera: Camera, minimum: Int) -> Bool {
+        camera.isOrthographic && geometry.cylinderCount == 0 && geometry.sphereCount >= minimum
+    }
+
     /// The spheres `draw` keeps for `camera` after culling those hidden behind others, or nil
     /// where it culls none (perspective, bonds, fewer than `minimum` spheres). CPU work only: a
     /// pipeline does it on a reading thread and hands it to `makeScene`, off the drawing thread.
-    public static func visibleSpheres(_ geometry: MoleculeGeometry, camera: Camera, minimum: Int = 300) -> SphereVisibility? {
-        guard camera.isOrthographic, geometry.cylinderCount == 0, geometry.sphereCount >= minimum else { return nil }
+    public static func visibleSpheres(_ geometry: MoleculeGeometry, camera: Camera, minimum: Int = spheresToCull) -> SphereVisibility? {
+        guard culls(geometry, camera, minimum: minimum) else { return nil }
         return SphereVisibility(rotation: camera.rotation, indices: SphereOcclusion.visible(geometry.spheres, rotation: camera.rotation))
     }
 
@@ -191,16 +196,16 @@ public final class MoleculeRenderer {
     }
 
     /// Scenes with at least this many spheres are culled (`SphereOcclusion`) before drawing: below
-    /// it, finding hidden spheres costs more than drawing them. `Int.max` turns culling off.
-    public var occlusionCullingMinimum = 300
+    /// it, finding hidden spheres costs more than drawing them.
+    public static let spheresToCull = 300
+    /// This renderer's threshold, `spheresToCull` unless changed; `Int.max` turns culling off.
+    public var occlusionCullingMinimum = MoleculeRenderer.spheresToCull
 
     /// The vertex array and count to draw spheres with: all of them, or, in an orthographic view
     /// of a large scene of spheres alone, those `SphereOcclusion` finds visible from this direction.
     private func sphereDraw(_ scene: MoleculeScene, _ camera: Camera) -> (VertexArray?, Int) {
         let all = (scene.sphereVertices, scene.geometry.sphereCount)
-        // Bonds mean small, sparse spheres (ball-and-stick): little is hidden, so culling does not pay.
-        guard camera.isOrthographic, scene.geometry.cylinderCount == 0, scene.geometry.sphereCount >= occlusionCullingMinimum
-        else { return all }
+        guard MoleculeRenderer.culls(scene.geometry, camera, minimum: occlusionCullingMinimum) else { return all }
         if scene.culledFor != camera.rotation {
             let ahead = scene.visibility.flatMap { $0.rotation == camera.rotation ? $0.indices : nil }
             let visible = ahead ?? SphereOcclusion.visible(scene.geometry.spheres, rotation: camera.rotation)

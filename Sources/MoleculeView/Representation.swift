@@ -29,6 +29,14 @@ public struct MoleculeGeometry: Sendable {
     }
 
     public var sphereCount: Int { sphereAtoms.count }
+
+    /// The median radius of `spheres` (x, y, z, r each), 0 for none: the size drawing and culling
+    /// are tuned to.
+    static func medianRadius(_ spheres: [Float]) -> Float {
+        var radii = stride(from: 3, to: spheres.count, by: 4).map { spheres[$0] }
+        radii.sort()
+        return radii.isEmpty ? 0 : radii[radii.count / 2]
+    }
     public var cylinderCount: Int { cylinderAtoms.count / 2 }
 
     /// The smallest sphere about the bounding box's center that holds every sphere whole.

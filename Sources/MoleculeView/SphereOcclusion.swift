@@ -14,20 +14,16 @@ public enum SphereOcclusion {
         let m = rotation.matrix
         var x = [Float](repeating: 0, count: n), y = x, z = x, r = x
         var lo = SIMD2<Float>(repeating: .greatestFiniteMagnitude), hi = -lo
-        var radii: [Float] = []
-        radii.reserveCapacity(n)
         for i in 0..<n {
             let p = SIMD3(spheres[4 * i], spheres[4 * i + 1], spheres[4 * i + 2])
             let v = m.0 * p.x + m.1 * p.y + m.2 * p.z
             x[i] = v.x; y[i] = v.y; z[i] = v.z; r[i] = spheres[4 * i + 3]
             lo = pointwiseMin(lo, SIMD2(v.x - r[i], v.y - r[i]))
             hi = pointwiseMax(hi, SIMD2(v.x + r[i], v.y + r[i]))
-            radii.append(r[i])
         }
-        radii.sort()
         let extent = hi - lo
         // Cells about half a typical radius, at most 1024 a side.
-        let cell = max(radii[radii.count / 2] * 0.5, max(extent.x, extent.y) / 1024, 1e-3)
+        let cell = max(MoleculeGeometry.medianRadius(spheres) * 0.5, max(extent.x, extent.y) / 1024, 1e-3)
         let cols = Int(extent.x / cell) + 1, rows = Int(extent.y / cell) + 1
         var covered = [Float](repeating: -.greatestFiniteMagnitude, count: cols * rows)
 

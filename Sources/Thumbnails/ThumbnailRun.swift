@@ -1,6 +1,7 @@
 import Foundation
 import Graphics
 import MoleculeView
+import Scene
 import Structure
 
 /// What a thumbnail run is asked to do.
@@ -85,7 +86,7 @@ public final class ThumbnailRun: @unchecked Sendable {
     struct DrawTask {
         var source: String
         var checksum: UInt64
-        var prepared: [(mode: String, molecule: PreparedMolecule, visibility: SphereVisibility?)]
+        var prepared: [(mode: String, molecule: PreparedMolecule, camera: Camera, visibility: SphereVisibility?)]
         var atoms: Int
         var started: Date
     }
@@ -223,14 +224,14 @@ public final class ThumbnailRun: @unchecked Sendable {
                 return
             }
             let structure = try StructureFile.decode(raw, source: source, options: options)
-            var prepared: [(String, PreparedMolecule, SphereVisibility?)] = []
+            var prepared: [(String, PreparedMolecule, Camera, SphereVisibility?)] = []
             for mode in job.settings.modes {
                 let molecule = try PreparedMolecule(structure, mode: mode, color: ColorTheme(rawValue: job.settings.color) ?? .element,
                                                     filter: AtomFilter(hydrogens: job.settings.hydrogens, waters: job.settings.waters),
                                                     perception: perception)
                 // Hidden spheres are culled here, off the drawing thread (the longest stage).
-                let visibility = MoleculeRenderer.visibleSpheres(molecule.geometry, camera: job.settings.camera(fittedTo: molecule))
-                prepared.append((mode, molecule, visibility))
+                let camera = job.settings.camera(fittedTo: molecule)
+                prepared.append((mode, molecule, camera, MoleculeRenderer.visibleSpheres(molecule.geometry, camera: camera)))
             }
             drawQueue.push(DrawTask(source: source, checksum: checksum, prepared: prepared,
                                     atoms: structure.models.first?.atoms.count ?? 0, started: started))
@@ -258,9 +259,9 @@ public final class ThumbnailRun: @unchecked Sendable {
         while let task = drawQueue.pop() {
             do {
                 var images: [(String, DrawnPicture)] = []
-                for (mode, molecule, visibility) in task.prepared {
+                for (mode, molecule, camera, visibility) in task.prepared {
                     let scene = renderer.makeScene(molecule.geometry, atomColors: molecule.atomColors, visibility: visibility)
-                    let image = try renderer.draw(scene, camera: job.settings.camera(fittedTo: molecule),
+                    let image = try renderer.draw(scene, camera: camera,
                                                   width: job.settings.width, height: job.settings.height, style: style)
                     images.append((job.settings.outputName(checksum: task.checksum, mode: mode), image))
                 }

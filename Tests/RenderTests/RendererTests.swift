@@ -97,7 +97,7 @@ final class RendererTests: XCTestCase {
 
     func testCullingHiddenSpheresChangesNoPixel() throws {
         let renderer = try Rendering.renderer()
-        defer { renderer.occlusionCullingMinimum = 300 }
+        defer { renderer.occlusionCullingMinimum = MoleculeRenderer.spheresToCull }
         for file in ["1crn.pdb", "1bna.pdb"] {
             let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent(file).path)
             let p = try Rendering.prepared(s, "spacefill")
