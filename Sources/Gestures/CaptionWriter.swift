@@ -1,3 +1,4 @@
+import Core
 import Foundation
 import Graphics
 import Text
@@ -5,11 +6,11 @@ import Text
 /// Writes captions across the bottom of frames, in lines, dark on a light background and light on
 /// a dark one. Keeps its font between frames; a lock lets frames be finished on several threads.
 final class CaptionWriter: @unchecked Sendable {
-    private let background: SIMD4<Float>
+    private let background: Color
     private var font: Font?
     private let lock = NSLock()
 
-    init(background: SIMD4<Float>) { self.background = background }
+    init(background: Color) { self.background = background }
 
     func draw(_ text: String, on image: inout RGBAImage) throws {
         lock.lock()
@@ -30,7 +31,7 @@ final class CaptionWriter: @unchecked Sendable {
         }
         if !line.isEmpty { lines.append(line) }
         let bg = background
-        let dark = bg.w < 0.5 || (bg.x + bg.y + bg.z) > 1.5
+        let dark = bg.alpha < 0.5 || (bg.red + bg.green + bg.blue) > 1.5
         let color: UInt32 = dark ? 0x1A1A1A : 0xF2F2F2
         let lineHeight = font.ascent + font.descent + size / 4
         var baseline = image.height - size / 2 - font.descent - (lines.count - 1) * lineHeight

@@ -1,3 +1,4 @@
+import Core
 import Foundation
 
 /// One line of a gesture event file (JSON Lines, `t` in seconds, non-decreasing).
@@ -38,7 +39,8 @@ public enum CameraCommand: Sendable, Equatable {
     case nextMode
 }
 
-public struct GestureFileError: Error, Sendable, CustomStringConvertible, Equatable {
+public struct GestureFileError: Fault, Sendable, Equatable {
+    public var kind: FaultKind { .input }
     public var file: String
     public var line: Int
     public var message: String

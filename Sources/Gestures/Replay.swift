@@ -1,5 +1,6 @@
 import Foundation
 import Graphics
+import MoleculeView
 import Structure
 
 /// Replays a gesture event file, line by line, into frames: one at every `frame` event, or, with
@@ -13,11 +14,15 @@ public final class Replay {
     private let options: ReplaySession.Options
     private let molecule: Structure?
     private let baseDirectory: URL
+    private let worker: RenderWorker<MoleculeRenderer>
     private var nextFrameTime = 0.0
     private var lastTime = 0.0
     public private(set) var frameCount = 0
 
-    public init(source: String, options: ReplaySession.Options, molecule: Structure?, baseDirectory: URL, fps: Double?) {
+    /// Draws through `worker`, or through a worker of its own when none is given.
+    public init(source: String, options: ReplaySession.Options, molecule: Structure?, baseDirectory: URL, fps: Double?,
+                worker: RenderWorker<MoleculeRenderer>? = nil) {
+        self.worker = worker ?? RenderWorker { try MoleculeRenderer() }
         self.source = source
         self.options = options
         self.molecule = molecule
@@ -31,7 +36,8 @@ public final class Replay {
     public func feed(_ line: String, emit: (ReplayFrame, Double) throws -> Void) throws {
         guard let event = try reader.read(line) else {
             if session == nil && reader.viewport.width > 0 {
-                session = try ReplaySession(viewport: reader.viewport, options: options, structure: molecule, baseDirectory: baseDirectory)
+                session = try ReplaySession(viewport: reader.viewport, options: options, structure: molecule, baseDirectory: baseDirectory,
+                                            worker: worker)
             }
             return
         }

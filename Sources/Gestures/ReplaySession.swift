@@ -5,16 +5,13 @@ import Scene
 import Structure
 
 /// The scene a gesture file drives: a structure, a mode, a camera, a caption and the parts of a
-/// combination being built. It turns events into changes and draws frames. Geometry is rebuilt
-/// only when the structure or the mode changes; gestures change only the camera. Use it on one
-/// thread: it owns a renderer and so a GL context.
+/// combination being built. It turns events into changes and draws frames through a
+/// `RenderWorker`, which keeps the scene on the GPU: geometry is rebuilt only when the structure
+/// or the mode changes; gestures change only the camera. Use it on one thread at a time.
 public final class ReplaySession {
     public struct Options: Sendable {
-        public var width = 512
-        public var height = 512
-        public var mode = BallAndStick.name
-        public var style = RenderStyle()
-        public var color = ColorTheme.element
+        /// Size, starting mode, look and starting view, as every front end asks for a picture.
+        public var request = RenderRequest()
         /// When given, the combinations `combine` accepts.
         public var catalog: CombinationCatalog?
         public init() {}
@@ -25,7 +22,7 @@ public final class ReplaySession {
 
     public let options: Options
     public let viewport: (width: Double, height: Double)
-    private let renderer: MoleculeRenderer
+    private let worker: RenderWorker<MoleculeRenderer>
     private let perception: BondPerception
     private let baseDirectory: URL
     private var recognizer = TouchRecognizer()
@@ -35,18 +32,19 @@ public final class ReplaySession {
     public private(set) var camera: Camera?
     public private(set) var caption: String?
     public private(set) var parts: [String] = []
-    private var scene: MoleculeScene?
+    /// What is drawn for the shown model in the current mode, made when first needed.
+    private var prepared: PreparedMolecule?
     private let captions: CaptionWriter
 
     /// `baseDirectory` resolves relative `load` sources.
     public init(viewport: (width: Double, height: Double), options: Options, structure: Structure?,
-                baseDirectory: URL, renderer: MoleculeRenderer? = nil) throws {
+                baseDirectory: URL, worker: RenderWorker<MoleculeRenderer>) throws {
         self.viewport = viewport
         self.options = options
         self.baseDirectory = baseDirectory
-        mode = options.mode
-        captions = CaptionWriter(background: options.style.background)
-        self.renderer = try renderer ?? MoleculeRenderer()
+        mode = options.request.mode
+        captions = CaptionWriter(background: options.request.background)
+        self.worker = worker
         perception = try BondPerception.standard()
         if let structure { try show(structure, model: structure.models.first) }
     }
@@ -54,19 +52,27 @@ public final class ReplaySession {
     private func show(_ structure: Structure?, model: Model?) throws {
         self.structure = structure
         shown = model
-        scene = nil
-        camera = try model.map { try fittedCamera($0) }
+        setPrepared(nil)
+        camera = nil
+        if model != nil { camera = options.request.camera(for: try prepare()!) }
     }
 
-    /// Fitted to the van der Waals spheres, so that switching modes keeps the scale.
-    private func fittedCamera(_ model: Model) throws -> Camera {
-        let visible = AtomFilter(hydrogens: false, waters: false).visible(model)
-        var g = MoleculeGeometry(atomsOf: model, visible: visible.contains(true) ? visible : model.defaultConformerMask()) {
-            perception.elements.vanDerWaalsRadius($0)
-        }
-        if g.sphereCount == 0 { g = MoleculeGeometry(atomsOf: model, visible: model.atoms.map { _ in true }) { _ in 1.5 } }
-        let b = g.boundingSphere()
-        return Camera(center: b.center, radius: b.radius)
+    /// The shown model prepared in the current mode; the view is fitted to it when it is shown
+    /// (or reset) and kept when the mode changes, so switching modes keeps the scale.
+    private func prepare() throws -> PreparedMolecule? {
+        if let prepared { return prepared }
+        guard let shown else { return nil }
+        var one = Structure(format: structure?.format ?? .pdb)
+        one.models = [shown]
+        one.embeddedTemplates = structure?.embeddedTemplates ?? [:]
+        prepared = try PreparedMolecule(one, mode: mode, request: options.request, perception: perception)
+        return prepared
+    }
+
+    /// Replaces what is drawn, letting the renderer release the old scene.
+    private func setPrepared(_ new: PreparedMolecule?) {
+        if let old = prepared { worker.submit({ $0.forget(old) }, failed: { _ in }) }
+        prepared = new
     }
 
     /// Applies one event; returns true when it asks for a frame.
@@ -86,7 +92,7 @@ public final class ReplaySession {
             }
             setMode(m)
         case .reset:
-            if let shown { camera = try fittedCamera(shown) }
+            if let p = try prepare() { camera = options.request.camera(for: p) }
         case .load(let path):
             let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : baseDirectory.appendingPathComponent(path)
             do {
@@ -111,7 +117,7 @@ public final class ReplaySession {
                     caption = Combination.congratulations(parts)
                 } else {
                     shown = nil
-                    scene = nil
+                    setPrepared(nil)
                     caption = Combination.sorry(parts)
                 }
                 parts = []
@@ -128,14 +134,14 @@ public final class ReplaySession {
                 try show(structure, model: model.selecting(chains: Set(parts)))
                 caption = text
             case .invalid(let text):
-                scene = nil
+                setPrepared(nil)
                 shown = nil
                 caption = text
             }
             parts = []
         case .clear:
             shown = nil
-            scene = nil
+            setPrepared(nil)
             parts = []
             caption = nil
         case .frame:
@@ -152,7 +158,7 @@ public final class ReplaySession {
     func setMode(_ m: String) {
         if m != mode {
             mode = m
-            scene = nil
+            setPrepared(nil)
         }
     }
 
@@ -174,7 +180,8 @@ public final class ReplaySession {
         case .pinch(let scale):
             c.zoom = max(0.02, min(100, c.zoom * Float(scale)))
         case .pan(let dx, let dy):
-            c.pan += SIMD2(Float(dx * Double(options.width) / viewport.width), Float(dy * Double(options.height) / viewport.height))
+            c.pan += SIMD2(Float(dx * Double(options.request.width) / viewport.width),
+                           Float(dy * Double(options.request.height) / viewport.height))
         case .nextMode:
             break
         }
@@ -184,21 +191,14 @@ public final class ReplaySession {
     /// The picture of the scene as it is now: drawn, with edge smoothing and the caption still
     /// to do in `ReplayFrame.finished()`, which another thread may call while the next frame draws.
     public func frame() throws -> ReplayFrame {
+        let request = options.request
         let drawn: DrawnPicture
-        if let shown, let camera {
-            if scene == nil {
-                let s = Structure(format: structure?.format ?? .pdb)
-                var one = s
-                one.models = [shown]
-                one.embeddedTemplates = structure?.embeddedTemplates ?? [:]
-                let prepared = try PreparedMolecule(one, mode: mode, color: options.color, perception: perception)
-                scene = renderer.makeScene(prepared.geometry, atomColors: prepared.atomColors)
+        if let camera, let prepared = try prepare() {
+            drawn = try worker.perform { renderer in
+                try renderer.draw(prepared, camera: camera, width: request.width, height: request.height, style: request.style)
             }
-            drawn = try renderer.draw(scene!, camera: camera, width: options.width, height: options.height, style: options.style)
         } else {
-            let bg = options.style.background
-            drawn = DrawnPicture(image: RGBAImage(width: options.width, height: options.height,
-                                                  fill: (UInt8(bg.x * 255), UInt8(bg.y * 255), UInt8(bg.z * 255), UInt8(bg.w * 255))),
+            drawn = DrawnPicture(image: RGBAImage(width: request.width, height: request.height, fill: request.background.bytes),
                                  smoothEdges: false)
         }
         return ReplayFrame(drawn: drawn, caption: caption, captions: captions)

@@ -61,6 +61,30 @@ public final class GraphicsDevice {
         enabled[cap] = on
     }
 
+    /// How drawn colors combine with what is there when `.blend` is enabled.
+    public enum BlendFunction: Equatable {
+        /// Straight alpha: source x alpha + destination x (1 - alpha), alpha kept as coverage.
+        case alpha
+        /// Premultiplied source: source + destination x (1 - alpha).
+        case premultiplied
+        /// Source + destination.
+        case additive
+    }
+
+    private var blendFunction: BlendFunction?
+
+    /// Sets the blend function (enable `.blend` for it to apply).
+    public func setBlend(_ function: BlendFunction) {
+        if blendFunction == function { return }
+        blendFunction = function
+        let one = GLenum(GL_ONE), oneMinusAlpha = GLenum(GL_ONE_MINUS_SRC_ALPHA)
+        switch function {
+        case .alpha: glBlendFuncSeparate(GLenum(GL_SRC_ALPHA), oneMinusAlpha, one, oneMinusAlpha)
+        case .premultiplied: glBlendFunc(one, oneMinusAlpha)
+        case .additive: glBlendFunc(one, one)
+        }
+    }
+
     public enum Capability {
         case depthTest, cullFace, blend
         var glValue: GLenum {
@@ -95,16 +119,50 @@ public final class GraphicsDevice {
     }
 
     public enum Primitive {
-        case triangles, triangleStrip
-        var glValue: GLenum { self == .triangles ? GLenum(GL_TRIANGLES) : GLenum(GL_TRIANGLE_STRIP) }
+        case triangles, triangleStrip, lines, lineStrip
+        var glValue: GLenum {
+            switch self {
+            case .triangles: return GLenum(GL_TRIANGLES)
+            case .triangleStrip: return GLenum(GL_TRIANGLE_STRIP)
+            case .lines: return GLenum(GL_LINES)
+            case .lineStrip: return GLenum(GL_LINE_STRIP)
+            }
+        }
+    }
+
+    /// Width in pixels of `.lines` and `.lineStrip` (llvmpipe draws wide lines; for joins and caps
+    /// that look right at any width, draw thin quads instead).
+    public func setLineWidth(_ pixels: Float) { glLineWidth(max(1, pixels)) }
+
+    /// Draws `indices` of `vertices` (`instances` copies) with `program`, textures bound to units in order.
+    public func drawIndexed(_ program: ShaderProgram, _ vertices: VertexArray, indices: IndexBuffer, into framebuffer: Framebuffer,
+                            primitive: Primitive, textures: [Texture] = [], instances: Int = 1) {
+        guard instances > 0, indices.count > 0 else { return }
+        bind(framebuffer)
+        use(program)
+        bind(textures)
+        glBindVertexArray(vertices.id)
+        glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), indices.id)
+        glDrawElementsInstanced(primitive.glValue, GLsizei(indices.count), GLenum(GL_UNSIGNED_INT), nil, GLsizei(instances))
+        glBindVertexArray(0)
+        glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), 0)
+    }
+
+    private func bind(_ textures: [Texture]) {
+        for (unit, texture) in textures.enumerated() {
+            glActiveTexture(GLenum(GL_TEXTURE0) + GLenum(unit))
+            glBindTexture(GLenum(GL_TEXTURE_2D), texture.id)
+        }
+        if !textures.isEmpty { glActiveTexture(GLenum(GL_TEXTURE0)) }
     }
 
     /// Draws `instances` copies of `vertexCount` vertices of `vertices`, from `first`, with `program`.
     public func draw(_ program: ShaderProgram, _ vertices: VertexArray, into framebuffer: Framebuffer,
-                     primitive: Primitive, first: Int = 0, vertexCount: Int, instances: Int) {
+                     primitive: Primitive, first: Int = 0, vertexCount: Int, instances: Int = 1, textures: [Texture] = []) {
         guard instances > 0, vertexCount > 0 else { return }
         bind(framebuffer)
         use(program)
+        bind(textures)
         glBindVertexArray(vertices.id)
         glDrawArraysInstanced(primitive.glValue, GLint(first), GLsizei(vertexCount), GLsizei(instances))
         glBindVertexArray(0)

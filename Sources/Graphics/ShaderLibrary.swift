@@ -1,5 +1,5 @@
 import Foundation
-import Resources
+import Core
 
 /// GLSL sources from the `Shaders/` folder. `#include "name.glsl"` pulls in a shared snippet
 /// from the same folder (once per program); an include that does not exist is an error.
@@ -7,10 +7,7 @@ public struct ShaderLibrary: Sendable {
     public let directory: URL
 
     public static func standard() throws -> ShaderLibrary {
-        guard let dir = ResourceLocator.find("Shaders", marker: "sphere.vert", environment: "MOLSHOT_SHADERS") else {
-            throw GraphicsError("Molshot's Shaders folder was not found; set MOLSHOT_SHADERS to it")
-        }
-        return ShaderLibrary(directory: dir)
+        ShaderLibrary(directory: try Resources.shaderDirectory())
     }
 
     public init(directory: URL) { self.directory = directory }

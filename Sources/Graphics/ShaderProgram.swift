@@ -81,6 +81,11 @@ public final class ShaderProgram {
         glUniform1i(location(name), value)
     }
 
+    public func set(_ name: String, _ value: SIMD2<Float>) {
+        use()
+        glUniform2f(location(name), value.x, value.y)
+    }
+
     public func set(_ name: String, _ value: SIMD3<Float>) {
         use()
         glUniform3f(location(name), value.x, value.y, value.z)

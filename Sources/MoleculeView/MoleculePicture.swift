@@ -1,14 +1,21 @@
+import Core
 import Graphics
 import Scene
 import Structure
+import Synchronization
 
 /// What a picture of a molecule is made of before any GL: the model shown, its bonds, the
-/// geometry of a representation, and a color per atom.
+/// geometry of a representation, and a color per atom. Its `id` names its scene in a renderer's
+/// cache, so a session that only moves its camera draws without uploading again.
 public struct PreparedMolecule: Sendable {
     public var model: Model
     public var bonds: [Bond]
     public var geometry: MoleculeGeometry
     public var atomColors: [UInt32]
+    /// Unique in this process.
+    public let id: UInt64
+
+    private static let ids = Atomic<UInt64>(0)
 
     /// A camera fitted to the geometry's bounding sphere, looking down -z.
     public var fittedCamera: Camera {
@@ -20,9 +27,11 @@ public struct PreparedMolecule: Sendable {
     public init(_ structure: Structure, mode: String, color: ColorTheme = .element, filter: AtomFilter = AtomFilter(),
                 perception: BondPerception) throws {
         guard let representation = Representations.named(mode) else {
-            throw GraphicsError("unknown mode \(mode); known: \(Representations.names.joined(separator: ", "))")
+            throw RequestError(field: "mode", "must be one of: \(Representations.names.joined(separator: ", ")) (got \(mode))")
         }
-        guard let model = structure.models.first else { throw GraphicsError("the structure has no model") }
+        guard let model = structure.models.first else {
+            throw InputFileError(file: structure.metadata.id.isEmpty ? "the structure" : structure.metadata.id, message: "has no model")
+        }
         self.model = model
         var visible = filter.visible(model)
         if !visible.contains(true) {
@@ -32,5 +41,11 @@ public struct PreparedMolecule: Sendable {
         bonds = representation.usesBonds ? perception.bonds(of: model, embedded: structure.embeddedTemplates) : []
         geometry = representation.init().geometry(of: model, bonds: bonds, visible: visible, elements: perception.elements)
         atomColors = color.colors(for: model, elements: perception.elements)
+        id = PreparedMolecule.ids.add(1, ordering: .relaxed).newValue
+    }
+
+    /// Builds what `request` asks for, in `mode` (one of the request's modes).
+    public init(_ structure: Structure, mode: String, request: RenderRequest, perception: BondPerception) throws {
+        try self.init(structure, mode: mode, color: request.color, filter: request.filter, perception: perception)
     }
 }

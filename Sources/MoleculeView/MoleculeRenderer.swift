@@ -1,94 +1,6 @@
-import Dispatch
+import Core
 import Graphics
 import Scene
-
-/// Looks of a picture that change no geometry: background, antialiasing, lighting.
-public struct RenderStyle: Sendable, Equatable {
-    /// Straight RGBA in 0...1; alpha 0 gives a transparent PNG.
-    public var background: SIMD4<Float> = SIMD4(1, 1, 1, 1)
-    /// 0: off. 1 (automatic): edge smoothing after drawing (`EdgeSmoothing`), nearly as smooth
-    /// as four samples a pixel at a fraction of the cost; where atoms are drawn smaller than a
-    /// pixel, which no filter can mend and where drawing is bound by the number of atoms rather
-    /// than by pixels, 2 x 2 supersampling instead. 2 to 4: supersampling, N x N samples a pixel.
-    public var antialias = 1
-    public var depthCue = false
-    public var lightDirection = SIMD3<Float>(-0.35, 0.45, 0.82)
-    public var ambient: Float = 0.32
-    public var diffuse: Float = 0.72
-    public var specular: Float = 0.35
-
-    public init() {}
-}
-
-/// The spheres left after hidden-sphere culling for one view direction.
-public struct SphereVisibility: Sendable {
-    public let rotation: Quaternion
-    public let indices: [Int32]
-}
-
-/// A picture as read back from the GPU, with what is left to do on the CPU.
-public struct DrawnPicture: Sendable {
-    public var image: RGBAImage
-    /// Antialiasing by edge smoothing is still to come.
-    public var smoothEdges: Bool
-
-    public init(image: RGBAImage, smoothEdges: Bool) {
-        self.image = image
-        self.smoothEdges = smoothEdges
-    }
-
-    /// The finished picture. Separate from drawing so that a pipeline can do it on another thread.
-    public func finished() -> RGBAImage { smoothEdges ? EdgeSmoothing.smoothed(image) : image }
-}
-
-/// A molecule's geometry on the GPU. Made once per structure, mode and visibility; a new
-/// camera or style draws it again without touching these buffers, and a new color theme
-/// replaces only the color buffers.
-public final class MoleculeScene {
-    let sphereVertices: VertexArray?
-    let cylinderVertices: VertexArray?
-    let sphereColors: GPUBuffer?
-    let cylinderColors: GPUBuffer?
-    public let geometry: MoleculeGeometry
-
-    init(sphereVertices: VertexArray?, cylinderVertices: VertexArray?, sphereColors: GPUBuffer?, cylinderColors: GPUBuffer?,
-         geometry: MoleculeGeometry, packedSphereColors: [UInt32]) {
-        self.sphereVertices = sphereVertices
-        self.cylinderVertices = cylinderVertices
-        self.sphereColors = sphereColors
-        self.cylinderColors = cylinderColors
-        self.geometry = geometry
-        self.packedSphereColors = packedSphereColors
-        typicalSphereRadius = MoleculeGeometry.medianRadius(geometry.spheres)
-    }
-
-    /// The median sphere radius, to choose how impostors are drawn.
-    let typicalSphereRadius: Float
-
-    /// New colors, one 0xRRGGBB per atom of the model the geometry came from.
-    public func recolor(_ atomColors: [UInt32]) {
-        packedSphereColors = MoleculeScene.packed(geometry.sphereAtoms, atomColors)
-        sphereColors?.update(packedSphereColors)
-        cylinderColors?.update(MoleculeScene.packed(geometry.cylinderAtoms, atomColors))
-        culledFor = nil
-    }
-
-    /// Sphere colors as uploaded, for drawing a subset.
-    var packedSphereColors: [UInt32]
-    /// The visible subset of the spheres for the last view direction, on the GPU.
-    var culled: (vertices: VertexArray, spheres: GPUBuffer, colors: GPUBuffer, count: Int)?
-    var culledFor: Quaternion?
-    /// Culling done ahead, off the drawing thread, for one view direction.
-    var visibility: SphereVisibility?
-
-    /// 0xRRGGBB to the bytes R, G, B, 255 in memory order, per instance.
-    static func packed(_ atoms: [Int32], _ colors: [UInt32]) -> [UInt32] {
-        atoms.map { i in
-            let c = colors[Int(i)]
-            return (c >> 16 & 0xFF) | (c & 0xFF00) | (c & 0xFF) << 16 | 0xFF00_0000
-        }
-    }
-}
 
 /// Draws molecule scenes offscreen: spheres and bonds are both ray-cast impostors, one quad
 /// each, so vertex work stays small (llvmpipe shades vertices on one thread) and the surfaces
@@ -96,22 +8,26 @@ public final class MoleculeScene {
 /// used on the thread that created it (the GL context is current there).
 public final class MoleculeRenderer {
     public let device: GraphicsDevice
+    private let pass: OffscreenPass
     private let quad: GPUBuffer
-    private var framebuffer: Framebuffer?
     /// Seconds the last `render` spent drawing (until the GPU finished) and reading back.
-    public private(set) var lastTimings: (draw: Double, readback: Double) = (0, 0)
+    public var lastTimings: (draw: Double, readback: Double) { pass.lastTimings }
+    /// Scenes of prepared molecules drawn with `draw(_:camera:width:height:style:)`, newest last:
+    /// a session that changes only its camera draws without uploading again.
+    private var cachedScenes: [(id: UInt64, scene: MoleculeScene)] = []
+    /// How many prepared molecules keep their scenes on the GPU.
+    public var cachedSceneLimit = 8
     /// Spheres drawn smaller than this radius in pixels, and bonds thinner than half of it, get one
     /// triangle each instead of a quad: fewer primitives to set up where setup costs more than
     /// the extra fragments. 0 always draws quads; the picture is the same either way.
     public var triangleImpostorPixels: Float = 6
     /// Largest output side `render` accepts.
-    public static let maximumSide = 8192
-    /// Most pixels drawn for one image, supersampling included; past it the factor is lowered.
-    public static let maximumDrawnPixels = 64 << 20
+    public static let maximumSide = OffscreenPass.maximumSide
 
     public init(device: GraphicsDevice? = nil) throws {
         let device = try device ?? GraphicsDevice()
         self.device = device
+        pass = OffscreenPass(device: device)
         // A quad (strip of 4); after it, one triangle whose inscribed circle is the unit circle (small
         // spheres); after that, one triangle covering the square (-1,-1)..(1,1) (thin bonds). Half the
         // triangles to set up for impostors a few pixels wide, where setup costs more than fill.
@@ -232,13 +148,7 @@ public final class MoleculeRenderer {
 
     /// The supersampling factor actually used for an output of `width` x `height`.
     public func supersampling(_ requested: Int, width: Int, height: Int) -> Int {
-        var factor = max(1, min(requested, 4))
-        let limit = device.maxRenderbufferSize
-        while factor > 1 && (width * factor > limit || height * factor > limit
-                             || width * height * factor * factor > MoleculeRenderer.maximumDrawnPixels) {
-            factor -= 1
-        }
-        return factor
+        pass.samples(requested, width: width, height: height)
     }
 
     /// The picture of `scene`.
@@ -249,26 +159,46 @@ public final class MoleculeRenderer {
     /// Drawn atoms smaller than this many pixels across make `antialias` 1 supersample.
     public static let subpixelAtomDiameter: Float = 2
 
+    /// The picture of `prepared` as drawn and read back, its scene uploaded on the first call
+    /// and kept for the next ones (up to `cachedSceneLimit` molecules).
+    public func draw(_ prepared: PreparedMolecule, camera: Camera, width: Int, height: Int, style: RenderStyle) throws -> DrawnPicture {
+        try draw(scene(for: prepared), camera: camera, width: width, height: height, style: style)
+    }
+
+    /// The scene of `prepared`, from the cache or uploaded now.
+    public func scene(for prepared: PreparedMolecule) -> MoleculeScene {
+        if let k = cachedScenes.firstIndex(where: { $0.id == prepared.id }) {
+            let entry = cachedScenes.remove(at: k)
+            cachedScenes.append(entry)
+            return entry.scene
+        }
+        let scene = makeScene(prepared.geometry, atomColors: prepared.atomColors)
+        cachedScenes.append((prepared.id, scene))
+        if cachedScenes.count > max(cachedSceneLimit, 1) { cachedScenes.removeFirst() }
+        return scene
+    }
+
+    /// Releases the scene kept for `prepared`, if any.
+    public func forget(_ prepared: PreparedMolecule) {
+        cachedScenes.removeAll { $0.id == prepared.id }
+    }
+
     /// The picture of `scene` as drawn and read back; `finished()` completes it.
     public func draw(_ scene: MoleculeScene, camera: Camera, width: Int, height: Int, style: RenderStyle) throws -> DrawnPicture {
-        guard width > 0, height > 0, width <= MoleculeRenderer.maximumSide, height <= MoleculeRenderer.maximumSide else {
-            throw GraphicsError("image size \(width)x\(height) is outside 1...\(MoleculeRenderer.maximumSide) per side")
-        }
-        let started = DispatchTime.now().uptimeNanoseconds
         let pixelsPerUnit = 1 / camera.worldUnitsPerPixel(width: width, height: height)
         let subpixelAtoms = 2 * scene.typicalSphereRadius * pixelsPerUnit < MoleculeRenderer.subpixelAtomDiameter
-        let factor = supersampling(style.antialias == 1 ? (subpixelAtoms ? 2 : 1) : style.antialias, width: width, height: height)
+        let requested = style.antialias == 1 ? (subpixelAtoms ? 2 : 1) : style.antialias
         // Smoothing wherever automatic antialiasing draws one sample (also where a picture too
         // large to supersample leaves it no other way).
-        let smoothEdges = style.antialias == 1 && factor == 1
-        let fw = width * factor, fh = height * factor
-        if framebuffer?.width != fw || framebuffer?.height != fh {
-            framebuffer = nil
-            framebuffer = try Framebuffer(device: device, width: fw, height: fh)
+        return try pass.run(width: width, height: height, samples: requested, background: style.background,
+                            finishing: style.antialias == 1 ? .smoothEdges : .none) { target in
+            try drawMolecule(scene, camera: camera, into: target, pixelsPerUnit: pixelsPerUnit, style: style)
         }
-        let target = framebuffer!
-        let bg = style.background
-        device.clear(target, red: bg.x, green: bg.y, blue: bg.z, alpha: bg.w)
+    }
+
+    private func drawMolecule(_ scene: MoleculeScene, camera: Camera, into target: OffscreenPass.Target, pixelsPerUnit: Float,
+                              style: RenderStyle) throws {
+        let width = target.width, height = target.height
         device.setEnabled(.depthTest, true)
         device.setEnabled(.blend, false)
 
@@ -277,7 +207,7 @@ public final class MoleculeRenderer {
         let projection = camera.projectionMatrix(width: width, height: height).values
         let distance = camera.distance
         let r = camera.radius
-        let drawnPixelsPerUnit = Float(factor) * pixelsPerUnit
+        let drawnPixelsPerUnit = Float(target.samples) * pixelsPerUnit
         let smallSpheres = scene.typicalSphereRadius * drawnPixelsPerUnit < triangleImpostorPixels
         let thinBonds = scene.geometry.cylinderRadius * drawnPixelsPerUnit < triangleImpostorPixels / 2
         let (sphereVertices, sphereCount) = sphereDraw(scene, camera)
@@ -286,6 +216,7 @@ public final class MoleculeRenderer {
         // Orthographic views look along -z everywhere, so the halfway vector is one for the picture.
         let halfway = unit(light + SIMD3<Float>(0, 0, 1))
         let variant = camera.isOrthographic ? ["ORTHOGRAPHIC"] : []
+        let bg = style.background
         // `triangle`: where the one-triangle cover starts in the corner buffer, 0 for the quad.
         for (vertexArray, program, instances, triangle) in [
             (sphereVertices, try device.program(vertex: "sphere.vert", fragment: "sphere.frag", defines: variant), sphereCount,
@@ -305,17 +236,10 @@ public final class MoleculeRenderer {
             program.set("fogStart", distance - r * 0.2)
             program.set("fogEnd", distance + r)
             program.set("fogStrength", style.depthCue ? Float(0.75) : 0)
-            program.set("fogColor", bg.w > 0 ? SIMD3(bg.x, bg.y, bg.z) : SIMD3<Float>(1, 1, 1))
+            program.set("fogColor", bg.alpha > 0 ? SIMD3(bg.red, bg.green, bg.blue) : SIMD3<Float>(1, 1, 1))
             device.setEnabled(.cullFace, false)
-            device.draw(program, vertexArray, into: target, primitive: triangle > 0 ? .triangles : .triangleStrip,
+            device.draw(program, vertexArray, into: target.framebuffer, primitive: triangle > 0 ? .triangles : .triangleStrip,
                         first: triangle, vertexCount: triangle > 0 ? 3 : 4, instances: instances)
         }
-        try device.checkError("drawing")
-        device.finish()
-        let finished = DispatchTime.now().uptimeNanoseconds
-        let image = device.read(target, downsample: factor)
-        lastTimings = (Double(finished - started) / 1e9, Double(DispatchTime.now().uptimeNanoseconds - finished) / 1e9)
-        return DrawnPicture(image: image, smoothEdges: smoothEdges)
     }
 }
-

@@ -68,3 +68,9 @@ public enum SphereOcclusion {
         return result
     }
 }
+
+/// The spheres left after hidden-sphere culling for one view direction.
+public struct SphereVisibility: Sendable {
+    public let rotation: Quaternion
+    public let indices: [Int32]
+}

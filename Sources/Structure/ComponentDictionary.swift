@@ -1,3 +1,4 @@
+import Core
 import Foundation
 
 /// The bonds of one chemical component (a residue or ligand type), by atom name.
@@ -33,11 +34,12 @@ public final class ComponentDictionary: @unchecked Sendable {
     private var parsed: [ShortName: ComponentTemplate?] = [:]
     public let source: String
 
-    private static let loaded: Result<ComponentDictionary, StructureError> = {
-        do { return .success(try ComponentDictionary(contentsOf: Assets.url("ccd-bonds.tsv"))) } catch let error as StructureError {
+    /// A shipped table that is missing or broken is the installation's fault, not the input's.
+    private static let loaded: Result<ComponentDictionary, MachineError> = {
+        do { return .success(try ComponentDictionary(contentsOf: Resources.asset("ccd-bonds.tsv"))) } catch let error as MachineError {
             return .failure(error)
         } catch {
-            return .failure(StructureError(file: "ccd-bonds.tsv", line: nil, message: "\(error)"))
+            return .failure(MachineError("Molshot's ccd-bonds.tsv cannot be read: \(error)"))
         }
     }()
 

@@ -1,3 +1,4 @@
+import Core
 import Foundation
 
 /// Radii and colors per element, read from `Assets/elements.tsv` and indexed by atomic number.
@@ -9,11 +10,12 @@ public struct ElementTable: Sendable {
     /// sRGB color as 0xRRGGBB.
     public let color: [UInt32]
 
-    private static let loaded: Result<ElementTable, StructureError> = {
-        do { return .success(try ElementTable(contentsOf: Assets.url("elements.tsv"))) } catch let error as StructureError {
+    /// A shipped table that is missing or broken is the installation's fault, not the input's.
+    private static let loaded: Result<ElementTable, MachineError> = {
+        do { return .success(try ElementTable(contentsOf: Resources.asset("elements.tsv"))) } catch let error as MachineError {
             return .failure(error)
         } catch {
-            return .failure(StructureError(file: "elements.tsv", line: nil, message: "\(error)"))
+            return .failure(MachineError("Molshot's elements.tsv cannot be read: \(error)"))
         }
     }()
 

@@ -1,5 +1,8 @@
+import Core
+
 /// What went wrong reading a structure, and where: the file, the line (1-based) when there is one.
-public struct StructureError: Error, Sendable, CustomStringConvertible, Equatable {
+public struct StructureError: Fault, Sendable, Equatable {
+    public var kind: FaultKind { .input }
     public var file: String
     public var line: Int?
     public var message: String

@@ -1,7 +1,7 @@
 import CFreeType
 import Foundation
 import Graphics
-import Resources
+import Core
 
 /// Text set with FreeType from a font file, drawn onto images: crisp at any pixel size because
 /// each size is rasterized from the outlines, not scaled from a bitmap.
@@ -13,18 +13,15 @@ public final class Font: @unchecked Sendable {
 
     /// DejaVu Sans, shipped in `Assets/fonts` with its license.
     public static func standard(pixelSize: Int) throws -> Font {
-        guard let dir = ResourceLocator.find("Assets", marker: "elements.tsv", environment: "MOLSHOT_ASSETS") else {
-            throw GraphicsError("Molshot's Assets folder was not found; set MOLSHOT_ASSETS to it")
-        }
-        return try Font(path: dir.appendingPathComponent("fonts/DejaVuSans.ttf").path, pixelSize: pixelSize)
+        try Font(path: Resources.asset("fonts/DejaVuSans.ttf").path, pixelSize: pixelSize)
     }
 
     public init(path: String, pixelSize: Int) throws {
         self.pixelSize = max(4, min(pixelSize, 512))
-        guard FT_Init_FreeType(&library) == 0 else { throw GraphicsError("FreeType did not start") }
+        guard FT_Init_FreeType(&library) == 0 else { throw MachineError("FreeType did not start") }
         guard FT_New_Face(library, path, 0, &face) == 0, let face else {
             FT_Done_FreeType(library)
-            throw GraphicsError("cannot load font \(path)")
+            throw MachineError("cannot load the font \(path)")
         }
         FT_Set_Pixel_Sizes(face, 0, FT_UInt(self.pixelSize))
     }

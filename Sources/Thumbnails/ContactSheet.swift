@@ -1,5 +1,6 @@
 import Foundation
 import Graphics
+import MoleculeView
 import Text
 
 /// Pages of thumbnails in a grid, each with its structure's name under it, as the sample
@@ -31,10 +32,10 @@ public enum ContactSheet {
 
     /// Writes `contact-KEY-MODE-NNN.png` pages into `directory` for `items` (label, thumbnail file
     /// name) in order; returns the page file names.
-    public static func write(_ items: [(label: String, file: String)], mode: String, settings: ThumbnailSettings,
+    public static func write(_ items: [(label: String, file: String)], mode: String, request: RenderRequest,
                              layout: Layout, directory: String) throws -> [String] {
         guard !items.isEmpty else { return [] }
-        let w = settings.width, h = settings.height
+        let w = request.width, h = request.height
         let labelHeight = max(16, h / 9)
         let font = try Font.standard(pixelSize: Int(Double(labelHeight) * 0.62))
         let perPage = layout.columns * layout.rows
@@ -53,7 +54,7 @@ public enum ContactSheet {
                 let baseline = y0 + h + (labelHeight + font.ascent - font.descent) / 2
                 font.draw(text, into: &page, x: x0 + (w - font.width(of: text)) / 2, baseline: baseline, color: 0x202020)
             }
-            let name = "contact-\(settings.key)-\(mode)-\(String(pageIndex + 1).leftPadded(3)).png"
+            let name = "contact-\(request.settingsKey)-\(mode)-\(String(format: "%03d", pageIndex + 1)).png"
             try PNGEncoder(level: 6, filter: .adaptive).write(page, to: (directory as NSString).appendingPathComponent(name))
             pages.append(name)
         }

@@ -1,3 +1,4 @@
+import Core
 import Foundation
 import Structure
 
@@ -15,7 +16,7 @@ public enum ThumbnailInputs {
             if argument.hasPrefix("@") {
                 let list = String(argument.dropFirst())
                 guard let text = try? String(contentsOfFile: list, encoding: .utf8) else {
-                    throw StructureError(file: list, line: nil, message: "cannot read the list file")
+                    throw InputFileError(file: list, message: "cannot read the list file")
                 }
                 let base = URL(fileURLWithPath: list).deletingLastPathComponent()
                 for line in text.split(whereSeparator: \.isNewline) {
@@ -27,7 +28,7 @@ public enum ThumbnailInputs {
             }
             var isDirectory: ObjCBool = false
             guard fm.fileExists(atPath: argument, isDirectory: &isDirectory) else {
-                throw StructureError(file: argument, line: nil, message: "no such file or folder")
+                throw InputFileError(file: argument, message: "no such file or folder")
             }
             if !isDirectory.boolValue {
                 add(argument)
@@ -73,6 +74,6 @@ public struct Shard: Sendable, Equatable {
     }
 
     public func contains(_ path: String) -> Bool {
-        count == 1 || Int(ContentChecksum.hash(Array(path.utf8)) % UInt64(count)) == index - 1
+        count == 1 || Int(FNV1a.hash(path.utf8) % UInt64(count)) == index - 1
     }
 }

@@ -1,62 +1,14 @@
+import Core
 import Foundation
 import Graphics
 import MoleculeView
 import Scene
 import Structure
 
-/// What a thumbnail run is asked to do.
-public struct ThumbnailJob: Sendable {
-    public var inputs: [String]
-    public var outputDirectory: String
-    public var settings = ThumbnailSettings()
-    /// Threads reading and parsing, and threads encoding PNG; drawing has one thread of its own.
-    public var jobs = ProcessInfo.processInfo.activeProcessorCount
-    public var shard = Shard.whole
-    /// Within the shard, every `part.count`-th input from the `part.index`-th: how one run splits
-    /// its work over several processes (llvmpipe draws faster in two processes than in one).
-    public var part = Shard.whole
-    /// True in a helper process: it writes its own part index for the main process to merge.
-    public var isHelper = false
-    /// Render even what is up to date.
-    public var force = false
-    public var maxBytes = FileInput.defaultLimit
-    /// Pages of labelled thumbnails, per mode, when set.
-    public var contactSheet: ContactSheet.Layout?
-
-    public init(inputs: [String], outputDirectory: String) {
-        self.inputs = inputs
-        self.outputDirectory = outputDirectory
-    }
-}
-
-/// How a run ended.
-public struct ThumbnailSummary: Sendable, Codable {
-    public struct Failure: Sendable, Codable, Equatable {
-        public var source: String
-        public var error: String
-    }
-
-    public var total = 0
-    public var rendered = 0
-    public var skipped = 0
-    public var failed = 0
-    public var images = 0
-    public var seconds = 0.0
-    public var failures: [Failure] = []
-    /// Contact sheet pages written.
-    public var sheets: [String] = []
-
-    public var line: String {
-        let rate = seconds > 0 ? Double(rendered) / seconds : 0
-        return "\(rendered) rendered, \(skipped) up to date, \(failed) failed of \(total) in \(String(format: "%.1f", seconds)) s"
-            + " (\(String(format: "%.1f", rate)) structures/s, \(images) images)"
-    }
-}
-
 /// Runs a thumbnail job as a pipeline that keeps every core busy: reader threads load, parse and
-/// build geometry; one drawing thread owns the GL context (llvmpipe shares one rasterizer per
-/// process, so more contexts would not draw faster); encoder threads smooth edges and write the PNGs. Bounded
-/// queues between the stages keep memory flat however large the collection.
+/// build geometry; a `RenderWorker` owns the GL context and draws (llvmpipe shares one
+/// rasterizer per process, so more contexts would not draw faster); encoder threads smooth edges
+/// and write the PNGs. Bounded queues between the stages keep memory flat however large the collection.
 public final class ThumbnailRun: @unchecked Sendable {
     public let job: ThumbnailJob
     private let lock = NSLock()
@@ -83,14 +35,6 @@ public final class ThumbnailRun: @unchecked Sendable {
                 Date().timeIntervalSince(start))
     }
 
-    struct DrawTask {
-        var source: String
-        var checksum: UInt64
-        var prepared: [(mode: String, molecule: PreparedMolecule, camera: Camera, visibility: SphereVisibility?)]
-        var atoms: Int
-        var started: Date
-    }
-
     struct WriteTask {
         var source: String
         var checksum: UInt64
@@ -115,27 +59,21 @@ public final class ThumbnailRun: @unchecked Sendable {
         summary.total = sources.count
         let perception = try BondPerception.standard()
 
-        let drawQueue = BlockingQueue<DrawTask>(capacity: 2)
         let writeQueue = BlockingQueue<WriteTask>(capacity: 4)
-        let readers = DispatchGroup(), drawer = DispatchGroup(), writers = DispatchGroup()
+        // The shaders compile at the first draw: a two-atom picture while the first files are read.
+        let worker = RenderWorker(capacity: 2) { try MoleculeRenderer() }
+        worker.submit({ try $0.warmUp() }, failed: { _ in })
+        let readers = DispatchGroup(), writers = DispatchGroup()
         let jobs = max(1, job.jobs)
         for _ in 0..<jobs {
             readers.enter()
             let reader = Thread { [self] in
-                while let source = takeNext() { read(source, perception: perception, into: drawQueue) }
+                while let source = takeNext() { read(source, perception: perception, worker: worker, into: writeQueue) }
                 readers.leave()
             }
             reader.name = "molshot-read"
             reader.start()
         }
-        drawer.enter()
-        let drawThread = Thread { [self] in
-            draw(from: drawQueue, into: writeQueue)
-            drawer.leave()
-        }
-        drawThread.stackSize = 8 << 20
-        drawThread.name = "molshot-draw"
-        drawThread.start()
         for _ in 0..<jobs {
             writers.enter()
             let writer = Thread { [self] in
@@ -146,8 +84,7 @@ public final class ThumbnailRun: @unchecked Sendable {
             writer.start()
         }
         readers.wait()
-        drawQueue.close()
-        drawer.wait()
+        worker.close()
         writeQueue.close()
         writers.wait()
 
@@ -177,12 +114,12 @@ public final class ThumbnailRun: @unchecked Sendable {
         try index.save()
         let everything = try ThumbnailInputs.collect(job.inputs).filter(job.shard.contains)
         if let layout = job.contactSheet {
-            for (m, mode) in job.settings.modes.enumerated() {
+            for (m, mode) in job.request.modes.enumerated() {
                 let items = everything.sorted().compactMap { source -> (String, String)? in
                     guard let e = index.entries[source], e.status == "ok", m < e.outputs.count else { return nil }
                     return (ContactSheet.label(source), e.outputs[m])
                 }
-                summary.sheets += try ContactSheet.write(items, mode: mode, settings: job.settings, layout: layout,
+                summary.sheets += try ContactSheet.write(items, mode: mode, request: job.request, layout: layout,
                                                          directory: job.outputDirectory)
             }
         }
@@ -200,15 +137,16 @@ public final class ThumbnailRun: @unchecked Sendable {
     }
 
     private func outputs(_ checksum: UInt64) -> [String] {
-        job.settings.modes.map { job.settings.outputName(checksum: checksum, mode: $0) }
+        job.request.modes.map { job.request.thumbnailName(checksum: checksum, mode: $0) }
     }
 
-    private func read(_ source: String, perception: BondPerception, into drawQueue: BlockingQueue<DrawTask>) {
+    private func read(_ source: String, perception: BondPerception, worker: RenderWorker<MoleculeRenderer>,
+                      into writeQueue: BlockingQueue<WriteTask>) {
         let started = Date()
         var checksum: UInt64 = 0
         do {
-            let raw = try FileInput.readAll(path: source, limit: job.maxBytes)
-            checksum = ContentChecksum.hash(raw)
+            let raw = try FileInput.readAll(path: source, limit: job.request.maxBytes)
+            checksum = FNV1a.hash(raw)
             let names = outputs(checksum)
             let present = names.allSatisfy {
                 FileManager.default.fileExists(atPath: (job.outputDirectory as NSString).appendingPathComponent($0))
@@ -224,59 +162,35 @@ public final class ThumbnailRun: @unchecked Sendable {
                 return
             }
             let structure = try StructureFile.decode(raw, source: source, options: options)
-            var prepared: [(String, PreparedMolecule, Camera, SphereVisibility?)] = []
-            for mode in job.settings.modes {
-                let molecule = try PreparedMolecule(structure, mode: mode, color: ColorTheme(rawValue: job.settings.color) ?? .element,
-                                                    filter: AtomFilter(hydrogens: job.settings.hydrogens, waters: job.settings.waters),
-                                                    perception: perception)
+            var prepared: [(mode: String, molecule: PreparedMolecule, camera: Camera, visibility: SphereVisibility?)] = []
+            for mode in job.request.modes {
+                let molecule = try PreparedMolecule(structure, mode: mode, request: job.request, perception: perception)
                 // Hidden spheres are culled here, off the drawing thread (the longest stage).
-                let camera = job.settings.camera(fittedTo: molecule)
+                let camera = job.request.camera(for: molecule)
                 prepared.append((mode, molecule, camera, MoleculeRenderer.visibleSpheres(molecule.geometry, camera: camera)))
             }
-            drawQueue.push(DrawTask(source: source, checksum: checksum, prepared: prepared,
-                                    atoms: structure.models.first?.atoms.count ?? 0, started: started))
+            let atoms = structure.models.first?.atoms.count ?? 0
+            let request = job.request
+            worker.submit({ renderer in
+                var images: [(String, DrawnPicture)] = []
+                for p in prepared {
+                    let scene = renderer.makeScene(p.molecule.geometry, atomColors: p.molecule.atomColors, visibility: p.visibility)
+                    let image = try renderer.draw(scene, camera: p.camera, width: request.width, height: request.height, style: request.style)
+                    images.append((request.thumbnailName(checksum: checksum, mode: p.mode), image))
+                }
+                writeQueue.push(WriteTask(source: source, checksum: checksum, images: images, atoms: atoms, started: started))
+            }, failed: { [self] error in fail(source, checksum, error, since: started) })
         } catch {
             fail(source, checksum, error, since: started)
         }
     }
 
-    private var options: StructureFile.Options {
-        var o = StructureFile.Options()
-        o.maxBytes = job.maxBytes
-        return o
-    }
-
-    private func draw(from drawQueue: BlockingQueue<DrawTask>, into writeQueue: BlockingQueue<WriteTask>) {
-        let renderer: MoleculeRenderer
-        do {
-            renderer = try MoleculeRenderer()
-            try renderer.warmUp()
-        } catch {
-            while let task = drawQueue.pop() { fail(task.source, task.checksum, error, since: task.started) }
-            return
-        }
-        let style = job.settings.style
-        while let task = drawQueue.pop() {
-            do {
-                var images: [(String, DrawnPicture)] = []
-                for (mode, molecule, camera, visibility) in task.prepared {
-                    let scene = renderer.makeScene(molecule.geometry, atomColors: molecule.atomColors, visibility: visibility)
-                    let image = try renderer.draw(scene, camera: camera,
-                                                  width: job.settings.width, height: job.settings.height, style: style)
-                    images.append((job.settings.outputName(checksum: task.checksum, mode: mode), image))
-                }
-                writeQueue.push(WriteTask(source: task.source, checksum: task.checksum, images: images, atoms: task.atoms,
-                                          started: task.started))
-            } catch {
-                fail(task.source, task.checksum, error, since: task.started)
-            }
-        }
-    }
+    private var options: StructureFile.Options { job.request.structureOptions }
 
     private func write(_ task: WriteTask) {
         do {
             for (name, image) in task.images {
-                try PNGEncoder.fast.write(image.finished(), to: (job.outputDirectory as NSString).appendingPathComponent(name))
+                try job.request.pngEncoder.write(image.finished(), to: (job.outputDirectory as NSString).appendingPathComponent(name))
             }
             finishRendered(entry(task.source, task.checksum, task.images.map(\.name), atoms: task.atoms, since: task.started),
                            images: task.images.count)
@@ -286,8 +200,8 @@ public final class ThumbnailRun: @unchecked Sendable {
     }
 
     private func entry(_ source: String, _ checksum: UInt64, _ names: [String], atoms: Int, since started: Date) -> ThumbnailIndex.Entry {
-        ThumbnailIndex.Entry(source: source, checksum: String(checksum, radix: 16).leftPadded(16), settingsKey: job.settings.key,
-                             settings: job.settings.canonical, outputs: names, atoms: atoms,
+        ThumbnailIndex.Entry(source: source, checksum: FNV1a.hex(checksum, digits: 16), settingsKey: job.request.settingsKey,
+                             settings: job.request.canonical, outputs: names, atoms: atoms,
                              seconds: Date().timeIntervalSince(started), status: "ok", error: nil)
     }
 
@@ -320,8 +234,8 @@ public final class ThumbnailRun: @unchecked Sendable {
         defer { lock.unlock() }
         summary.failed += 1
         summary.failures.append(.init(source: source, error: message))
-        index.record(ThumbnailIndex.Entry(source: source, checksum: String(checksum, radix: 16).leftPadded(16),
-                                          settingsKey: job.settings.key, settings: job.settings.canonical, outputs: [],
+        index.record(ThumbnailIndex.Entry(source: source, checksum: FNV1a.hex(checksum, digits: 16),
+                                          settingsKey: job.request.settingsKey, settings: job.request.canonical, outputs: [],
                                           atoms: 0, seconds: Date().timeIntervalSince(started), status: "failed", error: message))
         saveIfDue()
     }

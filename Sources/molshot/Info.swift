@@ -14,17 +14,15 @@ struct Info: ParsableCommand {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
-    @Option(help: "Refuse files larger than this many bytes once inflated.")
-    var maxBytes = FileInput.defaultLimit
+    @OptionGroup var input: InputOptions
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("Give at least one structure file.") }
-        guard maxBytes > 0 else { throw ValidationError("--max-bytes must be positive.") }
     }
 
     func run() throws {
         var options = StructureFile.Options()
-        options.maxBytes = maxBytes
+        options.maxBytes = try input.limit()
         var failed = 0
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -28,22 +28,25 @@ struct MeasureRender: ParsableCommand {
         let renderer = try MoleculeRenderer()
         let setup = now() - start
         let perception = try BondPerception.standard()
-        var style = RenderStyle()
-        style.antialias = antialias
+        var request = RenderRequest()
+        try request.set("size", String(size))
+        try request.set("mode", modes)
+        try request.set("antialias", String(antialias))
         var images = 0
         let begin = now()
         for file in files {
             var t = now()
             let structure = try StructureFile.load(path: file)
             stages["parse"]! += now() - t
-            for mode in modes.split(separator: ",").map(String.init) {
+            for mode in request.modes {
                 t = now()
-                let prepared = try PreparedMolecule(structure, mode: mode, perception: perception)
+                let prepared = try PreparedMolecule(structure, mode: mode, request: request, perception: perception)
                 stages["geometry"]! += now() - t
                 t = now()
                 let scene = renderer.makeScene(prepared.geometry, atomColors: prepared.atomColors)
                 stages["upload"]! += now() - t
-                let drawn = try renderer.draw(scene, camera: prepared.fittedCamera, width: size, height: size, style: style)
+                let drawn = try renderer.draw(scene, camera: request.camera(for: prepared), width: request.width, height: request.height,
+                                              style: request.style)
                 stages["draw"]! += renderer.lastTimings.draw
                 stages["readback"]! += renderer.lastTimings.readback
                 if perImage {
@@ -53,7 +56,7 @@ struct MeasureRender: ParsableCommand {
                 let image = drawn.finished()
                 stages["smooth"]! += now() - t
                 t = now()
-                let png = try PNGEncoder.fast.encode(image)
+                let png = try request.pngEncoder.encode(image)
                 if let output {
                     let name = URL(fileURLWithPath: file).lastPathComponent + "." + mode + ".png"
                     try Data(png).write(to: URL(fileURLWithPath: output).appendingPathComponent(name))

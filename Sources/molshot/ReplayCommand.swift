@@ -25,49 +25,32 @@ struct ReplayCommand: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: "Folder for frame-NNNNN.png.")
     var output: String
 
-    @Option(help: "WxH or N.")
-    var size = "512x512"
-
     @Option(help: "Frames per second of event time instead of one per frame event.")
     var fps: Double?
 
     @Option(help: "Also write all frames as one animated PNG here.")
     var apng: String?
 
-    @Option(help: "Starting mode.")
-    var mode = "ball-and-stick"
-
     @Option(help: "Combinations catalog (JSON): the part sets `combine` accepts and the structure each shows.")
     var catalog: String?
 
-    @OptionGroup var look: RenderLook
+    @OptionGroup var picture: PictureOptions
 
     func validate() throws {
-        _ = try RenderOptionParsing.size(size)
         if let fps { guard fps > 0, fps <= 240 else { throw ValidationError("--fps must be in (0, 240].") } }
-        guard Representations.named(mode) != nil else {
-            throw ValidationError("--mode must be one of: \(Representations.names.joined(separator: ", ")).")
-        }
+        try picture.singleRotation()
+        do { _ = try picture.request().singleMode() } catch { throw ValidationError(CLIFailure.message(error)) }
     }
 
     func run() throws {
-        do { try replay() } catch let e as GestureFileError { throw reportFailure(e.description) } catch let e as StructureError {
-            throw reportFailure(e.description)
-        } catch let e as GraphicsError {
-            throw reportFailure(e.description)
-        }
+        try CLIFailure.run { try replay() }
     }
 
     private func replay() throws {
         var options = ReplaySession.Options()
-        (options.width, options.height) = try RenderOptionParsing.size(size)
-        options.mode = mode
-        options.color = ColorTheme(rawValue: look.color)!
-        options.style = try look.style()
+        options.request = try picture.request()
         options.catalog = try catalog.map { try CombinationCatalog(contentsOf: URL(fileURLWithPath: $0)) }
-        var structureOptions = StructureFile.Options()
-        structureOptions.maxBytes = look.maxBytes
-        let structure = try molecule.map { try StructureFile.load(path: $0, options: structureOptions) }
+        let structure = try molecule.map { try StructureFile.load(path: $0, options: options.request.structureOptions) }
         let base = events == "-" ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
             : URL(fileURLWithPath: events).deletingLastPathComponent()
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
@@ -75,8 +58,8 @@ struct ReplayCommand: ParsableCommand {
                             baseDirectory: base, fps: fps)
         // Frames are finished, encoded and written on a queue of their own while the next one draws.
         // Frames of an animation share one format: RGB over an opaque background, else RGBA.
-        var encoder = PNGEncoder.fast
-        encoder.dropsOpaqueAlpha = options.style.background.w >= 1
+        var encoder = options.request.pngEncoder
+        encoder.dropsOpaqueAlpha = options.request.background.isOpaque
         let writer = FrameWriter(directory: output, keep: apng != nil, encoder: encoder)
         var times: [Double] = []
         let emit: (ReplayFrame, Double) throws -> Void = { image, time in

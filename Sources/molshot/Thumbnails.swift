@@ -23,16 +23,7 @@ struct ThumbnailsCommand: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: "Folder for the PNGs and index.jsonl.")
     var output: String
 
-    @Option(help: "N or WxH.")
-    var size = "256"
-
-    @Option(help: "Comma-separated modes.")
-    var modes = "ball-and-stick,spacefill"
-
-    @Option(help: "Degrees about the screen's x, y and z axes: X,Y,Z.")
-    var rotate = "0,0,0"
-
-    @OptionGroup var look: RenderLook
+    @OptionGroup var picture: PictureOptions
 
     @Option(help: "Reader and encoder threads (default: all cores).")
     var jobs = ProcessInfo.processInfo.activeProcessorCount
@@ -53,12 +44,7 @@ struct ThumbnailsCommand: ParsableCommand {
     @Flag(help: .hidden) var report = false
 
     func validate() throws {
-        _ = try RenderOptionParsing.size(size)
-        _ = try RenderOptionParsing.triple(rotate, "--rotate")
-        for mode in modes.split(separator: ",") where Representations.named(String(mode)) == nil {
-            throw ValidationError("--modes: unknown mode \(mode); known: \(Representations.names.joined(separator: ", ")).")
-        }
-        guard !modes.isEmpty else { throw ValidationError("--modes must name at least one mode.") }
+        try picture.singleRotation()
         guard Shard(shard) != nil else { throw ValidationError("--shard must be K/N with 1 <= K <= N (got \(shard)).") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1.") }
         guard (1...16).contains(processes) else { throw ValidationError("--processes must be 1 to 16.") }
@@ -70,23 +56,10 @@ struct ThumbnailsCommand: ParsableCommand {
 
     func run() throws {
         var job = ThumbnailJob(inputs: inputs, outputDirectory: output)
-        (job.settings.width, job.settings.height) = try RenderOptionParsing.size(size)
-        job.settings.modes = modes.split(separator: ",").map(String.init)
-        job.settings.color = look.color
-        let bg = try RenderOptionParsing.background(look.background)
-        job.settings.background = [bg.x, bg.y, bg.z, bg.w]
-        job.settings.hydrogens = look.hydrogens
-        job.settings.waters = look.waters
-        job.settings.antialias = look.antialias
-        let r = try RenderOptionParsing.triple(rotate, "--rotate")
-        job.settings.rotate = [r.x, r.y, r.z]
-        job.settings.zoom = look.zoom
-        job.settings.perspective = look.perspective
-        job.settings.depthCue = look.depthCue
+        do { job.request = try picture.request(.thumbnails) } catch { throw CLIFailure.report(error) }
         job.jobs = jobs
         job.shard = Shard(shard)!
         job.force = force
-        job.maxBytes = look.maxBytes
         job.contactSheet = contactSheet.flatMap(ContactSheet.Layout.init)
 
         if let part {
@@ -117,7 +90,7 @@ struct ThumbnailsCommand: ParsableCommand {
             summary = helpers.isEmpty ? own : try run.finish(adding: try helpers.map { try $0.wait() })
         } catch {
             progress.stop()
-            throw reportFailure("\(error)")
+            throw CLIFailure.report(error)
         }
         progress.stop()
         for failure in summary.failures {

@@ -14,8 +14,8 @@ final class ReplayTests: XCTestCase {
                 catalog: CombinationCatalog? = nil) throws -> [RGBAImage] {
         var options = ReplaySession.Options()
         options.catalog = catalog
-        options.width = size
-        options.height = size
+        options.request.width = size
+        options.request.height = size
         let structure = try molecule.map { try StructureFile.load(path: Self.fixtures.appendingPathComponent($0).path) }
         let r = Replay(source: "test.jsonl", options: options, molecule: structure, baseDirectory: Self.fixtures, fps: fps)
         var frames: [RGBAImage] = []

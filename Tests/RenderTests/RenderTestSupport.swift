@@ -1,3 +1,4 @@
+import Core
 import Foundation
 import Graphics
 import MoleculeView
@@ -39,7 +40,7 @@ enum Rendering {
 extension RenderStyle {
     static var transparent: RenderStyle {
         var s = RenderStyle()
-        s.background = SIMD4(0, 0, 0, 0)
+        s.background = .transparent
         return s
     }
 }

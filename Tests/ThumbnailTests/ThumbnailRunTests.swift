@@ -26,8 +26,8 @@ final class ThumbnailRunTests: XCTestCase {
 
     func job(_ settings: (inout ThumbnailJob) -> Void = { _ in }) -> ThumbnailJob {
         var job = ThumbnailJob(inputs: [dir.appendingPathComponent("in").path], outputDirectory: dir.appendingPathComponent("out").path)
-        job.settings.width = 64
-        job.settings.height = 64
+        job.request.width = 64
+        job.request.height = 64
         job.jobs = 2
         settings(&job)
         return job
@@ -68,9 +68,9 @@ final class ThumbnailRunTests: XCTestCase {
     }
 
     func testOtherSettingsMakeOtherFiles() throws {
-        _ = try ThumbnailRun(job { $0.settings.modes = ["spacefill"] }).run()
+        _ = try ThumbnailRun(job { $0.request.modes = ["spacefill"] }).run()
         let before = try pngs()
-        let run = try ThumbnailRun(job { $0.settings.modes = ["spacefill"]; $0.settings.zoom = 2 }).run()
+        let run = try ThumbnailRun(job { $0.request.modes = ["spacefill"]; $0.request.zoom = 2 }).run()
         XCTAssertEqual(run.rendered, 4)
         XCTAssertEqual(Set(try pngs()).intersection(before), Set(before), "the old pictures stay")
         XCTAssertEqual(try pngs().count, 8)
@@ -100,7 +100,7 @@ final class ThumbnailRunTests: XCTestCase {
     }
 
     func testContactSheetsShowEachThumbnailWithItsName() throws {
-        let run = try ThumbnailRun(job { $0.settings.modes = ["spacefill"]; $0.contactSheet = ContactSheet.Layout(columns: 3, rows: 1) }).run()
+        let run = try ThumbnailRun(job { $0.request.modes = ["spacefill"]; $0.contactSheet = ContactSheet.Layout(columns: 3, rows: 1) }).run()
         XCTAssertEqual(run.sheets.count, 2, "four good structures, three a page")
         let out = dir.appendingPathComponent("out").path
         let page = try PNGDecoder.read((out as NSString).appendingPathComponent(run.sheets[0]))

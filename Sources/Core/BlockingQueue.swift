@@ -2,16 +2,16 @@ import Foundation
 
 /// A bounded first-in first-out queue between threads: `push` waits while it is full (so a fast
 /// producer cannot fill memory), `pop` waits while it is empty and returns nil once closed and drained.
-final class BlockingQueue<Element>: @unchecked Sendable {
+public final class BlockingQueue<Element>: @unchecked Sendable {
     private var items: [Element] = []
     private var head = 0
     private let capacity: Int
     private var closed = false
     private let condition = NSCondition()
 
-    init(capacity: Int) { self.capacity = max(1, capacity) }
+    public init(capacity: Int) { self.capacity = max(1, capacity) }
 
-    func push(_ item: Element) {
+    public func push(_ item: Element) {
         condition.lock()
         while items.count - head >= capacity && !closed { condition.wait() }
         items.append(item)
@@ -19,7 +19,7 @@ final class BlockingQueue<Element>: @unchecked Sendable {
         condition.unlock()
     }
 
-    func pop() -> Element? {
+    public func pop() -> Element? {
         condition.lock()
         defer { condition.unlock() }
         while head == items.count && !closed { condition.wait() }
@@ -34,7 +34,7 @@ final class BlockingQueue<Element>: @unchecked Sendable {
         return item
     }
 
-    func close() {
+    public func close() {
         condition.lock()
         closed = true
         condition.broadcast()

@@ -25,3 +25,21 @@ public enum ResourceLocator {
         return has(source) ? source : nil
     }
 }
+
+/// The one place that says where Molshot's data folders are: `Assets/` (element table, bond
+/// templates, fonts, samples; `$MOLSHOT_ASSETS` overrides) and `Shaders/` (`$MOLSHOT_SHADERS`).
+public enum Resources {
+    public static let assets: URL? = ResourceLocator.find("Assets", marker: "elements.tsv", environment: "MOLSHOT_ASSETS")
+    public static let shaders: URL? = ResourceLocator.find("Shaders", marker: "sphere.vert", environment: "MOLSHOT_SHADERS")
+
+    /// A file in `Assets/`, like "fonts/DejaVuSans.ttf".
+    public static func asset(_ name: String) throws(MachineError) -> URL {
+        guard let assets else { throw MachineError("Molshot's Assets folder was not found; set MOLSHOT_ASSETS to it") }
+        return assets.appendingPathComponent(name)
+    }
+
+    public static func shaderDirectory() throws(MachineError) -> URL {
+        guard let shaders else { throw MachineError("Molshot's Shaders folder was not found; set MOLSHOT_SHADERS to it") }
+        return shaders
+    }
+}

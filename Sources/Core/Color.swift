@@ -1,0 +1,61 @@
+/// A straight (not premultiplied) RGBA color, each component in 0...1: the one color type of
+/// requests, themes and drawing.
+public struct Color: Sendable, Hashable {
+    public var red: Float
+    public var green: Float
+    public var blue: Float
+    public var alpha: Float
+
+    public init(red: Float, green: Float, blue: Float, alpha: Float = 1) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.alpha = alpha
+    }
+
+    /// From 0xRRGGBB, opaque.
+    public init(rgb: UInt32, alpha: Float = 1) {
+        self.init(red: Float(rgb >> 16 & 0xFF) / 255, green: Float(rgb >> 8 & 0xFF) / 255, blue: Float(rgb & 0xFF) / 255,
+                  alpha: alpha)
+    }
+
+    public static let white = Color(red: 1, green: 1, blue: 1)
+    public static let black = Color(red: 0, green: 0, blue: 0)
+    public static let transparent = Color(red: 0, green: 0, blue: 0, alpha: 0)
+
+    /// `white`, `black`, `transparent` (or `none`), `#RRGGBB` or `#RRGGBBAA` (the `#` optional); nil otherwise.
+    public init?(parsing text: String) {
+        switch text.lowercased() {
+        case "white": self = .white
+        case "black": self = .black
+        case "transparent", "none": self = .transparent
+        default:
+            var hex = Substring(text)
+            if hex.hasPrefix("#") { hex = hex.dropFirst() }
+            guard hex.count == 6 || hex.count == 8, hex.allSatisfy(\.isHexDigit), let v = UInt32(hex, radix: 16) else {
+                return nil
+            }
+            if hex.count == 6 {
+                self.init(rgb: v)
+            } else {
+                self.init(rgb: v >> 8, alpha: Float(v & 0xFF) / 255)
+            }
+        }
+    }
+
+    public var simd: SIMD4<Float> { SIMD4(red, green, blue, alpha) }
+    public init(_ v: SIMD4<Float>) { self.init(red: v.x, green: v.y, blue: v.z, alpha: v.w) }
+
+    public var isOpaque: Bool { alpha >= 1 }
+
+    /// 0xRRGGBB, rounded.
+    public var rgb: UInt32 {
+        func byte(_ c: Float) -> UInt32 { UInt32(max(0, min(1, c)) * 255 + 0.5) }
+        return byte(red) << 16 | byte(green) << 8 | byte(blue)
+    }
+
+    /// R, G, B, A as bytes, rounded down as GL's clear does for exact values.
+    public var bytes: (UInt8, UInt8, UInt8, UInt8) {
+        (UInt8(red * 255), UInt8(green * 255), UInt8(blue * 255), UInt8(alpha * 255))
+    }
+}

@@ -1,0 +1,59 @@
+import Structure
+
+/// What a representation draws, ready for the GPU: spheres and cylinders with their colors.
+/// Built once per structure, mode and visibility; colors are a separate array so that a new
+/// color theme only replaces them, and a new camera changes nothing here.
+public struct MoleculeGeometry: Sendable {
+    /// x, y, z, radius per sphere.
+    public var spheres: [Float] = []
+    /// The atom each sphere stands for.
+    public var sphereAtoms: [Int32] = []
+    /// ax, ay, az, hidden length at a, bx, by, bz, hidden length at b, per cylinder (a bond): the
+    /// hidden lengths are how far the bond runs inside each atom's sphere.
+    public var cylinders: [Float] = []
+    /// One radius for all cylinders.
+    public var cylinderRadius: Float = 0
+    /// The two atoms of each cylinder; each half takes its atom's color.
+    public var cylinderAtoms: [Int32] = []
+
+    public init() {}
+
+    /// A sphere for each visible atom, of the radius its element is given.
+    public init(atomsOf model: Model, visible: [Bool], radius: (Element) -> Float) {
+        spheres.reserveCapacity(model.atoms.count * 4)
+        for (i, atom) in model.atoms.enumerated() where visible[i] {
+            let p = atom.position
+            spheres += [p.x, p.y, p.z, radius(atom.element)]
+            sphereAtoms.append(Int32(i))
+        }
+    }
+
+    public var sphereCount: Int { sphereAtoms.count }
+
+    /// The median radius of `spheres` (x, y, z, r each), 0 for none: the size drawing and culling
+    /// are tuned to.
+    static func medianRadius(_ spheres: [Float]) -> Float {
+        var radii = stride(from: 3, to: spheres.count, by: 4).map { spheres[$0] }
+        radii.sort()
+        return radii.isEmpty ? 0 : radii[radii.count / 2]
+    }
+    public var cylinderCount: Int { cylinderAtoms.count / 2 }
+
+    /// The smallest sphere about the bounding box's center that holds every sphere whole.
+    public func boundingSphere() -> (center: SIMD3<Float>, radius: Float) {
+        guard !sphereAtoms.isEmpty else { return (.zero, 1) }
+        var lo = SIMD3<Float>(repeating: .greatestFiniteMagnitude), hi = -lo
+        for i in 0..<sphereCount {
+            let p = SIMD3(spheres[i * 4], spheres[i * 4 + 1], spheres[i * 4 + 2])
+            lo = pointwiseMin(lo, p)
+            hi = pointwiseMax(hi, p)
+        }
+        let center = (lo + hi) / 2
+        var radius: Float = 0
+        for i in 0..<sphereCount {
+            let d = SIMD3(spheres[i * 4], spheres[i * 4 + 1], spheres[i * 4 + 2]) - center
+            radius = max(radius, (d * d).sum().squareRoot() + spheres[i * 4 + 3])
+        }
+        return (center, radius)
+    }
+}

@@ -1,0 +1,51 @@
+import Graphics
+import Scene
+
+/// A molecule's geometry on the GPU. Made once per structure, mode and visibility; a new
+/// camera or style draws it again without touching these buffers, and a new color theme
+/// replaces only the color buffers.
+public final class MoleculeScene {
+    let sphereVertices: VertexArray?
+    let cylinderVertices: VertexArray?
+    let sphereColors: GPUBuffer?
+    let cylinderColors: GPUBuffer?
+    public let geometry: MoleculeGeometry
+
+    init(sphereVertices: VertexArray?, cylinderVertices: VertexArray?, sphereColors: GPUBuffer?, cylinderColors: GPUBuffer?,
+         geometry: MoleculeGeometry, packedSphereColors: [UInt32]) {
+        self.sphereVertices = sphereVertices
+        self.cylinderVertices = cylinderVertices
+        self.sphereColors = sphereColors
+        self.cylinderColors = cylinderColors
+        self.geometry = geometry
+        self.packedSphereColors = packedSphereColors
+        typicalSphereRadius = MoleculeGeometry.medianRadius(geometry.spheres)
+    }
+
+    /// The median sphere radius, to choose how impostors are drawn.
+    let typicalSphereRadius: Float
+
+    /// New colors, one 0xRRGGBB per atom of the model the geometry came from.
+    public func recolor(_ atomColors: [UInt32]) {
+        packedSphereColors = MoleculeScene.packed(geometry.sphereAtoms, atomColors)
+        sphereColors?.update(packedSphereColors)
+        cylinderColors?.update(MoleculeScene.packed(geometry.cylinderAtoms, atomColors))
+        culledFor = nil
+    }
+
+    /// Sphere colors as uploaded, for drawing a subset.
+    var packedSphereColors: [UInt32]
+    /// The visible subset of the spheres for the last view direction, on the GPU.
+    var culled: (vertices: VertexArray, spheres: GPUBuffer, colors: GPUBuffer, count: Int)?
+    var culledFor: Quaternion?
+    /// Culling done ahead, off the drawing thread, for one view direction.
+    var visibility: SphereVisibility?
+
+    /// 0xRRGGBB to the bytes R, G, B, 255 in memory order, per instance.
+    static func packed(_ atoms: [Int32], _ colors: [UInt32]) -> [UInt32] {
+        atoms.map { i in
+            let c = colors[Int(i)]
+            return (c >> 16 & 0xFF) | (c & 0xFF00) | (c & 0xFF) << 16 | 0xFF00_0000
+        }
+    }
+}

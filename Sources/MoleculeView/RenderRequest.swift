@@ -1,0 +1,182 @@
+import Core
+import Foundation
+import Graphics
+import Scene
+import Structure
+
+/// One picture of a molecule as a front end asks for it: what to show and how, the view, the
+/// output. The CLI's options and the service's query fields are the same named fields, parsed
+/// here from the same small text formats (`512x384`, `#RRGGBB`, `X,Y,Z`), so every look option
+/// means the same in every command and a wrong value is a `RequestError` naming its field.
+public struct RenderRequest: Sendable, Equatable {
+    public var width = 512
+    public var height = 512
+    /// Representations by name; one picture each where a front end draws several (thumbnails).
+    public var modes = [BallAndStick.name]
+    public var color = ColorTheme.element
+    public var background = Color.white
+    public var filter = AtomFilter()
+    /// Degrees about the screen's x, y and z axes, in that order, after the fitted view.
+    public var rotate = SIMD3<Float>(0, 0, 0)
+    public var zoom: Float = 1
+    /// Output pixels, x right, y down.
+    public var pan = SIMD2<Float>(0, 0)
+    public var perspective = false
+    /// 0 off, 1 edge smoothing (automatic), 2 to 4 supersampling N x N.
+    public var antialias = 1
+    public var depthCue = false
+    /// PNG compression level, 0 to 9.
+    public var pngLevel = 1
+    /// Input files larger than this once inflated are refused.
+    public var maxBytes = FileInput.defaultLimit
+
+    public init() {}
+
+    /// The first (for most front ends, the only) mode.
+    public var mode: String { modes[0] }
+
+    public var style: RenderStyle {
+        var s = RenderStyle()
+        s.background = background
+        s.antialias = antialias
+        s.depthCue = depthCue
+        return s
+    }
+
+    /// The requested view of a scene whose fitted camera is `fitted`.
+    public func camera(fittedTo fitted: Camera) -> Camera {
+        var camera = fitted
+        if perspective { camera.projection = .perspective(fieldOfView: 30) }
+        camera.zoom = zoom
+        camera.pan = pan
+        camera.rotate(degreesX: rotate.x, degreesY: rotate.y, degreesZ: rotate.z)
+        return camera
+    }
+
+    public func camera(for prepared: PreparedMolecule) -> Camera { camera(fittedTo: prepared.fittedCamera) }
+
+    public var pngEncoder: PNGEncoder { PNGEncoder(level: pngLevel, filter: pngLevel <= 1 ? .up : .adaptive) }
+
+    public var structureOptions: StructureFile.Options {
+        var o = StructureFile.Options()
+        o.maxBytes = maxBytes
+        return o
+    }
+
+    /// Everything that decides the picture, as one line in a fixed order: hashed into thumbnail
+    /// names, so a changed setting makes new files. The fields thumbnails had before this type
+    /// keep their spelling (their names stay valid); newer ones appear only when not default.
+    public var canonical: String {
+        let b = [background.red, background.green, background.blue, background.alpha].map { String($0) }.joined(separator: ",")
+        let r = [rotate.x, rotate.y, rotate.z].map { String($0) }.joined(separator: ",")
+        var line = "v1 size=\(width)x\(height) modes=\(modes.joined(separator: ",")) color=\(color.rawValue) background=\(b) "
+            + "hydrogens=\(filter.hydrogens) waters=\(filter.waters) antialias=\(antialias) rotate=\(r) zoom=\(zoom) "
+            + "perspective=\(perspective) depthcue=\(depthCue)"
+        if pan != .zero { line += " pan=\(pan.x),\(pan.y)" }
+        if pngLevel != 1 { line += " png=\(pngLevel)" }
+        return line
+    }
+
+    /// Eight hex digits naming these settings (FNV-1a 64 of `canonical`, high half).
+    public var settingsKey: String {
+        FNV1a.hex(FNV1a.hash(canonical.utf8) >> 32, digits: 8)
+    }
+
+    // MARK: Fields
+
+    /// A named field: its help (the same text in every front end) and how a value sets it.
+    public struct Field: Sendable {
+        public let name: String
+        public let help: String
+        /// Given without a value on the command line (a flag).
+        public let isFlag: Bool
+        let apply: @Sendable (inout RenderRequest, String) throws(RequestError) -> Void
+    }
+
+    public static let fields: [Field] = [
+        Field(name: "size", help: "WxH or N for a square, up to \(OffscreenPass.maximumSide) per side (default 512x512; 256 for thumbnails).",
+              isFlag: false) { r, v throws(RequestError) in
+            (r.width, r.height) = try ValueText.size(v, field: "size", maximumSide: OffscreenPass.maximumSide)
+        },
+        Field(name: "mode", help: "\(Representations.names.joined(separator: " or ")); thumbnails take several, comma-separated "
+              + "(default \(BallAndStick.name); thumbnails all).", isFlag: false) { r, v throws(RequestError) in
+            let names = v.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            for name in names where Representations.named(name) == nil {
+                throw RequestError(field: "mode", "must be one of: \(Representations.names.joined(separator: ", ")) (got \(name.isEmpty ? v : name))")
+            }
+            r.modes = names
+        },
+        Field(name: "rotate", help: "Degrees about the screen's x, y and z axes, X,Y,Z, turned in that order after the fitted view.",
+              isFlag: false) { r, v throws(RequestError) in
+            r.rotate = try ValueText.triple(v, field: "rotate")
+        },
+        Field(name: "zoom", help: "Zoom factor; 2 is twice as large (default 1).", isFlag: false) { r, v throws(RequestError) in
+            r.zoom = try ValueText.number(v, field: "zoom", positive: true)
+        },
+        Field(name: "pan", help: "Shift in output pixels, DX,DY (x right, y down).", isFlag: false) { r, v throws(RequestError) in
+            r.pan = try ValueText.pair(v, field: "pan", meaning: "DX,DY in pixels")
+        },
+        Field(name: "perspective", help: "Perspective projection instead of orthographic.", isFlag: true) { r, v throws(RequestError) in
+            r.perspective = try ValueText.flag(v, field: "perspective")
+        },
+        Field(name: "color", help: "\(ColorTheme.allCases.map(\.rawValue).joined(separator: ", ")) (default element).",
+              isFlag: false) { r, v throws(RequestError) in
+            guard let theme = ColorTheme(rawValue: v.lowercased()) else {
+                throw RequestError(field: "color", "must be one of: \(ColorTheme.allCases.map(\.rawValue).joined(separator: ", ")) (got \(v))")
+            }
+            r.color = theme
+        },
+        Field(name: "background", help: "white, black, transparent, #RRGGBB or #RRGGBBAA (default white).",
+              isFlag: false) { r, v throws(RequestError) in
+            guard let color = Color(parsing: v) else {
+                throw RequestError(field: "background", "must be white, black, transparent, #RRGGBB or #RRGGBBAA (got \(v))")
+            }
+            r.background = color
+        },
+        Field(name: "hydrogens", help: "Show hydrogens.", isFlag: true) { r, v throws(RequestError) in
+            r.filter.hydrogens = try ValueText.flag(v, field: "hydrogens")
+        },
+        Field(name: "waters", help: "Show waters.", isFlag: true) { r, v throws(RequestError) in
+            r.filter.waters = try ValueText.flag(v, field: "waters")
+        },
+        Field(name: "antialias", help: "0 off; 1 edge smoothing (the default, fast); 2 to 4 draw N x N samples a pixel.",
+              isFlag: false) { r, v throws(RequestError) in
+            r.antialias = try ValueText.integer(v, field: "antialias", in: 0...4)
+        },
+        Field(name: "depth-cue", help: "Fade far atoms toward the background.", isFlag: true) { r, v throws(RequestError) in
+            r.depthCue = try ValueText.flag(v, field: "depth-cue")
+        },
+        Field(name: "png-level", help: "PNG compression level 0 to 9 (default 1, fast; 9 is smallest).", isFlag: false) { r, v throws(RequestError) in
+            r.pngLevel = try ValueText.integer(v, field: "png-level", in: 0...9)
+        },
+        Field(name: "max-bytes", help: "Refuse input files larger than this many bytes once inflated (default 2 GiB).",
+              isFlag: false) { r, v throws(RequestError) in
+            r.maxBytes = try ValueText.integer(v, field: "max-bytes", in: 1...Int.max)
+        },
+    ]
+
+    public static func field(_ name: String) -> Field? { fields.first { $0.name == name } }
+
+    /// The help of a field, for front ends that declare it.
+    public static func help(_ name: String) -> String { field(name)?.help ?? "" }
+
+    /// Sets the field `name` from its text form.
+    public mutating func set(_ name: String, _ value: String) throws(RequestError) {
+        guard let field = RenderRequest.field(name) else {
+            throw RequestError(field: name, "is not a render option; known: \(RenderRequest.fields.map(\.name).joined(separator: ", "))")
+        }
+        try field.apply(&self, value)
+    }
+
+    /// `defaults` with `values` (name, text) set in order.
+    public init(_ values: [(String, String)], defaults: RenderRequest = RenderRequest()) throws(RequestError) {
+        self = defaults
+        for (name, value) in values { try set(name, value) }
+    }
+
+    /// Refuses more than one mode, for front ends that draw one picture at a time.
+    public func singleMode() throws(RequestError) -> String {
+        guard modes.count == 1 else { throw RequestError(field: "mode", "takes one mode here (got \(modes.joined(separator: ",")))") }
+        return modes[0]
+    }
+}

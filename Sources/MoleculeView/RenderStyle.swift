@@ -1,0 +1,19 @@
+import Core
+
+/// Looks of a picture that change no geometry: background, antialiasing, lighting.
+public struct RenderStyle: Sendable, Equatable {
+    /// Straight RGBA in 0...1; alpha 0 gives a transparent PNG.
+    public var background = Color.white
+    /// 0: off. 1 (automatic): edge smoothing after drawing (`EdgeSmoothing`), nearly as smooth
+    /// as four samples a pixel at a fraction of the cost; where atoms are drawn smaller than a
+    /// pixel, which no filter can mend and where drawing is bound by the number of atoms rather
+    /// than by pixels, 2 x 2 supersampling instead. 2 to 4: supersampling, N x N samples a pixel.
+    public var antialias = 1
+    public var depthCue = false
+    public var lightDirection = SIMD3<Float>(-0.35, 0.45, 0.82)
+    public var ambient: Float = 0.32
+    public var diffuse: Float = 0.72
+    public var specular: Float = 0.35
+
+    public init() {}
+}

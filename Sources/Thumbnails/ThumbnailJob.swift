@@ -1,0 +1,27 @@
+import Foundation
+import MoleculeView
+
+/// What a thumbnail run is asked to do.
+public struct ThumbnailJob: Sendable {
+    public var inputs: [String]
+    public var outputDirectory: String
+    /// The pictures: size, modes, look and view.
+    public var request = RenderRequest.thumbnails
+    /// Threads reading and parsing, and threads encoding PNG; drawing has one thread of its own.
+    public var jobs = ProcessInfo.processInfo.activeProcessorCount
+    public var shard = Shard.whole
+    /// Within the shard, every `part.count`-th input from the `part.index`-th: how one run splits
+    /// its work over several processes (llvmpipe draws faster in two processes than in one).
+    public var part = Shard.whole
+    /// True in a helper process: it writes its own part index for the main process to merge.
+    public var isHelper = false
+    /// Render even what is up to date.
+    public var force = false
+    /// Pages of labelled thumbnails, per mode, when set.
+    public var contactSheet: ContactSheet.Layout?
+
+    public init(inputs: [String], outputDirectory: String) {
+        self.inputs = inputs
+        self.outputDirectory = outputDirectory
+    }
+}

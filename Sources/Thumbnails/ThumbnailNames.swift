@@ -1,0 +1,18 @@
+import Core
+import MoleculeView
+
+extension RenderRequest {
+    /// The thumbnails' defaults: 256 x 256, every mode.
+    public static var thumbnails: RenderRequest {
+        var r = RenderRequest()
+        (r.width, r.height) = (256, 256)
+        r.modes = Representations.names
+        return r
+    }
+
+    /// The PNG file name for a source of content checksum `checksum` in `mode`:
+    /// CHECKSUM-SETTINGS-MODE.png, so a changed file or changed settings never overwrite.
+    public func thumbnailName(checksum: UInt64, mode: String) -> String {
+        "\(FNV1a.hex(checksum, digits: 16))-\(settingsKey)-\(mode).png"
+    }
+}

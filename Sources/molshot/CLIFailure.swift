@@ -1,0 +1,47 @@
+import ArgumentParser
+import Core
+import Foundation
+
+/// The CLI's one mapping from errors to what the user sees: every failure is printed as
+/// `molshot: error: ...` on standard error. A wrong request names its option (`--size ...`),
+/// a wrong input its file and line; the machine's failures say what failed. Exit status 1 for
+/// the caller's faults (request, input), 2 for the machine's.
+enum CLIFailure {
+    static func message(_ error: Error) -> String {
+        if let e = error as? RequestError { return "--\(e.field) \(e.message)" }
+        if let e = error as? CLIError { return e.description }
+        if let e = error as? any Fault { return e.description }
+        if let e = error as? CocoaError, let path = e.filePath { return "\(path): \(e.localizedDescription)" }
+        return "\(error)"
+    }
+
+    static func exitCode(_ error: Error) -> ExitCode {
+        if error is CLIError { return ExitCode(1) }
+        return error.faultKind == .machine && !(error is CocoaError) ? ExitCode(2) : ExitCode(1)
+    }
+
+    /// Prints `error` and gives the exit status to end with.
+    static func report(_ error: Error) -> ExitCode {
+        FileHandle.standardError.write(Data("molshot: error: \(message(error))\n".utf8))
+        return exitCode(error)
+    }
+
+    /// Runs `body`, turning any failure that is not already an exit into the printed message and status.
+    static func run(_ body: () throws -> Void) throws {
+        do { try body() } catch let e as ExitCode { throw e } catch let e as ValidationError { throw e } catch {
+            throw report(error)
+        }
+    }
+}
+
+/// An error already phrased for the user.
+struct CLIError: Error, CustomStringConvertible {
+    var description: String
+    init(_ message: String) { description = message }
+}
+
+/// Prints the way every command reports a failure and gives the exit status for it.
+func reportFailure(_ message: String) -> ExitCode {
+    FileHandle.standardError.write(Data("molshot: error: \(message)\n".utf8))
+    return ExitCode(1)
+}

@@ -1,0 +1,113 @@
+import ArgumentParser
+import Core
+import MoleculeView
+
+/// The options that choose a picture, declared once for every command that renders; each
+/// help text is the request field's own, so it reads the same everywhere. Values stay text
+/// here and are parsed by `RenderRequest`, the one parser the service shares. Options that
+/// take numbers take negative ones as given (`--rotate -90,0,0`).
+struct PictureOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(RenderRequest.help("size")))
+    var size: String?
+
+    @Option(name: [.customLong("mode"), .customLong("modes")], help: ArgumentHelp(RenderRequest.help("mode")))
+    var mode: String?
+
+    @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp(RenderRequest.help("rotate") + " Repeatable in render, one per -o."))
+    var rotate: [String] = []
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(RenderRequest.help("zoom")))
+    var zoom: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(RenderRequest.help("pan")))
+    var pan: String?
+
+    @Flag(help: ArgumentHelp(RenderRequest.help("perspective")))
+    var perspective = false
+
+    @Option(help: ArgumentHelp(RenderRequest.help("color")))
+    var color: String?
+
+    @Option(help: ArgumentHelp(RenderRequest.help("background")))
+    var background: String?
+
+    @Flag(help: ArgumentHelp(RenderRequest.help("hydrogens")))
+    var hydrogens = false
+
+    @Flag(help: ArgumentHelp(RenderRequest.help("waters")))
+    var waters = false
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(RenderRequest.help("antialias")))
+    var antialias: String?
+
+    @Flag(help: ArgumentHelp(RenderRequest.help("depth-cue")))
+    var depthCue = false
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(RenderRequest.help("png-level")))
+    var pngLevel: String?
+
+    @OptionGroup var input: InputOptions
+
+    /// The fields given, as (name, text), in the request's field order.
+    private var given: [(String, String)] {
+        var v: [(String, String)] = []
+        if let size { v.append(("size", size)) }
+        if let mode { v.append(("mode", mode)) }
+        if let r = rotate.first { v.append(("rotate", r)) }
+        if let zoom { v.append(("zoom", zoom)) }
+        if let pan { v.append(("pan", pan)) }
+        if perspective { v.append(("perspective", "true")) }
+        if let color { v.append(("color", color)) }
+        if let background { v.append(("background", background)) }
+        if hydrogens { v.append(("hydrogens", "true")) }
+        if waters { v.append(("waters", "true")) }
+        if let antialias { v.append(("antialias", antialias)) }
+        if depthCue { v.append(("depth-cue", "true")) }
+        if let pngLevel { v.append(("png-level", pngLevel)) }
+        if let maxBytes = input.maxBytes { v.append(("max-bytes", maxBytes)) }
+        return v
+    }
+
+    /// The request these options make over a command's `defaults`.
+    func request(_ defaults: RenderRequest = RenderRequest()) throws(RequestError) -> RenderRequest {
+        try RenderRequest(given, defaults: defaults)
+    }
+
+    /// Each `--rotate` given, parsed.
+    func rotations() throws(RequestError) -> [SIMD3<Float>] {
+        var out: [SIMD3<Float>] = []
+        for r in rotate { out.append(try ValueText.triple(r, field: "rotate")) }
+        return out
+    }
+
+    /// Refuses a repeated --rotate, for commands that draw one view.
+    func singleRotation() throws {
+        guard rotate.count <= 1 else {
+            throw ValidationError("--rotate is given \(rotate.count) times; this command takes one view (render takes one per -o).")
+        }
+    }
+
+    func validate() throws {
+        do {
+            _ = try request()
+            _ = try rotations()
+        } catch {
+            throw ValidationError(CLIFailure.message(error))
+        }
+    }
+}
+
+/// Options about reading input files, for every command that reads structures.
+struct InputOptions: ParsableArguments {
+    @Option(parsing: .unconditional, help: ArgumentHelp(RenderRequest.help("max-bytes")))
+    var maxBytes: String?
+
+    /// The limit given, or the default.
+    func limit() throws(RequestError) -> Int {
+        try RenderRequest(maxBytes.map { [("max-bytes", $0)] } ?? []).maxBytes
+    }
+
+    func validate() throws {
+        do { _ = try limit() } catch { throw ValidationError(CLIFailure.message(error)) }
+    }
+}
