@@ -32,6 +32,7 @@ let package = Package(
         .testTarget(name: "CoreTests", dependencies: ["Core"]),
         .testTarget(name: "SceneTests", dependencies: ["Scene"]),
         .testTarget(name: "StructureTests", dependencies: ["Structure"]),
+        .testTarget(name: "GraphicsTests", dependencies: ["Core", "Graphics"]),
         .testTarget(name: "RenderTests", dependencies: ["Core", "MoleculeView", "Graphics", "Scene", "Structure"]),
         .testTarget(name: "GestureTests", dependencies: ["Gestures", "MoleculeView", "Structure", "Graphics", "Scene"]),
         .testTarget(name: "ThumbnailTests", dependencies: ["Thumbnails", "MoleculeView", "Structure", "Graphics"]),

@@ -12,7 +12,7 @@ public enum ValueText {
         }
         guard w >= 1, h >= 1 else { throw RequestError(field: field, "must be at least 1x1 (got \(text))") }
         guard w <= maximumSide, h <= maximumSide else {
-            throw RequestError(field: field, "\(text) is too large: at most \(maximumSide) pixels per side")
+            throw RequestError(field: field, "is too large: at most \(maximumSide) pixels per side (got \(text))")
         }
         return (w, h)
     }

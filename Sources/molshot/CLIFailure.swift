@@ -39,9 +39,3 @@ struct CLIError: Error, CustomStringConvertible {
     var description: String
     init(_ message: String) { description = message }
 }
-
-/// Prints the way every command reports a failure and gives the exit status for it.
-func reportFailure(_ message: String) -> ExitCode {
-    FileHandle.standardError.write(Data("molshot: error: \(message)\n".utf8))
-    return ExitCode(1)
-}

@@ -38,11 +38,10 @@ struct Info: ParsableCommand {
                     if index > 0 { print("") }
                     print(summary.text)
                 }
-            } catch let error as StructureError {
-                failed += 1
-                _ = reportFailure(error.description)
+            } catch {
+                failed = max(failed, CLIFailure.report(error).rawValue)
             }
         }
-        if failed > 0 { throw ExitCode(1) }
+        if failed > 0 { throw ExitCode(failed) }
     }
 }

@@ -5,7 +5,7 @@ import MoleculeView
 import Scene
 import Structure
 
-/// For `bench/run render`: renders thumbnails of many files in one process, as a collection
+/// Internal, for `bench/run render` (hidden from help): renders thumbnails of many files in one process, as a collection
 /// job would, and prints the time of each stage.
 struct MeasureRender: ParsableCommand {
     static let configuration = CommandConfiguration(

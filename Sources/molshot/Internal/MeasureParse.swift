@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Structure
 
-/// For `bench/run parse`: loads each file repeatedly in this process and prints the median
+/// Internal, for `bench/run parse` (hidden from help): loads each file repeatedly in this process and prints the median
 /// time, so that start-up and the bond dictionary do not count against parsing.
 struct MeasureParse: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,0 +1,71 @@
+import Core
+import Foundation
+import Graphics
+import XCTest
+
+/// The render worker's promises, with a plain context (no GL needed to test the queue).
+final class RenderWorkerTests: XCTestCase {
+    final class Counter { var jobs = 0; var thread: Thread? }
+
+    func testJobsRunInOrderOnTheWorkersOwnThread() throws {
+        let worker = RenderWorker { () -> Counter in
+            let c = Counter()
+            c.thread = Thread.current
+            return c
+        }
+        var seen: [Int] = []
+        for i in 0..<20 { worker.submit({ c in c.jobs += 1; seen.append(i) }, failed: { XCTFail("\($0)") }) }
+        let (count, onWorker) = try worker.perform { c in (c.jobs, Thread.current == c.thread) }
+        XCTAssertEqual(count, 20)
+        XCTAssertTrue(onWorker)
+        XCTAssertFalse(Thread.current == (try worker.perform { $0.thread }))
+        XCTAssertEqual(seen, Array(0..<20))
+    }
+
+    func testAFullQueueMakesSubmittersWait() throws {
+        let worker = RenderWorker(capacity: 2) { Counter() }
+        let gate = DispatchSemaphore(value: 0)
+        worker.submit({ _ in gate.wait() }, failed: { _ in })
+        worker.submit({ _ in }, failed: { _ in })
+        worker.submit({ _ in }, failed: { _ in })
+        let submitted = DispatchSemaphore(value: 0)
+        Thread { worker.submit({ _ in }, failed: { _ in }); submitted.signal() }.start()
+        XCTAssertEqual(submitted.wait(timeout: .now() + 0.3), .timedOut, "the fourth job waits: one drawing, two queued")
+        XCTAssertEqual(worker.queued, 2)
+        gate.signal()
+        XCTAssertEqual(submitted.wait(timeout: .now() + 5), .success)
+    }
+
+    func testAsyncCallersGetResultsAndErrors() async throws {
+        let worker = RenderWorker(capacity: 1) { Counter() }
+        let results = try await withThrowingTaskGroup(of: Int.self) { group in
+            for i in 0..<16 { group.addTask { try await worker.perform { c in c.jobs += 1; return i * 2 } } }
+            var all: [Int] = []
+            for try await r in group { all.append(r) }
+            return all.sorted()
+        }
+        XCTAssertEqual(results, (0..<16).map { $0 * 2 })
+        struct Refused: Error {}
+        do {
+            _ = try await worker.perform { _ -> Int in throw Refused() }
+            XCTFail("the job's error reaches the caller")
+        } catch is Refused {}
+    }
+
+    func testAContextThatCannotBeMadeFailsEveryJob() throws {
+        let worker = RenderWorker { () throws -> Counter in throw MachineError("no context here") }
+        XCTAssertThrowsError(try worker.perform { $0.jobs }) { XCTAssertEqual(($0 as? MachineError)?.message, "no context here") }
+        let failed = DispatchSemaphore(value: 0)
+        worker.submit({ _ in XCTFail("ran without a context") }, failed: { _ in failed.signal() })
+        XCTAssertEqual(failed.wait(timeout: .now() + 5), .success)
+    }
+
+    func testClosingFinishesQueuedJobsAndRefusesLaterOnes() throws {
+        let worker = RenderWorker { Counter() }
+        var done = 0
+        for _ in 0..<3 { worker.submit({ _ in Thread.sleep(forTimeInterval: 0.01); done += 1 }, failed: { _ in }) }
+        worker.close()
+        XCTAssertEqual(done, 3)
+        XCTAssertThrowsError(try worker.perform { $0.jobs }) { XCTAssertTrue($0 is RenderWorkerClosed) }
+    }
+}

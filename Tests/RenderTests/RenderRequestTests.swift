@@ -1,0 +1,70 @@
+import Core
+import MoleculeView
+import Scene
+import XCTest
+
+/// The one request every front end builds, from the same named fields.
+final class RenderRequestTests: XCTestCase {
+    func testFieldsSetFromTheirTextForms() throws {
+        let r = try RenderRequest([("size", "320x200"), ("mode", "spacefill"), ("color", "chain"), ("background", "#102030"),
+                                   ("rotate", "-90,0,10"), ("zoom", "1.5"), ("pan", "-4,6"), ("perspective", "true"),
+                                   ("hydrogens", ""), ("waters", "1"), ("antialias", "3"), ("depth-cue", "yes"), ("png-level", "6"),
+                                   ("max-bytes", "1000")])
+        XCTAssertEqual(r.width, 320)
+        XCTAssertEqual(r.height, 200)
+        XCTAssertEqual(r.modes, ["spacefill"])
+        XCTAssertEqual(r.color, .chain)
+        XCTAssertEqual(r.background.rgb, 0x102030)
+        XCTAssertEqual(r.rotate, SIMD3(-90, 0, 10))
+        XCTAssertEqual(r.zoom, 1.5)
+        XCTAssertEqual(r.pan, SIMD2(-4, 6))
+        XCTAssertTrue(r.perspective && r.filter.hydrogens && r.filter.waters && r.depthCue)
+        XCTAssertEqual(r.antialias, 3)
+        XCTAssertEqual(r.pngLevel, 6)
+        XCTAssertEqual(r.maxBytes, 1000)
+        XCTAssertEqual(r.style.antialias, 3)
+        XCTAssertEqual(r.pngEncoder.level, 6)
+    }
+
+    func testAWrongValueNamesItsField() {
+        for (field, value) in [("size", "10x"), ("mode", "cartoonish"), ("color", "rainbow"), ("background", "#12"), ("zoom", "0"),
+                               ("antialias", "5"), ("rotate", "1,2"), ("pan", "x,y"), ("hydrogens", "perhaps")] {
+            XCTAssertThrowsError(try RenderRequest([(field, value)]), field) { error in
+                XCTAssertEqual((error as? RequestError)?.field, field)
+                XCTAssertTrue("\(error)".contains(value), "\(error)")
+            }
+        }
+        XCTAssertThrowsError(try RenderRequest([("colour", "red")])) { XCTAssertEqual(($0 as? RequestError)?.field, "colour") }
+        XCTAssertThrowsError(try RenderRequest([("mode", "ball-and-stick,spacefill")]).singleMode())
+    }
+
+    func testTheCameraAppliesTheViewAfterTheFit() {
+        var r = RenderRequest()
+        r.zoom = 2
+        r.pan = SIMD2(3, -1)
+        r.rotate = SIMD3(0, 90, 0)
+        r.perspective = true
+        let fitted = Camera(center: SIMD3(1, 2, 3), radius: 7)
+        let c = r.camera(fittedTo: fitted)
+        XCTAssertEqual(c.center, fitted.center)
+        XCTAssertEqual(c.radius, fitted.radius)
+        XCTAssertEqual(c.zoom, 2)
+        XCTAssertEqual(c.pan, SIMD2(3, -1))
+        XCTAssertFalse(c.isOrthographic)
+        var turned = fitted
+        turned.rotate(degreesX: 0, degreesY: 90, degreesZ: 0)
+        XCTAssertEqual(c.rotation, turned.rotation)
+    }
+
+    /// Thumbnail names written before the request existed stay valid: the same settings text and key.
+    func testTheSettingsKeyOfEarlierThumbnailsIsKept() {
+        var r = RenderRequest()
+        (r.width, r.height) = (256, 256)
+        r.modes = ["ball-and-stick", "spacefill"]
+        XCTAssertEqual(r.canonical, "v1 size=256x256 modes=ball-and-stick,spacefill color=element background=1.0,1.0,1.0,1.0 "
+                       + "hydrogens=false waters=false antialias=1 rotate=0.0,0.0,0.0 zoom=1.0 perspective=false depthcue=false")
+        XCTAssertEqual(r.settingsKey, "35caef4a")
+        r.pan = SIMD2(1, 0)
+        XCTAssertNotEqual(r.settingsKey, "35caef4a", "a new setting makes new names")
+    }
+}
