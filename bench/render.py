@@ -21,12 +21,15 @@ env = dict(os.environ, PATH="/usr/bin:" + os.environ.get("PATH", ""))
 sys.path.insert(0, os.path.join(here, "peers"))
 import runners
 
-def run_molshot(out):
+def run_molshot(out, binary=args.molshot):
     # The real command, held to one process (the thumbnails suite measures the default of two).
-    return runners.timed([args.molshot, "thumbnails", "--processes", "1", "--size", str(args.size), "-o", out] + files)
+    return runners.timed([binary, "thumbnails", "--processes", "1", "--size", str(args.size), "-o", out] + files)
 
 peers = runners.available()
-wanted = ["molshot"] + [n for n in ("pymol-ray", "jmol") if n in peers]
+baseline = runners.baseline()
+if baseline:
+    peers["baseline"] = lambda files, out, size: run_molshot(out, baseline)
+wanted = ["molshot"] + [n for n in ("pymol-ray", "jmol", "baseline") if n in peers]
 for n in ("pymol-ray", "jmol"):
     if n not in peers:
         print(f"# {n} is not installed; skipped")
@@ -38,7 +41,7 @@ counts = {}
 # molshot's run is about a second against the peers' fifteen or more, so one burst of load on
 # this shared machine moves it far more; it runs three times a round, and the median is over all.
 for _ in range(args.rounds):
-    for name in [n for n in wanted for _ in range(3 if n == "molshot" else 1)]:
+    for name in [n for n in wanted for _ in range(3 if n in ("molshot", "baseline") else 1)]:
         out = tempfile.mkdtemp(prefix=f"bench-{name}-")
         t, _, stdout = run[name](out)
         counts[name] = len([f for f in os.listdir(out) if f.endswith(".png")])
@@ -58,7 +61,7 @@ m = n / median(times["molshot"])
 for name in wanted[1:]:
     if times[name]:
         p = n / median(times[name])
-        print(f"RESULT suite=render case=thumbnails-{args.size} molshot={m:.1f} peer={name}:{p:.2f} ratio={m / p:.1f}")
+        print(f"RESULT suite=render case=thumbnails-{args.size} molshot={m:.1f} peer={name}:{p:.2f} ratio={m / p:.{2 if name == 'baseline' else 1}f}")
 if len(wanted) == 1:
     print(f"RESULT suite=render case=thumbnails-{args.size} molshot={m:.1f}")
 # Stage times from one sequential pass over the same files (the pipeline overlaps them).

@@ -1,3 +1,4 @@
+import Core
 import Foundation
 
 /// Valid combinations listed explicitly, each mapped to the structure file that shows it:
@@ -26,17 +27,44 @@ public struct CombinationCatalog: Sendable, Equatable {
     }
 
     public init(contentsOf url: URL) throws {
-        struct File: Codable { var combinations: [Entry] }
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
-            throw GestureFileError(file: url.path, line: 1, message: "cannot read the catalog")
+            throw InputFileError(file: url.path, message: FileManager.default.fileExists(atPath: url.path)
+                                 ? "cannot read the catalog" : "no such catalog file")
         }
+        try self.init(data: data, source: url)
+    }
+
+    /// A catalog from its JSON; `url` names it in errors and anchors its relative paths.
+    public init(data: Data, source url: URL) throws {
+        struct File: Codable { var combinations: [Entry] }
         do {
             entries = try JSONDecoder().decode(File.self, from: data).combinations
-        } catch {
-            throw GestureFileError(file: url.path, line: 1, message: "not a combinations catalog: \(error)")
+        } catch let error as DecodingError {
+            throw InputFileError(file: url.path, message: "not a combinations catalog: \(CombinationCatalog.explain(error))")
         }
         directory = url.deletingLastPathComponent()
+    }
+
+    /// A decoding error in the catalog's own terms: where (`combinations[0].parts`) and what.
+    static func explain(_ error: DecodingError) -> String {
+        func path(_ keys: [CodingKey]) -> String {
+            keys.reduce("") { text, key in
+                if let i = key.intValue { return text + "[\(i)]" }
+                return text.isEmpty ? key.stringValue : text + "." + key.stringValue
+            }
+        }
+        func at(_ keys: [CodingKey]) -> String { keys.isEmpty ? "at the top" : "at \(path(keys))" }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "missing \"\(key.stringValue)\" \(at(context.codingPath))"
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            return "\(at(context.codingPath)): expected \(type == String.self ? "a string" : type == [String].self ? "a list of strings" : "\(type)")"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "not valid JSON" : "\(at(context.codingPath)): \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
+        }
     }
 
     /// The entry whose parts are exactly `parts`, in any order.

@@ -18,6 +18,8 @@ public final class Replay {
     private var nextFrameTime = 0.0
     private var lastTime = 0.0
     public private(set) var frameCount = 0
+    private let lock = NSLock()
+    private var failure: Error?
 
     /// Draws through `worker`, or through a worker of its own when none is given.
     public init(source: String, options: ReplaySession.Options, molecule: Structure?, baseDirectory: URL, fps: Double?,
@@ -32,8 +34,12 @@ public final class Replay {
     }
 
     /// Takes one line; `emit` receives each frame that becomes due, with its event time, as drawn
-    /// (`finished()` completes it, on whichever thread suits).
-    public func feed(_ line: String, emit: (ReplayFrame, Double) throws -> Void) throws {
+    /// (`finished()` completes it, on whichever thread suits). Frames are drawn on the render
+    /// worker while the next lines are read: `emit` is called there, in frame order, and may be
+    /// called after `feed` returns; `finish` waits for the last one. A failure to draw or emit
+    /// is thrown by the next `feed` or by `finish`.
+    public func feed(_ line: String, emit: @escaping (ReplayFrame, Double) throws -> Void) throws {
+        try throwFailure()
         guard let event = try reader.read(line) else {
             if session == nil && reader.viewport.width > 0 {
                 session = try ReplaySession(viewport: reader.viewport, options: options, structure: molecule, baseDirectory: baseDirectory,
@@ -55,8 +61,9 @@ public final class Replay {
     }
 
     /// Ends the replay: frames still due, then the final view.
-    public func finish(emit: (ReplayFrame, Double) throws -> Void) throws {
+    public func finish(emit: @escaping (ReplayFrame, Double) throws -> Void) throws {
         guard let session else { throw GestureFileError(file: source, line: 1, message: "no header line") }
+        defer { _ = try? worker.perform { _ in } }
         session.settle()
         if let fps {
             while nextFrameTime <= lastTime {
@@ -65,10 +72,23 @@ public final class Replay {
             }
         }
         try emitFrame(at: lastTime, emit)
+        // Every frame handed to the worker has been drawn and emitted once this returns.
+        try worker.perform { _ in }
+        try throwFailure()
     }
 
-    private func emitFrame(at time: Double, _ emit: (ReplayFrame, Double) throws -> Void) throws {
-        try emit(try session!.frame(), time)
+    private func emitFrame(at time: Double, _ emit: @escaping (ReplayFrame, Double) throws -> Void) throws {
+        session!.frame({ frame in try emit(frame, time) }, failed: { [self] error in
+            lock.lock()
+            if failure == nil { failure = error }
+            lock.unlock()
+        })
         frameCount += 1
+    }
+
+    private func throwFailure() throws {
+        lock.lock()
+        defer { lock.unlock() }
+        if let failure { throw failure }
     }
 }

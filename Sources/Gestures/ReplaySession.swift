@@ -188,20 +188,36 @@ public final class ReplaySession {
         camera = c
     }
 
-    /// The picture of the scene as it is now: drawn, with edge smoothing and the caption still
-    /// to do in `ReplayFrame.finished()`, which another thread may call while the next frame draws.
-    public func frame() throws -> ReplayFrame {
+    /// The picture of the scene as it is now, drawn on the render worker and handed to `deliver`
+    /// there, in the order asked (blank frames too), with edge smoothing and the caption still to
+    /// do in `ReplayFrame.finished()`. The caller goes on with the next events meanwhile.
+    public func frame(_ deliver: @escaping (ReplayFrame) throws -> Void, failed: @escaping (Error) -> Void) {
         let request = options.request
-        let drawn: DrawnPicture
-        if let camera, let prepared = try prepare() {
-            drawn = try worker.perform { renderer in
-                try renderer.draw(prepared, camera: camera, width: request.width, height: request.height, style: request.style)
-            }
-        } else {
-            drawn = DrawnPicture(image: RGBAImage(width: request.width, height: request.height, fill: request.background.bytes),
-                                 smoothEdges: false)
+        let caption = caption, captions = captions, camera = camera
+        let prepared: PreparedMolecule?
+        do { prepared = try prepare() } catch {
+            failed(error)
+            return
         }
-        return ReplayFrame(drawn: drawn, caption: caption, captions: captions)
+        worker.submit({ renderer in
+            let drawn: DrawnPicture
+            if let camera, let prepared {
+                drawn = try renderer.draw(prepared, camera: camera, width: request.width, height: request.height, style: request.style)
+            } else {
+                drawn = DrawnPicture(image: RGBAImage(width: request.width, height: request.height, fill: request.background.bytes),
+                                     smoothEdges: false)
+            }
+            try deliver(ReplayFrame(drawn: drawn, caption: caption, captions: captions))
+        }, failed: failed)
+    }
+
+    /// The picture of the scene as it is now, waiting for it.
+    public func frame() throws -> ReplayFrame {
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var result: Result<ReplayFrame, Error>?
+        frame({ frame in result = .success(frame); done.signal() }, failed: { error in result = .failure(error); done.signal() })
+        done.wait()
+        return try result!.get()
     }
 }
 

@@ -1,3 +1,4 @@
+import Core
 import Foundation
 
 /// Writes a file whole or not at all: to a temporary name beside it, then a rename, so that a
@@ -10,15 +11,37 @@ public enum AtomicFile {
         let url = URL(fileURLWithPath: path)
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent("." + url.lastPathComponent + marker + String(getpid()) + "-" + UUID().uuidString.prefix(8))
-        do {
-            try Data(bytes).write(to: temporary)
-        } catch {
-            throw GraphicsError("cannot write \(path): \(error.localizedDescription)")
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw failure(path, errno) }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                let code = errno
+                close(fd)
+                unlink(temporary.path)
+                throw failure(path, code)
+            }
+            written += n
         }
+        close(fd)
         guard rename(temporary.path, path) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let code = errno
             unlink(temporary.path)
-            throw GraphicsError("cannot write \(path): \(reason)")
+            throw failure(path, code)
+        }
+    }
+
+    /// A path the user can fix (missing folder, no permission, a folder in the way) is the
+    /// request's fault; anything else (a full disk) the machine's.
+    static func failure(_ path: String, _ code: Int32) -> Error {
+        let reason = String(cString: strerror(code))
+        switch code {
+        case ENOENT, ENOTDIR, EISDIR, EACCES, EPERM, EROFS, EBUSY, ENAMETOOLONG:
+            return RequestError(field: "output", "\(path): cannot write there: \(reason)")
+        default:
+            return GraphicsError("cannot write \(path): \(reason)")
         }
     }
 

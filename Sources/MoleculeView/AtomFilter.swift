@@ -9,12 +9,28 @@ public struct AtomFilter: Sendable, Equatable {
         self.waters = waters
     }
 
-    /// Visible atoms of `model`: the default conformer, less hydrogens and waters unless asked for.
+    /// Molecules with at most this many heavy atoms show their hydrogens anyway (as Jmol does):
+    /// water or methane without them is hardly a molecule.
+    public static let fewHeavyAtoms = 4
+
+    /// Visible atoms of `model`: the default conformer, less hydrogens and waters unless asked
+    /// for; hydrogens stay where only a few heavy atoms are shown.
     public func visible(_ model: Model) -> [Bool] {
-        var mask = model.defaultConformerMask()
+        let conformer = model.defaultConformerMask()
+        var mask = conformer
+        var heavy = 0
         for (i, atom) in model.atoms.enumerated() where mask[i] {
-            if !hydrogens && atom.element.isHydrogen { mask[i] = false }
             if !waters && model.residues[Int(atom.residue)].isWater { mask[i] = false }
+            if atom.element.isHydrogen {
+                if !hydrogens { mask[i] = false }
+            } else if mask[i] {
+                heavy += 1
+            }
+        }
+        if !hydrogens && heavy <= AtomFilter.fewHeavyAtoms {
+            for (i, atom) in model.atoms.enumerated() where conformer[i] && atom.element.isHydrogen {
+                mask[i] = waters || !model.residues[Int(atom.residue)].isWater || heavy == 0
+            }
         }
         return mask
     }

@@ -21,8 +21,9 @@ public enum ColorTheme: String, Sendable, CaseIterable {
         case .bfactor:
             var lo = Float.greatestFiniteMagnitude, hi = -Float.greatestFiniteMagnitude
             for a in model.atoms { lo = min(lo, a.bFactor); hi = max(hi, a.bFactor) }
-            let span = hi > lo ? hi - lo : 1
-            return model.atoms.map { ColorTheme.blueWhiteRed(($0.bFactor - lo) / span) }
+            // All alike (or none): the middle of the scale, not its coldest end.
+            guard hi > lo else { return model.atoms.map { _ in ColorTheme.blueWhiteRed(0.5) } }
+            return model.atoms.map { ColorTheme.blueWhiteRed(($0.bFactor - lo) / (hi - lo)) }
         }
     }
 

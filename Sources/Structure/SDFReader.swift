@@ -5,11 +5,11 @@ public enum SDFReader {
         var structure = Structure(format: .sdf)
         var lines = LineCursor(b)
         while true {
-            // Skip blank lines between records.
-            var first = lines.next()
-            while let r = first, lineText(b, r).isEmpty, lines.position < b.count { first = lines.next() }
-            guard let header = first else { break }
-            if lineText(b, header).isEmpty { break }
+            // A molfile's header is three lines whatever they hold: a blank title line (RDKit,
+            // Marvin and Open Babel write them) is still the title. Only blank lines that run to
+            // the end of the file end the records.
+            guard let header = lines.next() else { break }
+            if lineText(b, header).isEmpty && onlyBlanks(b, from: lines.position) { break }
             var record = SmallMoleculeRecord()
             record.title = lineText(b, header)
             try readRecord(b, &lines, &record, source: source)
@@ -24,6 +24,17 @@ public enum SDFReader {
             throw StructureError(file: source, line: nil, message: "no atoms in any molfile record")
         }
         return structure
+    }
+
+    static func onlyBlanks(_ b: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
+        var i = start
+        while i < b.count {
+            switch b[i] {
+            case 0x20, 0x09, 0x0A, 0x0D: i += 1
+            default: return false
+            }
+        }
+        return true
     }
 
     static func readRecord(_ b: UnsafeBufferPointer<UInt8>, _ lines: inout LineCursor, _ record: inout SmallMoleculeRecord,

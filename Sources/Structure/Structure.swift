@@ -3,7 +3,7 @@
 /// contiguous array of plain values and a parent holds index ranges into the next.
 public struct Structure: Sendable {
     public enum Format: String, Sendable, CaseIterable {
-        case pdb, mmcif, sdf, mol2, xyz
+        case pdb, mmcif, sdf, mol2, xyz, pqr
         /// Small-molecule formats have no chains or residues of their own.
         public var isSmallMolecule: Bool { self == .sdf || self == .mol2 || self == .xyz }
     }
@@ -117,6 +117,8 @@ public struct Model: Sendable {
     public var explicitBonds: [Bond] = []
     /// True when the explicit bonds are the whole bond graph (SDF, MOL2), so nothing is perceived.
     public var bondsAreComplete = false
+    /// Radii per atom in angstroms where the file states them (PQR); spacefill draws them.
+    public var radii: [Float]?
 
     public init(number: Int) { self.number = number }
 }

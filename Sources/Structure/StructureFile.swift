@@ -50,6 +50,7 @@ public enum StructureFile {
             case .sdf: return try SDFReader.read(b, source: source)
             case .mol2: return try MOL2Reader.read(b, source: source)
             case .xyz: return try XYZReader.read(b, source: source)
+            case .pqr: return try PQRReader.read(b, source: source)
             }
         }
     }
@@ -62,7 +63,8 @@ public enum StructureFile {
         let base = lower.split(separator: "/").last ?? ""
         guard base.contains(".") else { return nil }
         switch base.split(separator: ".").last.map(String.init) ?? "" {
-        case "pdb", "ent", "pdb1", "brk", "pqr": return .pdb
+        case "pdb", "ent", "pdb1", "brk": return .pdb
+        case "pqr": return .pqr
         case "cif", "mmcif", "mcif": return .mmcif
         case "sdf", "sd", "mol": return .sdf
         case "mol2", "ml2": return .mol2
@@ -85,6 +87,6 @@ public enum StructureFile {
             if lineNo == 1, Int(text.trimmingCharacters(in: " \t")) != nil { return .xyz }
             if lineNo == 4, text.contains("V2000") || text.contains("V3000") { return .sdf }
         }
-        throw StructureError(file: name, line: nil, message: "unknown format: not PDB, mmCIF, SDF/MOL, MOL2 or XYZ")
+        throw StructureError(file: name, line: nil, message: "unknown format: not PDB, PQR, mmCIF, SDF/MOL, MOL2 or XYZ")
     }
 }

@@ -28,6 +28,25 @@ public struct StructureSummary: Codable, Sendable, Equatable {
     public var bonds: Int
     public var bondSources: [String: Int]
 
+    /// One rule for absent values in JSON: `null` (an empty id, title or method; no resolution).
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(file, forKey: .file)
+        try c.encode(format, forKey: .format)
+        for (key, value) in [(CodingKeys.id, id), (.title, title), (.method, method)] {
+            if value.isEmpty { try c.encodeNil(forKey: key) } else { try c.encode(value, forKey: key) }
+        }
+        if let resolution { try c.encode(resolution, forKey: .resolution) } else { try c.encodeNil(forKey: .resolution) }
+        try c.encode(models, forKey: .models)
+        try c.encode(atoms, forKey: .atoms)
+        try c.encode(atomsAllModels, forKey: .atomsAllModels)
+        try c.encode(chains, forKey: .chains)
+        try c.encode(ligands, forKey: .ligands)
+        try c.encode(waters, forKey: .waters)
+        try c.encode(bonds, forKey: .bonds)
+        try c.encode(bondSources, forKey: .bondSources)
+    }
+
     public init(file: String, structure: Structure, bonds: [Bond]) {
         self.file = file
         format = structure.format.rawValue

@@ -22,12 +22,10 @@ public enum ContactSheet {
         }
     }
 
-    /// The name shown under a thumbnail: the file name less its structure and gzip extensions.
+    /// The name shown under a thumbnail: the file name, extensions and all, so that
+    /// `1A8O.cif`, `1A8O.cif.gz` and `1A8O.pdb` are told apart.
     public static func label(_ source: String) -> String {
-        var name = URL(fileURLWithPath: source).lastPathComponent
-        if name.lowercased().hasSuffix(".gz") { name.removeLast(3) }
-        if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = String(name[..<dot]) }
-        return name
+        URL(fileURLWithPath: source).lastPathComponent
     }
 
     /// Writes `contact-KEY-MODE-NNN.png` pages into `directory` for `items` (label, thumbnail file

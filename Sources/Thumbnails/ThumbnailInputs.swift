@@ -20,8 +20,12 @@ public enum ThumbnailInputs {
                 }
                 let base = URL(fileURLWithPath: list).deletingLastPathComponent()
                 for line in text.split(whereSeparator: \.isNewline) {
-                    let path = line.trimmingCharacters(in: .whitespaces)
+                    var path = line.trimmingCharacters(in: .whitespaces)
                     if path.isEmpty || path.hasPrefix("#") { continue }
+                    // A comment after a path starts at a blank followed by #.
+                    if let comment = path.range(of: #"\s+#"#, options: .regularExpression) {
+                        path = path[..<comment.lowerBound].trimmingCharacters(in: .whitespaces)
+                    }
                     add(path.hasPrefix("/") ? path : base.appendingPathComponent(path).path)
                 }
                 continue

@@ -16,6 +16,11 @@ final class FrameWriter: @unchecked Sendable {
 
     private let encoder: PNGEncoder
 
+    /// Names `frame-NNNNN.png`, as this writer gives them.
+    static func isFrameName(_ name: String) -> Bool {
+        name.hasPrefix("frame-") && name.hasSuffix(".png") && name.dropFirst(6).dropLast(4).allSatisfy(\.isNumber)
+    }
+
     init(directory: String, keep: Bool, encoder: PNGEncoder) {
         self.directory = directory
         self.keep = keep

@@ -23,7 +23,7 @@ struct Info: ParsableCommand {
     func run() throws {
         var options = StructureFile.Options()
         options.maxBytes = try input.limit()
-        var failed = 0
+        var failed: Int32 = 0
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         for (index, file) in files.enumerated() {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Core
 import Foundation
 import Graphics
 import MoleculeView
@@ -18,13 +19,17 @@ struct Render: ParsableCommand {
     @Argument(help: "Structure file (PDB, mmCIF, SDF/MOL, MOL2, XYZ; plain or gzip).")
     var input: String
 
-    @Option(name: [.short, .customLong("output")], help: "PNG file to write (repeatable).")
+    @Option(name: [.short, .customLong("output")], help: "PNG file to write (repeatable); - writes to standard output.")
     var outputs: [String] = []
 
     @OptionGroup var picture: PictureOptions
 
     func validate() throws {
         guard !outputs.isEmpty else { throw ValidationError("Give an output file with -o OUT.png.") }
+        guard outputs.filter({ $0 == "-" }).count <= 1 else { throw ValidationError("Give -o - (standard output) once at most.") }
+        do {
+            for output in outputs where output != "-" { try OutputPath.checkFile(output) }
+        } catch { throw ValidationError(CLIFailure.message(error)) }
         guard picture.rotate.count <= 1 || picture.rotate.count == outputs.count else {
             throw ValidationError("Give one --rotate for all pictures or one per -o (\(outputs.count)).")
         }
@@ -45,7 +50,11 @@ struct Render: ParsableCommand {
                 if rotations.count > 1 { view.rotate = rotations[i] }
                 let image = try renderer.render(scene, camera: view.camera(for: prepared), width: view.width, height: view.height,
                                                 style: view.style)
-                try view.pngEncoder.write(image, to: output)
+                if output == "-" {
+                    FileHandle.standardOutput.write(Data(try view.pngEncoder.encode(image)))
+                } else {
+                    try view.pngEncoder.write(image, to: output)
+                }
             }
         }
     }

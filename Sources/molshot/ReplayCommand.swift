@@ -1,4 +1,5 @@
 import ArgumentParser
+import Core
 import Foundation
 import Gestures
 import Graphics
@@ -34,9 +35,17 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "Combinations catalog (JSON): the part sets `combine` accepts and the structure each shows.")
     var catalog: String?
 
+    @Flag(help: "Replace the frames an earlier replay left in the output folder.")
+    var force = false
+
     @OptionGroup var picture: PictureOptions
 
     func validate() throws {
+        guard output != "-" else { throw ValidationError("--output is a folder for the frames; - (standard output) is not one.") }
+        do {
+            try OutputPath.checkFolder(output)
+            if let apng { try OutputPath.checkFile(apng, field: "apng") }
+        } catch { throw ValidationError(CLIFailure.message(error)) }
         if let fps { guard fps > 0, fps <= 240 else { throw ValidationError("--fps must be in (0, 240].") } }
         try picture.singleRotation()
         do { _ = try picture.request().singleMode() } catch { throw ValidationError(CLIFailure.message(error)) }
@@ -54,6 +63,15 @@ struct ReplayCommand: ParsableCommand {
         let base = events == "-" ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
             : URL(fileURLWithPath: events).deletingLastPathComponent()
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        // Frames of an earlier run would mix with these: refuse them, or remove them with --force.
+        let earlier = try FileManager.default.contentsOfDirectory(atPath: output).filter(FrameWriter.isFrameName).sorted()
+        if !earlier.isEmpty {
+            guard force else {
+                throw CLIError("\(output) holds \(earlier.count) frames of an earlier replay (\(earlier[0]) ...); "
+                               + "give --force to replace them, or another folder")
+            }
+            for name in earlier { try FileManager.default.removeItem(atPath: (output as NSString).appendingPathComponent(name)) }
+        }
         let replay = Replay(source: events == "-" ? "<stdin>" : events, options: options, molecule: structure,
                             baseDirectory: base, fps: fps)
         // Frames are finished, encoded and written on a queue of their own while the next one draws.
@@ -69,8 +87,11 @@ struct ReplayCommand: ParsableCommand {
         if events == "-" {
             while let line = readLine(strippingNewline: true) { try replay.feed(line, emit: emit) }
         } else {
-            guard let text = try? String(contentsOfFile: events, encoding: .utf8) else {
-                throw GestureFileError(file: events, line: 1, message: "cannot read the event file")
+            let text: String
+            do { text = try String(contentsOfFile: events, encoding: .utf8) } catch {
+                let exists = FileManager.default.fileExists(atPath: events)
+                throw InputFileError(file: events, message: exists ? "cannot read the event file (not UTF-8 text, or not readable)"
+                                                                   : "no such event file")
             }
             for line in text.split(separator: "\n", omittingEmptySubsequences: false) { try replay.feed(String(line), emit: emit) }
         }

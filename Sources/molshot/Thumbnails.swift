@@ -1,4 +1,5 @@
 import ArgumentParser
+import Core
 import Foundation
 import MoleculeView
 import Thumbnails
@@ -25,8 +26,9 @@ struct ThumbnailsCommand: ParsableCommand {
 
     @OptionGroup var picture: PictureOptions
 
-    @Option(help: "Reader and encoder threads (default: all cores).")
-    var jobs = ProcessInfo.processInfo.activeProcessorCount
+    @Option(name: .customLong("jobs"), help: "Reader and encoder threads (default: all cores).")
+    var jobsGiven: Int?
+    var jobs: Int { jobsGiven ?? ProcessInfo.processInfo.activeProcessorCount }
 
     @Option(help: "Take part K of N of the inputs, like 2/8.")
     var shard = "1/1"
@@ -37,14 +39,16 @@ struct ThumbnailsCommand: ParsableCommand {
     @Option(help: "Also write pages of labelled thumbnails, COLSxROWS a page (like 3x3).")
     var contactSheet: String?
 
-    @Option(help: "Rendering processes (default: 1 on up to two cores, where one keeps both busy; 2 on more).")
-    var processes = ProcessInfo.processInfo.activeProcessorCount <= 2 ? 1 : 2
+    @Option(name: .customLong("processes"), help: "Rendering processes (default: 1 on up to two cores, where one keeps both busy; 2 on more).")
+    var processesGiven: Int?
+    var processes: Int { processesGiven ?? (ProcessInfo.processInfo.activeProcessorCount <= 2 ? 1 : 2) }
 
     @Option(help: .hidden) var part: String?
     @Flag(help: .hidden) var report = false
 
     func validate() throws {
         try picture.singleRotation()
+        do { try OutputPath.checkFolder(output) } catch { throw ValidationError(CLIFailure.message(error)) }
         guard Shard(shard) != nil else { throw ValidationError("--shard must be K/N with 1 <= K <= N (got \(shard)).") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1.") }
         guard (1...16).contains(processes) else { throw ValidationError("--processes must be 1 to 16.") }

@@ -69,4 +69,23 @@ final class SmallMoleculeTests: XCTestCase {
         XCTAssertEqual(error?.line, 7)
         XCTAssertEqual(error?.message, "bond joins atoms 1 and 3; the record has 2 atoms")
     }
+
+    func testABlankTitleLineIsStillTheTitle() throws {
+        // RDKit, Marvin and Open Babel write molfiles whose first line is empty.
+        var lines = try String(contentsOfFile: Fixtures.path("TYR.sdf"), encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false)
+        lines[0] = ""
+        let blank = try StructureFile.parse(Array(lines.joined(separator: "\n").utf8), source: "blank.sdf")
+        XCTAssertEqual(blank.models.count, 1)
+        XCTAssertEqual(blank.models[0].atoms.map(\.position), try Fixtures.load("TYR.sdf").models[0].atoms.map(\.position))
+        XCTAssertEqual(blank.metadata.title, "")
+        // The second record of a file with a blank title, and blank lines at the end.
+        let heme = try String(contentsOfFile: Fixtures.path("Heme.sdf"), encoding: .utf8)
+        var records = heme.components(separatedBy: "$$$$\n")
+        var second = records[1].split(separator: "\n", omittingEmptySubsequences: false)
+        second[0] = ""
+        records[1] = second.joined(separator: "\n")
+        let both = try StructureFile.parse(Array((records.joined(separator: "$$$$\n") + "\n\n").utf8), source: "heme.sdf")
+        XCTAssertEqual(both.models.map(\.atoms.count), [43, 43])
+    }
 }

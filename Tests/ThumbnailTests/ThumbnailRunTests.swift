@@ -115,7 +115,7 @@ final class ThumbnailRunTests: XCTestCase {
             XCTAssertGreaterThan(drawn, 100, "cell \(cell) shows a molecule")
             XCTAssertGreaterThan(ink, 10, "cell \(cell) has a caption")
         }
-        XCTAssertEqual(ContactSheet.label("/data/pdb/1abc.cif.gz"), "1abc")
+        XCTAssertEqual(ContactSheet.label("/data/pdb/1abc.cif.gz"), "1abc.cif.gz")
         XCTAssertEqual(ContactSheet.Layout("3x3"), ContactSheet.Layout(columns: 3, rows: 3))
         XCTAssertNil(ContactSheet.Layout("0x3"))
     }

@@ -47,3 +47,10 @@ def available():
     if shutil.which("java", path=env["PATH"]) and os.path.exists("/usr/share/jmol/JmolData.jar"):
         found["jmol"] = jmol
     return found
+
+
+def baseline():
+    """Another molshot binary to compare with in the same run (an earlier commit's build), from
+    $MOLSHOT_BASELINE; it is reported as the peer "baseline"."""
+    path = os.environ.get("MOLSHOT_BASELINE")
+    return path if path and os.access(path, os.X_OK) else None
