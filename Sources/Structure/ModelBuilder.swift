@@ -2,7 +2,9 @@
 /// changes, a new residue when the residue number, insertion code or name changes.
 struct ModelBuilder {
     private(set) var model: Model
-    private var chainID = ShortName(raw: UInt64.max)
+    /// The chain id of the current run; nil before the first atom and after TER (any id, even one
+    /// of eight 0xFF bytes, starts a new run then).
+    private var chainID: ShortName?
     private var residueKey = (number: Int32.min, insertion: UInt8(0), name: ShortName.empty, hetero: false)
 
     init(number: Int, reserve: Int = 0) {
@@ -14,7 +16,7 @@ struct ModelBuilder {
 
     /// Ends the current chain run, so that the next atom starts a new one even with the same id (PDB TER).
     mutating func terminateChain() {
-        chainID = ShortName(raw: UInt64.max)
+        chainID = nil
     }
 
     @inline(__always)

@@ -63,6 +63,15 @@ public struct Residue: Sendable, Equatable {
     public var chain: Int32
     public var atoms: Range<Int32>
 
+    public init(name: ShortName, number: Int32, insertionCode: UInt8, isHetero: Bool, chain: Int32, atoms: Range<Int32>) {
+        self.name = name
+        self.number = number
+        self.insertionCode = insertionCode
+        self.isHetero = isHetero
+        self.chain = chain
+        self.atoms = atoms
+    }
+
     public var isWater: Bool { Residue.waterNames.contains(name) }
 
     static let waterNames: Set<ShortName> = Set(["HOH", "WAT", "H2O", "DOD", "D2O", "SOL", "TIP", "TIP3", "TIP4", "SPC"].map { ShortName($0) })

@@ -1,5 +1,6 @@
 import Foundation
 import MoleculeView
+import Structure
 
 /// What a thumbnail run is asked to do.
 public struct ThumbnailJob: Sendable {
@@ -17,8 +18,13 @@ public struct ThumbnailJob: Sendable {
     public var isHelper = false
     /// Render even what is up to date.
     public var force = false
+    /// Loads `lib:` and `pdb:` inputs (the library's structures, with the checksum of the file each
+    /// was imported from); nil where the run has no library.
+    public var entries: (@Sendable (String) throws -> (checksum: UInt64, structure: Structure))?
     /// Pages of labelled thumbnails, per mode, when set.
     public var contactSheet: ContactSheet.Layout?
+
+    static func isEntry(_ source: String) -> Bool { source.hasPrefix("lib:") || source.hasPrefix("pdb:") }
 
     public init(inputs: [String], outputDirectory: String) {
         self.inputs = inputs

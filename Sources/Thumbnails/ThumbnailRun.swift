@@ -53,7 +53,7 @@ public final class ThumbnailRun: @unchecked Sendable {
             throw GraphicsError("cannot create \(job.outputDirectory): \(error.localizedDescription)")
         }
         if !job.isHelper { AtomicFile.removeLeftovers(in: job.outputDirectory) }
-        let all = try ThumbnailInputs.collect(job.inputs).filter(job.shard.contains)
+        let all = try StructureInputs.collect(job.inputs).filter(job.shard.contains)
         if !job.isHelper { index.absorbParts(in: job.outputDirectory, shard: job.shard) }
         sources = all.enumerated().filter { $0.offset % job.part.count == job.part.index - 1 }.map(\.element)
         summary.total = sources.count
@@ -112,7 +112,7 @@ public final class ThumbnailRun: @unchecked Sendable {
         }
         index.absorbParts(in: job.outputDirectory, shard: job.shard)
         try index.save()
-        let everything = try ThumbnailInputs.collect(job.inputs).filter(job.shard.contains)
+        let everything = try StructureInputs.collect(job.inputs).filter(job.shard.contains)
         if let layout = job.contactSheet {
             for (m, mode) in job.request.modes.enumerated() {
                 let items = everything.sorted().compactMap { source -> (String, String)? in
@@ -145,8 +145,17 @@ public final class ThumbnailRun: @unchecked Sendable {
         let started = Date()
         var checksum: UInt64 = 0
         do {
-            let raw = try FileInput.readAll(path: source, limit: job.request.maxBytes)
-            checksum = FNV1a.hash(raw)
+            let decode: () throws -> Structure
+            if let entries = job.entries, ThumbnailJob.isEntry(source) {
+                // A library or PDB entry: the checksum of the file it was imported from names the pictures.
+                let entry = try entries(source)
+                checksum = entry.checksum
+                decode = { entry.structure }
+            } else {
+                let raw = try FileInput.readAll(path: source, limit: job.request.maxBytes)
+                checksum = FNV1a.hash(raw)
+                decode = { [options] in try StructureFile.decode(raw, source: source, options: options) }
+            }
             let names = outputs(checksum)
             let present = names.allSatisfy {
                 FileManager.default.fileExists(atPath: (job.outputDirectory as NSString).appendingPathComponent($0))
@@ -157,11 +166,11 @@ public final class ThumbnailRun: @unchecked Sendable {
                     return
                 }
                 // The pictures were written but the index was not (a run killed in between): record them.
-                let structure = try StructureFile.decode(raw, source: source, options: options)
+                let structure = try decode()
                 finishSkipped(entry(source, checksum, names, atoms: structure.models.first?.atoms.count ?? 0, since: started))
                 return
             }
-            let structure = try StructureFile.decode(raw, source: source, options: options)
+            let structure = try decode()
             var prepared: [(mode: String, molecule: PreparedMolecule, camera: Camera, visibility: SphereVisibility?)] = []
             for mode in job.request.modes {
                 let molecule = try PreparedMolecule(structure, mode: mode, request: job.request, perception: perception)

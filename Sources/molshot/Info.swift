@@ -8,7 +8,7 @@ struct Info: ParsableCommand {
         discussion: "Reads PDB, mmCIF, SDF/MOL, MOL2 and XYZ, plain or gzip. With several files and --json, prints one JSON object a line."
     )
 
-    @Argument(help: "Structure files.")
+    @Argument(help: "Structure files, lib:ID or lib:NAME, or pdb:ID.")
     var files: [String]
 
     @Flag(help: "Print JSON instead of text.")
@@ -21,14 +21,13 @@ struct Info: ParsableCommand {
     }
 
     func run() throws {
-        var options = StructureFile.Options()
-        options.maxBytes = try input.limit()
+        let source = try input.source()
         var failed: Int32 = 0
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         for (index, file) in files.enumerated() {
             do {
-                let structure = try StructureFile.load(path: file, options: options)
+                let structure = try source.load(file).structure
                 let perception = try BondPerception.standard()
                 let bonds = perception.bonds(of: structure.models[0], embedded: structure.embeddedTemplates)
                 let summary = StructureSummary(file: file, structure: structure, bonds: bonds)

@@ -1,11 +1,13 @@
 import ArgumentParser
 import CMemory
+import Library
 
 struct Molshot: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "molshot",
         abstract: "Headless 3D molecule renderer.",
-        subcommands: [Info.self, Render.self, ThumbnailsCommand.self, ReplayCommand.self, MeasureParse.self, MeasureRender.self]
+        version: MolshotVersion.current,
+        subcommands: [Info.self, Render.self, ThumbnailsCommand.self, ReplayCommand.self, LibraryCommand.self, Search.self, Fetch.self, MeasureParse.self, MeasureRender.self]
     )
 
     /// Every picture allocates and frees buffers of a few hundred kilobytes (readback, smoothing,

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Core
+import Library
 import MoleculeView
 
 /// The options that choose a picture, declared once for every command that renders; each
@@ -97,14 +98,27 @@ struct PictureOptions: ParsableArguments {
     }
 }
 
-/// Options about reading input files, for every command that reads structures.
+/// Options about reading input: the size limit, and the molecule library that `lib:ID`,
+/// `lib:NAME` and `pdb:ID` inputs come from.
 struct InputOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp(RenderRequest.help("max-bytes")))
     var maxBytes: String?
 
+    @Option(help: "The molecule library (default: $MOLSHOT_DB, else the XDG data folder's molshot/library.sqlite).")
+    var db: String?
+
     /// The limit given, or the default.
     func limit() throws(RequestError) -> Int {
         try RenderRequest(maxBytes.map { [("max-bytes", $0)] } ?? []).maxBytes
+    }
+
+    var libraryPath: String { db ?? MoleculeLibrary.defaultPath() }
+
+    func library() throws -> MoleculeLibrary { try MoleculeLibrary(path: libraryPath) }
+
+    /// Where structures named by path, `lib:` or `pdb:` come from.
+    func source() throws -> MoleculeSource {
+        MoleculeSource(libraryPath: libraryPath, maxBytes: try limit(), archive: PDBArchive.fromEnvironment())
     }
 
     func validate() throws {

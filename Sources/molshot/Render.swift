@@ -16,7 +16,7 @@ struct Render: ParsableCommand {
             """
     )
 
-    @Argument(help: "Structure file (PDB, mmCIF, SDF/MOL, MOL2, XYZ; plain or gzip).")
+    @Argument(help: "Structure file (PDB, PQR, mmCIF, SDF/MOL, MOL2, XYZ; plain or gzip), lib:ID or lib:NAME, or pdb:ID.")
     var input: String
 
     @Option(name: [.short, .customLong("output")], help: "PNG file to write (repeatable); - writes to standard output.")
@@ -40,7 +40,7 @@ struct Render: ParsableCommand {
         try CLIFailure.run {
             let request = try picture.request()
             let rotations = try picture.rotations()
-            let structure = try StructureFile.load(path: input, options: request.structureOptions)
+            let structure = try picture.input.source().load(input).structure
             let prepared = try PreparedMolecule(structure, mode: try request.singleMode(), request: request,
                                                 perception: try BondPerception.standard())
             let renderer = try MoleculeRenderer()

@@ -20,7 +20,7 @@ struct ReplayCommand: ParsableCommand {
     @Argument(help: "Event file, or - for standard input.")
     var events: String
 
-    @Option(help: "Structure shown from the start (events can also load one).")
+    @Option(help: "Structure shown from the start: a file, lib:ID or pdb:ID (events can also load one).")
     var molecule: String?
 
     @Option(name: [.short, .customLong("output")], help: "Folder for frame-NNNNN.png.")
@@ -59,7 +59,7 @@ struct ReplayCommand: ParsableCommand {
         var options = ReplaySession.Options()
         options.request = try picture.request()
         options.catalog = try catalog.map { try CombinationCatalog(contentsOf: URL(fileURLWithPath: $0)) }
-        let structure = try molecule.map { try StructureFile.load(path: $0, options: options.request.structureOptions) }
+        let structure = try molecule.map { try picture.input.source().load($0).structure }
         let base = events == "-" ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
             : URL(fileURLWithPath: events).deletingLastPathComponent()
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Core
+import Library
 import Foundation
 import MoleculeView
 import Thumbnails
@@ -18,8 +19,11 @@ struct ThumbnailsCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Files, folders or @list files.")
-    var inputs: [String]
+    @Argument(help: "Files, folders, @list files, lib:ID or pdb:ID.")
+    var inputs: [String] = []
+
+    @Flag(help: "Also render every molecule of the library (--db).")
+    var library = false
 
     @Option(name: [.short, .customLong("output")], help: "Folder for the PNGs and index.jsonl.")
     var output: String
@@ -47,6 +51,7 @@ struct ThumbnailsCommand: ParsableCommand {
     @Flag(help: .hidden) var report = false
 
     func validate() throws {
+        guard !inputs.isEmpty || library else { throw ValidationError("Give structure files, folders, @list files, or --library.") }
         try picture.singleRotation()
         do { try OutputPath.checkFolder(output) } catch { throw ValidationError(CLIFailure.message(error)) }
         guard Shard(shard) != nil else { throw ValidationError("--shard must be K/N with 1 <= K <= N (got \(shard)).") }
@@ -59,7 +64,20 @@ struct ThumbnailsCommand: ParsableCommand {
     }
 
     func run() throws {
-        var job = ThumbnailJob(inputs: inputs, outputDirectory: output)
+        let source: MoleculeSource
+        var all = inputs
+        do {
+            source = try picture.input.source()
+            if library {
+                let lib = try picture.input.library()
+                all += try lib.list(offset: 0, limit: Int.max).molecules.map { "lib:\($0.id)" }
+            }
+        } catch { throw CLIFailure.report(error) }
+        var job = ThumbnailJob(inputs: all, outputDirectory: output)
+        job.entries = { spec in
+            let (structure, checksum) = try source.load(spec)
+            return (checksum, structure)
+        }
         do { job.request = try picture.request(.thumbnails) } catch { throw CLIFailure.report(error) }
         job.jobs = jobs
         job.shard = Shard(shard)!

@@ -9,13 +9,14 @@ enum MolshotBinary {
         var stderr: String
     }
 
-    static func run(_ arguments: [String]) throws -> Run {
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
         // The test runner sits in the build folder beside the molshot executable.
         let exe = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         let process = Process()
         process.executableURL = exe.deletingLastPathComponent().appendingPathComponent("molshot")
         process.arguments = arguments
         process.currentDirectoryURL = InfoCommandTests.root
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -1,5 +1,6 @@
 import Foundation
 import Graphics
+import Structure
 import Thumbnails
 import XCTest
 
@@ -77,7 +78,7 @@ final class ThumbnailRunTests: XCTestCase {
     }
 
     func testShardsCoverTheInputExactlyOnce() throws {
-        let all = try ThumbnailInputs.collect([dir.appendingPathComponent("in").path])
+        let all = try StructureInputs.collect([dir.appendingPathComponent("in").path])
         var covered: [String] = []
         for k in 1...3 {
             covered += all.filter(Shard(index: k, count: 3).contains)
@@ -95,7 +96,7 @@ final class ThumbnailRunTests: XCTestCase {
     func testListFilesNameInputsRelativeToThemselves() throws {
         let list = dir.appendingPathComponent("in/list.txt")
         try Data("# two of them\n1crn.pdb\n\nsub/1lzh.pdb.gz\n".utf8).write(to: list)
-        XCTAssertEqual(try ThumbnailInputs.collect(["@" + list.path]),
+        XCTAssertEqual(try StructureInputs.collect(["@" + list.path]),
                        [dir.appendingPathComponent("in/1crn.pdb").path, dir.appendingPathComponent("in/sub/1lzh.pdb.gz").path])
     }
 

@@ -1,10 +1,10 @@
 import Core
 import Foundation
-import Structure
 
-/// The structure files a thumbnail run covers: files, folders (searched recursively for
-/// structure files, gzip included) and list files (`@list.txt`, one path a line, `#` comments).
-public enum ThumbnailInputs {
+/// The structure files a command covers: files, folders (searched recursively for structure
+/// files, gzip included), list files (`@list.txt`, one path a line, `#` comments), and library
+/// or PDB entries (`lib:ID`, `pdb:1CRN`), passed on as they are.
+public enum StructureInputs {
     public static func collect(_ arguments: [String]) throws -> [String] {
         var seen = Set<String>()
         var files: [String] = []
@@ -13,6 +13,10 @@ public enum ThumbnailInputs {
         }
         let fm = FileManager.default
         for argument in arguments {
+            if argument.hasPrefix("lib:") || argument.hasPrefix("pdb:") {
+                add(argument)
+                continue
+            }
             if argument.hasPrefix("@") {
                 let list = String(argument.dropFirst())
                 guard let text = try? String(contentsOfFile: list, encoding: .utf8) else {
@@ -53,31 +57,5 @@ public enum ThumbnailInputs {
             found.forEach(add)
         }
         return files
-    }
-}
-
-/// Part K of N of a collection, chosen by a hash of each input's path as given: N machines
-/// (a Slurm array, a Kubernetes indexed Job) each take one part, with no coordination, and
-/// together cover the collection exactly once.
-public struct Shard: Sendable, Equatable {
-    public let index: Int
-    public let count: Int
-
-    public static let whole = Shard(index: 1, count: 1)
-
-    public init(index: Int, count: Int) {
-        self.index = index
-        self.count = count
-    }
-
-    /// "K/N" with 1 <= K <= N.
-    public init?(_ text: String) {
-        let parts = text.split(separator: "/").map { Int($0) }
-        guard parts.count == 2, let k = parts[0], let n = parts[1], n >= 1, k >= 1, k <= n else { return nil }
-        self.init(index: k, count: n)
-    }
-
-    public func contains(_ path: String) -> Bool {
-        count == 1 || Int(FNV1a.hash(path.utf8) % UInt64(count)) == index - 1
     }
 }

@@ -1,0 +1,90 @@
+/// The library's tables, by schema version (`PRAGMA user_version`). A new version appends a
+/// migration; opening a database runs those it has not had, each in a transaction.
+enum LibrarySchema {
+    static let migrations: [String] = [
+        // 1: molecules and what a user queries (metadata, atoms, bonds of the first model); the
+        // original file and a compact model for fast loading in tables of their own, so that
+        // listing never reads them.
+        """
+        CREATE TABLE molecules (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            source TEXT NOT NULL,
+            checksum TEXT NOT NULL UNIQUE,
+            format TEXT NOT NULL,
+            pdb_id TEXT,
+            title TEXT,
+            method TEXT,
+            resolution REAL,
+            models INTEGER NOT NULL,
+            atoms INTEGER NOT NULL,
+            bonds INTEGER NOT NULL,
+            chains INTEGER NOT NULL,
+            residues INTEGER NOT NULL,
+            file_bytes INTEGER NOT NULL,
+            added TEXT NOT NULL
+        );
+        CREATE INDEX molecules_name ON molecules(name COLLATE NOCASE);
+        CREATE INDEX molecules_pdb_id ON molecules(pdb_id COLLATE NOCASE);
+        CREATE TABLE metadata (
+            molecule INTEGER NOT NULL REFERENCES molecules(id) ON DELETE CASCADE,
+            key TEXT NOT NULL,
+            value TEXT NOT NULL
+        );
+        CREATE INDEX metadata_molecule ON metadata(molecule);
+        CREATE TABLE atoms (
+            molecule INTEGER NOT NULL REFERENCES molecules(id) ON DELETE CASCADE,
+            idx INTEGER NOT NULL,
+            serial INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            element TEXT NOT NULL,
+            residue_name TEXT NOT NULL,
+            residue_number INTEGER NOT NULL,
+            insertion_code TEXT NOT NULL,
+            chain TEXT NOT NULL,
+            hetero INTEGER NOT NULL,
+            alt_loc TEXT NOT NULL,
+            x REAL NOT NULL, y REAL NOT NULL, z REAL NOT NULL,
+            occupancy REAL NOT NULL,
+            b_factor REAL NOT NULL,
+            charge INTEGER NOT NULL,
+            PRIMARY KEY (molecule, idx)
+        ) WITHOUT ROWID;
+        CREATE INDEX atoms_residue_name ON atoms(residue_name);
+        CREATE TABLE bonds (
+            molecule INTEGER NOT NULL REFERENCES molecules(id) ON DELETE CASCADE,
+            a INTEGER NOT NULL,
+            b INTEGER NOT NULL,
+            bond_order INTEGER NOT NULL,
+            aromatic INTEGER NOT NULL,
+            source TEXT NOT NULL
+        );
+        CREATE INDEX bonds_molecule ON bonds(molecule);
+        CREATE TABLE originals (
+            molecule INTEGER PRIMARY KEY REFERENCES molecules(id) ON DELETE CASCADE,
+            bytes BLOB NOT NULL
+        );
+        CREATE TABLE compact_models (
+            molecule INTEGER PRIMARY KEY REFERENCES molecules(id) ON DELETE CASCADE,
+            bytes BLOB NOT NULL
+        );
+        """,
+    ]
+
+    static var version: Int { migrations.count }
+
+    static func migrate(_ db: SQLiteDatabase) throws {
+        let current = try db.statement("PRAGMA user_version")
+        _ = try current.step()
+        let have = current.int(0)
+        guard have <= version else {
+            throw LibraryError(.machine, "\(db.path) has schema version \(have); this Molshot knows up to \(version)")
+        }
+        for v in have..<version {
+            try db.transaction {
+                try db.execute(migrations[v])
+                try db.execute("PRAGMA user_version = \(v + 1)")
+            }
+        }
+    }
+}

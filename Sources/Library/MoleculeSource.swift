@@ -1,0 +1,53 @@
+import Core
+import Foundation
+import Structure
+
+/// Where a command's structure comes from: a file path, `lib:ID` or `lib:NAME` (the library),
+/// or `pdb:ID` (the library's copy of that PDB entry, fetched and imported first when the
+/// library has none). One place that every front end asks.
+public final class MoleculeSource: @unchecked Sendable {
+    public let libraryPath: String
+    public let maxBytes: Int
+    /// Fetches `pdb:` entries the library lacks; nil refuses them.
+    public let archive: PDBArchive?
+    private var library: MoleculeLibrary?
+    private let lock = NSLock()
+
+    public init(libraryPath: String, maxBytes: Int = FileInput.defaultLimit, archive: PDBArchive? = nil) {
+        self.libraryPath = libraryPath
+        self.maxBytes = maxBytes
+        self.archive = archive
+    }
+
+    public static func isEntry(_ spec: String) -> Bool { spec.hasPrefix("lib:") || spec.hasPrefix("pdb:") }
+
+    /// The structure `spec` names, and the checksum of its file.
+    public func load(_ spec: String) throws -> (structure: Structure, checksum: UInt64) {
+        if spec.hasPrefix("lib:") {
+            let (record, structure) = try withLibrary { try $0.load(String(spec.dropFirst(4))) }
+            return (structure, UInt64(record.checksum, radix: 16) ?? 0)
+        }
+        if spec.hasPrefix("pdb:") {
+            let id = String(spec.dropFirst(4))
+            let record = try withLibrary { library -> MoleculeRecord in
+                if let known = try library.record(pdbID: id) { return known }
+                guard let archive else { throw LibraryError(.request, "\(id) is not in the library \(libraryPath)") }
+                return try archive.fetch(id, into: library, perception: try BondPerception.standard(), maxBytes: maxBytes).record
+            }
+            let (_, structure) = try withLibrary { try $0.load(String(record.id)) }
+            return (structure, UInt64(record.checksum, radix: 16) ?? 0)
+        }
+        let raw = try FileInput.readAll(path: spec, limit: maxBytes)
+        var options = StructureFile.Options()
+        options.maxBytes = maxBytes
+        return (try StructureFile.decode(raw, source: spec, options: options), FNV1a.hash(raw))
+    }
+
+    /// Runs `body` with the library, opened on first use; one caller at a time.
+    private func withLibrary<T>(_ body: (MoleculeLibrary) throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        if library == nil { library = try MoleculeLibrary(path: libraryPath) }
+        return try body(library!)
+    }
+}

@@ -1,0 +1,175 @@
+import CSQLite
+import Core
+import Foundation
+
+/// A connection to one SQLite database file through SQLite's C API: statements prepared once
+/// and reused, values bound by position, transactions that roll back on any error. WAL mode, so
+/// readers never wait for a writer and never see its transaction half done; a busy timeout, so
+/// two writers take turns instead of failing with "database is locked". Use a connection on one
+/// thread at a time.
+public final class SQLiteDatabase {
+    private var handle: OpaquePointer?
+    public let path: String
+    private var statements: [String: Statement] = [:]
+
+    public init(path: String, readOnly: Bool = false) throws {
+        self.path = path
+        let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let status = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
+        guard status == SQLITE_OK else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "status \(status)"
+            sqlite3_close(handle)
+            handle = nil
+            throw LibraryError(.machine, "cannot open the library \(path): \(message)")
+        }
+        sqlite3_busy_timeout(handle, 30_000)
+        sqlite3_extended_result_codes(handle, 1)
+        if !readOnly {
+            try execute("PRAGMA journal_mode = WAL")
+            try execute("PRAGMA synchronous = NORMAL")
+        }
+        try execute("PRAGMA foreign_keys = ON")
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs SQL that returns no rows (several statements allowed).
+    public func execute(_ sql: String) throws {
+        var error: UnsafeMutablePointer<CChar>?
+        guard sqlite3_exec(handle, sql, nil, nil, &error) == SQLITE_OK else {
+            let message = error.map { String(cString: $0) } ?? "unknown error"
+            sqlite3_free(error)
+            throw LibraryError(.machine, "\(path): \(message)")
+        }
+    }
+
+    /// A prepared statement for `sql`, made once per connection and reset for each use.
+    public func statement(_ sql: String) throws -> Statement {
+        if let s = statements[sql] {
+            s.reset()
+            return s
+        }
+        var raw: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &raw, nil) == SQLITE_OK, let raw else {
+            throw LibraryError(.machine, "\(path): \(String(cString: sqlite3_errmsg(handle))) in \(sql)")
+        }
+        let s = Statement(raw, database: self)
+        statements[sql] = s
+        return s
+    }
+
+    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
+    /// `IMMEDIATE` takes the write lock at the start, so a writer waits its turn there.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    public var lastInsertedRow: Int64 { sqlite3_last_insert_rowid(handle) }
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    func failure(_ status: Int32, _ sql: String) -> LibraryError {
+        LibraryError(.machine, "\(path): \(String(cString: sqlite3_errmsg(handle))) (\(status)) in \(sql)")
+    }
+
+    /// A compiled statement: bind values by position (from 1), step through rows, read columns (from 0).
+    public final class Statement {
+        private let raw: OpaquePointer
+        private unowned let database: SQLiteDatabase
+
+        init(_ raw: OpaquePointer, database: SQLiteDatabase) {
+            self.raw = raw
+            self.database = database
+        }
+
+        deinit { sqlite3_finalize(raw) }
+
+        func reset() {
+            sqlite3_reset(raw)
+            sqlite3_clear_bindings(raw)
+        }
+
+        private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+        @discardableResult
+        public func bind(_ values: SQLValue...) -> Statement { bind(values) }
+
+        @discardableResult
+        public func bind(_ values: [SQLValue]) -> Statement {
+            for (i, v) in values.enumerated() { bind(v, at: Int32(i + 1)) }
+            return self
+        }
+
+        public func bind(_ value: SQLValue, at index: Int32) {
+            switch value {
+            case .null: sqlite3_bind_null(raw, index)
+            case .integer(let v): sqlite3_bind_int64(raw, index, v)
+            case .real(let v): sqlite3_bind_double(raw, index, v)
+            case .text(let v): sqlite3_bind_text(raw, index, v, -1, Statement.transient)
+            case .blob(let v):
+                v.withUnsafeBytes { sqlite3_bind_blob64(raw, index, $0.baseAddress, sqlite3_uint64($0.count), Statement.transient) }
+            }
+        }
+
+        /// Advances to the next row; false when there is none.
+        public func step() throws -> Bool {
+            let status = sqlite3_step(raw)
+            if status == SQLITE_ROW { return true }
+            if status == SQLITE_DONE { return false }
+            throw database.failure(status, String(cString: sqlite3_sql(raw)))
+        }
+
+        /// Runs a statement that returns no rows.
+        public func run() throws {
+            while try step() {}
+        }
+
+        public func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(raw, column)) }
+        public func double(_ column: Int32) -> Double? {
+            sqlite3_column_type(raw, column) == SQLITE_NULL ? nil : sqlite3_column_double(raw, column)
+        }
+        public func text(_ column: Int32) -> String? {
+            guard let p = sqlite3_column_text(raw, column) else { return nil }
+            return String(cString: p)
+        }
+        public func blob(_ column: Int32) -> [UInt8] {
+            let count = Int(sqlite3_column_bytes(raw, column))
+            guard count > 0, let p = sqlite3_column_blob(raw, column) else { return [] }
+            return Array(UnsafeRawBufferPointer(start: p, count: count))
+        }
+    }
+}
+
+/// A value bound to a statement.
+public enum SQLValue {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
+
+    public static func int(_ v: Int) -> SQLValue { .integer(Int64(v)) }
+    public static func optional(_ v: String?) -> SQLValue { v.map { .text($0) } ?? .null }
+    public static func optional(_ v: Float?) -> SQLValue { v.map { .real(Double($0)) } ?? .null }
+}
+
+/// A failure of the molecule library, with whose fault it is.
+public struct LibraryError: Fault, Sendable, Equatable {
+    public var kind: FaultKind
+    public var message: String
+    public init(_ kind: FaultKind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+    public var description: String { message }
+}

@@ -1,0 +1,183 @@
+import ArgumentParser
+import Core
+import Foundation
+import Library
+import Structure
+
+struct LibraryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "library",
+        abstract: "Keep molecules in a SQLite library: import, list, show, remove, rescan, stats.",
+        discussion: """
+            The library is one SQLite file (--db, else $MOLSHOT_DB, else the XDG data folder's molshot/library.sqlite) \
+            with tables molecules, metadata, atoms and bonds that the sqlite3 shell can query. Every command that \
+            takes a structure also takes lib:ID or lib:NAME.
+            """,
+        subcommands: [Import.self, List.self, Show.self, Remove.self, Rescan.self, Stats.self]
+    )
+
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Import structure files (gzip kept as is); files already there are skipped.")
+
+        @Argument(help: "Files, folders (searched recursively) or @list.txt files.")
+        var inputs: [String]
+
+        @OptionGroup var input: InputOptions
+
+        func run() throws {
+            try CLIFailure.run {
+                let library = try input.library()
+                let perception = try BondPerception.standard()
+                var added = 0, present = 0, failed = 0
+                for path in try StructureInputs.collect(inputs) {
+                    do {
+                        switch try library.importFile(path, maxBytes: try input.limit(), perception: perception) {
+                        case .added(let r):
+                            added += 1
+                            print("added \(r.id) \(r.name) (\(r.atoms) atoms) from \(path)")
+                        case .duplicate(let r):
+                            present += 1
+                            print("already there: \(path) is \(r.id) \(r.name)")
+                        }
+                    } catch {
+                        failed += 1
+                        _ = CLIFailure.report(error)
+                    }
+                }
+                print("\(added) added, \(present) already there, \(failed) failed; library \(library.path)")
+                if failed > 0 { throw ExitCode(1) }
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List molecules, a page at a time, with the total count.")
+
+        @Flag(help: "Print {\"total\": N, \"molecules\": [...]}.") var json = false
+        @Option(help: "Molecules to skip.") var offset = 0
+        @Option(help: "Molecules to list at most.") var limit = 50
+        @Option(help: "Only molecules whose name, title or source path contains this text (any case).") var query: String?
+        @OptionGroup var input: InputOptions
+
+        func validate() throws {
+            guard offset >= 0 else { throw ValidationError("--offset must be 0 or more (got \(offset)).") }
+            guard limit >= 0 else { throw ValidationError("--limit must be 0 or more (got \(limit)).") }
+        }
+
+        func run() throws {
+            try CLIFailure.run {
+                let (total, molecules) = try input.library().list(offset: offset, limit: limit, query: query)
+                if json {
+                    struct Page: Encodable { var total: Int; var molecules: [MoleculeRecord] }
+                    print(try jsonText(Page(total: total, molecules: molecules)))
+                    return
+                }
+                for m in molecules {
+                    let title = m.title.map { $0.count > 60 ? String($0.prefix(59)) + "…" : $0 } ?? ""
+                    print("\(m.id)\t\(m.name)\t\(m.format)\t\(m.atoms) atoms\t\(title)")
+                }
+                let shown = molecules.isEmpty ? "none" : "\(offset + 1)-\(offset + molecules.count)"
+                print("\(shown) of \(total) molecule\(total == 1 ? "" : "s")" + (query.map { " matching \"\($0)\"" } ?? ""))
+            }
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show one molecule: its record, metadata, chains and ligands.")
+
+        @Argument(help: "The molecule's id or name.") var molecule: String
+        @Flag(help: "Print JSON.") var json = false
+        @OptionGroup var input: InputOptions
+
+        func run() throws {
+            try CLIFailure.run {
+                let library = try input.library()
+                let (record, structure) = try library.load(molecule)
+                let bonds = try BondPerception.standard().bonds(of: structure.models[0])
+                let summary = StructureSummary(file: "lib:\(record.id)", structure: structure, bonds: bonds)
+                let metadata = try library.metadata(id: record.id)
+                if json {
+                    struct Shown: Encodable {
+                        var molecule: MoleculeRecord
+                        var metadata: [String: String]
+                        var summary: StructureSummary
+                    }
+                    print(try jsonText(Shown(molecule: record, metadata: Dictionary(metadata.map { ($0.key, $0.value) },
+                                                                                      uniquingKeysWith: { a, _ in a }),
+                                             summary: summary)))
+                    return
+                }
+                print("id:         \(record.id)")
+                print("name:       \(record.name)")
+                print("source:     \(record.source)")
+                print("checksum:   \(record.checksum)")
+                print("added:      \(record.added)")
+                print(summary.text)
+                for (key, value) in metadata where !["id", "title", "method", "resolution"].contains(key) {
+                    print("\(key): \(value)")
+                }
+            }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove a molecule and everything stored for it.")
+
+        @Argument(help: "The molecule's id.") var id: Int
+        @OptionGroup var input: InputOptions
+
+        func run() throws {
+            try CLIFailure.run {
+                let r = try input.library().remove(id: id)
+                print("removed \(r.id) \(r.name)")
+            }
+        }
+    }
+
+    struct Rescan: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Read every kept original again (after a schema or reader change).")
+
+        @OptionGroup var input: InputOptions
+
+        func run() throws {
+            try CLIFailure.run {
+                let (done, failed) = try input.library().rescan(perception: try BondPerception.standard())
+                for (record, error) in failed { _ = CLIFailure.report(LibraryError(error.faultKind, "\(record.id) \(record.name): \(CLIFailure.message(error))")) }
+                print("\(done) rescanned, \(failed.count) failed")
+                if !failed.isEmpty { throw ExitCode(1) }
+            }
+        }
+    }
+
+    struct Stats: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Count molecules, atoms and bonds; sizes of the files and the database.")
+
+        @Flag(help: "Print JSON.") var json = false
+        @OptionGroup var input: InputOptions
+
+        func run() throws {
+            try CLIFailure.run {
+                let library = try input.library()
+                let s = try library.stats()
+                if json {
+                    print(try jsonText(s))
+                    return
+                }
+                print("library:    \(library.path) (schema \(s.schemaVersion))")
+                print("molecules:  \(s.molecules)" + (s.formats.isEmpty ? "" : " (" + s.formats.sorted { $0.key < $1.key }
+                    .map { "\($0.value) \($0.key)" }.joined(separator: ", ") + ")"))
+                print("atoms:      \(s.atoms)")
+                print("bonds:      \(s.bonds)")
+                print("files:      \(s.fileBytes) bytes as imported")
+                print("database:   \(s.databaseBytes) bytes")
+            }
+        }
+    }
+}
+
+/// One JSON object on one line, keys sorted, slashes plain.
+func jsonText<T: Encodable>(_ value: T) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: try encoder.encode(value), as: UTF8.self)
+}

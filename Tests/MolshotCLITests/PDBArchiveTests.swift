@@ -1,0 +1,117 @@
+import Foundation
+import XCTest
+
+/// `search`, `fetch` and `pdb:` against a real HTTP server on 127.0.0.1 that speaks the RCSB
+/// protocols on real files (Tests/Servers/pdb_server.py), misbehaving where asked.
+final class PDBArchiveTests: XCTestCase {
+    var server: Process!
+    var input: Pipe!
+    var port = 0
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-pdb-\(UUID().uuidString)")
+
+    override func setUpWithError() throws {
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        server.arguments = ["python3", InfoCommandTests.root.appendingPathComponent("Tests/Servers/pdb_server.py").path]
+        input = Pipe()
+        let output = Pipe()
+        server.standardInput = input
+        server.standardOutput = output
+        do { try server.run() } catch { throw XCTSkip("python3 is needed for the test server: \(error)") }
+        var line = Data()
+        while !line.contains(0x0A) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            line.append(chunk)
+        }
+        port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).dropFirst(5)) ?? 0
+        XCTAssertGreaterThan(port, 0, "the test server did not start")
+    }
+
+    override func tearDown() {
+        try? input.fileHandleForWriting.close()
+        server.waitUntilExit()
+        try? FileManager.default.removeItem(at: scratch)
+    }
+
+    var environment: [String: String] {
+        ["MOLSHOT_PDB_MIRROR": "http://127.0.0.1:\(port)/files/{id}.{format}.gz",
+         "MOLSHOT_PDB_SEARCH": "http://127.0.0.1:\(port)/search",
+         "MOLSHOT_PDB_ENTRY": "http://127.0.0.1:\(port)/entry/{ID}",
+         "MOLSHOT_DB": scratch.appendingPathComponent("library.sqlite").path,
+         "MOLSHOT_HTTP_TIMEOUT": "1", "MOLSHOT_HTTP_ATTEMPTS": "2", "MOLSHOT_HTTP_BACKOFF": "0.1"]
+    }
+
+    func molshot(_ arguments: String...) throws -> MolshotBinary.Run { try MolshotBinary.run(arguments, environment: environment) }
+
+    func testSearchListsHitsWithTitleMethodAndResolution() throws {
+        let run = try molshot("search", "crambin")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let lines = run.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.count, 3, run.stdout)
+        XCTAssertTrue(lines[0].hasPrefix("1CRN\tX-RAY DIFFRACTION\t1.50 Å\tWATER STRUCTURE"), String(lines[0]))
+        XCTAssertEqual(lines[2], "2 of 2 entries")
+        let json = try molshot("search", "crambin", "--limit", "1", "--json")
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(object["total"] as? Int, 2)
+        XCTAssertEqual((object["hits"] as? [[String: Any]])?.map { $0["id"] as? String }, ["1CRN"])
+    }
+
+    func testAnEmptyResultAndAFailingSearch() throws {
+        let none = try molshot("search", "nothing")
+        XCTAssertEqual(none.status, 0, none.stderr)
+        XCTAssertEqual(none.stdout, "0 of 0 entries\n")
+        let broken = try molshot("search", "broken")
+        XCTAssertEqual(broken.status, 2)
+        XCTAssertTrue(broken.stderr.contains("failed 2 times, last: HTTP 500"), broken.stderr)
+    }
+
+    func testFetchImportsAndRendersFromTheLibrary() throws {
+        let run = try molshot("fetch", "1crn")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.hasPrefix("fetched 1CRN as 1 (327 atoms)"), run.stdout)
+        let again = try molshot("fetch", "1CRN")
+        XCTAssertTrue(again.stdout.contains("already in the library as 1"), again.stdout)
+        let info = try molshot("info", "lib:1CRN")
+        XCTAssertTrue(info.stdout.contains("atoms:      327"), info.stdout)
+        // pdb: uses the library's copy, or fetches on demand.
+        let png = scratch.appendingPathComponent("bna.png").path
+        let render = try molshot("render", "pdb:1bna", "-o", png, "--size", "32")
+        XCTAssertEqual(render.status, 1, "1bna has no cif on this server")
+        XCTAssertTrue(render.stderr.contains("the PDB has no entry 1BNA"), render.stderr)
+        let crambin = try molshot("render", "pdb:1crn", "-o", png, "--size", "32")
+        XCTAssertEqual(crambin.status, 0, crambin.stderr)
+    }
+
+    func testA404SaysTheEntryDoesNotExist() throws {
+        let run = try molshot("fetch", "none")
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.stderr.contains("the PDB has no entry NONE"), run.stderr)
+    }
+
+    func testA500IsTriedAgain() throws {
+        let run = try molshot("fetch", "flky", "--format", "pdb")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.hasPrefix("fetched FLKY"), run.stdout)
+    }
+
+    func testAStalledServerTimesOutAndKeepsNothing() throws {
+        let started = Date()
+        let run = try molshot("fetch", "stal")
+        XCTAssertEqual(run.status, 2)
+        XCTAssertTrue(run.stderr.contains("failed 2 times, last: no answer within 1 s"), run.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 8, "given up before the server would have answered")
+        XCTAssertTrue(try molshot("library", "list").stdout.hasSuffix("none of 0 molecules\n"))
+    }
+
+    func testATruncatedDownloadIsRefused() throws {
+        let run = try molshot("fetch", "trun")
+        XCTAssertEqual(run.status, 2)
+        XCTAssertTrue(run.stderr.contains("the download of TRUN"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("is damaged"), run.stderr)
+        XCTAssertTrue(try molshot("library", "list").stdout.hasSuffix("none of 0 molecules\n"))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { !$0.hasPrefix("library.sqlite") }
+        XCTAssertEqual(leftovers, [])
+    }
+}
