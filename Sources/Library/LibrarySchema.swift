@@ -74,9 +74,7 @@ enum LibrarySchema {
     static var version: Int { migrations.count }
 
     static func migrate(_ db: SQLiteDatabase) throws {
-        let current = try db.statement("PRAGMA user_version")
-        _ = try current.step()
-        let have = current.int(0)
+        let have = try db.statement("PRAGMA user_version").first { $0.int(0) } ?? 0
         guard have <= version else {
             throw LibraryError(.machine, "\(db.path) has schema version \(have); this Molshot knows up to \(version)")
         }

@@ -135,12 +135,12 @@ public final class MoleculeLibrary {
 
     public func record(id: Int) throws -> MoleculeRecord? {
         let s = try database.statement("SELECT \(MoleculeRecord.columns) FROM molecules WHERE id = ?").bind(.int(id))
-        return try s.step() ? MoleculeRecord(s) : nil
+        return try s.first(MoleculeRecord.init)
     }
 
     public func record(checksum: String) throws -> MoleculeRecord? {
         let s = try database.statement("SELECT \(MoleculeRecord.columns) FROM molecules WHERE checksum = ?").bind(.text(checksum))
-        return try s.step() ? MoleculeRecord(s) : nil
+        return try s.first(MoleculeRecord.init)
     }
 
     /// The molecule an id or a name (any case; also a PDB id) names. A name that several
@@ -169,15 +169,17 @@ public final class MoleculeLibrary {
     public func record(pdbID: String) throws -> MoleculeRecord? {
         let s = try database.statement("SELECT \(MoleculeRecord.columns) FROM molecules WHERE pdb_id = ? COLLATE NOCASE ORDER BY id DESC LIMIT 1")
             .bind(.text(pdbID))
-        return try s.step() ? MoleculeRecord(s) : nil
+        return try s.first(MoleculeRecord.init)
     }
 
     /// The first model of a molecule as a structure, bonds included (they are not perceived again).
     public func load(_ reference: String) throws -> (record: MoleculeRecord, structure: Structure) {
         let record = try record(reference)
         let s = try database.statement("SELECT bytes FROM compact_models WHERE molecule = ?").bind(.int(record.id))
-        guard try s.step() else { throw LibraryError(.machine, "molecule \(record.id) has no stored model: run `molshot library rescan`") }
-        let model = try CompactModel.decode(s.blob(0))
+        guard let blob = try s.first({ $0.blob(0) }) else {
+            throw LibraryError(.machine, "molecule \(record.id) has no stored model: run `molshot library rescan`")
+        }
+        let model = try CompactModel.decode(blob)
         var structure = Structure(format: Structure.Format(rawValue: record.format) ?? .pdb)
         structure.metadata.id = record.pdbId ?? ""
         structure.metadata.title = record.title ?? ""
@@ -190,8 +192,8 @@ public final class MoleculeLibrary {
     /// The file as it was imported.
     public func original(id: Int) throws -> [UInt8] {
         let s = try database.statement("SELECT bytes FROM originals WHERE molecule = ?").bind(.int(id))
-        guard try s.step() else { throw LibraryError(.request, "no molecule \(id) in the library \(path)") }
-        return s.blob(0)
+        guard let bytes = try s.first({ $0.blob(0) }) else { throw LibraryError(.request, "no molecule \(id) in the library \(path)") }
+        return bytes
     }
 
     public func metadata(id: Int) throws -> [(key: String, value: String)] {
@@ -210,8 +212,7 @@ public final class MoleculeLibrary {
         } ?? .null
         let filter = "(?1 IS NULL OR name LIKE ?1 ESCAPE '\\' OR title LIKE ?1 ESCAPE '\\' OR source LIKE ?1 ESCAPE '\\')"
         let count = try database.statement("SELECT count(*) FROM molecules WHERE \(filter)").bind(pattern)
-        _ = try count.step()
-        let total = count.int(0)
+        let total = try count.first { $0.int(0) } ?? 0
         let page = try database.statement("SELECT \(MoleculeRecord.columns) FROM molecules WHERE \(filter) ORDER BY id LIMIT ?2 OFFSET ?3")
             .bind(pattern, .int(max(0, limit)), .int(max(0, offset)))
         var molecules: [MoleculeRecord] = []

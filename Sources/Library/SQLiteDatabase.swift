@@ -121,17 +121,38 @@ public final class SQLiteDatabase {
             }
         }
 
-        /// Advances to the next row; false when there is none.
+        /// Advances to the next row; false when there is none, and then the statement is reset, so
+        /// that it holds no read snapshot open (a reader would go on seeing the database as it was).
         public func step() throws -> Bool {
             let status = sqlite3_step(raw)
             if status == SQLITE_ROW { return true }
+            sqlite3_reset(raw)
             if status == SQLITE_DONE { return false }
             throw database.failure(status, String(cString: sqlite3_sql(raw)))
+        }
+
+        /// The first row read by `read`, or nil; the statement is reset after it.
+        public func first<T>(_ read: (Statement) throws -> T) throws -> T? {
+            defer { sqlite3_reset(raw) }
+            return try step() ? try read(self) : nil
+        }
+
+        /// Every row read by `read`.
+        public func all<T>(_ read: (Statement) throws -> T) throws -> [T] {
+            defer { sqlite3_reset(raw) }
+            var rows: [T] = []
+            while try step() { rows.append(try read(self)) }
+            return rows
         }
 
         /// Runs a statement that returns no rows.
         public func run() throws {
             while try step() {}
+        }
+
+        /// Every column of the current row as text (NULL as an empty string).
+        public var row: [String] {
+            (0..<sqlite3_column_count(raw)).map { text($0) ?? "" }
         }
 
         public func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(raw, column)) }

@@ -1,0 +1,194 @@
+import Core
+import Foundation
+@testable import Library
+import Structure
+import XCTest
+
+final class MoleculeLibraryTests: XCTestCase {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-lib-\(UUID().uuidString)")
+    var library: MoleculeLibrary!
+    let perception = try! BondPerception.standard()
+
+    override func setUpWithError() throws {
+        library = try MoleculeLibrary(path: scratch.appendingPathComponent("sub/library.sqlite").path)
+    }
+
+    override func tearDown() {
+        library = nil
+        try? FileManager.default.removeItem(at: scratch)
+    }
+
+    func fixture(_ name: String) -> String { Self.root.appendingPathComponent("Tests/Fixtures/\(name)").path }
+
+    @discardableResult
+    func add(_ name: String) throws -> MoleculeRecord {
+        guard case .added(let r) = try library.importFile(fixture(name), perception: perception) else {
+            XCTFail("\(name) was not added")
+            throw LibraryError(.machine, "not added")
+        }
+        return r
+    }
+
+    func testImportKeepsTheRecordAndSkipsTheSameFile() throws {
+        let r = try add("1crn.pdb")
+        XCTAssertEqual(r.name, "1crn")
+        XCTAssertEqual(r.format, "pdb")
+        XCTAssertEqual(r.pdbId, "1CRN")
+        XCTAssertEqual(r.atoms, 327)
+        XCTAssertEqual(r.bonds, 337)
+        XCTAssertEqual(r.resolution ?? 0, 1.5, accuracy: 1e-6)
+        let raw = try FileInput.readAll(path: fixture("1crn.pdb"))
+        XCTAssertEqual(r.checksum, FNV1a.hex(FNV1a.hash(raw), digits: 16))
+        guard case .duplicate(let again) = try library.importFile(fixture("1crn.pdb"), perception: perception) else {
+            return XCTFail("the same file was imported twice")
+        }
+        XCTAssertEqual(again.id, r.id)
+        let gz = try add("1lzh.pdb.gz")
+        XCTAssertEqual(try library.original(id: gz.id), try FileInput.readAll(path: fixture("1lzh.pdb.gz")), "gzip kept as it was")
+    }
+
+    func testALoadedMoleculeHasTheFilesAtomsAndBonds() throws {
+        for name in ["1crn.pdb", "1CRN.cif", "Caffeine.pdb", "TYR.sdf", "adrenalin.mol2", "SampleMolecule.xyz", "small.pqr", "1lzh.pdb.gz"] {
+            let r = try add(name)
+            let file = try StructureFile.load(path: fixture(name))
+            let (_, stored) = try library.load(String(r.id))
+            let a = file.models[0], b = stored.models[0]
+            XCTAssertEqual(a.atoms, b.atoms, name)
+            XCTAssertEqual(a.residues, b.residues, name)
+            XCTAssertEqual(a.chains, b.chains, name)
+            XCTAssertEqual(a.radii, b.radii, name)
+            XCTAssertEqual(perception.bonds(of: a, embedded: file.embeddedTemplates), perception.bonds(of: b), name)
+            XCTAssertEqual(stored.metadata.title, file.metadata.title, name)
+        }
+    }
+
+    func testListPagesAndQueries() throws {
+        for name in ["1crn.pdb", "1bna.pdb", "Caffeine.pdb", "TYR.sdf", "1CRN.cif"] { try add(name) }
+        let all = try library.list()
+        XCTAssertEqual(all.total, 5)
+        XCTAssertEqual(all.molecules.map(\.name), ["1crn", "1bna", "Caffeine", "TYR", "1CRN"])
+        let page = try library.list(offset: 2, limit: 2)
+        XCTAssertEqual(page.total, 5)
+        XCTAssertEqual(page.molecules.map(\.name), ["Caffeine", "TYR"])
+        XCTAssertEqual(try library.list(query: "hydrophobic").molecules.map(\.name), ["1crn", "1CRN"], "by title, any case")
+        XCTAssertEqual(try library.list(query: "caff").total, 1, "by name")
+        XCTAssertEqual(try library.list(query: "Fixtures/TYR").total, 1, "by source path")
+        XCTAssertEqual(try library.list(query: "100%").total, 0, "% is a character, not a wildcard")
+    }
+
+    func testNamesIdsAndAmbiguity() throws {
+        let a = try add("1crn.pdb"), b = try add("1CRN.cif")
+        XCTAssertEqual(try library.record(String(a.id)).id, a.id)
+        XCTAssertThrowsError(try library.record("1crn")) { error in
+            let e = error as! LibraryError
+            XCTAssertEqual(e.kind, .request)
+            XCTAssertTrue(e.message.contains("matches 2 molecules: \(a.id) (\(a.source)), \(b.id) (\(b.source))"), e.message)
+        }
+        XCTAssertThrowsError(try library.record("999")) { XCTAssertEqual(($0 as? LibraryError)?.kind, .request) }
+        let caffeine = try add("Caffeine.pdb")
+        XCTAssertEqual(try library.record("CAFFEINE").id, caffeine.id)
+    }
+
+    func testRemoveTakesEveryRowWithIt() throws {
+        let r = try add("1crn.pdb")
+        try add("Caffeine.pdb")
+        _ = try library.remove(id: r.id)
+        XCTAssertEqual(try library.list().total, 1)
+        for table in ["metadata", "atoms", "bonds", "originals", "compact_models"] {
+            let s = try library.database.statement("SELECT count(*) FROM \(table) WHERE molecule = ?").bind(.int(r.id))
+            _ = try s.step()
+            XCTAssertEqual(s.int(0), 0, table)
+        }
+        XCTAssertThrowsError(try library.remove(id: r.id))
+    }
+
+    func testRescanRewritesFromTheOriginals() throws {
+        let r = try add("1crn.pdb")
+        try library.database.execute("DELETE FROM atoms; DELETE FROM compact_models; UPDATE molecules SET atoms = 0")
+        XCTAssertThrowsError(try library.load(String(r.id)))
+        let (done, failed) = try library.rescan(perception: perception)
+        XCTAssertEqual(done, 1)
+        XCTAssertTrue(failed.isEmpty)
+        XCTAssertEqual(try library.record(id: r.id)?.atoms, 327)
+        XCTAssertEqual(try library.load(String(r.id)).structure.models[0].atoms.count, 327)
+    }
+
+    func testTheREADMEQueries() throws {
+        try add("1crn.pdb")
+        try add("Heme.sdf")
+        try add("heme-site.pdb")
+        // Every molecule with a HEM ligand.
+        let withHem = try library.database.statement("""
+            SELECT DISTINCT m.name FROM molecules m JOIN atoms a ON a.molecule = m.id WHERE a.residue_name = 'HEM' ORDER BY m.name
+            """)
+        var names: [String] = []
+        while try withHem.step() { names.append(withHem.text(0)!) }
+        XCTAssertEqual(names, ["heme-site"])
+        // Atoms per element in 1crn.
+        let perElement = try library.database.statement("""
+            SELECT a.element, count(*) FROM atoms a JOIN molecules m ON m.id = a.molecule WHERE m.name = '1crn'
+            GROUP BY a.element ORDER BY count(*) DESC
+            """)
+        var counts: [String: Int] = [:]
+        while try perElement.step() { counts[perElement.text(0)!] = perElement.int(1) }
+        XCTAssertEqual(counts, ["C": 202, "O": 64, "N": 55, "S": 6])
+        let sequence = try library.metadata(id: 1).first { $0.key == "sequence.A" }?.value
+        XCTAssertEqual(sequence, "TTCCPSIVARSNFNVCRLPGTPEAICATYTGCIIIPGATCPGDYAN")
+    }
+
+    func testStatsAndIntegrity() throws {
+        try add("1crn.pdb")
+        try add("TYR.sdf")
+        let s = try library.stats()
+        XCTAssertEqual(s.molecules, 2)
+        XCTAssertEqual(s.atoms, 327 + 24)
+        XCTAssertEqual(s.formats, ["pdb": 1, "sdf": 1])
+        XCTAssertGreaterThan(s.databaseBytes, 0)
+        let check = try library.database.statement("PRAGMA integrity_check")
+        _ = try check.step()
+        XCTAssertEqual(check.text(0), "ok")
+        let mode = try library.database.statement("PRAGMA journal_mode")
+        _ = try mode.step()
+        XCTAssertEqual(mode.text(0), "wal")
+    }
+
+    func testAReaderRunsWhileAnImportGoesOn() throws {
+        let path = library.path
+        try add("1crn.pdb")
+        let crambin = try String(contentsOfFile: fixture("1crn.pdb"), encoding: .utf8)
+        let writerDone = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var writerError: Error?
+        let scratch = scratch, perception = perception
+        Thread {
+            do {
+                let writer = try MoleculeLibrary(path: path)
+                for i in 0..<30 {
+                    let copy = scratch.appendingPathComponent("copy\(i).pdb")
+                    try Data((crambin + "REMARK 999 COPY \(i)\n").utf8).write(to: copy)
+                    _ = try writer.importFile(copy.path, perception: perception)
+                }
+            } catch { writerError = error }
+            writerDone.signal()
+        }.start()
+        let reader = try MoleculeLibrary(path: path)
+        var reads = 0
+        while writerDone.wait(timeout: .now()) == .timedOut {
+            let (total, molecules) = try reader.list(limit: 1000)
+            XCTAssertEqual(total, molecules.count)
+            // Every molecule listed is whole: its atoms are all there.
+            let s = try reader.database.statement("SELECT m.atoms, (SELECT count(*) FROM atoms a WHERE a.molecule = m.id) FROM molecules m")
+            while try s.step() { XCTAssertEqual(s.int(0), s.int(1)) }
+            reads += 1
+        }
+        XCTAssertNil(writerError)
+        XCTAssertGreaterThan(reads, 1)
+        XCTAssertEqual(try reader.list().total, 31)
+    }
+
+    func testTheDefaultPathFollowsXDG() {
+        XCTAssertEqual(MoleculeLibrary.defaultPath(environment: ["MOLSHOT_DB": "/x/y.db", "HOME": "/h"]), "/x/y.db")
+        XCTAssertEqual(MoleculeLibrary.defaultPath(environment: ["XDG_DATA_HOME": "/d", "HOME": "/h"]), "/d/molshot/library.sqlite")
+        XCTAssertEqual(MoleculeLibrary.defaultPath(environment: ["HOME": "/h"]), "/h/.local/share/molshot/library.sqlite")
+    }
+}

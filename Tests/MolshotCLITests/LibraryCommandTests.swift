@@ -1,0 +1,109 @@
+import Foundation
+import XCTest
+
+/// The library commands run as a user runs them, on a database of their own.
+final class LibraryCommandTests: XCTestCase {
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-libcli-\(UUID().uuidString)")
+    var db: String { scratch.appendingPathComponent("library.sqlite").path }
+
+    override func setUpWithError() throws {
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(at: scratch) }
+
+    func molshot(_ arguments: String...) throws -> MolshotBinary.Run { try MolshotBinary.run(arguments, environment: ["MOLSHOT_DB": db]) }
+
+    func testImportListShowRemove() throws {
+        let imported = try molshot("library", "import", "Tests/Fixtures/1crn.pdb", "Tests/Fixtures/Caffeine.pdb", "Tests/Fixtures/TYR.sdf")
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        XCTAssertTrue(imported.stdout.hasSuffix("3 added, 0 already there, 0 failed; library \(db)\n"), imported.stdout)
+        let again = try molshot("library", "import", "Tests/Fixtures/1crn.pdb")
+        XCTAssertTrue(again.stdout.contains("already there: Tests/Fixtures/1crn.pdb is 1 1crn"), again.stdout)
+        let page = try molshot("library", "list", "--json", "--offset", "1", "--limit", "1")
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(page.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(json["total"] as? Int, 3)
+        let molecules = try XCTUnwrap(json["molecules"] as? [[String: Any]])
+        XCTAssertEqual(molecules.map { $0["name"] as? String }, ["Caffeine"])
+        for key in ["id", "name", "source", "checksum", "title", "format", "atoms", "added"] { XCTAssertNotNil(molecules[0][key], key) }
+        let query = try molshot("library", "list", "--query", "HYDROPHOBIC")
+        XCTAssertTrue(query.stdout.hasPrefix("1\t1crn\tpdb\t327 atoms\tWATER STRUCTURE"), query.stdout)
+        XCTAssertTrue(query.stdout.hasSuffix("1-1 of 1 molecule matching \"HYDROPHOBIC\"\n"), query.stdout)
+        let show = try molshot("library", "show", "1crn")
+        XCTAssertTrue(show.stdout.contains("atoms:      327"), show.stdout)
+        XCTAssertTrue(show.stdout.contains("sequence.A: TTCCPSIVARSNFNVCRLPGTPEAICATYTGCIIIPGATCPGDYAN"), show.stdout)
+        let removed = try molshot("library", "remove", "2")
+        XCTAssertEqual(removed.stdout, "removed 2 Caffeine\n")
+        let gone = try molshot("library", "show", "2")
+        XCTAssertEqual(gone.status, 1)
+        XCTAssertTrue(gone.stderr.contains("no molecule 2 in the library"), gone.stderr)
+        let stats = try molshot("library", "stats")
+        XCTAssertTrue(stats.stdout.contains("molecules:  2 (1 pdb, 1 sdf)"), stats.stdout)
+        XCTAssertEqual(try molshot("library", "rescan").stdout, "2 rescanned, 0 failed\n")
+    }
+
+    func testTheSamePictureFromTheLibraryAsFromTheFile() throws {
+        _ = try molshot("library", "import", "Tests/Fixtures/1crn.pdb", "Tests/Fixtures/TYR.sdf")
+        for (file, entry) in [("Tests/Fixtures/1crn.pdb", "lib:1crn"), ("Tests/Fixtures/TYR.sdf", "lib:2")] {
+            let a = scratch.appendingPathComponent("file.png").path, b = scratch.appendingPathComponent("lib.png").path
+            XCTAssertEqual(try molshot("render", file, "-o", a, "--size", "64", "--mode", "ball-and-stick").status, 0)
+            let run = try molshot("render", entry, "-o", b, "--size", "64", "--mode", "ball-and-stick")
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: a)), try Data(contentsOf: URL(fileURLWithPath: b)), entry)
+        }
+        // Thumbnails of the whole library are named by the files' checksums: the same names as from the files.
+        let fromFiles = scratch.appendingPathComponent("files"), fromLibrary = scratch.appendingPathComponent("library")
+        XCTAssertEqual(try molshot("thumbnails", "Tests/Fixtures/1crn.pdb", "Tests/Fixtures/TYR.sdf", "-o", fromFiles.path, "--size", "32").status, 0)
+        let lib = try molshot("thumbnails", "--library", "-o", fromLibrary.path, "--size", "32")
+        XCTAssertEqual(lib.status, 0, lib.stderr)
+        let names = { (dir: URL) in try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".png") }.sorted() }
+        XCTAssertEqual(try names(fromFiles), try names(fromLibrary))
+        for name in try names(fromFiles) {
+            XCTAssertEqual(try Data(contentsOf: fromFiles.appendingPathComponent(name)), try Data(contentsOf: fromLibrary.appendingPathComponent(name)), name)
+        }
+        let ambiguous = try molshot("library", "import", "Tests/Fixtures/1CRN.cif")
+        XCTAssertEqual(ambiguous.status, 0)
+        let info = try molshot("info", "lib:1crn")
+        XCTAssertEqual(info.status, 1)
+        XCTAssertTrue(info.stderr.contains("the name 1crn matches 2 molecules"), info.stderr)
+    }
+
+    func testAKilledImportLeavesNoPartialMolecule() throws {
+        let input = scratch.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        let bna = try String(contentsOf: InfoCommandTests.root.appendingPathComponent("Tests/Fixtures/1bna.pdb"), encoding: .utf8)
+        for i in 0..<400 { try Data((bna + "REMARK 999 COPY \(i)\n").utf8).write(to: input.appendingPathComponent("copy\(i).pdb")) }
+        let exe = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        for delay in [0.4, 0.9] {
+            let p = Process()
+            p.executableURL = exe.deletingLastPathComponent().appendingPathComponent("molshot")
+            p.arguments = ["library", "import", input.path, "--db", db]
+            p.standardOutput = FileHandle.nullDevice
+            try p.run()
+            Thread.sleep(forTimeInterval: delay)
+            kill(p.processIdentifier, SIGKILL)
+            p.waitUntilExit()
+            XCTAssertEqual(p.terminationReason, .uncaughtSignal, "the import was still running when killed")
+            // The database is whole, and so is every molecule in it.
+            let check = try sqlite(["PRAGMA integrity_check;"])
+            XCTAssertEqual(check, "ok")
+            let partial = try sqlite(["""
+                SELECT count(*) FROM molecules m WHERE m.atoms != (SELECT count(*) FROM atoms a WHERE a.molecule = m.id)
+                OR m.bonds != (SELECT count(*) FROM bonds b WHERE b.molecule = m.id)
+                OR NOT EXISTS (SELECT 1 FROM compact_models c WHERE c.molecule = m.id)
+                OR NOT EXISTS (SELECT 1 FROM originals o WHERE o.molecule = m.id);
+                """])
+            XCTAssertEqual(partial, "0")
+        }
+        let finished = try molshot("library", "import", input.path)
+        XCTAssertEqual(finished.status, 0, finished.stderr)
+        XCTAssertEqual(try sqlite(["SELECT count(*) FROM molecules;"]), "400")
+    }
+
+    /// Runs SQL through molshot's own reader of the file (the sqlite3 shell may not be installed).
+    func sqlite(_ statements: [String]) throws -> String {
+        let run = try MolshotBinary.run(["measure-sql", "--db", db] + statements)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        return run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
