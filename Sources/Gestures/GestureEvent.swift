@@ -106,9 +106,10 @@ public struct GestureEventReader: Sendable {
             guard let phaseName = object["phase"] as? String, let phase = GestureEvent.Phase(rawValue: phaseName) else {
                 throw fail("touch: \"phase\" must be began, moved, ended or cancelled")
             }
-            let id = Int(try number("id"))
+            let idNumber = try number("id")
+            guard let id = Int(exactly: idNumber), abs(id) < 1 << 31 else { throw fail("touch: \"id\" must be a whole number (got \(idNumber))") }
             let x = try number("x"), y = try number("y")
-            let taps = (object["tapCount"] as? NSNumber)?.intValue ?? 0
+            let taps = (object["tapCount"] as? NSNumber).flatMap { Int(exactly: $0.doubleValue.rounded(.towardZero)) }.map { max(0, min($0, 1000)) } ?? 0
             switch phase {
             case .began:
                 guard activeTouches.insert(id).inserted else { throw fail("touch \(id) began twice") }

@@ -1,3 +1,4 @@
+import Foundation
 import Gestures
 import XCTest
 
@@ -44,5 +45,25 @@ final class EventFileTests: XCTestCase {
         } catch let e as GestureFileError {
             XCTAssertEqual(e.line, 1)
         } catch { XCTFail("\(error)") }
+    }
+
+    func testATouchIdTooLargeForAnIntegerIsAnErrorNotACrash() {
+        // Found by the events fuzzer (fuzz/run events): the id once trapped converting to Int.
+        let e = error([#"{"t":0,"type":"touch","phase":"began","id":2222222222222222222222222222221,"x":1,"y":1}"#])
+        XCTAssertEqual(e?.line, 2)
+        XCTAssertTrue(e?.message.contains("\"id\" must be a whole number") ?? false, e?.message ?? "")
+        XCTAssertNotNil(error([#"{"t":0,"type":"touch","phase":"began","id":1.5,"x":1,"y":1}"#]))
+    }
+
+    func testEveryFuzzFindingReadsOrFailsCleanly() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/fuzz-events")
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            let text = String(decoding: try Data(contentsOf: folder.appendingPathComponent(name)), as: UTF8.self)
+            var reader = GestureEventReader(source: name)
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                do { _ = try reader.read(String(line)) } catch is GestureFileError { break }
+            }
+        }
     }
 }
