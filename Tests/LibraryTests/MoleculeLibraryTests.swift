@@ -191,4 +191,28 @@ final class MoleculeLibraryTests: XCTestCase {
         XCTAssertEqual(MoleculeLibrary.defaultPath(environment: ["XDG_DATA_HOME": "/d", "HOME": "/h"]), "/d/molshot/library.sqlite")
         XCTAssertEqual(MoleculeLibrary.defaultPath(environment: ["HOME": "/h"]), "/h/.local/share/molshot/library.sqlite")
     }
+
+    /// The shared corpus, where it is present: every structure imports and loads as it reads.
+    func testTheCorpusImportsAndLoadsAsItsFilesRead() throws {
+        let env = ProcessInfo.processInfo.environment["MOLSHOT_CORPUS"]
+        let corpus = env.map { URL(fileURLWithPath: $0) } ?? Self.root.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+        guard FileManager.default.fileExists(atPath: corpus.appendingPathComponent("MANIFEST.tsv").path) else {
+            throw XCTSkip("no shared corpus beside the checkout (set MOLSHOT_CORPUS)")
+        }
+        let files = try StructureInputs.collect([corpus.path]).filter { !$0.contains("/pathways/") }
+        XCTAssertGreaterThan(files.count, 50)
+        for file in files {
+            let r: MoleculeRecord
+            switch try library.importFile(file, perception: perception) {
+            case .added(let a): r = a
+            case .duplicate(let d): r = d
+            }
+            let fromFile = try StructureFile.load(path: file)
+            let stored = try library.load(String(r.id)).structure.models[0]
+            XCTAssertEqual(stored.atoms, fromFile.models[0].atoms, file)
+            XCTAssertEqual(perception.bonds(of: stored), perception.bonds(of: fromFile.models[0], embedded: fromFile.embeddedTemplates), file)
+        }
+        let check = try library.database.statement("PRAGMA integrity_check")
+        XCTAssertEqual(try check.first { $0.text(0) }, "ok")
+    }
 }

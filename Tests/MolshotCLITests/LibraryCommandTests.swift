@@ -68,6 +68,21 @@ final class LibraryCommandTests: XCTestCase {
         XCTAssertTrue(info.stderr.contains("the name 1crn matches 2 molecules"), info.stderr)
     }
 
+    func testVersionAndReplayFromTheLibrary() throws {
+        let version = try molshot("--version")
+        XCTAssertEqual(version.status, 0)
+        XCTAssertTrue(version.stdout.range(of: #"^\d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil, version.stdout)
+        _ = try molshot("library", "import", "Tests/Fixtures/Caffeine.pdb")
+        let events = scratch.appendingPathComponent("e.jsonl")
+        try Data(#"{"type":"header","version":1,"viewport":{"width":40,"height":40}}"#.utf8).write(to: events)
+        let frames = scratch.appendingPathComponent("frames")
+        let run = try molshot("replay", events.path, "--molecule", "lib:caffeine", "-o", frames.path, "--size", "40")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let file = try molshot("render", "Tests/Fixtures/Caffeine.pdb", "-o", scratch.appendingPathComponent("c.png").path, "--size", "40")
+        XCTAssertEqual(file.status, 0)
+        XCTAssertEqual(try Data(contentsOf: frames.appendingPathComponent("frame-00001.png")), try Data(contentsOf: scratch.appendingPathComponent("c.png")))
+    }
+
     func testAKilledImportLeavesNoPartialMolecule() throws {
         let input = scratch.appendingPathComponent("in")
         try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
