@@ -143,6 +143,13 @@ public final class MoleculeLibrary {
         return try s.first(MoleculeRecord.init)
     }
 
+    /// The molecule imported from `source` (a path or a download URL), the newest if several.
+    public func record(source: String) throws -> MoleculeRecord? {
+        let s = try database.statement("SELECT \(MoleculeRecord.columns) FROM molecules WHERE source = ? ORDER BY id DESC LIMIT 1")
+            .bind(.text(source))
+        return try s.first(MoleculeRecord.init)
+    }
+
     /// The molecule an id or a name (any case; also a PDB id) names. A name that several
     /// molecules share is an error that lists their ids.
     public func record(_ reference: String) throws -> MoleculeRecord {
@@ -211,13 +218,14 @@ public final class MoleculeLibrary {
                 .replacingOccurrences(of: "_", with: "\\_") + "%")
         } ?? .null
         let filter = "(?1 IS NULL OR name LIKE ?1 ESCAPE '\\' OR title LIKE ?1 ESCAPE '\\' OR source LIKE ?1 ESCAPE '\\')"
-        let count = try database.statement("SELECT count(*) FROM molecules WHERE \(filter)").bind(pattern)
-        let total = try count.first { $0.int(0) } ?? 0
-        let page = try database.statement("SELECT \(MoleculeRecord.columns) FROM molecules WHERE \(filter) ORDER BY id LIMIT ?2 OFFSET ?3")
-            .bind(pattern, .int(max(0, limit)), .int(max(0, offset)))
-        var molecules: [MoleculeRecord] = []
-        while try page.step() { molecules.append(MoleculeRecord(page)) }
-        return (total, molecules)
+        // One snapshot: the total counts the rows the page is taken from, even during an import.
+        return try database.snapshot {
+            let count = try database.statement("SELECT count(*) FROM molecules WHERE \(filter)").bind(pattern)
+            let total = try count.first { $0.int(0) } ?? 0
+            let page = try database.statement("SELECT \(MoleculeRecord.columns) FROM molecules WHERE \(filter) ORDER BY id LIMIT ?2 OFFSET ?3")
+                .bind(pattern, .int(max(0, limit)), .int(max(0, offset)))
+            return (total, try page.all { MoleculeRecord($0) })
+        }
     }
 
     // MARK: Changes

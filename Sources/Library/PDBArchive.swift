@@ -104,11 +104,14 @@ public struct PDBArchive: Sendable {
         return bytes
     }
 
-    /// Downloads entry `id` and imports it (skipped if the same file is there already).
+    /// Downloads entry `id` and imports it; nothing is downloaded when the library holds a copy
+    /// from the same address, and an identical file already there (same checksum) is not added.
     public func fetch(_ id: String, format: String = "cif", into library: MoleculeLibrary, perception: BondPerception,
                       maxBytes: Int = FileInput.defaultLimit) throws -> (record: MoleculeRecord, added: Bool) {
+        let source = fill(mirror, id: id, format: format)
+        if let kept = try library.record(source: source) { return (kept, false) }
         let bytes = try download(id, format: format)
-        switch try library.importBytes(bytes, source: fill(mirror, id: id, format: format), name: id.uppercased(), maxBytes: maxBytes,
+        switch try library.importBytes(bytes, source: source, name: id.uppercased(), maxBytes: maxBytes,
                                        perception: perception) {
         case .added(let r): return (r, true)
         case .duplicate(let r): return (r, false)

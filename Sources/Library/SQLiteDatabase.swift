@@ -75,6 +75,20 @@ public final class SQLiteDatabase {
         }
     }
 
+    /// Runs `body` inside one read transaction, so that every statement in it sees the same
+    /// snapshot (a count and the page it counts agree while another process writes).
+    public func snapshot<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN DEFERRED")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
     public var lastInsertedRow: Int64 { sqlite3_last_insert_rowid(handle) }
     public var changes: Int { Int(sqlite3_changes(handle)) }
 
