@@ -54,10 +54,21 @@ public final class Font: @unchecked Sendable {
         return t + "…"
     }
 
-    /// Draws `text` with its baseline starting at (`x`, `baseline`), blending `color` (0xRRGGBB) by glyph coverage.
-    public func draw(_ text: String, into image: inout RGBAImage, x: Int, baseline: Int, color: UInt32) {
+    /// Draws `text` with its baseline starting at (`x`, `baseline`), blending `color` (0xRRGGBB) by
+    /// glyph coverage; with `halo`, each glyph first gets a one-pixel rim of that color so that text
+    /// stays readable over lines (all rims before any letter, so no rim covers a neighbour).
+    public func draw(_ text: String, into image: inout RGBAImage, x: Int, baseline: Int, color: UInt32, halo: UInt32? = nil) {
         lock.lock()
         defer { lock.unlock() }
+        if let halo {
+            for (dx, dy) in [(-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (1, 1), (-1, 1), (1, -1)] {
+                pen(text, into: &image, x: x + dx, baseline: baseline + dy, color: halo, strength: dx != 0 && dy != 0 ? 0.5 : 0.9)
+            }
+        }
+        pen(text, into: &image, x: x, baseline: baseline, color: color, strength: 1)
+    }
+
+    private func pen(_ text: String, into image: inout RGBAImage, x: Int, baseline: Int, color: UInt32, strength: Float) {
         let r = Float(color >> 16 & 0xFF), g = Float(color >> 8 & 0xFF), b = Float(color & 0xFF)
         var penX = x
         for scalar in text.unicodeScalars {
@@ -72,7 +83,7 @@ public final class Font: @unchecked Sendable {
                     for col in 0..<Int(bitmap.width) {
                         let px = left + col
                         guard px >= 0 && px < image.width else { continue }
-                        let coverage = Float(buffer[row * Int(bitmap.pitch) + col]) / 255
+                        let coverage = Float(buffer[row * Int(bitmap.pitch) + col]) / 255 * strength
                         if coverage == 0 { continue }
                         let i = (y * image.width + px) * 4
                         let da = Float(image.pixels[i + 3]) / 255

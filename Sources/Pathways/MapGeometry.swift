@@ -1,0 +1,212 @@
+import Core
+
+/// Builds the triangles of a map at one scale: compartments first, then edges (trimmed where they
+/// meet a node's outline, with their arrowheads, bars and circles), then nodes over the edge ends.
+/// Highlighted nodes and edges (a tapped node with its neighbours) are drawn wider in one color.
+struct MapGeometry {
+    static let highlight = Color(rgb: 0xFF8C00)
+
+    let map: PathwayMap
+    let theme: PathwayTheme
+    /// The tapped node, whose edges are highlighted.
+    let focus: String?
+    /// Nodes ringed: the tapped one and its neighbours.
+    let selected: Set<String>
+    private let nodesByID: [String: PathwayMap.Node]
+
+    init(map: PathwayMap, theme: PathwayTheme, focus: String? = nil) {
+        self.map = map
+        self.theme = theme
+        self.focus = focus
+        selected = focus.map { MapGeometry.neighbourhood(of: $0, in: map) } ?? []
+        nodesByID = Dictionary(map.nodes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// The ids of a node, its edges' other ends and, for a reaction, the nodes its edges join.
+    static func neighbourhood(of id: String, in map: PathwayMap) -> Set<String> {
+        var ids: Set<String> = [id]
+        for e in map.edges where e.from == id || e.to == id || e.reaction == id {
+            if let f = e.from { ids.insert(f) }
+            if let t = e.to { ids.insert(t) }
+            if let r = e.reaction { ids.insert(r) }
+        }
+        return ids
+    }
+
+    func mesh(scale: Double) -> MapMesh {
+        var mesh = MapMesh(scale: scale)
+        for c in map.compartments { compartment(c, into: &mesh) }
+        for e in map.edges { edge(e, into: &mesh) }
+        for n in map.nodes { node(n, into: &mesh) }
+        return mesh
+    }
+
+    // MARK: Compartments and nodes
+
+    private func compartment(_ c: PathwayMap.Compartment, into mesh: inout MapMesh) {
+        let outline = mesh.roundRectangle(min: c.origin, max: c.origin + c.size, radius: 20)
+        var fill = theme.fill(c.color)
+        fill.alpha = 0.10
+        mesh.fill(outline, fill)
+        mesh.stroke(outline, width: theme.compartmentLine * theme.lineScale, theme.line(c.color), closed: true)
+    }
+
+    func outline(of n: PathwayMap.Node, _ mesh: MapMesh) -> [SIMD2<Double>]? {
+        let (lo, hi) = n.frame
+        guard n.size.x > 0, n.size.y > 0 else { return nil }
+        switch n.shape {
+        case .none: return nil
+        case .rectangle, .process: return [lo, SIMD2(hi.x, lo.y), hi, SIMD2(lo.x, hi.y)]
+        case .roundRectangle: return mesh.roundRectangle(min: lo, max: hi, radius: min(n.size.x, n.size.y) * 0.25)
+        case .ellipse: return mesh.ellipse(center: n.center, radii: n.size / 2)
+        }
+    }
+
+    private func node(_ n: PathwayMap.Node, into mesh: inout MapMesh) {
+        guard let points = outline(of: n, mesh) else {
+            if selected.contains(n.id), n.kind == .reaction {
+                // A reaction drawn only as a label: a ring marks it.
+                mesh.stroke(mesh.ellipse(center: n.center, radii: SIMD2(14, 14)), width: 4, MapGeometry.highlight, closed: true)
+            }
+            return
+        }
+        if let f = n.fill { mesh.fill(points, theme.fill(f)) }
+        let stroke = n.stroke ?? (n.fill == nil ? .black : n.fill!.mixed(with: .black, 0.45))
+        if selected.contains(n.id) {
+            mesh.stroke(points, width: max(theme.nodeLine * 3, 3 / mesh.scale), MapGeometry.highlight, closed: true)
+        } else {
+            mesh.stroke(points, width: theme.nodeLine * theme.lineScale, theme.line(stroke), closed: true)
+        }
+    }
+
+    // MARK: Edges
+
+    /// Whether `p` lies inside the node's shape.
+    static func contains(_ n: PathwayMap.Node, _ p: SIMD2<Double>) -> Bool {
+        guard n.shape != .none, n.size.x > 0, n.size.y > 0 else { return false }
+        let d = (p - n.center) / (n.size / 2)
+        return n.shape == .ellipse ? (d * d).sum() <= 1 : abs(d.x) <= 1 && abs(d.y) <= 1
+    }
+
+    /// `points` cut where they first enter `n` walking back from the end, then `gap` short of it.
+    static func trimmed(_ points: [SIMD2<Double>], endingIn n: PathwayMap.Node, gap: Double) -> [SIMD2<Double>] {
+        guard points.count >= 2, contains(n, points[points.count - 1]) else { return points }
+        var k = points.count - 1
+        while k > 0 && contains(n, points[k - 1]) { k -= 1 }
+        guard k > 0 else { return points }  // wholly inside: nothing sensible to cut
+        var outside = points[k - 1], inside = points[k]
+        for _ in 0..<24 {
+            let mid = (outside + inside) / 2
+            if contains(n, mid) { inside = mid } else { outside = mid }
+        }
+        var result = Array(points[..<k])
+        result.append(outside)
+        return shortened(result, by: gap)
+    }
+
+    /// `points` with `length` taken off the end (at least a tiny stub is left).
+    static func shortened(_ points: [SIMD2<Double>], by length: Double) -> [SIMD2<Double>] {
+        guard length > 0, points.count >= 2 else { return points }
+        var rest = length
+        var result = points
+        while result.count >= 2 {
+            let a = result[result.count - 2], b = result[result.count - 1]
+            let d = b - a, l = (d * d).sum().squareRoot()
+            if l > rest {
+                result[result.count - 1] = b - d * (rest / l)
+                return result
+            }
+            if result.count == 2 {
+                result[1] = a + d * 0.01
+                return result
+            }
+            rest -= l
+            result.removeLast()
+        }
+        return result
+    }
+
+    /// The unit direction in which the path arrives at its last point.
+    static func arrival(_ points: [SIMD2<Double>]) -> SIMD2<Double>? {
+        let end = points[points.count - 1]
+        for p in points.reversed().dropFirst() {
+            let d = end - p, l = (d * d).sum().squareRoot()
+            if l > 1e-9 { return d / l }
+        }
+        return nil
+    }
+
+    private func edge(_ e: PathwayMap.Edge, into mesh: inout MapMesh) {
+        let isSelected = focus != nil && (e.from == focus || e.to == focus || e.reaction == focus)
+        let color = isSelected ? MapGeometry.highlight : theme.line(e.color)
+        let width = max(e.width * theme.lineScale * (isSelected ? 1.6 : 1), mesh.hairline)
+        // Enough pieces for a smooth curve at this scale.
+        var controlLength = 0.0, last = e.start
+        for s in e.segments {
+            switch s {
+            case .line(let p): controlLength += ((p - last) * (p - last)).sum().squareRoot()
+            case .cubic(let c1, let c2, let p):
+                controlLength += ((c1 - last) * (c1 - last)).sum().squareRoot() + ((c2 - c1) * (c2 - c1)).sum().squareRoot()
+                    + ((p - c2) * (p - c2)).sum().squareRoot()
+            }
+            last = s.end
+        }
+        var points = e.polyline(pieces: max(4, min(48, Int(controlLength * mesh.scale / 6))))
+        let gap = max(width * 0.6, 1.5)
+        if let id = e.to, let n = nodesByID[id] { points = MapGeometry.trimmed(points, endingIn: n, gap: gap) }
+        if let id = e.from, let n = nodesByID[id] {
+            points = MapGeometry.trimmed(points.reversed(), endingIn: n, gap: gap).reversed()
+        }
+        guard points.count >= 2 else { return }
+        let headDirection = MapGeometry.arrival(points)
+        let tailDirection = MapGeometry.arrival(points.reversed())
+        let (length, half) = MapGeometry.headSize(width: width)
+        var line = points
+        line = MapGeometry.shortened(line, by: MapGeometry.setBack(e.head, length: length, half: half))
+        line = MapGeometry.shortened(line.reversed(), by: MapGeometry.setBack(e.tail, length: length, half: half)).reversed()
+        if e.dashed {
+            mesh.dashed(line, width: width, color, dash: max(4 * width, 4 / mesh.scale), gap: max(3 * width, 3 / mesh.scale))
+        } else {
+            mesh.stroke(line, width: width, color)
+        }
+        if let d = headDirection { head(e.head, tip: points[points.count - 1], direction: d, width: width, color, into: &mesh) }
+        if let d = tailDirection { head(e.tail, tip: points[0], direction: d, width: width, color, into: &mesh) }
+    }
+
+    /// An arrowhead's length and half width for a line `width` wide.
+    static func headSize(width: Double) -> (length: Double, half: Double) { (2.2 * width + 5, 1.2 * width + 3) }
+
+    /// How much of the line a head replaces.
+    static func setBack(_ head: PathwayMap.Head, length: Double, half: Double) -> Double {
+        switch head {
+        case .none, .bar: return 0
+        case .arrow: return length * 0.8
+        case .openArrow: return length
+        case .circle: return half * 1.6
+        }
+    }
+
+    private func head(_ kind: PathwayMap.Head, tip: SIMD2<Double>, direction d: SIMD2<Double>, width: Double, _ color: Color,
+                      into mesh: inout MapMesh) {
+        let (length, half) = MapGeometry.headSize(width: width)
+        let n = SIMD2(-d.y, d.x)
+        switch kind {
+        case .none: return
+        case .arrow:
+            mesh.triangle(tip, tip - d * length + n * half, tip - d * length - n * half, color)
+        case .openArrow:
+            let corners = [tip, tip - d * length + n * half, tip - d * length - n * half]
+            mesh.fill(corners, theme.background)
+            mesh.stroke(corners, width: max(width * 0.5, mesh.hairline), color, closed: true)
+        case .bar:
+            let t = max(width, 2 / mesh.scale)
+            let c = tip - d * (t / 2)
+            mesh.stroke([c + n * half * 1.3, c - n * half * 1.3], width: t, color)
+        case .circle:
+            let r = half * 0.8
+            let ring = mesh.ellipse(center: tip - d * r, radii: SIMD2(r, r))
+            mesh.fill(ring, theme.background)
+            mesh.stroke(ring, width: max(width * 0.5, mesh.hairline), color, closed: true)
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import Core
+import Graphics
+import Text
+
+/// Fonts by pixel size, loaded once.
+final class FontCache {
+    private var fonts: [Int: Font] = [:]
+
+    func font(_ pixels: Int) throws -> Font {
+        if let f = fonts[pixels] { return f }
+        let f = try Font.standard(pixelSize: pixels)
+        fonts[pixels] = f
+        return f
+    }
+}
+
+/// A label set at one scale, in picture pixels of the whole map at that scale (map point `p` at
+/// `p * scale`): a picture of part of the map draws it shifted by its own origin.
+struct PlacedLabel {
+    /// One or more lines, each centered on the block (or from its left end).
+    var lines: [(text: String, x: Double)]
+    var pixels: Int
+    /// The first line's baseline; the others follow a line height apart.
+    var baseline: Double
+    var lineHeight: Double
+    var color: Color
+    /// Left, top, right, bottom.
+    var box: SIMD4<Double>
+}
+
+/// Places the labels of a map at one scale: each at the size and place its file gives, left out
+/// when smaller than the theme's smallest legible size, and moved a little (up, down, right, left)
+/// or else left out where it would cover a label already placed. Free text and compartment names
+/// come first, then reactions, metabolites and the rest.
+struct MapLabels {
+    let theme: PathwayTheme
+    let fonts: FontCache
+
+    func place(_ map: PathwayMap, scale: Double) throws -> [PlacedLabel] {
+        struct Wanted {
+            var text: String
+            var size: Double
+            var anchor: SIMD2<Double>
+            var fromStart: Bool
+            var color: Color
+        }
+        var wanted: [Wanted] = []
+        for t in map.texts where !t.text.isEmpty {
+            wanted.append(Wanted(text: t.text, size: t.fontSize, anchor: t.center, fromStart: false, color: t.color))
+        }
+        for c in map.compartments where !c.name.isEmpty {
+            let size = max(12, min(40, c.size.y * 0.05))
+            wanted.append(Wanted(text: c.name, size: size, anchor: c.origin + SIMD2(12, 12 + size * 0.8), fromStart: true,
+                                 color: c.color.mixed(with: .black, 0.3)))
+        }
+        let order: [PathwayMap.NodeKind] = [.reaction, .metabolite, .geneProduct, .pathway, .label, .other, .marker]
+        for kind in order {
+            for n in map.nodes where n.kind == kind && !n.label.isEmpty {
+                wanted.append(Wanted(text: n.label, size: n.fontSize, anchor: n.labelPosition ?? n.center, fromStart: n.labelFromStart,
+                                     color: n.textColor))
+            }
+        }
+        var placed: [PlacedLabel] = []
+        var grid = BoxGrid(cell: 64)
+        for w in wanted {
+            let pixels = w.size * theme.labelScale * scale
+            guard pixels >= theme.smallestLabel else { continue }
+            let font = try fonts.font(Int(min(pixels, 256).rounded()))
+            let texts = w.text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
+                .map { String($0).trimmingCharacters(in: .whitespaces) }
+            let widths = texts.map { Double(font.width(of: $0)) }
+            let width = widths.max() ?? 0, ascent = Double(font.ascent), descent = Double(font.descent)
+            let lineHeight = ascent + descent
+            let height = lineHeight * Double(texts.count)
+            let a = w.anchor * scale
+            let x = w.fromStart ? a.x : a.x - width / 2
+            let baseline = w.fromStart ? a.y : a.y - height / 2 + ascent
+            let moves: [SIMD2<Double>] = [.zero, SIMD2(0, -height - 1), SIMD2(0, height + 1), SIMD2(0.6 * width, 0), SIMD2(-0.6 * width, 0)]
+            for m in moves {
+                let box = SIMD4(x + m.x, baseline + m.y - ascent, x + m.x + width, baseline + m.y - ascent + height)
+                if grid.overlaps(box) { continue }
+                grid.insert(box)
+                let lines = zip(texts, widths).map { (text: $0.0, x: x + m.x + (w.fromStart ? 0 : (width - $0.1) / 2)) }
+                placed.append(PlacedLabel(lines: lines, pixels: font.pixelSize, baseline: baseline + m.y, lineHeight: lineHeight,
+                                          color: theme.text(w.color), box: box))
+                break
+            }
+        }
+        return placed
+    }
+
+    /// Draws the labels that reach into a picture whose top left corner is at `corner` (whole-map pixels).
+    func draw(_ labels: [PlacedLabel], into image: inout RGBAImage, corner: SIMD2<Double>) throws {
+        let w = Double(image.width), h = Double(image.height)
+        for l in labels {
+            guard l.box.z > corner.x, l.box.x < corner.x + w, l.box.w > corner.y, l.box.y < corner.y + h else { continue }
+            let font = try fonts.font(l.pixels)
+            for (k, line) in l.lines.enumerated() {
+                font.draw(line.text, into: &image, x: Int((line.x - corner.x).rounded(.down)),
+                          baseline: Int((l.baseline + Double(k) * l.lineHeight - corner.y).rounded(.down)), color: l.color.rgb,
+                          halo: theme.halo)
+            }
+        }
+    }
+}
+
+/// Boxes in a uniform grid, for overlap tests that stay fast with thousands of labels.
+struct BoxGrid {
+    let cell: Double
+    private var cells: [SIMD2<Int>: [SIMD4<Double>]] = [:]
+
+    init(cell: Double) { self.cell = cell }
+
+    private func range(_ b: SIMD4<Double>) -> (ClosedRange<Int>, ClosedRange<Int>) {
+        (Int((b.x / cell).rounded(.down))...Int((b.z / cell).rounded(.down)), Int((b.y / cell).rounded(.down))...Int((b.w / cell).rounded(.down)))
+    }
+
+    func overlaps(_ b: SIMD4<Double>) -> Bool {
+        let (xs, ys) = range(b)
+        for i in xs { for j in ys { for o in cells[SIMD2(i, j)] ?? [] where o.x < b.z && b.x < o.z && o.y < b.w && b.y < o.w { return true } } }
+        return false
+    }
+
+    mutating func insert(_ b: SIMD4<Double>) {
+        let (xs, ys) = range(b)
+        for i in xs { for j in ys { cells[SIMD2(i, j), default: []].append(b) } }
+    }
+}

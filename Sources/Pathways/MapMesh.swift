@@ -1,0 +1,111 @@
+import Foundation
+import Core
+
+/// Triangles in map units with a color per vertex, as `map2d.vert` takes them (x, y, r, g, b, a,
+/// and two unused texture coordinates). Every shape is filled or stroked here on the CPU, so that
+/// one draw call puts a whole map on the screen: thick lines are quads with bevelled joins,
+/// curves are flattened, outlines are rings.
+struct MapMesh {
+    private(set) var floats: [Float] = []
+    /// Pixels per map unit the mesh is built for: curves get enough pieces and lines at least a pixel.
+    let scale: Double
+
+    init(scale: Double) { self.scale = scale }
+
+    var vertexCount: Int { floats.count / 8 }
+
+    /// The smallest width that still draws: one pixel.
+    var hairline: Double { 1 / scale }
+
+    private mutating func vertex(_ p: SIMD2<Double>, _ c: SIMD4<Float>) {
+        floats.append(contentsOf: [Float(p.x), Float(p.y), c.x, c.y, c.z, c.w, 0, 0])
+    }
+
+    mutating func triangle(_ a: SIMD2<Double>, _ b: SIMD2<Double>, _ c: SIMD2<Double>, _ color: Color) {
+        let k = color.simd
+        vertex(a, k)
+        vertex(b, k)
+        vertex(c, k)
+    }
+
+    /// A convex polygon (or any star-shaped one about its first point).
+    mutating func fill(_ points: [SIMD2<Double>], _ color: Color) {
+        guard points.count >= 3, color.alpha > 0 else { return }
+        for i in 1..<(points.count - 1) { triangle(points[0], points[i], points[i + 1], color) }
+    }
+
+    /// A line through `points`, `width` map units wide (at least a pixel), with bevelled joins.
+    mutating func stroke(_ points: [SIMD2<Double>], width: Double, _ color: Color, closed: Bool = false) {
+        guard points.count >= 2, color.alpha > 0 else { return }
+        let half = max(width, hairline) / 2
+        var path = points
+        if closed { path.append(points[0]) }
+        var previous: (left: SIMD2<Double>, right: SIMD2<Double>)? = nil
+        for i in 0..<(path.count - 1) {
+            let a = path[i], b = path[i + 1]
+            let d = b - a, length = (d * d).sum().squareRoot()
+            guard length > 1e-9 else { continue }
+            let n = SIMD2(-d.y, d.x) / length * half
+            triangle(a + n, b + n, b - n, color)
+            triangle(a + n, b - n, a - n, color)
+            if let p = previous {
+                // Fill the wedge on both sides; the one on the inside is hidden under the quads.
+                triangle(a, p.left, a + n, color)
+                triangle(a, p.right, a - n, color)
+            }
+            previous = (b + n, b - n)
+        }
+    }
+
+    /// `points` as dashes `dash` long with `gap` between them.
+    mutating func dashed(_ points: [SIMD2<Double>], width: Double, _ color: Color, dash: Double, gap: Double) {
+        var on = true, left = dash
+        var piece: [SIMD2<Double>] = [points[0]]
+        for i in 0..<(points.count - 1) {
+            var a = points[i]
+            let b = points[i + 1]
+            var rest = ((b - a) * (b - a)).sum().squareRoot()
+            while rest > 0 {
+                let step = min(rest, left)
+                let p = a + (b - a) * (step / rest)
+                if on { piece.append(p) }
+                rest -= step
+                left -= step
+                a = p
+                if left <= 1e-9 {
+                    if on { stroke(piece, width: width, color) }
+                    on.toggle()
+                    left = on ? dash : gap
+                    piece = [a]
+                }
+            }
+        }
+        if on && piece.count >= 2 { stroke(piece, width: width, color) }
+    }
+
+    /// Points around an ellipse, more where it is larger on the screen.
+    func ellipse(center: SIMD2<Double>, radii: SIMD2<Double>) -> [SIMD2<Double>] {
+        let n = max(12, min(96, Int(max(radii.x, radii.y) * scale)))
+        return (0..<n).map { k in
+            let t = Double(k) / Double(n) * 2 * .pi
+            return center + SIMD2(cos(t), sin(t)) * radii
+        }
+    }
+
+    /// Points around a rectangle whose corners are rounded by `radius`.
+    func roundRectangle(min lo: SIMD2<Double>, max hi: SIMD2<Double>, radius: Double) -> [SIMD2<Double>] {
+        let r = Swift.min(radius, (hi.x - lo.x) / 2, (hi.y - lo.y) / 2)
+        guard r * scale >= 1 else { return [lo, SIMD2(hi.x, lo.y), hi, SIMD2(lo.x, hi.y)] }
+        let n = max(2, min(12, Int(r * scale / 2)))
+        var points: [SIMD2<Double>] = []
+        let corners: [(SIMD2<Double>, Double)] = [(SIMD2(hi.x - r, lo.y + r), -.pi / 2), (SIMD2(hi.x - r, hi.y - r), 0),
+                                                  (SIMD2(lo.x + r, hi.y - r), .pi / 2), (SIMD2(lo.x + r, lo.y + r), .pi)]
+        for (c, start) in corners {
+            for k in 0...n {
+                let t = start + Double(k) / Double(n) * .pi / 2
+                points.append(c + SIMD2(cos(t), sin(t)) * r)
+            }
+        }
+        return points
+    }
+}

@@ -1,0 +1,39 @@
+import Core
+import Foundation
+import Structure
+
+/// Loads a pathway map of any supported format, plain or gzip: Escher JSON (a JSON array),
+/// Molshot JSON (a JSON object), KGML, SBGN-ML and GPML (by the XML root element).
+public enum PathwayFile {
+    public static func load(path: String, maxBytes: Int = 256 << 20) throws -> PathwayMap {
+        let bytes = try FileInput.read(path: path, limit: maxBytes)
+        return try parse(Data(bytes), file: path)
+    }
+
+    public static func parse(_ data: Data, file: String) throws -> PathwayMap {
+        guard let first = data.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) else {
+            throw PathwayError(file: file, "is empty")
+        }
+        var map: PathwayMap
+        if first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
+            let json: Any
+            do { json = try JSONSerialization.jsonObject(with: data) } catch {
+                throw PathwayError(file: file, "not valid JSON (\((error as NSError).userInfo["NSDebugDescription"] as? String ?? "cut short or malformed"))")
+            }
+            map = first == UInt8(ascii: "[") ? try EscherReader.read(json, file: file) : try PathwayJSONReader.read(json, file: file)
+        } else if first == UInt8(ascii: "<") {
+            let root = try XMLElementNode.parse(data, file: file)
+            switch root.name {
+            case "pathway": map = try KGMLReader.read(root, file: file)
+            case "sbgn": map = try SBGNReader.read(root, file: file)
+            case "Pathway": map = try GPMLReader.read(root, file: file)
+            case "sbml": throw PathwayError(file: file, at: root.place, "SBML layouts are not read yet")
+            default: throw PathwayError(file: file, at: root.place, "not a pathway format Molshot reads (KGML, SBGN-ML, GPML)")
+            }
+        } else {
+            throw PathwayError(file: file, "not a pathway file: expected JSON (Escher, Molshot) or XML (KGML, SBGN-ML, GPML)")
+        }
+        guard !map.nodes.isEmpty || !map.edges.isEmpty else { throw PathwayError(file: file, "the map has no nodes") }
+        return map
+    }
+}

@@ -1,0 +1,223 @@
+import Core
+
+/// A pathway graph as the readers leave it and the renderer draws it: nodes, edges and
+/// compartments, each with its place, size, shape, color and label, in map units (x right, y
+/// down, as every supported format has them).
+public struct PathwayMap: Sendable {
+    public enum NodeKind: String, Sendable, Codable, CaseIterable {
+        case metabolite, reaction, geneProduct = "gene-product", pathway, label, marker, other
+    }
+
+    public enum Shape: String, Sendable, Codable, CaseIterable {
+        case rectangle, roundRectangle = "round-rectangle", ellipse, process, none
+    }
+
+    public struct Node: Sendable {
+        public var id: String
+        public var name: String
+        public var kind: NodeKind
+        public var center: SIMD2<Double>
+        public var size: SIMD2<Double>
+        public var shape: Shape
+        public var fill: Color?
+        public var stroke: Color?
+        public var label: String
+        /// Where the label goes (its center, or with `labelFromStart` its left end on the
+        /// baseline, as Escher places them); the node's center when nil.
+        public var labelPosition: SIMD2<Double>?
+        public var labelFromStart = false
+        /// Label height in map units.
+        public var fontSize: Double
+        public var textColor: Color
+
+        public init(id: String, name: String = "", kind: NodeKind, center: SIMD2<Double>, size: SIMD2<Double>, shape: Shape,
+                    fill: Color? = nil, stroke: Color? = nil, label: String = "", labelPosition: SIMD2<Double>? = nil,
+                    fontSize: Double = 10, textColor: Color = .black) {
+            self.id = id
+            self.name = name
+            self.kind = kind
+            self.center = center
+            self.size = size
+            self.shape = shape
+            self.fill = fill
+            self.stroke = stroke
+            self.label = label
+            self.labelPosition = labelPosition
+            self.fontSize = fontSize
+            self.textColor = textColor
+        }
+
+        public var frame: (min: SIMD2<Double>, max: SIMD2<Double>) { (center - size / 2, center + size / 2) }
+    }
+
+    public enum EdgeKind: String, Sendable, Codable, CaseIterable {
+        case substrate, product, catalysis, inhibition, stimulation, plain
+    }
+
+    /// What an edge ends in.
+    public enum Head: String, Sendable, Codable {
+        case none, arrow, openArrow = "open-arrow", bar, circle
+    }
+
+    /// A piece of an edge's path after its start: a straight line or a cubic Bezier curve.
+    public enum Segment: Sendable {
+        case line(to: SIMD2<Double>)
+        case cubic(c1: SIMD2<Double>, c2: SIMD2<Double>, to: SIMD2<Double>)
+
+        public var end: SIMD2<Double> {
+            switch self {
+            case .line(let p): return p
+            case .cubic(_, _, let p): return p
+            }
+        }
+    }
+
+    public struct Edge: Sendable {
+        public var id: String
+        public var from: String?
+        public var to: String?
+        public var kind: EdgeKind
+        public var start: SIMD2<Double>
+        public var segments: [Segment]
+        public var head: Head
+        public var tail: Head
+        public var color: Color
+        /// In map units.
+        public var width: Double
+        public var dashed: Bool
+        /// The id of the reaction node this edge is a part of (colored with it by a data overlay).
+        public var reaction: String?
+
+        public init(id: String, from: String?, to: String?, kind: EdgeKind, start: SIMD2<Double>, segments: [Segment],
+                    head: Head = .none, tail: Head = .none, color: Color = .black, width: Double = 1, dashed: Bool = false,
+                    reaction: String? = nil) {
+            self.id = id
+            self.reaction = reaction
+            self.from = from
+            self.to = to
+            self.kind = kind
+            self.start = start
+            self.segments = segments
+            self.head = head
+            self.tail = tail
+            self.color = color
+            self.width = width
+            self.dashed = dashed
+        }
+
+        /// The path as points, each Bezier flattened into `pieces` straight pieces.
+        public func polyline(pieces: Int = 16) -> [SIMD2<Double>] {
+            var points = [start]
+            for s in segments {
+                switch s {
+                case .line(let p): points.append(p)
+                case .cubic(let c1, let c2, let p):
+                    let p0 = points[points.count - 1]
+                    for k in 1...pieces {
+                        let t = Double(k) / Double(pieces), u = 1 - t
+                        points.append(u * u * u * p0 + 3 * u * u * t * c1 + 3 * u * t * t * c2 + t * t * t * p)
+                    }
+                }
+            }
+            return points
+        }
+    }
+
+    public struct Compartment: Sendable {
+        public var id: String
+        public var name: String
+        public var origin: SIMD2<Double>
+        public var size: SIMD2<Double>
+        public var color: Color
+
+        public init(id: String, name: String, origin: SIMD2<Double>, size: SIMD2<Double>, color: Color) {
+            self.id = id
+            self.name = name
+            self.origin = origin
+            self.size = size
+            self.color = color
+        }
+    }
+
+    /// Free text placed on the map.
+    public struct Text: Sendable {
+        public var text: String
+        public var center: SIMD2<Double>
+        public var fontSize: Double
+        public var color: Color
+
+        public init(text: String, center: SIMD2<Double>, fontSize: Double, color: Color = .black) {
+            self.text = text
+            self.center = center
+            self.fontSize = fontSize
+            self.color = color
+        }
+    }
+
+    public var title = ""
+    /// The format it was read from.
+    public var format = ""
+    public var nodes: [Node] = []
+    public var edges: [Edge] = []
+    public var compartments: [Compartment] = []
+    public var texts: [Text] = []
+    /// The drawing area the file states (Escher's canvas, GPML's board), if any.
+    public var canvas: (origin: SIMD2<Double>, size: SIMD2<Double>)?
+
+    public init() {}
+
+    /// The smallest rectangle holding every node, edge point, compartment and text.
+    public var bounds: (min: SIMD2<Double>, max: SIMD2<Double>) {
+        var lo = SIMD2<Double>(repeating: .greatestFiniteMagnitude), hi = -lo
+        func take(_ p: SIMD2<Double>) {
+            lo = pointwiseMin(lo, p)
+            hi = pointwiseMax(hi, p)
+        }
+        /// A label's extent, estimated (an average letter is about 0.6 of the font size wide).
+        func label(_ text: String, size: Double, at a: SIMD2<Double>, fromStart: Bool) {
+            guard !text.isEmpty else { return }
+            let lines = text.split(whereSeparator: \.isNewline)
+            let e = SIMD2(0.6 * size * Double(lines.map(\.count).max() ?? 0), 1.2 * size * Double(lines.count))
+            if fromStart {
+                take(a - SIMD2(0, size))
+                take(a + SIMD2(e.x, e.y - size))
+            } else {
+                take(a - e / 2)
+                take(a + e / 2)
+            }
+        }
+        for n in nodes {
+            if n.size.x > 0 || n.size.y > 0 || n.label.isEmpty {
+                take(n.frame.min)
+                take(n.frame.max)
+            }
+            label(n.label, size: n.fontSize, at: n.labelPosition ?? n.center, fromStart: n.labelFromStart)
+        }
+        for e in edges { for p in e.polyline(pieces: 4) { take(p) } }
+        for c in compartments {
+            take(c.origin)
+            take(c.origin + c.size)
+        }
+        for t in texts { label(t.text, size: t.fontSize, at: t.center, fromStart: false) }
+        if lo.x > hi.x { return (.zero, SIMD2(1, 1)) }
+        return (lo, hi)
+    }
+
+    public func node(_ id: String) -> Node? { nodes.first { $0.id == id } }
+}
+
+/// A pathway file whose content is wrong: the file and where (a line, an element or a key).
+public struct PathwayError: Fault, Sendable, Equatable {
+    public var file: String
+    public var location: String?
+    public var message: String
+    public var kind: FaultKind { .input }
+
+    public init(file: String, at location: String? = nil, _ message: String) {
+        self.file = file
+        self.location = location
+        self.message = message
+    }
+
+    public var description: String { location.map { "\(file): \($0): \(message)" } ?? "\(file): \(message)" }
+}

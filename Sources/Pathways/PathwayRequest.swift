@@ -1,0 +1,78 @@
+import Foundation
+import Core
+import Graphics
+
+/// One picture of a pathway map as the CLI and the service ask for it: what part of the map, how
+/// large, in which theme. Every field has the same text form in both (`ValueText`).
+public struct PathwayRequest: Sendable {
+    /// Longer side of a picture when neither a size nor a scale is given.
+    public static let defaultSide = 1600
+
+    /// `WxH`, or `N` for the longer side with the other from the map's shape.
+    public var size: String?
+    /// Pixels per map unit; the picture's size follows from the map (or region) unless a size is given.
+    public var scale: Double?
+    /// `X,Y,W,H` in map units; the whole map when nil.
+    public var region: String?
+    public var theme: PathwayTheme = PathwayTheme(.standard)
+    public var samples = 3
+
+    public init() {}
+
+    public static let help: [String: String] = [
+        "size": "Picture size, WxH, or N for the longer side (the other follows the map's shape). Default \(defaultSide) on the longer side.",
+        "scale": "Pixels per map unit (a map's own unit is about a pixel at 1); the size follows from the map unless --size is given.",
+        "region": "Only this part of the map, X,Y,W,H in map units (the file's coordinates, y down).",
+        "theme": "standard (the file's colors on white), dark, or print (black lines, light fills).",
+        "samples": "Samples per pixel side, 1 to 4: 3 smooths edges; 1 is fastest.",
+    ]
+
+    /// The part of the map shown, in map units.
+    public func area(of map: PathwayMap) throws(RequestError) -> (min: SIMD2<Double>, max: SIMD2<Double>) {
+        guard let region else { return map.bounds }
+        let v = region.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard v.count == 4, let x = v[0], let y = v[1], let w = v[2], let h = v[3], [x, y, w, h].allSatisfy(\.isFinite) else {
+            throw RequestError(field: "region", "must be X,Y,W,H in map units (got \(region))")
+        }
+        guard w > 0, h > 0 else { throw RequestError(field: "region", "needs a positive width and height (got \(region))") }
+        return (SIMD2(x, y), SIMD2(x + w, y + h))
+    }
+
+    /// The view and the picture size for `map`.
+    public func frame(for map: PathwayMap) throws(RequestError) -> (view: MapView, width: Int, height: Int) {
+        let area = try self.area(of: map)
+        let extent = pointwiseMax(area.max - area.min, SIMD2(1, 1))
+        let margin = region == nil ? 0.02 : 0
+        var width: Int, height: Int
+        if let size {
+            let parts = size.lowercased().split(separator: "x")
+            if parts.count == 1 {
+                let n = try ValueText.integer(size, field: "size", in: 1...OffscreenPass.maximumSide)
+                let longer = max(extent.x, extent.y)
+                width = max(1, Int((Double(n) * extent.x / longer).rounded()))
+                height = max(1, Int((Double(n) * extent.y / longer).rounded()))
+            } else {
+                (width, height) = try ValueText.size(size, field: "size", maximumSide: OffscreenPass.maximumSide)
+            }
+        } else if let scale {
+            guard scale > 0, scale.isFinite else { throw RequestError(field: "scale", "must be a positive number (got \(scale))") }
+            let e = extent * (1 + 2 * margin) * scale
+            guard e.x <= Double(OffscreenPass.maximumSide), e.y <= Double(OffscreenPass.maximumSide) else {
+                throw RequestError(field: "scale", "\(scale) makes a picture of \(Int(e.x))x\(Int(e.y)) pixels, over \(OffscreenPass.maximumSide) a side: give a smaller scale, a --region, or write --tiles")
+            }
+            width = max(1, Int(e.x.rounded(.up)))
+            height = max(1, Int(e.y.rounded(.up)))
+        } else {
+            let longer = max(extent.x, extent.y)
+            width = max(1, Int((Double(PathwayRequest.defaultSide) * extent.x / longer).rounded()))
+            height = max(1, Int((Double(PathwayRequest.defaultSide) * extent.y / longer).rounded()))
+        }
+        var view = MapView.fitting(area, width: width, height: height, margin: margin)
+        if let scale {
+            guard scale > 0, scale.isFinite else { throw RequestError(field: "scale", "must be a positive number (got \(scale))") }
+            let center = (area.min + area.max) / 2
+            view = MapView(origin: center - SIMD2(Double(width), Double(height)) / 2 / scale, scale: scale)
+        }
+        return (view, width, height)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// A parsed XML document as plain elements (name without namespace prefix, attributes,
+/// children, text, and the line each starts on), for the XML pathway formats.
+final class XMLElementNode {
+    let name: String
+    let attributes: [String: String]
+    let line: Int
+    var children: [XMLElementNode] = []
+    var text = ""
+
+    init(name: String, attributes: [String: String], line: Int) {
+        self.name = name
+        self.attributes = attributes
+        self.line = line
+    }
+
+    func child(_ name: String) -> XMLElementNode? { children.first { $0.name == name } }
+    func all(_ name: String) -> [XMLElementNode] { children.filter { $0.name == name } }
+
+    /// Every element below this one named `name`, in document order.
+    func descendants(_ name: String) -> [XMLElementNode] {
+        var out: [XMLElementNode] = []
+        for c in children {
+            if c.name == name { out.append(c) }
+            out += c.descendants(name)
+        }
+        return out
+    }
+
+    func double(_ key: String) -> Double? { attributes[key].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) } }
+
+    /// "line 12 <glyph id=...>", for errors.
+    var place: String { "line \(line) <\(name)\(attributes["id"].map { " id=\"\($0)\"" } ?? "")>" }
+
+    static func parse(_ data: Data, file: String) throws -> XMLElementNode {
+        let builder = Builder()
+        let parser = XMLParser(data: data)
+        parser.delegate = builder
+        parser.shouldProcessNamespaces = false
+        parser.shouldResolveExternalEntities = false
+        builder.parser = parser
+        guard parser.parse(), let root = builder.root else {
+            let line = parser.lineNumber
+            let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "not well-formed XML"
+            throw PathwayError(file: file, at: "line \(line)", "not well-formed XML (\(reason))")
+        }
+        if let open = builder.stack.last {
+            // libxml2 through Foundation does not always report a file that ends early.
+            throw PathwayError(file: file, at: "line \(parser.lineNumber)",
+                               "cut short: <\(open.name)> opened at line \(open.line) is not closed")
+        }
+        return root
+    }
+
+    private final class Builder: NSObject, XMLParserDelegate {
+        var root: XMLElementNode?
+        var stack: [XMLElementNode] = []
+        weak var parser: XMLParser?
+
+        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+                    attributes: [String: String] = [:]) {
+            let local = elementName.split(separator: ":").last.map(String.init) ?? elementName
+            let node = XMLElementNode(name: local, attributes: attributes, line: parser.lineNumber)
+            if let parent = stack.last { parent.children.append(node) } else { root = node }
+            stack.append(node)
+        }
+
+        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+            _ = stack.popLast()
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            stack.last?.text += string
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Core
+import Foundation
+@testable import Pathways
+import XCTest
+
+/// What the readers take from each format, and bad files named by file and place.
+final class PathwayReaderTests: XCTestCase {
+    typealias S = PathwayTestSupport
+
+    func error(_ text: String, file: String = "bad.json") -> PathwayError? {
+        do {
+            _ = try PathwayFile.parse(Data(text.utf8), file: file)
+            return nil
+        } catch { return error as? PathwayError }
+    }
+
+    func testEachFormatReadsItsNodesAndEdges() throws {
+        let sbgn = try PathwayFile.load(path: S.fixture("sbgn_glycolysis.sbgn"))
+        XCTAssertEqual(sbgn.format, "sbgn")
+        XCTAssertEqual(sbgn.nodes.filter { $0.kind == .reaction }.count, 10)
+        XCTAssertEqual(sbgn.edges.count, 44)
+        XCTAssertEqual(sbgn.edges.filter { $0.head == .circle }.count, 10, "catalysis arcs end in circles")
+        let kgml = try PathwayFile.load(path: S.fixture("kgml_ko03070.xml.gz"))
+        XCTAssertEqual(kgml.format, "kgml")
+        XCTAssertEqual(kgml.nodes.count, 81)
+        let escher = try PathwayFile.load(path: S.fixture("escher_recon1_glycolysis_tca_ppp.json"))
+        XCTAssertEqual(escher.format, "escher")
+        XCTAssertEqual(escher.edges.count, 224)
+        XCTAssertEqual(escher.texts.count, 3)
+        XCTAssertTrue(escher.edges.contains { $0.segments.contains { if case .cubic = $0 { return true } else { return false } } })
+        XCTAssertTrue(escher.edges.allSatisfy { $0.reaction?.hasPrefix("reaction:") == true })
+    }
+
+    func testBadFilesNameTheFileAndThePlace() throws {
+        let cut = error(#"{"nodes": [{"id": "a", "x": 1"#)
+        XCTAssertEqual(cut?.file, "bad.json")
+        XCTAssertTrue(cut?.message.contains("not valid JSON") == true, "\(String(describing: cut))")
+        let unknown = error(#"{"nodes": [{"id": "a", "x": 1, "y": 2}], "edges": [{"from": "a", "to": "zz"}]}"#)
+        XCTAssertEqual(unknown?.location, "edges[0].to")
+        XCTAssertTrue(unknown?.message.contains("zz is not a node") == true)
+        let noID = error(#"{"nodes": [{"x": 1, "y": 2}]}"#)
+        XCTAssertEqual(noID?.location, "nodes[0].id")
+        let escher = error(#"[{"map_name": "m"}, {"nodes": {"1": {"node_type": "metabolite", "x": 0, "y": 0}}, "reactions": {"9": {"segments": {"0": {"from_node_id": "1", "to_node_id": "7"}}}}}]"#)
+        XCTAssertEqual(escher?.location, "reactions.9.segments.0.to_node_id")
+        let sbgn = try String(contentsOfFile: S.fixture("sbgn_glycolysis.sbgn"), encoding: .utf8)
+        let truncated = error(String(sbgn.prefix(sbgn.count / 2)), file: "cut.sbgn")
+        XCTAssertEqual(truncated?.file, "cut.sbgn")
+        XCTAssertTrue(truncated?.location?.hasPrefix("line ") == true, "\(String(describing: truncated))")
+        let kgml = error(#"<pathway name="x"><entry id="1" type="compound"><graphics x="1" y="1" width="8" height="8"/></entry><relation entry1="1" entry2="5" type="PPrel"/></pathway>"#, file: "k.xml")
+        XCTAssertTrue(kgml?.message.contains("5 is not an entry") == true, "\(String(describing: kgml))")
+        XCTAssertNotNil(error("", file: "empty.json"))
+        XCTAssertNotNil(error("hello", file: "text.txt"))
+    }
+}
