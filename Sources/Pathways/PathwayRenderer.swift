@@ -1,3 +1,4 @@
+import Foundation
 import Core
 import Graphics
 
@@ -75,5 +76,50 @@ public final class PathwayRenderer {
                        focus: String? = nil) throws -> RGBAImage {
         let scene = try scene(map, scale: view.scale, theme: theme, focus: focus)
         return try draw(scene, corner: view.origin * view.scale, width: width, height: height, theme: theme)
+    }
+}
+
+extension PathwayRenderer {
+    /// Draws a legend for each overlay into the bottom right corner of `image`: what it colors, the
+    /// color scale, and the smallest and largest values.
+    public func drawLegend(_ overlays: [DataOverlay], into image: inout RGBAImage, theme: PathwayTheme) throws {
+        let font = try fonts.font(12)
+        let barWidth = 150, barHeight = 10, pad = 8
+        let panelWidth = barWidth + 2 * pad, panelHeight = font.ascent + font.descent + barHeight + font.ascent + font.descent + 2 * pad + 4
+        let text = theme.text(.black).rgb, ground = theme.background.alpha > 0.5 ? theme.background : .white
+        func number(_ v: Double) -> String {
+            abs(v) >= 1000 || (abs(v) < 0.01 && v != 0) ? String(format: "%.2g", v) : String(format: "%.2f", v)
+                .replacingOccurrences(of: #"\.?0+$"#, with: "", options: .regularExpression)
+        }
+        for (k, overlay) in overlays.enumerated() {
+            let left = image.width - panelWidth - 10, top = image.height - (k + 1) * (panelHeight + 6) - 4
+            guard left >= 0, top >= 0 else { continue }
+            image.fill(x: left, y: top, width: panelWidth, height: panelHeight, ground, alpha: 0.85)
+            var y = top + pad + font.ascent
+            font.draw(overlay.target.rawValue, into: &image, x: left + pad, baseline: y, color: text)
+            y += font.descent + 3
+            for i in 0..<barWidth {
+                image.fill(x: left + pad + i, y: y, width: 1, height: barHeight, DataOverlay.color(at: Double(i) / Double(barWidth - 1)), alpha: 1)
+            }
+            y += barHeight + 2 + font.ascent
+            let r = overlay.range
+            font.draw(number(r.lowerBound), into: &image, x: left + pad, baseline: y, color: text)
+            let high = number(r.upperBound)
+            font.draw(high, into: &image, x: left + pad + barWidth - font.width(of: high), baseline: y, color: text)
+        }
+    }
+}
+
+extension RGBAImage {
+    /// Paints a rectangle over the image with `color` at `alpha`.
+    mutating func fill(x: Int, y: Int, width: Int, height: Int, _ color: Color, alpha: Float) {
+        let c = [color.red, color.green, color.blue].map { $0 * 255 }
+        for row in max(0, y)..<min(self.height, y + height) {
+            for col in max(0, x)..<min(self.width, x + width) {
+                let i = (row * self.width + col) * 4
+                for ch in 0..<3 { pixels[i + ch] = UInt8((c[ch] * alpha + Float(pixels[i + ch]) * (1 - alpha)).rounded()) }
+                pixels[i + 3] = max(pixels[i + 3], UInt8(alpha * 255))
+            }
+        }
     }
 }

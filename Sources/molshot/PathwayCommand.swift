@@ -16,13 +16,22 @@ struct PathwayCommand: ParsableCommand {
     )
 
     @Argument(help: "Pathway file.") var input: String
-    @Option(name: [.short, .customLong("output")], help: "PNG file to write; - writes to standard output.") var output: String
+    @Option(name: [.short, .customLong("output")], help: "PNG file to write; - writes to standard output.") var output: String?
+    @Option(help: "Write a z/x/y pyramid of tiles into this folder (DIR/z/x/y.png and DIR/tiles.json) instead of one picture.")
+    var tiles: String?
+    @Option(help: "Tile side in pixels, 64 to 1024.") var tileSize = 256
+    @Option(help: "Levels of the pyramid, 1 to 12; by default enough that the deepest shows about a pixel per map unit.")
+    var levels: Int?
     @Option(help: ArgumentHelp(PathwayRequest.help["size"]!)) var size: String?
     @Option(help: ArgumentHelp(PathwayRequest.help["scale"]!)) var scale: Double?
     @Option(help: ArgumentHelp(PathwayRequest.help["region"]!)) var region: String?
     @Option(help: ArgumentHelp(PathwayRequest.help["theme"]!)) var theme = "standard"
     @Option(help: "Background color (name, #RRGGBB, or transparent); the theme's when not given.") var background: String?
     @Option(help: ArgumentHelp(PathwayRequest.help["samples"]!)) var samples = 3
+    @Option(help: "Values per reaction (CSV id,value or a JSON object): its edges colored and widened on a scale, with a legend.")
+    var reactionData: String?
+    @Option(help: "Values per metabolite (CSV id,value or a JSON object): its node filled and sized on a scale, with a legend.")
+    var metaboliteData: String?
 
     func request() throws -> PathwayRequest {
         var r = PathwayRequest()
@@ -45,8 +54,12 @@ struct PathwayCommand: ParsableCommand {
     }
 
     func validate() throws {
+        guard (output == nil) != (tiles == nil) else { throw ValidationError("Give an output file with -o OUT.png, or --tiles DIR.") }
+        guard (64...1024).contains(tileSize) else { throw ValidationError("--tile-size must be a whole number from 64 to 1024 (got \(tileSize)).") }
+        if let levels, !(1...12).contains(levels) { throw ValidationError("--levels must be a whole number from 1 to 12 (got \(levels)).") }
         do {
-            if output != "-" { try OutputPath.checkFile(output) }
+            if let output, output != "-" { try OutputPath.checkFile(output) }
+            if let tiles { try OutputPath.checkFolder(tiles, field: "tiles") }
             _ = try request()
         } catch { throw ValidationError(CLIFailure.message(error)) }
     }
@@ -54,11 +67,28 @@ struct PathwayCommand: ParsableCommand {
     func run() throws {
         try CLIFailure.run {
             let request = try request()
-            let map = try PathwayFile.load(path: input)
-            let (view, width, height) = try request.frame(for: map)
+            var map = try PathwayFile.load(path: input)
+            var overlays: [DataOverlay] = []
+            if let reactionData { overlays.append(try DataOverlay.load(path: reactionData, target: .reactions)) }
+            if let metaboliteData { overlays.append(try DataOverlay.load(path: metaboliteData, target: .metabolites)) }
+            for overlay in overlays {
+                if overlay.matches(in: map) == 0 {
+                    FileHandle.standardError.write(Data("molshot: warning: no \(overlay.target.rawValue) of \(input) match an id in \(overlay.file)\n".utf8))
+                }
+                map = overlay.applied(to: map)
+            }
             let renderer = try PathwayRenderer()
             renderer.samples = request.samples
-            let image = try renderer.render(map, view: view, width: width, height: height, theme: request.theme)
+            if let tiles {
+                let pyramid = TilePyramid(map: map, tileSize: tileSize, levels: levels ?? TilePyramid.defaultLevels(for: map, tileSize: tileSize))
+                try pyramid.write(map, to: tiles, renderer: renderer, theme: request.theme)
+                print("\(pyramid.tileCount) tiles in \(pyramid.levels) levels in \(tiles)")
+                return
+            }
+            guard let output else { return }
+            let (view, width, height) = try request.frame(for: map)
+            var image = try renderer.render(map, view: view, width: width, height: height, theme: request.theme)
+            try renderer.drawLegend(overlays, into: &image, theme: request.theme)
             let encoder = PNGEncoder.fast
             if output == "-" {
                 FileHandle.standardOutput.write(Data(try encoder.encode(image)))
