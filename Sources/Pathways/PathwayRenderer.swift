@@ -35,8 +35,9 @@ public final class PathwayRenderer {
     private let pass: OffscreenPass
     private let program: ShaderProgram
     private let fonts = FontCache()
-    /// Samples a pixel per side (2 to 4 smooths edges; 1 is fastest).
-    public var samples = 3
+    /// Samples a pixel per side (2 to 4 smooths edges; 1 is fastest). Measured on llvmpipe for a
+    /// 2000 px map: 1 takes 0.21 s, 2 0.32 s, 3 0.68 s; 4x MSAA 0.35 s, so supersampling it is.
+    public var samples = 2
 
     public init(device: GraphicsDevice? = nil) throws {
         let device = try device ?? GraphicsDevice()

@@ -27,7 +27,7 @@ struct PathwayCommand: ParsableCommand {
     @Option(help: ArgumentHelp(PathwayRequest.help["region"]!)) var region: String?
     @Option(help: ArgumentHelp(PathwayRequest.help["theme"]!)) var theme = "standard"
     @Option(help: "Background color (name, #RRGGBB, or transparent); the theme's when not given.") var background: String?
-    @Option(help: ArgumentHelp(PathwayRequest.help["samples"]!)) var samples = 3
+    @Option(help: ArgumentHelp(PathwayRequest.help["samples"]!)) var samples = 2
     @Option(help: "Values per reaction (CSV id,value or a JSON object): its edges colored and widened on a scale, with a legend.")
     var reactionData: String?
     @Option(help: "Values per metabolite (CSV id,value or a JSON object): its node filled and sized on a scale, with a legend.")

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Pathway pictures against Graphviz, measured in the same run.
+
+case escher-e_coli_core-2000: the e_coli_core Escher map at 2000 px wide (Bezier edges, labels),
+  against `neato -n2 -Tpng` on the same nodes at the same places, straight edges, the same labels,
+  at the same pixel size.
+case tiles-<map>: molshot's tile pyramid of the largest corpus map against Graphviz drawing every
+  level of the same pyramid as one picture of the same pixels (it has no tiles of its own).
+Medians of several runs; ratio = graphviz seconds / molshot seconds."""
+import argparse, json, os, shutil, statistics, subprocess, sys, tempfile, time
+
+
+def timed(cmd, runs):
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def escher_dot(path, dpi):
+    """The Escher map as DOT with fixed positions (points, y up), as neato -n2 takes it."""
+    header, body = json.load(open(path))
+    nodes, reactions = body["nodes"], body["reactions"]
+    ys = [n["y"] for n in nodes.values()]
+    top = max(ys)
+    out = ['digraph map {', f'  graph [dpi={dpi:.3f}, outputorder=edgesfirst, splines=line, bgcolor=white];',
+           '  node [fixedsize=true, fontname="DejaVu Sans"];', '  edge [arrowsize=1.5, penwidth=6, color="#334E75"];']
+    for nid, n in nodes.items():
+        x, y = n["x"], top - n["y"]
+        if n["node_type"] == "metabolite":
+            r = 20 if n.get("node_is_primary") else 12
+            out.append(f'  n{nid} [pos="{x:.1f},{y:.1f}", shape=circle, width={2*r/72:.3f}, style=filled, fillcolor="#E0865B", '
+                       f'color="#A24510", label="", xlabel="{n.get("bigg_id", "")}", fontsize=20];')
+        else:
+            out.append(f'  n{nid} [pos="{x:.1f},{y:.1f}", shape=point, width=0.01, label=""];')
+    for rid, r in reactions.items():
+        if "label_x" in r:
+            out.append(f'  r{rid} [pos="{r["label_x"]:.1f},{top - r["label_y"]:.1f}", shape=plaintext, label="{r.get("bigg_id", "")}", '
+                       f'fontsize=30, fontcolor="#334E75", width=0.1, height=0.1];')
+        for sid, s in r["segments"].items():
+            out.append(f'  n{s["from_node_id"]} -> n{s["to_node_id"]};')
+    out.append('}')
+    return "\n".join(out), top
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--molshot", required=True)
+    ap.add_argument("--corpus", required=True)
+    ap.add_argument("--runs", type=int, default=5)
+    a = ap.parse_args()
+    maps = os.path.join(a.corpus, "pathways")
+    ecoli = os.path.join(maps, "escher_e_coli_core.json")
+    if not os.path.exists(ecoli):
+        print("bench: no pathway maps in the corpus; nothing to measure", file=sys.stderr)
+        return
+    neato = shutil.which("neato")
+    work = tempfile.mkdtemp(prefix="molshot-bench-pathway-")
+    try:
+        # Width of the drawn map in map units, as molshot fits it (2% margins on the picture).
+        info = json.load(open(ecoli))[1]
+        xs = [n["x"] for n in info["nodes"].values()]
+        extent = max(xs) - min(xs)
+        dpi = 72 * 2000 / (extent * 1.04)
+        molshot = timed([a.molshot, "pathway", ecoli, "-o", f"{work}/m.png", "--size", "2000"], a.runs)
+        if neato:
+            dot, _ = escher_dot(ecoli, dpi)
+            open(f"{work}/map.dot", "w").write(dot)
+            peer = timed([neato, "-n2", "-Tpng", "-o", f"{work}/g.png", f"{work}/map.dot"], a.runs)
+            print(f"RESULT suite=pathway case=escher-e_coli_core-2000 molshot={molshot:.3f}s peer=graphviz:{peer:.3f}s ratio={peer / molshot:.2f}")
+        else:
+            print(f"RESULT suite=pathway case=escher-e_coli_core-2000 molshot={molshot:.3f}s peer=none ratio=n/a")
+
+        largest = max((f for f in os.listdir(maps) if not f.endswith(".tsv")), key=lambda f: os.path.getsize(os.path.join(maps, f)))
+        path = os.path.join(maps, largest)
+        shutil.rmtree(f"{work}/tiles", ignore_errors=True)
+        t = time.perf_counter()
+        subprocess.run([a.molshot, "pathway", path, "--tiles", f"{work}/tiles"], check=True, stdout=subprocess.DEVNULL)
+        tiles_seconds = time.perf_counter() - t
+        meta = json.load(open(f"{work}/tiles/tiles.json"))
+        count = sum(g["columns"] * g["rows"] for g in meta["grid"])
+        if neato and largest.startswith("escher"):
+            peer = 0.0
+            for level in meta["grid"]:
+                side = meta["tileSize"] * (1 << meta["grid"].index(level))
+                dot, _ = escher_dot(path, 72 * level["scale"])
+                open(f"{work}/level.dot", "w").write(dot)
+                peer += timed([neato, "-n2", "-Tpng", "-o", f"{work}/level.png", f"{work}/level.dot"], 1)
+            print(f"RESULT suite=pathway case=tiles-{largest.split('.')[0]} molshot={tiles_seconds:.3f}s peer=graphviz:{peer:.3f}s "
+                  f"ratio={peer / tiles_seconds:.2f} tiles={count} levels={meta['levels']}")
+        else:
+            print(f"RESULT suite=pathway case=tiles-{largest.split('.')[0]} molshot={tiles_seconds:.3f}s peer=none ratio=n/a tiles={count}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
