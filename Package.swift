@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "Pathways", dependencies: ["Core", "Structure", "Graphics", "Text"]),
         .target(name: "Text", dependencies: ["CFreeType", "Graphics", "Core"]),
         .target(name: "MoleculeView", dependencies: ["Structure", "Graphics", "Scene", "Core"]),
-        .target(name: "Gestures", dependencies: ["MoleculeView", "Structure", "Graphics", "Scene", "Text", "Core"]),
+        .target(name: "Gestures", dependencies: ["MoleculeView", "Pathways", "Structure", "Graphics", "Scene", "Text", "Core"]),
         .target(name: "Thumbnails", dependencies: ["MoleculeView", "Structure", "Graphics", "Scene", "Text", "Core"]),
         .executableTarget(
             name: "molshot",
@@ -39,7 +39,7 @@ let package = Package(
         .testTarget(name: "LibraryTests", dependencies: ["Library", "Structure", "Core"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Core", "Graphics"]),
         .testTarget(name: "RenderTests", dependencies: ["Core", "MoleculeView", "Graphics", "Scene", "Structure"]),
-        .testTarget(name: "GestureTests", dependencies: ["Gestures", "MoleculeView", "Structure", "Graphics", "Scene"]),
+        .testTarget(name: "GestureTests", dependencies: ["Gestures", "Pathways", "MoleculeView", "Structure", "Graphics", "Scene"]),
         .testTarget(name: "ThumbnailTests", dependencies: ["Thumbnails", "MoleculeView", "Structure", "Graphics"]),
         .testTarget(name: "MolshotCLITests", dependencies: ["molshot"]),
     ]

@@ -225,11 +225,24 @@ public final class ReplaySession {
 public struct ReplayFrame: Sendable {
     let drawn: DrawnPicture
     let caption: String?
-    let captions: CaptionWriter
+    let captions: CaptionWriter?
+
+    init(drawn: DrawnPicture, caption: String?, captions: CaptionWriter) {
+        self.drawn = drawn
+        self.caption = caption
+        self.captions = captions
+    }
+
+    /// A frame drawn whole already (a pathway view).
+    public init(image: RGBAImage) {
+        drawn = DrawnPicture(image: image, smoothEdges: false)
+        caption = nil
+        captions = nil
+    }
 
     public func finished() throws -> RGBAImage {
         var image = drawn.finished()
-        if let caption { try captions.draw(caption, on: &image) }
+        if let caption, let captions { try captions.draw(caption, on: &image) }
         return image
     }
 }

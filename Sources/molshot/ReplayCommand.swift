@@ -4,6 +4,7 @@ import Foundation
 import Gestures
 import Graphics
 import MoleculeView
+import Pathways
 import Structure
 
 struct ReplayCommand: ParsableCommand {
@@ -22,6 +23,12 @@ struct ReplayCommand: ParsableCommand {
 
     @Option(help: "Structure shown from the start: a file, lib:ID or pdb:ID (events can also load one).")
     var molecule: String?
+
+    @Option(help: "Pathway map to browse instead of a molecule (KGML, Escher, SBGN-ML, GPML, Molshot JSON): fingers pan, a pinch zooms, a double tap zooms in, a tap selects a node.")
+    var pathway: String?
+
+    @Option(help: "With --pathway: write each tap as a JSON line here (time, point, and the node's id, name, kind and label, or null).")
+    var log: String?
 
     @Option(name: [.short, .customLong("output")], help: "Folder for frame-NNNNN.png.")
     var output: String
@@ -47,6 +54,9 @@ struct ReplayCommand: ParsableCommand {
             if let apng { try OutputPath.checkFile(apng, field: "apng") }
         } catch { throw ValidationError(CLIFailure.message(error)) }
         if let fps { guard fps > 0, fps <= 240 else { throw ValidationError("--fps must be in (0, 240].") } }
+        if pathway != nil && (molecule != nil || catalog != nil) { throw ValidationError("Give --pathway or --molecule (and --catalog), not both.") }
+        if log != nil && pathway == nil { throw ValidationError("--log records taps on a --pathway.") }
+        if let log { do { try OutputPath.checkFile(log, field: "log", formats: ["jsonl", "json", "log", "txt"]) } catch { throw ValidationError(CLIFailure.message(error)) } }
         try picture.singleRotation()
         do { _ = try picture.request().singleMode() } catch { throw ValidationError(CLIFailure.message(error)) }
     }
@@ -72,8 +82,28 @@ struct ReplayCommand: ParsableCommand {
             }
             for name in earlier { try FileManager.default.removeItem(atPath: (output as NSString).appendingPathComponent(name)) }
         }
-        let replay = Replay(source: events == "-" ? "<stdin>" : events, options: options, molecule: structure,
-                            baseDirectory: base, fps: fps)
+        let source = events == "-" ? "<stdin>" : events
+        let pathwayReplay = try pathway.map { path in
+            PathwayReplay(map: try PathwayFile.load(path: path), source: source, width: options.request.width, height: options.request.height,
+                          theme: PathwayTheme(.standard), renderer: try PathwayRenderer(), fps: fps)
+        }
+        let replay = pathwayReplay == nil ? Replay(source: source, options: options, molecule: structure, baseDirectory: base, fps: fps) : nil
+        var logFile: FileHandle?
+        if let log {
+            FileManager.default.createFile(atPath: log, contents: nil)
+            guard let handle = FileHandle(forWritingAtPath: log) else { throw CLIError("cannot write the log \(log)") }
+            logFile = handle
+        }
+        defer { try? logFile?.close() }
+        let tapped: (PathwayReplay.Tap) throws -> Void = { tap in
+            var entry: [String: Any] = ["t": tap.time, "line": tap.line, "x": tap.point.x, "y": tap.point.y]
+            if let n = tap.node {
+                entry["node"] = ["id": n.id, "name": n.name, "kind": n.kind, "label": n.label]
+            } else {
+                entry["node"] = NSNull()
+            }
+            logFile?.write(try JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys]) + Data("\n".utf8))
+        }
         // Frames are finished, encoded and written on a queue of their own while the next one draws.
         // Frames of an animation share one format: RGB over an opaque background, else RGBA.
         var encoder = options.request.pngEncoder
@@ -85,7 +115,9 @@ struct ReplayCommand: ParsableCommand {
             try writer.write(image, number: times.count)
         }
         if events == "-" {
-            while let line = readLine(strippingNewline: true) { try replay.feed(line, emit: emit) }
+            while let line = readLine(strippingNewline: true) {
+                if let p = pathwayReplay { try p.feed(line, emit: emit, tapped: tapped) } else { try replay!.feed(line, emit: emit) }
+            }
         } else {
             let text: String
             do { text = try String(contentsOfFile: events, encoding: .utf8) } catch {
@@ -93,9 +125,11 @@ struct ReplayCommand: ParsableCommand {
                 throw InputFileError(file: events, message: exists ? "cannot read the event file (not UTF-8 text, or not readable)"
                                                                    : "no such event file")
             }
-            for line in text.split(separator: "\n", omittingEmptySubsequences: false) { try replay.feed(String(line), emit: emit) }
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                if let p = pathwayReplay { try p.feed(String(line), emit: emit, tapped: tapped) } else { try replay!.feed(String(line), emit: emit) }
+            }
         }
-        try replay.finish(emit: emit)
+        if let p = pathwayReplay { try p.finish(emit: emit) } else { try replay!.finish(emit: emit) }
         let frames = try writer.finish()
         if let apng {
             var delays: [Double] = []

@@ -1,0 +1,70 @@
+import Foundation
+import XCTest
+
+/// `molshot pathway` and `molshot replay --pathway` as a user runs them.
+final class PathwayCommandTests: XCTestCase {
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-pathway-\(UUID().uuidString)")
+
+    override func setUpWithError() throws { try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true) }
+    override func tearDown() { try? FileManager.default.removeItem(at: scratch) }
+
+    func path(_ name: String) -> String { scratch.appendingPathComponent(name).path }
+    func molshot(_ arguments: String...) throws -> MolshotBinary.Run { try MolshotBinary.run(arguments) }
+
+    func testAPictureAPyramidAndBadInput() throws {
+        let sbgn = "Tests/Fixtures/pathways/sbgn_glycolysis.sbgn"
+        let run = try molshot("pathway", sbgn, "-o", path("map.png"), "--size", "400")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let png = try Data(contentsOf: URL(fileURLWithPath: path("map.png")))
+        XCTAssertEqual(png.prefix(4), Data([0x89, 0x50, 0x4E, 0x47]))
+        XCTAssertEqual(png[16..<20], Data([0, 0, 1, 144]), "400 pixels wide: the longer side")
+        let tiles = try molshot("pathway", sbgn, "--tiles", path("tiles"), "--tile-size", "64", "--levels", "3")
+        XCTAssertEqual(tiles.status, 0, tiles.stderr)
+        XCTAssertTrue(tiles.stdout.contains("in 3 levels"), tiles.stdout)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path("tiles/2/3/0.png")))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path("tiles/tiles.json")))
+        // Bad input: the file and the line; a bad option names itself.
+        let text = try String(contentsOfFile: InfoCommandTests.root.appendingPathComponent(sbgn).path, encoding: .utf8)
+        try String(text.prefix(5000)).write(toFile: path("cut.sbgn"), atomically: true, encoding: .utf8)
+        let cut = try molshot("pathway", path("cut.sbgn"), "-o", path("cut.png"))
+        XCTAssertEqual(cut.status, 1)
+        XCTAssertTrue(cut.stderr.contains("cut.sbgn: line "), cut.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("cut.png")))
+        let region = try molshot("pathway", sbgn, "-o", path("r.png"), "--region", "1,2")
+        XCTAssertNotEqual(region.status, 0)
+        XCTAssertTrue(region.stderr.contains("--region"), region.stderr)
+        let both = try molshot("pathway", sbgn)
+        XCTAssertNotEqual(both.status, 0)
+        XCTAssertTrue(both.stderr.contains("--tiles"), both.stderr)
+    }
+
+    func testReplayOnAPathwayLogsTheTappedNode() throws {
+        try #"{"nodes": [{"id": "HK1", "kind": "gene-product", "x": 0, "y": 0, "width": 100, "height": 100, "label": "hexokinase"}, {"id": "g", "x": 400, "y": 0}]}"#
+            .write(toFile: path("map.json"), atomically: true, encoding: .utf8)
+        // The map is fitted to 400x400 pixels of a 400x400 point viewport: HK1's center lies left of the middle.
+        let events = """
+            {"type": "header", "version": 1, "viewport": {"width": 400, "height": 400}}
+            {"type": "touch", "t": 0.1, "phase": "began", "id": 1, "x": 60, "y": 200}
+            {"type": "touch", "t": 0.2, "phase": "ended", "id": 1, "x": 60, "y": 200, "tapCount": 1}
+            {"type": "frame", "t": 0.3}
+            {"type": "touch", "t": 0.5, "phase": "began", "id": 1, "x": 200, "y": 390}
+            {"type": "touch", "t": 0.6, "phase": "ended", "id": 1, "x": 200, "y": 390, "tapCount": 1}
+            """
+        try events.write(toFile: path("taps.jsonl"), atomically: true, encoding: .utf8)
+        let run = try molshot("replay", path("taps.jsonl"), "--pathway", path("map.json"), "--log", path("taps.log.jsonl"),
+                              "-o", path("frames"), "--size", "400")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.hasPrefix("2 frames"), run.stdout)
+        let lines = try String(contentsOfFile: path("taps.log.jsonl"), encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.count, 2)
+        let first = try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any]
+        let node = first?["node"] as? [String: Any]
+        XCTAssertEqual(node?["id"] as? String, "HK1")
+        XCTAssertEqual(node?["kind"] as? String, "gene-product")
+        XCTAssertEqual(node?["label"] as? String, "hexokinase")
+        let second = try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any]
+        XCTAssertTrue(second?["node"] is NSNull)
+        let molecule = try molshot("replay", path("taps.jsonl"), "--pathway", path("map.json"), "--molecule", "x.pdb", "-o", path("f2"))
+        XCTAssertNotEqual(molecule.status, 0)
+    }
+}
