@@ -6,8 +6,11 @@ case escher-e_coli_core-2000: the e_coli_core Escher map at 2000 px wide (Bezier
   at the same pixel size.
 case tiles-<map>: molshot's tile pyramid of the largest corpus map against Graphviz drawing every
   level of the same pyramid as one picture of the same pixels (it has no tiles of its own).
+case layout-500: a generated graph of 500 reactions without positions (each with one or two
+  substrates and products, half with a currency pair), laid out and drawn by molshot, against
+  `dot -Tpng` on the same graph with the currency metabolites copied per edge as molshot draws them.
 Medians of several runs; ratio = graphviz seconds / molshot seconds."""
-import argparse, json, os, shutil, statistics, subprocess, sys, tempfile, time
+import argparse, json, os, random, shutil, statistics, subprocess, sys, tempfile, time
 
 
 def timed(cmd, runs):
@@ -43,6 +46,36 @@ def escher_dot(path, dpi):
             out.append(f'  n{s["from_node_id"]} -> n{s["to_node_id"]};')
     out.append('}')
     return "\n".join(out), top
+
+
+def generated(reactions=500, seed=7):
+    """A metabolism-like graph without positions: Molshot JSON and the same graph as DOT."""
+    rng = random.Random(seed)
+    metabolites = [f"m{i}" for i in range(int(reactions * 0.8))]
+    currency = [("atp", "adp"), ("nad", "nadh"), ("nadp", "nadph"), ("h2o", "h"), ("co2", "pi")]
+    nodes = [{"id": m, "label": m} for m in metabolites] + [{"id": c, "label": c.upper()} for pair in currency for c in pair]
+    edges, dot_edges, dot_nodes = [], [], [f'  {m} [shape=circle, width=0.4, fixedsize=true, label="{m}"];' for m in metabolites]
+    for r in range(reactions):
+        rid = f"R{r}"
+        nodes.append({"id": rid, "kind": "reaction"})
+        dot_nodes.append(f'  {rid} [shape=box, width=0.14, height=0.14, label=""];')
+        centre = int(r * len(metabolites) / reactions)
+        def pick():
+            return metabolites[max(0, min(len(metabolites) - 1, centre + rng.randint(-6, 6)))]
+        ins = {pick() for _ in range(rng.randint(1, 2))}
+        outs = {pick() for _ in range(rng.randint(1, 2))} - ins or {metabolites[min(len(metabolites) - 1, centre + 7)]}
+        for m in ins:
+            edges.append({"from": m, "to": rid, "kind": "substrate"}); dot_edges.append(f"  {m} -> {rid};")
+        for m in outs:
+            edges.append({"from": rid, "to": m, "kind": "product"}); dot_edges.append(f"  {rid} -> {m};")
+        if r % 2 == 0:
+            a, b = currency[r % len(currency)]
+            edges.append({"from": a, "to": rid, "kind": "substrate"}); edges.append({"from": rid, "to": b, "kind": "product"})
+            dot_nodes.append(f'  {a}_{r} [shape=circle, width=0.25, fixedsize=true, label="{a.upper()}", fontsize=8];')
+            dot_nodes.append(f'  {b}_{r} [shape=circle, width=0.25, fixedsize=true, label="{b.upper()}", fontsize=8];')
+            dot_edges.append(f"  {a}_{r} -> {rid};"); dot_edges.append(f"  {rid} -> {b}_{r};")
+    dot = "digraph g {\n  graph [dpi=36];\n" + "\n".join(dot_nodes + dot_edges) + "\n}\n"
+    return {"title": "generated", "nodes": nodes, "edges": edges}, dot
 
 
 def main():
@@ -92,6 +125,17 @@ def main():
                   f"ratio={peer / tiles_seconds:.2f} tiles={count} levels={meta['levels']}")
         else:
             print(f"RESULT suite=pathway case=tiles-{largest.split('.')[0]} molshot={tiles_seconds:.3f}s peer=none ratio=n/a tiles={count}")
+
+        graph, dot = generated()
+        json.dump(graph, open(f"{work}/gen.json", "w"))
+        open(f"{work}/gen.dot", "w").write(dot)
+        molshot = timed([a.molshot, "pathway", f"{work}/gen.json", "-o", f"{work}/gen.png"], 3)
+        dot_tool = shutil.which("dot")
+        if dot_tool:
+            peer = timed([dot_tool, "-Tpng", "-o", f"{work}/gen-dot.png", f"{work}/gen.dot"], 3)
+            print(f"RESULT suite=pathway case=layout-500 molshot={molshot:.3f}s peer=graphviz-dot:{peer:.3f}s ratio={peer / molshot:.2f}")
+        else:
+            print(f"RESULT suite=pathway case=layout-500 molshot={molshot:.3f}s peer=none ratio=n/a")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -5,12 +5,13 @@ import Structure
 /// Loads a pathway map of any supported format, plain or gzip: Escher JSON (a JSON array),
 /// Molshot JSON (a JSON object), KGML, SBGN-ML and GPML (by the XML root element).
 public enum PathwayFile {
-    public static func load(path: String, maxBytes: Int = 256 << 20) throws -> PathwayMap {
+    /// A map without positions is laid out with `layout`.
+    public static func load(path: String, maxBytes: Int = 256 << 20, layout: PathwayLayout = PathwayLayout()) throws -> PathwayMap {
         let bytes = try FileInput.read(path: path, limit: maxBytes)
-        return try parse(Data(bytes), file: path)
+        return try parse(Data(bytes), file: path, layout: layout)
     }
 
-    public static func parse(_ data: Data, file: String) throws -> PathwayMap {
+    public static func parse(_ data: Data, file: String, layout: PathwayLayout = PathwayLayout()) throws -> PathwayMap {
         guard let first = data.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) else {
             throw PathwayError(file: file, "is empty")
         }
@@ -34,6 +35,6 @@ public enum PathwayFile {
             throw PathwayError(file: file, "not a pathway file: expected JSON (Escher, Molshot) or XML (KGML, SBGN-ML, GPML)")
         }
         guard !map.nodes.isEmpty || !map.edges.isEmpty else { throw PathwayError(file: file, "the map has no nodes") }
-        return map
+        return map.needsLayout ? layout.laidOut(map) : map
     }
 }

@@ -12,11 +12,14 @@ enum PathwayJSONReader {
     static func read(_ json: Any, file: String) throws -> PathwayMap {
         func fail(_ key: String, _ message: String) -> PathwayError { PathwayError(file: file, at: key, message) }
         guard let root = json as? [String: Any] else { throw PathwayError(file: file, "a Molshot pathway is a JSON object") }
+        // A graph without any positions is laid out; one with some is a mistake where one is missing.
+        let placed = (root["nodes"] as? [Any] ?? []).contains { ($0 as? [String: Any])?["x"] != nil || ($0 as? [String: Any])?["y"] != nil }
         func number(_ o: [String: Any], _ key: String, _ path: String, default value: Double? = nil) throws -> Double {
             if o[key] == nil, let value { return value }
+            if o[key] == nil && (key == "x" || key == "y") && !placed { return 0 }
             guard let n = o[key] as? NSNumber, String(cString: n.objCType) != "c", case let v = n.doubleValue, v.isFinite else {
                 if o[key] == nil && (key == "x" || key == "y") {
-                    throw fail("\(path).\(key)", "missing: every node needs x and y (graphs without positions are not laid out yet)")
+                    throw fail("\(path).\(key)", "missing: give every node x and y, or none (then the graph is laid out)")
                 }
                 throw fail("\(path).\(key)", "missing or not a number")
             }
@@ -31,6 +34,7 @@ enum PathwayJSONReader {
         map.format = "molshot"
         map.title = root["title"] as? String ?? ""
         guard let nodes = root["nodes"] as? [Any] else { throw fail("nodes", "missing or not a list") }
+        map.needsLayout = !placed
         var ids = Set<String>()
         for (i, value) in nodes.enumerated() {
             let path = "nodes[\(i)]"

@@ -163,6 +163,8 @@ public struct PathwayMap: Sendable {
     public var texts: [Text] = []
     /// The drawing area the file states (Escher's canvas, GPML's board), if any.
     public var canvas: (origin: SIMD2<Double>, size: SIMD2<Double>)?
+    /// The file gave no positions: `PathwayLayout` places the nodes.
+    public var needsLayout = false
 
     public init() {}
 

@@ -28,6 +28,8 @@ struct PathwayCommand: ParsableCommand {
     @Option(help: ArgumentHelp(PathwayRequest.help["theme"]!)) var theme = "standard"
     @Option(help: "Background color (name, #RRGGBB, or transparent); the theme's when not given.") var background: String?
     @Option(help: ArgumentHelp(PathwayRequest.help["samples"]!)) var samples = 2
+    @Option(help: "Currency metabolites for the layout of a graph without positions (drawn as a small copy beside each reaction): names separated by commas, or @FILE with one or more a line. Default: ATP, ADP, AMP, NAD(P)(H), FAD, H2O, H+, CO2, Pi, PPi, CoA, O2, NH3/NH4+ (also as BiGG _c ids).")
+    var currency: String?
     @Option(help: "Values per reaction (CSV id,value or a JSON object): its edges colored and widened on a scale, with a legend.")
     var reactionData: String?
     @Option(help: "Values per metabolite (CSV id,value or a JSON object): its node filled and sized on a scale, with a legend.")
@@ -67,7 +69,12 @@ struct PathwayCommand: ParsableCommand {
     func run() throws {
         try CLIFailure.run {
             let request = try request()
-            var map = try PathwayFile.load(path: input)
+            var layout = PathwayLayout()
+            if let currency {
+                let text = currency.hasPrefix("@") ? try String(contentsOfFile: String(currency.dropFirst()), encoding: .utf8) : currency
+                layout = PathwayLayout(currency: PathwayLayout.currency(from: text))
+            }
+            var map = try PathwayFile.load(path: input, layout: layout)
             var overlays: [DataOverlay] = []
             if let reactionData { overlays.append(try DataOverlay.load(path: reactionData, target: .reactions)) }
             if let metaboliteData { overlays.append(try DataOverlay.load(path: metaboliteData, target: .metabolites)) }

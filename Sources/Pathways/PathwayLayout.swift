@@ -1,0 +1,326 @@
+import Core
+
+/// Places the nodes of a map that has no positions: a layered drawing, top to bottom, as pathway
+/// browsers and Graphviz's `dot` draw metabolism. Currency metabolites (ATP, NAD(P)H, water, ...)
+/// are not ranked: each of their edges gets a small copy of the metabolite next to its reaction,
+/// so that they do not become hubs that tie the drawing into knots.
+///
+/// Steps: cycles broken by reversing the back edges of a depth-first search; ranks by longest
+/// path; edges that span several ranks get a bend point per rank; the order within each rank by
+/// barycenter sweeps down and up, keeping the order with the fewest crossings; x by the median
+/// of each node's neighbours with a minimum spacing, smoothed over a few sweeps.
+public struct PathwayLayout: Sendable {
+    /// Names (ids, labels or names, any case) of currency metabolites.
+    public var currency: Set<String>
+    public var rankSeparation = 110.0
+    public var nodeSeparation = 40.0
+    public var sweeps = 12
+
+    public static let standardCurrency: Set<String> = [
+        "atp", "adp", "amp", "gtp", "gdp", "utp", "udp", "ctp", "cdp", "nad", "nad+", "nadh", "nadp", "nadp+", "nadph",
+        "fad", "fadh2", "h2o", "water", "h", "h+", "proton", "co2", "carbon dioxide", "pi", "phosphate", "orthophosphate",
+        "ppi", "diphosphate", "coa", "coenzyme a", "o2", "oxygen", "nh3", "nh4", "nh4+", "ammonia", "ammonium",
+        "atp_c", "adp_c", "amp_c", "nad_c", "nadh_c", "nadp_c", "nadph_c", "h2o_c", "h_c", "co2_c", "pi_c", "ppi_c", "coa_c", "o2_c", "nh4_c",
+    ]
+
+    public init(currency: Set<String> = PathwayLayout.standardCurrency) {
+        self.currency = Set(currency.map { $0.lowercased() })
+    }
+
+    /// Reads a currency list: names separated by commas or new lines (`#` starts a comment).
+    public static func currency(from text: String) -> Set<String> {
+        Set(text.split(whereSeparator: \.isNewline).flatMap { line in
+            (line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "").split(separator: ",")
+        }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty })
+    }
+
+    func isCurrency(_ n: PathwayMap.Node) -> Bool {
+        n.kind == .metabolite && [n.id, n.label, n.name].contains { !$0.isEmpty && currency.contains($0.lowercased()) }
+    }
+
+    /// The map with every node placed and every edge drawn through its bends.
+    public func laidOut(_ input: PathwayMap) -> PathwayMap {
+        var map = input
+        // Currency metabolites: one small copy per edge, set beside its other end later.
+        var copies: [(node: Int, partner: String)] = []
+        let currencyIDs = Set(map.nodes.filter(isCurrency).map(\.id))
+        var nodes = map.nodes.filter { !currencyIDs.contains($0.id) }
+        let originals = Dictionary(map.nodes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var edges = map.edges
+        for (k, e) in edges.enumerated() {
+            for end in [e.from, e.to] {
+                guard let id = end, currencyIDs.contains(id), var copy = originals[id] else { continue }
+                let other = (end == e.from ? e.to : e.from) ?? id
+                copy.id = "\(id)#\(k)"
+                copy.size = copy.size * 0.6
+                copy.fontSize = copy.fontSize * 0.8
+                copies.append((nodes.count, other))
+                nodes.append(copy)
+                if end == e.from { edges[k].from = copy.id } else { edges[k].to = copy.id }
+            }
+        }
+        let index = Dictionary(nodes.enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { a, _ in a })
+        let copyIndices = Set(copies.map(\.node))
+        let ranked = nodes.indices.filter { !copyIndices.contains($0) }
+        // Directed edges between ranked nodes, cycles broken.
+        var pairs: [(Int, Int)] = []
+        for e in edges {
+            guard let f = e.from.flatMap({ index[$0] }), let t = e.to.flatMap({ index[$0] }), f != t,
+                  !copyIndices.contains(f), !copyIndices.contains(t) else { continue }
+            pairs.append((f, t))
+        }
+        let acyclic = PathwayLayout.breakingCycles(pairs, nodes: ranked)
+        let rank = PathwayLayout.longestPathRanks(acyclic, nodes: ranked)
+        // Layers with bend points ("dummies", index >= nodes.count) on long edges.
+        var layers: [[Int]] = Array(repeating: [], count: (rank.values.max() ?? 0) + 1)
+        for n in ranked { layers[rank[n]!].append(n) }
+        var next = nodes.count
+        var chains: [Int: [Int]] = [:]  // edge pair index -> the dummies along it
+        var links: [(Int, Int)] = []    // between adjacent layers
+        var dummyRank: [Int: Int] = [:]
+        for (p, (f, t)) in acyclic.enumerated() {
+            let rf = rank[f]!, rt = rank[t]!
+            var previous = f
+            var chain: [Int] = []
+            if rt > rf + 1 {
+                for r in (rf + 1)..<rt {
+                    layers[r].append(next)
+                    dummyRank[next] = r
+                    chain.append(next)
+                    links.append((previous, next))
+                    previous = next
+                    next += 1
+                }
+            }
+            links.append((previous, t))
+            chains[p] = chain
+        }
+        PathwayLayout.order(&layers, links: links, sweeps: sweeps)
+        // Sizes: dummies are thin.
+        func width(_ v: Int) -> Double { v < nodes.count ? max(nodes[v].size.x, 10) : 4 }
+        let x = PathwayLayout.coordinates(layers, links: links, width: width, separation: nodeSeparation)
+        var position: [Int: SIMD2<Double>] = [:]
+        for (r, layer) in layers.enumerated() {
+            for v in layer { position[v] = SIMD2(x[v]!, Double(r) * rankSeparation) }
+        }
+        for n in ranked where position[n] == nil { position[n] = .zero }
+        // Currency copies beside their partner, alternating sides and rows.
+        var besides: [String: Int] = [:]
+        for c in copies {
+            let partner = index[c.partner].flatMap { position[$0] } ?? .zero
+            let k = besides[c.partner, default: 0]
+            besides[c.partner] = k + 1
+            let side = k % 2 == 0 ? 1.0 : -1.0
+            position[c.node] = partner + SIMD2(side * (36 + Double(k / 2) * 26), -26 + Double(k / 2 % 3) * 26)
+        }
+        for (i, _) in nodes.enumerated() {
+            nodes[i].center = position[i] ?? .zero
+            nodes[i].labelPosition = nil
+            nodes[i].labelFromStart = false
+        }
+        // Metabolite labels go below their circle.
+        for i in nodes.indices where nodes[i].kind == .metabolite && nodes[i].shape == .ellipse {
+            nodes[i].labelPosition = nodes[i].center + SIMD2(0, nodes[i].size.y / 2 + nodes[i].fontSize * 0.8)
+        }
+        // Edges through their bends.
+        var bends: [Int: [Int: [Int]]] = [:]  // from -> to -> dummies
+        for (p, (f, t)) in acyclic.enumerated() { bends[f, default: [:]][t] = chains[p] ?? [] }
+        for k in edges.indices {
+            guard let f = edges[k].from.flatMap({ index[$0] }), let t = edges[k].to.flatMap({ index[$0] }) else { continue }
+            var through = (bends[f]?[t] ?? []).map { position[$0]! }
+            if through.isEmpty, let back = bends[t]?[f] { through = back.reversed().map { position[$0]! } }
+            edges[k].start = position[f]!
+            edges[k].segments = (through + [position[t]!]).map { .line(to: $0) }
+        }
+        map.nodes = nodes
+        map.edges = edges
+        map.canvas = nil
+        map.needsLayout = false
+        return map
+    }
+
+    // MARK: Steps
+
+    /// The edges with those that close a cycle reversed: nodes are put in a line by the greedy
+    /// heuristic of Eades, Lin and Smyth (sinks to the end, sources to the front, else the node
+    /// with the most outgoing less incoming edges), and edges that point back along it turn round.
+    static func breakingCycles(_ pairs: [(Int, Int)], nodes: [Int]) -> [(Int, Int)] {
+        var outs: [Int: [Int]] = [:], ins: [Int: [Int]] = [:]
+        for (f, t) in pairs where f != t {
+            outs[f, default: []].append(t)
+            ins[t, default: []].append(f)
+        }
+        var outDegree: [Int: Int] = [:], inDegree: [Int: Int] = [:]
+        for n in nodes {
+            outDegree[n] = outs[n]?.count ?? 0
+            inDegree[n] = ins[n]?.count ?? 0
+        }
+        var left = Set(nodes)
+        var front: [Int] = [], back: [Int] = []
+        func remove(_ v: Int) {
+            left.remove(v)
+            for w in outs[v] ?? [] where left.contains(w) { inDegree[w]! -= 1 }
+            for w in ins[v] ?? [] where left.contains(w) { outDegree[w]! -= 1 }
+        }
+        let ordered = nodes  // a stable order for ties
+        while !left.isEmpty {
+            var changed = true
+            while changed {
+                changed = false
+                for v in ordered where left.contains(v) && outDegree[v]! == 0 {
+                    back.append(v)
+                    remove(v)
+                    changed = true
+                }
+                for v in ordered where left.contains(v) && inDegree[v]! == 0 {
+                    front.append(v)
+                    remove(v)
+                    changed = true
+                }
+            }
+            guard let v = ordered.filter({ left.contains($0) }).max(by: { outDegree[$0]! - inDegree[$0]! < outDegree[$1]! - inDegree[$1]! }) else { break }
+            front.append(v)
+            remove(v)
+        }
+        let position = Dictionary((front + back.reversed()).enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { a, _ in a })
+        return pairs.map { (f, t) in position[f]! > position[t]! ? (t, f) : (f, t) }
+    }
+
+    /// Rank 0 for sources, then the longest path from them.
+    static func longestPathRanks(_ pairs: [(Int, Int)], nodes: [Int]) -> [Int: Int] {
+        var incoming: [Int: Int] = [:], out: [Int: [Int]] = [:]
+        for (f, t) in pairs {
+            incoming[t, default: 0] += 1
+            out[f, default: []].append(t)
+        }
+        var rank: [Int: Int] = [:]
+        var queue = nodes.filter { incoming[$0, default: 0] == 0 }
+        for n in queue { rank[n] = 0 }
+        var head = 0
+        while head < queue.count {
+            let v = queue[head]
+            head += 1
+            for w in out[v] ?? [] {
+                rank[w] = max(rank[w] ?? 0, rank[v]! + 1)
+                incoming[w]! -= 1
+                if incoming[w] == 0 { queue.append(w) }
+            }
+        }
+        for n in nodes where rank[n] == nil { rank[n] = 0 }
+        // Shorten edges: each node moves, within what its edges allow, to the median of the ranks
+        // its neighbours would like it at (a few sweeps of what network simplex does exactly).
+        var preds: [Int: [Int]] = [:]
+        for (f, t) in pairs { preds[t, default: []].append(f) }
+        let order = queue + nodes.filter { !Set(queue).contains($0) }
+        for _ in 0..<6 {
+            var moved = false
+            for v in order {
+                let ps = preds[v] ?? [], ss = out[v] ?? []
+                guard !ps.isEmpty || !ss.isEmpty else { continue }
+                let lo = ps.map { rank[$0]! + 1 }.max() ?? Int.min, hi = ss.map { rank[$0]! - 1 }.min() ?? Int.max
+                guard lo <= hi else { continue }
+                let wanted = (ps.map { rank[$0]! + 1 } + ss.map { rank[$0]! - 1 }).sorted()
+                let r = min(max(wanted[(wanted.count - 1) / 2], lo), hi)
+                if r != rank[v] {
+                    rank[v] = r
+                    moved = true
+                }
+            }
+            if !moved { break }
+        }
+        let lowest = rank.values.min() ?? 0
+        for k in rank.keys { rank[k]! -= lowest }
+        return rank
+    }
+
+    /// Orders each layer by barycenters, down then up, keeping the best order seen.
+    static func order(_ layers: inout [[Int]], links: [(Int, Int)], sweeps: Int) {
+        var up: [Int: [Int]] = [:], down: [Int: [Int]] = [:]
+        for (a, b) in links {
+            down[a, default: []].append(b)
+            up[b, default: []].append(a)
+        }
+        var best = layers, bestCrossings = crossings(layers, down: down)
+        for sweep in 0..<sweeps {
+            let downward = sweep % 2 == 0
+            let range: [Int] = downward ? Array(layers.indices.dropFirst()) : Array(layers.indices.dropLast().reversed())
+            for r in range {
+                let fixed = layers[downward ? r - 1 : r + 1]
+                let place = Dictionary(fixed.enumerated().map { ($0.element, Double($0.offset)) }, uniquingKeysWith: { a, _ in a })
+                let current = Dictionary(layers[r].enumerated().map { ($0.element, Double($0.offset)) }, uniquingKeysWith: { a, _ in a })
+                func center(_ v: Int) -> Double {
+                    let ns = (downward ? up[v] : down[v]) ?? []
+                    let ps = ns.compactMap { place[$0] }
+                    return ps.isEmpty ? current[v]! : ps.reduce(0, +) / Double(ps.count)
+                }
+                layers[r].sort { (center($0), current[$0]!) < (center($1), current[$1]!) }
+            }
+            let c = crossings(layers, down: down)
+            if c < bestCrossings {
+                best = layers
+                bestCrossings = c
+            }
+        }
+        layers = best
+    }
+
+    /// Edge crossings between adjacent layers.
+    static func crossings(_ layers: [[Int]], down: [Int: [Int]]) -> Int {
+        var total = 0
+        for r in layers.indices.dropLast() {
+            let below = Dictionary(layers[r + 1].enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { a, _ in a })
+            var ends: [Int] = []
+            for v in layers[r] { ends += (down[v] ?? []).compactMap { below[$0] }.sorted() }
+            // Inversions of the sequence of lower ends, counted with a Fenwick tree.
+            var tree = [Int](repeating: 0, count: layers[r + 1].count + 1)
+            for (k, e) in ends.enumerated() {
+                var i = e + 1, seen = 0
+                while i > 0 { seen += tree[i]; i -= i & -i }
+                total += k - seen
+                i = e + 1
+                while i < tree.count { tree[i] += 1; i += i & -i }
+            }
+        }
+        return total
+    }
+
+    /// x of every node: each layer left to right with the spacing, then moved toward the median
+    /// of its neighbours without overlapping, a few sweeps.
+    static func coordinates(_ layers: [[Int]], links: [(Int, Int)], width: (Int) -> Double, separation: Double) -> [Int: Double] {
+        var neighbours: [Int: [Int]] = [:]
+        for (a, b) in links {
+            neighbours[a, default: []].append(b)
+            neighbours[b, default: []].append(a)
+        }
+        var x: [Int: Double] = [:]
+        for layer in layers {
+            var at = 0.0
+            for v in layer {
+                x[v] = at + width(v) / 2
+                at += width(v) + separation
+            }
+        }
+        for _ in 0..<8 {
+            for layer in layers {
+                let wanted = layer.map { v -> Double in
+                    let ps = (neighbours[v] ?? []).compactMap { x[$0] }.sorted()
+                    return ps.isEmpty ? x[v]! : ps[ps.count / 2] / 2 + ps[(ps.count - 1) / 2] / 2
+                }
+                // Left to right keeping the spacing, then right to left, and the mean of the two.
+                var left = wanted, right = wanted
+                for k in layer.indices.dropFirst() {
+                    left[k] = max(left[k], left[k - 1] + (width(layer[k - 1]) + width(layer[k])) / 2 + separation)
+                }
+                for k in layer.indices.dropLast().reversed() {
+                    right[k] = min(right[k], right[k + 1] - (width(layer[k + 1]) + width(layer[k])) / 2 - separation)
+                }
+                var merged = zip(left, right).map { ($0 + $1) / 2 }
+                for k in layer.indices.dropFirst() {
+                    merged[k] = max(merged[k], merged[k - 1] + (width(layer[k - 1]) + width(layer[k])) / 2 + separation)
+                }
+                for (k, v) in layer.enumerated() { x[v] = merged[k] }
+            }
+        }
+        return x
+    }
+}
