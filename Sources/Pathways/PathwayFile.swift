@@ -3,7 +3,8 @@ import Foundation
 import Structure
 
 /// Loads a pathway map of any supported format, plain or gzip: Escher JSON (a JSON array),
-/// Molshot JSON (a JSON object), KGML, SBGN-ML and GPML (by the XML root element).
+/// Molshot JSON (a JSON object), KGML, SBGN-ML, GPML and SBML with the Layout package (by the
+/// XML root element).
 public enum PathwayFile {
     /// A map without positions is laid out with `layout`.
     public static func load(path: String, maxBytes: Int = 256 << 20, layout: PathwayLayout = PathwayLayout()) throws -> PathwayMap {
@@ -28,11 +29,11 @@ public enum PathwayFile {
             case "pathway": map = try KGMLReader.read(root, file: file)
             case "sbgn": map = try SBGNReader.read(root, file: file)
             case "Pathway": map = try GPMLReader.read(root, file: file)
-            case "sbml": throw PathwayError(file: file, at: root.place, "SBML layouts are not read yet")
-            default: throw PathwayError(file: file, at: root.place, "not a pathway format Molshot reads (KGML, SBGN-ML, GPML)")
+            case "sbml": map = try SBMLLayoutReader.read(root, file: file)
+            default: throw PathwayError(file: file, at: root.place, "not a pathway format Molshot reads (KGML, SBGN-ML, GPML, SBML with a layout)")
             }
         } else {
-            throw PathwayError(file: file, "not a pathway file: expected JSON (Escher, Molshot) or XML (KGML, SBGN-ML, GPML)")
+            throw PathwayError(file: file, "not a pathway file: expected JSON (Escher, Molshot) or XML (KGML, SBGN-ML, GPML, SBML)")
         }
         guard !map.nodes.isEmpty || !map.edges.isEmpty else { throw PathwayError(file: file, "the map has no nodes") }
         return map.needsLayout ? layout.laidOut(map) : map

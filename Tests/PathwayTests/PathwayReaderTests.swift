@@ -31,6 +31,27 @@ final class PathwayReaderTests: XCTestCase {
         XCTAssertTrue(escher.edges.allSatisfy { $0.reaction?.hasPrefix("reaction:") == true })
     }
 
+    func testSBMLLayoutGlyphsBecomeNodesEdgesAndLabels() throws {
+        let sbml = try PathwayFile.load(path: S.fixture("hexokinase-layout.sbml"))
+        XCTAssertEqual(sbml.format, "sbml")
+        XCTAssertEqual(sbml.compartments.map(\.name), ["cytosol"])
+        XCTAssertEqual(sbml.nodes.filter { $0.kind == .metabolite }.map(\.label).sorted(), ["HK1", "glucose", "glucose 6-phosphate"])
+        let reaction = try XCTUnwrap(sbml.node("rg_HK"))
+        XCTAssertEqual(reaction.kind, .reaction)
+        XCTAssertEqual(reaction.name, "hexokinase")
+        let product = try XCTUnwrap(sbml.edges.first { $0.id == "srg_g6p" })
+        XCTAssertEqual(product.head, .arrow)
+        XCTAssertEqual(product.to, "sg_g6p")
+        XCTAssertTrue(product.segments.contains { if case .cubic = $0 { return true } else { return false } })
+        let substrate = try XCTUnwrap(sbml.edges.first { $0.id == "srg_glc" })
+        XCTAssertEqual(substrate.from, "sg_glc", "into the reaction, though the file's curve starts at it")
+        XCTAssertEqual(substrate.start, SIMD2(130, 165))
+        XCTAssertEqual(sbml.edges.first { $0.id == "srg_hk" }?.head, .circle)
+        XCTAssertEqual(sbml.texts.map(\.text), ["Glycolysis, step 1"])
+        let noLayout = error(#"<sbml level="3" version="1"><model id="m"><listOfSpecies/></model></sbml>"#, file: "m.xml")
+        XCTAssertTrue(noLayout?.message.contains("no layout") == true, "\(String(describing: noLayout))")
+    }
+
     func testBadFilesNameTheFileAndThePlace() throws {
         let cut = error(#"{"nodes": [{"id": "a", "x": 1"#)
         XCTAssertEqual(cut?.file, "bad.json")

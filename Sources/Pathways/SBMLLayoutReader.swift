@@ -1,0 +1,165 @@
+import Core
+
+/// Reads SBML with the Layout package, as libSBML, COPASI and CellDesigner write it: the Level 3
+/// package (`layout:listOfLayouts` in the model) or the Level 2 annotation
+/// (`<annotation><listOfLayouts xmlns="http://projects.eml.org/bioinformatics/sbml/level2">`).
+/// The first layout is drawn: compartment glyphs as boxes, species glyphs as round rectangles,
+/// reaction glyphs as small process squares with their own curve, species reference glyphs as
+/// edges by role (products and side products end in arrows, modifiers and activators in circles,
+/// inhibitors in bars), line segments and cubic Beziers as the file gives them, and text glyphs as
+/// labels where their box is. Names come from the model's species, reactions and compartments.
+/// Colors from the Render package are not read; the theme's are used.
+enum SBMLLayoutReader {
+    static let speciesFill = Color(rgb: 0xCCFFCC)
+    static let lineColor = Color(rgb: 0x404040)
+
+    /// An attribute by its local name (`layout:x` and `x` alike).
+    static func attribute(_ e: XMLElementNode, _ name: String) -> String? {
+        if let v = e.attributes[name] { return v }
+        return e.attributes.first { $0.key.hasSuffix(":" + name) }?.value
+    }
+
+    static func number(_ e: XMLElementNode, _ name: String) -> Double? {
+        attribute(e, name).flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0.isFinite ? $0 : nil }
+    }
+
+    static func read(_ root: XMLElementNode, file: String) throws -> PathwayMap {
+        func fail(_ e: XMLElementNode, _ message: String) -> PathwayError { PathwayError(file: file, at: e.place, message) }
+        guard let model = root.child("model") else { throw fail(root, "an SBML file holds a <model>") }
+        guard let layout = model.descendants("listOfLayouts").first?.all("layout").first else {
+            throw fail(model, "the model has no layout (the SBML Layout package): nothing says where to draw it")
+        }
+        var names: [String: String] = [:]
+        for list in ["listOfCompartments", "listOfSpecies", "listOfReactions"] {
+            for e in model.child(list)?.children ?? [] {
+                if let id = attribute(e, "id") { names[id] = attribute(e, "name").flatMap { $0.isEmpty ? nil : $0 } ?? id }
+            }
+        }
+        func box(_ glyph: XMLElementNode) throws -> (origin: SIMD2<Double>, size: SIMD2<Double>) {
+            guard let b = glyph.child("boundingBox"), let p = b.child("position"), let d = b.child("dimensions"),
+                  let x = number(p, "x"), let y = number(p, "y"), let w = number(d, "width"), let h = number(d, "height") else {
+                throw fail(glyph, "needs a <boundingBox> with a position (x, y) and dimensions (width, height)")
+            }
+            return (SIMD2(x, y), SIMD2(w, h))
+        }
+        func point(_ e: XMLElementNode?, _ owner: XMLElementNode) throws -> SIMD2<Double> {
+            guard let e, let x = number(e, "x"), let y = number(e, "y") else { throw fail(owner, "a curve point needs x and y") }
+            return SIMD2(x, y)
+        }
+        /// A curve's start and its segments (lines, and cubic Beziers with two base points).
+        func curve(_ owner: XMLElementNode) throws -> (start: SIMD2<Double>, segments: [PathwayMap.Segment])? {
+            guard let list = owner.child("curve")?.child("listOfCurveSegments") else { return nil }
+            var start: SIMD2<Double>?
+            var segments: [PathwayMap.Segment] = []
+            for s in list.all("curveSegment") {
+                let a = try point(s.child("start"), s), b = try point(s.child("end"), s)
+                if start == nil { start = a } else if let last = segments.last?.end, last != a { segments.append(.line(to: a)) }
+                if let b1 = s.child("basePoint1"), let b2 = s.child("basePoint2") {
+                    segments.append(.cubic(c1: try point(b1, s), c2: try point(b2, s), to: b))
+                } else {
+                    segments.append(.line(to: b))
+                }
+            }
+            guard let start else { return nil }
+            return (start, segments)
+        }
+
+        var map = PathwayMap()
+        map.format = "sbml"
+        map.title = attribute(model, "name") ?? attribute(model, "id") ?? ""
+        if let d = layout.child("dimensions"), let w = number(d, "width"), let h = number(d, "height") {
+            map.canvas = (.zero, SIMD2(w, h))
+        }
+        for g in layout.child("listOfCompartmentGlyphs")?.all("compartmentGlyph") ?? [] {
+            let (origin, size) = try box(g)
+            let id = attribute(g, "id") ?? ""
+            map.compartments.append(PathwayMap.Compartment(id: id, name: attribute(g, "compartment").map { names[$0] ?? $0 } ?? "",
+                                                           origin: origin, size: size, color: Color(rgb: 0x9AA5B1)))
+        }
+        var glyphIDs = Set<String>()
+        for g in layout.child("listOfSpeciesGlyphs")?.all("speciesGlyph") ?? [] {
+            guard let id = attribute(g, "id") else { throw fail(g, "a species glyph without an id") }
+            let (origin, size) = try box(g)
+            let species = attribute(g, "species") ?? ""
+            let name = names[species] ?? species
+            map.nodes.append(PathwayMap.Node(id: id, name: name, kind: .metabolite, center: origin + size / 2, size: size,
+                                             shape: .roundRectangle, fill: speciesFill, stroke: .black, label: name,
+                                             fontSize: max(6, min(12, size.y * 0.45))))
+            glyphIDs.insert(id)
+        }
+        for g in layout.child("listOfReactionGlyphs")?.all("reactionGlyph") ?? [] {
+            guard let id = attribute(g, "id") else { throw fail(g, "a reaction glyph without an id") }
+            let reaction = attribute(g, "reaction") ?? ""
+            let own = try curve(g)
+            let center: SIMD2<Double>
+            if let own {
+                let points = PathwayMap.Edge(id: "", from: nil, to: nil, kind: .plain, start: own.start, segments: own.segments).polyline(pieces: 8)
+                center = points[points.count / 2]
+                map.edges.append(PathwayMap.Edge(id: "\(id).curve", from: nil, to: nil, kind: .plain, start: own.start, segments: own.segments,
+                                                 color: lineColor, width: 1.5, reaction: id))
+            } else {
+                let (origin, size) = try box(g)
+                center = origin + size / 2
+            }
+            map.nodes.append(PathwayMap.Node(id: id, name: names[reaction] ?? reaction, kind: .reaction, center: center,
+                                             size: SIMD2(8, 8), shape: .process, fill: .white, stroke: .black))
+            glyphIDs.insert(id)
+            for r in g.child("listOfSpeciesReferenceGlyphs")?.all("speciesReferenceGlyph") ?? [] {
+                let rid = attribute(r, "id") ?? "\(id).\(map.edges.count)"
+                guard let species = attribute(r, "speciesGlyph") else { throw fail(r, "a species reference glyph without a speciesGlyph") }
+                guard glyphIDs.contains(species) || map.node(species) != nil else { throw fail(r, "\(species) is not a species glyph of the layout") }
+                let role = (attribute(r, "role") ?? "").lowercased()
+                let kind: PathwayMap.EdgeKind
+                switch role {
+                case "substrate", "sidesubstrate": kind = .substrate
+                case "product", "sideproduct": kind = .product
+                case "inhibitor": kind = .inhibition
+                case "activator": kind = .stimulation
+                case "modifier": kind = .catalysis
+                default: kind = .plain
+                }
+                let toSpecies = kind == .product
+                let head: PathwayMap.Head = [.product: .arrow, .inhibition: .bar, .stimulation: .openArrow, .catalysis: .circle][kind] ?? .none
+                let speciesCenter = map.node(species)!.center
+                var path = try curve(r) ?? (toSpecies ? center : speciesCenter, [.line(to: toSpecies ? speciesCenter : center)])
+                // The file's curve runs from the reaction to the species; edges into the reaction turn round.
+                if !toSpecies, let first = path.segments.last?.end, PathwayMap.distance(first, speciesCenter) < PathwayMap.distance(path.start, speciesCenter) {
+                    path = PathwayMap.reversed(path)
+                }
+                map.edges.append(PathwayMap.Edge(id: rid, from: toSpecies ? id : species, to: toSpecies ? species : id, kind: kind,
+                                                 start: path.start, segments: path.segments, head: head, color: lineColor, width: 1.5,
+                                                 reaction: id))
+            }
+        }
+        for t in layout.child("listOfTextGlyphs")?.all("textGlyph") ?? [] {
+            let (origin, size) = try box(t)
+            let text = attribute(t, "text") ?? attribute(t, "originOfText").map { names[$0] ?? $0 } ?? ""
+            if let object = attribute(t, "graphicalObject"), let k = map.nodes.firstIndex(where: { $0.id == object }) {
+                if !text.isEmpty { map.nodes[k].label = text }
+                map.nodes[k].labelPosition = origin + size / 2
+            } else if !text.isEmpty {
+                map.texts.append(PathwayMap.Text(text: text, center: origin + size / 2, fontSize: max(6, min(14, size.y * 0.6))))
+            }
+        }
+        return map
+    }
+}
+
+extension PathwayMap {
+    static func distance(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> Double { ((a - b) * (a - b)).sum().squareRoot() }
+
+    /// A path walked the other way.
+    static func reversed(_ path: (start: SIMD2<Double>, segments: [Segment])) -> (start: SIMD2<Double>, segments: [Segment]) {
+        var points = [path.start] + path.segments.map(\.end)
+        var out: [Segment] = []
+        for k in stride(from: path.segments.count - 1, through: 0, by: -1) {
+            let to = points[k]
+            switch path.segments[k] {
+            case .line: out.append(.line(to: to))
+            case .cubic(let c1, let c2, _): out.append(.cubic(c1: c2, c2: c1, to: to))
+            }
+        }
+        points.reverse()
+        return (points[0], out)
+    }
+}
