@@ -38,7 +38,7 @@ final class XMLElementNode {
 
     static func parse(_ data: Data, file: String) throws -> XMLElementNode {
         let builder = Builder()
-        let parser = XMLParser(data: data)
+        let parser = XMLParser(data: try utf8(data, file: file))
         parser.delegate = builder
         parser.shouldProcessNamespaces = false
         parser.shouldResolveExternalEntities = false
@@ -54,6 +54,35 @@ final class XMLElementNode {
                                "cut short: <\(open.name)> opened at line \(open.line) is not closed")
         }
         return root
+    }
+
+    /// The document as UTF-8: Foundation's parser stops the process on names that are not valid
+    /// UTF-8, so the bytes are checked first. A Latin-1 document (so declared) is converted.
+    static func utf8(_ data: Data, file: String) throws -> Data {
+        if String(validating: data, as: UTF8.self) != nil { return data }
+        let head = String(decoding: data.prefix(200), as: UTF8.self).lowercased()
+        if head.hasPrefix("<?xml"), let declared = head.range(of: #"encoding\s*=\s*["']([a-z0-9_-]+)["']"#, options: .regularExpression) {
+            let name = head[declared]
+            if ["iso-8859-1", "latin1", "latin-1", "windows-1252", "cp1252"].contains(where: { name.contains($0) }),
+               let text = String(data: data, encoding: name.contains("1252") ? .windowsCP1252 : .isoLatin1) {
+                let fixed = text.replacingOccurrences(of: #"encoding\s*=\s*["'][A-Za-z0-9_-]+["']"#, with: "encoding=\"UTF-8\"",
+                                                      options: .regularExpression)
+                return Data(fixed.utf8)
+            }
+        }
+        // Where the first bad byte is, for the message.
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = data.makeIterator()
+        var offset = 0, line = 1
+        scan: while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar):
+                if scalar.count == 1 && scalar.first == 0x0A { line += 1 }
+                offset += scalar.count
+            case .error, .emptyInput: break scan
+            }
+        }
+        throw PathwayError(file: file, at: "line \(line)", "not valid UTF-8 text at byte \(offset + 1); save the file as UTF-8")
     }
 
     private final class Builder: NSObject, XMLParserDelegate {

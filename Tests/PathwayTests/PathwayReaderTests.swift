@@ -69,6 +69,15 @@ final class PathwayReaderTests: XCTestCase {
         XCTAssertTrue(truncated?.location?.hasPrefix("line ") == true, "\(String(describing: truncated))")
         let kgml = error(#"<pathway name="x"><entry id="1" type="compound"><graphics x="1" y="1" width="8" height="8"/></entry><relation entry1="1" entry2="5" type="PPrel"/></pathway>"#, file: "k.xml")
         XCTAssertTrue(kgml?.message.contains("5 is not an entry") == true, "\(String(describing: kgml))")
+        // Found by fuzz/run pathway: bytes that are not UTF-8 in a name stopped Foundation's parser (a crash).
+        let fuzzed = try Data(contentsOf: S.root.appendingPathComponent("Tests/Fixtures/fuzz-pathways/bad-utf8-attribute.sbgn"))
+        XCTAssertThrowsError(try PathwayFile.parse(fuzzed, file: "f.sbgn")) {
+            XCTAssertEqual(($0 as? PathwayError)?.location, "line 306")
+            XCTAssertTrue(($0 as? PathwayError)?.message.contains("not valid UTF-8") == true)
+        }
+        // Latin-1, declared so, is read.
+        let latin = Data(#"<?xml version="1.0" encoding="ISO-8859-1"?><sbgn><map id="m"><glyph id="a" class="simple chemical"><label text="caf\#u{E9}"/><bbox x="0" y="0" w="20" h="20"/></glyph></map></sbgn>"#.data(using: .isoLatin1)!)
+        XCTAssertEqual(try PathwayFile.parse(latin, file: "l.sbgn").nodes.first?.label, "caf\u{E9}")
         XCTAssertNotNil(error("", file: "empty.json"))
         XCTAssertNotNil(error("hello", file: "text.txt"))
     }
