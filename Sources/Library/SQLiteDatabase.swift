@@ -63,22 +63,15 @@ public final class SQLiteDatabase {
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     /// `IMMEDIATE` takes the write lock at the start, so a writer waits its turn there.
-    public func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
-        do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
-        }
-    }
+    public func transaction<T>(_ body: () throws -> T) throws -> T { try within("BEGIN IMMEDIATE", body) }
 
     /// Runs `body` inside one read transaction, so that every statement in it sees the same
     /// snapshot (a count and the page it counts agree while another process writes).
-    public func snapshot<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN DEFERRED")
+    public func snapshot<T>(_ body: () throws -> T) throws -> T { try within("BEGIN DEFERRED", body) }
+
+    /// `body` between `begin` and a commit, rolled back if it throws.
+    private func within<T>(_ begin: String, _ body: () throws -> T) throws -> T {
+        try execute(begin)
         do {
             let result = try body()
             try execute("COMMIT")
