@@ -1,5 +1,6 @@
 #version 450 core
 // 2D drawing in map units (x right, y down): a point p lands on pixel (p - origin) * scale.
+// texcoord carries, on lines, the distance across and the half width for map2d.frag.
 layout(location = 0) in vec2 position;   // map units
 layout(location = 1) in vec4 color;      // straight RGBA
 layout(location = 2) in vec2 texcoord;

@@ -194,6 +194,8 @@ struct MapGeometry {
         case .none: return
         case .arrow:
             mesh.triangle(tip, tip - d * length + n * half, tip - d * length - n * half, color)
+            // A hairline round it smooths its edges.
+            mesh.stroke([tip, tip - d * length + n * half, tip - d * length - n * half], width: mesh.hairline * 0.5, color, closed: true)
         case .openArrow:
             let corners = [tip, tip - d * length + n * half, tip - d * length - n * half]
             mesh.fill(corners, theme.background)

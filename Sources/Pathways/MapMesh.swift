@@ -17,8 +17,9 @@ struct MapMesh {
     /// The smallest width that still draws: one pixel.
     var hairline: Double { 1 / scale }
 
-    private mutating func vertex(_ p: SIMD2<Double>, _ c: SIMD4<Float>) {
-        floats.append(contentsOf: [Float(p.x), Float(p.y), c.x, c.y, c.z, c.w, 0, 0])
+    /// `across` and `half` feed the line coverage of `map2d.frag` (half 0: a plain fill).
+    private mutating func vertex(_ p: SIMD2<Double>, _ c: SIMD4<Float>, across: Double = 0, half: Double = 0) {
+        floats.append(contentsOf: [Float(p.x), Float(p.y), c.x, c.y, c.z, c.w, Float(across), Float(half)])
     }
 
     mutating func triangle(_ a: SIMD2<Double>, _ b: SIMD2<Double>, _ c: SIMD2<Double>, _ color: Color) {
@@ -28,33 +29,55 @@ struct MapMesh {
         vertex(c, k)
     }
 
+    /// A quad of a line: the corners `a ± n`, `b ± n`, `n` the offset to the widened edge.
+    private mutating func lineQuad(_ a: SIMD2<Double>, _ b: SIMD2<Double>, _ n: SIMD2<Double>, extent: Double, half: Double, _ k: SIMD4<Float>) {
+        vertex(a + n, k, across: extent, half: half)
+        vertex(b + n, k, across: extent, half: half)
+        vertex(b - n, k, across: -extent, half: half)
+        vertex(a + n, k, across: extent, half: half)
+        vertex(b - n, k, across: -extent, half: half)
+        vertex(a - n, k, across: -extent, half: half)
+    }
+
     /// A convex polygon (or any star-shaped one about its first point).
     mutating func fill(_ points: [SIMD2<Double>], _ color: Color) {
         guard points.count >= 3, color.alpha > 0 else { return }
         for i in 1..<(points.count - 1) { triangle(points[0], points[i], points[i + 1], color) }
     }
 
-    /// A line through `points`, `width` map units wide (at least a pixel), with bevelled joins.
+    /// A line through `points`, `width` map units wide (at least a pixel), with bevelled joins. Its
+    /// quads reach half a pixel past the edge, where the fragment shader fades them out.
     mutating func stroke(_ points: [SIMD2<Double>], width: Double, _ color: Color, closed: Bool = false) {
         guard points.count >= 2, color.alpha > 0 else { return }
         let half = max(width, hairline) / 2
+        let extent = half + 0.5 / scale
+        let k = color.simd
         var path = points
         if closed { path.append(points[0]) }
         var previous: (left: SIMD2<Double>, right: SIMD2<Double>)? = nil
+        var first: (left: SIMD2<Double>, right: SIMD2<Double>)? = nil
         for i in 0..<(path.count - 1) {
             let a = path[i], b = path[i + 1]
             let d = b - a, length = (d * d).sum().squareRoot()
             guard length > 1e-9 else { continue }
-            let n = SIMD2(-d.y, d.x) / length * half
-            triangle(a + n, b + n, b - n, color)
-            triangle(a + n, b - n, a - n, color)
-            if let p = previous {
-                // Fill the wedge on both sides; the one on the inside is hidden under the quads.
-                triangle(a, p.left, a + n, color)
-                triangle(a, p.right, a - n, color)
-            }
-            previous = (b + n, b - n)
+            let u = SIMD2(-d.y, d.x) / length
+            lineQuad(a, b, u * extent, extent: extent, half: half, k)
+            if let p = previous { wedge(a, p, (a + u * extent, a - u * extent), extent: extent, half: half, k) }
+            if first == nil { first = (a + u * extent, a - u * extent) }
+            previous = (b + u * extent, b - u * extent)
         }
+        if closed, let p = previous, let f = first { wedge(path[0], p, f, extent: extent, half: half, k) }
+    }
+
+    /// Fills the gap between two quads at a joint (the side inside is hidden under them).
+    private mutating func wedge(_ a: SIMD2<Double>, _ from: (left: SIMD2<Double>, right: SIMD2<Double>),
+                                _ to: (left: SIMD2<Double>, right: SIMD2<Double>), extent: Double, half: Double, _ k: SIMD4<Float>) {
+        vertex(a, k, across: 0, half: half)
+        vertex(from.left, k, across: extent, half: half)
+        vertex(to.left, k, across: extent, half: half)
+        vertex(a, k, across: 0, half: half)
+        vertex(from.right, k, across: -extent, half: half)
+        vertex(to.right, k, across: -extent, half: half)
     }
 
     /// `points` as dashes `dash` long with `gap` between them.

@@ -28,22 +28,23 @@ public final class PathwayScene {
 }
 
 /// Draws pathway maps offscreen: the second drawer over `OffscreenPass`, beside molecules. Shapes
-/// and edges go through the GPU in one draw call, supersampled for smooth edges; labels are set
+/// and edges go through the GPU in one draw call, lines smoothed by their coverage; labels are set
 /// with FreeType into the picture read back, so they are as sharp as the font makes them.
 public final class PathwayRenderer {
     public let device: GraphicsDevice
     private let pass: OffscreenPass
     private let program: ShaderProgram
     private let fonts = FontCache()
-    /// Samples a pixel per side (2 to 4 smooths edges; 1 is fastest). Measured on llvmpipe for a
-    /// 2000 px map: 1 takes 0.21 s, 2 0.32 s, 3 0.68 s; 4x MSAA 0.35 s, so supersampling it is.
-    public var samples = 2
+    /// Samples a pixel per side. Lines are smoothed at 1 by their coverage (`map2d.frag`), which
+    /// costs next to nothing; 2 to 4 also smooth the edges of filled shapes. Measured on llvmpipe
+    /// for a 2000 px map: 1 takes 0.24 s, 2 0.33 s, 3 0.68 s, and 4x MSAA as much as 2.
+    public var samples = 1
 
     public init(device: GraphicsDevice? = nil) throws {
         let device = try device ?? GraphicsDevice()
         self.device = device
         pass = OffscreenPass(device: device)
-        program = try device.program(vertex: "map2d.vert", fragment: "flat2d.frag")
+        program = try device.program(vertex: "map2d.vert", fragment: "map2d.frag")
     }
 
     /// Triangles and labels of `map` at `scale` pixels per unit, with the node `focus` (if any)

@@ -15,7 +15,7 @@ public struct PathwayRequest: Sendable {
     /// `X,Y,W,H` in map units; the whole map when nil.
     public var region: String?
     public var theme: PathwayTheme = PathwayTheme(.standard)
-    public var samples = 2
+    public var samples = 1
 
     public init() {}
 
@@ -24,7 +24,7 @@ public struct PathwayRequest: Sendable {
         "scale": "Pixels per map unit (a map's own unit is about a pixel at 1); the size follows from the map unless --size is given.",
         "region": "Only this part of the map, X,Y,W,H in map units (the file's coordinates, y down).",
         "theme": "standard (the file's colors on white), dark, or print (black lines, light fills).",
-        "samples": "Samples per pixel side, 1 to 4: 2 smooths edges; 1 is fastest.",
+        "samples": "Samples per pixel side, 1 to 4: lines are smooth at 1; 2 or more also smooth the edges of filled shapes, at a cost.",
     ]
 
     /// The part of the map shown, in map units.

@@ -27,7 +27,7 @@ struct PathwayCommand: ParsableCommand {
     @Option(help: ArgumentHelp(PathwayRequest.help["region"]!)) var region: String?
     @Option(help: ArgumentHelp(PathwayRequest.help["theme"]!)) var theme = "standard"
     @Option(help: "Background color (name, #RRGGBB, or transparent); the theme's when not given.") var background: String?
-    @Option(help: ArgumentHelp(PathwayRequest.help["samples"]!)) var samples = 2
+    @Option(help: ArgumentHelp(PathwayRequest.help["samples"]!)) var samples = 1
     @Option(help: "Currency metabolites for the layout of a graph without positions (drawn as a small copy beside each reaction): names separated by commas, or @FILE with one or more a line. Default: ATP, ADP, AMP, NAD(P)(H), FAD, H2O, H+, CO2, Pi, PPi, CoA, O2, NH3/NH4+ (also as BiGG _c ids).")
     var currency: String?
     @Option(help: "Values per reaction (CSV id,value or a JSON object): its edges colored and widened on a scale, with a legend.")
