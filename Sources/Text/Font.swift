@@ -11,6 +11,40 @@ public final class Font: @unchecked Sendable {
     private let lock = NSLock()
     public let pixelSize: Int
 
+    /// A rendered glyph, kept: labels repeat letters, and a halo draws each nine times.
+    private struct Glyph {
+        var coverage: [UInt8]
+        var width: Int
+        var rows: Int
+        var left: Int
+        var top: Int
+        var advance: Int
+    }
+
+    private var glyphs: [UInt32: Glyph] = [:]
+    private var missing = Set<UInt32>()
+
+    /// The glyph of `scalar`, rendered once (call with the lock held).
+    private func glyph(_ scalar: Unicode.Scalar) -> Glyph? {
+        if let g = glyphs[scalar.value] { return g }
+        if missing.contains(scalar.value) { return nil }
+        guard FT_Load_Char(face, FT_ULong(scalar.value), FT_Int32(FT_LOAD_RENDER)) == 0 else {
+            missing.insert(scalar.value)
+            return nil
+        }
+        let slot = face!.pointee.glyph.pointee
+        let bitmap = slot.bitmap
+        let w = Int(bitmap.width), h = Int(bitmap.rows), pitch = Int(bitmap.pitch)
+        var coverage = [UInt8](repeating: 0, count: w * h)
+        if let buffer = bitmap.buffer {
+            for row in 0..<h { for col in 0..<w { coverage[row * w + col] = buffer[row * pitch + col] } }
+        }
+        let g = Glyph(coverage: coverage, width: w, rows: h, left: Int(slot.bitmap_left), top: Int(slot.bitmap_top),
+                      advance: Int(slot.advance.x >> 6))
+        glyphs[scalar.value] = g
+        return g
+    }
+
     /// DejaVu Sans, shipped in `Assets/fonts` with its license.
     public static func standard(pixelSize: Int) throws -> Font {
         try Font(path: Resources.asset("fonts/DejaVuSans.ttf").path, pixelSize: pixelSize)
@@ -39,11 +73,7 @@ public final class Font: @unchecked Sendable {
     public func width(of text: String) -> Int {
         lock.lock()
         defer { lock.unlock() }
-        var x = 0
-        for scalar in text.unicodeScalars where FT_Load_Char(face, FT_ULong(scalar.value), FT_Int32(FT_LOAD_DEFAULT)) == 0 {
-            x += Int(face!.pointee.glyph.pointee.advance.x >> 6)
-        }
-        return x
+        return text.unicodeScalars.reduce(0) { $0 + (glyph($1)?.advance ?? 0) }
     }
 
     /// `text` cut with an ellipsis to fit `maxWidth` pixels.
@@ -72,33 +102,29 @@ public final class Font: @unchecked Sendable {
         let r = Float(color >> 16 & 0xFF), g = Float(color >> 8 & 0xFF), b = Float(color & 0xFF)
         var penX = x
         for scalar in text.unicodeScalars {
-            guard FT_Load_Char(face, FT_ULong(scalar.value), FT_Int32(FT_LOAD_RENDER)) == 0 else { continue }
-            let glyph = face!.pointee.glyph.pointee
-            let bitmap = glyph.bitmap
-            let left = penX + Int(glyph.bitmap_left), top = baseline - Int(glyph.bitmap_top)
-            if let buffer = bitmap.buffer {
-                for row in 0..<Int(bitmap.rows) {
-                    let y = top + row
-                    guard y >= 0 && y < image.height else { continue }
-                    for col in 0..<Int(bitmap.width) {
-                        let px = left + col
-                        guard px >= 0 && px < image.width else { continue }
-                        let coverage = Float(buffer[row * Int(bitmap.pitch) + col]) / 255 * strength
-                        if coverage == 0 { continue }
-                        let i = (y * image.width + px) * 4
-                        let da = Float(image.pixels[i + 3]) / 255
-                        let outA = coverage + da * (1 - coverage)
-                        func mix(_ src: Float, _ dst: UInt8) -> UInt8 {
-                            UInt8(min(255, ((src * coverage + Float(dst) * da * (1 - coverage)) / max(outA, 1e-6)).rounded()))
-                        }
-                        image.pixels[i] = mix(r, image.pixels[i])
-                        image.pixels[i + 1] = mix(g, image.pixels[i + 1])
-                        image.pixels[i + 2] = mix(b, image.pixels[i + 2])
-                        image.pixels[i + 3] = UInt8(min(255, (outA * 255).rounded()))
+            guard let glyph = glyph(scalar) else { continue }
+            let left = penX + glyph.left, top = baseline - glyph.top
+            for row in 0..<glyph.rows {
+                let y = top + row
+                guard y >= 0 && y < image.height else { continue }
+                for col in 0..<glyph.width {
+                    let px = left + col
+                    guard px >= 0 && px < image.width else { continue }
+                    let coverage = Float(glyph.coverage[row * glyph.width + col]) / 255 * strength
+                    if coverage == 0 { continue }
+                    let i = (y * image.width + px) * 4
+                    let da = Float(image.pixels[i + 3]) / 255
+                    let outA = coverage + da * (1 - coverage)
+                    func mix(_ src: Float, _ dst: UInt8) -> UInt8 {
+                        UInt8(min(255, ((src * coverage + Float(dst) * da * (1 - coverage)) / max(outA, 1e-6)).rounded()))
                     }
+                    image.pixels[i] = mix(r, image.pixels[i])
+                    image.pixels[i + 1] = mix(g, image.pixels[i + 1])
+                    image.pixels[i + 2] = mix(b, image.pixels[i + 2])
+                    image.pixels[i + 3] = UInt8(min(255, (outA * 255).rounded()))
                 }
             }
-            penX += Int(glyph.advance.x >> 6)
+            penX += glyph.advance
         }
     }
 }
