@@ -60,6 +60,11 @@ public final class Replay {
         if wantsFrame && fps == nil { try emitFrame(at: event.time, emit) }
     }
 
+    /// Stops the render worker once what it holds is drawn. Call it before the process may end
+    /// (an error included): a GL context still being made on the worker's thread while the process
+    /// exits crashes inside llvmpipe.
+    public func close() { worker.close() }
+
     /// Ends the replay: frames still due, then the final view.
     public func finish(emit: @escaping (ReplayFrame, Double) throws -> Void) throws {
         guard let session else { throw GestureFileError(file: source, line: 1, message: "no header line") }

@@ -176,6 +176,24 @@ public final class GraphicsDevice {
     public func read(_ framebuffer: Framebuffer, downsample factor: Int = 1) -> RGBAImage {
         bind(framebuffer)
         let w = framebuffer.width, h = framebuffer.height
+        if factor == 1 {
+            // Read straight into the image and turn the rows over in place: no second buffer.
+            let pixels = [UInt8](unsafeUninitializedCapacity: w * h * 4) { buffer, count in
+                glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
+                glReadPixels(0, 0, GLsizei(w), GLsizei(h), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), buffer.baseAddress)
+                count = w * h * 4
+                let rowBytes = w * 4
+                let row = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes)
+                defer { row.deallocate() }
+                for y in 0..<(h / 2) {
+                    let top = buffer.baseAddress! + y * rowBytes, bottom = buffer.baseAddress! + (h - 1 - y) * rowBytes
+                    row.update(from: top, count: rowBytes)
+                    top.update(from: bottom, count: rowBytes)
+                    bottom.update(from: row, count: rowBytes)
+                }
+            }
+            return RGBAImage(width: w, height: h, pixels: pixels)
+        }
         var raw = [UInt8](unsafeUninitializedCapacity: w * h * 4) { buffer, count in
             glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
             glReadPixels(0, 0, GLsizei(w), GLsizei(h), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), buffer.baseAddress)

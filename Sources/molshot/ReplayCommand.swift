@@ -88,6 +88,7 @@ struct ReplayCommand: ParsableCommand {
                           theme: PathwayTheme(.standard), renderer: try PathwayRenderer(), fps: fps)
         }
         let replay = pathwayReplay == nil ? Replay(source: source, options: options, molecule: structure, baseDirectory: base, fps: fps) : nil
+        defer { replay?.close() }
         var logFile: FileHandle?
         if let log {
             FileManager.default.createFile(atPath: log, contents: nil)
