@@ -9,6 +9,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -24,12 +25,14 @@ let package = Package(
         .target(name: "Library", dependencies: ["CSQLite", "Core", "Structure"]),
         .target(name: "Pathways", dependencies: ["Core", "Structure", "Graphics", "Text"]),
         .target(name: "Text", dependencies: ["CFreeType", "Graphics", "Core"]),
+        .target(name: "Service", dependencies: ["Core", "Structure", "Library", "MoleculeView", "Pathways", "Graphics", "Thumbnails",
+                                                .product(name: "Hummingbird", package: "hummingbird")]),
         .target(name: "MoleculeView", dependencies: ["Structure", "Graphics", "Scene", "Core"]),
         .target(name: "Gestures", dependencies: ["MoleculeView", "Pathways", "Structure", "Graphics", "Scene", "Text", "Core"]),
         .target(name: "Thumbnails", dependencies: ["MoleculeView", "Structure", "Graphics", "Scene", "Text", "Core"]),
         .executableTarget(
             name: "molshot",
-            dependencies: ["Core", "Structure", "Library", "Pathways", "MoleculeView", "Graphics", "Scene", "Thumbnails", "Gestures", "CMemory",
+            dependencies: ["Core", "Structure", "Library", "Pathways", "Service", "MoleculeView", "Graphics", "Scene", "Thumbnails", "Gestures", "CMemory",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "CoreTests", dependencies: ["Core"]),

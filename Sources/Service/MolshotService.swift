@@ -1,0 +1,302 @@
+import Core
+import Foundation
+import Graphics
+import Hummingbird
+import Library
+import MoleculeView
+import NIOCore
+import Pathways
+import Structure
+
+/// `molshot serve`: images of the molecule library, of uploaded structures and of pathway maps,
+/// and the thumbnails `molshot thumbnails` made, over HTTP. Routes are thin: each turns its query
+/// into the request type the CLI uses (`RenderRequest`, `PathwayRequest`) and calls the same core.
+/// One thread owns the GL context (`RenderWorker`); requests wait in a bounded queue in front of
+/// it and get 503 with Retry-After when it is full.
+public final class MolshotService: Sendable {
+    public let configuration: ServiceConfiguration
+    public let metrics = ServiceMetrics()
+    let worker: RenderWorker<ServiceRenderers>
+    let perception: Handed<BondPerception>
+    let maps = MapCache()
+
+    public init(configuration: ServiceConfiguration) throws {
+        self.configuration = configuration
+        perception = Handed(value: try BondPerception.standard())
+        worker = RenderWorker(capacity: configuration.renderQueue, name: "molshot-serve-draw") { try ServiceRenderers() }
+        let worker = worker
+        metrics.queueDepth = { worker.queued }
+    }
+
+    /// The application, listening where the configuration says; `listening` hears the port.
+    public func application(listening: @escaping @Sendable (Int) -> Void = { _ in }) -> some ApplicationProtocol {
+        Application(router: router(), configuration: .init(address: .hostname(configuration.host, port: configuration.port),
+                                                           serverName: "molshot"),
+                    onServerRunning: { channel in listening(channel.localAddress?.port ?? 0) })
+    }
+
+    func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.middlewares.add(RequestLog(metrics: metrics))
+        router.get("/healthz") { _, _ in "ok\n" }
+        router.get("/metrics") { _, _ in Self.response(Array(self.metrics.text.utf8), type: "text/plain; version=0.0.4") }
+        router.get("/openapi.yaml") { _, _ in
+            let spec = try Data(contentsOf: Resources.asset("openapi.yaml"))
+            return Self.response(Array(spec), type: "application/yaml")
+        }
+        router.get("/v1/molecules") { request, _ in try self.listMolecules(request) }
+        router.get("/v1/molecules/:id") { _, context in try self.molecule(context.parameters.require("id")) }
+        router.get("/v1/molecules/:id/image") { request, context in try await self.moleculeImage(request, id: context.parameters.require("id")) }
+        router.post("/v1/render") { request, context in try await self.renderUpload(request, context: context) }
+        router.get("/v1/thumbnails/:name") { request, context in try self.thumbnail(request, name: context.parameters.require("name")) }
+        router.head("/v1/thumbnails/:name") { request, context in try self.thumbnail(request, name: context.parameters.require("name")) }
+        router.get("/v1/pathways") { _, _ in try self.listPathways() }
+        router.get("/v1/pathways/:id/image") { request, context in try await self.pathwayImage(request, id: context.parameters.require("id")) }
+        router.get("/v1/pathways/:id/tiles/:z/:x/:y") { _, context in
+            try await self.pathwayTile(id: context.parameters.require("id"), z: context.parameters.require("z", as: Int.self),
+                                       x: context.parameters.require("x", as: Int.self), y: context.parameters.require("y"))
+        }
+        return router
+    }
+
+    // MARK: Answers
+
+    static func response(_ bytes: [UInt8], type: String, status: HTTPResponse.Status = .ok, headers more: HTTPFields = [:]) -> Response {
+        var headers = more
+        headers[.contentType] = type
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    static func json<T: Encodable>(_ value: T) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return response(Array(try encoder.encode(value)), type: "application/json")
+    }
+
+    /// A 400 that names the parameter, from the same errors the CLI reports as `--name ...`.
+    static func badRequest(_ error: Error) -> HTTPError {
+        if let e = error as? RequestError { return HTTPError(.badRequest, message: "parameter \(e.field) \(e.message)") }
+        if let e = error as? any Fault { return HTTPError(e.kind == .machine ? .internalServerError : .badRequest, message: e.description) }
+        return HTTPError(.internalServerError, message: "\(error)")
+    }
+
+    static func query(_ request: Request) -> [(String, String)] {
+        request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+    }
+
+    // MARK: Molecules
+
+    func library() throws -> MoleculeLibrary {
+        do { return try MoleculeLibrary(path: configuration.database) } catch { throw Self.badRequest(error) }
+    }
+
+    func listMolecules(_ request: Request) throws -> Response {
+        let q = request.uri.queryParameters
+        func number(_ key: String, _ fallback: Int, _ range: ClosedRange<Int>) throws -> Int {
+            guard let text = q.get(key) else { return fallback }
+            do { return try ValueText.integer(text, field: key, in: range) } catch { throw Self.badRequest(error) }
+        }
+        let offset = try number("offset", 0, 0...Int.max), limit = try number("limit", 50, 1...1000)
+        let (total, molecules) = try library().list(offset: offset, limit: limit, query: q.get("query"))
+        struct Page: Encodable { var total: Int; var molecules: [MoleculeRecord] }
+        return try Self.json(Page(total: total, molecules: molecules))
+    }
+
+    func record(_ reference: String) throws -> MoleculeRecord {
+        do { return try library().record(reference) } catch let e as LibraryError where e.kind == .request {
+            throw HTTPError(.notFound, message: e.description)
+        }
+    }
+
+    func molecule(_ reference: String) throws -> Response { try Self.json(try record(reference)) }
+
+    func moleculeImage(_ request: Request, id: String) async throws -> Response {
+        let r = try record(id)
+        let structure: Structure
+        do { structure = try MoleculeSource(libraryPath: configuration.database).load("lib:\(r.id)").structure } catch {
+            throw Self.badRequest(error)
+        }
+        return try await image(Handed(value: structure), request: request, json: false)
+    }
+
+    /// A structure file in the body (any format the readers take, gzip too), options in the query.
+    func renderUpload(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        var request = request
+        let body: ByteBuffer
+        do { body = try await request.collectBody(upTo: configuration.maxBodyBytes) } catch {
+            throw HTTPError(.contentTooLarge, message: "the body is larger than \(configuration.maxBodyBytes) bytes")
+        }
+        guard body.readableBytes > 0 else { throw HTTPError(.badRequest, message: "the body is empty: send a structure file") }
+        let name = request.uri.queryParameters.get("name") ?? request.uri.queryParameters.get("format").map { "upload.\($0)" } ?? "upload"
+        var options = StructureFile.Options()
+        options.maxBytes = configuration.maxBodyBytes * 8
+        let structure: Structure
+        do { structure = try StructureFile.decode(Array(buffer: body), source: name, options: options) } catch {
+            throw Self.badRequest(error)
+        }
+        let wantsJSON = request.headers[.accept]?.contains("application/json") == true
+        return try await image(Handed(value: structure), request: request, json: wantsJSON)
+    }
+
+    /// Renders on the render thread: 503 when its queue is full, 400 for a bad parameter.
+    func image(_ structure: Handed<Structure>, request: Request, json: Bool) async throws -> Response {
+        var pairs = Self.query(request).filter { RenderRequest.field($0.0) != nil }
+        if !pairs.contains(where: { $0.0 == "size" }) { pairs.insert(("size", "512"), at: 0) }
+        let view: RenderRequest
+        do {
+            view = try RenderRequest(pairs)
+            _ = try view.singleMode()
+        } catch { throw Self.badRequest(error) }
+        guard view.width <= configuration.maxSide, view.height <= configuration.maxSide else {
+            throw HTTPError(.badRequest, message: "parameter size is larger than this server's \(configuration.maxSide) pixels a side")
+        }
+        let atoms = structure.value.models.first?.atoms.count ?? 0
+        guard atoms <= configuration.maxAtoms else {
+            throw HTTPError(.contentTooLarge, message: "\(atoms) atoms is more than this server's \(configuration.maxAtoms)")
+        }
+        let prepared: PreparedMolecule
+        do {
+            prepared = try PreparedMolecule(structure.value, mode: try view.singleMode(), request: view, perception: perception.value)
+        } catch { throw Self.badRequest(error) }
+        let png = try await draw { renderers in
+            let scene = renderers.molecules.makeScene(prepared.geometry, atomColors: prepared.atomColors)
+            let image = try renderers.molecules.render(scene, camera: view.camera(for: prepared), width: view.width, height: view.height,
+                                                       style: view.style)
+            return try view.pngEncoder.encode(image)
+        }
+        if json {
+            // The openBIS image form.
+            struct Image: Encodable { var DATA: Payload }
+            struct Payload: Encodable { var BASE64: String; var FORMAT: String }
+            return try Self.json(Image(DATA: Payload(BASE64: Data(png).base64EncodedString(), FORMAT: "PNG")))
+        }
+        return Self.response(png, type: "image/png")
+    }
+
+    /// Runs `job` on the render thread, or answers 503 when too many wait already.
+    func draw(_ job: @escaping @Sendable (ServiceRenderers) throws -> [UInt8]) async throws -> [UInt8] {
+        guard worker.queued < configuration.renderQueue else {
+            throw HTTPError(.serviceUnavailable, headers: [.retryAfter: "1"], message: "the render queue is full; try again in a second")
+        }
+        do { return try await worker.perform(job) } catch let e as HTTPError { throw e } catch { throw Self.badRequest(error) }
+    }
+
+    // MARK: Thumbnails
+
+    /// A thumbnail file by name, as a static file server gives it: immutable (its name holds the
+    /// structure's checksum and the settings), strong ETag, 304 on If-None-Match, byte ranges.
+    func thumbnail(_ request: Request, name: String) throws -> Response {
+        guard let folder = configuration.thumbnails else { throw HTTPError(.notFound, message: "this server serves no thumbnails") }
+        guard name.hasSuffix(".png"), !name.hasPrefix("."), name.allSatisfy({ $0.isLetter || $0.isNumber || "._-".contains($0) }) else {
+            throw HTTPError(.notFound, message: "no thumbnail \(name)")
+        }
+        let path = (folder as NSString).appendingPathComponent(name)
+        guard let data = FileManager.default.contents(atPath: path) else { throw HTTPError(.notFound, message: "no thumbnail \(name)") }
+        let bytes = [UInt8](data)
+        let etag = "\"\(FNV1a.hex(FNV1a.hash(bytes), digits: 16))\""
+        var headers: HTTPFields = [.eTag: etag, .cacheControl: "public, max-age=31536000, immutable", .acceptRanges: "bytes"]
+        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag || $0 == "*" }) {
+            return Response(status: .notModified, headers: headers)
+        }
+        if let range = request.headers[.range] {
+            guard let (from, to) = Self.byteRange(range, length: bytes.count) else {
+                headers[.contentRange] = "bytes */\(bytes.count)"
+                return Response(status: .rangeNotSatisfiable, headers: headers)
+            }
+            headers[.contentRange] = "bytes \(from)-\(to)/\(bytes.count)"
+            return Self.response(Array(bytes[from...to]), type: "image/png", status: .partialContent, headers: headers)
+        }
+        return Self.response(bytes, type: "image/png", headers: headers)
+    }
+
+    /// `bytes=A-B`, `bytes=A-` or `bytes=-N` within `length`, as inclusive offsets.
+    static func byteRange(_ text: String, length: Int) -> (Int, Int)? {
+        guard text.hasPrefix("bytes="), !text.contains(","), length > 0 else { return nil }
+        let spec = text.dropFirst(6).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard spec.count == 2 else { return nil }
+        if spec[0].isEmpty {
+            guard let n = Int(spec[1]), n > 0 else { return nil }
+            return (max(0, length - n), length - 1)
+        }
+        guard let from = Int(spec[0]), from < length else { return nil }
+        let to = spec[1].isEmpty ? length - 1 : min(Int(spec[1]) ?? -1, length - 1)
+        return to >= from ? (from, to) : nil
+    }
+
+    // MARK: Pathways
+
+    func pathwayFiles() throws -> [String: String] {
+        guard let folder = configuration.pathways else { return [:] }
+        var out: [String: String] = [:]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where !name.hasPrefix(".") && !name.hasSuffix(".tsv") {
+            var id = name
+            for ext in [".gz", ".json", ".xml", ".kgml", ".sbgn", ".gpml", ".sbml"] where id.lowercased().hasSuffix(ext) { id = String(id.dropLast(ext.count)) }
+            out[id] = (folder as NSString).appendingPathComponent(name)
+        }
+        return out
+    }
+
+    func listPathways() throws -> Response {
+        struct Entry: Encodable { var id: String; var file: String }
+        return try Self.json(["pathways": try pathwayFiles().sorted { $0.key < $1.key }.map { Entry(id: $0.key, file: ($0.value as NSString).lastPathComponent) }])
+    }
+
+    func pathwayMap(_ id: String) async throws -> Handed<PathwayMap> {
+        guard let path = try pathwayFiles()[id] else { throw HTTPError(.notFound, message: "no pathway \(id)") }
+        do { return Handed(value: try await maps.map(path)) } catch { throw Self.badRequest(error) }
+    }
+
+    func pathwayImage(_ request: Request, id: String) async throws -> Response {
+        let map = try await pathwayMap(id)
+        let q = request.uri.queryParameters
+        var r = PathwayRequest()
+        r.size = q.get("size")
+        r.region = q.get("region")
+        if let s = q.get("scale") {
+            do { r.scale = Double(try ValueText.number(s, field: "scale", positive: true)) } catch { throw Self.badRequest(error) }
+        }
+        if let t = q.get("theme") {
+            guard let name = PathwayTheme.Name(rawValue: t) else { throw HTTPError(.badRequest, message: "parameter theme must be standard, dark or print (got \(t))") }
+            r.theme = PathwayTheme(name)
+        }
+        let frame: (view: MapView, width: Int, height: Int)
+        do { frame = try r.frame(for: map.value) } catch { throw Self.badRequest(error) }
+        guard frame.width <= configuration.maxSide, frame.height <= configuration.maxSide else {
+            throw HTTPError(.badRequest, message: "parameter size is larger than this server's \(configuration.maxSide) pixels a side")
+        }
+        let theme = r.theme
+        let png = try await draw { renderers in
+            try PNGEncoder.fast.encode(try renderers.pathways.render(map.value, view: frame.view, width: frame.width, height: frame.height, theme: theme))
+        }
+        return Self.response(png, type: "image/png")
+    }
+
+    /// One 256-pixel tile of the pyramid `molshot pathway --tiles` writes, drawn when asked.
+    func pathwayTile(id: String, z: Int, x: Int, y: String) async throws -> Response {
+        guard y.hasSuffix(".png"), let yi = Int(y.dropLast(4)) else { throw HTTPError(.notFound, message: "tiles are {z}/{x}/{y}.png") }
+        let map = try await pathwayMap(id)
+        guard (0...12).contains(z) else { throw HTTPError(.notFound, message: "no level \(z): levels are 0 to 12") }
+        let pyramid = TilePyramid(map: map.value, tileSize: 256, levels: z + 1)
+        let (columns, rows) = pyramid.grid(level: z)
+        guard (0..<columns).contains(x), (0..<rows).contains(yi) else { throw HTTPError(.notFound, message: "no tile \(z)/\(x)/\(yi)") }
+        let scale = pyramid.scale(level: z)
+        let corner = pyramid.bounds.min * scale + SIMD2(Double(x * 256), Double(yi * 256))
+        let png = try await draw { renderers in
+            let scene = try renderers.pathways.scene(map.value, scale: scale, theme: PathwayTheme(.standard))
+            return try PNGEncoder.fast.encode(try renderers.pathways.draw(scene, corner: corner, width: 256, height: 256, theme: PathwayTheme(.standard)))
+        }
+        return Self.response(png, type: "image/png", headers: [.cacheControl: "public, max-age=3600"])
+    }
+}
+
+/// Pathway maps read once and kept.
+actor MapCache {
+    private var maps: [String: PathwayMap] = [:]
+
+    func map(_ path: String) throws -> PathwayMap {
+        if let m = maps[path] { return m }
+        let m = try PathwayFile.load(path: path)
+        maps[path] = m
+        return m
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Hummingbird
+
+/// Counters for `/metrics`, in Prometheus' text format: requests by route and status, a latency
+/// histogram, bytes served, the render queue's depth, image cache hits and misses. Written by
+/// hand: a few dozen lines against a package that builds for minutes.
+public final class ServiceMetrics: @unchecked Sendable {
+    static let buckets: [Double] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+    private let lock = NSLock()
+    private var requests: [String: Int] = [:]      // "route|status"
+    private var latency: [String: [Int]] = [:]     // route -> bucket counts (+Inf last)
+    private var latencySum: [String: Double] = [:]
+    private var bytes = 0
+    var queueDepth: () -> Int = { 0 }
+
+    func record(route: String, status: Int, seconds: Double, bytes sent: Int) {
+        lock.withLock {
+            requests["\(route)|\(status)", default: 0] += 1
+            var counts = latency[route] ?? Array(repeating: 0, count: ServiceMetrics.buckets.count + 1)
+            let k = ServiceMetrics.buckets.firstIndex { seconds <= $0 } ?? ServiceMetrics.buckets.count
+            counts[k] += 1
+            latency[route] = counts
+            latencySum[route, default: 0] += seconds
+            bytes += sent
+        }
+    }
+
+    public var text: String {
+        lock.withLock {
+            var out = "# HELP molshot_requests_total Requests by route and status.\n# TYPE molshot_requests_total counter\n"
+            for (key, n) in requests.sorted(by: { $0.key < $1.key }) {
+                let parts = key.split(separator: "|", maxSplits: 1)
+                out += "molshot_requests_total{route=\"\(parts[0])\",status=\"\(parts[1])\"} \(n)\n"
+            }
+            out += "# HELP molshot_request_seconds Time to answer, by route.\n# TYPE molshot_request_seconds histogram\n"
+            for (route, counts) in latency.sorted(by: { $0.key < $1.key }) {
+                var total = 0
+                for (i, le) in ServiceMetrics.buckets.enumerated() {
+                    total += counts[i]
+                    out += "molshot_request_seconds_bucket{route=\"\(route)\",le=\"\(le)\"} \(total)\n"
+                }
+                total += counts[ServiceMetrics.buckets.count]
+                out += "molshot_request_seconds_bucket{route=\"\(route)\",le=\"+Inf\"} \(total)\n"
+                out += "molshot_request_seconds_sum{route=\"\(route)\"} \(latencySum[route] ?? 0)\n"
+                out += "molshot_request_seconds_count{route=\"\(route)\"} \(total)\n"
+            }
+            out += "# HELP molshot_response_bytes_total Body bytes sent.\n# TYPE molshot_response_bytes_total counter\n"
+            out += "molshot_response_bytes_total \(bytes)\n"
+            out += "# HELP molshot_render_queue_depth Requests waiting for the render thread.\n# TYPE molshot_render_queue_depth gauge\n"
+            out += "molshot_render_queue_depth \(queueDepth())\n"
+            return out
+        }
+    }
+
+    /// The route a path belongs to, ids and names replaced, so that the label set stays small.
+    static func route(_ path: String) -> String {
+        let parts = path.split(separator: "/").map(String.init)
+        var out: [String] = []
+        for (i, p) in parts.enumerated() {
+            if i > 0 && (parts[i - 1] == "thumbnails" || parts[i - 1] == "pathways" || Int(p) != nil || parts[i - 1] == "tiles") {
+                out.append(parts[i - 1] == "thumbnails" ? "{name}" : "{id}")
+                if parts[i - 1] == "tiles" { break }
+            } else {
+                out.append(p)
+            }
+        }
+        return "/" + out.joined(separator: "/")
+    }
+}
+
+/// One log line per request (method, route, status, bytes, milliseconds) and the metrics.
+struct RequestLog<Context: RequestContext>: RouterMiddleware {
+    let metrics: ServiceMetrics
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let route = ServiceMetrics.route(request.uri.path)
+        func done(_ status: Int, _ bytes: Int) {
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            metrics.record(route: route, status: status, seconds: seconds, bytes: bytes)
+            FileHandle.standardError.write(Data(String(format: "%@ %@ %d %d %.1fms\n", request.method.rawValue, request.uri.path,
+                                                       status, bytes, seconds * 1000).utf8))
+        }
+        do {
+            let response = try await next(request, context)
+            done(Int(response.status.code), response.body.contentLength ?? 0)
+            return response
+        } catch let error as HTTPResponseError {
+            done(Int(error.status.code), 0)
+            throw error
+        } catch {
+            done(500, 0)
+            throw error
+        }
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import XCTest
+
+/// `molshot serve` started for real on 127.0.0.1 (a free port) and asked over HTTP.
+final class ServeTests: XCTestCase {
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-serve-\(UUID().uuidString)")
+    var servers: [Process] = []
+
+    override func setUpWithError() throws { try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true) }
+
+    override func tearDown() {
+        for s in servers where s.isRunning {
+            s.terminate()
+            s.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: scratch)
+    }
+
+    var db: String { scratch.appendingPathComponent("library.sqlite").path }
+    var thumbs: String { scratch.appendingPathComponent("thumbs").path }
+
+    /// Starts a server and gives its base URL.
+    func start(_ extra: [String] = []) throws -> String {
+        let exe = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let p = Process()
+        p.executableURL = exe.deletingLastPathComponent().appendingPathComponent("molshot")
+        p.arguments = ["serve", "--port", "0", "--db", db, "--pathways", "Tests/Fixtures/pathways"] + extra
+        p.currentDirectoryURL = InfoCommandTests.root
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try p.run()
+        servers.append(p)
+        var line = Data()
+        while !line.contains(0x0A) {
+            let chunk = out.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        let port = try XCTUnwrap(Int(text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ":").last ?? ""), text)
+        return "http://127.0.0.1:\(port)"
+    }
+
+    struct Answer {
+        var status: Int
+        var headers: [String: String]
+        var body: Data
+        var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    func call(_ url: String, method: String = "GET", body: Data? = nil, headers: [String: String] = [:]) throws -> Answer {
+        try ServeTests.call(url, method: method, body: body, headers: headers)
+    }
+
+    static func call(_ url: String, method: String = "GET", body: Data? = nil, headers: [String: String] = [:]) throws -> Answer {
+        var request = URLRequest(url: URL(string: url)!, timeoutInterval: 60)
+        request.httpMethod = method
+        request.httpBody = body
+        for (k, v) in headers { request.setValue(v, forHTTPHeaderField: k) }
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var result: Answer?
+        nonisolated(unsafe) var failure: Error?
+        // A session of its own: no shared per-host connection limit holds requests back.
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        session.dataTask(with: request) { data, response, error in
+            if let error { failure = error } else if let r = response as? HTTPURLResponse {
+                var h: [String: String] = [:]
+                for (k, v) in r.allHeaderFields { h[String(describing: k).lowercased()] = String(describing: v) }
+                result = Answer(status: r.statusCode, headers: h, body: data ?? Data())
+            }
+            done.signal()
+        }.resume()
+        done.wait()
+        if let failure { throw failure }
+        guard let result else { throw URLError(.badServerResponse) }
+        return result
+    }
+
+    func pngSize(_ d: Data) -> (Int, Int)? {
+        guard d.count > 24, d.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]) else { return nil }
+        func be(_ o: Int) -> Int { d[o..<(o + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        return (be(16), be(20))
+    }
+
+    func testMoleculesImagesUploadsAndErrors() throws {
+        for f in ["1crn.pdb", "TYR.sdf"] {
+            let r = try MolshotBinary.run(["library", "import", "Tests/Fixtures/\(f)", "--db", db])
+            XCTAssertEqual(r.status, 0, r.stderr)
+        }
+        let base = try start()
+        XCTAssertEqual(try call("\(base)/healthz").text, "ok\n")
+        XCTAssertTrue(try call("\(base)/openapi.yaml").text.hasPrefix("openapi: 3.1.0"))
+        // Paging as the sample browser did.
+        let page = try JSONSerialization.jsonObject(with: call("\(base)/v1/molecules?offset=1&limit=1").body) as? [String: Any]
+        XCTAssertEqual(page?["total"] as? Int, 2)
+        XCTAssertEqual((page?["molecules"] as? [[String: Any]])?.map { $0["name"] as? String }, ["TYR"])
+        let one = try JSONSerialization.jsonObject(with: call("\(base)/v1/molecules/1crn").body) as? [String: Any]
+        XCTAssertEqual(one?["atoms"] as? Int, 327)
+        XCTAssertEqual(try call("\(base)/v1/molecules/99").status, 404)
+        XCTAssertEqual(try call("\(base)/v1/molecules?limit=0").status, 400)
+        // Images, with the CLI's parameters.
+        let image = try call("\(base)/v1/molecules/1/image?size=200x120&mode=spacefill")
+        XCTAssertEqual(image.status, 200)
+        XCTAssertEqual(image.headers["content-type"], "image/png")
+        XCTAssertTrue(pngSize(image.body)! == (200, 120))
+        let bad = try call("\(base)/v1/molecules/1/image?size=abc")
+        XCTAssertEqual(bad.status, 400)
+        XCTAssertTrue(bad.text.contains("parameter size"), bad.text)
+        XCTAssertEqual(try call("\(base)/v1/molecules/1/image?mode=cartoonish").status, 400)
+        // An upload: PNG, and the openBIS base64 form of the same bytes.
+        let caffeine = try Data(contentsOf: InfoCommandTests.root.appendingPathComponent("Tests/Fixtures/Caffeine.pdb"))
+        let png = try call("\(base)/v1/render?name=caffeine.pdb&size=128", method: "POST", body: caffeine)
+        XCTAssertEqual(png.status, 200)
+        let json = try call("\(base)/v1/render?name=caffeine.pdb&size=128", method: "POST", body: caffeine, headers: ["Accept": "application/json"])
+        let data = (try JSONSerialization.jsonObject(with: json.body) as? [String: Any])?["DATA"] as? [String: Any]
+        XCTAssertEqual(data?["FORMAT"] as? String, "PNG")
+        XCTAssertEqual(Data(base64Encoded: data?["BASE64"] as? String ?? ""), png.body)
+        let garbage = try call("\(base)/v1/render?name=broken.pdb", method: "POST", body: Data("ATOM  garbage\n".utf8))
+        XCTAssertEqual(garbage.status, 400)
+        XCTAssertTrue(garbage.text.contains("broken.pdb"), garbage.text)
+        XCTAssertEqual(try call("\(base)/v1/render", method: "POST", body: Data()).status, 400)
+        let metrics = try call("\(base)/metrics").text
+        XCTAssertTrue(metrics.contains("molshot_requests_total{route=\"/v1/molecules/{id}/image\",status=\"200\"} 1"), metrics)
+        XCTAssertTrue(metrics.contains("molshot_render_queue_depth"))
+    }
+
+    func testThumbnailsAsStaticFilesAndPathways() throws {
+        let made = try MolshotBinary.run(["thumbnails", "Tests/Fixtures/1crn.pdb", "-o", thumbs, "--size", "64"])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let name = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: thumbs).first { $0.hasSuffix(".png") })
+        let base = try start(["--thumbnails", thumbs])
+        let first = try call("\(base)/v1/thumbnails/\(name)")
+        XCTAssertEqual(first.status, 200)
+        let etag = try XCTUnwrap(first.headers["etag"])
+        XCTAssertTrue(first.headers["cache-control"]?.contains("immutable") == true)
+        XCTAssertEqual(first.body, try Data(contentsOf: URL(fileURLWithPath: "\(thumbs)/\(name)")))
+        XCTAssertEqual(try call("\(base)/v1/thumbnails/\(name)", headers: ["If-None-Match": etag]).status, 304)
+        let part = try call("\(base)/v1/thumbnails/\(name)", headers: ["Range": "bytes=0-9"])
+        XCTAssertEqual(part.status, 206)
+        XCTAssertEqual(part.body, first.body.prefix(10))
+        XCTAssertEqual(try call("\(base)/v1/thumbnails/\(name)", headers: ["Range": "bytes=999999-"]).status, 416)
+        XCTAssertEqual(try call("\(base)/v1/thumbnails/\(name)", method: "HEAD").status, 200)
+        XCTAssertEqual(try call("\(base)/v1/thumbnails/nothing.png").status, 404)
+        XCTAssertEqual(try call("\(base)/v1/thumbnails/..%2Flibrary.sqlite").status, 404)
+        // Pathways: the list, a picture, a tile.
+        let list = try JSONSerialization.jsonObject(with: call("\(base)/v1/pathways").body) as? [String: Any]
+        XCTAssertTrue((list?["pathways"] as? [[String: Any]])?.contains { $0["id"] as? String == "sbgn_glycolysis" } == true)
+        let map = try call("\(base)/v1/pathways/sbgn_glycolysis/image?size=300")
+        XCTAssertEqual(map.status, 200)
+        XCTAssertEqual(pngSize(map.body)?.0, 300)
+        let tile = try call("\(base)/v1/pathways/sbgn_glycolysis/tiles/1/0/0.png")
+        XCTAssertTrue(pngSize(tile.body)! == (256, 256))
+        XCTAssertEqual(try call("\(base)/v1/pathways/sbgn_glycolysis/tiles/1/9/0.png").status, 404)
+        XCTAssertEqual(try call("\(base)/v1/pathways/none/image").status, 404)
+        XCTAssertEqual(try call("\(base)/v1/pathways/sbgn_glycolysis/image?region=1,2").status, 400)
+    }
+
+    func testAFloodGets503AndAnOversizeBody413() throws {
+        let base = try start(["--render-queue", "1", "--max-body", "1000"])
+        let caffeine = try Data(contentsOf: InfoCommandTests.root.appendingPathComponent("Tests/Fixtures/Caffeine.pdb"))
+        XCTAssertGreaterThan(caffeine.count, 1000)
+        XCTAssertEqual(try call("\(base)/v1/render?name=c.pdb", method: "POST", body: caffeine).status, 413)
+        final class Seen: @unchecked Sendable {
+            let lock = NSLock()
+            var statuses: [Int] = []
+            var retries = 0
+        }
+        let seen = Seen()
+        let threads = (0..<12).map { _ in
+            Thread {
+                if let a = try? ServeTests.call("\(base)/v1/pathways/sbgn_glycolysis/image?size=4000") {
+                    seen.lock.withLock {
+                        seen.statuses.append(a.status)
+                        if a.headers["retry-after"] != nil { seen.retries += 1 }
+                    }
+                }
+            }
+        }
+        threads.forEach { $0.start() }
+        while seen.lock.withLock({ seen.statuses.count }) < 12 && threads.contains(where: { !$0.isFinished }) { usleep(20_000) }
+        let all = seen.statuses
+        XCTAssertEqual(all.count, 12)
+        XCTAssertTrue(all.contains(200), "\(all)")
+        XCTAssertTrue(all.contains(503), "\(all)")
+        XCTAssertEqual(seen.retries, all.filter { $0 == 503 }.count, "every 503 says when to come back")
+        XCTAssertEqual(try call("\(base)/healthz").status, 200, "still answering")
+    }
+}
