@@ -69,6 +69,12 @@ enum LibrarySchema {
             bytes BLOB NOT NULL
         );
         """,
+        // 2: who imported a molecule through the service (a token's name), and whether only
+        // they may see it.
+        """
+        ALTER TABLE molecules ADD COLUMN owner TEXT;
+        ALTER TABLE molecules ADD COLUMN private INTEGER NOT NULL DEFAULT 0;
+        """,
     ]
 
     static var version: Int { migrations.count }

@@ -59,7 +59,7 @@ public final class MoleculeLibrary {
 
     /// Imports a file's bytes; `source` is where they came from (its name decides the format).
     public func importBytes(_ raw: [UInt8], source: String, name: String, maxBytes: Int = FileInput.defaultLimit,
-                            perception: BondPerception) throws -> ImportOutcome {
+                            perception: BondPerception, owner: String? = nil, isPrivate: Bool = false) throws -> ImportOutcome {
         let checksum = FNV1a.hex(FNV1a.hash(raw), digits: 16)
         if let existing = try record(checksum: checksum) { return .duplicate(existing) }
         var options = StructureFile.Options()
@@ -83,6 +83,10 @@ public final class MoleculeLibrary {
                         .int(raw.count), .text(MoleculeLibrary.now()))
             try insert.run()
             let id = Int(database.lastInsertedRow)
+            if owner != nil || isPrivate {
+                try database.statement("UPDATE molecules SET owner = ?, private = ? WHERE id = ?")
+                    .bind(.optional(owner), .int(isPrivate ? 1 : 0), .int(id)).run()
+            }
             try database.statement("INSERT INTO originals (molecule, bytes) VALUES (?, ?)").bind(.int(id), .blob(raw)).run()
             try write(content, molecule: id)
             return .added(try record(id: id)!)
@@ -210,20 +214,51 @@ public final class MoleculeLibrary {
         return out
     }
 
+    /// Who is looking: everyone's molecules (the CLI, on its own file), or those a service reader
+    /// may see: public ones and, for a token's name, its own private ones.
+    public enum Viewer: Sendable, Equatable {
+        case everything
+        case reader(String?)
+    }
+
+    /// Whether `viewer` may see molecule `id` (one that does not exist is not seen either).
+    public func isVisible(_ id: Int, to viewer: Viewer) throws -> Bool {
+        let s = try database.statement("SELECT private, owner FROM molecules WHERE id = ?").bind(.int(id))
+        guard let (isPrivate, owner) = try s.first({ ($0.int(0) != 0, $0.text(1)) }) else { return false }
+        guard case .reader(let name) = viewer else { return true }
+        return !isPrivate || (name != nil && owner == name)
+    }
+
+    /// Whether `viewer` may see the molecule with this checksum, if the library holds one.
+    public func isVisible(checksum: String, to viewer: Viewer) throws -> Bool {
+        guard let r = try record(checksum: checksum) else { return true }
+        return try isVisible(r.id, to: viewer)
+    }
+
+    /// Who imported molecule `id` through the service, if anyone.
+    public func owner(of id: Int) throws -> String? {
+        try database.statement("SELECT owner FROM molecules WHERE id = ?").bind(.int(id)).first { $0.text(0) } ?? nil
+    }
+
     /// A page of molecules in id order, and how many match in all. `query` matches name, title
-    /// and source path, anywhere, in any case.
-    public func list(offset: Int = 0, limit: Int = 50, query: String? = nil) throws -> (total: Int, molecules: [MoleculeRecord]) {
+    /// and source path, anywhere, in any case; a service reader sees only what it may.
+    public func list(offset: Int = 0, limit: Int = 50, query: String? = nil, viewer: Viewer = .everything) throws -> (total: Int, molecules: [MoleculeRecord]) {
         let pattern: SQLValue = query.map { q in
             .text("%" + q.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
                 .replacingOccurrences(of: "_", with: "\\_") + "%")
         } ?? .null
-        let filter = "(?1 IS NULL OR name LIKE ?1 ESCAPE '\\' OR title LIKE ?1 ESCAPE '\\' OR source LIKE ?1 ESCAPE '\\')"
+        var filter = "(?1 IS NULL OR name LIKE ?1 ESCAPE '\\' OR title LIKE ?1 ESCAPE '\\' OR source LIKE ?1 ESCAPE '\\')"
+        var reader: SQLValue = .null
+        if case .reader(let name) = viewer {
+            filter += " AND (private = 0 OR owner = ?4)"
+            reader = name.map { .text($0) } ?? .null  // owner = NULL is never true
+        }
         // One snapshot: the total counts the rows the page is taken from, even during an import.
         return try database.snapshot {
-            let count = try database.statement("SELECT count(*) FROM molecules WHERE \(filter)").bind(pattern)
+            let count = try database.statement("SELECT count(*) FROM molecules WHERE \(filter)").bind(pattern, .null, .null, reader)
             let total = try count.first { $0.int(0) } ?? 0
             let page = try database.statement("SELECT \(MoleculeRecord.columns) FROM molecules WHERE \(filter) ORDER BY id LIMIT ?2 OFFSET ?3")
-                .bind(pattern, .int(max(0, limit)), .int(max(0, offset)))
+                .bind(pattern, .int(max(0, limit)), .int(max(0, offset)), reader)
             return (total, try page.all { MoleculeRecord($0) })
         }
     }

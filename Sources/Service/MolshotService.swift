@@ -45,7 +45,9 @@ public final class MolshotService: Sendable {
             return Self.response(Array(spec), type: "application/yaml")
         }
         router.get("/v1/molecules") { request, _ in try self.listMolecules(request) }
-        router.get("/v1/molecules/:id") { _, context in try self.molecule(context.parameters.require("id")) }
+        router.post("/v1/molecules") { request, _ in try await self.importMolecule(request) }
+        router.get("/v1/molecules/:id") { request, context in try self.molecule(request, context.parameters.require("id")) }
+        router.delete("/v1/molecules/:id") { request, context in try self.removeMolecule(request, context.parameters.require("id")) }
         router.get("/v1/molecules/:id/image") { request, context in try await self.moleculeImage(request, id: context.parameters.require("id")) }
         router.post("/v1/render") { request, context in try await self.renderUpload(request, context: context) }
         router.get("/v1/thumbnails/:name") { request, context in try self.thumbnail(request, name: context.parameters.require("name")) }
@@ -84,6 +86,25 @@ public final class MolshotService: Sendable {
         request.uri.queryParameters.map { (String($0.key), String($0.value)) }
     }
 
+    // MARK: Tokens
+
+    /// Who is asking: nil for no token; 403 for a token that is not one of ours, and 401 for none
+    /// where one is needed.
+    func caller(_ request: Request, needed: Bool) throws -> String? {
+        guard let header = request.headers[.authorization] else {
+            if needed { throw HTTPError(.unauthorized, headers: [.wwwAuthenticate: "Bearer"], message: "this needs a bearer token") }
+            return nil
+        }
+        guard header.lowercased().hasPrefix("bearer "), let name = configuration.tokens.name(of: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)) else {
+            throw HTTPError(.forbidden, message: "the token is not one this server knows")
+        }
+        return name
+    }
+
+    func viewer(_ request: Request) throws -> MoleculeLibrary.Viewer {
+        .reader(try caller(request, needed: configuration.tokenToRead))
+    }
+
     // MARK: Molecules
 
     func library() throws -> MoleculeLibrary {
@@ -97,21 +118,71 @@ public final class MolshotService: Sendable {
             do { return try ValueText.integer(text, field: key, in: range) } catch { throw Self.badRequest(error) }
         }
         let offset = try number("offset", 0, 0...Int.max), limit = try number("limit", 50, 1...1000)
-        let (total, molecules) = try library().list(offset: offset, limit: limit, query: q.get("query"))
+        let (total, molecules) = try library().list(offset: offset, limit: limit, query: q.get("query"), viewer: try viewer(request))
         struct Page: Encodable { var total: Int; var molecules: [MoleculeRecord] }
         return try Self.json(Page(total: total, molecules: molecules))
     }
 
-    func record(_ reference: String) throws -> MoleculeRecord {
-        do { return try library().record(reference) } catch let e as LibraryError where e.kind == .request {
-            throw HTTPError(.notFound, message: e.description)
+    /// The molecule `reference` names, if `viewer` may see it; a private molecule of someone else
+    /// is "not there", as one that does not exist.
+    func record(_ reference: String, viewer: MoleculeLibrary.Viewer) throws -> MoleculeRecord {
+        let notFound = HTTPError(.notFound, message: "no molecule \(reference)")
+        let lib = try library()
+        let r: MoleculeRecord
+        do { r = try lib.record(reference) } catch let e as LibraryError where e.kind == .request { throw notFound }
+        guard try lib.isVisible(r.id, to: viewer) else { throw notFound }
+        return r
+    }
+
+    func molecule(_ request: Request, _ reference: String) throws -> Response { try Self.json(try record(reference, viewer: viewer(request))) }
+
+    /// Imports the body into the library for the token's owner (`private=true` keeps it theirs).
+    func importMolecule(_ request: Request) async throws -> Response {
+        let owner = try caller(request, needed: true)
+        var request = request
+        let body: ByteBuffer
+        do { body = try await request.collectBody(upTo: configuration.maxBodyBytes) } catch {
+            throw HTTPError(.contentTooLarge, message: "the body is larger than \(configuration.maxBodyBytes) bytes")
+        }
+        guard body.readableBytes > 0 else { throw HTTPError(.badRequest, message: "the body is empty: send a structure file") }
+        let q = request.uri.queryParameters
+        guard let name = q.get("name"), !name.isEmpty else { throw HTTPError(.badRequest, message: "parameter name is needed: the file's name, like 1crn.pdb") }
+        let isPrivate: Bool
+        do { isPrivate = try ValueText.flag(q.get("private") ?? "false", field: "private") } catch { throw Self.badRequest(error) }
+        let stem = name.split(separator: "/").last.map(String.init) ?? name
+        let outcome: MoleculeLibrary.ImportOutcome
+        do {
+            outcome = try library().importBytes(Array(buffer: body), source: "upload:\(owner ?? "")/\(stem)",
+                                                name: MoleculeLibrary.name(forPath: stem), maxBytes: configuration.maxBodyBytes * 8,
+                                                perception: perception.value, owner: owner, isPrivate: isPrivate)
+        } catch { throw Self.badRequest(error) }
+        switch outcome {
+        case .added(let r):
+            var response = try Self.json(r)
+            response.status = .created
+            response.headers[.location] = "/v1/molecules/\(r.id)"
+            return response
+        case .duplicate(let r):
+            // The same file is there: say so only to one who may see it.
+            guard try library().isVisible(r.id, to: .reader(owner)) else {
+                throw HTTPError(.conflict, message: "the library holds this file already")
+            }
+            return try Self.json(r)
         }
     }
 
-    func molecule(_ reference: String) throws -> Response { try Self.json(try record(reference)) }
+    /// Removes a molecule the token imported.
+    func removeMolecule(_ request: Request, _ reference: String) throws -> Response {
+        let who = try caller(request, needed: true)
+        let r = try record(reference, viewer: .reader(who))
+        let lib = try library()
+        guard try lib.owner(of: r.id) == who else { throw HTTPError(.forbidden, message: "molecule \(r.id) was not imported with this token") }
+        _ = try lib.remove(id: r.id)
+        return Response(status: .noContent)
+    }
 
     func moleculeImage(_ request: Request, id: String) async throws -> Response {
-        let r = try record(id)
+        let r = try record(id, viewer: viewer(request))
         let structure: Structure
         do { structure = try MoleculeSource(libraryPath: configuration.database).load("lib:\(r.id)").structure } catch {
             throw Self.badRequest(error)
@@ -191,6 +262,9 @@ public final class MolshotService: Sendable {
             throw HTTPError(.notFound, message: "no thumbnail \(name)")
         }
         let path = (folder as NSString).appendingPathComponent(name)
+        // A private molecule's thumbnails are as absent as the molecule.
+        let checksum = String(name.prefix(16))
+        guard try library().isVisible(checksum: checksum, to: viewer(request)) else { throw HTTPError(.notFound, message: "no thumbnail \(name)") }
         guard let data = FileManager.default.contents(atPath: path) else { throw HTTPError(.notFound, message: "no thumbnail \(name)") }
         let bytes = [UInt8](data)
         let etag = "\"\(FNV1a.hex(FNV1a.hash(bytes), digits: 16))\""

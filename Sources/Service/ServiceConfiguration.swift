@@ -21,6 +21,10 @@ public struct ServiceConfiguration: Sendable {
     public var maxAtoms = 2_000_000
     /// Requests that may wait for the render thread; past it, 503 with Retry-After.
     public var renderQueue = 8
+    /// Bearer tokens for writes (and for private molecules).
+    public var tokens = Tokens()
+    /// Reads need a token too.
+    public var tokenToRead = false
 
     public init(database: String) { self.database = database }
 }

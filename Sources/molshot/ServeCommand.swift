@@ -4,9 +4,35 @@ import Foundation
 import Library
 import Service
 
+/// `molshot serve` (runs the service) and `molshot serve token add NAME`.
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
+        abstract: "Serve images of the molecule library, of uploaded structures and of pathway maps, and thumbnails, over HTTP.",
+        subcommands: [ServeRun.self, ServeToken.self],
+        defaultSubcommand: ServeRun.self
+    )
+}
+
+struct ServeToken: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "token", abstract: "Tokens for the service's writes.",
+                                                    subcommands: [Add.self])
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make a token for NAME: its SHA-256 goes into the tokens file, the token is printed once.")
+        @Argument(help: "Who the token is for (letters, digits, ._-@).") var name: String
+        @Option(help: "The tokens file (NAME SHA256-HEX a line).") var tokens = "tokens.txt"
+
+        func run() throws {
+            try CLIFailure.run { print(try Tokens.add(name, to: tokens)) }
+        }
+    }
+}
+
+struct ServeRun: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
         abstract: "Serve images of the molecule library, of uploaded structures and of pathway maps, and thumbnails, over HTTP.",
         discussion: """
             Routes are described in Assets/openapi.yaml (served at /openapi.yaml). One thread draws; past \
@@ -23,6 +49,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Largest request body in bytes (413 past it).") var maxBody = 64 << 20
     @Option(help: "Largest picture side in pixels.") var maxSide = 4096
     @Option(help: "Requests that may wait for the render thread before 503.") var renderQueue = 8
+    @Option(help: "Bearer tokens (NAME SHA256-HEX a line, from molshot serve token add): needed to import and remove molecules.")
+    var tokens: String?
+    @Flag(help: "Reads need a token too (anonymous reads are allowed by default).") var tokenToRead = false
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535 (got \(port)).") }
@@ -46,6 +75,8 @@ struct ServeCommand: ParsableCommand {
             c.maxBodyBytes = maxBody
             c.maxSide = maxSide
             c.renderQueue = renderQueue
+            if let tokens { c.tokens = try Tokens.load(tokens) }
+            c.tokenToRead = tokenToRead
             let service = try MolshotService(configuration: c)
             let host = c.host
             let app = service.application { port in

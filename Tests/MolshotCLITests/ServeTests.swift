@@ -160,6 +160,51 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(try call("\(base)/v1/pathways/sbgn_glycolysis/image?region=1,2").status, 400)
     }
 
+    func testWritesNeedATokenAndPrivateMoleculesStayPrivate() throws {
+        let tokensFile = scratch.appendingPathComponent("tokens.txt").path
+        var token: [String: String] = [:]
+        for who in ["alice", "bob"] {
+            let r = try MolshotBinary.run(["serve", "token", "add", who, "--tokens", tokensFile])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            token[who] = r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let stored = try String(contentsOfFile: tokensFile, encoding: .utf8)
+        XCTAssertFalse(stored.contains(token["alice"]!), "only hashes are kept")
+        try FileManager.default.createDirectory(atPath: thumbs, withIntermediateDirectories: true)
+        let base = try start(["--tokens", tokensFile, "--thumbnails", thumbs])
+        func auth(_ who: String) -> [String: String] { ["Authorization": "Bearer \(token[who]!)"] }
+        let crambin = try Data(contentsOf: InfoCommandTests.root.appendingPathComponent("Tests/Fixtures/1crn.pdb"))
+        XCTAssertEqual(try call("\(base)/v1/molecules?name=1crn.pdb", method: "POST", body: crambin).status, 401)
+        XCTAssertEqual(try call("\(base)/v1/molecules?name=1crn.pdb", method: "POST", body: crambin,
+                                headers: ["Authorization": "Bearer nonsense"]).status, 403)
+        let added = try call("\(base)/v1/molecules?name=1crn.pdb&private=true", method: "POST", body: crambin, headers: auth("alice"))
+        XCTAssertEqual(added.status, 201, added.text)
+        let id = try XCTUnwrap((try JSONSerialization.jsonObject(with: added.body) as? [String: Any])?["id"] as? Int)
+        func total(_ headers: [String: String]) throws -> Int? {
+            (try JSONSerialization.jsonObject(with: call("\(base)/v1/molecules", headers: headers).body) as? [String: Any])?["total"] as? Int
+        }
+        XCTAssertEqual(try total([:]), 0, "not listed or counted for anonymous readers")
+        XCTAssertEqual(try total(auth("bob")), 0, "nor for another token")
+        XCTAssertEqual(try total(auth("alice")), 1)
+        XCTAssertEqual(try call("\(base)/v1/molecules/\(id)").status, 404)
+        XCTAssertEqual(try call("\(base)/v1/molecules/\(id)/image?size=64", headers: auth("bob")).status, 404)
+        XCTAssertEqual(try call("\(base)/v1/molecules/\(id)/image?size=64", headers: auth("alice")).status, 200)
+        // Its thumbnails too.
+        let made = try MolshotBinary.run(["thumbnails", "--library", "--db", db, "-o", thumbs, "--size", "64"])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let name = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: thumbs).first { $0.hasSuffix(".png") && !$0.hasPrefix("contact") })
+        XCTAssertEqual(try call("\(base)/v1/thumbnails/\(name)").status, 404)
+        XCTAssertEqual(try call("\(base)/v1/thumbnails/\(name)", headers: auth("alice")).status, 200)
+        // Bob's public molecule is everyone's to see; only alice removes hers.
+        let tyr = try Data(contentsOf: InfoCommandTests.root.appendingPathComponent("Tests/Fixtures/TYR.sdf"))
+        XCTAssertEqual(try call("\(base)/v1/molecules?name=TYR.sdf", method: "POST", body: tyr, headers: auth("bob")).status, 201)
+        XCTAssertEqual(try total([:]), 1)
+        XCTAssertEqual(try call("\(base)/v1/molecules/\(id)", method: "DELETE", headers: auth("bob")).status, 404)
+        XCTAssertEqual(try call("\(base)/v1/molecules/TYR", method: "DELETE", headers: auth("alice")).status, 403)
+        XCTAssertEqual(try call("\(base)/v1/molecules/\(id)", method: "DELETE", headers: auth("alice")).status, 204)
+        XCTAssertEqual(try total(auth("alice")), 1, "bob's public one")
+    }
+
     func testAFloodGets503AndAnOversizeBody413() throws {
         let base = try start(["--render-queue", "1", "--max-body", "1000"])
         let caffeine = try Data(contentsOf: InfoCommandTests.root.appendingPathComponent("Tests/Fixtures/Caffeine.pdb"))
