@@ -55,8 +55,11 @@ public final class MolshotService: Sendable {
         router.get("/v1/pathways") { _, _ in try self.listPathways() }
         router.get("/v1/pathways/:id/image") { request, context in try await self.pathwayImage(request, id: context.parameters.require("id")) }
         router.get("/v1/pathways/:id/tiles/:z/:x/:y") { _, context in
-            try await self.pathwayTile(id: context.parameters.require("id"), z: context.parameters.require("z", as: Int.self),
-                                       x: context.parameters.require("x", as: Int.self), y: context.parameters.require("y"))
+            // Not numbers: no such tile (404), as a static tile server answers.
+            guard let z = context.parameters.get("z", as: Int.self), let x = context.parameters.get("x", as: Int.self) else {
+                throw HTTPError(.notFound, message: "tiles are {z}/{x}/{y}.png with whole numbers")
+            }
+            return try await self.pathwayTile(id: context.parameters.require("id"), z: z, x: x, y: context.parameters.require("y"))
         }
         return router
     }
@@ -82,8 +85,14 @@ public final class MolshotService: Sendable {
         return HTTPError(.internalServerError, message: "\(error)")
     }
 
+    /// The query's parameters; an empty one counts as not given (`?pan=` is no pan).
     static func query(_ request: Request) -> [(String, String)] {
-        request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+        request.uri.queryParameters.filter { !$0.value.isEmpty }.map { (String($0.key), String($0.value)) }
+    }
+
+    /// One query parameter, nil when absent or empty.
+    static func parameter(_ request: Request, _ name: String) -> String? {
+        request.uri.queryParameters.get(name).flatMap { $0.isEmpty ? nil : $0 }
     }
 
     // MARK: Tokens
@@ -112,13 +121,12 @@ public final class MolshotService: Sendable {
     }
 
     func listMolecules(_ request: Request) throws -> Response {
-        let q = request.uri.queryParameters
         func number(_ key: String, _ fallback: Int, _ range: ClosedRange<Int>) throws -> Int {
-            guard let text = q.get(key) else { return fallback }
+            guard let text = Self.parameter(request, key) else { return fallback }
             do { return try ValueText.integer(text, field: key, in: range) } catch { throw Self.badRequest(error) }
         }
         let offset = try number("offset", 0, 0...Int.max), limit = try number("limit", 50, 1...1000)
-        let (total, molecules) = try library().list(offset: offset, limit: limit, query: q.get("query"), viewer: try viewer(request))
+        let (total, molecules) = try library().list(offset: offset, limit: limit, query: Self.parameter(request, "query"), viewer: try viewer(request))
         struct Page: Encodable { var total: Int; var molecules: [MoleculeRecord] }
         return try Self.json(Page(total: total, molecules: molecules))
     }
@@ -148,7 +156,7 @@ public final class MolshotService: Sendable {
         let q = request.uri.queryParameters
         guard let name = q.get("name"), !name.isEmpty else { throw HTTPError(.badRequest, message: "parameter name is needed: the file's name, like 1crn.pdb") }
         let isPrivate: Bool
-        do { isPrivate = try ValueText.flag(q.get("private") ?? "false", field: "private") } catch { throw Self.badRequest(error) }
+        do { isPrivate = try ValueText.flag(Self.parameter(request, "private") ?? "false", field: "private") } catch { throw Self.badRequest(error) }
         let stem = name.split(separator: "/").last.map(String.init) ?? name
         let outcome: MoleculeLibrary.ImportOutcome
         do {
@@ -198,7 +206,7 @@ public final class MolshotService: Sendable {
             throw HTTPError(.contentTooLarge, message: "the body is larger than \(configuration.maxBodyBytes) bytes")
         }
         guard body.readableBytes > 0 else { throw HTTPError(.badRequest, message: "the body is empty: send a structure file") }
-        let name = request.uri.queryParameters.get("name") ?? request.uri.queryParameters.get("format").map { "upload.\($0)" } ?? "upload"
+        let name = Self.parameter(request, "name") ?? Self.parameter(request, "format").map { "upload.\($0)" } ?? "upload"
         var options = StructureFile.Options()
         options.maxBytes = configuration.maxBodyBytes * 8
         let structure: Structure
@@ -322,14 +330,13 @@ public final class MolshotService: Sendable {
 
     func pathwayImage(_ request: Request, id: String) async throws -> Response {
         let map = try await pathwayMap(id)
-        let q = request.uri.queryParameters
         var r = PathwayRequest()
-        r.size = q.get("size")
-        r.region = q.get("region")
-        if let s = q.get("scale") {
+        r.size = Self.parameter(request, "size")
+        r.region = Self.parameter(request, "region")
+        if let s = Self.parameter(request, "scale") {
             do { r.scale = Double(try ValueText.number(s, field: "scale", positive: true)) } catch { throw Self.badRequest(error) }
         }
-        if let t = q.get("theme") {
+        if let t = Self.parameter(request, "theme") {
             guard let name = PathwayTheme.Name(rawValue: t) else { throw HTTPError(.badRequest, message: "parameter theme must be standard, dark or print (got \(t))") }
             r.theme = PathwayTheme(name)
         }
