@@ -19,13 +19,16 @@ public final class MolshotService: Sendable {
     let worker: RenderWorker<ServiceRenderers>
     let perception: Handed<BondPerception>
     let maps = MapCache()
+    let cache: ImageCache?
 
     public init(configuration: ServiceConfiguration) throws {
         self.configuration = configuration
         perception = Handed(value: try BondPerception.standard())
+        cache = try configuration.cache.map { try ImageCache(directory: $0, maxBytes: configuration.cacheBytes) }
         worker = RenderWorker(capacity: configuration.renderQueue, name: "molshot-serve-draw") { try ServiceRenderers() }
-        let worker = worker
+        let worker = worker, cache = cache
         metrics.queueDepth = { worker.queued }
+        metrics.cacheCounts = { (cache?.hits ?? 0, cache?.misses ?? 0) }
     }
 
     /// The application, listening where the configuration says; `listening` hears the port.
@@ -195,7 +198,7 @@ public final class MolshotService: Sendable {
         do { structure = try MoleculeSource(libraryPath: configuration.database).load("lib:\(r.id)").structure } catch {
             throw Self.badRequest(error)
         }
-        return try await image(Handed(value: structure), request: request, json: false)
+        return try await image(Handed(value: structure), checksum: r.checksum, request: request, json: false)
     }
 
     /// A structure file in the body (any format the readers take, gzip too), options in the query.
@@ -214,11 +217,12 @@ public final class MolshotService: Sendable {
             throw Self.badRequest(error)
         }
         let wantsJSON = request.headers[.accept]?.contains("application/json") == true
-        return try await image(Handed(value: structure), request: request, json: wantsJSON)
+        return try await image(Handed(value: structure), checksum: FNV1a.hex(FNV1a.hash(Array(buffer: body)), digits: 16),
+                               request: request, json: wantsJSON)
     }
 
     /// Renders on the render thread: 503 when its queue is full, 400 for a bad parameter.
-    func image(_ structure: Handed<Structure>, request: Request, json: Bool) async throws -> Response {
+    func image(_ structure: Handed<Structure>, checksum: String, request: Request, json: Bool) async throws -> Response {
         var pairs = Self.query(request).filter { RenderRequest.field($0.0) != nil }
         if !pairs.contains(where: { $0.0 == "size" }) { pairs.insert(("size", "512"), at: 0) }
         let view: RenderRequest
@@ -229,6 +233,8 @@ public final class MolshotService: Sendable {
         guard view.width <= configuration.maxSide, view.height <= configuration.maxSide else {
             throw HTTPError(.badRequest, message: "parameter size is larger than this server's \(configuration.maxSide) pixels a side")
         }
+        let key = ImageCache.key(checksum: checksum, settings: view.canonical)
+        if let png = cache?.get(key) { return try Self.imageResponse(png, json: json) }
         let atoms = structure.value.models.first?.atoms.count ?? 0
         guard atoms <= configuration.maxAtoms else {
             throw HTTPError(.contentTooLarge, message: "\(atoms) atoms is more than this server's \(configuration.maxAtoms)")
@@ -243,6 +249,11 @@ public final class MolshotService: Sendable {
                                                        style: view.style)
             return try view.pngEncoder.encode(image)
         }
+        cache?.put(key, png)
+        return try Self.imageResponse(png, json: json)
+    }
+
+    static func imageResponse(_ png: [UInt8], json: Bool) throws -> Response {
         if json {
             // The openBIS image form.
             struct Image: Encodable { var DATA: Payload }

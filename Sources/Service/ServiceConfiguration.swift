@@ -21,6 +21,10 @@ public struct ServiceConfiguration: Sendable {
     public var maxAtoms = 2_000_000
     /// Requests that may wait for the render thread; past it, 503 with Retry-After.
     public var renderQueue = 8
+    /// Rendered images kept here, keyed by checksum and settings, if set.
+    public var cache: String?
+    /// Most bytes the cache holds; the oldest images go first.
+    public var cacheBytes = 1 << 30
     /// Bearer tokens for writes (and for private molecules).
     public var tokens = Tokens()
     /// Reads need a token too.

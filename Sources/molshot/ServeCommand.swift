@@ -49,6 +49,8 @@ struct ServeRun: ParsableCommand {
     @Option(help: "Largest request body in bytes (413 past it).") var maxBody = 64 << 20
     @Option(help: "Largest picture side in pixels.") var maxSide = 4096
     @Option(help: "Requests that may wait for the render thread before 503.") var renderQueue = 8
+    @Option(help: "Keep rendered images in this folder, keyed by structure checksum and settings.") var cache: String?
+    @Option(help: "Most bytes the image cache holds; the oldest images go first.") var cacheBytes = 1 << 30
     @Option(help: "Bearer tokens (NAME SHA256-HEX a line, from molshot serve token add): needed to import and remove molecules.")
     var tokens: String?
     @Flag(help: "Reads need a token too (anonymous reads are allowed by default).") var tokenToRead = false
@@ -75,6 +77,8 @@ struct ServeRun: ParsableCommand {
             c.maxBodyBytes = maxBody
             c.maxSide = maxSide
             c.renderQueue = renderQueue
+            c.cache = cache
+            c.cacheBytes = cacheBytes
             if let tokens { c.tokens = try Tokens.load(tokens) }
             c.tokenToRead = tokenToRead
             let service = try MolshotService(configuration: c)

@@ -92,7 +92,8 @@ final class ServeTests: XCTestCase {
             let r = try MolshotBinary.run(["library", "import", "Tests/Fixtures/\(f)", "--db", db])
             XCTAssertEqual(r.status, 0, r.stderr)
         }
-        let base = try start()
+        let cache = scratch.appendingPathComponent("cache").path
+        let base = try start(["--cache", cache])
         XCTAssertEqual(try call("\(base)/healthz").text, "ok\n")
         XCTAssertTrue(try call("\(base)/openapi.yaml").text.hasPrefix("openapi: 3.1.0"))
         // Paging as the sample browser did.
@@ -124,8 +125,14 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(garbage.status, 400)
         XCTAssertTrue(garbage.text.contains("broken.pdb"), garbage.text)
         XCTAssertEqual(try call("\(base)/v1/render", method: "POST", body: Data()).status, 400)
+        // The same picture again comes from the image cache, the same bytes.
+        let again = try call("\(base)/v1/molecules/1/image?size=200x120&mode=spacefill")
+        XCTAssertEqual(again.body, image.body)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: cache).filter { $0.hasSuffix(".png") }.count, 2)
         let metrics = try call("\(base)/metrics").text
-        XCTAssertTrue(metrics.contains("molshot_requests_total{route=\"/v1/molecules/{id}/image\",status=\"200\"} 1"), metrics)
+        // Two hits: this picture, and the upload asked a second time in the openBIS form.
+        XCTAssertTrue(metrics.contains("molshot_image_cache_total{result=\"hit\"} 2"), metrics)
+        XCTAssertTrue(metrics.contains("molshot_requests_total{route=\"/v1/molecules/{id}/image\",status=\"200\"} 2"), metrics)
         XCTAssertTrue(metrics.contains("molshot_render_queue_depth"))
     }
 
