@@ -235,6 +235,12 @@ public final class MoleculeLibrary {
         return try isVisible(r.id, to: viewer)
     }
 
+    /// The checksums of private molecules with their owners.
+    public func privateChecksums() throws -> [String: String?] {
+        let s = try database.statement("SELECT checksum, owner FROM molecules WHERE private = 1")
+        return Dictionary(try s.all { ($0.text(0) ?? "", $0.text(1)) }, uniquingKeysWith: { a, _ in a })
+    }
+
     /// Who imported molecule `id` through the service, if anyone.
     public func owner(of id: Int) throws -> String? {
         try database.statement("SELECT owner FROM molecules WHERE id = ?").bind(.int(id)).first { $0.text(0) } ?? nil

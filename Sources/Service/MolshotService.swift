@@ -20,6 +20,13 @@ public final class MolshotService: Sendable {
     let perception: Handed<BondPerception>
     let maps = MapCache()
     let cache: ImageCache?
+    let reader = Locked<MoleculeLibrary?>(nil)
+    /// Thumbnails by file name, with their ETags, bounded in bytes (the files never change: their
+    /// names hold what is in them).
+    let thumbnailFiles = Locked<(files: [String: (bytes: [UInt8], etag: String)], order: [String], total: Int)>(([:], [], 0))
+    static let thumbnailMemory = 64 << 20
+    /// Private molecules' checksums and owners, read again when a second old.
+    let privates = Locked<(read: Double, owners: [String: String?])>((-1, [:]))
 
     public init(configuration: ServiceConfiguration) throws {
         self.configuration = configuration
@@ -119,8 +126,32 @@ public final class MolshotService: Sendable {
 
     // MARK: Molecules
 
+    /// A connection of its own, for writes (imports and removals).
     func library() throws -> MoleculeLibrary {
         do { return try MoleculeLibrary(path: configuration.database) } catch { throw Self.badRequest(error) }
+    }
+
+    /// Whether `viewer` may see the molecule with this checksum (or none is in the library).
+    func isVisible(checksum: String, to viewer: MoleculeLibrary.Viewer) throws -> Bool {
+        let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+        let owners: [String: String?] = try privates.withLock { p in
+            if now - p.read > 1 { p = (now, try reading { try $0.privateChecksums() }) }
+            return p.owners
+        }
+        guard let owner = owners[checksum] else { return true }
+        if case .reader(let name) = viewer { return name != nil && owner == name }
+        return true
+    }
+
+    /// Reads go through one connection kept open, one at a time: opening the database for each
+    /// request cost more than the request (WAL lets each read see the latest commit).
+    func reading<T>(_ body: (MoleculeLibrary) throws -> T) throws -> T {
+        try reader.withLock { (kept: inout MoleculeLibrary?) in
+            if kept == nil {
+                do { kept = try MoleculeLibrary(path: configuration.database) } catch { throw Self.badRequest(error) }
+            }
+            return try body(kept!)
+        }
     }
 
     func listMolecules(_ request: Request) throws -> Response {
@@ -129,7 +160,8 @@ public final class MolshotService: Sendable {
             do { return try ValueText.integer(text, field: key, in: range) } catch { throw Self.badRequest(error) }
         }
         let offset = try number("offset", 0, 0...Int.max), limit = try number("limit", 50, 1...1000)
-        let (total, molecules) = try library().list(offset: offset, limit: limit, query: Self.parameter(request, "query"), viewer: try viewer(request))
+        let viewer = try viewer(request), query = Self.parameter(request, "query")
+        let (total, molecules) = try reading { try $0.list(offset: offset, limit: limit, query: query, viewer: viewer) }
         struct Page: Encodable { var total: Int; var molecules: [MoleculeRecord] }
         return try Self.json(Page(total: total, molecules: molecules))
     }
@@ -138,11 +170,12 @@ public final class MolshotService: Sendable {
     /// is "not there", as one that does not exist.
     func record(_ reference: String, viewer: MoleculeLibrary.Viewer) throws -> MoleculeRecord {
         let notFound = HTTPError(.notFound, message: "no molecule \(reference)")
-        let lib = try library()
-        let r: MoleculeRecord
-        do { r = try lib.record(reference) } catch let e as LibraryError where e.kind == .request { throw notFound }
-        guard try lib.isVisible(r.id, to: viewer) else { throw notFound }
-        return r
+        return try reading { lib in
+            let r: MoleculeRecord
+            do { r = try lib.record(reference) } catch let e as LibraryError where e.kind == .request { throw notFound }
+            guard try lib.isVisible(r.id, to: viewer) else { throw notFound }
+            return r
+        }
     }
 
     func molecule(_ request: Request, _ reference: String) throws -> Response { try Self.json(try record(reference, viewer: viewer(request))) }
@@ -167,6 +200,7 @@ public final class MolshotService: Sendable {
                                                 name: MoleculeLibrary.name(forPath: stem), maxBytes: configuration.maxBodyBytes * 8,
                                                 perception: perception.value, owner: owner, isPrivate: isPrivate)
         } catch { throw Self.badRequest(error) }
+        privates.withLock { $0.read = -1 }
         switch outcome {
         case .added(let r):
             var response = try Self.json(r)
@@ -189,16 +223,17 @@ public final class MolshotService: Sendable {
         let lib = try library()
         guard try lib.owner(of: r.id) == who else { throw HTTPError(.forbidden, message: "molecule \(r.id) was not imported with this token") }
         _ = try lib.remove(id: r.id)
+        privates.withLock { $0.read = -1 }
         return Response(status: .noContent)
     }
 
     func moleculeImage(_ request: Request, id: String) async throws -> Response {
         let r = try record(id, viewer: viewer(request))
-        let structure: Structure
-        do { structure = try MoleculeSource(libraryPath: configuration.database).load("lib:\(r.id)").structure } catch {
-            throw Self.badRequest(error)
+        let database = configuration.database
+        return try await image(checksum: r.checksum, request: request, json: false) {
+            // Read only when the picture is not in the cache.
+            do { return try MoleculeSource(libraryPath: database).load("lib:\(r.id)").structure } catch { throw Self.badRequest(error) }
         }
-        return try await image(Handed(value: structure), checksum: r.checksum, request: request, json: false)
     }
 
     /// A structure file in the body (any format the readers take, gzip too), options in the query.
@@ -212,17 +247,16 @@ public final class MolshotService: Sendable {
         let name = Self.parameter(request, "name") ?? Self.parameter(request, "format").map { "upload.\($0)" } ?? "upload"
         var options = StructureFile.Options()
         options.maxBytes = configuration.maxBodyBytes * 8
-        let structure: Structure
-        do { structure = try StructureFile.decode(Array(buffer: body), source: name, options: options) } catch {
-            throw Self.badRequest(error)
-        }
         let wantsJSON = request.headers[.accept]?.contains("application/json") == true
-        return try await image(Handed(value: structure), checksum: FNV1a.hex(FNV1a.hash(Array(buffer: body)), digits: 16),
-                               request: request, json: wantsJSON)
+        let bytes = Array(buffer: body)
+        return try await image(checksum: FNV1a.hex(FNV1a.hash(bytes), digits: 16), request: request, json: wantsJSON) {
+            do { return try StructureFile.decode(bytes, source: name, options: options) } catch { throw Self.badRequest(error) }
+        }
     }
 
-    /// Renders on the render thread: 503 when its queue is full, 400 for a bad parameter.
-    func image(_ structure: Handed<Structure>, checksum: String, request: Request, json: Bool) async throws -> Response {
+    /// From the cache, or drawn on the render thread from what `load` reads: 503 when the render
+    /// queue is full, 400 for a bad parameter or file.
+    func image(checksum: String, request: Request, json: Bool, load: () throws -> Structure) async throws -> Response {
         var pairs = Self.query(request).filter { RenderRequest.field($0.0) != nil }
         if !pairs.contains(where: { $0.0 == "size" }) { pairs.insert(("size", "512"), at: 0) }
         let view: RenderRequest
@@ -235,6 +269,7 @@ public final class MolshotService: Sendable {
         }
         let key = ImageCache.key(checksum: checksum, settings: view.canonical)
         if let png = cache?.get(key) { return try Self.imageResponse(png, json: json) }
+        let structure = Handed(value: try load())
         let atoms = structure.value.models.first?.atoms.count ?? 0
         guard atoms <= configuration.maxAtoms else {
             throw HTTPError(.contentTooLarge, message: "\(atoms) atoms is more than this server's \(configuration.maxAtoms)")
@@ -283,10 +318,21 @@ public final class MolshotService: Sendable {
         let path = (folder as NSString).appendingPathComponent(name)
         // A private molecule's thumbnails are as absent as the molecule.
         let checksum = String(name.prefix(16))
-        guard try library().isVisible(checksum: checksum, to: viewer(request)) else { throw HTTPError(.notFound, message: "no thumbnail \(name)") }
-        guard let data = FileManager.default.contents(atPath: path) else { throw HTTPError(.notFound, message: "no thumbnail \(name)") }
-        let bytes = [UInt8](data)
-        let etag = "\"\(FNV1a.hex(FNV1a.hash(bytes), digits: 16))\""
+        let viewer = try viewer(request)
+        guard try isVisible(checksum: checksum, to: viewer) else { throw HTTPError(.notFound, message: "no thumbnail \(name)") }
+        let (bytes, etag) = try thumbnailFiles.withLock { kept -> ([UInt8], String) in
+            if let f = kept.files[name] { return (f.bytes, f.etag) }
+            guard let data = FileManager.default.contents(atPath: path) else { throw HTTPError(.notFound, message: "no thumbnail \(name)") }
+            let bytes = [UInt8](data), etag = "\"\(FNV1a.hex(FNV1a.hash(bytes), digits: 16))\""
+            kept.files[name] = (bytes, etag)
+            kept.order.append(name)
+            kept.total += bytes.count
+            while kept.total > Self.thumbnailMemory, let first = kept.order.first {
+                kept.order.removeFirst()
+                kept.total -= kept.files.removeValue(forKey: first)?.bytes.count ?? 0
+            }
+            return (bytes, etag)
+        }
         var headers: HTTPFields = [.eTag: etag, .cacheControl: "public, max-age=31536000, immutable", .acceptRanges: "bytes"]
         if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag || $0 == "*" }) {
             return Response(status: .notModified, headers: headers)
@@ -378,6 +424,20 @@ public final class MolshotService: Sendable {
             return try PNGEncoder.fast.encode(try renderers.pathways.draw(scene, corner: corner, width: 256, height: 256, theme: PathwayTheme(.standard)))
         }
         return Self.response(png, type: "image/png", headers: [.cacheControl: "public, max-age=3600"])
+    }
+}
+
+/// A value behind a lock.
+final class Locked<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: T
+
+    init(_ value: T) { self.value = value }
+
+    func withLock<R>(_ body: (inout T) throws -> R) rethrows -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
     }
 }
 

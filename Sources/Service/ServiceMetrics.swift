@@ -72,6 +72,43 @@ public final class ServiceMetrics: @unchecked Sendable {
     }
 }
 
+/// Log lines gathered and written to standard error together, every 200 ms or every 32 KB: one
+/// write a request cost a fifth of the time of serving a thumbnail.
+public final class LogWriter: @unchecked Sendable {
+    static let shared = LogWriter()
+    private let lock = NSLock()
+    private var buffer = Data()
+    private let timer: DispatchSourceTimer
+
+    private init() {
+        timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+        timer.schedule(deadline: .now() + 0.2, repeating: 0.2)
+        timer.setEventHandler { [unowned self] in flush() }
+        timer.resume()
+    }
+
+    func write(_ line: String) {
+        let full: Data? = lock.withLock {
+            buffer.append(contentsOf: line.utf8)
+            guard buffer.count >= 32 << 10 else { return nil }
+            defer { buffer.removeAll(keepingCapacity: true) }
+            return buffer
+        }
+        if let full { FileHandle.standardError.write(full) }
+    }
+
+    /// Writes what is gathered (at shutdown).
+    public static func flushAll() { shared.flush() }
+
+    func flush() {
+        let pending: Data = lock.withLock {
+            defer { buffer.removeAll(keepingCapacity: true) }
+            return buffer
+        }
+        if !pending.isEmpty { FileHandle.standardError.write(pending) }
+    }
+}
+
 /// One log line per request (method, route, status, bytes, milliseconds) and the metrics.
 struct RequestLog<Context: RequestContext>: RouterMiddleware {
     let metrics: ServiceMetrics
@@ -82,8 +119,8 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
         func done(_ status: Int, _ bytes: Int) {
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             metrics.record(route: route, status: status, seconds: seconds, bytes: bytes)
-            FileHandle.standardError.write(Data(String(format: "%@ %@ %d %d %.1fms\n", request.method.rawValue, request.uri.path,
-                                                       status, bytes, seconds * 1000).utf8))
+            let tenths = Int((seconds * 10_000).rounded())
+            LogWriter.shared.write("\(request.method.rawValue) \(request.uri.path) \(status) \(bytes) \(tenths / 10).\(tenths % 10)ms\n")
         }
         do {
             let response = try await next(request, context)

@@ -93,6 +93,7 @@ struct ServeRun: ParsableCommand {
                 done.signal()
             }
             done.wait()
+            LogWriter.flushAll()
             if let e = outcome.error { throw e }
         }
     }

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""molshot serve under load from wrk on loopback, beside nginx serving the same thumbnail files.
+
+case thumbnails-cached: GET one thumbnail file, molshot against nginx (ratio = molshot/nginx req/s;
+  target >= 0.5).
+case image-cached: GET the same library image again and again (from the image cache).
+case render-uncached: GET library images at 256x256, each with a new rotation, so each is drawn;
+  per image time against `molshot render` drawing as many rotations in one process (ratio =
+  CLI seconds per image / server seconds per image; target: the server within 1.2x, ratio >= 0.83).
+case memory: the server's resident memory before and after a long uncached run (flat: ratio ~1).
+Each prints requests/s, p50 and p99 latency and the server's peak RSS."""
+import argparse, os, re, shutil, subprocess, sys, tempfile, time
+
+WRK = shutil.which("wrk")
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+
+
+def wrk(url, seconds, script=None, connections=16):
+    cmd = [WRK, "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "--timeout", "10s"]
+    if script:
+        cmd += ["-s", script]
+    done = subprocess.run(cmd + [url], capture_output=True, text=True, timeout=seconds + 60)
+    out = done.stdout + done.stderr
+    found = re.search(r"Requests/sec:\s*([\d.]+)", out)
+    if not found:
+        raise RuntimeError(f"wrk {url}: {out}")
+    rps = float(found.group(1))
+    def pct(p):
+        m = re.search(rf"\s{p}%\s+([\d.]+)(us|ms|s)", out)
+        if not m:
+            return float("nan")
+        v = float(m.group(1))
+        return v / 1000 if m.group(2) == "us" else v if m.group(2) == "ms" else v * 1000
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return rps, pct(50), pct(99), int(errors.group(1)) if errors else 0
+
+
+def rss(pid, key="VmRSS"):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith(key):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--molshot", required=True)
+    ap.add_argument("--root", required=True)
+    ap.add_argument("--seconds", type=int, default=int(os.environ.get("SERVICE_SECONDS", "10")))
+    ap.add_argument("--memory-seconds", type=int, default=int(os.environ.get("SERVICE_MEMORY_SECONDS", "60")))
+    a = ap.parse_args()
+    if not WRK:
+        print("bench: wrk is not installed (apt-get install wrk)", file=sys.stderr)
+        sys.exit(1)
+    work = tempfile.mkdtemp(prefix="molshot-service-")
+    db, thumbs, cache = (os.path.join(work, n) for n in ("library.sqlite", "thumbs", "cache"))
+    crambin = os.path.join(a.root, "Tests", "Fixtures", "1crn.pdb")
+    subprocess.run([a.molshot, "library", "import", crambin, "--db", db], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([a.molshot, "thumbnails", crambin, "-o", thumbs, "--size", "256"], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    thumb = sorted(n for n in os.listdir(thumbs) if n.endswith(".png") and not n.startswith("contact"))[0]
+    server = subprocess.Popen([a.molshot, "serve", "--db", db, "--port", "0", "--thumbnails", thumbs, "--cache", cache,
+                               "--render-queue", "64"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    nginx = None
+    try:
+        port = re.search(r":(\d+)\s*$", server.stdout.readline()).group(1)
+        base = f"http://127.0.0.1:{port}"
+        conf = os.path.join(work, "nginx.conf")
+        # nginx cannot listen on port 0: take a free port first.
+        import socket
+        s = socket.socket(); s.bind(("127.0.0.1", 0)); nport = s.getsockname()[1]; s.close()
+        user = "user root root; " if os.geteuid() == 0 else ""
+        with open(conf, "w") as f:
+            f.write(f"""{user}worker_processes 2; daemon off; pid {work}/nginx.pid; error_log {work}/nginx.err;
+events {{ worker_connections 1024; }}
+http {{ access_log off; sendfile on; types {{ image/png png; }}
+  server {{ listen 127.0.0.1:{nport}; location /v1/thumbnails/ {{ alias {thumbs}/; etag on; expires max; }} }} }}
+""")
+        nginx = subprocess.Popen([NGINX, "-c", conf, "-p", work, "-e", os.path.join(work, "nginx.err")],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(50):
+            if subprocess.run(["curl", "-s", "-o", "/dev/null", f"http://127.0.0.1:{nport}/v1/thumbnails/{thumb}"]).returncode == 0:
+                break
+            time.sleep(0.1)
+        else:
+            sys.stderr.write(open(os.path.join(work, "nginx.err")).read() if os.path.exists(os.path.join(work, "nginx.err")) else "nginx did not start\n")
+        # Warm both, and the image cache.
+        subprocess.run(["curl", "-s", "-o", "/dev/null", f"{base}/v1/molecules/1/image?size=256"], check=True)
+        m = wrk(f"{base}/v1/thumbnails/{thumb}", a.seconds)
+        n = wrk(f"http://127.0.0.1:{nport}/v1/thumbnails/{thumb}", a.seconds)
+        peak = rss(server.pid, "VmHWM")
+        print(f"RESULT suite=service case=thumbnails-cached molshot={m[0]:.0f}req/s p50={m[1]:.2f}ms p99={m[2]:.2f}ms "
+              f"peer=nginx:{n[0]:.0f}req/s p50={n[1]:.2f}ms p99={n[2]:.2f}ms ratio={m[0] / n[0]:.2f} rss={peak:.0f}MB")
+        c = wrk(f"{base}/v1/molecules/1/image?size=256", a.seconds)
+        print(f"RESULT suite=service case=image-cached molshot={c[0]:.0f}req/s p50={c[1]:.2f}ms p99={c[2]:.2f}ms "
+              f"peer=none ratio=n/a rss={rss(server.pid, 'VmHWM'):.0f}MB")
+        script = os.path.join(work, "rotate.lua")
+        open(script, "w").write("""n = 0
+request = function()
+  n = n + 1
+  return wrk.format("GET", "/v1/molecules/1/image?size=256&rotate=" .. (n % 360) .. "," .. math.floor(n / 360) .. ",0")
+end
+""")
+        u = wrk(base, a.seconds, script, connections=4)
+        # The CLI drawing as many different rotations of the same molecule in one process.
+        count = 40
+        args = [a.molshot, "render", crambin, "--size", "256"]
+        for i in range(count):
+            args += ["-o", os.path.join(work, f"cli-{i}.png"), "--rotate", f"{i * 7},{i},0"]
+        t = time.perf_counter(); subprocess.run(args, check=True); cli = (time.perf_counter() - t) / count
+        server_each = 1 / u[0]
+        print(f"RESULT suite=service case=render-uncached molshot={server_each * 1000:.1f}ms/image ({u[0]:.1f}req/s p50={u[1]:.1f}ms "
+              f"p99={u[2]:.1f}ms) peer=molshot-render:{cli * 1000:.1f}ms/image ratio={cli / server_each:.2f} "
+              f"rss={rss(server.pid, 'VmHWM'):.0f}MB")
+        before = rss(server.pid)
+        wrk(base, a.memory_seconds, script, connections=4)
+        after = rss(server.pid)
+        print(f"RESULT suite=service case=memory molshot={after:.0f}MB after {a.memory_seconds}s uncached peer=start:{before:.0f}MB "
+              f"ratio={after / before:.2f}")
+    finally:
+        server.terminate(); server.wait()
+        if nginx:
+            nginx.terminate(); nginx.wait()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
