@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "Library", dependencies: ["CSQLite", "Core", "Structure"]),
         .target(name: "Pathways", dependencies: ["Core", "Structure", "Graphics", "Text"]),
         .target(name: "Text", dependencies: ["CFreeType", "Graphics", "Core"]),
-        .target(name: "Service", dependencies: ["Core", "Structure", "Library", "MoleculeView", "Pathways", "Graphics", "Thumbnails",
+        .target(name: "Service", dependencies: ["Core", "Structure", "Library", "MoleculeView", "Pathways", "Graphics", "Thumbnails", "Gestures",
                                                 .product(name: "Hummingbird", package: "hummingbird")]),
         .target(name: "MoleculeView", dependencies: ["Structure", "Graphics", "Scene", "Core"]),
         .target(name: "Gestures", dependencies: ["MoleculeView", "Pathways", "Structure", "Graphics", "Scene", "Text", "Core"]),

@@ -60,6 +60,7 @@ public final class MolshotService: Sendable {
         router.delete("/v1/molecules/:id") { request, context in try self.removeMolecule(request, context.parameters.require("id")) }
         router.get("/v1/molecules/:id/image") { request, context in try await self.moleculeImage(request, id: context.parameters.require("id")) }
         router.post("/v1/render") { request, context in try await self.renderUpload(request, context: context) }
+        router.post("/v1/replay") { request, _ in try await self.replay(request) }
         router.get("/v1/thumbnails/:name") { request, context in try self.thumbnail(request, name: context.parameters.require("name")) }
         router.head("/v1/thumbnails/:name") { request, context in try self.thumbnail(request, name: context.parameters.require("name")) }
         router.get("/v1/pathways") { _, _ in try self.listPathways() }

@@ -125,6 +125,21 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(garbage.status, 400)
         XCTAssertTrue(garbage.text.contains("broken.pdb"), garbage.text)
         XCTAssertEqual(try call("\(base)/v1/render", method: "POST", body: Data()).status, 400)
+        // A replay: an event file in, an animated PNG of its frames out.
+        let events = """
+            {"type":"header","version":1,"viewport":{"width":100,"height":100}}
+            {"type":"rotate","t":0.1,"dx":30,"dy":0}
+            {"type":"frame","t":0.2}
+            {"type":"rotate","t":0.3,"dx":30,"dy":0}
+            {"type":"frame","t":0.4}
+            """
+        let replay = try call("\(base)/v1/replay?molecule=1crn&size=64", method: "POST", body: Data(events.utf8))
+        XCTAssertEqual(replay.status, 200, replay.text)
+        let actl = try XCTUnwrap(replay.body.range(of: Data("acTL".utf8)))
+        XCTAssertEqual(replay.body[actl.upperBound..<(actl.upperBound + 4)].reduce(0) { $0 << 8 | Int($1) }, 3, "two frame events and the final view")
+        let badEvents = try call("\(base)/v1/replay?molecule=1crn", method: "POST", body: Data("{\"type\":\"header\",\"version\":1,\"viewport\":{\"width\":9,\"height\":9}}\n{\"type\":\"spin\",\"t\":0}\n".utf8))
+        XCTAssertEqual(badEvents.status, 400)
+        XCTAssertTrue(badEvents.text.contains("events:2"), badEvents.text)
         // The same picture again comes from the image cache, the same bytes.
         let again = try call("\(base)/v1/molecules/1/image?size=200x120&mode=spacefill")
         XCTAssertEqual(again.body, image.body)
