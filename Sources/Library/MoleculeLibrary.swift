@@ -235,6 +235,26 @@ public final class MoleculeLibrary {
         return try isVisible(r.id, to: viewer)
     }
 
+    /// What a molecule's file says of it (authors, keywords, sequences, ...), key by key.
+    public func metadata(of id: Int) throws -> [String: String] {
+        let s = try database.statement("SELECT key, value FROM metadata WHERE molecule = ? ORDER BY rowid").bind(.int(id))
+        return Dictionary(try s.all { ($0.text(0) ?? "", $0.text(1) ?? "") }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Its chains with their residue and atom counts, and its ligands (hetero residues other
+    /// than water) with how many copies.
+    public func composition(of id: Int) throws -> (chains: [(id: String, residues: Int, atoms: Int)], ligands: [(name: String, copies: Int)]) {
+        let chains = try database.statement("""
+            SELECT chain, count(DISTINCT residue_number || insertion_code), count(*) FROM atoms WHERE molecule = ?
+            GROUP BY chain ORDER BY min(idx)
+            """).bind(.int(id)).all { (id: $0.text(0) ?? "", residues: $0.int(1), atoms: $0.int(2)) }
+        let ligands = try database.statement("""
+            SELECT residue_name, count(DISTINCT chain || ':' || residue_number || insertion_code) FROM atoms
+            WHERE molecule = ? AND hetero = 1 AND residue_name NOT IN ('HOH', 'WAT', 'DOD', 'H2O') GROUP BY residue_name ORDER BY residue_name
+            """).bind(.int(id)).all { (name: $0.text(0) ?? "", copies: $0.int(1)) }
+        return (chains, ligands)
+    }
+
     /// The checksums of private molecules with their owners.
     public func privateChecksums() throws -> [String: String?] {
         let s = try database.statement("SELECT checksum, owner FROM molecules WHERE private = 1")

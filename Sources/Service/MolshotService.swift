@@ -179,7 +179,29 @@ public final class MolshotService: Sendable {
         }
     }
 
-    func molecule(_ request: Request, _ reference: String) throws -> Response { try Self.json(try record(reference, viewer: viewer(request))) }
+    /// A molecule's record with what its file says and what it is made of.
+    func molecule(_ request: Request, _ reference: String) throws -> Response {
+        let r = try record(reference, viewer: viewer(request))
+        struct Chain: Encodable { var id: String; var residues: Int; var atoms: Int }
+        struct Ligand: Encodable { var name: String; var copies: Int }
+        struct Detail: Encodable {
+            var record: MoleculeRecord
+            var metadata: [String: String]
+            var chains: [Chain]
+            var ligands: [Ligand]
+            func encode(to encoder: Encoder) throws {
+                try record.encode(to: encoder)
+                enum Keys: String, CodingKey { case metadata, chainList, ligands }
+                var c = encoder.container(keyedBy: Keys.self)
+                try c.encode(metadata, forKey: .metadata)
+                try c.encode(chains, forKey: .chainList)
+                try c.encode(ligands, forKey: .ligands)
+            }
+        }
+        let (metadata, composition) = try reading { (try $0.metadata(of: r.id), try $0.composition(of: r.id)) }
+        return try Self.json(Detail(record: r, metadata: metadata, chains: composition.chains.map { Chain(id: $0.id, residues: $0.residues, atoms: $0.atoms) },
+                                    ligands: composition.ligands.map { Ligand(name: $0.name, copies: $0.copies) }))
+    }
 
     /// Imports the body into the library for the token's owner (`private=true` keeps it theirs).
     func importMolecule(_ request: Request) async throws -> Response {

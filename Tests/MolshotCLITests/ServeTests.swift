@@ -88,7 +88,7 @@ final class ServeTests: XCTestCase {
     }
 
     func testMoleculesImagesUploadsAndErrors() throws {
-        for f in ["1crn.pdb", "TYR.sdf"] {
+        for f in ["1crn.pdb", "TYR.sdf", "heme-site.pdb"] {
             let r = try MolshotBinary.run(["library", "import", "Tests/Fixtures/\(f)", "--db", db])
             XCTAssertEqual(r.status, 0, r.stderr)
         }
@@ -98,10 +98,16 @@ final class ServeTests: XCTestCase {
         XCTAssertTrue(try call("\(base)/openapi.yaml").text.hasPrefix("openapi: 3.1.0"))
         // Paging as the sample browser did.
         let page = try JSONSerialization.jsonObject(with: call("\(base)/v1/molecules?offset=1&limit=1").body) as? [String: Any]
-        XCTAssertEqual(page?["total"] as? Int, 2)
+        XCTAssertEqual(page?["total"] as? Int, 3)
         XCTAssertEqual((page?["molecules"] as? [[String: Any]])?.map { $0["name"] as? String }, ["TYR"])
         let one = try JSONSerialization.jsonObject(with: call("\(base)/v1/molecules/1crn").body) as? [String: Any]
         XCTAssertEqual(one?["atoms"] as? Int, 327)
+        let chains = one?["chainList"] as? [[String: Any]]
+        XCTAssertEqual(chains?.first?["id"] as? String, "A")
+        XCTAssertEqual(chains?.first?["residues"] as? Int, 46)
+        XCTAssertTrue(((one?["metadata"] as? [String: String])?["title"] ?? "").hasPrefix("WATER STRUCTURE"), "\(String(describing: one?["metadata"]))")
+        let heme = try JSONSerialization.jsonObject(with: call("\(base)/v1/molecules/heme-site").body) as? [String: Any]
+        XCTAssertEqual((heme?["ligands"] as? [[String: Any]])?.map { $0["name"] as? String }, ["HEM"])
         XCTAssertEqual(try call("\(base)/v1/molecules/99").status, 404)
         XCTAssertEqual(try call("\(base)/v1/molecules?limit=0").status, 400)
         // Images, with the CLI's parameters.
