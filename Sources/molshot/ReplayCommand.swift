@@ -91,7 +91,7 @@ struct ReplayCommand: ParsableCommand {
         defer { replay?.close() }
         var logFile: FileHandle?
         if let log {
-            FileManager.default.createFile(atPath: log, contents: nil)
+            _ = FileManager.default.createFile(atPath: log, contents: nil)
             guard let handle = FileHandle(forWritingAtPath: log) else { throw CLIError("cannot write the log \(log)") }
             logFile = handle
         }
