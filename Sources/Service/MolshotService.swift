@@ -106,6 +106,17 @@ public final class MolshotService: Sendable {
         request.uri.queryParameters.get(name).flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// The request's body, up to the limit (413 past it), not empty (400).
+    func bytes(of request: Request, what: String) async throws -> ByteBuffer {
+        var request = request
+        let body: ByteBuffer
+        do { body = try await request.collectBody(upTo: configuration.maxBodyBytes) } catch {
+            throw HTTPError(.contentTooLarge, message: "the body is larger than \(configuration.maxBodyBytes) bytes")
+        }
+        guard body.readableBytes > 0 else { throw HTTPError(.badRequest, message: "the body is empty: send \(what)") }
+        return body
+    }
+
     // MARK: Tokens
 
     /// Who is asking: nil for no token; 403 for a token that is not one of ours, and 401 for none
@@ -206,12 +217,7 @@ public final class MolshotService: Sendable {
     /// Imports the body into the library for the token's owner (`private=true` keeps it theirs).
     func importMolecule(_ request: Request) async throws -> Response {
         let owner = try caller(request, needed: true)
-        var request = request
-        let body: ByteBuffer
-        do { body = try await request.collectBody(upTo: configuration.maxBodyBytes) } catch {
-            throw HTTPError(.contentTooLarge, message: "the body is larger than \(configuration.maxBodyBytes) bytes")
-        }
-        guard body.readableBytes > 0 else { throw HTTPError(.badRequest, message: "the body is empty: send a structure file") }
+        let body = try await bytes(of: request, what: "a structure file")
         let q = request.uri.queryParameters
         guard let name = q.get("name"), !name.isEmpty else { throw HTTPError(.badRequest, message: "parameter name is needed: the file's name, like 1crn.pdb") }
         let isPrivate: Bool
@@ -261,12 +267,7 @@ public final class MolshotService: Sendable {
 
     /// A structure file in the body (any format the readers take, gzip too), options in the query.
     func renderUpload(_ request: Request, context: BasicRequestContext) async throws -> Response {
-        var request = request
-        let body: ByteBuffer
-        do { body = try await request.collectBody(upTo: configuration.maxBodyBytes) } catch {
-            throw HTTPError(.contentTooLarge, message: "the body is larger than \(configuration.maxBodyBytes) bytes")
-        }
-        guard body.readableBytes > 0 else { throw HTTPError(.badRequest, message: "the body is empty: send a structure file") }
+        let body = try await bytes(of: request, what: "a structure file")
         let name = Self.parameter(request, "name") ?? Self.parameter(request, "format").map { "upload.\($0)" } ?? "upload"
         var options = StructureFile.Options()
         options.maxBytes = configuration.maxBodyBytes * 8

@@ -15,12 +15,8 @@ extension MolshotService {
     /// `POST /v1/replay?molecule=ID&fps=&size=...`: a gesture event file in the body, an animated
     /// PNG of its frames back. Event files may not load files of the server (`load` finds nothing).
     func replay(_ request: Request) async throws -> Response {
-        var request = request
-        let body: ByteBuffer
-        do { body = try await request.collectBody(upTo: configuration.maxBodyBytes) } catch {
-            throw HTTPError(.contentTooLarge, message: "the body is larger than \(configuration.maxBodyBytes) bytes")
-        }
-        guard let text = String(validating: Array(buffer: body), as: UTF8.self), !text.isEmpty else {
+        let body = try await bytes(of: request, what: "an event file")
+        guard let text = String(validating: Array(buffer: body), as: UTF8.self) else {
             throw HTTPError(.badRequest, message: "the body must be an event file (JSON Lines, UTF-8)")
         }
         var pairs = Self.query(request).filter { RenderRequest.field($0.0) != nil }
