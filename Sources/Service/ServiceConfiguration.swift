@@ -31,4 +31,47 @@ public struct ServiceConfiguration: Sendable {
     public var tokenToRead = false
 
     public init(database: String) { self.database = database }
+
+    /// The settings of a JSON file, over `self`: `{"db", "host", "port", "thumbnails", "pathways",
+    /// "cache", "cacheBytes", "tokens", "tokenToRead", "maxBody", "maxSide", "maxAtoms", "renderQueue"}`
+    /// (any of them). An unknown key or a value of the wrong kind is an error naming the key.
+    public mutating func read(configFile path: String) throws {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw InputFileError(file: path, message: FileManager.default.fileExists(atPath: path) ? "cannot read the config file" : "no such config file")
+        }
+        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            throw InputFileError(file: path, message: "a config file is a JSON object")
+        }
+        func fail(_ key: String, _ what: String) -> InputFileError { InputFileError(file: path, message: "\(key): must be \(what)") }
+        func text(_ key: String) throws -> String {
+            guard let v = object[key] as? String else { throw fail(key, "a string") }
+            return v
+        }
+        func number(_ key: String, _ range: ClosedRange<Int>) throws -> Int {
+            guard let n = object[key] as? NSNumber, String(cString: n.objCType) != "c", let v = Int(exactly: n.doubleValue), range.contains(v) else {
+                throw fail(key, "a whole number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return v
+        }
+        for key in object.keys.sorted() {
+            switch key {
+            case "db": database = try text(key)
+            case "host": host = try text(key)
+            case "port": port = try number(key, 0...65535)
+            case "thumbnails": thumbnails = try text(key)
+            case "pathways": pathways = try text(key)
+            case "cache": cache = try text(key)
+            case "cacheBytes": cacheBytes = try number(key, 1...Int.max)
+            case "tokens": tokens = try Tokens.load(try text(key))
+            case "tokenToRead":
+                guard let n = object[key] as? NSNumber, String(cString: n.objCType) == "c" else { throw fail(key, "true or false") }
+                tokenToRead = n.boolValue
+            case "maxBody": maxBodyBytes = try number(key, 1...Int.max)
+            case "maxSide": maxSide = try number(key, 1...8192)
+            case "maxAtoms": maxAtoms = try number(key, 1...Int.max)
+            case "renderQueue": renderQueue = try number(key, 1...100_000)
+            default: throw InputFileError(file: path, message: "\(key): not a setting (db, host, port, thumbnails, pathways, cache, cacheBytes, tokens, tokenToRead, maxBody, maxSide, maxAtoms, renderQueue)")
+            }
+        }
+    }
 }

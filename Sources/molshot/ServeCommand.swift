@@ -42,45 +42,57 @@ struct ServeRun: ParsableCommand {
     )
 
     @Option(help: "The molecule library (default: $MOLSHOT_DB, else the XDG data folder).") var db: String?
-    @Option(help: "Address to listen on.") var host = "127.0.0.1"
-    @Option(help: "Port to listen on; 0 takes a free one (printed).") var port = 8080
+    @Option(help: "Settings from a JSON file (the options' names in camel case: host, port, maxBody, ...); options given here win.")
+    var config: String?
+    @Option(help: "Address to listen on (127.0.0.1).") var host: String?
+    @Option(help: "Port to listen on (8080); 0 takes a free one (printed).") var port: Int?
     @Option(help: "Folder of thumbnails made by molshot thumbnails, served by name.") var thumbnails: String?
     @Option(help: "Folder of pathway maps, served by file name without extension.") var pathways: String?
-    @Option(help: "Largest request body in bytes (413 past it).") var maxBody = 64 << 20
-    @Option(help: "Largest picture side in pixels.") var maxSide = 4096
-    @Option(help: "Requests that may wait for the render thread before 503.") var renderQueue = 8
+    @Option(help: "Largest request body in bytes (64 MiB; 413 past it).") var maxBody: Int?
+    @Option(help: "Largest picture side in pixels (4096).") var maxSide: Int?
+    @Option(help: "Requests that may wait for the render thread before 503 (8).") var renderQueue: Int?
     @Option(help: "Keep rendered images in this folder, keyed by structure checksum and settings.") var cache: String?
-    @Option(help: "Most bytes the image cache holds; the oldest images go first.") var cacheBytes = 1 << 30
+    @Option(help: "Most bytes the image cache holds (1 GiB); the oldest images go first.") var cacheBytes: Int?
     @Option(help: "Bearer tokens (NAME SHA256-HEX a line, from molshot serve token add): needed to import and remove molecules.")
     var tokens: String?
     @Flag(help: "Reads need a token too (anonymous reads are allowed by default).") var tokenToRead = false
 
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535 (got \(port)).") }
-        guard maxBody > 0, maxSide > 0, renderQueue > 0 else { throw ValidationError("--max-body, --max-side and --render-queue must be positive.") }
-        for (name, folder) in [("thumbnails", thumbnails), ("pathways", pathways)] {
+        if let port, !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535 (got \(port)).") }
+        for (name, value) in [("max-body", maxBody), ("max-side", maxSide), ("render-queue", renderQueue), ("cache-bytes", cacheBytes)] {
+            if let value, value <= 0 { throw ValidationError("--\(name) must be positive (got \(value)).") }
+        }
+    }
+
+    /// The configuration: defaults, then the config file, then the options given.
+    func configuration() throws -> ServiceConfiguration {
+        var c = ServiceConfiguration(database: MoleculeLibrary.defaultPath())
+        if let config { try c.read(configFile: config) }
+        if let db { c.database = db }
+        if let host { c.host = host }
+        if let port { c.port = port }
+        if let thumbnails { c.thumbnails = thumbnails }
+        if let pathways { c.pathways = pathways }
+        if let maxBody { c.maxBodyBytes = maxBody }
+        if let maxSide { c.maxSide = maxSide }
+        if let renderQueue { c.renderQueue = renderQueue }
+        if let cache { c.cache = cache }
+        if let cacheBytes { c.cacheBytes = cacheBytes }
+        if let tokens { c.tokens = try Tokens.load(tokens) }
+        if tokenToRead { c.tokenToRead = true }
+        for (name, folder) in [("thumbnails", c.thumbnails), ("pathways", c.pathways)] {
             guard let folder else { continue }
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-                throw ValidationError("--\(name) \(folder) is not a folder.")
+                throw RequestError(field: name, "\(folder) is not a folder")
             }
         }
+        return c
     }
 
     func run() throws {
         try CLIFailure.run {
-            var c = ServiceConfiguration(database: db ?? MoleculeLibrary.defaultPath())
-            c.host = host
-            c.port = port
-            c.thumbnails = thumbnails
-            c.pathways = pathways
-            c.maxBodyBytes = maxBody
-            c.maxSide = maxSide
-            c.renderQueue = renderQueue
-            c.cache = cache
-            c.cacheBytes = cacheBytes
-            if let tokens { c.tokens = try Tokens.load(tokens) }
-            c.tokenToRead = tokenToRead
+            let c = try configuration()
             let service = try MolshotService(configuration: c)
             let host = c.host
             let app = service.application { port in

@@ -234,7 +234,15 @@ final class ServeTests: XCTestCase {
     }
 
     func testAFloodGets503AndAnOversizeBody413() throws {
-        let base = try start(["--render-queue", "1", "--max-body", "1000"])
+        // Limits from a config file; a wrong key is named.
+        let config = scratch.appendingPathComponent("serve.json").path
+        try #"{"renderQueue": 1, "maxBody": 1000}"#.write(toFile: config, atomically: true, encoding: .utf8)
+        let wrong = scratch.appendingPathComponent("wrong.json").path
+        try #"{"renderQ": 1}"#.write(toFile: wrong, atomically: true, encoding: .utf8)
+        let refused = try MolshotBinary.run(["serve", "--config", wrong, "--port", "0"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("wrong.json: renderQ: not a setting"), refused.stderr)
+        let base = try start(["--config", config])
         let caffeine = try Data(contentsOf: InfoCommandTests.root.appendingPathComponent("Tests/Fixtures/Caffeine.pdb"))
         XCTAssertGreaterThan(caffeine.count, 1000)
         XCTAssertEqual(try call("\(base)/v1/render?name=c.pdb", method: "POST", body: caffeine).status, 413)
