@@ -322,12 +322,29 @@ public final class MolshotService: Sendable {
         return Self.response(png, type: "image/png")
     }
 
-    /// Runs `job` on the render thread, or answers 503 when too many wait already.
+    /// Runs `job` on the render thread, or answers 503 when too many wait already or when it
+    /// takes longer than the render time limit (the drawing goes on; its picture is dropped).
     func draw(_ job: @escaping @Sendable (ServiceRenderers) throws -> [UInt8]) async throws -> [UInt8] {
         guard worker.queued < configuration.renderQueue else {
             throw HTTPError(.serviceUnavailable, headers: [.retryAfter: "1"], message: "the render queue is full; try again in a second")
         }
-        do { return try await worker.perform(job) } catch let e as HTTPError { throw e } catch { throw Self.badRequest(error) }
+        let worker = worker, limit = configuration.renderSeconds
+        do {
+            return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[UInt8], Error>) in
+                let once = Once()
+                Task {
+                    let result = await Result(catching: { try await worker.perform(job) })
+                    if once.claim() { continuation.resume(with: result) }
+                }
+                Task {
+                    try? await Task.sleep(nanoseconds: UInt64(limit * 1e9))
+                    if once.claim() {
+                        continuation.resume(throwing: HTTPError(.serviceUnavailable, headers: [.retryAfter: "5"],
+                                                                message: "the picture took longer than this server's \(limit) s to draw"))
+                    }
+                }
+            }
+        } catch let e as HTTPError { throw e } catch { throw Self.badRequest(error) }
     }
 
     // MARK: Thumbnails
@@ -448,6 +465,25 @@ public final class MolshotService: Sendable {
             return try PNGEncoder.fast.encode(try renderers.pathways.draw(scene, corner: corner, width: 256, height: 256, theme: PathwayTheme(.standard)))
         }
         return Self.response(png, type: "image/png", headers: [.cacheControl: "public, max-age=3600"])
+    }
+}
+
+/// True for the first caller only.
+final class Once: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done = false
+
+    func claim() -> Bool {
+        lock.withLock {
+            defer { done = true }
+            return !done
+        }
+    }
+}
+
+extension Result where Failure == Error {
+    init(catching body: () async throws -> Success) async {
+        do { self = .success(try await body()) } catch { self = .failure(error) }
     }
 }
 

@@ -21,6 +21,8 @@ public struct ServiceConfiguration: Sendable {
     public var maxAtoms = 2_000_000
     /// Requests that may wait for the render thread; past it, 503 with Retry-After.
     public var renderQueue = 8
+    /// Seconds a request waits for its picture; past it, 503.
+    public var renderSeconds = 30.0
     /// Rendered images kept here, keyed by checksum and settings, if set.
     public var cache: String?
     /// Most bytes the cache holds; the oldest images go first.
@@ -33,7 +35,8 @@ public struct ServiceConfiguration: Sendable {
     public init(database: String) { self.database = database }
 
     /// The settings of a JSON file, over `self`: `{"db", "host", "port", "thumbnails", "pathways",
-    /// "cache", "cacheBytes", "tokens", "tokenToRead", "maxBody", "maxSide", "maxAtoms", "renderQueue"}`
+    /// "cache", "cacheBytes", "tokens", "tokenToRead", "maxBody", "maxSide", "maxAtoms", "renderQueue",
+    /// "renderSeconds"}`
     /// (any of them). An unknown key or a value of the wrong kind is an error naming the key.
     public mutating func read(configFile path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -70,7 +73,12 @@ public struct ServiceConfiguration: Sendable {
             case "maxSide": maxSide = try number(key, 1...8192)
             case "maxAtoms": maxAtoms = try number(key, 1...Int.max)
             case "renderQueue": renderQueue = try number(key, 1...100_000)
-            default: throw InputFileError(file: path, message: "\(key): not a setting (db, host, port, thumbnails, pathways, cache, cacheBytes, tokens, tokenToRead, maxBody, maxSide, maxAtoms, renderQueue)")
+            case "renderSeconds":
+                guard let n = object[key] as? NSNumber, String(cString: n.objCType) != "c", n.doubleValue > 0, n.doubleValue.isFinite else {
+                    throw fail(key, "a positive number of seconds")
+                }
+                renderSeconds = n.doubleValue
+            default: throw InputFileError(file: path, message: "\(key): not a setting (db, host, port, thumbnails, pathways, cache, cacheBytes, tokens, tokenToRead, maxBody, maxSide, maxAtoms, renderQueue, renderSeconds)")
             }
         }
     }

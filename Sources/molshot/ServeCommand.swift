@@ -51,6 +51,7 @@ struct ServeRun: ParsableCommand {
     @Option(help: "Largest request body in bytes (64 MiB; 413 past it).") var maxBody: Int?
     @Option(help: "Largest picture side in pixels (4096).") var maxSide: Int?
     @Option(help: "Requests that may wait for the render thread before 503 (8).") var renderQueue: Int?
+    @Option(help: "Seconds a request waits for its picture before 503 (30).") var renderSeconds: Double?
     @Option(help: "Keep rendered images in this folder, keyed by structure checksum and settings.") var cache: String?
     @Option(help: "Most bytes the image cache holds (1 GiB); the oldest images go first.") var cacheBytes: Int?
     @Option(help: "Bearer tokens (NAME SHA256-HEX a line, from molshot serve token add): needed to import and remove molecules.")
@@ -62,6 +63,7 @@ struct ServeRun: ParsableCommand {
         for (name, value) in [("max-body", maxBody), ("max-side", maxSide), ("render-queue", renderQueue), ("cache-bytes", cacheBytes)] {
             if let value, value <= 0 { throw ValidationError("--\(name) must be positive (got \(value)).") }
         }
+        if let renderSeconds, !(renderSeconds > 0 && renderSeconds.isFinite) { throw ValidationError("--render-seconds must be positive (got \(renderSeconds)).") }
     }
 
     /// The configuration: defaults, then the config file, then the options given.
@@ -76,6 +78,7 @@ struct ServeRun: ParsableCommand {
         if let maxBody { c.maxBodyBytes = maxBody }
         if let maxSide { c.maxSide = maxSide }
         if let renderQueue { c.renderQueue = renderQueue }
+        if let renderSeconds { c.renderSeconds = renderSeconds }
         if let cache { c.cache = cache }
         if let cacheBytes { c.cacheBytes = cacheBytes }
         if let tokens { c.tokens = try Tokens.load(tokens) }

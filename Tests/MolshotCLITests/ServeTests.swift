@@ -270,5 +270,10 @@ final class ServeTests: XCTestCase {
         XCTAssertTrue(all.contains(503), "\(all)")
         XCTAssertEqual(seen.retries, all.filter { $0 == 503 }.count, "every 503 says when to come back")
         XCTAssertEqual(try call("\(base)/healthz").status, 200, "still answering")
+        // A picture that takes longer than the render time limit is a 503 too.
+        let hurried = try start(["--render-seconds", "0.001"])
+        let late = try call("\(hurried)/v1/pathways/sbgn_glycolysis/image?size=2000")
+        XCTAssertEqual(late.status, 503)
+        XCTAssertTrue(late.text.contains("took longer"), late.text)
     }
 }
