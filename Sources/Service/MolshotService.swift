@@ -23,7 +23,7 @@ public final class MolshotService: Sendable {
     let reader = Locked<MoleculeLibrary?>(nil)
     /// Thumbnails by file name, with their ETags, bounded in bytes (the files never change: their
     /// names hold what is in them).
-    let thumbnailFiles = Locked<(files: [String: (bytes: [UInt8], etag: String)], order: [String], total: Int)>(([:], [], 0))
+    let thumbnailFiles = Locked<(files: [String: (bytes: ByteBuffer, etag: String)], order: [String], total: Int)>(([:], [], 0))
     static let thumbnailMemory = 64 << 20
     /// Private molecules' checksums and owners, read again when a second old.
     let privates = Locked<(read: Double, owners: [String: String?])>((-1, [:]))
@@ -361,32 +361,37 @@ public final class MolshotService: Sendable {
         let checksum = String(name.prefix(16))
         let viewer = try viewer(request)
         guard try isVisible(checksum: checksum, to: viewer) else { throw HTTPError(.notFound, message: "no thumbnail \(name)") }
-        let (bytes, etag) = try thumbnailFiles.withLock { kept -> ([UInt8], String) in
+        // Kept as the buffer a response sends, so that serving one copies nothing.
+        let (buffer, etag) = try thumbnailFiles.withLock { kept -> (ByteBuffer, String) in
             if let f = kept.files[name] { return (f.bytes, f.etag) }
             guard let data = FileManager.default.contents(atPath: path) else { throw HTTPError(.notFound, message: "no thumbnail \(name)") }
             let bytes = [UInt8](data), etag = "\"\(FNV1a.hex(FNV1a.hash(bytes), digits: 16))\""
-            kept.files[name] = (bytes, etag)
+            let buffer = ByteBuffer(bytes: bytes)
+            kept.files[name] = (buffer, etag)
             kept.order.append(name)
             kept.total += bytes.count
             while kept.total > Self.thumbnailMemory, let first = kept.order.first {
                 kept.order.removeFirst()
-                kept.total -= kept.files.removeValue(forKey: first)?.bytes.count ?? 0
+                kept.total -= kept.files.removeValue(forKey: first)?.bytes.readableBytes ?? 0
             }
-            return (bytes, etag)
+            return (buffer, etag)
         }
         var headers: HTTPFields = [.eTag: etag, .cacheControl: "public, max-age=31536000, immutable", .acceptRanges: "bytes"]
         if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag || $0 == "*" }) {
             return Response(status: .notModified, headers: headers)
         }
         if let range = request.headers[.range] {
-            guard let (from, to) = Self.byteRange(range, length: bytes.count) else {
-                headers[.contentRange] = "bytes */\(bytes.count)"
+            let length = buffer.readableBytes
+            guard let (from, to) = Self.byteRange(range, length: length) else {
+                headers[.contentRange] = "bytes */\(length)"
                 return Response(status: .rangeNotSatisfiable, headers: headers)
             }
-            headers[.contentRange] = "bytes \(from)-\(to)/\(bytes.count)"
-            return Self.response(Array(bytes[from...to]), type: "image/png", status: .partialContent, headers: headers)
+            headers[.contentRange] = "bytes \(from)-\(to)/\(length)"
+            headers[.contentType] = "image/png"
+            return Response(status: .partialContent, headers: headers, body: .init(byteBuffer: buffer.getSlice(at: buffer.readerIndex + from, length: to - from + 1)!))
         }
-        return Self.response(bytes, type: "image/png", headers: headers)
+        headers[.contentType] = "image/png"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: buffer))
     }
 
     /// `bytes=A-B`, `bytes=A-` or `bytes=-N` within `length`, as inclusive offsets.
