@@ -58,6 +58,7 @@ public final class ServiceMetrics: @unchecked Sendable {
 
     /// The route a path belongs to, ids and names replaced, so that the label set stays small.
     static func route(_ path: String) -> String {
+        if path.hasPrefix("/v1/thumbnails/") { return "/v1/thumbnails/{name}" }
         let parts = path.split(separator: "/").map(String.init)
         var out: [String] = []
         for (i, p) in parts.enumerated() {
