@@ -41,7 +41,7 @@ public struct PathwayTheme: Sendable, Equatable {
     public func fill(_ c: Color) -> Color {
         switch name {
         case .standard: return c
-        case .dark: return c.mixed(with: Color(rgb: 0x1E1F24), 0.35)
+        case .dark: return c.mixed(with: Color(rgb: 0x1E1F24), 0.8)
         case .print: return c.mixed(with: .white, 0.7)
         }
     }
