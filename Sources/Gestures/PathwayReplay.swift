@@ -29,8 +29,7 @@ public final class PathwayReplay {
     private var reader: GestureEventReader
     private var recognizer = TouchRecognizer()
     private var touches: [Int: (start: SIMD2<Double>, now: SIMD2<Double>)] = [:]
-    private var nextFrameTime = 0.0
-    private var lastTime = 0.0
+    private var clock: FrameClock
     /// Output pixels per recorded point.
     private var pixelsPerPoint: Double { Double(width) / max(1, reader.viewport.width) }
     /// A touch that moves less than this many points is a tap.
@@ -43,6 +42,7 @@ public final class PathwayReplay {
         self.theme = theme
         self.renderer = renderer
         self.fps = fps
+        clock = FrameClock(fps: fps)
         reader = GestureEventReader(source: source)
         view = MapView.fitting(map.bounds, width: width, height: height)
     }
@@ -50,13 +50,7 @@ public final class PathwayReplay {
     /// Reads one line of the event file, emitting any frames that are due.
     public func feed(_ line: String, emit: (ReplayFrame, Double) throws -> Void, tapped: (Tap) throws -> Void = { _ in }) throws {
         guard let event = try reader.read(line) else { return }
-        if let fps {
-            while nextFrameTime < event.time {
-                try emit(frame(), nextFrameTime)
-                nextFrameTime += 1 / fps
-            }
-        }
-        lastTime = event.time
+        for time in clock.due(before: event.time) { try emit(frame(), time) }
         switch event.kind {
         case .touch(let phase, let id, let x, let y, let tapCount):
             let p = SIMD2(x, y) * pixelsPerPoint
@@ -87,13 +81,8 @@ public final class PathwayReplay {
     /// Applies what is still pending and emits the last frames.
     public func finish(emit: (ReplayFrame, Double) throws -> Void) throws {
         for c in recognizer.flush() { apply(c) }
-        if let fps {
-            while nextFrameTime <= lastTime {
-                try emit(frame(), nextFrameTime)
-                nextFrameTime += 1 / fps
-            }
-        }
-        try emit(frame(), lastTime)
+        for time in clock.remaining() { try emit(frame(), time) }
+        try emit(frame(), clock.last)
     }
 
     private func apply(_ c: CameraCommand) {

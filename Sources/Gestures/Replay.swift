@@ -15,8 +15,7 @@ public final class Replay {
     private let molecule: Structure?
     private let baseDirectory: URL
     private let worker: RenderWorker<MoleculeRenderer>
-    private var nextFrameTime = 0.0
-    private var lastTime = 0.0
+    private var clock: FrameClock
     public private(set) var frameCount = 0
     private let lock = NSLock()
     private var failure: Error?
@@ -30,6 +29,7 @@ public final class Replay {
         self.molecule = molecule
         self.baseDirectory = baseDirectory
         self.fps = fps
+        clock = FrameClock(fps: fps)
         reader = GestureEventReader(source: source)
     }
 
@@ -48,14 +48,10 @@ public final class Replay {
             return
         }
         guard let session else { throw GestureFileError(file: source, line: event.line, message: "event before the header") }
-        if let fps {
-            while nextFrameTime < event.time {
-                session.settle()
-                try emitFrame(at: nextFrameTime, emit)
-                nextFrameTime += 1 / fps
-            }
+        for time in clock.due(before: event.time) {
+            session.settle()
+            try emitFrame(at: time, emit)
         }
-        lastTime = event.time
         let wantsFrame = try session.apply(event, source: source)
         if wantsFrame && fps == nil { try emitFrame(at: event.time, emit) }
     }
@@ -70,13 +66,8 @@ public final class Replay {
         guard let session else { throw GestureFileError(file: source, line: 1, message: "no header line") }
         defer { _ = try? worker.perform { _ in } }
         session.settle()
-        if let fps {
-            while nextFrameTime <= lastTime {
-                try emitFrame(at: nextFrameTime, emit)
-                nextFrameTime += 1 / fps
-            }
-        }
-        try emitFrame(at: lastTime, emit)
+        for time in clock.remaining() { try emitFrame(at: time, emit) }
+        try emitFrame(at: clock.last, emit)
         // Every frame handed to the worker has been drawn and emitted once this returns.
         try worker.perform { _ in }
         try throwFailure()

@@ -38,20 +38,13 @@ public struct RGBAImage: Sendable, Equatable {
     }
 
     /// From rows read bottom-up (as glReadPixels gives them), averaging `factor` x `factor`
-    /// blocks of a supersampled image. Colors are averaged weighted by alpha, so that edges
+    /// blocks of a supersampled image (`GraphicsDevice.read` turns a one-sample image over itself). Colors are averaged weighted by alpha, so that edges
     /// against a transparent background do not darken.
     public static func downsampled(bottomUp source: UnsafeBufferPointer<UInt8>, width: Int, height: Int, factor: Int) -> RGBAImage {
+        precondition(factor >= 2, "one sample a pixel is read without averaging")
         let outWidth = width / factor, outHeight = height / factor
         var out = [UInt8](repeating: 0, count: outWidth * outHeight * 4)
         out.withUnsafeMutableBufferPointer { dst in
-            if factor == 1 {
-                for y in 0..<outHeight {
-                    let from = (height - 1 - y) * width * 4
-                    let to = y * outWidth * 4
-                    dst.baseAddress!.advanced(by: to).update(from: source.baseAddress!.advanced(by: from), count: outWidth * 4)
-                }
-                return
-            }
             if factor == 2 {
                 downsampleByTwo(source.baseAddress!, width: width, height: height, into: dst.baseAddress!)
                 return

@@ -15,15 +15,6 @@ public final class ServiceRenderers {
         molecules = try MoleculeRenderer(device: device)
         pathways = try PathwayRenderer(device: device)
     }
-
-    /// A PNG of `structure` as `request` asks (run on the render thread).
-    func png(_ structure: Structure, request: RenderRequest, perception: BondPerception) throws -> [UInt8] {
-        let prepared = try PreparedMolecule(structure, mode: try request.singleMode(), request: request, perception: perception)
-        let scene = molecules.makeScene(prepared.geometry, atomColors: prepared.atomColors)
-        let image = try molecules.render(scene, camera: request.camera(for: prepared), width: request.width, height: request.height,
-                                         style: request.style)
-        return try request.pngEncoder.encode(image)
-    }
 }
 
 /// A value handed between threads that the compiler cannot prove safe (a parsed structure is
