@@ -15,11 +15,7 @@ extension PathwayMap.Node {
     /// the label's estimated box.
     var hitBox: (min: SIMD2<Double>, max: SIMD2<Double>)? {
         if shape != .none && size.x > 0 && size.y > 0 { return frame }
-        guard !label.isEmpty else { return nil }
-        let lines = label.split(whereSeparator: \.isNewline)
-        let e = SIMD2(0.6 * fontSize * Double(lines.map(\.count).max() ?? 0), 1.2 * fontSize * Double(lines.count))
-        let a = labelPosition ?? center
-        return labelFromStart ? (a - SIMD2(0, fontSize), a + SIMD2(e.x, e.y - fontSize)) : (a - e / 2, a + e / 2)
+        return PathwayMap.estimatedBox(of: label, size: fontSize, at: labelPosition ?? center, fromStart: labelFromStart)
     }
 }
 

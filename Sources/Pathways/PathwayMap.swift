@@ -175,18 +175,10 @@ public struct PathwayMap: Sendable {
             lo = pointwiseMin(lo, p)
             hi = pointwiseMax(hi, p)
         }
-        /// A label's extent, estimated (an average letter is about 0.6 of the font size wide).
         func label(_ text: String, size: Double, at a: SIMD2<Double>, fromStart: Bool) {
-            guard !text.isEmpty else { return }
-            let lines = text.split(whereSeparator: \.isNewline)
-            let e = SIMD2(0.6 * size * Double(lines.map(\.count).max() ?? 0), 1.2 * size * Double(lines.count))
-            if fromStart {
-                take(a - SIMD2(0, size))
-                take(a + SIMD2(e.x, e.y - size))
-            } else {
-                take(a - e / 2)
-                take(a + e / 2)
-            }
+            guard let box = PathwayMap.estimatedBox(of: text, size: size, at: a, fromStart: fromStart) else { return }
+            take(box.min)
+            take(box.max)
         }
         for n in nodes {
             if n.size.x > 0 || n.size.y > 0 || n.label.isEmpty {
@@ -206,6 +198,15 @@ public struct PathwayMap: Sendable {
     }
 
     public func node(_ id: String) -> Node? { nodes.first { $0.id == id } }
+
+    /// A label's extent, estimated before any font is at hand (an average letter is about 0.6 of
+    /// the font size wide, a line 1.2 high): centered on `a`, or from `a` on the first baseline.
+    static func estimatedBox(of text: String, size: Double, at a: SIMD2<Double>, fromStart: Bool) -> (min: SIMD2<Double>, max: SIMD2<Double>)? {
+        guard !text.isEmpty else { return nil }
+        let lines = text.split(whereSeparator: \.isNewline)
+        let e = SIMD2(0.6 * size * Double(lines.map(\.count).max() ?? 0), 1.2 * size * Double(lines.count))
+        return fromStart ? (a - SIMD2(0, size), a + SIMD2(e.x, e.y - size)) : (a - e / 2, a + e / 2)
+    }
 }
 
 /// A pathway file whose content is wrong: the file and where (a line, an element or a key).

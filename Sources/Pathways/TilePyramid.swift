@@ -14,20 +14,14 @@ public struct TilePyramid: Sendable {
     public var blockTiles = 8
     public let bounds: (min: SIMD2<Double>, max: SIMD2<Double>)
 
-    /// Levels enough that the deepest shows the map at about one pixel per map unit.
-    public static func defaultLevels(for map: PathwayMap, tileSize: Int) -> Int {
-        let b = map.bounds
-        let side = max(b.max.x - b.min.x, b.max.y - b.min.y) * 1.04
-        return max(1, min(12, Int(log2(max(1, side / Double(tileSize))).rounded(.up)) + 1))
-    }
-
-    public init(map: PathwayMap, tileSize: Int, levels: Int) {
+    /// `levels` nil: enough that the deepest shows the map at about one pixel per map unit.
+    public init(map: PathwayMap, tileSize: Int, levels: Int? = nil) {
         self.tileSize = tileSize
-        self.levels = levels
         let b = map.bounds
-        let side = max(b.max.x - b.min.x, b.max.y - b.min.y)
-        let margin = side * 0.02
+        let margin = max(b.max.x - b.min.x, b.max.y - b.min.y) * 0.02
         bounds = (b.min - margin, b.max + margin)
+        let side = max(bounds.max.x - bounds.min.x, bounds.max.y - bounds.min.y)
+        self.levels = levels ?? max(1, min(12, Int(log2(max(1, side / Double(tileSize))).rounded(.up)) + 1))
     }
 
     var side: Double { max(bounds.max.x - bounds.min.x, bounds.max.y - bounds.min.y) }

@@ -429,13 +429,13 @@ public final class MolshotService: Sendable {
         return try Self.json(["pathways": try pathwayFiles().sorted { $0.key < $1.key }.map { Entry(id: $0.key, file: ($0.value as NSString).lastPathComponent) }])
     }
 
-    func pathwayMap(_ id: String) async throws -> Handed<PathwayMap> {
+    func pathway(_ id: String) async throws -> (path: String, entry: MapCache.Entry) {
         guard let path = try pathwayFiles()[id] else { throw HTTPError(.notFound, message: "no pathway \(id)") }
-        do { return Handed(value: try await maps.map(path)) } catch { throw Self.badRequest(error) }
+        do { return (path, try await maps.entry(path)) } catch { throw Self.badRequest(error) }
     }
 
     func pathwayImage(_ request: Request, id: String) async throws -> Response {
-        let map = try await pathwayMap(id)
+        let map = Handed(value: try await pathway(id).entry.map)
         var r = PathwayRequest()
         r.size = Self.parameter(request, "size")
         r.region = Self.parameter(request, "region")
@@ -461,15 +461,16 @@ public final class MolshotService: Sendable {
     /// One 256-pixel tile of the pyramid `molshot pathway --tiles` writes, drawn when asked.
     func pathwayTile(id: String, z: Int, x: Int, y: String) async throws -> Response {
         guard y.hasSuffix(".png"), let yi = Int(y.dropLast(4)) else { throw HTTPError(.notFound, message: "tiles are {z}/{x}/{y}.png") }
-        let map = try await pathwayMap(id)
+        let (path, entry) = try await pathway(id)
         guard (0...12).contains(z) else { throw HTTPError(.notFound, message: "no level \(z): levels are 0 to 12") }
-        let pyramid = TilePyramid(map: map.value, tileSize: 256, levels: z + 1)
+        let pyramid = entry.pyramid, map = Handed(value: entry.map)
         let (columns, rows) = pyramid.grid(level: z)
         guard (0..<columns).contains(x), (0..<rows).contains(yi) else { throw HTTPError(.notFound, message: "no tile \(z)/\(x)/\(yi)") }
         let scale = pyramid.scale(level: z)
         let corner = pyramid.bounds.min * scale + SIMD2(Double(x * 256), Double(yi * 256))
         let png = try await draw { renderers in
-            let scene = try renderers.pathways.scene(map.value, scale: scale, theme: PathwayTheme(.standard))
+            // A level's scene (the whole map's triangles and labels) serves all its tiles.
+            let scene = try renderers.tileScene("\(path)|\(z)") { try renderers.pathways.scene(map.value, scale: scale, theme: PathwayTheme(.standard)) }
             return try PNGEncoder.fast.encode(try renderers.pathways.draw(scene, corner: corner, width: 256, height: 256, theme: PathwayTheme(.standard)))
         }
         return Self.response(png, type: "image/png", headers: [.cacheControl: "public, max-age=3600"])
@@ -509,14 +510,20 @@ final class Locked<T>: @unchecked Sendable {
     }
 }
 
-/// Pathway maps read once and kept.
+/// Pathway maps read once and kept, each with its tile pyramid (the map's bounds, worked out once).
 actor MapCache {
-    private var maps: [String: PathwayMap] = [:]
+    struct Entry: Sendable {
+        var map: PathwayMap
+        var pyramid: TilePyramid
+    }
 
-    func map(_ path: String) throws -> PathwayMap {
-        if let m = maps[path] { return m }
+    private var maps: [String: Entry] = [:]
+
+    func entry(_ path: String) throws -> Entry {
+        if let e = maps[path] { return e }
         let m = try PathwayFile.load(path: path)
-        maps[path] = m
-        return m
+        let e = Entry(map: m, pyramid: TilePyramid(map: m, tileSize: 256, levels: 13))
+        maps[path] = e
+        return e
     }
 }

@@ -87,7 +87,7 @@ struct PathwayCommand: ParsableCommand {
             let renderer = try PathwayRenderer()
             renderer.samples = request.samples
             if let tiles {
-                let pyramid = TilePyramid(map: map, tileSize: tileSize, levels: levels ?? TilePyramid.defaultLevels(for: map, tileSize: tileSize))
+                let pyramid = TilePyramid(map: map, tileSize: tileSize, levels: levels)
                 try pyramid.write(map, to: tiles, renderer: renderer, theme: request.theme)
                 print("\(pyramid.tileCount) tiles in \(pyramid.levels) levels in \(tiles)")
                 return
