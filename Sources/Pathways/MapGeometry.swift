@@ -144,10 +144,9 @@ struct MapGeometry {
         var controlLength = 0.0, last = e.start
         for s in e.segments {
             switch s {
-            case .line(let p): controlLength += ((p - last) * (p - last)).sum().squareRoot()
+            case .line(let p): controlLength += PathwayMap.distance(last, p)
             case .cubic(let c1, let c2, let p):
-                controlLength += ((c1 - last) * (c1 - last)).sum().squareRoot() + ((c2 - c1) * (c2 - c1)).sum().squareRoot()
-                    + ((p - c2) * (p - c2)).sum().squareRoot()
+                controlLength += PathwayMap.distance(last, c1) + PathwayMap.distance(c1, c2) + PathwayMap.distance(c2, p)
             }
             last = s.end
         }

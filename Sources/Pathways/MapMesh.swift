@@ -87,7 +87,7 @@ struct MapMesh {
         for i in 0..<(points.count - 1) {
             var a = points[i]
             let b = points[i + 1]
-            var rest = ((b - a) * (b - a)).sum().squareRoot()
+            var rest = PathwayMap.distance(a, b)
             while rest > 0 {
                 let step = min(rest, left)
                 let p = a + (b - a) * (step / rest)

@@ -146,8 +146,6 @@ enum SBMLLayoutReader {
 }
 
 extension PathwayMap {
-    static func distance(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> Double { ((a - b) * (a - b)).sum().squareRoot() }
-
     /// A path walked the other way.
     static func reversed(_ path: (start: SIMD2<Double>, segments: [Segment])) -> (start: SIMD2<Double>, segments: [Segment]) {
         var points = [path.start] + path.segments.map(\.end)

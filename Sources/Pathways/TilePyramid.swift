@@ -44,7 +44,7 @@ public struct TilePyramid: Sendable {
                       encoder: PNGEncoder = .fast, progress: (Int) -> Void = { _ in }) throws {
         let encodeQueue = DispatchQueue(label: "molshot.tiles.encode", attributes: .concurrent)
         let pending = DispatchGroup()
-        let failures = FailureBox()
+        let failure = Locked<Error?>(nil)
         for z in 0..<levels {
             let scale = scale(level: z)
             let scene = try renderer.scene(map, scale: scale, theme: theme)
@@ -59,7 +59,7 @@ public struct TilePyramid: Sendable {
                                                   width: nx * tileSize, height: ny * tileSize, theme: theme)
                     // The previous block's tiles were encoded while this one was drawn; at most two blocks are held.
                     pending.wait()
-                    if let e = failures.error { throw e }
+                    if let e = failure.withLock({ $0 }) { throw e }
                     for ty in 0..<ny {
                         for tx in 0..<nx {
                             let folder = "\(directory)/\(z)/\(bx + tx)"
@@ -71,7 +71,7 @@ public struct TilePyramid: Sendable {
                                 do {
                                     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                                     try encoder.write(block.cropped(x: tx * tileSize, y: ty * tileSize, width: tileSize, height: tileSize), to: path)
-                                } catch { failures.set(error) }
+                                } catch { failure.withLock { if $0 == nil { $0 = error } } }
                             }
                         }
                     }
@@ -80,7 +80,7 @@ public struct TilePyramid: Sendable {
             progress(z)
         }
         pending.wait()
-        if let e = failures.error { throw e }
+        if let e = failure.withLock({ $0 }) { throw e }
         let info: [String: Any] = [
             "tileSize": tileSize, "levels": levels,
             "bounds": [bounds.min.x, bounds.min.y, bounds.max.x - bounds.min.x, bounds.max.y - bounds.min.y],
@@ -90,14 +90,6 @@ public struct TilePyramid: Sendable {
         try AtomicFile.write(Array(try JSONSerialization.data(withJSONObject: info, options: [.prettyPrinted, .sortedKeys])),
                              to: "\(directory)/tiles.json")
     }
-}
-
-/// The first error of several threads.
-private final class FailureBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var first: Error?
-    var error: Error? { lock.withLock { first } }
-    func set(_ e: Error) { lock.withLock { if first == nil { first = e } } }
 }
 
 extension RGBAImage {

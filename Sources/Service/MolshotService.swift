@@ -496,20 +496,6 @@ extension Result where Failure == Error {
     }
 }
 
-/// A value behind a lock.
-final class Locked<T>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: T
-
-    init(_ value: T) { self.value = value }
-
-    func withLock<R>(_ body: (inout T) throws -> R) rethrows -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-}
-
 /// Pathway maps read once and kept, each with its tile pyramid (the map's bounds, worked out once).
 actor MapCache {
     struct Entry: Sendable {
