@@ -82,13 +82,6 @@ struct ReplayCommand: ParsableCommand {
             }
             for name in earlier { try FileManager.default.removeItem(atPath: (output as NSString).appendingPathComponent(name)) }
         }
-        let source = events == "-" ? "<stdin>" : events
-        let pathwayReplay = try pathway.map { path in
-            PathwayReplay(map: try PathwayFile.load(path: path), source: source, width: options.request.width, height: options.request.height,
-                          theme: PathwayTheme(.standard), renderer: try PathwayRenderer(), fps: fps)
-        }
-        let replay = pathwayReplay == nil ? Replay(source: source, options: options, molecule: structure, baseDirectory: base, fps: fps) : nil
-        defer { replay?.close() }
         var logFile: FileHandle?
         if let log {
             _ = FileManager.default.createFile(atPath: log, contents: nil)
@@ -115,10 +108,24 @@ struct ReplayCommand: ParsableCommand {
             times.append(time)
             try writer.write(image, number: times.count)
         }
+        // A molecule's replay or a pathway's, fed alike.
+        let source = events == "-" ? "<stdin>" : events
+        let feed: (String) throws -> Void, finish: () throws -> Void
+        var molecular: Replay?
+        defer { molecular?.close() }
+        if let pathway {
+            let p = PathwayReplay(map: try PathwayFile.load(path: pathway), source: source, width: options.request.width,
+                                  height: options.request.height, theme: PathwayTheme(.standard), renderer: try PathwayRenderer(), fps: fps)
+            feed = { try p.feed($0, emit: emit, tapped: tapped) }
+            finish = { try p.finish(emit: emit) }
+        } else {
+            let r = Replay(source: source, options: options, molecule: structure, baseDirectory: base, fps: fps)
+            molecular = r
+            feed = { try r.feed($0, emit: emit) }
+            finish = { try r.finish(emit: emit) }
+        }
         if events == "-" {
-            while let line = readLine(strippingNewline: true) {
-                if let p = pathwayReplay { try p.feed(line, emit: emit, tapped: tapped) } else { try replay!.feed(line, emit: emit) }
-            }
+            while let line = readLine(strippingNewline: true) { try feed(line) }
         } else {
             let text: String
             do { text = try String(contentsOfFile: events, encoding: .utf8) } catch {
@@ -126,11 +133,9 @@ struct ReplayCommand: ParsableCommand {
                 throw InputFileError(file: events, message: exists ? "cannot read the event file (not UTF-8 text, or not readable)"
                                                                    : "no such event file")
             }
-            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-                if let p = pathwayReplay { try p.feed(String(line), emit: emit, tapped: tapped) } else { try replay!.feed(String(line), emit: emit) }
-            }
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false) { try feed(String(line)) }
         }
-        if let p = pathwayReplay { try p.finish(emit: emit) } else { try replay!.finish(emit: emit) }
+        try finish()
         let frames = try writer.finish()
         if let apng {
             var delays: [Double] = []
