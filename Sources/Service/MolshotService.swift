@@ -218,14 +218,13 @@ public final class MolshotService: Sendable {
     func importMolecule(_ request: Request) async throws -> Response {
         let owner = try caller(request, needed: true)
         let body = try await bytes(of: request, what: "a structure file")
-        let q = request.uri.queryParameters
-        guard let name = q.get("name"), !name.isEmpty else { throw HTTPError(.badRequest, message: "parameter name is needed: the file's name, like 1crn.pdb") }
+        guard let name = Self.parameter(request, "name") else { throw HTTPError(.badRequest, message: "parameter name is needed: the file's name, like 1crn.pdb") }
         let isPrivate: Bool
         do { isPrivate = try ValueText.flag(Self.parameter(request, "private") ?? "false", field: "private") } catch { throw Self.badRequest(error) }
         let stem = name.split(separator: "/").last.map(String.init) ?? name
-        let outcome: MoleculeLibrary.ImportOutcome
+        let lib = try library(), outcome: MoleculeLibrary.ImportOutcome
         do {
-            outcome = try library().importBytes(Array(buffer: body), source: "upload:\(owner ?? "")/\(stem)",
+            outcome = try lib.importBytes(Array(buffer: body), source: "upload:\(owner ?? "")/\(stem)",
                                                 name: MoleculeLibrary.name(forPath: stem), maxBytes: configuration.maxBodyBytes * 8,
                                                 perception: perception.value, owner: owner, isPrivate: isPrivate)
         } catch { throw Self.badRequest(error) }
@@ -238,7 +237,7 @@ public final class MolshotService: Sendable {
             return response
         case .duplicate(let r):
             // The same file is there: say so only to one who may see it.
-            guard try library().isVisible(r.id, to: .reader(owner)) else {
+            guard try lib.isVisible(r.id, to: .reader(owner)) else {
                 throw HTTPError(.conflict, message: "the library holds this file already")
             }
             return try Self.json(r)
