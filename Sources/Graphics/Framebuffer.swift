@@ -1,15 +1,17 @@
 import COSMesa
 
-/// An offscreen RGBA8 color + 24-bit depth target.
+/// An offscreen RGBA8 color target, with a 24-bit depth buffer where drawing needs one (a flat map
+/// does not: leaving it out saves allocating and clearing as many bytes again as the picture).
 public final class Framebuffer {
     let id: GLuint
     private var color: GLuint = 0
     private var depth: GLuint = 0
     public let width: Int
     public let height: Int
+    public let hasDepth: Bool
     private let device: GraphicsDevice
 
-    public init(device: GraphicsDevice, width: Int, height: Int) throws {
+    public init(device: GraphicsDevice, width: Int, height: Int, depth: Bool = true) throws {
         let limit = device.maxRenderbufferSize
         guard width > 0, height > 0, width <= limit, height <= limit else {
             throw GraphicsError("a \(width)x\(height) framebuffer exceeds this OpenGL's limit of \(limit) per side")
@@ -17,6 +19,7 @@ public final class Framebuffer {
         self.device = device
         self.width = width
         self.height = height
+        hasDepth = depth
         var fbo: GLuint = 0
         glGenFramebuffers(1, &fbo)
         id = fbo
@@ -25,10 +28,12 @@ public final class Framebuffer {
         glBindRenderbuffer(GLenum(GL_RENDERBUFFER), color)
         glRenderbufferStorage(GLenum(GL_RENDERBUFFER), GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
         glFramebufferRenderbuffer(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_RENDERBUFFER), color)
-        glGenRenderbuffers(1, &depth)
-        glBindRenderbuffer(GLenum(GL_RENDERBUFFER), depth)
-        glRenderbufferStorage(GLenum(GL_RENDERBUFFER), GLenum(GL_DEPTH_COMPONENT24), GLsizei(width), GLsizei(height))
-        glFramebufferRenderbuffer(GLenum(GL_FRAMEBUFFER), GLenum(GL_DEPTH_ATTACHMENT), GLenum(GL_RENDERBUFFER), depth)
+        if depth {
+            glGenRenderbuffers(1, &self.depth)
+            glBindRenderbuffer(GLenum(GL_RENDERBUFFER), self.depth)
+            glRenderbufferStorage(GLenum(GL_RENDERBUFFER), GLenum(GL_DEPTH_COMPONENT24), GLsizei(width), GLsizei(height))
+            glFramebufferRenderbuffer(GLenum(GL_FRAMEBUFFER), GLenum(GL_DEPTH_ATTACHMENT), GLenum(GL_RENDERBUFFER), self.depth)
+        }
         let status = glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER))
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), 0)
         device.forget(framebuffer: fbo)
@@ -43,7 +48,7 @@ public final class Framebuffer {
         device.forget(framebuffer: fbo)
         glDeleteFramebuffers(1, &fbo)
         glDeleteRenderbuffers(1, &color)
-        glDeleteRenderbuffers(1, &depth)
+        if depth != 0 { glDeleteRenderbuffers(1, &depth) }
         device.count("framebuffer", -1)
     }
 }

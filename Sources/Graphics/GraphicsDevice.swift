@@ -113,9 +113,13 @@ public final class GraphicsDevice {
     public func clear(_ framebuffer: Framebuffer, red: Float, green: Float, blue: Float, alpha: Float) {
         bind(framebuffer)
         glClearColor(red, green, blue, alpha)
-        glClearDepth(1)
-        glDepthMask(GLboolean(GL_TRUE))
-        glClear(GLbitfield(GL_COLOR_BUFFER_BIT) | GLbitfield(GL_DEPTH_BUFFER_BIT))
+        if framebuffer.hasDepth {
+            glClearDepth(1)
+            glDepthMask(GLboolean(GL_TRUE))
+            glClear(GLbitfield(GL_COLOR_BUFFER_BIT) | GLbitfield(GL_DEPTH_BUFFER_BIT))
+        } else {
+            glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+        }
     }
 
     public enum Primitive {

@@ -38,7 +38,13 @@ public final class OffscreenPass {
     /// Seconds the last pass spent drawing (until the GPU finished) and reading back.
     public private(set) var lastTimings: (draw: Double, readback: Double) = (0, 0)
 
-    public init(device: GraphicsDevice) { self.device = device }
+    /// Whether the framebuffer has a depth buffer: molecules need one, flat maps do not.
+    public let depth: Bool
+
+    public init(device: GraphicsDevice, depth: Bool = true) {
+        self.device = device
+        self.depth = depth
+    }
 
     /// Where a drawer draws: the framebuffer, the output size and how many samples a pixel has per side.
     public struct Target {
@@ -71,7 +77,7 @@ public final class OffscreenPass {
         let fw = width * factor, fh = height * factor
         if framebuffer?.width != fw || framebuffer?.height != fh {
             framebuffer = nil
-            framebuffer = try Framebuffer(device: device, width: fw, height: fh)
+            framebuffer = try Framebuffer(device: device, width: fw, height: fh, depth: depth)
         }
         let target = Target(framebuffer: framebuffer!, width: width, height: height, samples: factor)
         device.clear(target.framebuffer, red: background.red, green: background.green, blue: background.blue, alpha: background.alpha)

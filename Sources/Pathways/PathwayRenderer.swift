@@ -43,7 +43,7 @@ public final class PathwayRenderer {
     public init(device: GraphicsDevice? = nil) throws {
         let device = try device ?? GraphicsDevice()
         self.device = device
-        pass = OffscreenPass(device: device)
+        pass = OffscreenPass(device: device, depth: false)
         program = try device.program(vertex: "map2d.vert", fragment: "map2d.frag")
     }
 

@@ -74,17 +74,25 @@ struct PathwayCommand: ParsableCommand {
                 let text = currency.hasPrefix("@") ? try String(contentsOfFile: String(currency.dropFirst()), encoding: .utf8) : currency
                 layout = PathwayLayout(currency: PathwayLayout.currency(from: text))
             }
-            var map = try PathwayFile.load(path: input, layout: layout)
-            var overlays: [DataOverlay] = []
-            if let reactionData { overlays.append(try DataOverlay.load(path: reactionData, target: .reactions)) }
-            if let metaboliteData { overlays.append(try DataOverlay.load(path: metaboliteData, target: .metabolites)) }
-            for overlay in overlays {
-                if overlay.matches(in: map) == 0 {
-                    FileHandle.standardError.write(Data("molshot: warning: no \(overlay.target.rawValue) of \(input) match an id in \(overlay.file)\n".utf8))
+            let chosenLayout = layout
+            // The map and its data are read on another thread while this one starts the graphics
+            // device, which takes about as long.
+            let (input, reactionData, metaboliteData) = (input, reactionData, metaboliteData)
+            let loading = Background { () throws -> (PathwayMap, [DataOverlay]) in
+                var map = try PathwayFile.load(path: input, layout: chosenLayout)
+                var overlays: [DataOverlay] = []
+                if let reactionData { overlays.append(try DataOverlay.load(path: reactionData, target: .reactions)) }
+                if let metaboliteData { overlays.append(try DataOverlay.load(path: metaboliteData, target: .metabolites)) }
+                for overlay in overlays {
+                    if overlay.matches(in: map) == 0 {
+                        FileHandle.standardError.write(Data("molshot: warning: no \(overlay.target.rawValue) of \(input) match an id in \(overlay.file)\n".utf8))
+                    }
+                    map = overlay.applied(to: map)
                 }
-                map = overlay.applied(to: map)
+                return (map, overlays)
             }
             let renderer = try PathwayRenderer()
+            let (map, overlays) = try loading.value()
             renderer.samples = request.samples
             if let tiles {
                 let pyramid = TilePyramid(map: map, tileSize: tileSize, levels: levels)

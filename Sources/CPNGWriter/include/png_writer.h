@@ -3,10 +3,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-// libpng reports errors by longjmp, which Swift cannot catch; this small C file owns the setjmp.
+// PNG files written in strips on several threads (zlib), and read back with libpng's simplified API.
 
 /// Encodes 8-bit RGBA rows (top row first, `stride` bytes apart) as PNG into a malloc'd buffer.
-/// `level` is the zlib level 0-9; `filters` a PNG_FILTER_* mask (0 = libpng's default); with
+/// `level` is the zlib level 0-9; `filters` one MOLSHOT_PNG_FILTER_* (ALL, or 0: the best of the five a row); with
 /// `opaque` set (every alpha 255) the file is RGB, a quarter less to compress and store.
 /// Returns 0 and sets *out, *out_size on success; otherwise writes a message into `error`.
 int molshot_png_encode(const uint8_t *rgba, int width, int height, size_t stride, int level, int filters, int opaque,
