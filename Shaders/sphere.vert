@@ -7,6 +7,7 @@ layout(location = 2) in vec4 color;
 
 uniform mat4 view;
 uniform mat4 projection;
+uniform float minimumRadius; // view units: no atom drawn smaller than a few pixels
 
 out vec3 vCenter;
 out float vRadius;
@@ -15,7 +16,7 @@ out vec3 vPosition;
 
 void main() {
     vec3 center = (view * vec4(sphere.xyz, 1.0)).xyz;
-    float radius = sphere.w;
+    float radius = max(sphere.w, minimumRadius);
     vec3 position = center + vec3(corner * radius, radius);
     vCenter = center;
     vRadius = radius;

@@ -202,7 +202,7 @@ public final class ReplaySession {
         worker.submit({ renderer in
             let drawn: DrawnPicture
             if let camera, let prepared {
-                drawn = try renderer.draw(prepared, camera: camera, width: request.width, height: request.height, style: request.style)
+                drawn = try renderer.draw(prepared, camera: camera, width: request.width, height: request.height, style: request.style(for: prepared))
             } else {
                 drawn = DrawnPicture(image: RGBAImage(width: request.width, height: request.height, fill: request.background.bytes),
                                      smoothEdges: false)

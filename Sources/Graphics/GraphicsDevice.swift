@@ -177,7 +177,8 @@ public final class GraphicsDevice {
 
     /// Waits for drawing to finish and reads the framebuffer, averaging `factor` x `factor`
     /// blocks when it was drawn supersampled.
-    public func read(_ framebuffer: Framebuffer, downsample factor: Int = 1) -> RGBAImage {
+    public func read(_ framebuffer: Framebuffer, downsample factor: Int = 1,
+                     before finishing: ((UnsafeMutableBufferPointer<UInt8>) -> Void)? = nil) -> RGBAImage {
         bind(framebuffer)
         let w = framebuffer.width, h = framebuffer.height
         if factor == 1 {
@@ -186,6 +187,7 @@ public final class GraphicsDevice {
                 glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
                 glReadPixels(0, 0, GLsizei(w), GLsizei(h), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), buffer.baseAddress)
                 count = w * h * 4
+                finishing?(UnsafeMutableBufferPointer(rebasing: buffer[0..<(w * h * 4)]))
                 let rowBytes = w * 4
                 let row = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes)
                 defer { row.deallocate() }
@@ -202,9 +204,21 @@ public final class GraphicsDevice {
             glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
             glReadPixels(0, 0, GLsizei(w), GLsizei(h), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), buffer.baseAddress)
             count = w * h * 4
+            finishing?(UnsafeMutableBufferPointer(rebasing: buffer[0..<(w * h * 4)]))
         }
         defer { raw.removeAll() }
         return raw.withUnsafeBufferPointer { RGBAImage.downsampled(bottomUp: $0, width: w, height: h, factor: factor) }
+    }
+
+    /// The window depths (0 near to 1 far, bottom row first) of a framebuffer with a depth buffer.
+    public func readDepth(_ framebuffer: Framebuffer) -> [Float] {
+        bind(framebuffer)
+        let w = framebuffer.width, h = framebuffer.height
+        return [Float](unsafeUninitializedCapacity: w * h) { buffer, count in
+            glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 4)
+            glReadPixels(0, 0, GLsizei(w), GLsizei(h), GLenum(GL_DEPTH_COMPONENT), GLenum(GL_FLOAT), buffer.baseAddress)
+            count = w * h
+        }
     }
 
     /// The first GL error since the last call, if any.

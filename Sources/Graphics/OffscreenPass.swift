@@ -68,6 +68,7 @@ public final class OffscreenPass {
     /// Clears to `background`, lets `draw` draw, waits for the GPU and reads the picture back.
     /// `finishing` is kept only where one sample a pixel was drawn.
     public func run(width: Int, height: Int, samples requested: Int, background: Color, finishing: Finishing,
+                    effects: DepthEffects = DepthEffects(), projection: DepthEffects.Projection? = nil,
                     draw: (Target) throws -> Void) throws -> DrawnPicture {
         guard width > 0, height > 0, width <= OffscreenPass.maximumSide, height <= OffscreenPass.maximumSide else {
             throw RequestError(field: "size", "\(width)x\(height) is outside 1 to \(OffscreenPass.maximumSide) pixels per side")
@@ -85,7 +86,19 @@ public final class OffscreenPass {
         try device.checkError("drawing")
         device.finish()
         let finished = DispatchTime.now().uptimeNanoseconds
-        let image = device.read(target.framebuffer, downsample: factor)
+        let image: RGBAImage
+        if !effects.isEmpty, depth, var projection {
+            // Outlines and occlusion on the drawn samples, before they are averaged.
+            let depths = device.readDepth(target.framebuffer)
+            projection.unitsPerPixel /= Float(factor)
+            image = device.read(target.framebuffer, downsample: factor) { pixels in
+                depths.withUnsafeBufferPointer {
+                    effects.apply(to: pixels, depth: $0, width: fw, height: fh, samples: factor, projection: projection)
+                }
+            }
+        } else {
+            image = device.read(target.framebuffer, downsample: factor)
+        }
         lastTimings = (Double(finished - started) / 1e9, Double(DispatchTime.now().uptimeNanoseconds - finished) / 1e9)
         return DrawnPicture(image: image, smoothEdges: finishing == .smoothEdges && factor == 1)
     }

@@ -23,6 +23,12 @@ public struct PreparedMolecule: Sendable {
         return Camera(center: bounds.center, radius: bounds.radius)
     }
 
+    /// The rotation that shows the shown atoms along their principal axes (`Orientation`).
+    public var principalAxes: Quaternion {
+        let s = geometry.spheres
+        return Orientation.principalAxes((0..<geometry.sphereCount).map { SIMD3(s[4 * $0], s[4 * $0 + 1], s[4 * $0 + 2]) })
+    }
+
     /// Builds everything for `mode` ("ball-and-stick", "spacefill") from the first model of `structure`.
     public init(_ structure: Structure, mode: String, color: ColorTheme = .element, filter: AtomFilter = AtomFilter(),
                 perception: BondPerception) throws {

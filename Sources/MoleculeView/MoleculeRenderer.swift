@@ -190,8 +190,10 @@ public final class MoleculeRenderer {
         let requested = style.antialias == 1 ? (subpixelAtoms ? 2 : 1) : style.antialias
         // Smoothing wherever automatic antialiasing draws one sample (also where a picture too
         // large to supersample leaves it no other way).
+        let (near, far) = camera.depthRange
+        let projection = DepthEffects.Projection(near: near, far: far, orthographic: camera.isOrthographic, unitsPerPixel: 1 / pixelsPerUnit)
         return try pass.run(width: width, height: height, samples: requested, background: style.background,
-                            finishing: style.antialias == 1 ? .smoothEdges : .none) { target in
+                            finishing: style.antialias == 1 ? .smoothEdges : .none, effects: style.effects, projection: projection) { target in
             try drawMolecule(scene, camera: camera, into: target, pixelsPerUnit: pixelsPerUnit, style: style)
         }
     }
@@ -230,6 +232,7 @@ public final class MoleculeRenderer {
             program.set("lightDirection", light)
             program.set("halfwayDirection", halfway)
             program.set("bondRadius", scene.geometry.cylinderRadius)
+            program.set("minimumRadius", style.minimumAtomPixels / pixelsPerUnit)
             program.set("ambient", style.ambient)
             program.set("diffuse", style.diffuse)
             program.set("specular", style.specular)

@@ -16,6 +16,14 @@ public struct RenderRequest: Sendable, Equatable {
     public var color = ColorTheme.element
     public var background = Color.white
     public var filter = AtomFilter()
+    /// Where the view starts before `rotate`, `zoom` and `pan`.
+    public enum View: String, Sendable, CaseIterable {
+        /// The structure's principal axes: largest spread along x, next along y, fitted to what is seen.
+        case orient
+        /// The file's own axes, fitted to the bounding sphere.
+        case file
+    }
+    public var view = View.orient
     /// Degrees about the screen's x, y and z axes, in that order, after the fitted view.
     public var rotate = SIMD3<Float>(0, 0, 0)
     public var zoom: Float = 1
@@ -24,7 +32,23 @@ public struct RenderRequest: Sendable, Equatable {
     public var perspective = false
     /// 0 off, 1 edge smoothing (automatic), 2 to 4 supersampling N x N.
     public var antialias = 1
-    public var depthCue = false
+    /// Depth cues as a whole; `outline`, `occlusion` and `depthCue`, where given, override it.
+    public enum Look: String, Sendable, CaseIterable {
+        /// `illustrated` for structures of `illustratedAtoms` shown atoms or more, else `plain`.
+        case auto
+        /// Shading alone.
+        case plain
+        /// Outlines, ambient occlusion and depth cue: packed atoms read in depth.
+        case illustrated
+    }
+    public var look = Look.auto
+    /// Shown atoms from which `auto` draws the illustrated look (below it, shading alone reads well
+    /// and outlines only thicken a small molecule's lines).
+    public static let illustratedAtoms = 2000
+    public var depthCue: Bool?
+    /// Outline width in output pixels (0 none) and ambient occlusion strength (0 none to 1).
+    public var outline: Float?
+    public var occlusion: Float?
     /// PNG compression level, 0 to 9.
     public var pngLevel = 1
     /// Input files larger than this once inflated are refused.
@@ -35,11 +59,18 @@ public struct RenderRequest: Sendable, Equatable {
     /// The first (for most front ends, the only) mode.
     public var mode: String { modes[0] }
 
-    public var style: RenderStyle {
+    /// The look of a picture of `prepared`: `auto` decided by how many atoms it shows.
+    public func style(for prepared: PreparedMolecule) -> RenderStyle {
+        style(shownAtoms: prepared.geometry.sphereCount)
+    }
+
+    public func style(shownAtoms: Int) -> RenderStyle {
+        let illustrated = look == .illustrated || (look == .auto && shownAtoms >= RenderRequest.illustratedAtoms)
         var s = RenderStyle()
         s.background = background
         s.antialias = antialias
-        s.depthCue = depthCue
+        s.depthCue = depthCue ?? illustrated
+        s.effects = DepthEffects(outline: outline ?? (illustrated ? 1 : 0), occlusion: occlusion ?? (illustrated ? 0.6 : 0))
         return s
     }
 
@@ -53,7 +84,19 @@ public struct RenderRequest: Sendable, Equatable {
         return camera
     }
 
-    public func camera(for prepared: PreparedMolecule) -> Camera { camera(fittedTo: prepared.fittedCamera) }
+    /// The requested view of `prepared`: oriented (or the file's axes), turned by `rotate`, then
+    /// fitted to the atoms as that rotation shows them (or to the bounding sphere), zoomed and panned.
+    public func camera(for prepared: PreparedMolecule) -> Camera {
+        guard view == .orient else { return camera(fittedTo: prepared.fittedCamera) }
+        var turned = Camera(center: .zero, radius: 1)
+        turned.rotation = prepared.principalAxes
+        turned.rotate(degreesX: rotate.x, degreesY: rotate.y, degreesZ: rotate.z)
+        var camera = Camera.fitted(spheres: prepared.geometry.spheres, rotation: turned.rotation)
+        if perspective { camera.projection = .perspective(fieldOfView: 30) }
+        camera.zoom = zoom
+        camera.pan = pan
+        return camera
+    }
 
     public var pngEncoder: PNGEncoder { PNGEncoder(level: pngLevel, filter: pngLevel <= 1 ? .up : .adaptive) }
 
@@ -71,8 +114,12 @@ public struct RenderRequest: Sendable, Equatable {
         let r = [rotate.x, rotate.y, rotate.z].map { String($0) }.joined(separator: ",")
         var line = "v1 size=\(width)x\(height) modes=\(modes.joined(separator: ",")) color=\(color.rawValue) background=\(b) "
             + "hydrogens=\(filter.hydrogens) waters=\(filter.waters) antialias=\(antialias) rotate=\(r) zoom=\(zoom) "
-            + "perspective=\(perspective) depthcue=\(depthCue)"
+            + "perspective=\(perspective) depthcue=\(depthCue ?? false)"
         if pan != .zero { line += " pan=\(pan.x),\(pan.y)" }
+        if view != .file { line += " view=\(view.rawValue)" }
+        if look != .plain { line += " look=\(look.rawValue)" }
+        if let outline { line += " outline=\(outline)" }
+        if let occlusion { line += " occlusion=\(occlusion)" }
         if pngLevel != 1 { line += " png=\(pngLevel)" }
         return line
     }
@@ -105,6 +152,13 @@ public struct RenderRequest: Sendable, Equatable {
                 throw RequestError(field: "mode", "must be one of: \(Representations.names.joined(separator: ", ")) (got \(name.isEmpty ? v : name))")
             }
             r.modes = names
+        },
+        Field(name: "view", help: "orient (the default: the largest spread across the picture, the next up it, fitted to the atoms) "
+              + "or file (the file's own axes, fitted to a sphere around the atoms).", isFlag: false) { r, v throws(RequestError) in
+            guard let view = View(rawValue: v.lowercased()) else {
+                throw RequestError(field: "view", "must be orient or file (got \(v))")
+            }
+            r.view = view
         },
         Field(name: "rotate", help: "Degrees about the screen's x, y and z axes, X,Y,Z, turned in that order after the fitted view.",
               isFlag: false) { r, v throws(RequestError) in
@@ -143,8 +197,28 @@ public struct RenderRequest: Sendable, Equatable {
               isFlag: false) { r, v throws(RequestError) in
             r.antialias = try ValueText.integer(v, field: "antialias", in: 0...4)
         },
-        Field(name: "depth-cue", help: "Fade far atoms toward the background.", isFlag: true) { r, v throws(RequestError) in
+        Field(name: "depth-cue", help: "Fade far atoms toward the background (default: by look).", isFlag: true) { r, v throws(RequestError) in
             r.depthCue = try ValueText.flag(v, field: "depth-cue")
+        },
+        Field(name: "look", help: "auto (the default: illustrated from \(illustratedAtoms) shown atoms up, else plain), plain (shading "
+              + "alone) or illustrated (outlines, ambient occlusion and depth cue, so packed atoms read in depth).",
+              isFlag: false) { r, v throws(RequestError) in
+            guard let look = Look(rawValue: v.lowercased()) else {
+                throw RequestError(field: "look", "must be one of: \(Look.allCases.map(\.rawValue).joined(separator: ", ")) (got \(v))")
+            }
+            r.look = look
+        },
+        Field(name: "outline", help: "Silhouette outlines where depth jumps, this many output pixels wide; 0 none (default: by look).",
+              isFlag: false) { r, v throws(RequestError) in
+            let width = try ValueText.number(v, field: "outline")
+            guard (0...16).contains(width) else { throw RequestError(field: "outline", "must be 0 to 16 pixels (got \(v))") }
+            r.outline = width
+        },
+        Field(name: "occlusion", help: "Ambient occlusion, how dark crevices get: 0 (none) to 1 (default: by look).",
+              isFlag: false) { r, v throws(RequestError) in
+            let strength = try ValueText.number(v, field: "occlusion")
+            guard (0...1).contains(strength) else { throw RequestError(field: "occlusion", "must be 0 to 1 (got \(v))") }
+            r.occlusion = strength
         },
         Field(name: "png-level", help: "PNG compression level 0 to 9 (default 1, fast; 9 is smallest).", isFlag: false) { r, v throws(RequestError) in
             r.pngLevel = try ValueText.integer(v, field: "png-level", in: 0...9)

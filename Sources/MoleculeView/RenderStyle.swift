@@ -1,4 +1,5 @@
 import Core
+import Graphics
 
 /// Looks of a picture that change no geometry: background, antialiasing, lighting.
 public struct RenderStyle: Sendable, Equatable {
@@ -14,6 +15,10 @@ public struct RenderStyle: Sendable, Equatable {
     public var ambient: Float = 0.32
     public var diffuse: Float = 0.72
     public var specular: Float = 0.35
+    /// Outlines and ambient occlusion from the depth buffer.
+    public var effects = DepthEffects()
+    /// No atom is drawn with a radius under this many output pixels (a few atoms far apart stay visible).
+    public var minimumAtomPixels: Float = 1.5
 
     public init() {}
 }

@@ -1,6 +1,7 @@
 /// The view of a scene: rotation about the scene's center, zoom, pan in pixels, orthographic or
-/// perspective projection. It starts fitted to a bounding sphere so that nothing is cropped at
-/// any aspect ratio. Plain math: testable without GL.
+/// perspective projection. It starts fitted so that nothing is cropped at any aspect ratio: to a
+/// bounding sphere (any rotation fits), or to the extent of the atoms as one rotation shows them
+/// (`fitted(spheres:rotation:)`, which fills the frame). Plain math: testable without GL.
 public struct Camera: Sendable, Equatable {
     public enum Projection: Sendable, Equatable {
         case orthographic
@@ -17,8 +18,12 @@ public struct Camera: Sendable, Equatable {
     /// Shift of the picture in output pixels, x to the right, y down.
     public var pan = SIMD2<Float>(0, 0)
     public var projection = Projection.orthographic
-    /// Room left around the sphere, as a fraction of its radius.
+    /// Room left around the sphere, as a fraction of its radius; with `fit`, around the atoms on
+    /// every side, as a fraction of the picture's shorter side.
     public var margin: Float = 0.03
+    /// Half the width and height (world units, about `center`) that the atoms span as `rotation`
+    /// shows them; nil fits the bounding sphere instead.
+    public var fit: SIMD2<Float>? = nil
 
     public init(center: SIMD3<Float>, radius: Float) {
         self.center = center
@@ -36,6 +41,13 @@ public struct Camera: Sendable, Equatable {
     /// Half the visible height at the center's depth (orthographic), or per unit distance (perspective), at zoom 1,
     /// for an output of `width` x `height`: the sphere fits the shorter side.
     func fittedHalfExtents(width: Int, height: Int) -> SIMD2<Float> {
+        if let fit {
+            // The atoms touch the margin on the tighter axis: world units per pixel as large as the
+            // wider need of the two axes.
+            let w = Float(width), h = Float(max(height, 1)), room = margin * min(w, h)
+            let unitsPerPixel = max(fit.x / max(w / 2 - room, 1), fit.y / max(h / 2 - room, 1), 1e-6)
+            return SIMD2(unitsPerPixel * w / 2, unitsPerPixel * h / 2)
+        }
         let aspect = Float(width) / Float(max(height, 1))
         let r = radius * (1 + margin)
         let halfHeight = aspect >= 1 ? r : r / aspect
@@ -67,26 +79,32 @@ public struct Camera: Sendable, Equatable {
         case .orthographic:
             return 2 * half.y / zoom / Float(height)
         case .perspective(let fov):
+            if fit != nil { return 2 * half.y / zoom / Float(height) }
             let t = (fov * Float.pi / 360).sin / (fov * Float.pi / 360).cos
             let fit = half.y / (radius * (1 + margin))
             return 2 * distance * t * fit / zoom / Float(height)
         }
     }
 
+    /// Distances from the eye of the near and far clipping planes.
+    public var depthRange: (near: Float, far: Float) {
+        let depth = radius * 1.5 + 1
+        return (max(distance - depth, distance * 0.01), distance + depth)
+    }
+
     public func projectionMatrix(width: Int, height: Int) -> Matrix4 {
         let half = fittedHalfExtents(width: width, height: height)
         let aspect = Float(width) / Float(max(height, 1))
-        let depth = radius * 1.5 + 1
-        let near = max(distance - depth, distance * 0.01)
-        let far = distance + depth
+        let (near, far) = depthRange
         switch projection {
         case .orthographic:
             let h = half.y / zoom, w = half.x / zoom
             return .orthographic(left: -w, right: w, bottom: -h, top: h, near: near, far: far)
         case .perspective(let fov):
             let t = (fov * Float.pi / 360).sin / (fov * Float.pi / 360).cos
-            let fit = half.y / (radius * (1 + margin))
-            let h = t * fit / zoom
+            // Fitted to the atoms: the frame spans their extent at the center's depth (nearer atoms
+            // are drawn larger and may reach into the margin).
+            let h = fit != nil ? half.y / distance / zoom : t * (half.y / (radius * (1 + margin))) / zoom
             return .perspective(halfWidth: h * aspect, halfHeight: h, near: near, far: far)
         }
     }
@@ -98,5 +116,35 @@ public struct Camera: Sendable, Equatable {
         let clip = projectionMatrix(width: width, height: height) * (viewMatrix(width: width, height: height) * SIMD4(p, 1))
         let ndc = SIMD2(clip.x / clip.w, clip.y / clip.w)
         return SIMD2((ndc.x + 1) / 2 * Float(width), (1 - ndc.y) / 2 * Float(height))
+    }
+
+    /// The camera for `rotation` fitted to spheres (x, y, z, r each) as that rotation shows them:
+    /// centered on their extent across the screen, which fills the frame up to `margin` on its
+    /// tighter axis.
+    public static func fitted(spheres: [Float], rotation: Quaternion, margin: Float = 0.04) -> Camera {
+        let n = spheres.count / 4
+        guard n > 0 else { return Camera(center: .zero, radius: 1) }
+        let m = rotation.matrix
+        // Rows of the world-to-view rotation are the columns of its inverse.
+        let right = SIMD3(m.0.x, m.1.x, m.2.x), up = SIMD3(m.0.y, m.1.y, m.2.y), toward = SIMD3(m.0.z, m.1.z, m.2.z)
+        var lo = SIMD3<Float>(repeating: .greatestFiniteMagnitude), hi = -lo
+        for i in 0..<n {
+            let p = SIMD3(spheres[4 * i], spheres[4 * i + 1], spheres[4 * i + 2]), r = spheres[4 * i + 3]
+            let v = SIMD3((p * right).sum(), (p * up).sum(), (p * toward).sum())
+            lo = pointwiseMin(lo, v - r)
+            hi = pointwiseMax(hi, v + r)
+        }
+        let mid = (lo + hi) / 2
+        let center = right * mid.x + up * mid.y + toward * mid.z
+        var radius: Float = 0
+        for i in 0..<n {
+            let d = SIMD3(spheres[4 * i], spheres[4 * i + 1], spheres[4 * i + 2]) - center
+            radius = max(radius, (d * d).sum().squareRoot() + spheres[4 * i + 3])
+        }
+        var camera = Camera(center: center, radius: radius)
+        camera.rotation = rotation
+        camera.margin = margin
+        camera.fit = pointwiseMax(SIMD2(hi.x - lo.x, hi.y - lo.y) / 2, SIMD2(repeating: 0.25))
+        return camera
     }
 }

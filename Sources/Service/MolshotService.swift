@@ -304,7 +304,7 @@ public final class MolshotService: Sendable {
         let png = try await draw { renderers in
             let scene = renderers.molecules.makeScene(prepared.geometry, atomColors: prepared.atomColors)
             let image = try renderers.molecules.render(scene, camera: view.camera(for: prepared), width: view.width, height: view.height,
-                                                       style: view.style)
+                                                       style: view.style(for: prepared))
             return try view.pngEncoder.encode(image)
         }
         cache?.put(key, png)

@@ -184,7 +184,7 @@ public final class ThumbnailRun: @unchecked Sendable {
                 var images: [(String, DrawnPicture)] = []
                 for p in prepared {
                     let scene = renderer.makeScene(p.molecule.geometry, atomColors: p.molecule.atomColors, visibility: p.visibility)
-                    let image = try renderer.draw(scene, camera: p.camera, width: request.width, height: request.height, style: request.style)
+                    let image = try renderer.draw(scene, camera: p.camera, width: request.width, height: request.height, style: request.style(for: p.molecule))
                     images.append((request.thumbnailName(checksum: checksum, mode: p.mode), image))
                 }
                 writeQueue.push(WriteTask(source: source, checksum: checksum, images: images, atoms: atoms, started: started))

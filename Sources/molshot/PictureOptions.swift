@@ -14,6 +14,9 @@ struct PictureOptions: ParsableArguments {
     @Option(name: [.customLong("mode"), .customLong("modes")], help: ArgumentHelp(RenderRequest.help("mode")))
     var mode: String?
 
+    @Option(help: ArgumentHelp(RenderRequest.help("view")))
+    var view: String?
+
     @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp(RenderRequest.help("rotate") + " Repeatable in render, one per -o."))
     var rotate: [String] = []
 
@@ -44,6 +47,15 @@ struct PictureOptions: ParsableArguments {
     @Flag(help: ArgumentHelp(RenderRequest.help("depth-cue")))
     var depthCue = false
 
+    @Option(help: ArgumentHelp(RenderRequest.help("look")))
+    var look: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(RenderRequest.help("outline")))
+    var outline: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(RenderRequest.help("occlusion")))
+    var occlusion: String?
+
     @Option(parsing: .unconditional, help: ArgumentHelp(RenderRequest.help("png-level")))
     var pngLevel: String?
 
@@ -54,6 +66,7 @@ struct PictureOptions: ParsableArguments {
         var v: [(String, String)] = []
         if let size { v.append(("size", size)) }
         if let mode { v.append(("mode", mode)) }
+        if let view { v.append(("view", view)) }
         if let r = rotate.first { v.append(("rotate", r)) }
         if let zoom { v.append(("zoom", zoom)) }
         if let pan { v.append(("pan", pan)) }
@@ -63,7 +76,10 @@ struct PictureOptions: ParsableArguments {
         if hydrogens { v.append(("hydrogens", "true")) }
         if waters { v.append(("waters", "true")) }
         if let antialias { v.append(("antialias", antialias)) }
+        if let look { v.append(("look", look)) }
         if depthCue { v.append(("depth-cue", "true")) }
+        if let outline { v.append(("outline", outline)) }
+        if let occlusion { v.append(("occlusion", occlusion)) }
         if let pngLevel { v.append(("png-level", pngLevel)) }
         if let maxBytes = input.maxBytes { v.append(("max-bytes", maxBytes)) }
         return v

@@ -49,7 +49,7 @@ struct Render: ParsableCommand {
                 var view = request
                 if rotations.count > 1 { view.rotate = rotations[i] }
                 let image = try renderer.render(scene, camera: view.camera(for: prepared), width: view.width, height: view.height,
-                                                style: view.style)
+                                                style: view.style(for: prepared))
                 if output == "-" {
                     FileHandle.standardOutput.write(Data(try view.pngEncoder.encode(image)))
                 } else {

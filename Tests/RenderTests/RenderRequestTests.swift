@@ -1,4 +1,5 @@
 import Core
+import Graphics
 import MoleculeView
 import Scene
 import XCTest
@@ -9,7 +10,7 @@ final class RenderRequestTests: XCTestCase {
         let r = try RenderRequest([("size", "320x200"), ("mode", "spacefill"), ("color", "chain"), ("background", "#102030"),
                                    ("rotate", "-90,0,10"), ("zoom", "1.5"), ("pan", "-4,6"), ("perspective", "true"),
                                    ("hydrogens", ""), ("waters", "1"), ("antialias", "3"), ("depth-cue", "yes"), ("png-level", "6"),
-                                   ("max-bytes", "1000")])
+                                   ("max-bytes", "1000"), ("view", "file"), ("look", "plain"), ("outline", "2"), ("occlusion", "0.5")])
         XCTAssertEqual(r.width, 320)
         XCTAssertEqual(r.height, 200)
         XCTAssertEqual(r.modes, ["spacefill"])
@@ -18,17 +19,23 @@ final class RenderRequestTests: XCTestCase {
         XCTAssertEqual(r.rotate, SIMD3(-90, 0, 10))
         XCTAssertEqual(r.zoom, 1.5)
         XCTAssertEqual(r.pan, SIMD2(-4, 6))
-        XCTAssertTrue(r.perspective && r.filter.hydrogens && r.filter.waters && r.depthCue)
+        XCTAssertTrue(r.perspective && r.filter.hydrogens && r.filter.waters && r.depthCue == true)
         XCTAssertEqual(r.antialias, 3)
         XCTAssertEqual(r.pngLevel, 6)
         XCTAssertEqual(r.maxBytes, 1000)
-        XCTAssertEqual(r.style.antialias, 3)
+        XCTAssertEqual(r.view, .file)
+        XCTAssertEqual(r.look, .plain)
+        let style = r.style(shownAtoms: 10)
+        XCTAssertEqual(style.antialias, 3)
+        XCTAssertEqual(style.effects, DepthEffects(outline: 2, occlusion: 0.5))
+        XCTAssertTrue(style.depthCue)
         XCTAssertEqual(r.pngEncoder.level, 6)
     }
 
     func testAWrongValueNamesItsField() {
         for (field, value) in [("size", "10x"), ("mode", "cartoonish"), ("color", "rainbow"), ("background", "#12"), ("zoom", "0"),
-                               ("antialias", "5"), ("rotate", "1,2"), ("pan", "x,y"), ("hydrogens", "perhaps")] {
+                               ("antialias", "5"), ("rotate", "1,2"), ("pan", "x,y"), ("hydrogens", "perhaps"),
+                               ("view", "sideways"), ("look", "fancy"), ("outline", "-1"), ("occlusion", "2")] {
             XCTAssertThrowsError(try RenderRequest([(field, value)]), field) { error in
                 XCTAssertEqual((error as? RequestError)?.field, field)
                 XCTAssertTrue("\(error)".contains(value), "\(error)")
@@ -56,11 +63,16 @@ final class RenderRequestTests: XCTestCase {
         XCTAssertEqual(c.rotation, turned.rotation)
     }
 
-    /// Thumbnail names written before the request existed stay valid: the same settings text and key.
+    /// Thumbnail names written before the request existed stay valid for the pictures they hold (the
+    /// file's view, plain look): the same settings text and key. Today's defaults draw other
+    /// pictures, so they make other names.
     func testTheSettingsKeyOfEarlierThumbnailsIsKept() {
         var r = RenderRequest()
         (r.width, r.height) = (256, 256)
         r.modes = ["ball-and-stick", "spacefill"]
+        XCTAssertNotEqual(r.settingsKey, "35caef4a", "the oriented, auto look is a new picture")
+        r.view = .file
+        r.look = .plain
         XCTAssertEqual(r.canonical, "v1 size=256x256 modes=ball-and-stick,spacefill color=element background=1.0,1.0,1.0,1.0 "
                        + "hydrogens=false waters=false antialias=1 rotate=0.0,0.0,0.0 zoom=1.0 perspective=false depthcue=false")
         XCTAssertEqual(r.settingsKey, "35caef4a")

@@ -46,7 +46,7 @@ struct MeasureRender: ParsableCommand {
                 let scene = renderer.makeScene(prepared.geometry, atomColors: prepared.atomColors)
                 stages["upload"]! += now() - t
                 let drawn = try renderer.draw(scene, camera: request.camera(for: prepared), width: request.width, height: request.height,
-                                              style: request.style)
+                                              style: request.style(for: prepared))
                 stages["draw"]! += renderer.lastTimings.draw
                 stages["readback"]! += renderer.lastTimings.readback
                 if perImage {

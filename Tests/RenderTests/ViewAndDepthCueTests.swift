@@ -1,0 +1,198 @@
+import Core
+import Foundation
+import Graphics
+import MoleculeView
+import Scene
+import Structure
+import XCTest
+
+/// The oriented, fitted default view, and outlines, ambient occlusion and the smallest atom size.
+final class ViewAndDepthCueTests: XCTestCase {
+    /// Pixels of the molecule (alpha above half): their bounding box as (minX, minY, maxX, maxY).
+    func box(_ image: RGBAImage) -> (Int, Int, Int, Int) {
+        var lo = (Int.max, Int.max), hi = (-1, -1)
+        for y in 0..<image.height {
+            for x in 0..<image.width where image.pixel(x, y).a > 127 {
+                lo = (min(lo.0, x), min(lo.1, y))
+                hi = (max(hi.0, x), max(hi.1, y))
+            }
+        }
+        return (lo.0, lo.1, hi.0, hi.1)
+    }
+
+    func render(_ p: PreparedMolecule, _ request: RenderRequest, style: RenderStyle = .transparent) throws -> RGBAImage {
+        let r = try Rendering.renderer()
+        return try r.render(r.scene(for: p), camera: request.camera(for: p), width: request.width, height: request.height, style: style)
+    }
+
+    /// A chain of atoms along a slanted line, with a little sideways wobble.
+    func rod(direction: SIMD3<Float>, count: Int = 30) -> [String] {
+        let d = direction / (direction * direction).sum().squareRoot()
+        let side = SIMD3<Float>(d.y, -d.x, 0) / max((d.x * d.x + d.y * d.y).squareRoot(), 1e-3)
+        return (0..<count).map { i in
+            let p = d * Float(i) * 1.5 + side * Float(i % 3) * 0.8
+            return "C \(p.x) \(p.y) \(p.z)"
+        }
+    }
+
+    func testTheOrientedViewOfALongMoleculeLaysItAcross() throws {
+        for direction in [SIMD3<Float>(1, 1, 1), SIMD3(0, 0, 1), SIMD3(-0.2, 1, 0.3)] {
+            let p = try Rendering.prepared(try Rendering.structure(xyz: rod(direction: direction)), "spacefill")
+            var request = RenderRequest()
+            (request.width, request.height) = (300, 300)
+            let (x0, y0, x1, y1) = box(try render(p, request))
+            XCTAssertGreaterThan(x1 - x0, 3 * (y1 - y0), "rod along \(direction) lies across the picture")
+            request.view = .file
+            let (fx0, _, fx1, _) = box(try render(p, request))
+            XCTAssertGreaterThan(x1 - x0, fx1 - fx0, "and fills more of it than the file's view (\(direction))")
+        }
+        // A real long molecule: the nanotube fixture.
+        let tube = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("Nanotube.pdb").path)
+        var request = RenderRequest()
+        (request.width, request.height) = (256, 256)
+        let (x0, y0, x1, y1) = box(try render(try Rendering.prepared(tube, "ball-and-stick"), request))
+        XCTAssertGreaterThan(x1 - x0, y1 - y0, "the nanotube's axis runs across")
+    }
+
+    /// The atoms as the camera shows them touch the margin on the tighter axis and never cross it,
+    /// at many aspect ratios and turns (orthographic: exact).
+    func testTheFitTouchesTheMarginOnTheTighterAxisAndNeverCrossesIt() {
+        var seed: UInt64 = 42
+        func random() -> Float {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Float(seed >> 40) / Float(1 << 24)
+        }
+        for trial in 0..<40 {
+            var spheres: [Float] = []
+            let stretch = SIMD3<Float>(1 + random() * 20, 1 + random() * 6, 1 + random() * 3)
+            for _ in 0..<(5 + trial) {
+                spheres += [(random() - 0.5) * stretch.x, (random() - 0.5) * stretch.y, (random() - 0.5) * stretch.z, 1 + random()]
+            }
+            var turn = Camera(center: .zero, radius: 1)
+            turn.rotate(degreesX: random() * 360, degreesY: random() * 360, degreesZ: random() * 360)
+            let camera = Camera.fitted(spheres: spheres, rotation: turn.rotation)
+            for (w, h) in [(256, 256), (400, 200), (120, 500), (1024, 768), (33, 900)] {
+                let unitsPerPixel = camera.worldUnitsPerPixel(width: w, height: h)
+                var lo = SIMD2<Float>(repeating: .greatestFiniteMagnitude), hi = -lo
+                for i in 0..<(spheres.count / 4) {
+                    let c = camera.project(SIMD3(spheres[4 * i], spheres[4 * i + 1], spheres[4 * i + 2]), width: w, height: h)
+                    let r = spheres[4 * i + 3] / unitsPerPixel
+                    lo = pointwiseMin(lo, c - r)
+                    hi = pointwiseMax(hi, c + r)
+                }
+                let margin = camera.margin * Float(min(w, h))
+                let tolerance: Float = 0.01
+                XCTAssertGreaterThanOrEqual(lo.x, margin - tolerance, "trial \(trial) \(w)x\(h) left")
+                XCTAssertGreaterThanOrEqual(lo.y, margin - tolerance, "trial \(trial) \(w)x\(h) top")
+                XCTAssertLessThanOrEqual(hi.x, Float(w) - margin + tolerance, "trial \(trial) \(w)x\(h) right")
+                XCTAssertLessThanOrEqual(hi.y, Float(h) - margin + tolerance, "trial \(trial) \(w)x\(h) bottom")
+                let touchesX = abs(lo.x - margin) < 0.05 && abs(hi.x - (Float(w) - margin)) < 0.05
+                let touchesY = abs(lo.y - margin) < 0.05 && abs(hi.y - (Float(h) - margin)) < 0.05
+                XCTAssertTrue(touchesX || touchesY, "trial \(trial) \(w)x\(h): fills the tighter axis (\(lo), \(hi))")
+            }
+        }
+    }
+
+    func testTheSameFileGivesTheSameViewAndBytesTwice() throws {
+        let path = Rendering.fixtures.appendingPathComponent("1crn.pdb").path
+        var request = RenderRequest()
+        (request.width, request.height) = (160, 120)
+        var images: [RGBAImage] = []
+        for _ in 0..<2 {
+            let p = try Rendering.prepared(try StructureFile.load(path: path), "ball-and-stick")
+            images.append(try render(p, request))
+        }
+        XCTAssertTrue(images[0] == images[1])
+        // The view does not depend on the order of the atoms.
+        let lines = rod(direction: SIMD3(1, 0.3, -0.5)) + ["O 3 4 1", "N -2 5 -1"]
+        let a = try Rendering.prepared(try Rendering.structure(xyz: lines), "spacefill")
+        let b = try Rendering.prepared(try Rendering.structure(xyz: lines.reversed()), "spacefill")
+        let qa = a.principalAxes, qb = b.principalAxes
+        XCTAssertEqual(abs(qa.x * qb.x + qa.y * qb.y + qa.z * qb.z + qa.w * qb.w), 1, accuracy: 1e-4)
+    }
+
+    func testOutlinesFollowDepthEdgesAndLeaveAFlatSphereAlone() throws {
+        let p = try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0"]), "spacefill")
+        var style = RenderStyle.transparent
+        style.antialias = 0
+        let plain = try Rendering.draw(p, style: style)
+        style.effects = DepthEffects(outline: 2)
+        let outlined = try Rendering.draw(p, style: style)
+        // Inside the disk nothing changes; just outside it, a dark ring appears.
+        var inside = 0, changedInside = 0, ring = 0, darkRing = 0
+        for y in 0..<200 {
+            for x in 0..<200 {
+                let r = ((Float(x) + 0.5 - 100) * (Float(x) + 0.5 - 100) + (Float(y) + 0.5 - 100) * (Float(y) + 0.5 - 100)).squareRoot()
+                if r < 90 {
+                    inside += 1
+                    if plain.pixel(x, y) != outlined.pixel(x, y) { changedInside += 1 }
+                } else if r > 97.6 && r < 98.6 {
+                    ring += 1
+                    let q = outlined.pixel(x, y)
+                    if q.a == 255 && q.r < 40 && q.g < 40 && q.b < 40 { darkRing += 1 }
+                }
+            }
+        }
+        XCTAssertGreaterThan(inside, 20000)
+        XCTAssertEqual(changedInside, 0, "a sphere's own surface has no outline")
+        XCTAssertGreaterThan(darkRing, ring * 9 / 10, "its silhouette is outlined")
+
+        // A small atom in front of a large one: an outline where the front one passes over the back.
+        let pair = try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0", "C 1.2 0 4"]), "spacefill")
+        let front = try Rendering.draw(pair, style: style)
+        var darkInside = 0
+        for y in 60..<140 {
+            for x in 60..<140 where front.pixel(x, y).r < 40 { darkInside += 1 }
+        }
+        XCTAssertGreaterThan(darkInside, 50, "the nearer atom is outlined over the farther")
+    }
+
+    func testOcclusionDarkensABuriedAtomMoreThanAnExposedOne() throws {
+        // The middle atom alone, and ringed by atoms nearer the eye (file view: the eye looks down -z).
+        let middle = ["C 0 0 0"]
+        let ring = (0..<8).map { k -> String in
+            let a = Float(k) * Float.pi / 4
+            return "C \(3.2 * Foundation.cos(Double(a))) \(3.2 * Foundation.sin(Double(a))) 2.5"
+        }
+        func brightness(_ lines: [String], occlusion: Float) throws -> Float {
+            let p = try Rendering.prepared(try Rendering.structure(xyz: lines), "spacefill")
+            var style = RenderStyle.transparent
+            style.effects = DepthEffects(occlusion: occlusion)
+            var camera = p.fittedCamera
+            camera.center = .zero
+            let r = try Rendering.renderer()
+            let image = try r.render(r.makeScene(p.geometry, atomColors: p.atomColors), camera: camera, width: 200, height: 200, style: style)
+            var sum: Float = 0
+            for y in 95..<105 { for x in 95..<105 { sum += Float(image.pixel(x, y).g) } }
+            return sum / 100
+        }
+        let exposed = try brightness(middle, occlusion: 0) - brightness(middle, occlusion: 1)
+        let buried = try brightness(middle + ring, occlusion: 0) - brightness(middle + ring, occlusion: 1)
+        XCTAssertLessThan(exposed, 2, "an atom alone is not darkened")
+        XCTAssertGreaterThan(buried, 15, "an atom at the bottom of a ring of nearer atoms is")
+    }
+
+    func testAtomsFarApartAreNeverDrawnSmallerThanTheMinimum() throws {
+        let p = try Rendering.prepared(try Rendering.structure(xyz: ["H 0 0 0", "H 400 0 0", "H 0 300 0"]), "ball-and-stick")
+        var style = RenderStyle.transparent
+        style.antialias = 0
+        let image = try Rendering.draw(p, size: 256, style: style)
+        // Each of the three atoms covers at least a disk of the minimum radius (about 7 pixels).
+        XCTAssertGreaterThanOrEqual(image.coverage().count, 3 * 5)
+        style.minimumAtomPixels = 0
+        XCTAssertLessThan(try Rendering.draw(p, size: 256, style: style).coverage().count, 3 * 5)
+    }
+
+    func testTheAutoLookIllustratesLargeStructuresOnly() {
+        let request = RenderRequest()
+        XCTAssertEqual(request.style(shownAtoms: 100).effects, DepthEffects())
+        XCTAssertFalse(request.style(shownAtoms: 100).depthCue)
+        let large = request.style(shownAtoms: RenderRequest.illustratedAtoms)
+        XCTAssertGreaterThan(large.effects.outline, 0)
+        XCTAssertGreaterThan(large.effects.occlusion, 0)
+        XCTAssertTrue(large.depthCue)
+        var plain = request
+        plain.look = .plain
+        XCTAssertEqual(plain.style(shownAtoms: 100_000).effects, DepthEffects())
+    }
+}
