@@ -81,3 +81,24 @@ for name in ("1crn.pdb", "1ffk.cif.gz"):
             d = dict(l.split("\t") for l in out.splitlines())
             ts.append((float(d["stage.draw"]) + float(d["stage.readback"]) + float(d["stage.smooth"])) / 3)
         print(f"RESULT suite=render case={name.split('.')[0]}-{mode}-1024 molshot={1 / median(ts):.1f}  # frames/s, draw + readback + edge smoothing, geometry uploaded once")
+
+# What each depth cue costs: one `molshot render` (whole process) with it against the plain look,
+# spacefill, median of 5; the difference is the effect's time (depth readback included).
+def render_time(path, size, extra):
+    ts = []
+    for _ in range(5):
+        t, _, _ = runners.timed([args.molshot, "render", path, "-o", os.path.join(tempfile.gettempdir(), "molshot-effect.png"),
+                                 "--size", str(size), "--mode", "spacefill", "--look", "plain"] + extra)
+        ts.append(t)
+    return median(ts)
+
+for name in ("1crn.pdb", "1tii.pdb"):
+    path = os.path.join(args.corpus, name)
+    if not os.path.exists(path):
+        continue
+    for size in (256, 1024):
+        plain = render_time(path, size, [])
+        for effect, extra in (("outline", ["--outline", "1"]), ("occlusion", ["--occlusion", "0.6"]),
+                              ("illustrated", ["--look", "illustrated"])):
+            t = render_time(path, size, extra)
+            print(f"RESULT suite=render case=effect-{effect}-{name.split('.')[0]}-{size} molshot=+{1000 * (t - plain):.1f}ms  # over plain {1000 * plain:.0f} ms")

@@ -11,7 +11,7 @@ public struct DepthEffects: Sendable, Equatable {
     /// How far around a point occluders count, in world units (Å).
     public var occlusionRadius: Float = 5
     /// The smallest depth jump, in world units, that makes an outline.
-    public var outlineJump: Float = 3
+    public var outlineJump: Float = 5
     public var outlineColor: SIMD3<Float> = SIMD3(0.08, 0.08, 0.08)
 
     public init(outline: Float = 0, occlusion: Float = 0) {
@@ -65,30 +65,53 @@ public struct DepthEffects: Sendable, Equatable {
         let range = occlusionRadius
         let bias = projection.unitsPerPixel * 0.5 + 0.05
         let count = 16
-        // Offsets for each of the 16 turns of the pattern.
-        var offsets = [[(Int, Int)]](repeating: [], count: 16)
+        // Offsets for each of the 16 turns of the pattern: dx, dy and the index step dy * w + dx.
+        var dxs = [Int](repeating: 0, count: 16 * count), dys = dxs, steps = dxs
+        var reach = 0
         for turn in 0..<16 {
             let base = Float(turn) * (2 * Float.pi / 16) * 0.618
             for k in 0..<count {
                 let r = radiusPixels * ((Float(k) + 0.5) / Float(count)).squareRoot()
                 let a = base + Float(k) * 2.3999632
-                offsets[turn].append((Int((r * cosine(a)).rounded()), Int((r * sine(a)).rounded())))
+                let dx = Int((r * cosine(a)).rounded()), dy = Int((r * sine(a)).rounded())
+                dxs[turn * count + k] = dx
+                dys[turn * count + k] = dy
+                steps[turn * count + k] = dy * w + dx
+                reach = max(reach, abs(dx), abs(dy))
             }
         }
         var occ = [Float](repeating: 0, count: w * h)
-        for y in 0..<h {
-            for x in 0..<w {
-                let i = y * w + x
-                let d = distance[i]
-                if !d.isFinite { continue }
-                var sum: Float = 0
-                for (dx, dy) in offsets[(y & 3) * 4 + (x & 3)] {
-                    let sx = x + dx, sy = y + dy
-                    if sx < 0 || sy < 0 || sx >= w || sy >= h { continue }
-                    let gap = d - distance[sy * w + sx]
-                    if gap > bias && gap < range * 2 { sum += gap < range ? 1 : 2 - gap / range }
+        occ.withUnsafeMutableBufferPointer { occ in
+            dxs.withUnsafeBufferPointer { dxs in
+                dys.withUnsafeBufferPointer { dys in
+                    steps.withUnsafeBufferPointer { steps in
+                        for y in 0..<h {
+                            let rowInside = y >= reach && y < h - reach
+                            for x in 0..<w {
+                                let i = y * w + x
+                                let d = distance[i]
+                                if !d.isFinite { continue }
+                                let first = ((y & 3) * 4 + (x & 3)) * count
+                                var sum: Float = 0
+                                if rowInside && x >= reach && x < w - reach {
+                                    // Every sample inside the picture: no bounds to check.
+                                    for k in first..<(first + count) {
+                                        let gap = d - distance[i + steps[k]]
+                                        if gap > bias && gap < range * 2 { sum += gap < range ? 1 : 2 - gap / range }
+                                    }
+                                } else {
+                                    for k in first..<(first + count) {
+                                        let sx = x + dxs[k], sy = y + dys[k]
+                                        if sx < 0 || sy < 0 || sx >= w || sy >= h { continue }
+                                        let gap = d - distance[sy * w + sx]
+                                        if gap > bias && gap < range * 2 { sum += gap < range ? 1 : 2 - gap / range }
+                                    }
+                                }
+                                occ[i] = sum / Float(count)
+                            }
+                        }
+                    }
                 }
-                occ[i] = sum / Float(count)
             }
         }
         // 4 x 4 box blur over surface pixels only (the background neither darkens nor is counted).

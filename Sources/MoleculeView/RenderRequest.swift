@@ -34,7 +34,7 @@ public struct RenderRequest: Sendable, Equatable {
     public var antialias = 1
     /// Depth cues as a whole; `outline`, `occlusion` and `depthCue`, where given, override it.
     public enum Look: String, Sendable, CaseIterable {
-        /// `illustrated` for structures of `illustratedAtoms` shown atoms or more, else `plain`.
+        /// `illustrated` for spacefill pictures of `illustratedAtoms` shown atoms or more, else `plain`.
         case auto
         /// Shading alone.
         case plain
@@ -61,11 +61,14 @@ public struct RenderRequest: Sendable, Equatable {
 
     /// The look of a picture of `prepared`: `auto` decided by how many atoms it shows.
     public func style(for prepared: PreparedMolecule) -> RenderStyle {
-        style(shownAtoms: prepared.geometry.sphereCount)
+        style(shownAtoms: prepared.geometry.sphereCount, bonds: prepared.geometry.cylinderCount > 0)
     }
 
-    public func style(shownAtoms: Int) -> RenderStyle {
-        let illustrated = look == .illustrated || (look == .auto && shownAtoms >= RenderRequest.illustratedAtoms)
+    /// The look of a picture of `shownAtoms` atoms, drawn with bonds (ball-and-stick) or without
+    /// (spacefill). `auto` illustrates large spacefill pictures only: in ball-and-stick the
+    /// background shows between every atom, and outlines and occlusion there only darken it.
+    public func style(shownAtoms: Int, bonds: Bool = false) -> RenderStyle {
+        let illustrated = look == .illustrated || (look == .auto && !bonds && shownAtoms >= RenderRequest.illustratedAtoms)
         var s = RenderStyle()
         s.background = background
         s.antialias = antialias
@@ -200,7 +203,7 @@ public struct RenderRequest: Sendable, Equatable {
         Field(name: "depth-cue", help: "Fade far atoms toward the background (default: by look).", isFlag: true) { r, v throws(RequestError) in
             r.depthCue = try ValueText.flag(v, field: "depth-cue")
         },
-        Field(name: "look", help: "auto (the default: illustrated from \(illustratedAtoms) shown atoms up, else plain), plain (shading "
+        Field(name: "look", help: "auto (the default: illustrated for spacefill from \(illustratedAtoms) shown atoms up, else plain), plain (shading "
               + "alone) or illustrated (outlines, ambient occlusion and depth cue, so packed atoms read in depth).",
               isFlag: false) { r, v throws(RequestError) in
             guard let look = Look(rawValue: v.lowercased()) else {

@@ -138,7 +138,7 @@ final class ViewAndDepthCueTests: XCTestCase {
         XCTAssertGreaterThan(darkRing, ring * 9 / 10, "its silhouette is outlined")
 
         // A small atom in front of a large one: an outline where the front one passes over the back.
-        let pair = try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0", "C 1.2 0 4"]), "spacefill")
+        let pair = try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0", "C 1.2 0 7"]), "spacefill")
         let front = try Rendering.draw(pair, style: style)
         var darkInside = 0
         for y in 60..<140 {
@@ -191,6 +191,7 @@ final class ViewAndDepthCueTests: XCTestCase {
         XCTAssertGreaterThan(large.effects.outline, 0)
         XCTAssertGreaterThan(large.effects.occlusion, 0)
         XCTAssertTrue(large.depthCue)
+        XCTAssertEqual(request.style(shownAtoms: 100_000, bonds: true).effects, DepthEffects(), "ball-and-stick stays plain")
         var plain = request
         plain.look = .plain
         XCTAssertEqual(plain.style(shownAtoms: 100_000).effects, DepthEffects())
