@@ -158,10 +158,7 @@ public struct RenderRequest: Sendable, Equatable {
         },
         Field(name: "view", help: "orient (the default: the largest spread across the picture, the next up it, fitted to the atoms) "
               + "or file (the file's own axes, fitted to a sphere around the atoms).", isFlag: false) { r, v throws(RequestError) in
-            guard let view = View(rawValue: v.lowercased()) else {
-                throw RequestError(field: "view", "must be orient or file (got \(v))")
-            }
-            r.view = view
+            r.view = try choice(v, field: "view")
         },
         Field(name: "rotate", help: "Degrees about the screen's x, y and z axes, X,Y,Z, turned in that order after the fitted view.",
               isFlag: false) { r, v throws(RequestError) in
@@ -178,10 +175,7 @@ public struct RenderRequest: Sendable, Equatable {
         },
         Field(name: "color", help: "\(ColorTheme.allCases.map(\.rawValue).joined(separator: ", ")) (default element).",
               isFlag: false) { r, v throws(RequestError) in
-            guard let theme = ColorTheme(rawValue: v.lowercased()) else {
-                throw RequestError(field: "color", "must be one of: \(ColorTheme.allCases.map(\.rawValue).joined(separator: ", ")) (got \(v))")
-            }
-            r.color = theme
+            r.color = try choice(v, field: "color")
         },
         Field(name: "background", help: "white, black, transparent, #RRGGBB or #RRGGBBAA (default white).",
               isFlag: false) { r, v throws(RequestError) in
@@ -206,10 +200,7 @@ public struct RenderRequest: Sendable, Equatable {
         Field(name: "look", help: "auto (the default: illustrated for spacefill from \(illustratedAtoms) shown atoms up, else plain), plain (shading "
               + "alone) or illustrated (outlines, ambient occlusion and depth cue, so packed atoms read in depth).",
               isFlag: false) { r, v throws(RequestError) in
-            guard let look = Look(rawValue: v.lowercased()) else {
-                throw RequestError(field: "look", "must be one of: \(Look.allCases.map(\.rawValue).joined(separator: ", ")) (got \(v))")
-            }
-            r.look = look
+            r.look = try choice(v, field: "look")
         },
         Field(name: "outline", help: "Silhouette outlines where depth jumps, this many output pixels wide; 0 none (default: by look).",
               isFlag: false) { r, v throws(RequestError) in
@@ -233,6 +224,15 @@ public struct RenderRequest: Sendable, Equatable {
     ]
 
     public static func field(_ name: String) -> Field? { fields.first { $0.name == name } }
+
+    /// One of a set of named values, by name in any case.
+    private static func choice<T: CaseIterable & RawRepresentable>(_ text: String, field: String) throws(RequestError) -> T
+    where T.RawValue == String {
+        guard let value = T(rawValue: text.lowercased()) else {
+            throw RequestError(field: field, "must be one of: \(T.allCases.map(\.rawValue).joined(separator: ", ")) (got \(text))")
+        }
+        return value
+    }
 
     /// The help of a field, for front ends that declare it.
     public static func help(_ name: String) -> String { field(name)?.help ?? "" }
