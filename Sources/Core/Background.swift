@@ -15,10 +15,10 @@ public final class Background<T: Sendable>: @unchecked Sendable {
 
     /// The work's value, or its error, once it has finished.
     public func value() throws -> T {
-        if result == nil {
-            done.wait()
-            done.signal()
-        }
+        // Waits every time (and signals again for a later call): reading `result` without the
+        // semaphore would race with the thread that writes it.
+        done.wait()
+        defer { done.signal() }
         return try result!.get()
     }
 }
