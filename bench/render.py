@@ -79,7 +79,7 @@ for name in ("1crn.pdb", "1ffk.cif.gz"):
             out = subprocess.run([args.molshot, "measure-render", "--size", "1024", "--modes", mode, path, path, path],
                                  capture_output=True, text=True, check=True).stdout
             d = dict(l.split("\t") for l in out.splitlines())
-            ts.append((float(d["stage.draw"]) + float(d["stage.readback"]) + float(d["stage.smooth"])) / 3)
+            ts.append((float(d["stage.draw"]) + float(d["stage.readback"]) + float(d["stage.finish"])) / 3)
         print(f"RESULT suite=render case={name.split('.')[0]}-{mode}-1024 molshot={1 / median(ts):.1f}  # frames/s, draw + readback + edge smoothing, geometry uploaded once")
 
 # What each depth cue costs: one `molshot render` (whole process) with it against the plain look,

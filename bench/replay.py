@@ -50,6 +50,6 @@ for name in ("1crn.pdb", "1tii.pdb", "1ffk.cif.gz"):
     out = subprocess.run([args.molshot, "measure-render", "--size", str(args.size), "--modes", "ball-and-stick"] + [molecule] * 5,
                          check=True, capture_output=True, text=True).stdout
     d = dict(l.split("\t") for l in out.splitlines())
-    split = ", ".join(f"{k}={float(d['stage.' + k]) / 5 * 1000:.1f} ms" for k in ("draw", "readback", "smooth", "png"))
+    split = ", ".join(f"{k}={float(d['stage.' + k]) / 5 * 1000:.1f} ms" for k in ("draw", "readback", "finish", "png"))
     peer = f" peer=baseline:{base[len(base) // 2]:.1f} ratio={runs[len(runs) // 2] / base[len(base) // 2]:.2f}" if baseline else ""
     print(f"RESULT suite=replay case={name.split('.')[0]}-{args.size} molshot={runs[len(runs) // 2]:.1f}{peer}  # frames/s; per frame: {split}")

@@ -10,6 +10,10 @@ public struct DepthEffects: Sendable, Equatable {
     public var occlusion: Float = 0
     /// How far around a point occluders count, in world units (Å).
     public var occlusionRadius: Float = 5
+    /// The smallest depth gap, in world units, that counts as occluding: an atom's own curve rises
+    /// at most its radius above its rim, so gaps below about an atom's radius mostly come from the
+    /// same sphere and would darken every small atom's rim (and, blurred, the whole atom).
+    public var occlusionBias: Float = 1.5
     /// The smallest depth jump, in world units, that makes an outline.
     public var outlineJump: Float = 5
     public var outlineColor: SIMD3<Float> = SIMD3(0.08, 0.08, 0.08)
@@ -47,23 +51,29 @@ public struct DepthEffects: Sendable, Equatable {
     /// `depth` has the same), drawn at `samples` pixels per output pixel side.
     public func apply(to pixels: UnsafeMutableBufferPointer<UInt8>, depth: UnsafeBufferPointer<Float>, width: Int, height: Int,
                       samples: Int, projection: Projection) {
-        guard !isEmpty, width > 2, height > 2 else { return }
-        var distance = [Float](repeating: .infinity, count: width * height)
-        for i in 0..<(width * height) { distance[i] = projection.distance(depth[i]) }
+        guard !isEmpty, width > 2, height > 2, depth.count >= width * height, pixels.count >= width * height * 4 else { return }
+        let distance = [Float](unsafeUninitializedCapacity: width * height) { out, count in
+            for i in 0..<(width * height) { out[i] = projection.distance(depth[i]) }
+            count = width * height
+        }
         distance.withUnsafeBufferPointer { distance in
-            if occlusion > 0 { occlude(pixels, distance, width, height, projection) }
-            if outline > 0 { outline(pixels, distance, width, height, samples) }
+            if occlusion > 0 { occlude(pixels.baseAddress!, distance.baseAddress!, width, height, projection) }
+            if outline > 0 { outline(pixels.baseAddress!, distance.baseAddress!, width, height, samples) }
         }
     }
 
     /// Darkens each surface pixel by the share of points around it (a disc of `occlusionRadius`
-    /// on screen) that lie nearer the eye within that radius: 16 samples a pixel on a spiral
-    /// turned by a 4 x 4 pattern, then a 4 x 4 box blur that averages the pattern away.
-    private func occlude(_ pixels: UnsafeMutableBufferPointer<UInt8>, _ distance: UnsafeBufferPointer<Float>, _ w: Int, _ h: Int,
+    /// on screen) that lie nearer the eye within that radius: 16 samples a point on a spiral turned
+    /// by a 4 x 4 pattern, then a box blur over 4 x 4 points that averages the pattern away
+    /// (256 samples in all). Where the radius spans many pixels the points are every other pixel
+    /// each way (a quarter of the work; the blur covers 8 x 8 pixels then), as a half-resolution
+    /// pass would.
+    private func occlude(_ pixels: UnsafeMutablePointer<UInt8>, _ distance: UnsafePointer<Float>, _ w: Int, _ h: Int,
                          _ projection: Projection) {
         let radiusPixels = min(max(occlusionRadius / max(projection.unitsPerPixel, 1e-6), 2), 48)
-        let range = occlusionRadius
-        let bias = projection.unitsPerPixel * 0.5 + 0.05
+        let shift = radiusPixels >= 12 ? 1 : 0, stride = 1 << shift
+        let range = occlusionRadius, inverseRange = 1 / occlusionRadius
+        let bias = max(projection.unitsPerPixel * 0.5 + 0.05, occlusionBias)
         let count = 16
         // Offsets for each of the 16 turns of the pattern: dx, dy and the index step dy * w + dx.
         var dxs = [Int](repeating: 0, count: 16 * count), dys = dxs, steps = dxs
@@ -80,65 +90,77 @@ public struct DepthEffects: Sendable, Equatable {
                 reach = max(reach, abs(dx), abs(dy))
             }
         }
-        var occ = [Float](repeating: 0, count: w * h)
-        occ.withUnsafeMutableBufferPointer { occ in
-            dxs.withUnsafeBufferPointer { dxs in
-                dys.withUnsafeBufferPointer { dys in
-                    steps.withUnsafeBufferPointer { steps in
-                        for y in 0..<h {
-                            let rowInside = y >= reach && y < h - reach
-                            for x in 0..<w {
-                                let i = y * w + x
-                                let d = distance[i]
-                                if !d.isFinite { continue }
-                                let first = ((y & 3) * 4 + (x & 3)) * count
-                                var sum: Float = 0
-                                if rowInside && x >= reach && x < w - reach {
-                                    // Every sample inside the picture: no bounds to check.
-                                    for k in first..<(first + count) {
-                                        let gap = d - distance[i + steps[k]]
-                                        if gap > bias && gap < range * 2 { sum += gap < range ? 1 : 2 - gap / range }
-                                    }
-                                } else {
-                                    for k in first..<(first + count) {
-                                        let sx = x + dxs[k], sy = y + dys[k]
-                                        if sx < 0 || sy < 0 || sx >= w || sy >= h { continue }
-                                        let gap = d - distance[sy * w + sx]
-                                        if gap > bias && gap < range * 2 { sum += gap < range ? 1 : 2 - gap / range }
-                                    }
+        // Occlusion at the points (pixels whose x and y are multiples of the stride), -1 off the surface.
+        let occ = UnsafeMutablePointer<Float>.allocate(capacity: w * h)
+        defer { occ.deallocate() }
+        dxs.withUnsafeBufferPointer { dxs in
+            dys.withUnsafeBufferPointer { dys in
+                steps.withUnsafeBufferPointer { steps in
+                    for y in Swift.stride(from: 0, to: h, by: stride) {
+                        let rowInside = y >= reach && y < h - reach
+                        let turnRow = ((y >> shift) & 3) * 4
+                        for x in Swift.stride(from: 0, to: w, by: stride) {
+                            let i = y * w + x
+                            let d = distance[i]
+                            if !d.isFinite { occ[i] = -1; continue }
+                            let first = (turnRow + ((x >> shift) & 3)) * count
+                            var sum: Float = 0
+                            if rowInside && x >= reach && x < w - reach {
+                                // Every sample inside the picture: no bounds to check.
+                                for k in first..<(first + count) {
+                                    let gap = d - distance[i + steps[k]]
+                                    let weight = min(max(2 - gap * inverseRange, 0), 1)
+                                    sum += gap > bias ? weight : 0
                                 }
-                                occ[i] = sum / Float(count)
+                            } else {
+                                for k in first..<(first + count) {
+                                    let sx = x + dxs[k], sy = y + dys[k]
+                                    if sx < 0 || sy < 0 || sx >= w || sy >= h { continue }
+                                    let gap = d - distance[sy * w + sx]
+                                    if gap > bias && gap < range * 2 { sum += gap < range ? 1 : 2 - gap / range }
+                                }
                             }
+                            occ[i] = sum / Float(count)
                         }
                     }
                 }
             }
         }
-        // 4 x 4 box blur over surface pixels only (the background neither darkens nor is counted).
-        var rows = [Float](repeating: 0, count: w * h), weights = [Float](repeating: 0, count: w * h)
-        for y in 0..<h {
+        // Box blur over the 4 x 4 points nearest each pixel (the background neither darkens nor counts):
+        // across the rows of points first, then down.
+        let across = UnsafeMutablePointer<SIMD2<Float>>.allocate(capacity: w * h)
+        defer { across.deallocate() }
+        for y in Swift.stride(from: 0, to: h, by: stride) {
+            let row = occ + y * w, out = across + y * w
             for x in 0..<w {
-                var s: Float = 0, n: Float = 0
-                for k in max(0, x - 2)...min(w - 1, x + 1) where distance[y * w + k].isFinite {
-                    s += occ[y * w + k]
-                    n += 1
+                // The first point at or after x - 2 * stride.
+                var c = max(0, ((x - stride - 1) >> shift) << shift)
+                var s = SIMD2<Float>(0, 0)
+                while c < x + 2 * stride && c < w {
+                    let v = row[c]
+                    if v >= 0 { s += SIMD2(v, 1) }
+                    c += stride
                 }
-                rows[y * w + x] = s
-                weights[y * w + x] = n
+                out[x] = s
             }
         }
         let strength = min(max(occlusion, 0), 1)
         for y in 0..<h {
+            let first = max(0, ((y - stride - 1) >> shift) << shift)
+            let last = min(y + 2 * stride, h)
             for x in 0..<w where distance[y * w + x].isFinite {
-                var s: Float = 0, n: Float = 0
-                for k in max(0, y - 2)...min(h - 1, y + 1) {
-                    s += rows[k * w + x]
-                    n += weights[k * w + x]
+                var s = SIMD2<Float>(0, 0)
+                var k = first
+                while k < last {
+                    s += across[k * w + x]
+                    k += stride
                 }
-                let o = n > 0 ? s / n : 0
+                let o = s.y > 0 ? s.x / s.y : 0
                 let keep = 1 - strength * min(o * 1.6, 1)
-                let p = (y * w + x) * 4
-                for c in 0..<3 { pixels[p + c] = UInt8(Float(pixels[p + c]) * keep + 0.5) }
+                let p = pixels + (y * w + x) * 4
+                p[0] = UInt8(Float(p[0]) * keep + 0.5)
+                p[1] = UInt8(Float(p[1]) * keep + 0.5)
+                p[2] = UInt8(Float(p[2]) * keep + 0.5)
             }
         }
     }
@@ -146,33 +168,51 @@ public struct DepthEffects: Sendable, Equatable {
     /// Paints the outline color on pixels next to (within the outline width of) a pixel nearer
     /// the eye by more than `outlineJump`: the silhouette against the background and the edges
     /// where one part passes in front of another. Pixels on a smooth surface are left alone.
-    private func outline(_ pixels: UnsafeMutableBufferPointer<UInt8>, _ distance: UnsafeBufferPointer<Float>, _ w: Int, _ h: Int,
+    /// The nearest distance over the disc comes from running minimums along the rows, one for
+    /// each half-width the disc has, then a minimum of those down its rows.
+    private func outline(_ pixels: UnsafeMutablePointer<UInt8>, _ distance: UnsafePointer<Float>, _ w: Int, _ h: Int,
                          _ samples: Int) {
         let reach = max(1, Int((outline * Float(samples)).rounded()))
-        var disc: [(Int, Int)] = []
+        // Half-width of the disc on each row dy (-reach...reach).
+        var halfWidths: [Int] = []
         for dy in -reach...reach {
-            for dx in -reach...reach where (dx != 0 || dy != 0) && dx * dx + dy * dy <= reach * reach + reach { disc.append((dx, dy)) }
+            var k = 0
+            while (k + 1) * (k + 1) + dy * dy <= reach * reach + reach { k += 1 }
+            halfWidths.append(k)
         }
+        let widths = Array(Set(halfWidths)).sorted()
+        // Row minimums for each half-width.
+        let minimums = widths.map { k -> UnsafeMutablePointer<Float> in
+            let out = UnsafeMutablePointer<Float>.allocate(capacity: w * h)
+            for y in 0..<h {
+                let row = distance + y * w, o = out + y * w
+                for x in 0..<w {
+                    var m = row[x]
+                    for sx in max(0, x - k)...min(w - 1, x + k) { m = min(m, row[sx]) }
+                    o[x] = m
+                }
+            }
+            return out
+        }
+        defer { for m in minimums { m.deallocate() } }
+        let rowsMinimum = halfWidths.map { minimums[widths.firstIndex(of: $0)!] }
         let color = outlineColor * 255
-        var marked = [Bool](repeating: false, count: w * h)
+        let r = UInt8(color.x + 0.5), g = UInt8(color.y + 0.5), b = UInt8(color.z + 0.5)
+        let jump = outlineJump
         for y in 0..<h {
             for x in 0..<w {
                 let d = distance[y * w + x]
-                for (dx, dy) in disc {
-                    let sx = x + dx, sy = y + dy
-                    if sx < 0 || sy < 0 || sx >= w || sy >= h { continue }
-                    if d - distance[sy * w + sx] > outlineJump {
-                        marked[y * w + x] = true
-                        break
-                    }
+                var nearest = Float.infinity
+                for j in 0..<rowsMinimum.count {
+                    let sy = y + j - reach
+                    if sy < 0 || sy >= h { continue }
+                    nearest = min(nearest, rowsMinimum[j][sy * w + x])
+                }
+                if d - nearest > jump {
+                    let p = pixels + (y * w + x) * 4
+                    p[0] = r; p[1] = g; p[2] = b; p[3] = 255
                 }
             }
-        }
-        for i in 0..<(w * h) where marked[i] {
-            pixels[i * 4] = UInt8(color.x + 0.5)
-            pixels[i * 4 + 1] = UInt8(color.y + 0.5)
-            pixels[i * 4 + 2] = UInt8(color.z + 0.5)
-            pixels[i * 4 + 3] = 255
         }
     }
 }

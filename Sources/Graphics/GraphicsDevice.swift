@@ -177,37 +177,29 @@ public final class GraphicsDevice {
 
     /// Waits for drawing to finish and reads the framebuffer, averaging `factor` x `factor`
     /// blocks when it was drawn supersampled.
-    public func read(_ framebuffer: Framebuffer, downsample factor: Int = 1,
-                     before finishing: ((UnsafeMutableBufferPointer<UInt8>) -> Void)? = nil) -> RGBAImage {
-        bind(framebuffer)
-        let w = framebuffer.width, h = framebuffer.height
+    public func read(_ framebuffer: Framebuffer, downsample factor: Int = 1) -> RGBAImage {
         if factor == 1 {
             // Read straight into the image and turn the rows over in place: no second buffer.
-            let pixels = [UInt8](unsafeUninitializedCapacity: w * h * 4) { buffer, count in
-                glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
-                glReadPixels(0, 0, GLsizei(w), GLsizei(h), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), buffer.baseAddress)
-                count = w * h * 4
-                finishing?(UnsafeMutableBufferPointer(rebasing: buffer[0..<(w * h * 4)]))
-                let rowBytes = w * 4
-                let row = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes)
-                defer { row.deallocate() }
-                for y in 0..<(h / 2) {
-                    let top = buffer.baseAddress! + y * rowBytes, bottom = buffer.baseAddress! + (h - 1 - y) * rowBytes
-                    row.update(from: top, count: rowBytes)
-                    top.update(from: bottom, count: rowBytes)
-                    bottom.update(from: row, count: rowBytes)
-                }
-            }
-            return RGBAImage(width: w, height: h, pixels: pixels)
+            var pixels = readSamples(framebuffer)
+            pixels.withUnsafeMutableBufferPointer { RGBAImage.flipRows($0, width: framebuffer.width, height: framebuffer.height) }
+            return RGBAImage(width: framebuffer.width, height: framebuffer.height, pixels: pixels)
         }
-        var raw = [UInt8](unsafeUninitializedCapacity: w * h * 4) { buffer, count in
+        var raw = readSamples(framebuffer)
+        defer { raw.removeAll() }
+        return raw.withUnsafeBufferPointer {
+            RGBAImage.downsampled(bottomUp: $0, width: framebuffer.width, height: framebuffer.height, factor: factor)
+        }
+    }
+
+    /// Waits for drawing to finish and reads every drawn sample as it lies: RGBA, bottom row first.
+    public func readSamples(_ framebuffer: Framebuffer) -> [UInt8] {
+        bind(framebuffer)
+        let w = framebuffer.width, h = framebuffer.height
+        return [UInt8](unsafeUninitializedCapacity: w * h * 4) { buffer, count in
             glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
             glReadPixels(0, 0, GLsizei(w), GLsizei(h), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), buffer.baseAddress)
             count = w * h * 4
-            finishing?(UnsafeMutableBufferPointer(rebasing: buffer[0..<(w * h * 4)]))
         }
-        defer { raw.removeAll() }
-        return raw.withUnsafeBufferPointer { RGBAImage.downsampled(bottomUp: $0, width: w, height: h, factor: factor) }
     }
 
     /// The window depths (0 near to 1 far, bottom row first) of a framebuffer with a depth buffer.

@@ -10,17 +10,55 @@ public enum Finishing: Sendable, Equatable {
 
 /// A picture as read back from the GPU, with what is left to do on the CPU.
 public struct DrawnPicture: Sendable {
-    public var image: RGBAImage
+    private var ready: RGBAImage
     /// Antialiasing by edge smoothing is still to come.
     public var smoothEdges: Bool
+    /// Depth cues still to draw: the drawn samples and their depths, before averaging.
+    private var samples: DrawnSamples?
 
     public init(image: RGBAImage, smoothEdges: Bool) {
-        self.image = image
+        self.ready = image
         self.smoothEdges = smoothEdges
     }
 
-    /// The finished picture. Separate from drawing so that a pipeline can do it on another thread.
-    public func finished() -> RGBAImage { smoothEdges ? EdgeSmoothing.smoothed(image) : image }
+    init(samples: DrawnSamples, smoothEdges: Bool) {
+        self.ready = RGBAImage(width: 0, height: 0, pixels: [])
+        self.samples = samples
+        self.smoothEdges = smoothEdges
+    }
+
+    /// The picture read back, averaged to the output size, its depth cues drawn (work done here
+    /// when they were left to the finishing step), not yet edge smoothed.
+    public var image: RGBAImage { samples?.finished() ?? ready }
+
+    /// The finished picture. Separate from drawing so that a pipeline can do it on another thread:
+    /// depth cues (outlines, occlusion), averaging of supersamples and edge smoothing all happen here.
+    public func finished() -> RGBAImage {
+        let image = self.image
+        return smoothEdges ? EdgeSmoothing.smoothed(image) : image
+    }
+}
+
+/// Drawn samples (RGBA, bottom row first) and their window depths, with the depth cues still to
+/// draw on them and the supersampling factor to average away afterwards.
+struct DrawnSamples: Sendable {
+    var pixels: [UInt8]
+    var depth: [Float]
+    var width: Int
+    var height: Int
+    var factor: Int
+    var effects: DepthEffects
+    var projection: DepthEffects.Projection
+
+    func finished() -> RGBAImage {
+        var pixels = self.pixels
+        pixels.withUnsafeMutableBufferPointer { p in
+            depth.withUnsafeBufferPointer { d in
+                effects.apply(to: p, depth: d, width: width, height: height, samples: factor, projection: projection)
+            }
+        }
+        return pixels.withUnsafeBufferPointer { RGBAImage.fromBottomUp($0, width: width, height: height, factor: factor) }
+    }
 }
 
 /// One offscreen picture, the part every drawer shares: the size limits, the supersampling
@@ -86,20 +124,20 @@ public final class OffscreenPass {
         try device.checkError("drawing")
         device.finish()
         let finished = DispatchTime.now().uptimeNanoseconds
-        let image: RGBAImage
+        let picture: DrawnPicture
+        let smooth = finishing == .smoothEdges && factor == 1
         if !effects.isEmpty, depth, var projection {
-            // Outlines and occlusion on the drawn samples, before they are averaged.
-            let depths = device.readDepth(target.framebuffer)
+            // Outlines and occlusion are drawn on the samples before they are averaged, in the
+            // finishing step: off this (the GL) thread, which a pipeline keeps busy drawing.
             projection.unitsPerPixel /= Float(factor)
-            image = device.read(target.framebuffer, downsample: factor) { pixels in
-                depths.withUnsafeBufferPointer {
-                    effects.apply(to: pixels, depth: $0, width: fw, height: fh, samples: factor, projection: projection)
-                }
-            }
+            let depths = device.readDepth(target.framebuffer)
+            let pixels = device.readSamples(target.framebuffer)
+            picture = DrawnPicture(samples: DrawnSamples(pixels: pixels, depth: depths, width: fw, height: fh, factor: factor,
+                                                         effects: effects, projection: projection), smoothEdges: smooth)
         } else {
-            image = device.read(target.framebuffer, downsample: factor)
+            picture = DrawnPicture(image: device.read(target.framebuffer, downsample: factor), smoothEdges: smooth)
         }
         lastTimings = (Double(finished - started) / 1e9, Double(DispatchTime.now().uptimeNanoseconds - finished) / 1e9)
-        return DrawnPicture(image: image, smoothEdges: finishing == .smoothEdges && factor == 1)
+        return picture
     }
 }

@@ -37,8 +37,30 @@ public struct RGBAImage: Sendable, Equatable {
         return (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3])
     }
 
+    /// The image of samples read bottom-up (as glReadPixels gives them), `factor` x `factor`
+    /// samples a pixel: turned over where there is one, averaged where there are more.
+    public static func fromBottomUp(_ source: UnsafeBufferPointer<UInt8>, width: Int, height: Int, factor: Int) -> RGBAImage {
+        if factor >= 2 { return downsampled(bottomUp: source, width: width, height: height, factor: factor) }
+        var pixels = Array(source)
+        pixels.withUnsafeMutableBufferPointer { flipRows($0, width: width, height: height) }
+        return RGBAImage(width: width, height: height, pixels: pixels)
+    }
+
+    /// Turns RGBA rows over in place (bottom row first to top row first, or back).
+    public static func flipRows(_ buffer: UnsafeMutableBufferPointer<UInt8>, width: Int, height: Int) {
+        let rowBytes = width * 4
+        let row = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes)
+        defer { row.deallocate() }
+        for y in 0..<(height / 2) {
+            let top = buffer.baseAddress! + y * rowBytes, bottom = buffer.baseAddress! + (height - 1 - y) * rowBytes
+            row.update(from: top, count: rowBytes)
+            top.update(from: bottom, count: rowBytes)
+            bottom.update(from: row, count: rowBytes)
+        }
+    }
+
     /// From rows read bottom-up (as glReadPixels gives them), averaging `factor` x `factor`
-    /// blocks of a supersampled image (`GraphicsDevice.read` turns a one-sample image over itself). Colors are averaged weighted by alpha, so that edges
+    /// blocks of a supersampled image. Colors are averaged weighted by alpha, so that edges
     /// against a transparent background do not darken.
     public static func downsampled(bottomUp source: UnsafeBufferPointer<UInt8>, width: Int, height: Int, factor: Int) -> RGBAImage {
         precondition(factor >= 2, "one sample a pixel is read without averaging")

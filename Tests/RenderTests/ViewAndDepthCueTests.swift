@@ -154,22 +154,26 @@ final class ViewAndDepthCueTests: XCTestCase {
             let a = Float(k) * Float.pi / 4
             return "C \(3.2 * Foundation.cos(Double(a))) \(3.2 * Foundation.sin(Double(a))) 2.5"
         }
-        func brightness(_ lines: [String], occlusion: Float) throws -> Float {
+        func brightness(_ lines: [String], occlusion: Float, size: Int) throws -> Float {
             let p = try Rendering.prepared(try Rendering.structure(xyz: lines), "spacefill")
             var style = RenderStyle.transparent
             style.effects = DepthEffects(occlusion: occlusion)
             var camera = p.fittedCamera
             camera.center = .zero
             let r = try Rendering.renderer()
-            let image = try r.render(r.makeScene(p.geometry, atomColors: p.atomColors), camera: camera, width: 200, height: 200, style: style)
-            var sum: Float = 0
-            for y in 95..<105 { for x in 95..<105 { sum += Float(image.pixel(x, y).g) } }
-            return sum / 100
+            let image = try r.render(r.makeScene(p.geometry, atomColors: p.atomColors), camera: camera, width: size, height: size, style: style)
+            var sum: Float = 0, n: Float = 0
+            for y in (size * 19 / 40)..<(size * 21 / 40) { for x in (size * 19 / 40)..<(size * 21 / 40) { sum += Float(image.pixel(x, y).g); n += 1 } }
+            return sum / n
         }
-        let exposed = try brightness(middle, occlusion: 0) - brightness(middle, occlusion: 1)
-        let buried = try brightness(middle + ring, occlusion: 0) - brightness(middle + ring, occlusion: 1)
-        XCTAssertLessThan(exposed, 2, "an atom alone is not darkened")
-        XCTAssertGreaterThan(buried, 15, "an atom at the bottom of a ring of nearer atoms is")
+        // 200 px: the occlusion radius spans many pixels (sampled every other pixel); 64 px with two
+        // far atoms widening the view: a few pixels (sampled at every pixel).
+        for (size, far) in [(200, [String]()), (64, ["C 24 0 0", "C -24 0 0"])] {
+            let exposed = try brightness(middle + far, occlusion: 0, size: size) - brightness(middle + far, occlusion: 1, size: size)
+            let buried = try brightness(middle + ring + far, occlusion: 0, size: size) - brightness(middle + ring + far, occlusion: 1, size: size)
+            XCTAssertLessThan(exposed, 2, "an atom alone is not darkened (\(size) px)")
+            XCTAssertGreaterThan(buried, 15, "an atom at the bottom of a ring of nearer atoms is (\(size) px)")
+        }
     }
 
     func testAtomsFarApartAreNeverDrawnSmallerThanTheMinimum() throws {

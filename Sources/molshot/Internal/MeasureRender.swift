@@ -19,11 +19,12 @@ struct MeasureRender: ParsableCommand {
     @Option var modes = "ball-and-stick,spacefill"
     @Option(help: "Folder for the PNGs; none are written without it.") var output: String?
     @Option var antialias = 1
+    @Option(help: "auto, plain or illustrated.") var look = "auto"
     @Flag(help: "Print the draw time of every image.") var perImage = false
 
     func run() throws {
         func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
-        var stages: [String: Double] = ["parse": 0, "geometry": 0, "upload": 0, "draw": 0, "readback": 0, "smooth": 0, "png": 0]
+        var stages: [String: Double] = ["parse": 0, "geometry": 0, "upload": 0, "draw": 0, "readback": 0, "finish": 0, "png": 0]
         let start = now()
         let renderer = try MoleculeRenderer()
         let setup = now() - start
@@ -32,6 +33,7 @@ struct MeasureRender: ParsableCommand {
         try request.set("size", String(size))
         try request.set("mode", modes)
         try request.set("antialias", String(antialias))
+        try request.set("look", look)
         var images = 0
         let begin = now()
         for file in files {
@@ -54,7 +56,7 @@ struct MeasureRender: ParsableCommand {
                 }
                 t = now()
                 let image = drawn.finished()
-                stages["smooth"]! += now() - t
+                stages["finish"]! += now() - t
                 t = now()
                 let png = try request.pngEncoder.encode(image)
                 if let output {
