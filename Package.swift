@@ -10,6 +10,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -27,7 +28,8 @@ let package = Package(
         .target(name: "Pathways", dependencies: ["Core", "Structure", "Graphics", "Text"]),
         .target(name: "Text", dependencies: ["CFreeType", "Graphics", "Core"]),
         .target(name: "Service", dependencies: ["Core", "Structure", "Library", "MoleculeView", "Pathways", "Graphics", "Thumbnails", "Gestures",
-                                                .product(name: "Hummingbird", package: "hummingbird")]),
+                                                .product(name: "Hummingbird", package: "hummingbird"),
+                                                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")]),
         .target(name: "MoleculeView", dependencies: ["Structure", "Graphics", "Scene", "Core"]),
         .target(name: "Gestures", dependencies: ["MoleculeView", "Pathways", "Structure", "Graphics", "Scene", "Text", "Core"]),
         .target(name: "Thumbnails", dependencies: ["MoleculeView", "Structure", "Graphics", "Scene", "Text", "Core"]),
@@ -45,6 +47,6 @@ let package = Package(
         .testTarget(name: "RenderTests", dependencies: ["Core", "MoleculeView", "Graphics", "Scene", "Structure"]),
         .testTarget(name: "GestureTests", dependencies: ["Gestures", "Pathways", "MoleculeView", "Structure", "Graphics", "Scene"]),
         .testTarget(name: "ThumbnailTests", dependencies: ["Thumbnails", "MoleculeView", "Structure", "Graphics"]),
-        .testTarget(name: "MolshotCLITests", dependencies: ["molshot"]),
+        .testTarget(name: "MolshotCLITests", dependencies: ["molshot", "Graphics"]),
     ]
 )

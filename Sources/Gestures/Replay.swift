@@ -43,7 +43,7 @@ public final class Replay {
         guard let event = try reader.read(line) else {
             if session == nil && reader.viewport.width > 0 {
                 session = try ReplaySession(viewport: reader.viewport, options: options, structure: molecule, baseDirectory: baseDirectory,
-                                            worker: worker)
+                                            worker: RenderLane(worker))
             }
             return
         }

@@ -22,7 +22,7 @@ public final class ReplaySession {
 
     public let options: Options
     public let viewport: (width: Double, height: Double)
-    private let worker: RenderWorker<MoleculeRenderer>
+    private let worker: RenderLane<MoleculeRenderer>
     private let perception: BondPerception
     private let baseDirectory: URL
     private var recognizer = TouchRecognizer()
@@ -38,7 +38,7 @@ public final class ReplaySession {
 
     /// `baseDirectory` resolves relative `load` sources.
     public init(viewport: (width: Double, height: Double), options: Options, structure: Structure?,
-                baseDirectory: URL, worker: RenderWorker<MoleculeRenderer>) throws {
+                baseDirectory: URL, worker: RenderLane<MoleculeRenderer>) throws {
         self.viewport = viewport
         self.options = options
         self.baseDirectory = baseDirectory
@@ -192,14 +192,30 @@ public final class ReplaySession {
     /// there, in the order asked (blank frames too), with edge smoothing and the caption still to
     /// do in `ReplayFrame.finished()`. The caller goes on with the next events meanwhile.
     public func frame(_ deliver: @escaping (ReplayFrame) throws -> Void, failed: @escaping (Error) -> Void) {
-        let request = options.request
-        let caption = caption, captions = captions, camera = camera
-        let prepared: PreparedMolecule?
-        do { prepared = try prepare() } catch {
+        let job: FrameJob
+        do { job = try frameJob() } catch {
             failed(error)
             return
         }
-        worker.submit({ renderer in
+        worker.submit({ renderer in try deliver(try job.draw(renderer)) }, failed: failed)
+    }
+
+    /// What drawing the scene as it is now takes, to be drawn later on the render thread (a live
+    /// session takes it under its lock and submits it outside).
+    public func frameJob() throws -> FrameJob {
+        FrameJob(request: options.request, camera: camera, prepared: try prepare(), caption: caption, captions: captions)
+    }
+
+    /// The scene of one frame, fixed when the frame was asked for.
+    public struct FrameJob: @unchecked Sendable {
+        let request: RenderRequest
+        let camera: Camera?
+        let prepared: PreparedMolecule?
+        let caption: String?
+        let captions: CaptionWriter
+
+        /// Draws it; on the render thread.
+        public func draw(_ renderer: MoleculeRenderer) throws -> ReplayFrame {
             let drawn: DrawnPicture
             if let camera, let prepared {
                 drawn = try renderer.draw(prepared, camera: camera, width: request.width, height: request.height, style: request.style(for: prepared))
@@ -207,8 +223,8 @@ public final class ReplaySession {
                 drawn = DrawnPicture(image: RGBAImage(width: request.width, height: request.height, fill: request.background.bytes),
                                      smoothEdges: false)
             }
-            try deliver(ReplayFrame(drawn: drawn, caption: caption, captions: captions))
-        }, failed: failed)
+            return ReplayFrame(drawn: drawn, caption: caption, captions: captions)
+        }
     }
 
     /// The picture of the scene as it is now, waiting for it.

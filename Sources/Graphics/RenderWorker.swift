@@ -165,3 +165,38 @@ public struct RenderWorkerClosed: Fault, Sendable {
 private final class ThreadBody: @unchecked Sendable {
     var run: (() -> Void)?
 }
+
+/// A way to a render worker's thread that sees part of its context: a replay or a live session
+/// draws molecules whether the worker holds a molecule renderer alone (`molshot replay`) or the
+/// service's renderers for molecules and pathways, sharing the one drawing thread with the rest.
+public struct RenderLane<Context>: @unchecked Sendable {
+    private let submitJob: (@escaping (Context) throws -> Void, @escaping (Error) -> Void) -> Void
+
+    public init<Base>(_ worker: RenderWorker<Base>, _ part: @escaping (Base) -> Context) {
+        submitJob = { job, failed in worker.submit({ try job(part($0)) }, failed: failed) }
+    }
+
+    public init(_ worker: RenderWorker<Context>) {
+        submitJob = { job, failed in worker.submit(job, failed: failed) }
+    }
+
+    /// As `RenderWorker.submit`.
+    public func submit(_ job: @escaping (Context) throws -> Void, failed: @escaping (Error) -> Void) {
+        submitJob(job, failed)
+    }
+
+    /// Runs `job` on the worker and waits for its result.
+    public func perform<T>(_ job: @escaping (Context) throws -> T) throws -> T {
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var result: Result<T, Error>?
+        submit({ context in
+            result = Result { try job(context) }
+            done.signal()
+        }, failed: { error in
+            result = .failure(error)
+            done.signal()
+        })
+        done.wait()
+        return try result!.get()
+    }
+}

@@ -2,6 +2,7 @@ import Core
 import Foundation
 import Graphics
 import Hummingbird
+import HummingbirdWebSocket
 import Library
 import MoleculeView
 import NIOCore
@@ -27,6 +28,8 @@ public final class MolshotService: Sendable {
     static let thumbnailMemory = 64 << 20
     /// Private molecules' checksums and owners, read again when a second old.
     let privates = Locked<(read: Double, owners: [String: String?])>((-1, [:]))
+    /// Live sessions (`LiveRoute.swift`).
+    let sessions = LiveSessions()
 
     public init(configuration: ServiceConfiguration) throws {
         self.configuration = configuration
@@ -36,12 +39,15 @@ public final class MolshotService: Sendable {
         let worker = worker, cache = cache
         metrics.queueDepth = { worker.queued }
         metrics.cacheCounts = { (cache?.hits ?? 0, cache?.misses ?? 0) }
+        let sessions = sessions
+        metrics.liveSessions = { sessions.count }
     }
 
     /// The application, listening where the configuration says; `listening` hears the port.
     public func application(listening: @escaping @Sendable (Int) -> Void = { _ in }) -> some ApplicationProtocol {
-        Application(router: router(), configuration: .init(address: .hostname(configuration.host, port: configuration.port),
-                                                           serverName: "molshot"),
+        Application(router: router(),
+                    server: .http1WebSocketUpgrade(webSocketRouter: webSocketRouter(), configuration: .init(ws: .init(maxFrameSize: 1 << 20))),
+                    configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "molshot"),
                     onServerRunning: { channel in listening(channel.localAddress?.port ?? 0) })
     }
 
@@ -61,6 +67,7 @@ public final class MolshotService: Sendable {
         router.get("/v1/molecules/:id/image") { request, context in try await self.moleculeImage(request, id: context.parameters.require("id")) }
         router.post("/v1/render") { request, context in try await self.renderUpload(request, context: context) }
         router.post("/v1/replay") { request, _ in try await self.replay(request) }
+        router.get("/v1/sessions/:id/events") { _, context in try self.sessionEvents(context.parameters.require("id")) }
         router.get("/v1/thumbnails/:name") { request, context in try self.thumbnail(request, name: context.parameters.require("name")) }
         router.head("/v1/thumbnails/:name") { request, context in try self.thumbnail(request, name: context.parameters.require("name")) }
         router.get("/v1/pathways") { _, _ in try self.listPathways() }

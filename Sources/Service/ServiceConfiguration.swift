@@ -31,12 +31,16 @@ public struct ServiceConfiguration: Sendable {
     public var tokens = Tokens()
     /// Reads need a token too.
     public var tokenToRead = false
+    /// Live sessions open at once; a new one past it is closed at once with the reason.
+    public var maxSessions = 16
+    /// Seconds a live session may go without a message before it is closed.
+    public var sessionIdleSeconds = 300.0
 
     public init(database: String) { self.database = database }
 
     /// The settings of a JSON file, over `self`: `{"db", "host", "port", "thumbnails", "pathways",
     /// "cache", "cacheBytes", "tokens", "tokenToRead", "maxBody", "maxSide", "maxAtoms", "renderQueue",
-    /// "renderSeconds"}`
+    /// "renderSeconds", "maxSessions", "sessionIdleSeconds"}`
     /// (any of them). An unknown key or a value of the wrong kind is an error naming the key.
     public mutating func read(configFile path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -78,7 +82,13 @@ public struct ServiceConfiguration: Sendable {
                     throw fail(key, "a positive number of seconds")
                 }
                 renderSeconds = n.doubleValue
-            default: throw InputFileError(file: path, message: "\(key): not a setting (db, host, port, thumbnails, pathways, cache, cacheBytes, tokens, tokenToRead, maxBody, maxSide, maxAtoms, renderQueue, renderSeconds)")
+            case "maxSessions": maxSessions = try number(key, 1...100_000)
+            case "sessionIdleSeconds":
+                guard let n = object[key] as? NSNumber, String(cString: n.objCType) != "c", n.doubleValue > 0, n.doubleValue.isFinite else {
+                    throw fail(key, "a positive number of seconds")
+                }
+                sessionIdleSeconds = n.doubleValue
+            default: throw InputFileError(file: path, message: "\(key): not a setting (db, host, port, thumbnails, pathways, cache, cacheBytes, tokens, tokenToRead, maxBody, maxSide, maxAtoms, renderQueue, renderSeconds, maxSessions, sessionIdleSeconds)")
             }
         }
     }

@@ -13,6 +13,7 @@ public final class ServiceMetrics: @unchecked Sendable {
     private var bytes = 0
     var queueDepth: () -> Int = { 0 }
     var cacheCounts: () -> (hits: Int, misses: Int) = { (0, 0) }
+    var liveSessions: () -> Int = { 0 }
 
     func record(route: String, status: Int, seconds: Double, bytes sent: Int) {
         lock.withLock {
@@ -49,6 +50,8 @@ public final class ServiceMetrics: @unchecked Sendable {
             out += "molshot_response_bytes_total \(bytes)\n"
             out += "# HELP molshot_render_queue_depth Requests waiting for the render thread.\n# TYPE molshot_render_queue_depth gauge\n"
             out += "molshot_render_queue_depth \(queueDepth())\n"
+            out += "# HELP molshot_live_sessions Live sessions open.\n# TYPE molshot_live_sessions gauge\n"
+            out += "molshot_live_sessions \(liveSessions())\n"
             let c = cacheCounts()
             out += "# HELP molshot_image_cache_total Rendered images found in the cache or not.\n# TYPE molshot_image_cache_total counter\n"
             out += "molshot_image_cache_total{result=\"hit\"} \(c.hits)\nmolshot_image_cache_total{result=\"miss\"} \(c.misses)\n"

@@ -57,13 +57,19 @@ struct ServeRun: ParsableCommand {
     @Option(help: "Bearer tokens (NAME SHA256-HEX a line, from molshot serve token add): needed to import and remove molecules.")
     var tokens: String?
     @Flag(help: "Reads need a token too (anonymous reads are allowed by default).") var tokenToRead = false
+    @Option(help: "Live sessions open at once (16); a new one past it is closed with the reason.") var maxSessions: Int?
+    @Option(help: "Seconds a live session may stay silent before it is closed (300).") var sessionIdleSeconds: Double?
 
     func validate() throws {
         if let port, !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535 (got \(port)).") }
-        for (name, value) in [("max-body", maxBody), ("max-side", maxSide), ("render-queue", renderQueue), ("cache-bytes", cacheBytes)] {
+        for (name, value) in [("max-body", maxBody), ("max-side", maxSide), ("render-queue", renderQueue), ("cache-bytes", cacheBytes),
+                              ("max-sessions", maxSessions)] {
             if let value, value <= 0 { throw ValidationError("--\(name) must be positive (got \(value)).") }
         }
         if let renderSeconds, !(renderSeconds > 0 && renderSeconds.isFinite) { throw ValidationError("--render-seconds must be positive (got \(renderSeconds)).") }
+        if let sessionIdleSeconds, !(sessionIdleSeconds > 0 && sessionIdleSeconds.isFinite) {
+            throw ValidationError("--session-idle-seconds must be positive (got \(sessionIdleSeconds)).")
+        }
     }
 
     /// The configuration: defaults, then the config file, then the options given.
@@ -83,6 +89,8 @@ struct ServeRun: ParsableCommand {
         if let cacheBytes { c.cacheBytes = cacheBytes }
         if let tokens { c.tokens = try Tokens.load(tokens) }
         if tokenToRead { c.tokenToRead = true }
+        if let maxSessions { c.maxSessions = maxSessions }
+        if let sessionIdleSeconds { c.sessionIdleSeconds = sessionIdleSeconds }
         for (name, folder) in [("thumbnails", c.thumbnails), ("pathways", c.pathways)] {
             guard let folder else { continue }
             var isFolder: ObjCBool = false

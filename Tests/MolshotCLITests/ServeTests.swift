@@ -4,14 +4,15 @@ import FoundationNetworking
 #endif
 import XCTest
 
-/// `molshot serve` started for real on 127.0.0.1 (a free port) and asked over HTTP.
-final class ServeTests: XCTestCase {
+/// A `molshot serve` started for real on 127.0.0.1 (a free port) over a scratch folder, stopped
+/// and removed by `stop`.
+final class ServeHarness {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-serve-\(UUID().uuidString)")
     var servers: [Process] = []
 
-    override func setUpWithError() throws { try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true) }
+    init() throws { try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true) }
 
-    override func tearDown() {
+    func stop() {
         for s in servers where s.isRunning {
             s.terminate()
             s.waitUntilExit()
@@ -20,7 +21,6 @@ final class ServeTests: XCTestCase {
     }
 
     var db: String { scratch.appendingPathComponent("library.sqlite").path }
-    var thumbs: String { scratch.appendingPathComponent("thumbs").path }
 
     /// Starts a server and gives its base URL.
     func start(_ extra: [String] = []) throws -> String {
@@ -44,6 +44,21 @@ final class ServeTests: XCTestCase {
         let port = try XCTUnwrap(Int(text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ":").last ?? ""), text)
         return "http://127.0.0.1:\(port)"
     }
+}
+
+/// `molshot serve` started for real on 127.0.0.1 (a free port) and asked over HTTP.
+final class ServeTests: XCTestCase {
+    var harness: ServeHarness!
+
+    override func setUpWithError() throws { harness = try ServeHarness() }
+
+    override func tearDown() { harness.stop() }
+
+    var scratch: URL { harness.scratch }
+    var db: String { harness.db }
+    var thumbs: String { scratch.appendingPathComponent("thumbs").path }
+
+    func start(_ extra: [String] = []) throws -> String { try harness.start(extra) }
 
     struct Answer {
         var status: Int

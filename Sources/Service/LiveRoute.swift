@@ -1,0 +1,192 @@
+import Core
+import Foundation
+import Gestures
+import Graphics
+import Hummingbird
+import HummingbirdWebSocket
+import Library
+import MoleculeView
+import NIOCore
+import Structure
+
+/// The live sessions open now and the recordings of those that asked (`record=1`), by id.
+final class LiveSessions: Sendable {
+    struct State {
+        var open: [String: LiveSession] = [:]
+        var recordings: [String: String] = [:]
+        var recordingOrder: [String] = []
+    }
+
+    let state = Locked(State())
+    /// Recordings of closed sessions kept (the oldest go first).
+    static let keptRecordings = 64
+
+    var count: Int { state.withLock { $0.open.count } }
+
+    /// Registers a session unless `limit` are open.
+    func open(_ id: String, _ session: LiveSession, limit: Int) -> Bool {
+        state.withLock { s in
+            guard s.open.count < limit else { return false }
+            s.open[id] = session
+            return true
+        }
+    }
+
+    func close(_ id: String) {
+        state.withLock { s in
+            guard let session = s.open.removeValue(forKey: id), let recording = session.recording else { return }
+            s.recordings[id] = recording
+            s.recordingOrder.append(id)
+            while s.recordingOrder.count > LiveSessions.keptRecordings {
+                s.recordings.removeValue(forKey: s.recordingOrder.removeFirst())
+            }
+        }
+    }
+
+    /// The events a recorded session took so far (it may be open still).
+    func recording(_ id: String) -> String? {
+        state.withLock { s in s.open[id]?.recording ?? s.recordings[id] }
+    }
+}
+
+extension MolshotService {
+    /// Upgrades `GET /v1/sessions?molecule=ID&size=WxH&...` to a WebSocket (the other routes stay on
+    /// the HTTP router).
+    func webSocketRouter() -> Router<BasicWebSocketRequestContext> {
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        // Every request is upgraded: a browser sees nothing of a refused upgrade but a failure,
+        // while a session closed at once can say why (an error message, then the close reason).
+        router.ws("/v1/sessions", onUpgrade: { inbound, outbound, context in
+            try await self.runSession(context.request, inbound: inbound, outbound: outbound)
+        })
+        return router
+    }
+
+    struct SessionPlan {
+        var options: ReplaySession.Options
+        var molecule: Handed<Structure>
+        var record: Bool
+    }
+
+    /// The session a query asks for: the molecule (one the caller may see), size and the picture
+    /// options `replay` takes; 400 or 404 as for images.
+    func sessionPlan(_ request: Request) throws -> SessionPlan {
+        if Self.parameter(request, "pathway") != nil {
+            throw HTTPError(.badRequest, message: "parameter pathway: live pathway sessions are not served yet; use the tiles")
+        }
+        guard let reference = Self.parameter(request, "molecule") else {
+            throw HTTPError(.badRequest, message: "parameter molecule is needed: a library id or name")
+        }
+        var pairs = Self.query(request).filter { RenderRequest.field($0.0) != nil }
+        if !pairs.contains(where: { $0.0 == "size" }) { pairs.insert(("size", "512"), at: 0) }
+        var options = ReplaySession.Options()
+        do {
+            options.request = try RenderRequest(pairs)
+            _ = try options.request.singleMode()
+        } catch { throw Self.badRequest(error) }
+        guard options.request.width <= configuration.maxSide, options.request.height <= configuration.maxSide else {
+            throw HTTPError(.badRequest, message: "parameter size is larger than this server's \(configuration.maxSide) pixels a side")
+        }
+        let record: Bool
+        do { record = try ValueText.flag(Self.parameter(request, "record") ?? "false", field: "record") } catch { throw Self.badRequest(error) }
+        let r = try self.record(reference, viewer: viewer(request))
+        let structure: Structure
+        do { structure = try MoleculeSource(libraryPath: configuration.database).load("lib:\(r.id)").structure } catch { throw Self.badRequest(error) }
+        return SessionPlan(options: options, molecule: Handed(value: structure), record: record)
+    }
+
+    /// One session: the first text message says its id; then event lines in, frames out (a JSON
+    /// text message describing each frame, then the PNG as a binary message) and errors as JSON.
+    func runSession(_ request: Request, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+        let plan: SessionPlan
+        do { plan = try sessionPlan(request) } catch {
+            let message = (error as? HTTPError)?.body ?? "\(error)"
+            try await outbound.write(.text(Self.jsonLine(["type": "error", "line": 0, "message": message])))
+            try await outbound.close(.policyViolation, reason: Self.closeReason(message))
+            return
+        }
+        let (outputs, continuation) = AsyncStream<LiveSession.Output>.makeStream()
+        let id = UUID().uuidString.lowercased()
+        let lane = RenderLane(worker) { $0.molecules }
+        let session = LiveSession(source: "session \(id)", options: plan.options, molecule: plan.molecule.value, lane: lane,
+                                  record: plan.record) { continuation.yield($0) }
+        guard sessions.open(id, session, limit: configuration.maxSessions) else {
+            try await outbound.close(.unknown(1013), reason: Self.closeReason("too many live sessions: this server takes \(configuration.maxSessions) at once; try again later"))
+            return
+        }
+        defer {
+            session.close()
+            continuation.finish()
+            sessions.close(id)
+        }
+        let r = plan.options.request
+        try await outbound.write(.text(Self.jsonLine([
+            "type": "session", "id": id, "width": r.width, "height": r.height, "mode": r.mode, "record": plan.record,
+            "events": plan.record ? "/v1/sessions/\(id)/events" : NSNull(),
+        ])))
+        let lastHeard = Locked(DispatchTime.now().uptimeNanoseconds)
+        let idle = configuration.sessionIdleSeconds
+        await withThrowingTaskGroup(of: Void.self) { group in
+            // Frames and errors out, in the order they come.
+            group.addTask {
+                for await output in outputs {
+                    switch output {
+                    case .frame(let f):
+                        try await outbound.write(.text(Self.jsonLine([
+                            "type": "frame", "events": f.events, "t": f.time, "mode": f.mode, "caption": f.caption ?? NSNull(), "bytes": f.png.count,
+                        ])))
+                        try await outbound.writeBinaryMessage(ByteBuffer(bytes: f.png))
+                    case .error(let line, let message):
+                        try await outbound.write(.text(Self.jsonLine(["type": "error", "line": line, "message": message])))
+                    }
+                }
+            }
+            // Closes a session that has been silent too long.
+            group.addTask {
+                while true {
+                    try await Task.sleep(nanoseconds: 250_000_000)
+                    let silent = Double(DispatchTime.now().uptimeNanoseconds - lastHeard.withLock { $0 }) / 1e9
+                    if silent > idle {
+                        try await outbound.close(.goingAway, reason: "idle for more than \(Int(idle)) s")
+                        return
+                    }
+                }
+            }
+            do {
+                for try await message in inbound.messages(maxSize: 1 << 20) {
+                    lastHeard.withLock { $0 = DispatchTime.now().uptimeNanoseconds }
+                    switch message {
+                    case .text(let text):
+                        for line in text.split(separator: "\n", omittingEmptySubsequences: true) { session.receive(String(line)) }
+                    case .binary:
+                        continuation.yield(.error(line: 0, message: "events are text messages (lines of the event format); a binary message was left out"))
+                    }
+                }
+            } catch {}
+            session.close()
+            continuation.finish()
+            group.cancelAll()
+        }
+    }
+
+    /// `GET /v1/sessions/{id}/events`: a recorded session's events as an event file.
+    func sessionEvents(_ id: String) throws -> Response {
+        guard let text = sessions.recording(id) else { throw HTTPError(.notFound, message: "no recorded session \(id)") }
+        return Self.response(Array(text.utf8), type: "application/jsonl")
+    }
+
+    /// A close frame's reason holds at most 123 bytes.
+    static func closeReason(_ text: String) -> String {
+        var out = ""
+        for c in text {
+            if out.utf8.count + String(c).utf8.count > 123 { break }
+            out.append(c)
+        }
+        return out
+    }
+
+    static func jsonLine(_ object: [String: Any]) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}

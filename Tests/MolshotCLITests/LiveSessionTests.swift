@@ -1,0 +1,201 @@
+import Foundation
+import Graphics
+import XCTest
+
+/// Live sessions of `molshot serve` over real WebSockets on 127.0.0.1.
+final class LiveSessionTests: XCTestCase {
+    var serve: ServeHarness!
+
+    override func setUpWithError() throws {
+        serve = try ServeHarness()
+        let r = try MolshotBinary.run(["library", "import", "Tests/Fixtures/1crn.pdb", "--db", serve.db])
+        XCTAssertEqual(r.status, 0, r.stderr)
+    }
+
+    override func tearDown() { serve.stop() }
+
+    /// A session's client: sends lines, counts the events it sent, waits for frames.
+    final class Session {
+        let client: WebSocketTestClient
+        let id: String
+        var events = 0
+        var sent: [String] = []
+
+        init(_ base: String, query: String) throws {
+            client = try WebSocketTestClient(base.replacingOccurrences(of: "http://", with: "ws://") + "/v1/sessions?" + query)
+            let hello = try client.receiveJSON()
+            XCTAssertEqual(hello["type"] as? String, "session")
+            id = try XCTUnwrap(hello["id"] as? String)
+        }
+
+        static let header = #"{"type":"header","version":1,"viewport":{"width":320,"height":320}}"#
+
+        func send(_ lines: [String]) throws {
+            for line in lines {
+                try client.send(text: line)
+                sent.append(line)
+                if line != Session.header { events += 1 }
+            }
+        }
+
+        /// The frame that shows every event sent so far (frames of earlier states are skipped).
+        func frame(timeout: Double = 60) throws -> (info: [String: Any], png: [UInt8]) {
+            while true {
+                let info = try client.receiveJSON(timeout: timeout)
+                if info["type"] as? String == "error" { throw WebSocketTestClient.Failure(description: "error: \(info)") }
+                XCTAssertEqual(info["type"] as? String, "frame")
+                guard case .binary(let png) = try client.receive(timeout: timeout) else { throw WebSocketTestClient.Failure(description: "no PNG after \(info)") }
+                XCTAssertEqual(info["bytes"] as? Int, png.count)
+                if info["events"] as? Int == events { return (info, png) }
+            }
+        }
+    }
+
+    func image(_ png: [UInt8]) throws -> RGBAImage {
+        let path = serve.scratch.appendingPathComponent("frame-\(UUID().uuidString).png").path
+        try Data(png).write(to: URL(fileURLWithPath: path))
+        return try PNGDecoder.read(path)
+    }
+
+    /// Pixels that are not the white background.
+    func drawn(_ image: RGBAImage) -> Int {
+        var n = 0
+        for y in 0..<image.height { for x in 0..<image.width where image.pixel(x, y) != (255, 255, 255, 255) { n += 1 } }
+        return n
+    }
+
+    func testADragTurnsTheMoleculeAsAReplayOfTheSameEventsDoesAndTheRecordingReplaysToTheSameFrames() throws {
+        let base = try serve.start()
+        let s = try Session(base, query: "molecule=1crn&size=96x96&background=white&record=1")
+        try s.send([Session.header])
+        var live = [try image(s.frame().png)]
+        XCTAssertEqual(live[0].width, 96)
+        // One finger drags to the right in steps, asking for a frame after each.
+        var lines: [String] = [#"{"t":0,"type":"touch","phase":"began","id":1,"x":100,"y":160}"#]
+        try s.send(lines)
+        for k in 1...4 {
+            let step = [#"{"t":\#(Double(k) * 0.05),"type":"touch","phase":"moved","id":1,"x":\#(100 + 30 * k),"y":160}"#,
+                        #"{"t":\#(Double(k) * 0.05),"type":"frame"}"#]
+            try s.send(step)
+            lines += step
+            live.append(try image(s.frame().png))
+        }
+        XCTAssertFalse(live[0] == live[4], "the molecule turned")
+        XCTAssertFalse(live[3] == live[4])
+
+        // The same events replayed from a file: the frame at each `frame` event is the live one, pixel for pixel.
+        let file = serve.scratch.appendingPathComponent("drag.jsonl")
+        try ([Session.header] + lines).joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        let out = serve.scratch.appendingPathComponent("replayed").path
+        let r = try MolshotBinary.run(["replay", file.path, "--molecule", "Tests/Fixtures/1crn.pdb", "-o", out, "--size", "96x96", "--background", "white"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        for k in 1...4 {
+            let replayed = try PNGDecoder.read("\(out)/frame-\(String(format: "%05d", k)).png")
+            XCTAssertTrue(replayed == live[k], "frame \(k): the live frame is the replayed one")
+        }
+
+        // A pinch (two fingers moving apart) zooms in: more of the picture is molecule.
+        let before = drawn(live[4])
+        try s.send([#"{"t":1,"type":"touch","phase":"ended","id":1,"x":220,"y":160}"#,
+                    #"{"t":1.1,"type":"touch","phase":"began","id":2,"x":150,"y":160}"#,
+                    #"{"t":1.1,"type":"touch","phase":"began","id":3,"x":170,"y":160}"#])
+        for k in 1...6 {
+            let t = 1.1 + Double(k) * 0.05
+            try s.send([#"{"t":\#(t),"type":"touch","phase":"moved","id":2,"x":\#(150 - 12 * k),"y":160}"#,
+                        #"{"t":\#(t),"type":"touch","phase":"moved","id":3,"x":\#(170 + 12 * k),"y":160}"#])
+        }
+        try s.send([#"{"t":1.5,"type":"touch","phase":"ended","id":2,"x":78,"y":160}"#,
+                    #"{"t":1.5,"type":"touch","phase":"ended","id":3,"x":242,"y":160}"#, #"{"t":1.5,"type":"frame"}"#])
+        let pinched = try s.frame()
+        XCTAssertGreaterThan(drawn(try image(pinched.png)), before * 3 / 2, "a pinch apart zooms in")
+
+        // A double tap changes the mode.
+        XCTAssertEqual(pinched.info["mode"] as? String, "ball-and-stick")
+        try s.send([#"{"t":2,"type":"touch","phase":"began","id":4,"x":160,"y":160,"tapCount":2}"#,
+                    #"{"t":2.05,"type":"touch","phase":"ended","id":4,"x":160,"y":160,"tapCount":2}"#, #"{"t":2.05,"type":"frame"}"#])
+        let tapped = try s.frame()
+        XCTAssertEqual(tapped.info["mode"] as? String, "spacefill")
+
+        // The recording is the lines taken; replayed, its last frame is the session's last.
+        let recording = try ServeTests.call("\(base)/v1/sessions/\(s.id)/events")
+        XCTAssertEqual(recording.status, 200)
+        XCTAssertEqual(recording.text, s.sent.joined(separator: "\n") + "\n")
+        let recorded = serve.scratch.appendingPathComponent("recorded.jsonl")
+        try recording.body.write(to: recorded)
+        let again = serve.scratch.appendingPathComponent("again").path
+        let r2 = try MolshotBinary.run(["replay", recorded.path, "--molecule", "Tests/Fixtures/1crn.pdb", "-o", again, "--size", "96x96", "--background", "white"])
+        XCTAssertEqual(r2.status, 0, r2.stderr)
+        let frames = try FileManager.default.contentsOfDirectory(atPath: again).filter { $0.hasSuffix(".png") }.sorted()
+        XCTAssertTrue(try PNGDecoder.read("\(again)/\(frames.last!)") == image(tapped.png), "the recording replays to the same last frame")
+        XCTAssertTrue(try PNGDecoder.read("\(again)/frame-00004.png") == live[4])
+    }
+
+    func testAFloodOfEventsIsCoalescedAndTwoSessionsKeepTheirOwnCameras() throws {
+        let base = try serve.start()
+        let a = try Session(base, query: "molecule=1crn&size=128x128")
+        let b = try Session(base, query: "molecule=1crn&size=128x128")
+        try a.send([Session.header])
+        try b.send([Session.header])
+        _ = try a.frame()
+        let bFirst = try b.frame().png
+        // 1,500 small turns as fast as they can be sent.
+        let flood = (1...1500).map { #"{"t":\#(Double($0) * 0.001),"type":"rotate","dx":1,"dy":0.5}"# }
+        for chunk in stride(from: 0, to: flood.count, by: 50) {
+            try a.send(Array(flood[chunk..<min(chunk + 50, flood.count)]))
+        }
+        var frames = 0
+        while true {
+            let info = try a.client.receiveJSON()
+            guard case .binary = try a.client.receive() else { return XCTFail("no PNG") }
+            frames += 1
+            if info["events"] as? Int == a.events { break }
+        }
+        XCTAssertLessThan(frames, 300, "frames are coalesced: far fewer frames than events (\(frames) for 1500)")
+        // The other session's view did not move.
+        try b.send([#"{"t":1,"type":"frame"}"#])
+        XCTAssertEqual(try b.frame().png, bFirst, "session b's camera is its own")
+    }
+
+    func testABadLineGetsAnErrorAndTheSessionGoesOn() throws {
+        let base = try serve.start()
+        let s = try Session(base, query: "molecule=1crn&size=64x64")
+        try s.send([Session.header])
+        let first = try s.frame().png
+        try s.client.send(text: "{not json")
+        let error = try s.client.receiveJSON()
+        XCTAssertEqual(error["type"] as? String, "error")
+        XCTAssertEqual(error["line"] as? Int, 2)
+        XCTAssertTrue((error["message"] as? String ?? "").contains("not a JSON object"), "\(error)")
+        try s.client.send(text: #"{"t":0,"type":"load","source":"/etc/passwd"}"#)
+        XCTAssertEqual(try s.client.receiveJSON()["type"] as? String, "error", "load finds no files on the server")
+        try s.send([#"{"t":0.1,"type":"rotate","dx":90,"dy":0}"#])
+        XCTAssertNotEqual(try s.frame().png, first, "the session still turns")
+    }
+
+    func testRefusalsSessionLimitAndIdleTimeout() throws {
+        let base = try serve.start(["--max-sessions", "1", "--session-idle-seconds", "1.5"])
+        // A bad query gets an error message naming what is wrong, then a close with the reason.
+        for (query, words) in [("molecule=nosuch", "no molecule nosuch"), ("molecule=1crn&size=0x5", "size"), ("size=64", "molecule is needed")] {
+            let c = try WebSocketTestClient(base.replacingOccurrences(of: "http://", with: "ws://") + "/v1/sessions?" + query)
+            let error = try c.receiveJSON()
+            XCTAssertEqual(error["type"] as? String, "error")
+            XCTAssertTrue((error["message"] as? String ?? "").contains(words), "\(error)")
+            guard case .close(let code, let reason) = try c.receive() else { return XCTFail("expected a close") }
+            XCTAssertEqual(code, 1008)
+            XCTAssertTrue(reason.contains(words), reason)
+        }
+        let s = try Session(base, query: "molecule=1crn&size=64x64")
+        // The second session is closed at once with the reason.
+        let second = try WebSocketTestClient(base.replacingOccurrences(of: "http://", with: "ws://") + "/v1/sessions?molecule=1crn")
+        guard case .close(let code, let reason) = try second.receive() else { return XCTFail("expected a close") }
+        XCTAssertEqual(code, 1013)
+        XCTAssertTrue(reason.contains("too many live sessions"), reason)
+        // A silent session is closed after the idle time.
+        var closed: (Int, String)?
+        while closed == nil {
+            if case .close(let c, let r) = try s.client.receive(timeout: 10) { closed = (c, r) }
+        }
+        XCTAssertEqual(closed?.0, 1001)
+        XCTAssertTrue(closed?.1.contains("idle") == true, "\(String(describing: closed))")
+    }
+}
