@@ -47,6 +47,8 @@ let package = Package(
         .testTarget(name: "RenderTests", dependencies: ["Core", "MoleculeView", "Graphics", "Scene", "Structure"]),
         .testTarget(name: "GestureTests", dependencies: ["Gestures", "Pathways", "MoleculeView", "Structure", "Graphics", "Scene"]),
         .testTarget(name: "ThumbnailTests", dependencies: ["Thumbnails", "MoleculeView", "Structure", "Graphics"]),
+        .testTarget(name: "ServiceTests", dependencies: ["Service", "Library", "Structure", "Graphics",
+                                                         .product(name: "Hummingbird", package: "hummingbird")]),
         .testTarget(name: "MolshotCLITests", dependencies: ["molshot", "Graphics"]),
     ]
 )

@@ -67,6 +67,7 @@ public final class MolshotService: Sendable {
         router.get("/v1/molecules/:id/image") { request, context in try await self.moleculeImage(request, id: context.parameters.require("id")) }
         router.post("/v1/render") { request, context in try await self.renderUpload(request, context: context) }
         router.post("/v1/replay") { request, _ in try await self.replay(request) }
+        router.post("/v1/entities") { request, _ in try await self.entities(request) }
         router.get("/v1/sessions/:id/events") { _, context in try self.sessionEvents(context.parameters.require("id")) }
         router.get("/v1/thumbnails/:name") { request, context in try self.thumbnail(request, name: context.parameters.require("name")) }
         router.head("/v1/thumbnails/:name") { request, context in try self.thumbnail(request, name: context.parameters.require("name")) }
@@ -287,7 +288,14 @@ public final class MolshotService: Sendable {
     /// From the cache, or drawn on the render thread from what `load` reads: 503 when the render
     /// queue is full, 400 for a bad parameter or file.
     func image(checksum: String, request: Request, json: Bool, load: () throws -> Structure) async throws -> Response {
-        var pairs = Self.query(request).filter { RenderRequest.field($0.0) != nil }
+        let pairs = Self.query(request).filter { RenderRequest.field($0.0) != nil }
+        return try Self.imageResponse(try await png(checksum: checksum, settings: pairs, load: load), json: json)
+    }
+
+    /// The PNG of a structure with render settings (the query's names and forms; 512 px unless
+    /// `size` is given): from the cache, or drawn on the render thread from what `load` reads.
+    func png(checksum: String, settings: [(String, String)], load: () throws -> Structure) async throws -> [UInt8] {
+        var pairs = settings
         if !pairs.contains(where: { $0.0 == "size" }) { pairs.insert(("size", "512"), at: 0) }
         let view: RenderRequest
         do {
@@ -298,7 +306,7 @@ public final class MolshotService: Sendable {
             throw HTTPError(.badRequest, message: "parameter size is larger than this server's \(configuration.maxSide) pixels a side")
         }
         let key = ImageCache.key(checksum: checksum, settings: view.canonical)
-        if let png = cache?.get(key) { return try Self.imageResponse(png, json: json) }
+        if let png = cache?.get(key) { return png }
         let structure = Handed(value: try load())
         let atoms = structure.value.models.first?.atoms.count ?? 0
         guard atoms <= configuration.maxAtoms else {
@@ -315,7 +323,7 @@ public final class MolshotService: Sendable {
             return try view.pngEncoder.encode(image)
         }
         cache?.put(key, png)
-        return try Self.imageResponse(png, json: json)
+        return png
     }
 
     static func imageResponse(_ png: [UInt8], json: Bool) throws -> Response {

@@ -203,6 +203,53 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(try call("\(base)/v1/pathways/sbgn_glycolysis/image?region=1,2").status, 400)
     }
 
+    func testEntityProtocolRoundTripOverHTTPKeepsPrivateMoleculesPrivate() throws {
+        let tokensFile = scratch.appendingPathComponent("tokens.txt").path
+        var token: [String: String] = [:]
+        for who in ["alice", "bob"] {
+            let r = try MolshotBinary.run(["serve", "token", "add", who, "--tokens", tokensFile])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            token[who] = r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        XCTAssertEqual(try MolshotBinary.run(["library", "import", "Tests/Fixtures/1crn.pdb", "--db", db]).status, 0)
+        let base = try start(["--tokens", tokensFile])
+        func auth(_ who: String) -> [String: String] { ["Authorization": "Bearer \(token[who]!)", "Content-Type": "application/json"] }
+        let caffeine = try Data(contentsOf: InfoCommandTests.root.appendingPathComponent("Tests/Fixtures/Caffeine.pdb"))
+        XCTAssertEqual(try call("\(base)/v1/molecules?name=Caffeine.pdb&private=true", method: "POST", body: caffeine, headers: auth("alice")).status, 201)
+        func ask(_ body: String, _ who: String) throws -> (status: Int, columns: [String], rows: [[String]]) {
+            let a = try call("\(base)/v1/entities", method: "POST", body: Data(body.utf8), headers: auth(who))
+            let o = try JSONSerialization.jsonObject(with: a.body) as? [String: Any]
+            return (a.status, o?["columns"] as? [String] ?? [], o?["rows"] as? [[String]] ?? [])
+        }
+        func children(_ who: String) throws -> [String] {
+            let c = try ask(#"{"requestKey":"CATEGORIES"}"#, who)
+            XCTAssertEqual(c.status, 200)
+            let k = try XCTUnwrap(c.columns.firstIndex(of: "CHILDREN"))
+            return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(c.rows[0][k].utf8)) as? [String])
+        }
+        XCTAssertEqual(try children("bob").count, 1, "bob sees crambin only")
+        let mine = try children("alice")
+        XCTAssertEqual(mine.count, 2)
+        let privateId = mine[1]
+        let root = try ask(#"{"requestKey":"ROOT"}"#, "bob")
+        XCTAssertFalse(root.rows.contains { $0.contains(privateId) })
+        let drill = try ask(#"{"requestKey":"DRILL","entities":[{"PERM_ID":"\#(mine[0])","REFCON":"{}"}]}"#, "bob")
+        XCTAssertEqual(drill.status, 200)
+        XCTAssertTrue(drill.rows.contains { $0[0].hasPrefix("CHAIN:") })
+        let detail = try ask(#"{"requestKey":"DETAIL","IMAGES":"URL","entities":[{"PERM_ID":"\#(privateId)","REFCON":"{}"}]}"#, "alice")
+        XCTAssertEqual(detail.status, 200)
+        let images = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(detail.rows[0][detail.columns.firstIndex(of: "IMAGES")!].utf8)) as? [String: Any])
+        let url = try XCTUnwrap((images["MARQUEE"] as? [String: String])?["URL"])
+        XCTAssertTrue(url.hasPrefix(base), url)
+        // The URL gives the image to its owner, and nothing to anyone else.
+        let image = try call(url, headers: auth("alice"))
+        XCTAssertEqual(image.status, 200)
+        XCTAssertEqual(pngSize(image.body)?.0, 512)
+        XCTAssertEqual(try call(url, headers: auth("bob")).status, 404)
+        XCTAssertEqual(try ask(#"{"requestKey":"DETAIL","entities":[{"PERM_ID":"\#(privateId)","REFCON":"{}"}]}"#, "bob").status, 404)
+        XCTAssertEqual(try ask(#"{"requestKey":"SOMETHING"}"#, "bob").status, 400)
+    }
+
     func testWritesNeedATokenAndPrivateMoleculesStayPrivate() throws {
         let tokensFile = scratch.appendingPathComponent("tokens.txt").path
         var token: [String: String] = [:]

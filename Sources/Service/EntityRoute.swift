@@ -1,0 +1,252 @@
+import Core
+import Foundation
+import Graphics
+import Hummingbird
+import Library
+import NIOCore
+import Pathways
+
+/// The read protocol of the openBIS iPad app (`ipad-read-service-v1`), as `POST /v1/entities`:
+/// a JSON body with `requestKey` (CLIENT_PREFS, CATEGORIES, ROOT, DRILL or DETAIL, the last two
+/// with `entities: [{"PERM_ID", "REFCON"}]`) answered by a table model, `{"columns": [..],
+/// "rows": [[..]]}`, one string a cell; REFCON, CHILDREN, PROPERTIES and IMAGES are JSON text, as
+/// the app expects. Categories are Molecules and Pathways; a molecule's children are its chains
+/// and ligands, a pathway's its compartments. Private molecules are seen by their token only.
+public struct EntityTable: Codable, Sendable, Equatable {
+    public var columns: [String]
+    public var rows: [[String]]
+}
+
+extension MolshotService {
+    static let clientPreferences: [(String, String)] = [
+        ("ROOT_SET_REFRESH_INTERVAL", "3600"),
+        // How images come unless a request says (`"IMAGES": "URL"` or `"DATA"`).
+        ("IMAGES", "URL"),
+    ]
+
+    /// An iPad entity.
+    struct Entity {
+        var permId: String
+        var category: String
+        var header: String
+        var summary: String
+        var children: [String] = []
+        var identifier: String
+        var properties: [(String, String)] = []
+        var rootLevel = false
+        /// What the images show, drawn only for DETAIL.
+        var images: [(slot: String, image: EntityImage)] = []
+        var refcon: [String: String]
+    }
+
+    enum EntityImage {
+        case molecule(id: Int, checksum: String, settings: [(String, String)])
+        case pathway(id: String, size: Int)
+    }
+
+    func entities(_ request: Request) async throws -> Response {
+        let body = try await bytes(of: request, what: "an entity request: {\"requestKey\": \"CATEGORIES\"}")
+        let host = request.head.authority ?? "\(configuration.host):\(configuration.port)"
+        return try Self.json(try await entityTable(Array(buffer: body), viewer: viewer(request), base: "http://\(host)"))
+    }
+
+    /// The answer to one request body, for `viewer`; image URLs start with `base`.
+    func entityTable(_ body: [UInt8], viewer: MoleculeLibrary.Viewer, base: String) async throws -> EntityTable {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
+            throw HTTPError(.badRequest, message: "the body must be a JSON object with requestKey")
+        }
+        guard let key = object["requestKey"] as? String else { throw HTTPError(.badRequest, message: "requestKey is needed: CLIENT_PREFS, CATEGORIES, ROOT, DRILL or DETAIL") }
+        let form = (object["IMAGES"] as? String) ?? Self.clientPreferences.first { $0.0 == "IMAGES" }!.1
+        guard form == "URL" || form == "DATA" else { throw HTTPError(.badRequest, message: "IMAGES must be URL or DATA (got \(form))") }
+        func asked() throws -> [String] {
+            guard let list = object["entities"] as? [[String: Any]] else {
+                throw HTTPError(.badRequest, message: "entities is needed for \(key): a list of {\"PERM_ID\": .., \"REFCON\": ..}")
+            }
+            return try list.enumerated().map { i, e in
+                guard let id = e["PERM_ID"] as? String else { throw HTTPError(.badRequest, message: "entities[\(i)].PERM_ID is needed") }
+                return id
+            }
+        }
+        let navigation = ["PERM_ID", "REFCON", "CATEGORY", "SUMMARY_HEADER", "SUMMARY", "CHILDREN"]
+        switch key {
+        case "CLIENT_PREFS":
+            return EntityTable(columns: ["KEY", "VALUE"], rows: Self.clientPreferences.map { [$0.0, $0.1] })
+        case "CATEGORIES":
+            return try await table(try categories(viewer), columns: ["PERM_ID", "REFCON", "SUMMARY_HEADER", "SUMMARY", "CHILDREN"], form: form, base: base)
+        case "ROOT":
+            var all: [Entity] = []
+            for c in try categories(viewer) { all += try c.children.compactMap { try entity($0, viewer: viewer) } }
+            for i in all.indices { all[i].rootLevel = true }
+            return try await table(all, columns: navigation + ["ROOT_LEVEL"], form: form, base: base)
+        case "DRILL":
+            // The entities, their children and their children's children, each once.
+            var seen = Set<String>(), out: [Entity] = []
+            var level = try asked()
+            for _ in 0..<3 {
+                var next: [String] = []
+                for id in level where seen.insert(id).inserted {
+                    guard let e = try entity(id, viewer: viewer) else {
+                        if out.isEmpty && next.isEmpty { throw HTTPError(.notFound, message: "no entity \(id)") }
+                        continue
+                    }
+                    out.append(e)
+                    next += e.children
+                }
+                level = next
+            }
+            return try await table(out, columns: navigation, form: form, base: base)
+        case "DETAIL":
+            let found = try asked().map { id -> Entity in
+                guard let e = try entity(id, viewer: viewer) else { throw HTTPError(.notFound, message: "no entity \(id)") }
+                return e
+            }
+            return try await table(found, columns: ["PERM_ID", "REFCON", "SUMMARY_HEADER", "SUMMARY", "IDENTIFIER", "IMAGES", "PROPERTIES"],
+                                   form: form, base: base)
+        default:
+            throw HTTPError(.badRequest, message: "requestKey must be CLIENT_PREFS, CATEGORIES, ROOT, DRILL or DETAIL (got \(key))")
+        }
+    }
+
+    private func categories(_ viewer: MoleculeLibrary.Viewer) throws -> [Entity] {
+        let molecules = try reading { try $0.list(offset: 0, limit: 100_000, viewer: viewer).molecules }
+        let pathways = try pathwayFiles().keys.sorted()
+        return [
+            Entity(permId: "MOLECULES", category: "", header: "Molecules", summary: "\(molecules.count) structures in the library",
+                   children: molecules.map { "MOLECULE:\($0.id)" }, identifier: "/molecules", refcon: ["kind": "category"]),
+            Entity(permId: "PATHWAYS", category: "", header: "Pathways", summary: "\(pathways.count) pathway maps",
+                   children: pathways.map { "PATHWAY:\($0)" }, identifier: "/pathways", refcon: ["kind": "category"]),
+        ]
+    }
+
+    /// The entity a PERM_ID names, nil where there is none or `viewer` may not see it.
+    private func entity(_ permId: String, viewer: MoleculeLibrary.Viewer) throws -> Entity? {
+        let parts = permId.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+        switch parts[0] {
+        case "MOLECULES", "PATHWAYS":
+            return try categories(viewer).first { $0.permId == permId }
+        case "MOLECULE", "CHAIN", "LIGAND":
+            guard parts.count >= 2, let id = Int(parts[1]) else { return nil }
+            let found: (MoleculeRecord, [String: String], (chains: [(id: String, residues: Int, atoms: Int)], ligands: [(name: String, copies: Int)]))?
+            found = try reading { lib in
+                guard let r = try lib.record(id: id), try lib.isVisible(r.id, to: viewer) else { return nil }
+                return (r, try lib.metadata(of: r.id), try lib.composition(of: r.id))
+            }
+            guard let (r, metadata, composition) = found else { return nil }
+            let refcon = ["kind": parts[0].lowercased(), "molecule": "\(r.id)"]
+            let chainIds = composition.chains.map { "CHAIN:\(r.id):\($0.id)" }, ligandIds = composition.ligands.map { "LIGAND:\(r.id):\($0.name)" }
+            switch parts[0] {
+            case "MOLECULE":
+                var properties: [(String, String)] = [("format", r.format), ("atoms", "\(r.atoms)"), ("bonds", "\(r.bonds)"),
+                                                       ("chains", "\(r.chains)"), ("residues", "\(r.residues)"), ("models", "\(r.models)")]
+                if let p = r.pdbId { properties.append(("PDB ID", p)) }
+                if let m = r.method { properties.append(("method", m)) }
+                if let res = r.resolution { properties.append(("resolution", "\(res) Å")) }
+                properties += metadata.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+                return Entity(permId: permId, category: "Molecules", header: r.name, summary: r.title ?? "\(r.atoms) atoms, \(r.format)",
+                              children: chainIds + ligandIds, identifier: "/molecules/\(r.id)", properties: properties,
+                              images: [("MARQUEE", .molecule(id: r.id, checksum: r.checksum, settings: [("size", "512")])),
+                                       ("TILED", .molecule(id: r.id, checksum: r.checksum, settings: [("size", "160"), ("mode", "ball-and-stick")])),
+                                       ("TILED", .molecule(id: r.id, checksum: r.checksum, settings: [("size", "160"), ("mode", "spacefill")]))],
+                              refcon: refcon)
+            case "CHAIN":
+                guard parts.count == 3, let c = composition.chains.first(where: { $0.id == parts[2] }) else { return nil }
+                return Entity(permId: permId, category: "Chains", header: "\(r.name) chain \(c.id)", summary: "\(c.residues) residues, \(c.atoms) atoms",
+                              identifier: "/molecules/\(r.id)/chains/\(c.id)", properties: [("residues", "\(c.residues)"), ("atoms", "\(c.atoms)")],
+                              images: [("MARQUEE", .molecule(id: r.id, checksum: r.checksum, settings: [("size", "512"), ("color", "chain")]))],
+                              refcon: refcon.merging(["chain": c.id]) { a, _ in a })
+            default:
+                guard parts.count == 3, let l = composition.ligands.first(where: { $0.name == parts[2] }) else { return nil }
+                return Entity(permId: permId, category: "Ligands", header: "\(r.name) ligand \(l.name)", summary: "\(l.copies) \(l.copies == 1 ? "copy" : "copies")",
+                              identifier: "/molecules/\(r.id)/ligands/\(l.name)", properties: [("copies", "\(l.copies)")],
+                              images: [("MARQUEE", .molecule(id: r.id, checksum: r.checksum, settings: [("size", "512"), ("mode", "ball-and-stick")]))],
+                              refcon: refcon.merging(["ligand": l.name]) { a, _ in a })
+            }
+        case "PATHWAY", "COMPARTMENT":
+            guard parts.count >= 2, let path = try pathwayFiles()[parts[1]] else { return nil }
+            let map: PathwayMap
+            do { map = try PathwayFile.load(path: path) } catch { throw Self.badRequest(error) }
+            let id = parts[1]
+            if parts[0] == "PATHWAY" {
+                let kinds = Dictionary(grouping: map.nodes, by: \.kind).mapValues(\.count)
+                var properties: [(String, String)] = [("format", map.format), ("nodes", "\(map.nodes.count)"), ("edges", "\(map.edges.count)"),
+                                                       ("compartments", "\(map.compartments.count)")]
+                properties += kinds.sorted { $0.key.rawValue < $1.key.rawValue }.map { ("\($0.key.rawValue) nodes", "\($0.value)") }
+                return Entity(permId: permId, category: "Pathways", header: map.title.isEmpty ? id : map.title,
+                              summary: "\(map.nodes.count) nodes, \(map.edges.count) edges", children: map.compartments.map { "COMPARTMENT:\(id):\($0.id)" },
+                              identifier: "/pathways/\(id)", properties: properties,
+                              images: [("MARQUEE", .pathway(id: id, size: 1024)), ("TILED", .pathway(id: id, size: 256))],
+                              refcon: ["kind": "pathway", "pathway": id])
+            }
+            guard parts.count == 3, let c = map.compartments.first(where: { $0.id == parts[2] }) else { return nil }
+            let inside = map.nodes.filter { n in
+                n.center.x >= c.origin.x && n.center.y >= c.origin.y && n.center.x <= c.origin.x + c.size.x && n.center.y <= c.origin.y + c.size.y
+            }
+            return Entity(permId: permId, category: "Compartments", header: c.name.isEmpty ? c.id : c.name, summary: "\(inside.count) nodes inside",
+                          identifier: "/pathways/\(id)/compartments/\(c.id)", properties: [("nodes", "\(inside.count)")],
+                          images: [("MARQUEE", .pathway(id: id, size: 1024))], refcon: ["kind": "compartment", "pathway": id, "compartment": c.id])
+        default:
+            return nil
+        }
+    }
+
+    private func table(_ entities: [Entity], columns: [String], form: String, base: String) async throws -> EntityTable {
+        func json(_ value: Any) -> String {
+            String(decoding: (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data(), as: UTF8.self)
+        }
+        var rows: [[String]] = []
+        for e in entities {
+            var row: [String] = []
+            for column in columns {
+                switch column {
+                case "PERM_ID": row.append(e.permId)
+                case "REFCON": row.append(json(e.refcon))
+                case "CATEGORY": row.append(e.category)
+                case "SUMMARY_HEADER": row.append(e.header)
+                case "SUMMARY": row.append(e.summary)
+                case "CHILDREN": row.append(json(e.children))
+                case "IDENTIFIER": row.append(e.identifier)
+                case "PROPERTIES": row.append(json(e.properties.map { ["key": $0.0, "label": $0.0, "value": $0.1] }))
+                case "ROOT_LEVEL": row.append(e.rootLevel ? "true" : "")
+                case "IMAGES":
+                    var marquee: Any = NSNull(), tiled: [Any] = []
+                    for (slot, image) in e.images {
+                        let spec = try await imageSpec(image, form: form, base: base)
+                        if slot == "MARQUEE" { marquee = spec } else { tiled.append(spec) }
+                    }
+                    row.append(json(["MARQUEE": marquee, "TILED": tiled]))
+                default: row.append("")
+                }
+            }
+            rows.append(row)
+        }
+        return EntityTable(columns: columns, rows: rows)
+    }
+
+    /// `{"URL": ...}` or `{"DATA": {"BASE64": ..., "FORMAT": "PNG"}}`.
+    private func imageSpec(_ image: EntityImage, form: String, base: String) async throws -> [String: Any] {
+        switch image {
+        case .molecule(let id, let checksum, let settings):
+            if form == "URL" {
+                let query = settings.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
+                return ["URL": "\(base)/v1/molecules/\(id)/image?\(query)"]
+            }
+            let database = configuration.database
+            let png = try await png(checksum: checksum, settings: settings) {
+                do { return try MoleculeSource(libraryPath: database).load("lib:\(id)").structure } catch { throw Self.badRequest(error) }
+            }
+            return ["DATA": ["BASE64": Data(png).base64EncodedString(), "FORMAT": "PNG"]]
+        case .pathway(let id, let size):
+            if form == "URL" { return ["URL": "\(base)/v1/pathways/\(id)/image?size=\(size)"] }
+            let map = Handed(value: try await pathway(id).entry.map)
+            var r = PathwayRequest()
+            r.size = "\(size)"
+            let frame: (view: MapView, width: Int, height: Int)
+            do { frame = try r.frame(for: map.value) } catch { throw Self.badRequest(error) }
+            let theme = r.theme
+            let png = try await draw { renderers in
+                try PNGEncoder.fast.encode(try renderers.pathways.render(map.value, view: frame.view, width: frame.width, height: frame.height, theme: theme))
+            }
+            return ["DATA": ["BASE64": Data(png).base64EncodedString(), "FORMAT": "PNG"]]
+        }
+    }
+}
