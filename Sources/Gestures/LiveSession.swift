@@ -6,10 +6,10 @@ import Structure
 
 /// A live view of a molecule: the lines of a gesture event file come in one at a time (header
 /// first, exactly as in a file, `t` from the client's clock) and frames go out as the view changes.
-/// Frames are coalesced: at most one is being drawn or finished at a time, and when it is done the
-/// next shows the newest state, however many events came meanwhile; so a flood of events costs
-/// frames, never a queue, and the delay from an event to a frame that shows it stays within about
-/// two frame times. The frame after a `frame` event shows what a replay of the same lines draws at
+/// Frames are coalesced: at most one is being drawn and one finished (smoothed, encoded; the two
+/// overlap, as in a replay), and the next to be drawn shows the newest state, however many events
+/// came meanwhile; so a flood of events costs frames, never a queue, and the delay from an event
+/// to a frame that shows it stays within a few frame times. The frame after a `frame` event shows what a replay of the same lines draws at
 /// that event, pixel for pixel. Transport-free: the service wires it to a WebSocket.
 public final class LiveSession: @unchecked Sendable {
     /// A frame sent out, with what it shows.
@@ -42,6 +42,10 @@ public final class LiveSession: @unchecked Sendable {
     private var events = 0
     private var lastTime = 0.0
     private var drawing = false
+    /// Frames drawn and not yet sent.
+    private var finishing = 0
+    /// Finishing in order, one frame at a time.
+    private let finisher = DispatchQueue(label: "molshot-live-finish")
     private var dirty = false
     private var closed = false
     private var recorded: [String]?
@@ -125,7 +129,7 @@ public final class LiveSession: @unchecked Sendable {
 
     /// The next frame to draw, when one is due and none is under way (under the lock).
     private func nextFrame() -> Pending? {
-        guard dirty, !drawing, !closed, let session else { return nil }
+        guard dirty, !drawing, finishing < 2, !closed, let session else { return nil }
         do {
             let job = try session.frameJob()
             dirty = false
@@ -142,8 +146,14 @@ public final class LiveSession: @unchecked Sendable {
     private func draw(_ pending: Pending) {
         lane.submit({ [self] renderer in
             let frame = try pending.job.draw(renderer)
-            // Smoothing, caption and PNG off the drawing thread, which goes on with other sessions.
-            DispatchQueue.global().async { [self] in
+            lock.withLock {
+                drawing = false
+                finishing += 1
+            }
+            // Smoothing, caption and PNG off the drawing thread, which goes on with the next frame
+            // or other sessions; the next frame is asked for from another thread too (never from
+            // the drawing thread, which must not wait for room in its own queue).
+            finisher.async { [self] in
                 do {
                     let png = try encoder.encode(try frame.finished())
                     if !lock.withLock({ closed }) {
@@ -153,17 +163,19 @@ public final class LiveSession: @unchecked Sendable {
                 } catch {
                     send(.error(line: 0, message: "\(error)"))
                 }
-                done()
+                lock.withLock { finishing -= 1 }
+                startNext()
             }
+            DispatchQueue.global().async { [self] in startNext() }
         }, failed: { [self] error in
             send(.error(line: 0, message: "\(error)"))
-            done()
+            lock.withLock { drawing = false }
+            DispatchQueue.global().async { [self] in startNext() }
         })
     }
 
-    private func done() {
+    private func startNext() {
         lock.lock()
-        drawing = false
         let next = nextFrame()
         lock.unlock()
         if let next { draw(next) }
