@@ -54,6 +54,10 @@ public final class MolshotService: Sendable {
     func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.middlewares.add(RequestLog(metrics: metrics))
+        // The web viewer: plain files from Assets/web at /.
+        if let web = try? Resources.asset("web") {
+            router.middlewares.add(FileMiddleware(web.path, searchForIndexHtml: true))
+        }
         router.get("/healthz") { _, _ in "ok\n" }
         router.get("/metrics") { _, _ in Self.response(Array(self.metrics.text.utf8), type: "text/plain; version=0.0.4") }
         router.get("/openapi.yaml") { _, _ in
@@ -72,6 +76,8 @@ public final class MolshotService: Sendable {
         router.get("/v1/thumbnails/:name") { request, context in try self.thumbnail(request, name: context.parameters.require("name")) }
         router.head("/v1/thumbnails/:name") { request, context in try self.thumbnail(request, name: context.parameters.require("name")) }
         router.get("/v1/pathways") { _, _ in try self.listPathways() }
+        router.get("/v1/pathways/:id") { _, context in try await self.pathwayInfo(context.parameters.require("id")) }
+        router.get("/v1/pathways/:id/node") { request, context in try await self.pathwayNode(request, id: context.parameters.require("id")) }
         router.get("/v1/pathways/:id/image") { request, context in try await self.pathwayImage(request, id: context.parameters.require("id")) }
         router.get("/v1/pathways/:id/tiles/:z/:x/:y") { _, context in
             // Not numbers: no such tile (404), as a static tile server answers.
