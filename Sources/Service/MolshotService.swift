@@ -56,7 +56,7 @@ public final class MolshotService: Sendable {
         router.middlewares.add(RequestLog(metrics: metrics))
         // The web viewer: plain files from Assets/web at /.
         if let web = try? Resources.asset("web") {
-            router.middlewares.add(FileMiddleware(web.path, searchForIndexHtml: true))
+            router.middlewares.add(WebFiles(files: FileMiddleware(web.path, searchForIndexHtml: true)))
         }
         router.get("/healthz") { _, _ in "ok\n" }
         router.get("/metrics") { _, _ in Self.response(Array(self.metrics.text.utf8), type: "text/plain; version=0.0.4") }
@@ -494,6 +494,17 @@ public final class MolshotService: Sendable {
             return try PNGEncoder.fast.encode(try renderers.pathways.draw(scene, corner: corner, width: 256, height: 256, theme: PathwayTheme(.standard)))
         }
         return Self.response(png, type: "image/png", headers: [.cacheControl: "public, max-age=3600"])
+    }
+}
+
+/// The viewer's files for every path outside the API (`/v1/...` goes straight to the routes, so
+/// their answers, 404s included, stay theirs).
+struct WebFiles<Context: RequestContext>: RouterMiddleware {
+    let files: FileMiddleware<Context, LocalFileSystem>
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if request.uri.path.hasPrefix("/v1/") { return try await next(request, context) }
+        return try await files.handle(request, context: context, next: next)
     }
 }
 

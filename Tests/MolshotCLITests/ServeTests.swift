@@ -110,6 +110,8 @@ final class ServeTests: XCTestCase {
         let cache = scratch.appendingPathComponent("cache").path
         let base = try start(["--cache", cache])
         XCTAssertEqual(try call("\(base)/healthz").text, "ok\n")
+        XCTAssertTrue(try call("\(base)/").text.contains("<title>Molshot</title>"), "the web viewer is at /")
+        XCTAssertTrue(try call("\(base)/app.js").headers["content-type"]?.contains("javascript") == true)
         XCTAssertTrue(try call("\(base)/openapi.yaml").text.hasPrefix("openapi: 3.1.0"))
         // Paging as the sample browser did.
         let page = try JSONSerialization.jsonObject(with: call("\(base)/v1/molecules?offset=1&limit=1").body) as? [String: Any]
@@ -201,6 +203,19 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(try call("\(base)/v1/pathways/sbgn_glycolysis/tiles/1/9/0.png").status, 404)
         XCTAssertEqual(try call("\(base)/v1/pathways/none/image").status, 404)
         XCTAssertEqual(try call("\(base)/v1/pathways/sbgn_glycolysis/image?region=1,2").status, 400)
+        // What a viewer of the pyramid needs, and what a tap hits.
+        let info = try XCTUnwrap(try JSONSerialization.jsonObject(with: call("\(base)/v1/pathways/sbgn_glycolysis").body) as? [String: Any])
+        let levels = try XCTUnwrap(info["levels"] as? [[String: Any]])
+        XCTAssertEqual(levels.first?["columns"] as? Int, 1)
+        XCTAssertEqual((levels[1]["scale"] as? Double ?? 0) / (levels[0]["scale"] as? Double ?? 1), 2, accuracy: 1e-9)
+        // DHA-P's glyph: bbox x 960, y 40, 60 x 60; its center.
+        let hit = try call("\(base)/v1/pathways/sbgn_glycolysis/node?x=990&y=70")
+        XCTAssertEqual(hit.status, 200, hit.text)
+        let node = try JSONSerialization.jsonObject(with: hit.body) as? [String: Any]
+        XCTAssertEqual(node?["id"] as? String, "glyph5")
+        XCTAssertEqual(node?["kind"] as? String, "metabolite")
+        XCTAssertEqual(try call("\(base)/v1/pathways/sbgn_glycolysis/node?x=-100000&y=0").status, 404)
+        XCTAssertEqual(try call("\(base)/v1/pathways/sbgn_glycolysis/node?x=abc&y=0").status, 400)
     }
 
     func testEntityProtocolRoundTripOverHTTPKeepsPrivateMoleculesPrivate() throws {
