@@ -4,6 +4,16 @@ import MoleculeView
 import Scene
 import Structure
 
+/// What the service holds of a live view, molecule or pathway.
+public protocol LiveView: AnyObject, Sendable {
+    /// Takes one line of the event format.
+    func receive(_ line: String)
+    /// Stops drawing.
+    func close()
+    /// The lines taken so far as an event file, when recording.
+    var recording: String? { get }
+}
+
 /// A live view of a molecule: the lines of a gesture event file come in one at a time (header
 /// first, exactly as in a file, `t` from the client's clock) and frames go out as the view changes.
 /// Frames are coalesced: at most one is being drawn and one finished (smoothed, encoded; the two
@@ -11,7 +21,7 @@ import Structure
 /// came meanwhile; so a flood of events costs frames, never a queue, and the delay from an event
 /// to a frame that shows it stays within a few frame times. The frame after a `frame` event shows what a replay of the same lines draws at
 /// that event, pixel for pixel. Transport-free: the service wires it to a WebSocket.
-public final class LiveSession: @unchecked Sendable {
+public final class LiveSession: LiveView, @unchecked Sendable {
     /// A frame sent out, with what it shows.
     public struct Frame: Sendable {
         public var png: [UInt8]
@@ -27,6 +37,8 @@ public final class LiveSession: @unchecked Sendable {
         case frame(Frame)
         /// A line that could not be taken (the session goes on without it), or a frame that could not be drawn.
         case error(line: Int, message: String)
+        /// A tap on a pathway map, with the node it hit (if any).
+        case tapped(PathwayReplay.Tap)
     }
 
     public let source: String

@@ -5,6 +5,7 @@ import Graphics
 import Hummingbird
 import HummingbirdWebSocket
 import Library
+import Pathways
 import MoleculeView
 import NIOCore
 import Structure
@@ -12,7 +13,7 @@ import Structure
 /// The live sessions open now and the recordings of those that asked (`record=1`), by id.
 final class LiveSessions: Sendable {
     struct State {
-        var open: [String: LiveSession] = [:]
+        var open: [String: any LiveView] = [:]
         var recordings: [String: String] = [:]
         var recordingOrder: [String] = []
     }
@@ -24,7 +25,7 @@ final class LiveSessions: Sendable {
     var count: Int { state.withLock { $0.open.count } }
 
     /// Registers a session unless `limit` are open.
-    func open(_ id: String, _ session: LiveSession, limit: Int) -> Bool {
+    func open(_ id: String, _ session: any LiveView, limit: Int) -> Bool {
         state.withLock { s in
             guard s.open.count < limit else { return false }
             s.open[id] = session
@@ -63,19 +64,36 @@ extension MolshotService {
     }
 
     struct SessionPlan {
-        var options: ReplaySession.Options
-        var molecule: Handed<Structure>
+        enum Subject {
+            case molecule(ReplaySession.Options, Handed<Structure>)
+            case pathway(Handed<PathwayMap>, width: Int, height: Int)
+        }
+        var subject: Subject
         var record: Bool
+        var width: Int
+        var height: Int
+        var mode: String
     }
 
-    /// The session a query asks for: the molecule (one the caller may see), size and the picture
-    /// options `replay` takes; 400 or 404 as for images.
-    func sessionPlan(_ request: Request) throws -> SessionPlan {
-        if Self.parameter(request, "pathway") != nil {
-            throw HTTPError(.badRequest, message: "parameter pathway: live pathway sessions are not served yet; use the tiles")
+    /// The session a query asks for: a molecule (one the caller may see) with the size and picture
+    /// options `replay` takes, or a pathway map with a size; 400 or 404 as for images.
+    func sessionPlan(_ request: Request) async throws -> SessionPlan {
+        let record: Bool
+        do { record = try ValueText.flag(Self.parameter(request, "record") ?? "false", field: "record") } catch { throw Self.badRequest(error) }
+        if let id = Self.parameter(request, "pathway") {
+            let map = try await pathway(id).entry.map
+            var r = PathwayRequest()
+            r.size = Self.parameter(request, "size") ?? "768x512"
+            let frame: (view: MapView, width: Int, height: Int)
+            do { frame = try r.frame(for: map) } catch { throw Self.badRequest(error) }
+            guard frame.width <= configuration.maxSide, frame.height <= configuration.maxSide else {
+                throw HTTPError(.badRequest, message: "parameter size is larger than this server's \(configuration.maxSide) pixels a side")
+            }
+            return SessionPlan(subject: .pathway(Handed(value: map), width: frame.width, height: frame.height), record: record,
+                               width: frame.width, height: frame.height, mode: "pathway")
         }
         guard let reference = Self.parameter(request, "molecule") else {
-            throw HTTPError(.badRequest, message: "parameter molecule is needed: a library id or name")
+            throw HTTPError(.badRequest, message: "parameter molecule is needed (a library id or name), or pathway")
         }
         var pairs = Self.query(request).filter { RenderRequest.field($0.0) != nil }
         if !pairs.contains(where: { $0.0 == "size" }) { pairs.insert(("size", "512"), at: 0) }
@@ -87,19 +105,18 @@ extension MolshotService {
         guard options.request.width <= configuration.maxSide, options.request.height <= configuration.maxSide else {
             throw HTTPError(.badRequest, message: "parameter size is larger than this server's \(configuration.maxSide) pixels a side")
         }
-        let record: Bool
-        do { record = try ValueText.flag(Self.parameter(request, "record") ?? "false", field: "record") } catch { throw Self.badRequest(error) }
         let r = try self.record(reference, viewer: viewer(request))
         let structure: Structure
         do { structure = try MoleculeSource(libraryPath: configuration.database).load("lib:\(r.id)").structure } catch { throw Self.badRequest(error) }
-        return SessionPlan(options: options, molecule: Handed(value: structure), record: record)
+        return SessionPlan(subject: .molecule(options, Handed(value: structure)), record: record, width: options.request.width,
+                           height: options.request.height, mode: options.request.mode)
     }
 
     /// One session: the first text message says its id; then event lines in, frames out (a JSON
     /// text message describing each frame, then the PNG as a binary message) and errors as JSON.
     func runSession(_ request: Request, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
         let plan: SessionPlan
-        do { plan = try sessionPlan(request) } catch {
+        do { plan = try await sessionPlan(request) } catch {
             let message = (error as? HTTPError)?.body ?? "\(error)"
             try await outbound.write(.text(Self.jsonLine(["type": "error", "line": 0, "message": message])))
             try await outbound.close(.policyViolation, reason: Self.closeReason(message))
@@ -107,9 +124,15 @@ extension MolshotService {
         }
         let (outputs, continuation) = AsyncStream<LiveSession.Output>.makeStream()
         let id = UUID().uuidString.lowercased()
-        let lane = RenderLane(worker) { $0.molecules }
-        let session = LiveSession(source: "session \(id)", options: plan.options, molecule: plan.molecule.value, lane: lane,
+        let session: any LiveView
+        switch plan.subject {
+        case .molecule(let options, let molecule):
+            session = LiveSession(source: "session \(id)", options: options, molecule: molecule.value, lane: RenderLane(worker) { $0.molecules },
                                   record: plan.record) { continuation.yield($0) }
+        case .pathway(let map, let width, let height):
+            session = LivePathwaySession(source: "session \(id)", map: map.value, width: width, height: height, theme: PathwayTheme(.standard),
+                                         lane: RenderLane(worker) { $0.pathways }, record: plan.record) { continuation.yield($0) }
+        }
         guard sessions.open(id, session, limit: configuration.maxSessions) else {
             try await outbound.close(.unknown(1013), reason: Self.closeReason("too many live sessions: this server takes \(configuration.maxSessions) at once; try again later"))
             return
@@ -119,9 +142,8 @@ extension MolshotService {
             continuation.finish()
             sessions.close(id)
         }
-        let r = plan.options.request
         try await outbound.write(.text(Self.jsonLine([
-            "type": "session", "id": id, "width": r.width, "height": r.height, "mode": r.mode, "record": plan.record,
+            "type": "session", "id": id, "width": plan.width, "height": plan.height, "mode": plan.mode, "record": plan.record,
             "events": plan.record ? "/v1/sessions/\(id)/events" : NSNull(),
         ])))
         let lastHeard = Locked(DispatchTime.now().uptimeNanoseconds)
@@ -136,6 +158,11 @@ extension MolshotService {
                             "type": "frame", "events": f.events, "t": f.time, "mode": f.mode, "caption": f.caption ?? NSNull(), "bytes": f.png.count,
                         ])))
                         try await outbound.writeBinaryMessage(ByteBuffer(bytes: f.png))
+                    case .tapped(let tap):
+                        let node: Any = tap.node.map { ["id": $0.id, "name": $0.name, "kind": $0.kind, "label": $0.label] } ?? NSNull()
+                        try await outbound.write(.text(Self.jsonLine([
+                            "type": "tap", "t": tap.time, "line": tap.line, "x": tap.point.x, "y": tap.point.y, "node": node,
+                        ])))
                     case .error(let line, let message):
                         try await outbound.write(.text(Self.jsonLine(["type": "error", "line": line, "message": message])))
                     }

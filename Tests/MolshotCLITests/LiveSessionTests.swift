@@ -130,6 +130,58 @@ final class LiveSessionTests: XCTestCase {
         XCTAssertTrue(try PNGDecoder.read("\(again)/frame-00004.png") == live[4])
     }
 
+    func testAPathwaySessionPansAndReportsTapsAsReplayDoes() throws {
+        let base = try serve.start()
+        let s = try Session(base, query: "pathway=sbgn_glycolysis&size=320x240&record=1")
+        try s.send([Session.header])
+        let first = try s.frame()
+        XCTAssertEqual(first.info["mode"] as? String, "pathway")
+        XCTAssertEqual(try image(first.png).width, 320)
+        // Taps on a grid of points: each is answered with what it hit; some hit nodes.
+        var lines: [String] = [], taps: [[String: Any]] = []
+        var t = 0.0
+        for y in stride(from: 40, through: 280, by: 40) {
+            for x in stride(from: 20, through: 300, by: 20) {
+                t += 0.1
+                lines += [#"{"t":\#(t),"type":"touch","phase":"began","id":1,"x":\#(x),"y":\#(y)}"#,
+                          #"{"t":\#(t + 0.05),"type":"touch","phase":"ended","id":1,"x":\#(x),"y":\#(y),"tapCount":1}"#]
+            }
+        }
+        try s.send(lines)
+        while taps.count < lines.count / 2 {
+            let m = try s.client.receiveJSON()
+            if m["type"] as? String == "tap" { taps.append(m) } else if m["type"] as? String == "frame" { _ = try s.client.receive() }
+        }
+        let hits = taps.compactMap { $0["node"] as? [String: Any] }
+        XCTAssertGreaterThan(hits.count, 3, "some taps hit nodes")
+        // The same events replayed with --log report the same taps.
+        let file = serve.scratch.appendingPathComponent("taps.jsonl"), log = serve.scratch.appendingPathComponent("taps-log.jsonl")
+        try ([Session.header] + lines).joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        let r = try MolshotBinary.run(["replay", file.path, "--pathway", "Tests/Fixtures/pathways/sbgn_glycolysis.sbgn", "-o",
+                                       serve.scratch.appendingPathComponent("pathway-frames").path, "--size", "320x240", "--log", log.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let logged = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        XCTAssertEqual(logged.count, taps.count)
+        for (a, b) in zip(taps, logged) {
+            XCTAssertEqual((a["node"] as? [String: Any])?["id"] as? String, (b?["node"] as? [String: Any])?["id"] as? String)
+        }
+        // A two-finger pan moves the map: the frame after it differs, and is the replay's frame there.
+        let pan = [#"{"t":100,"type":"pan","dx":40,"dy":0}"#, #"{"t":100,"type":"frame"}"#]
+        try s.send(pan)
+        let panned = try s.frame()
+        XCTAssertNotEqual(panned.png, first.png)
+        let recording = try ServeTests.call("\(base)/v1/sessions/\(s.id)/events")
+        XCTAssertEqual(recording.text, s.sent.joined(separator: "\n") + "\n")
+        let recorded = serve.scratch.appendingPathComponent("pathway-recorded.jsonl")
+        try recording.body.write(to: recorded)
+        let out = serve.scratch.appendingPathComponent("pathway-replayed").path
+        let r2 = try MolshotBinary.run(["replay", recorded.path, "--pathway", "Tests/Fixtures/pathways/sbgn_glycolysis.sbgn", "-o", out, "--size", "320x240"])
+        XCTAssertEqual(r2.status, 0, r2.stderr)
+        XCTAssertTrue(try PNGDecoder.read("\(out)/frame-00001.png") == image(panned.png), "the live frame at the frame event is the replay's")
+    }
+
     func testAFloodOfEventsIsCoalescedAndTwoSessionsKeepTheirOwnCameras() throws {
         let base = try serve.start()
         let a = try Session(base, query: "molecule=1crn&size=128x128")
