@@ -58,6 +58,12 @@ public final class LiveSession: LiveView, @unchecked Sendable {
     private var finishing = 0
     /// Finishing in order, one frame at a time.
     private let finisher = DispatchQueue(label: "molshot-live-finish")
+    /// Running means of the seconds a frame takes to draw (queue included) and to finish.
+    private var drawSeconds = 0.0
+    private var finishSeconds = 0.0
+    /// No frame is started before this (uptime seconds): one that would only wait for the
+    /// finisher is better started later, showing later events.
+    private var notBefore = 0.0
     private var dirty = false
     private var closed = false
     private var recorded: [String]?
@@ -141,7 +147,7 @@ public final class LiveSession: LiveView, @unchecked Sendable {
 
     /// The next frame to draw, when one is due and none is under way (under the lock).
     private func nextFrame() -> Pending? {
-        guard dirty, !drawing, finishing < 2, !closed, let session else { return nil }
+        guard dirty, !drawing, finishing < 2, !closed, now() >= notBefore, let session else { return nil }
         do {
             let job = try session.frameJob()
             dirty = false
@@ -156,18 +162,27 @@ public final class LiveSession: LiveView, @unchecked Sendable {
     }
 
     private func draw(_ pending: Pending) {
+        let asked = now()
         lane.submit({ [self] renderer in
             let frame = try pending.job.draw(renderer)
-            lock.withLock {
+            let drawn = now()
+            let wait: Double = lock.withLock {
                 drawing = false
                 finishing += 1
+                drawSeconds = drawSeconds == 0 ? drawn - asked : drawSeconds * 0.8 + (drawn - asked) * 0.2
+                // The next frame, drawn from now, would be ready before the finisher is free for
+                // it when finishing is the slower part: start it so that it is ready just then.
+                notBefore = drawn + max(0, Double(finishing) * finishSeconds - drawSeconds)
+                return notBefore - drawn
             }
             // Smoothing, caption and PNG off the drawing thread, which goes on with the next frame
             // or other sessions; the next frame is asked for from another thread too (never from
             // the drawing thread, which must not wait for room in its own queue).
             finisher.async { [self] in
+                let started = now()
                 do {
-                    let png = try encoder.encode(try frame.finished())
+                    // In bands on every core: a live frame's delay counts, more than the work.
+                    let png = try encoder.encode(try frame.finished(bands: ProcessInfo.processInfo.activeProcessorCount))
                     if !lock.withLock({ closed }) {
                         send(.frame(Frame(png: png, events: pending.events, time: pending.time, mode: pending.mode, caption: pending.caption)))
                         lock.withLock { frames += 1 }
@@ -175,10 +190,14 @@ public final class LiveSession: LiveView, @unchecked Sendable {
                 } catch {
                     send(.error(line: 0, message: "\(error)"))
                 }
-                lock.withLock { finishing -= 1 }
+                let took = now() - started
+                lock.withLock {
+                    finishing -= 1
+                    finishSeconds = finishSeconds == 0 ? took : finishSeconds * 0.8 + took * 0.2
+                }
                 startNext()
             }
-            DispatchQueue.global().async { [self] in startNext() }
+            DispatchQueue.global().asyncAfter(deadline: .now() + max(0, wait)) { [self] in startNext() }
         }, failed: { [self] error in
             send(.error(line: 0, message: "\(error)"))
             lock.withLock { drawing = false }
@@ -192,4 +211,6 @@ public final class LiveSession: LiveView, @unchecked Sendable {
         lock.unlock()
         if let next { draw(next) }
     }
+
+    private func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 }

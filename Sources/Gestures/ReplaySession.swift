@@ -256,8 +256,9 @@ public struct ReplayFrame: Sendable {
         captions = nil
     }
 
-    public func finished() throws -> RGBAImage {
-        var image = drawn.finished()
+    /// `bands`: edge smoothing in that many bands of rows at once.
+    public func finished(bands: Int = 1) throws -> RGBAImage {
+        var image = drawn.finished(bands: bands)
         if let caption, let captions { try captions.draw(caption, on: &image) }
         return image
     }

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Antialiasing after the fact: smooths the stair-stepped edges of a picture drawn with one sample
 /// a pixel, at a small fraction of the cost of drawing it supersampled.
 ///
@@ -18,10 +20,13 @@ public enum EdgeSmoothing {
     /// for six, then wider).
     static let searchSteps = 11
 
-    /// The smoothed picture of `image`.
-    public static func smoothed(_ image: RGBAImage) -> RGBAImage {
+    /// The smoothed picture of `image`, worked out in `bands` bands of rows at once (each pixel's
+    /// result depends only on the picture as given, so bands are independent): more than one where
+    /// a frame's delay matters more than the total work, as in a live session.
+    public static func smoothed(_ image: RGBAImage, bands: Int = 1) -> RGBAImage {
         let w = image.width, h = image.height
         guard w >= 10, h >= 3 else { return image }
+        let bands = max(1, min(bands, h / 16))
         var out = image.pixels
         image.pixels.withUnsafeBufferPointer { src in
             // Two keys a pixel: the brightness of the color over black (premultiplied), and the
@@ -30,42 +35,60 @@ public enum EdgeSmoothing {
             let opaque = image.isOpaque
             var luma = [Float](repeating: 0, count: w * h)
             var alpha = [Float](repeating: 0, count: opaque ? 1 : w * h)
-            for i in 0..<(w * h) {
-                let a = Float(src[i * 4 + 3])
-                let l = Float(src[i * 4]) * 0.299 + Float(src[i * 4 + 1]) * 0.587 + Float(src[i * 4 + 2]) * 0.114
-                luma[i] = l * a * (1 / 255)
-                if !opaque { alpha[i] = a }
+            luma.withUnsafeMutableBufferPointer { luma in
+                alpha.withUnsafeMutableBufferPointer { alpha in
+                    let luma = UncheckedSendable(luma), alpha = UncheckedSendable(alpha), src = UncheckedSendable(src)
+                    DispatchQueue.concurrentPerform(iterations: bands) { band in
+                        for i in (h * band / bands * w)..<(h * (band + 1) / bands * w) {
+                            let a = Float(src.value[i * 4 + 3])
+                            let l = Float(src.value[i * 4]) * 0.299 + Float(src.value[i * 4 + 1]) * 0.587 + Float(src.value[i * 4 + 2]) * 0.114
+                            luma.value[i] = l * a * (1 / 255)
+                            if !opaque { alpha.value[i] = a }
+                        }
+                    }
+                }
             }
             luma.withUnsafeBufferPointer { luma in
                 alpha.withUnsafeBufferPointer { alpha in
                     out.withUnsafeMutableBufferPointer { dst in
-                        for y in 1..<(h - 1) {
-                            // Eight pixels at a time, find those on an edge in either key...
-                            var x = 1
-                            while x < w - 1 {
-                                let x0 = min(x, w - 9)
-                                let i0 = y * w + x0
-                                var edge = candidates(luma, i0, w)
-                                if !opaque { edge .|= candidates(alpha, i0, w) }
-                                // ... and work out each of those on its own.
-                                var lanes = bits(edge) & (0xFF << UInt32(x - x0))
-                                while lanes != 0 {
-                                    let lane = lanes.trailingZeroBitCount
-                                    lanes &= lanes - 1
-                                    let i = i0 + lane
-                                    let key = !opaque && range(alpha, i, w) > range(luma, i, w) ? alpha : luma
-                                    if let (t, j) = blend(key, x: x0 + lane, y: y, w: w, h: h) {
-                                        mix(src, i, j, t, into: dst)
-                                    }
-                                }
-                                x = x0 + 8
-                            }
+                        let shared = UncheckedSendable((src, luma, alpha, dst))
+                        DispatchQueue.concurrentPerform(iterations: bands) { band in
+                            let (src, luma, alpha, dst) = shared.value
+                            let first = max(1, (h * band) / bands), last = min(h - 1, (h * (band + 1)) / bands)
+                            smoothRows(first..<last, src: src, luma: luma, alpha: alpha, dst: dst, w: w, h: h, opaque: opaque)
                         }
                     }
                 }
             }
         }
         return RGBAImage(width: w, height: h, pixels: out)
+    }
+
+    /// Smooths rows `rows` of `src` into `dst` (only those rows' pixels are written).
+    private static func smoothRows(_ rows: Range<Int>, src: UnsafeBufferPointer<UInt8>, luma: UnsafeBufferPointer<Float>,
+                                   alpha: UnsafeBufferPointer<Float>, dst: UnsafeMutableBufferPointer<UInt8>, w: Int, h: Int, opaque: Bool) {
+        for y in rows {
+            // Eight pixels at a time, find those on an edge in either key...
+            var x = 1
+            while x < w - 1 {
+                let x0 = min(x, w - 9)
+                let i0 = y * w + x0
+                var edge = candidates(luma, i0, w)
+                if !opaque { edge .|= candidates(alpha, i0, w) }
+                // ... and work out each of those on its own.
+                var lanes = bits(edge) & (0xFF << UInt32(x - x0))
+                while lanes != 0 {
+                    let lane = lanes.trailingZeroBitCount
+                    lanes &= lanes - 1
+                    let i = i0 + lane
+                    let key = !opaque && range(alpha, i, w) > range(luma, i, w) ? alpha : luma
+                    if let (t, j) = blend(key, x: x0 + lane, y: y, w: w, h: h) {
+                        mix(src, i, j, t, into: dst)
+                    }
+                }
+                x = x0 + 8
+            }
+        }
     }
 
     /// The lanes of `mask` as the low eight bits of a word.
@@ -188,4 +211,10 @@ public enum EdgeSmoothing {
         }
         dst[i * 4 + 3] = UInt8(min(255, a + 0.5))
     }
+}
+
+/// A value handed to `concurrentPerform`'s bands, which touch disjoint parts of it.
+private struct UncheckedSendable<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
 }

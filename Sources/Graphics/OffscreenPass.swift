@@ -32,10 +32,11 @@ public struct DrawnPicture: Sendable {
     public var image: RGBAImage { samples?.finished() ?? ready }
 
     /// The finished picture. Separate from drawing so that a pipeline can do it on another thread:
-    /// depth cues (outlines, occlusion), averaging of supersamples and edge smoothing all happen here.
-    public func finished() -> RGBAImage {
+    /// depth cues (outlines, occlusion), averaging of supersamples and edge smoothing all happen here
+    /// (smoothing in `bands` bands of rows at once).
+    public func finished(bands: Int = 1) -> RGBAImage {
         let image = self.image
-        return smoothEdges ? EdgeSmoothing.smoothed(image) : image
+        return smoothEdges ? EdgeSmoothing.smoothed(image, bands: bands) : image
     }
 }
 

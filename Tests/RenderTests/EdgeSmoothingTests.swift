@@ -84,6 +84,14 @@ final class EdgeSmoothingTests: XCTestCase {
                                style: style)
         XCTAssertTrue(drawn.image == hard)
         XCTAssertTrue(drawn.finished() == smooth)
+        // In bands of rows at once (a live session's frames): the same bytes.
+        for bands in [2, 3, 7] { XCTAssertTrue(drawn.finished(bands: bands) == smooth, "\(bands) bands") }
+        var white = RenderStyle.transparent
+        white.antialias = 0
+        white.background = .white
+        let opaque = try Rendering.draw(p, size: 123, style: white)
+        XCTAssertTrue(opaque.isOpaque)
+        XCTAssertTrue(EdgeSmoothing.smoothed(opaque, bands: 4) == EdgeSmoothing.smoothed(opaque), "an opaque picture in 4 bands")
     }
 
     func testAtomsSmallerThanAPixelAreSupersampledInstead() throws {
