@@ -16,10 +16,12 @@ public protocol LiveView: AnyObject, Sendable {
 
 /// A live view of a molecule: the lines of a gesture event file come in one at a time (header
 /// first, exactly as in a file, `t` from the client's clock) and frames go out as the view changes.
-/// Frames are coalesced: at most one is being drawn and one finished (smoothed, encoded; the two
-/// overlap, as in a replay), and the next to be drawn shows the newest state, however many events
-/// came meanwhile; so a flood of events costs frames, never a queue, and the delay from an event
-/// to a frame that shows it stays within a few frame times. The frame after a `frame` event shows what a replay of the same lines draws at
+/// Frames are coalesced: a session has at most one frame waiting for the render thread, and that
+/// frame takes the scene as it is when its turn comes, not when it was asked for; one is drawn
+/// while the one before is finished (smoothed, encoded), and where finishing is the slower part
+/// its drawing is put off until it would be done just as the finisher is free. So the render
+/// thread draws back to back while events come, a flood of events costs frames, never a queue,
+/// and an event is shown within a few frame times. The frame after a `frame` event shows what a replay of the same lines draws at
 /// that event, pixel for pixel. Transport-free: the service wires it to a WebSocket.
 public final class LiveSession: LiveView, @unchecked Sendable {
     /// A frame sent out, with what it shows.
@@ -53,17 +55,17 @@ public final class LiveSession: LiveView, @unchecked Sendable {
     private let emptyDirectory: URL
     private var events = 0
     private var lastTime = 0.0
-    private var drawing = false
+    /// A frame is waiting for the render thread.
+    private var queued = false
     /// Frames drawn and not yet sent.
     private var finishing = 0
     /// Finishing in order, one frame at a time.
     private let finisher = DispatchQueue(label: "molshot-live-finish")
-    /// Running means of the seconds a frame takes to draw (queue included) and to finish.
+    /// Running means of the seconds a frame takes to draw and to finish, and when (uptime seconds)
+    /// the finisher should be done with the frames handed to it.
     private var drawSeconds = 0.0
     private var finishSeconds = 0.0
-    /// No frame is started before this (uptime seconds): one that would only wait for the
-    /// finisher is better started later, showing later events.
-    private var notBefore = 0.0
+    private var finisherFree = 0.0
     private var dirty = false
     private var closed = false
     private var recorded: [String]?
@@ -122,14 +124,15 @@ public final class LiveSession: LiveView, @unchecked Sendable {
                 dirty = true
             }
         }
-        let next = nextFrame()
+        let go = schedule()
         lock.unlock()
         if case .failure(let error) = outcome {
             let line = (error as? GestureFileError)?.line ?? 0
             let message = (error as? GestureFileError)?.message ?? "\(error)"
             send(.error(line: line, message: message))
         }
-        if let next { draw(next) }
+        // Handed to the render thread from another thread: a full queue waits there, not here.
+        if go { DispatchQueue.global().async { [self] in submitFrame() } }
     }
 
     /// Stops drawing; a frame under way is dropped.
@@ -137,54 +140,53 @@ public final class LiveSession: LiveView, @unchecked Sendable {
         lock.withLock { closed = true }
     }
 
-    private struct Pending {
-        var job: ReplaySession.FrameJob
-        var events: Int
-        var time: Double
-        var mode: String
-        var caption: String?
+    /// Whether a frame is to be queued now (under the lock): something changed, none waits, and
+    /// the finisher is not two frames behind.
+    private func schedule() -> Bool {
+        guard dirty, !queued, finishing < 2, !closed, session != nil else { return false }
+        queued = true
+        return true
     }
 
-    /// The next frame to draw, when one is due and none is under way (under the lock).
-    private func nextFrame() -> Pending? {
-        guard dirty, !drawing, finishing < 2, !closed, now() >= notBefore, let session else { return nil }
-        do {
-            let job = try session.frameJob()
-            dirty = false
-            drawing = true
-            return Pending(job: job, events: events, time: lastTime, mode: session.mode, caption: session.caption)
-        } catch {
-            dirty = false
-            let message = "\(error)"
-            DispatchQueue.global().async { [send] in send(.error(line: 0, message: message)) }
-            return nil
-        }
-    }
-
-    private func draw(_ pending: Pending) {
-        let asked = now()
+    /// Queues a frame on the render thread; it takes the scene when its turn comes.
+    private func submitFrame() {
         lane.submit({ [self] renderer in
-            let frame = try pending.job.draw(renderer)
-            let drawn = now()
-            let wait: Double = lock.withLock {
-                drawing = false
-                finishing += 1
-                drawSeconds = drawSeconds == 0 ? drawn - asked : drawSeconds * 0.8 + (drawn - asked) * 0.2
-                // The next frame, drawn from now, would be ready before the finisher is free for
-                // it when finishing is the slower part: start it so that it is ready just then.
-                notBefore = drawn + max(0, Double(finishing) * finishSeconds - drawSeconds)
-                return notBefore - drawn
+            lock.lock()
+            queued = false
+            guard dirty, !closed, let session else {
+                lock.unlock()
+                return
             }
-            // Smoothing, caption and PNG off the drawing thread, which goes on with the next frame
-            // or other sessions; the next frame is asked for from another thread too (never from
-            // the drawing thread, which must not wait for room in its own queue).
+            // Where finishing is the slower part, a frame drawn now would wait for the finisher:
+            // drawn a little later, it shows later events and is not late for it.
+            let start = now(), wait = finisherFree - drawSeconds - start
+            if finishing > 0 && finishSeconds > drawSeconds && wait > 0.0005 {
+                queued = true
+                lock.unlock()
+                DispatchQueue.global().asyncAfter(deadline: .now() + wait) { [self] in submitFrame() }
+                return
+            }
+            dirty = false
+            let taken = Result { try session.frameJob() }
+            let shown = (events: events, time: lastTime, mode: session.mode, caption: session.caption)
+            lock.unlock()
+            let frame = try taken.get().draw(renderer)
+            let drawn = now()
+            lock.withLock {
+                finishing += 1
+                drawSeconds = drawSeconds == 0 ? drawn - start : drawSeconds * 0.8 + (drawn - start) * 0.2
+                finisherFree = max(finisherFree, drawn) + finishSeconds
+            }
+            // Smoothing, caption and PNG off the render thread, which goes on with the next frame
+            // or other sessions; the next frame is queued from another thread too (never from the
+            // render thread, which must not wait for room in its own queue).
             finisher.async { [self] in
                 let started = now()
                 do {
                     // In bands on every core: a live frame's delay counts, more than the work.
                     let png = try encoder.encode(try frame.finished(bands: ProcessInfo.processInfo.activeProcessorCount))
                     if !lock.withLock({ closed }) {
-                        send(.frame(Frame(png: png, events: pending.events, time: pending.time, mode: pending.mode, caption: pending.caption)))
+                        send(.frame(Frame(png: png, events: shown.events, time: shown.time, mode: shown.mode, caption: shown.caption)))
                         lock.withLock { frames += 1 }
                     }
                 } catch {
@@ -194,23 +196,20 @@ public final class LiveSession: LiveView, @unchecked Sendable {
                 lock.withLock {
                     finishing -= 1
                     finishSeconds = finishSeconds == 0 ? took : finishSeconds * 0.8 + took * 0.2
+                    if finishing == 0 { finisherFree = now() }
                 }
-                startNext()
+                queueNext()
             }
-            DispatchQueue.global().asyncAfter(deadline: .now() + max(0, wait)) { [self] in startNext() }
+            DispatchQueue.global().async { [self] in queueNext() }
         }, failed: { [self] error in
             send(.error(line: 0, message: "\(error)"))
-            lock.withLock { drawing = false }
-            DispatchQueue.global().async { [self] in startNext() }
+            lock.withLock { queued = false }
         })
     }
 
-    private func startNext() {
-        lock.lock()
-        let next = nextFrame()
-        lock.unlock()
-        if let next { draw(next) }
-    }
-
     private func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+    private func queueNext() {
+        if lock.withLock({ schedule() }) { submitFrame() }
+    }
 }
