@@ -49,6 +49,6 @@ let package = Package(
         .testTarget(name: "ThumbnailTests", dependencies: ["Thumbnails", "MoleculeView", "Structure", "Graphics"]),
         .testTarget(name: "ServiceTests", dependencies: ["Service", "Library", "Structure", "Graphics",
                                                          .product(name: "Hummingbird", package: "hummingbird")]),
-        .testTarget(name: "MolshotCLITests", dependencies: ["molshot", "Graphics"]),
+        .testTarget(name: "MolshotCLITests", dependencies: ["molshot", "Graphics", "Service"]),
     ]
 )

@@ -6,7 +6,7 @@ client, beside `molshot replay` of the same events at the same size (PNG frames)
   more than frames can be drawn), in frame times of replay (the target: p99 within 3, which only
   coalescing gives);
 - four sessions flooding at once: each one's frames/s against their mean (fairness)."""
-import argparse, json, os, shutil, subprocess, sys, tempfile, threading, time
+import argparse, json, os, shutil, subprocess, sys, tempfile, time
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--molshot", required=True)
@@ -86,42 +86,21 @@ def steady(base, molecule, n):
     s.close()
     return fps
 
-def flood(sessions, seconds=3.0, rate=500):
-    """Each session gets `rate` rotate events a second from its own thread; a reader per session
-    notes each frame's arrival and the events it shows."""
-    sent = [dict() for _ in sessions]   # event number -> time sent
-    frames = [[] for _ in sessions]     # (arrival, events shown)
-    done = threading.Event()
-    def writer(k):
-        s, start, i = sessions[k], time.perf_counter(), 0
-        while time.perf_counter() - start < seconds:
-            i += 1
-            s.rotate()
-            sent[k][s.events] = time.perf_counter()
-            pause = start + i / rate - time.perf_counter()
-            if pause > 0:
-                time.sleep(pause)
-        sent[k]["last"] = s.events
-    def reader(k):
-        s = sessions[k]
-        while True:
-            info = s.next_frame()
-            frames[k].append((time.perf_counter(), info["events"]))
-            if "last" in sent[k] and info["events"] >= sent[k]["last"]:
-                return
-    threads = [threading.Thread(target=f, args=(k,)) for k in range(len(sessions)) for f in (writer, reader)]
-    t0 = time.perf_counter()
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
-    elapsed = time.perf_counter() - t0
-    latencies = []
-    for k in range(len(sessions)):
-        for arrival, shown in frames[k]:
-            if shown in sent[k]:
-                latencies.append(arrival - sent[k][shown])
-    rates = [len(f) / elapsed for f in frames]
+def flood(base, molecule, sessions, seconds=3.0, rate=500):
+    """`molshot measure-live`: a Swift client with a writer and a reader thread per session sends
+    `rate` rotate events a second to each session and notes each frame's arrival and the events it
+    shows. Returns every frame's delay from the last event it shows, and each session's frames/s."""
+    out = subprocess.run([args.molshot, "measure-live", "--url", f"{base}/v1/sessions?molecule={molecule}&size={args.size}x{args.size}",
+                          "--sessions", str(sessions), "--seconds", str(seconds), "--rate", str(rate)],
+                         check=True, capture_output=True, text=True).stdout
+    latencies, rates = [], []
+    for line in out.splitlines():
+        f = line.split("\t")
+        if f[0] != "session":
+            continue
+        d = dict(zip(f[2::2], f[3::2]))
+        rates.append(int(d["frames"]) / float(d["seconds"]))
+        latencies += [float(x) / 1000 for x in d["delays_ms"].split(",") if x]
     return latencies, rates
 
 scratch = tempfile.mkdtemp(prefix="bench-live-")
@@ -141,9 +120,7 @@ try:
         path = os.path.join(args.corpus, name)
         replay = replay_fps(path, args.frames)
         roundtrip = median([steady(base, molecule, args.frames) for _ in range(3)])
-        s = Session(base, molecule)
-        latencies, rates = flood([s])
-        s.close()
+        latencies, rates = flood(base, molecule, 1)
         one = rates[0]
         print(f"RESULT suite=live case={molecule}-{args.size}-one-session molshot={one:.1f} peer=replay:{replay:.1f} ratio={one / replay:.2f}"
               f"  # frames/s while events stream in (500/s for 3 s; target ratio >= 0.8); {roundtrip:.1f} frames/s when each frame is waited for before the next event")
@@ -152,10 +129,7 @@ try:
         print(f"RESULT suite=live case={molecule}-{args.size}-flood-latency molshot=p50:{p50 * 1000:.0f}ms,p99:{p99 * 1000:.0f}ms "
               f"peer=replay-frame:{frame_time * 1000:.0f}ms ratio={p99 / frame_time:.2f}"
               f"  # p99 event-to-frame latency in replay frame times under 500 events/s (target <= 3)")
-        four = [Session(base, molecule) for _ in range(4)]
-        latencies, rates = flood(four)
-        for s in four:
-            s.close()
+        latencies, rates = flood(base, molecule, 4)
         mean = sum(rates) / len(rates)
         print(f"RESULT suite=live case={molecule}-{args.size}-four-sessions molshot={sum(rates):.1f} peer=replay:{replay:.1f} "
               f"ratio={min(rates) / mean:.2f}  # frames/s of all four; ratio = slowest session / mean (target >= 0.7); "

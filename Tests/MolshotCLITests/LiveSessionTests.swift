@@ -1,5 +1,6 @@
 import Foundation
 import Graphics
+import Service
 import XCTest
 
 /// Live sessions of `molshot serve` over real WebSockets on 127.0.0.1.
@@ -16,13 +17,13 @@ final class LiveSessionTests: XCTestCase {
 
     /// A session's client: sends lines, counts the events it sent, waits for frames.
     final class Session {
-        let client: WebSocketTestClient
+        let client: WebSocketClient
         let id: String
         var events = 0
         var sent: [String] = []
 
         init(_ base: String, query: String) throws {
-            client = try WebSocketTestClient(base.replacingOccurrences(of: "http://", with: "ws://") + "/v1/sessions?" + query)
+            client = try WebSocketClient(base.replacingOccurrences(of: "http://", with: "ws://") + "/v1/sessions?" + query)
             let hello = try client.receiveJSON()
             XCTAssertEqual(hello["type"] as? String, "session")
             id = try XCTUnwrap(hello["id"] as? String)
@@ -42,9 +43,9 @@ final class LiveSessionTests: XCTestCase {
         func frame(timeout: Double = 60) throws -> (info: [String: Any], png: [UInt8]) {
             while true {
                 let info = try client.receiveJSON(timeout: timeout)
-                if info["type"] as? String == "error" { throw WebSocketTestClient.Failure(description: "error: \(info)") }
+                if info["type"] as? String == "error" { throw WebSocketClient.Failure(description: "error: \(info)") }
                 XCTAssertEqual(info["type"] as? String, "frame")
-                guard case .binary(let png) = try client.receive(timeout: timeout) else { throw WebSocketTestClient.Failure(description: "no PNG after \(info)") }
+                guard case .binary(let png) = try client.receive(timeout: timeout) else { throw WebSocketClient.Failure(description: "no PNG after \(info)") }
                 XCTAssertEqual(info["bytes"] as? Int, png.count)
                 if info["events"] as? Int == events { return (info, png) }
             }
@@ -228,7 +229,7 @@ final class LiveSessionTests: XCTestCase {
         let base = try serve.start(["--max-sessions", "1", "--session-idle-seconds", "1.5"])
         // A bad query gets an error message naming what is wrong, then a close with the reason.
         for (query, words) in [("molecule=nosuch", "no molecule nosuch"), ("molecule=1crn&size=0x5", "size"), ("size=64", "molecule is needed")] {
-            let c = try WebSocketTestClient(base.replacingOccurrences(of: "http://", with: "ws://") + "/v1/sessions?" + query)
+            let c = try WebSocketClient(base.replacingOccurrences(of: "http://", with: "ws://") + "/v1/sessions?" + query)
             let error = try c.receiveJSON()
             XCTAssertEqual(error["type"] as? String, "error")
             XCTAssertTrue((error["message"] as? String ?? "").contains(words), "\(error)")
@@ -238,7 +239,7 @@ final class LiveSessionTests: XCTestCase {
         }
         let s = try Session(base, query: "molecule=1crn&size=64x64")
         // The second session is closed at once with the reason.
-        let second = try WebSocketTestClient(base.replacingOccurrences(of: "http://", with: "ws://") + "/v1/sessions?molecule=1crn")
+        let second = try WebSocketClient(base.replacingOccurrences(of: "http://", with: "ws://") + "/v1/sessions?molecule=1crn")
         guard case .close(let code, let reason) = try second.receive() else { return XCTFail("expected a close") }
         XCTAssertEqual(code, 1013)
         XCTAssertTrue(reason.contains("too many live sessions"), reason)

@@ -5,30 +5,32 @@ import Glibc
 
 /// A small blocking WebSocket client (RFC 6455) over a TCP socket to 127.0.0.1: the opening
 /// handshake, masked text frames out, text, binary (fragmented or not), ping and close frames in.
-/// Written for the tests so that they talk to `molshot serve` as any client does, without a TLS
-/// stack's build.
-final class WebSocketTestClient {
-    enum Message: Equatable {
+/// For the tests and `molshot measure-live`, so that they talk to `molshot serve` as any client
+/// does, without a TLS stack's build. Sending and receiving may go on on two threads at once.
+public final class WebSocketClient: @unchecked Sendable {
+    public enum Message: Equatable {
         case text(String)
         case binary([UInt8])
         case close(code: Int, reason: String)
     }
 
-    struct Refused: Error, CustomStringConvertible {
-        var status: Int
-        var body: String
-        var description: String { "upgrade refused: \(status) \(body)" }
+    public struct Refused: Error, CustomStringConvertible {
+        public var status: Int
+        public var body: String
+        public var description: String { "upgrade refused: \(status) \(body)" }
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+        public init(description: String) { self.description = description }
     }
 
     private let fd: Int32
     private var buffer: [UInt8] = []
+    private let sending = NSLock()
 
     /// Connects to `ws://127.0.0.1:PORT/PATH` (`url` may be given as http:// too).
-    init(_ url: String, headers: [String: String] = [:]) throws {
+    public init(_ url: String, headers: [String: String] = [:]) throws {
         guard let u = URL(string: url), let port = u.port else { throw Failure(description: "bad url \(url)") }
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
@@ -78,12 +80,12 @@ final class WebSocketTestClient {
 
     deinit { close(fd) }
 
-    func send(text: String) throws { try sendFrame(opcode: 1, Array(text.utf8)) }
+    public func send(text: String) throws { try sendFrame(opcode: 1, Array(text.utf8)) }
 
-    func send(binary: [UInt8]) throws { try sendFrame(opcode: 2, binary) }
+    public func send(binary: [UInt8]) throws { try sendFrame(opcode: 2, binary) }
 
     /// The next message; throws when none comes within `timeout` seconds.
-    func receive(timeout: Double = 60) throws -> Message {
+    public func receive(timeout: Double = 60) throws -> Message {
         var opcode: UInt8 = 0
         var payload: [UInt8] = []
         while true {
@@ -103,7 +105,7 @@ final class WebSocketTestClient {
     }
 
     /// The next text message as a JSON object (binary messages before it are an error).
-    func receiveJSON(timeout: Double = 60) throws -> [String: Any] {
+    public func receiveJSON(timeout: Double = 60) throws -> [String: Any] {
         let m = try receive(timeout: timeout)
         guard case .text(let t) = m, let o = try JSONSerialization.jsonObject(with: Data(t.utf8)) as? [String: Any] else {
             throw Failure(description: "expected a JSON text message, got \(m)")
@@ -114,6 +116,8 @@ final class WebSocketTestClient {
     // MARK: Frames
 
     private func sendFrame(opcode: UInt8, _ data: [UInt8]) throws {
+        sending.lock()
+        defer { sending.unlock() }
         var out: [UInt8] = [0x80 | opcode]
         if data.count < 126 {
             out.append(0x80 | UInt8(data.count))
