@@ -60,17 +60,7 @@ public final class RenderWorker<Context>: @unchecked Sendable {
 
     /// Runs `job` on the worker and waits for its result.
     public func perform<T>(_ job: @escaping (Context) throws -> T) throws -> T {
-        let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var result: Result<T, Error>?
-        submit({ context in
-            result = Result { try job(context) }
-            done.signal()
-        }, failed: { error in
-            result = .failure(error)
-            done.signal()
-        })
-        done.wait()
-        return try result!.get()
+        try waitingFor(submit, job)
     }
 
     /// Runs `job` on the worker; the caller suspends (no thread is blocked) while it waits for
@@ -187,16 +177,22 @@ public struct RenderLane<Context>: @unchecked Sendable {
 
     /// Runs `job` on the worker and waits for its result.
     public func perform<T>(_ job: @escaping (Context) throws -> T) throws -> T {
-        let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var result: Result<T, Error>?
-        submit({ context in
-            result = Result { try job(context) }
-            done.signal()
-        }, failed: { error in
-            result = .failure(error)
-            done.signal()
-        })
-        done.wait()
-        return try result!.get()
+        try waitingFor(submit, job)
     }
+}
+
+/// Hands `job` over with `submit` (a worker's or a lane's) and waits for its result.
+private func waitingFor<Context, T>(_ submit: (@escaping (Context) throws -> Void, @escaping (Error) -> Void) -> Void,
+                                    _ job: @escaping (Context) throws -> T) throws -> T {
+    let done = DispatchSemaphore(value: 0)
+    nonisolated(unsafe) var result: Result<T, Error>?
+    submit({ context in
+        result = Result { try job(context) }
+        done.signal()
+    }, { error in
+        result = .failure(error)
+        done.signal()
+    })
+    done.wait()
+    return try result!.get()
 }

@@ -60,6 +60,18 @@ final class ServeTests: XCTestCase {
 
     func start(_ extra: [String] = []) throws -> String { try harness.start(extra) }
 
+    /// A tokens file with a token for each name (`molshot serve token add`), and the tokens.
+    func tokens(_ names: [String]) throws -> (file: String, tokens: [String: String]) {
+        let file = scratch.appendingPathComponent("tokens.txt").path
+        var token: [String: String] = [:]
+        for who in names {
+            let r = try MolshotBinary.run(["serve", "token", "add", who, "--tokens", file])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            token[who] = r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        return (file, token)
+    }
+
     struct Answer {
         var status: Int
         var headers: [String: String]
@@ -219,13 +231,7 @@ final class ServeTests: XCTestCase {
     }
 
     func testEntityProtocolRoundTripOverHTTPKeepsPrivateMoleculesPrivate() throws {
-        let tokensFile = scratch.appendingPathComponent("tokens.txt").path
-        var token: [String: String] = [:]
-        for who in ["alice", "bob"] {
-            let r = try MolshotBinary.run(["serve", "token", "add", who, "--tokens", tokensFile])
-            XCTAssertEqual(r.status, 0, r.stderr)
-            token[who] = r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
+        let (tokensFile, token) = try tokens(["alice", "bob"])
         XCTAssertEqual(try MolshotBinary.run(["library", "import", "Tests/Fixtures/1crn.pdb", "--db", db]).status, 0)
         let base = try start(["--tokens", tokensFile])
         func auth(_ who: String) -> [String: String] { ["Authorization": "Bearer \(token[who]!)", "Content-Type": "application/json"] }
@@ -266,13 +272,7 @@ final class ServeTests: XCTestCase {
     }
 
     func testWritesNeedATokenAndPrivateMoleculesStayPrivate() throws {
-        let tokensFile = scratch.appendingPathComponent("tokens.txt").path
-        var token: [String: String] = [:]
-        for who in ["alice", "bob"] {
-            let r = try MolshotBinary.run(["serve", "token", "add", who, "--tokens", tokensFile])
-            XCTAssertEqual(r.status, 0, r.stderr)
-            token[who] = r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
+        let (tokensFile, token) = try tokens(["alice", "bob"])
         let stored = try String(contentsOfFile: tokensFile, encoding: .utf8)
         XCTAssertFalse(stored.contains(token["alice"]!), "only hashes are kept")
         try FileManager.default.createDirectory(atPath: thumbs, withIntermediateDirectories: true)
