@@ -59,18 +59,34 @@ public final class MoleculeRenderer {
     }
 
     /// Whether hidden spheres are culled: orthographic views (parallel rays) of spacefill-like
-    /// geometry with `minimum` spheres or more. Bonds mean small, sparse spheres (ball-and-stick):
-    /// little is hidden, so culling does not pay.
-    static func culls(_ geometry: MoleculeGeometry, _ camera: Camera, minimum: Int) -> Bool {
-        camera.isOrthographic && geometry.cylinderCount == 0 && geometry.sphereCount >= minimum
+    /// geometry with `minimum` spheres or more, and ball-and-stick with `ballsToCull` or more (small,
+    /// sparse balls hide little until there are tens of thousands of them in a small picture).
+    static func culls(_ geometry: MoleculeGeometry, _ camera: Camera, minimum: Int, balls: Int = ballsToCull) -> Bool {
+        guard camera.isOrthographic, geometry.sphereCount >= minimum else { return false }
+        return geometry.cylinderCount == 0 || geometry.sphereCount >= balls
+    }
+
+    /// Ball-and-stick scenes with at least this many balls are culled too; a bond is then drawn
+    /// where one of its atoms is.
+    public static let ballsToCull = 5000
+
+    /// The spheres as drawn: radii of at least `minimumRadius` (world units; the smallest drawn
+    /// atom, `RenderStyle.minimumAtomPixels` over the pixels per unit).
+    static func drawnSpheres(_ geometry: MoleculeGeometry, minimumRadius: Float) -> [Float] {
+        var xyzr = geometry.spheres
+        for k in stride(from: 3, to: xyzr.count, by: 4) where xyzr[k] < minimumRadius { xyzr[k] = minimumRadius }
+        return xyzr
     }
 
     /// The spheres `draw` keeps for `camera` after culling those hidden behind others, or nil
-    /// where it culls none (perspective, bonds, fewer than `minimum` spheres). CPU work only: a
-    /// pipeline does it on a reading thread and hands it to `makeScene`, off the drawing thread.
-    public static func visibleSpheres(_ geometry: MoleculeGeometry, camera: Camera, minimum: Int = spheresToCull) -> SphereVisibility? {
+    /// where it culls none (perspective, fewer than `minimum` spheres, ball-and-stick under
+    /// `ballsToCull`). `minimumRadius` as in `drawnSpheres`. CPU work only: a pipeline does it on a
+    /// reading thread and hands it to `makeScene`, off the drawing thread.
+    public static func visibleSpheres(_ geometry: MoleculeGeometry, camera: Camera, minimumRadius: Float = 0,
+                                      minimum: Int = spheresToCull) -> SphereVisibility? {
         guard culls(geometry, camera, minimum: minimum) else { return nil }
-        return SphereVisibility(rotation: camera.rotation, indices: SphereOcclusion.visible(geometry.spheres, rotation: camera.rotation))
+        return SphereVisibility(rotation: camera.rotation, minimumRadius: minimumRadius,
+                                indices: SphereOcclusion.visible(drawnSpheres(geometry, minimumRadius: minimumRadius), rotation: camera.rotation))
     }
 
     /// Uploads `geometry` with one 0xRRGGBB color per atom of its model; `visibility`, when given,
@@ -85,22 +101,28 @@ public final class MoleculeRenderer {
             sphereVertices = sphereArray(spheres, colors)
             sphereColors = colors
         }
+        let packedCylinderColors = MoleculeScene.packed(geometry.cylinderAtoms, atomColors)
         if geometry.cylinderCount > 0 {
             let cylinders = GPUBuffer(device: device, geometry.cylinders)
-            let colors = GPUBuffer(device: device, MoleculeScene.packed(geometry.cylinderAtoms, atomColors))
-            cylinderVertices = VertexArray(device: device, attributes: [
-                .init(location: 0, buffer: quad, components: 2, stride: 8, offset: 0, perInstance: false),
-                .init(location: 1, buffer: cylinders, components: 4, stride: 32, offset: 0, perInstance: true),
-                .init(location: 2, buffer: cylinders, components: 4, stride: 32, offset: 16, perInstance: true),
-                .init(location: 3, buffer: colors, components: 4, kind: .normalizedUnsignedByte, stride: 8, offset: 0, perInstance: true),
-                .init(location: 4, buffer: colors, components: 4, kind: .normalizedUnsignedByte, stride: 8, offset: 4, perInstance: true),
-            ])
+            let colors = GPUBuffer(device: device, packedCylinderColors)
+            cylinderVertices = cylinderArray(cylinders, colors)
             cylinderColors = colors
         }
         let scene = MoleculeScene(sphereVertices: sphereVertices, cylinderVertices: cylinderVertices, sphereColors: sphereColors,
-                                  cylinderColors: cylinderColors, geometry: geometry, packedSphereColors: packedSphereColors)
+                                  cylinderColors: cylinderColors, geometry: geometry, packedSphereColors: packedSphereColors,
+                                  packedCylinderColors: packedCylinderColors)
         scene.visibility = visibility
         return scene
+    }
+
+    private func cylinderArray(_ cylinders: GPUBuffer, _ colors: GPUBuffer) -> VertexArray {
+        VertexArray(device: device, attributes: [
+            .init(location: 0, buffer: quad, components: 2, stride: 8, offset: 0, perInstance: false),
+            .init(location: 1, buffer: cylinders, components: 4, stride: 32, offset: 0, perInstance: true),
+            .init(location: 2, buffer: cylinders, components: 4, stride: 32, offset: 16, perInstance: true),
+            .init(location: 3, buffer: colors, components: 4, kind: .normalizedUnsignedByte, stride: 8, offset: 0, perInstance: true),
+            .init(location: 4, buffer: colors, components: 4, kind: .normalizedUnsignedByte, stride: 8, offset: 4, perInstance: true),
+        ])
     }
 
     private func sphereArray(_ spheres: GPUBuffer, _ colors: GPUBuffer) -> VertexArray {
@@ -116,21 +138,28 @@ public final class MoleculeRenderer {
     public static let spheresToCull = 300
     /// This renderer's threshold, `spheresToCull` unless changed; `Int.max` turns culling off.
     public var occlusionCullingMinimum = MoleculeRenderer.spheresToCull
+    /// This renderer's threshold for ball-and-stick, `ballsToCull` unless changed.
+    public var ballCullingMinimum = MoleculeRenderer.ballsToCull
 
-    /// The vertex array and count to draw spheres with: all of them, or, in an orthographic view
-    /// of a large scene of spheres alone, those `SphereOcclusion` finds visible from this direction.
-    private func sphereDraw(_ scene: MoleculeScene, _ camera: Camera) -> (VertexArray?, Int) {
-        let all = (scene.sphereVertices, scene.geometry.sphereCount)
-        guard MoleculeRenderer.culls(scene.geometry, camera, minimum: occlusionCullingMinimum) else { return all }
-        if scene.culledFor != camera.rotation {
-            let ahead = scene.visibility.flatMap { $0.rotation == camera.rotation ? $0.indices : nil }
-            let visible = ahead ?? SphereOcclusion.visible(scene.geometry.spheres, rotation: camera.rotation)
+    /// The vertex arrays and counts to draw spheres and bonds with: all of them, or, in an
+    /// orthographic view of a large scene, the spheres `SphereOcclusion` finds visible from this
+    /// direction with their drawn radii (at least `minimumRadius`), and the bonds of their atoms.
+    private func culledDraw(_ scene: MoleculeScene, _ camera: Camera, minimumRadius: Float)
+        -> (spheres: (VertexArray?, Int), cylinders: (VertexArray?, Int)) {
+        let all = ((scene.sphereVertices, scene.geometry.sphereCount), (scene.cylinderVertices, scene.geometry.cylinderCount))
+        guard MoleculeRenderer.culls(scene.geometry, camera, minimum: occlusionCullingMinimum, balls: ballCullingMinimum) else { return all }
+        let geometry = scene.geometry
+        // Spacefill radii never fall under the minimum in practice; only balls depend on it.
+        let key = geometry.cylinderCount > 0 ? minimumRadius : 0
+        if scene.culledFor?.rotation != camera.rotation || scene.culledFor?.minimumRadius != key {
+            let ahead = scene.visibility.flatMap { $0.rotation == camera.rotation && $0.minimumRadius == key ? $0.indices : nil }
+            let visible = ahead ?? SphereOcclusion.visible(MoleculeRenderer.drawnSpheres(geometry, minimumRadius: key), rotation: camera.rotation)
             var xyzr = [Float](), colors = [UInt32]()
             xyzr.reserveCapacity(visible.count * 4)
             colors.reserveCapacity(visible.count)
             for i in visible {
                 let k = Int(i) * 4
-                xyzr += scene.geometry.spheres[k..<(k + 4)]
+                xyzr += geometry.spheres[k..<(k + 4)]
                 colors.append(scene.packedSphereColors[Int(i)])
             }
             if let c = scene.culled {
@@ -141,9 +170,33 @@ public final class MoleculeRenderer {
                 let spheres = GPUBuffer(device: device, xyzr), colorBuffer = GPUBuffer(device: device, colors)
                 scene.culled = (sphereArray(spheres, colorBuffer), spheres, colorBuffer, visible.count)
             }
-            scene.culledFor = camera.rotation
+            if geometry.cylinderCount > 0 {
+                // The bonds of the atoms seen (a bond between two hidden atoms is hidden between them).
+                var seen = [Bool](repeating: false, count: (geometry.sphereAtoms.max().map(Int.init) ?? -1) + 1)
+                for i in visible { seen[Int(geometry.sphereAtoms[Int(i)])] = true }
+                var ends = [Float](), endColors = [UInt32]()
+                let packed = scene.packedCylinderColors
+                for c in 0..<geometry.cylinderCount {
+                    let a = Int(geometry.cylinderAtoms[2 * c]), b = Int(geometry.cylinderAtoms[2 * c + 1])
+                    guard (a < seen.count && seen[a]) || (b < seen.count && seen[b]) else { continue }
+                    ends += geometry.cylinders[(8 * c)..<(8 * c + 8)]
+                    endColors += [packed[2 * c], packed[2 * c + 1]]
+                }
+                let count = endColors.count / 2
+                if let c = scene.culledCylinders {
+                    c.cylinders.update(ends)
+                    c.colors.update(endColors)
+                    scene.culledCylinders = (c.vertices, c.cylinders, c.colors, count)
+                } else {
+                    let cylinders = GPUBuffer(device: device, ends), colorBuffer = GPUBuffer(device: device, endColors)
+                    scene.culledCylinders = (cylinderArray(cylinders, colorBuffer), cylinders, colorBuffer, count)
+                }
+            }
+            scene.culledFor = (camera.rotation, key)
         }
-        return scene.culled.map { ($0.vertices, $0.count) } ?? all
+        let spheres = scene.culled.map { ($0.vertices, $0.count) } ?? all.0
+        let cylinders = geometry.cylinderCount > 0 ? (scene.culledCylinders.map { ($0.vertices, $0.count) } ?? all.1) : all.1
+        return (spheres, cylinders)
     }
 
     /// The supersampling factor actually used for an output of `width` x `height`.
@@ -212,7 +265,8 @@ public final class MoleculeRenderer {
         let drawnPixelsPerUnit = Float(target.samples) * pixelsPerUnit
         let smallSpheres = scene.typicalSphereRadius * drawnPixelsPerUnit < triangleImpostorPixels
         let thinBonds = scene.geometry.cylinderRadius * drawnPixelsPerUnit < triangleImpostorPixels / 2
-        let (sphereVertices, sphereCount) = sphereDraw(scene, camera)
+        let ((sphereVertices, sphereCount), (cylinderVertices, cylinderCount)) = culledDraw(scene, camera,
+                                                                                            minimumRadius: style.minimumAtomPixels / pixelsPerUnit)
         func unit(_ v: SIMD3<Float>) -> SIMD3<Float> { v / (v * v).sum().squareRoot() }
         let light = unit(style.lightDirection)
         // Orthographic views look along -z everywhere, so the halfway vector is one for the picture.
@@ -223,8 +277,8 @@ public final class MoleculeRenderer {
         for (vertexArray, program, instances, triangle) in [
             (sphereVertices, try device.program(vertex: "sphere.vert", fragment: "sphere.frag", defines: variant), sphereCount,
              smallSpheres ? 4 : 0),
-            (scene.cylinderVertices, try device.program(vertex: "cylinder.vert", fragment: "cylinder.frag", defines: variant),
-             scene.geometry.cylinderCount, thinBonds ? 7 : 0),
+            (cylinderVertices, try device.program(vertex: "cylinder.vert", fragment: "cylinder.frag", defines: variant),
+             cylinderCount, thinBonds ? 7 : 0),
         ] {
             guard let vertexArray else { continue }
             program.set("view", matrix: view)

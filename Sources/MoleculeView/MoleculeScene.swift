@@ -12,13 +12,14 @@ public final class MoleculeScene {
     public let geometry: MoleculeGeometry
 
     init(sphereVertices: VertexArray?, cylinderVertices: VertexArray?, sphereColors: GPUBuffer?, cylinderColors: GPUBuffer?,
-         geometry: MoleculeGeometry, packedSphereColors: [UInt32]) {
+         geometry: MoleculeGeometry, packedSphereColors: [UInt32], packedCylinderColors: [UInt32]) {
         self.sphereVertices = sphereVertices
         self.cylinderVertices = cylinderVertices
         self.sphereColors = sphereColors
         self.cylinderColors = cylinderColors
         self.geometry = geometry
         self.packedSphereColors = packedSphereColors
+        self.packedCylinderColors = packedCylinderColors
         typicalSphereRadius = MoleculeGeometry.medianRadius(geometry.spheres)
     }
 
@@ -29,15 +30,19 @@ public final class MoleculeScene {
     public func recolor(_ atomColors: [UInt32]) {
         packedSphereColors = MoleculeScene.packed(geometry.sphereAtoms, atomColors)
         sphereColors?.update(packedSphereColors)
-        cylinderColors?.update(MoleculeScene.packed(geometry.cylinderAtoms, atomColors))
+        packedCylinderColors = MoleculeScene.packed(geometry.cylinderAtoms, atomColors)
+        cylinderColors?.update(packedCylinderColors)
         culledFor = nil
     }
 
-    /// Sphere colors as uploaded, for drawing a subset.
+    /// Sphere and bond colors as uploaded, for drawing a subset.
     var packedSphereColors: [UInt32]
-    /// The visible subset of the spheres for the last view direction, on the GPU.
+    var packedCylinderColors: [UInt32]
+    /// The visible subset of the spheres (and of the bonds) for the last view direction and
+    /// smallest drawn radius, on the GPU.
     var culled: (vertices: VertexArray, spheres: GPUBuffer, colors: GPUBuffer, count: Int)?
-    var culledFor: Quaternion?
+    var culledCylinders: (vertices: VertexArray, cylinders: GPUBuffer, colors: GPUBuffer, count: Int)?
+    var culledFor: (rotation: Quaternion, minimumRadius: Float)?
     /// Culling done ahead, off the drawing thread, for one view direction.
     var visibility: SphereVisibility?
 

@@ -72,5 +72,7 @@ public enum SphereOcclusion {
 /// The spheres left after hidden-sphere culling for one view direction.
 public struct SphereVisibility: Sendable {
     public let rotation: Quaternion
+    /// The smallest drawn radius the spheres were taken with (0: as they are).
+    public let minimumRadius: Float
     public let indices: [Int32]
 }

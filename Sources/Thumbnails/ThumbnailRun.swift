@@ -176,7 +176,10 @@ public final class ThumbnailRun: @unchecked Sendable {
                 let molecule = try PreparedMolecule(structure, mode: mode, request: job.request, perception: perception)
                 // Hidden spheres are culled here, off the drawing thread (the longest stage).
                 let camera = job.request.camera(for: molecule)
-                prepared.append((mode, molecule, camera, MoleculeRenderer.visibleSpheres(molecule.geometry, camera: camera)))
+                let minimumRadius = molecule.geometry.cylinderCount > 0
+                    ? job.request.style(for: molecule).minimumAtomPixels * camera.worldUnitsPerPixel(width: job.request.width, height: job.request.height)
+                    : 0
+                prepared.append((mode, molecule, camera, MoleculeRenderer.visibleSpheres(molecule.geometry, camera: camera, minimumRadius: minimumRadius)))
             }
             let atoms = structure.models.first?.atoms.count ?? 0
             let request = job.request

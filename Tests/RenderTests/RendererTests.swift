@@ -116,6 +116,38 @@ final class RendererTests: XCTestCase {
         }
     }
 
+    func testCullingHiddenBallsAndTheirBondsChangesNoPixelInSmallPictures() throws {
+        // Ball-and-stick is culled from `ballsToCull` balls up; here from any count, at sizes where
+        // atoms are a few pixels across, as a large structure in a thumbnail.
+        let renderer = try Rendering.renderer()
+        renderer.ballCullingMinimum = 0
+        defer { renderer.ballCullingMinimum = MoleculeRenderer.ballsToCull }
+        var changed = 0, culledSome = false
+        for file in ["1crn.pdb", "1bna.pdb"] {
+            let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent(file).path)
+            let p = try Rendering.prepared(s, "ball-and-stick")
+            let scene = renderer.makeScene(p.geometry, atomColors: p.atomColors)
+            for turn in [Float(0), 37, 90, 161] {
+                var camera = p.fittedCamera
+                camera.rotate(degreesX: turn, degreesY: turn * 1.3, degreesZ: 0)
+                renderer.occlusionCullingMinimum = Int.max
+                let all = try renderer.render(scene, camera: camera, width: 48, height: 48, style: .transparent)
+                renderer.occlusionCullingMinimum = 0
+                let culled = try renderer.render(scene, camera: camera, width: 48, height: 48, style: .transparent)
+                renderer.occlusionCullingMinimum = MoleculeRenderer.spheresToCull
+                for i in stride(from: 0, to: all.pixels.count, by: 4) where (0..<4).contains(where: { abs(Int(all.pixels[i + $0]) - Int(culled.pixels[i + $0])) > 8 }) {
+                    changed += 1
+                }
+                let minimumRadius = RenderStyle().minimumAtomPixels * camera.worldUnitsPerPixel(width: 48, height: 48)
+                var drawn = p.geometry.spheres
+                for k in stride(from: 3, to: drawn.count, by: 4) { drawn[k] = max(drawn[k], minimumRadius) }
+                if SphereOcclusion.visible(drawn, rotation: camera.rotation).count < p.geometry.sphereCount { culledSome = true }
+            }
+        }
+        XCTAssertTrue(culledSome, "some balls are hidden")
+        XCTAssertLessThanOrEqual(changed, 4, "culling changed \(changed) pixels in 8 pictures of 48 x 48")
+    }
+
     func testCullingDoneAheadIsUsedForItsDirectionOnly() throws {
         let renderer = try Rendering.renderer()
         let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("1crn.pdb").path)
@@ -125,7 +157,7 @@ final class RendererTests: XCTestCase {
         let ahead = try XCTUnwrap(MoleculeRenderer.visibleSpheres(p.geometry, camera: camera))
         XCTAssertLessThan(ahead.indices.count, p.geometry.sphereCount)
         XCTAssertNil(MoleculeRenderer.visibleSpheres(try Rendering.prepared(s, "ball-and-stick").geometry, camera: camera),
-                     "no culling with bonds")
+                     "no culling with bonds under ballsToCull balls")
         let plain = try renderer.render(renderer.makeScene(p.geometry, atomColors: p.atomColors), camera: camera,
                                         width: 240, height: 240, style: .transparent)
         let scene = renderer.makeScene(p.geometry, atomColors: p.atomColors, visibility: ahead)
