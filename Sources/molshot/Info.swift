@@ -14,10 +14,17 @@ struct Info: ParsableCommand {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
+    @Option(help: ArgumentHelp("Count the atoms of the first model a selection takes instead (chain A and resi 10-20, within 5 of resn HEM, ...).",
+                               valueName: "EXPR"))
+    var select: String?
+
     @OptionGroup var input: InputOptions
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("Give at least one structure file.") }
+        if let select {
+            do { _ = try Selection(parsing: select) } catch { throw ValidationError("--select: \(error)") }
+        }
     }
 
     func run() throws {
@@ -28,6 +35,24 @@ struct Info: ParsableCommand {
         for (index, file) in files.enumerated() {
             do {
                 let structure = try source.load(file).structure
+                if let select {
+                    let model = structure.models[0]
+                    let atoms = try Selection(parsing: select).atoms(in: model)
+                    let residues = Set(atoms.map { model.atoms[$0].residue })
+                    var chains: [String] = []
+                    for r in residues.sorted() {
+                        let id = model.chains[Int(model.residues[Int(r)].chain)].id
+                        if !chains.contains(id) { chains.append(id) }
+                    }
+                    if json {
+                        let o: [String: Any] = ["file": file, "selection": select, "selected": atoms.count, "atoms": model.atoms.count,
+                                                "residues": residues.count, "chains": chains]
+                        print(String(decoding: try JSONSerialization.data(withJSONObject: o, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self))
+                    } else {
+                        print("\(file): \(atoms.count) of \(model.atoms.count) atoms, \(residues.count) residues, chains \(chains.isEmpty ? "-" : chains.joined(separator: ", "))")
+                    }
+                    continue
+                }
                 let perception = try BondPerception.standard()
                 let bonds = perception.bonds(of: structure.models[0], embedded: structure.embeddedTemplates)
                 let summary = StructureSummary(file: file, structure: structure, bonds: bonds)

@@ -179,4 +179,15 @@ final class InfoCommandTests: XCTestCase {
         XCTAssertTrue(run.stdout.contains("render"), run.stdout)
         XCTAssertFalse(run.stdout.contains("measure-parse"), "bench helpers stay hidden")
     }
+
+    func testSelectCountsAtomsAndPointsAtABadExpression() throws {
+        let r = try molshot("info", "Tests/Fixtures/1crn.pdb", "--select", "within 5 of name SG and name CA")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "Tests/Fixtures/1crn.pdb: 11 of 327 atoms, 11 residues, chains A\n")
+        let bad = try molshot("info", "Tests/Fixtures/1crn.pdb", "--select", "chain A and (resi 5-")
+        XCTAssertEqual(bad.status, 64)
+        XCTAssertTrue(bad.stderr.contains("at character 19: 5- is not a residue number or range"), bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("                      ^"), bad.stderr)
+    }
 }
+

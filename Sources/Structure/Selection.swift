@@ -1,0 +1,250 @@
+import Core
+
+/// A selection of atoms in the small language PyMOL and Jmol users read at sight:
+///
+///     chain A and resi 10-20           resn HEM or elem Fe        not (water or hydrogen)
+///     name CA+CB                       polymer and not chain B    within 5 of resn HEM
+///
+/// Words: `all`, `none`, `polymer` (`protein` and `nucleic` apart), `ligand` (neither polymer nor
+/// water), `water`, `hydrogen`, `hetatm`, `backbone`; `chain IDS`, `resn NAMES`, `name NAMES`,
+/// `elem SYMBOLS` (lists joined by `+` or `,`; `*` ends a name prefix, `C*`), `resi RANGES`
+/// (`5`, `10-20`, `-3--1`, joined by `+` or `,`), `within D of S`; `and`, `or`, `not` (binding
+/// tighter in that order: not, and, or) and parentheses. Keywords and names are read in any case;
+/// chain ids as written. A bad expression is an error that says what was expected where.
+public indirect enum Selection: Sendable, Equatable {
+    case all
+    case none
+    case protein
+    case nucleic
+    case polymer
+    case ligand
+    case water
+    case hydrogen
+    case hetatm
+    case backbone
+    case chain([String])
+    case residueName([String])
+    case atomName([String])
+    case element([String])
+    case residueNumber([ClosedRange<Int>])
+    case within(Float, Selection)
+    case and(Selection, Selection)
+    case or(Selection, Selection)
+    case not(Selection)
+
+    /// Amino acids (with the common modified ones kept in chains) and nucleotides.
+    static let aminoAcids: Set<String> = ["ALA", "ARG", "ASN", "ASP", "CYS", "GLN", "GLU", "GLY", "HIS", "ILE", "LEU", "LYS", "MET",
+                                          "PHE", "PRO", "SER", "THR", "TRP", "TYR", "VAL", "MSE", "SEC", "PYL", "UNK", "HID", "HIE",
+                                          "HIP", "CYX", "ASX", "GLX"]
+    static let nucleotides: Set<String> = ["A", "C", "G", "U", "T", "I", "N", "DA", "DC", "DG", "DT", "DU", "DI", "DN"]
+    static let backboneNames: Set<String> = ["N", "CA", "C", "O", "OXT", "P", "OP1", "OP2", "O1P", "O2P", "O5'", "C5'", "C4'", "C3'", "O3'"]
+
+    // MARK: Parsing
+
+    /// Reads an expression; `SelectionError` says where it goes wrong.
+    public init(parsing text: String) throws {
+        var parser = Parser(text: text)
+        self = try parser.expression()
+        if let extra = parser.peek() {
+            throw parser.error(at: extra, "expected and, or or the end, found \(extra.text)")
+        }
+    }
+
+    private struct Token {
+        var text: String
+        /// 1-based character position in the expression.
+        var position: Int
+        var lower: String { text.lowercased() }
+    }
+
+    private struct Parser {
+        let text: String
+        var tokens: [Token] = []
+        var next = 0
+
+        init(text: String) {
+            self.text = text
+            var current = "", start = 0
+            for (i, c) in text.enumerated() {
+                if c == "(" || c == ")" || c.isWhitespace {
+                    if !current.isEmpty { tokens.append(Token(text: current, position: start + 1)) }
+                    current = ""
+                    if !c.isWhitespace { tokens.append(Token(text: String(c), position: i + 1)) }
+                } else {
+                    if current.isEmpty { start = i }
+                    current.append(c)
+                }
+            }
+            if !current.isEmpty { tokens.append(Token(text: current, position: start + 1)) }
+        }
+
+        func peek() -> Token? { next < tokens.count ? tokens[next] : nil }
+
+        mutating func take() -> Token? {
+            defer { next += 1 }
+            return peek()
+        }
+
+        func error(at token: Token?, _ message: String) -> SelectionError {
+            SelectionError(expression: text, position: token?.position ?? text.count + 1, message: message)
+        }
+
+        mutating func expression() throws -> Selection {
+            var left = try conjunction()
+            while peek()?.lower == "or" {
+                next += 1
+                left = .or(left, try conjunction())
+            }
+            return left
+        }
+
+        mutating func conjunction() throws -> Selection {
+            var left = try negation()
+            while peek()?.lower == "and" {
+                next += 1
+                left = .and(left, try negation())
+            }
+            return left
+        }
+
+        mutating func negation() throws -> Selection {
+            if peek()?.lower == "not" {
+                next += 1
+                return .not(try negation())
+            }
+            return try primary()
+        }
+
+        /// The list after a property word: one token of items joined by `+` or `,`.
+        mutating func list(after word: Token, _ what: String) throws -> [String] {
+            guard let t = take(), !["(", ")", "and", "or", "not"].contains(t.lower) else {
+                throw error(at: tokens.indices.contains(next - 1) ? tokens[next - 1] : nil, "expected \(what) after \(word.text)")
+            }
+            let items = t.text.split(whereSeparator: { $0 == "+" || $0 == "," }).map(String.init)
+            guard !items.isEmpty else { throw error(at: t, "expected \(what) after \(word.text)") }
+            return items
+        }
+
+        mutating func primary() throws -> Selection {
+            guard let t = take() else { throw error(at: nil, "expected a selection, found the end") }
+            switch t.lower {
+            case "(":
+                let inner = try expression()
+                guard take()?.text == ")" else { throw error(at: tokens.indices.contains(next - 1) ? tokens[next - 1] : nil, "expected ) to close the ( at \(t.position)") }
+                return inner
+            case "all", "*": return .all
+            case "none": return .none
+            case "polymer": return .polymer
+            case "protein": return .protein
+            case "nucleic": return .nucleic
+            case "ligand", "ligands", "organic": return .ligand
+            case "water", "waters", "solvent": return .water
+            case "hydrogen", "hydrogens", "h.": return .hydrogen
+            case "hetatm", "hetero": return .hetatm
+            case "backbone", "bb.": return .backbone
+            case "chain", "c.": return .chain(try list(after: t, "chain ids"))
+            case "resn", "r.": return .residueName(try list(after: t, "residue names").map { $0.uppercased() })
+            case "name", "n.": return .atomName(try list(after: t, "atom names").map { $0.uppercased() })
+            case "elem", "e.", "element": return .element(try list(after: t, "element symbols").map { $0.uppercased() })
+            case "resi", "i.":
+                let items = try list(after: t, "residue numbers or ranges")
+                return .residueNumber(try items.map { item in
+                    guard let range = Parser.range(item) else { throw error(at: tokens[next - 1], "\(item) is not a residue number or range (like 10 or 10-20)") }
+                    return range
+                })
+            case "within":
+                guard let d = take(), let distance = Float(d.text), distance.isFinite, distance >= 0 else {
+                    throw error(at: tokens.indices.contains(next - 1) ? tokens[next - 1] : nil, "expected a distance in Å after within")
+                }
+                guard take()?.lower == "of" else { throw error(at: tokens.indices.contains(next - 1) ? tokens[next - 1] : nil, "expected of after within \(d.text)") }
+                return .within(distance, try negation())
+            case ")":
+                throw error(at: t, "a ) with no ( before it")
+            case "and", "or":
+                throw error(at: t, "expected a selection before \(t.text)")
+            default:
+                throw error(at: t, "\(t.text) is not a selection word (chain, resi, resn, name, elem, polymer, ligand, water, hydrogen, within, ...)")
+            }
+        }
+
+        /// `5`, `10-20`, `-3`, `-5--2`.
+        static func range(_ item: String) -> ClosedRange<Int>? {
+            if let n = Int(item) { return n...n }
+            let chars = Array(item)
+            for k in 1..<max(chars.count, 1) where chars[k] == "-" {
+                if let a = Int(String(chars[..<k])), let b = Int(String(chars[(k + 1)...])), a <= b { return a...b }
+            }
+            return nil
+        }
+    }
+
+    // MARK: Evaluation
+
+    /// Which atoms of `model` are selected, one flag per atom.
+    public func mask(in model: Model) -> [Bool] {
+        switch self {
+        case .all: return [Bool](repeating: true, count: model.atoms.count)
+        case .none: return [Bool](repeating: false, count: model.atoms.count)
+        case .and(let a, let b): return zip(a.mask(in: model), b.mask(in: model)).map { $0 && $1 }
+        case .or(let a, let b): return zip(a.mask(in: model), b.mask(in: model)).map { $0 || $1 }
+        case .not(let a): return a.mask(in: model).map { !$0 }
+        case .within(let distance, let inner):
+            var out = inner.mask(in: model)
+            let seeds = out
+            let positions = model.atoms.map(\.position)
+            let grid = CellGrid(positions: positions, cellSize: max(distance, 0.5))
+            let limit = distance * distance
+            for i in positions.indices where seeds[i] {
+                grid.forEachNeighbor(of: i, positions) { j, d2 in if d2 <= limit { out[j] = true } }
+            }
+            return out
+        default:
+            return model.atoms.map { atom in
+                let residue = model.residues[Int(atom.residue)]
+                return test(atom, residue, model.chains[Int(residue.chain)])
+            }
+        }
+    }
+
+    /// The indices of the atoms of `model` selected.
+    public func atoms(in model: Model) -> [Int] {
+        mask(in: model).enumerated().compactMap { $0.element ? $0.offset : nil }
+    }
+
+    private func test(_ atom: Atom, _ residue: Residue, _ chain: Chain) -> Bool {
+        let resn = residue.name.description.uppercased()
+        switch self {
+        case .protein: return Selection.aminoAcids.contains(resn)
+        case .nucleic: return Selection.nucleotides.contains(resn)
+        case .polymer: return Selection.aminoAcids.contains(resn) || Selection.nucleotides.contains(resn)
+        case .water: return residue.isWater
+        case .ligand: return !residue.isWater && !Selection.aminoAcids.contains(resn) && !Selection.nucleotides.contains(resn)
+        case .hydrogen: return atom.element.symbol.uppercased() == "H" || atom.element.symbol.uppercased() == "D"
+        case .hetatm: return residue.isHetero
+        case .backbone: return Selection.backboneNames.contains(atom.name.description.uppercased())
+        case .chain(let ids): return ids.contains(chain.id)
+        case .residueName(let names): return Selection.matches(resn, names)
+        case .atomName(let names): return Selection.matches(atom.name.description.uppercased(), names)
+        case .element(let symbols): return symbols.contains(atom.element.symbol.uppercased())
+        case .residueNumber(let ranges): return ranges.contains { $0.contains(Int(residue.number)) }
+        default: return false
+        }
+    }
+
+    /// A name against a list whose items may end in `*` (a prefix).
+    private static func matches(_ name: String, _ patterns: [String]) -> Bool {
+        patterns.contains { p in p.hasSuffix("*") ? name.hasPrefix(p.dropLast()) : name == p }
+    }
+}
+
+/// A selection expression that cannot be read: where, and what was expected.
+public struct SelectionError: Fault, Sendable, Equatable {
+    public var kind: FaultKind { .request }
+    public var expression: String
+    /// 1-based character position.
+    public var position: Int
+    public var message: String
+    public var description: String {
+        "selection \"\(expression)\", at character \(position): \(message)\n    \(expression)\n    \(String(repeating: " ", count: max(0, position - 1)))^"
+    }
+}
