@@ -1,0 +1,157 @@
+import Structure
+
+/// A triangle mesh with a normal and a color per vertex, in Ångström.
+public struct Mesh: Sendable {
+    public var name: String
+    public var positions: [SIMD3<Float>] = []
+    public var normals: [SIMD3<Float>] = []
+    /// 0xRRGGBB per vertex.
+    public var colors: [UInt32] = []
+    /// Three a triangle, counterclockwise seen from outside.
+    public var indices: [UInt32] = []
+
+    public init(name: String) { self.name = name }
+
+    public var triangleCount: Int { indices.count / 3 }
+
+    public var bounds: (min: SIMD3<Float>, max: SIMD3<Float>) {
+        var lo = SIMD3<Float>(repeating: .greatestFiniteMagnitude), hi = -lo
+        for p in positions {
+            lo = pointwiseMin(lo, p)
+            hi = pointwiseMax(hi, p)
+        }
+        return positions.isEmpty ? (.zero, .zero) : (lo, hi)
+    }
+}
+
+/// What a molecule's picture draws as triangle meshes, for export: spheres as subdivided
+/// icosahedra, bonds as cylinders split at their middle in the two atoms' colors (each trimmed
+/// where it runs inside its atoms), one mesh per chain.
+public enum MoleculeMesh {
+    /// How finely spheres and cylinders are cut.
+    public enum Detail: String, Sendable, CaseIterable {
+        case low, medium, high
+
+        /// Subdivisions of the icosahedron (12, 42, 162 vertices a sphere).
+        var subdivisions: Int { self == .low ? 0 : self == .medium ? 1 : 2 }
+        /// Sides of a cylinder.
+        var sides: Int { self == .low ? 6 : self == .medium ? 10 : 16 }
+    }
+
+    /// One mesh per chain (in the model's order; "molecule" where the file has no chains).
+    public static func meshes(_ prepared: PreparedMolecule, detail: Detail = .medium) -> [Mesh] {
+        let model = prepared.model, g = prepared.geometry
+        var chainOf = [Int](repeating: 0, count: model.atoms.count)
+        var names: [String] = []
+        var index: [String: Int] = [:]
+        for (i, atom) in model.atoms.enumerated() {
+            let id = model.residues.isEmpty ? "" : model.chains[Int(model.residues[Int(atom.residue)].chain)].id
+            let name = id.isEmpty ? "molecule" : "chain_\(id)"
+            if index[name] == nil {
+                index[name] = names.count
+                names.append(name)
+            }
+            chainOf[i] = index[name]!
+        }
+        var meshes = names.map { Mesh(name: $0) }
+        let unit = icosphere(detail.subdivisions)
+        for s in 0..<g.sphereCount {
+            let atom = Int(g.sphereAtoms[s])
+            let center = SIMD3(g.spheres[4 * s], g.spheres[4 * s + 1], g.spheres[4 * s + 2]), r = g.spheres[4 * s + 3]
+            let color = prepared.atomColors[atom]
+            let k = chainOf[atom]
+            let base = UInt32(meshes[k].positions.count)
+            for v in unit.vertices {
+                meshes[k].positions.append(center + v * r)
+                meshes[k].normals.append(v)
+                meshes[k].colors.append(color)
+            }
+            meshes[k].indices += unit.indices.map { $0 + base }
+        }
+        for c in 0..<g.cylinderCount {
+            let a = Int(g.cylinderAtoms[2 * c]), b = Int(g.cylinderAtoms[2 * c + 1])
+            let f = g.cylinders[(8 * c)..<(8 * c + 8)].map { $0 }
+            let pa = SIMD3(f[0], f[1], f[2]), pb = SIMD3(f[4], f[5], f[6])
+            let length = ((pb - pa) * (pb - pa)).sum().squareRoot()
+            guard length > 1e-4 else { continue }
+            let axis = (pb - pa) / length
+            let start = pa + axis * min(f[3], length / 2), end = pb - axis * min(f[7], length / 2), middle = (pa + pb) / 2
+            let k = chainOf[a]
+            cylinder(&meshes[k], from: start, to: middle, radius: g.cylinderRadius, sides: detail.sides, color: prepared.atomColors[a])
+            cylinder(&meshes[k], from: middle, to: end, radius: g.cylinderRadius, sides: detail.sides, color: prepared.atomColors[b])
+        }
+        return meshes.filter { !$0.indices.isEmpty }
+    }
+
+    /// An open tube (its ends lie inside the atoms) from `a` to `b`.
+    static func cylinder(_ mesh: inout Mesh, from a: SIMD3<Float>, to b: SIMD3<Float>, radius: Float, sides: Int, color: UInt32) {
+        let d = b - a
+        let length = (d * d).sum().squareRoot()
+        guard length > 1e-5 else { return }
+        let axis = d / length
+        let helper: SIMD3<Float> = abs(axis.x) < 0.9 ? SIMD3(1, 0, 0) : SIMD3(0, 1, 0)
+        var u = cross(axis, helper)
+        u /= (u * u).sum().squareRoot()
+        let v = cross(axis, u)
+        let base = UInt32(mesh.positions.count)
+        for k in 0..<sides {
+            let angle = Float(k) * 2 * .pi / Float(sides)
+            let n = u * cosine(angle) + v * sine(angle)
+            for end in [a, b] {
+                mesh.positions.append(end + n * radius)
+                mesh.normals.append(n)
+                mesh.colors.append(color)
+            }
+        }
+        for k in 0..<sides {
+            let i0 = base + UInt32(2 * k), i1 = base + UInt32(2 * ((k + 1) % sides))
+            // (a_k, b_k) and (a_k+1, b_k+1): outward, counterclockwise.
+            mesh.indices += [i0, i1, i0 + 1, i1, i1 + 1, i0 + 1]
+        }
+    }
+
+    /// A unit sphere: the icosahedron, each triangle cut in four `subdivisions` times.
+    static func icosphere(_ subdivisions: Int) -> (vertices: [SIMD3<Float>], indices: [UInt32]) {
+        let t: Float = (1 + Float(5).squareRoot()) / 2
+        var vertices: [SIMD3<Float>] = [
+            SIMD3(-1, t, 0), SIMD3(1, t, 0), SIMD3(-1, -t, 0), SIMD3(1, -t, 0), SIMD3(0, -1, t), SIMD3(0, 1, t),
+            SIMD3(0, -1, -t), SIMD3(0, 1, -t), SIMD3(t, 0, -1), SIMD3(t, 0, 1), SIMD3(-t, 0, -1), SIMD3(-t, 0, 1),
+        ].map { $0 / ($0 * $0).sum().squareRoot() }
+        var faces: [UInt32] = [0, 11, 5, 0, 5, 1, 0, 1, 7, 0, 7, 10, 0, 10, 11, 1, 5, 9, 5, 11, 4, 11, 10, 2, 10, 7, 6, 7, 1, 8,
+                               3, 9, 4, 3, 4, 2, 3, 2, 6, 3, 6, 8, 3, 8, 9, 4, 9, 5, 2, 4, 11, 6, 2, 10, 8, 6, 7, 9, 8, 1]
+        for _ in 0..<subdivisions {
+            var middles: [UInt64: UInt32] = [:]
+            func middle(_ a: UInt32, _ b: UInt32) -> UInt32 {
+                let key = UInt64(min(a, b)) << 32 | UInt64(max(a, b))
+                if let m = middles[key] { return m }
+                var p = vertices[Int(a)] + vertices[Int(b)]
+                p /= (p * p).sum().squareRoot()
+                vertices.append(p)
+                middles[key] = UInt32(vertices.count - 1)
+                return UInt32(vertices.count - 1)
+            }
+            var next: [UInt32] = []
+            for f in stride(from: 0, to: faces.count, by: 3) {
+                let a = faces[f], b = faces[f + 1], c = faces[f + 2]
+                let ab = middle(a, b), bc = middle(b, c), ca = middle(c, a)
+                next += [a, ab, ca, b, bc, ab, c, ca, bc, ab, bc, ca]
+            }
+            faces = next
+        }
+        return (vertices, faces)
+    }
+}
+
+@inline(__always) private func cross(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> SIMD3<Float> {
+    SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
+}
+
+#if canImport(Glibc)
+import Glibc
+@inline(__always) private func sine(_ x: Float) -> Float { Glibc.sinf(x) }
+@inline(__always) private func cosine(_ x: Float) -> Float { Glibc.cosf(x) }
+#else
+import Darwin
+@inline(__always) private func sine(_ x: Float) -> Float { Darwin.sinf(x) }
+@inline(__always) private func cosine(_ x: Float) -> Float { Darwin.cosf(x) }
+#endif

@@ -1,0 +1,76 @@
+import ArgumentParser
+import Core
+import Foundation
+import Graphics
+import MoleculeView
+import Structure
+
+/// `molshot export`: what `render` draws, as a triangle mesh file.
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export a structure as a mesh: glTF (.glb, .gltf), Collada (.dae), OBJ (+ .mtl) or STL.",
+        discussion: """
+            The representation and colors are those of render (--mode, --color, --hydrogens, --waters), in \
+            Ångström, one node or object per chain, vertex colors (a material per color in OBJ; STL has none). \
+            --parts keeps only those chains, as combination building shows them. Files are written whole to a \
+            temporary name, then renamed.
+            """
+    )
+
+    @Argument(help: "Structure file (PDB, PQR, mmCIF, SDF/MOL, MOL2, XYZ; plain or gzip), lib:ID or lib:NAME, or pdb:ID.")
+    var input: String
+
+    @Option(name: [.short, .customLong("output")], help: "The file to write: .glb, .gltf, .dae, .obj or .stl.")
+    var output: String
+
+    @Option(help: ArgumentHelp(RenderRequest.help("mode"))) var mode: String?
+    @Option(help: ArgumentHelp(RenderRequest.help("color"))) var color: String?
+    @Flag(help: ArgumentHelp(RenderRequest.help("hydrogens"))) var hydrogens = false
+    @Flag(help: ArgumentHelp(RenderRequest.help("waters"))) var waters = false
+    @Option(help: "How finely spheres and cylinders are cut: low (12-vertex spheres), medium (42), high (162).")
+    var detail: String = "medium"
+    @Option(help: "Only these chains (comma separated), as combination building combines them.") var parts: String?
+    @OptionGroup var inputOptions: InputOptions
+
+    func request() throws -> RenderRequest {
+        var pairs: [(String, String)] = []
+        if let mode { pairs.append(("mode", mode)) }
+        if let color { pairs.append(("color", color)) }
+        if hydrogens { pairs.append(("hydrogens", "true")) }
+        if waters { pairs.append(("waters", "true")) }
+        return try RenderRequest(pairs)
+    }
+
+    func validate() throws {
+        guard MeshFormat(path: output) != nil else {
+            throw ValidationError("-o must end in .glb, .gltf, .dae, .obj or .stl (got \(output)).")
+        }
+        guard MoleculeMesh.Detail(rawValue: detail) != nil else { throw ValidationError("--detail must be low, medium or high (got \(detail)).") }
+        do {
+            try OutputPath.checkFile(output, field: "output", formats: MeshFormat.allCases.map(\.rawValue))
+            _ = try request().singleMode()
+        } catch { throw ValidationError(CLIFailure.message(error)) }
+    }
+
+    func run() throws {
+        try CLIFailure.run {
+            let request = try request()
+            var structure = try inputOptions.source().load(input).structure
+            if let parts, let model = structure.models.first {
+                let wanted = parts.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                let missing = wanted.filter { !model.chainIDs.contains($0) }
+                guard missing.isEmpty, !wanted.isEmpty else {
+                    throw RequestError(field: "parts", "names chains the structure does not have: \(missing.joined(separator: ", ")) (it has \(model.chainIDs.joined(separator: ", ")))")
+                }
+                structure.models = [model.selecting(chains: Set(wanted))]
+            }
+            let prepared = try PreparedMolecule(structure, mode: try request.singleMode(), request: request, perception: try BondPerception.standard())
+            let meshes = MoleculeMesh.meshes(prepared, detail: MoleculeMesh.Detail(rawValue: detail)!)
+            let format = MeshFormat(path: output)!
+            for (path, bytes) in format.files(meshes, path: output) { try AtomicFile.write(bytes, to: path) }
+            let vertices = meshes.reduce(0) { $0 + $1.positions.count }, triangles = meshes.reduce(0) { $0 + $1.triangleCount }
+            FileHandle.standardError.write(Data("molshot: wrote \(output): \(meshes.count) \(meshes.count == 1 ? "mesh" : "meshes"), \(vertices) vertices, \(triangles) triangles\n".utf8))
+        }
+    }
+}
