@@ -26,6 +26,18 @@ public enum MeshFormat: String, Sendable, CaseIterable {
         }
     }
 
+    /// x, y, z after x, y, z (a SIMD3 is padded to four floats in memory).
+    static func flat(_ v: [SIMD3<Float>]) -> [Float] {
+        [Float](unsafeUninitializedCapacity: v.count * 3) { out, count in
+            for (i, p) in v.enumerated() {
+                out[3 * i] = p.x
+                out[3 * i + 1] = p.y
+                out[3 * i + 2] = p.z
+            }
+            count = v.count * 3
+        }
+    }
+
     static func rgb(_ c: UInt32) -> SIMD3<Float> {
         SIMD3(Float(c >> 16 & 0xFF), Float(c >> 8 & 0xFF), Float(c & 0xFF)) / 255
     }
@@ -44,12 +56,13 @@ public enum MeshFormat: String, Sendable, CaseIterable {
         }
         for mesh in meshes {
             let b = mesh.bounds
-            let positions = append(mesh.positions.flatMap { [$0.x, $0.y, $0.z] }, target: 34962)
+            let positions = append(flat(mesh.positions), target: 34962)
             accessors.append(["bufferView": positions, "componentType": 5126, "count": mesh.positions.count, "type": "VEC3",
                               "min": [b.min.x, b.min.y, b.min.z], "max": [b.max.x, b.max.y, b.max.z]])
-            let normals = append(mesh.normals.flatMap { [$0.x, $0.y, $0.z] }, target: 34962)
+            let normals = append(flat(mesh.normals), target: 34962)
             accessors.append(["bufferView": normals, "componentType": 5126, "count": mesh.normals.count, "type": "VEC3"])
-            let colors = append(mesh.colors.flatMap { [UInt8($0 >> 16 & 0xFF), UInt8($0 >> 8 & 0xFF), UInt8($0 & 0xFF), 255] }, target: 34962)
+            // 0xRRGGBB to the bytes R, G, B, 255.
+            let colors = append(mesh.colors.map { ($0 >> 16 & 0xFF) | ($0 & 0xFF00) | ($0 & 0xFF) << 16 | 0xFF00_0000 }, target: 34962)
             accessors.append(["bufferView": colors, "componentType": 5121, "normalized": true, "count": mesh.colors.count, "type": "VEC4"])
             let indices = append(mesh.indices, target: 34963)
             accessors.append(["bufferView": indices, "componentType": 5125, "count": mesh.indices.count, "type": "SCALAR"])
@@ -88,15 +101,15 @@ public enum MeshFormat: String, Sendable, CaseIterable {
 
     static func collada(_ meshes: [Mesh], generator: String) -> String {
         var geometries = "", nodes = ""
-        func floats(_ values: [Float]) -> String { values.map { String(format: "%.4g", $0) }.joined(separator: " ") }
+        func floats(_ values: [Float]) -> String { var t = NumberText(); t.floats(values); return t.string }
         for (n, mesh) in meshes.enumerated() {
             let id = "mesh\(n)"
             let colors = mesh.colors.flatMap { c -> [Float] in let v = rgb(c); return [v.x, v.y, v.z] }
             geometries += """
                 <geometry id="\(id)" name="\(escape(mesh.name))"><mesh>
-                  <source id="\(id)-positions"><float_array id="\(id)-positions-array" count="\(mesh.positions.count * 3)">\(floats(mesh.positions.flatMap { [$0.x, $0.y, $0.z] }))</float_array>
+                  <source id="\(id)-positions"><float_array id="\(id)-positions-array" count="\(mesh.positions.count * 3)">\(floats(flat(mesh.positions)))</float_array>
                     <technique_common><accessor source="#\(id)-positions-array" count="\(mesh.positions.count)" stride="3"><param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/></accessor></technique_common></source>
-                  <source id="\(id)-normals"><float_array id="\(id)-normals-array" count="\(mesh.normals.count * 3)">\(floats(mesh.normals.flatMap { [$0.x, $0.y, $0.z] }))</float_array>
+                  <source id="\(id)-normals"><float_array id="\(id)-normals-array" count="\(mesh.normals.count * 3)">\(floats(flat(mesh.normals)))</float_array>
                     <technique_common><accessor source="#\(id)-normals-array" count="\(mesh.normals.count)" stride="3"><param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/></accessor></technique_common></source>
                   <source id="\(id)-colors"><float_array id="\(id)-colors-array" count="\(colors.count)">\(floats(colors))</float_array>
                     <technique_common><accessor source="#\(id)-colors-array" count="\(mesh.colors.count)" stride="3"><param name="R" type="float"/><param name="G" type="float"/><param name="B" type="float"/></accessor></technique_common></source>
@@ -105,7 +118,7 @@ public enum MeshFormat: String, Sendable, CaseIterable {
                     <input semantic="VERTEX" source="#\(id)-vertices" offset="0"/>
                     <input semantic="NORMAL" source="#\(id)-normals" offset="0"/>
                     <input semantic="COLOR" source="#\(id)-colors" offset="0" set="0"/>
-                    <p>\(mesh.indices.map(String.init).joined(separator: " "))</p>
+                    <p>\({ var t = NumberText(); t.integers(mesh.indices); return t.string }())</p>
                   </triangles>
                 </mesh></geometry>
 
@@ -146,19 +159,20 @@ public enum MeshFormat: String, Sendable, CaseIterable {
         var base = 1
         for mesh in meshes {
             out += "o \(mesh.name)\n"
-            for p in mesh.positions { out += "v \(p.x) \(p.y) \(p.z)\n" }
-            for n in mesh.normals { out += "vn \(n.x) \(n.y) \(n.z)\n" }
+            var t = NumberText()
+            for p in mesh.positions { t.line("v ", p) }
+            for n in mesh.normals { t.line("vn ", n) }
             // Faces grouped by color (the first vertex's): a material each.
             var byColor: [UInt32: [Int]] = [:]
             for t in 0..<mesh.triangleCount { byColor[mesh.colors[Int(mesh.indices[3 * t])], default: []].append(t) }
             for (color, triangles) in byColor.sorted(by: { $0.key < $1.key }) {
                 materials.insert(color)
-                out += "usemtl c\(String(format: "%06X", color))\n"
-                for t in triangles {
-                    let a = Int(mesh.indices[3 * t]) + base, b = Int(mesh.indices[3 * t + 1]) + base, c = Int(mesh.indices[3 * t + 2]) + base
-                    out += "f \(a)//\(a) \(b)//\(b) \(c)//\(c)\n"
+                t.text("usemtl c\(String(format: "%06X", color))\n")
+                for f in triangles {
+                    t.face(Int(mesh.indices[3 * f]) + base, Int(mesh.indices[3 * f + 1]) + base, Int(mesh.indices[3 * f + 2]) + base)
                 }
             }
+            out += t.string
             base += mesh.positions.count
         }
         for color in materials.sorted() {
@@ -195,5 +209,83 @@ public enum MeshFormat: String, Sendable, CaseIterable {
             }
         }
         return out
+    }
+}
+
+/// Numbers as text, fast: three decimals for coordinates (a thousandth of an Ångström), whole
+/// numbers for indices, appended as bytes.
+struct NumberText {
+    var bytes: [UInt8] = []
+
+    var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    mutating func text(_ s: String) { bytes += Array(s.utf8) }
+
+    mutating func integer(_ n: Int) {
+        if n < 0 { bytes.append(0x2D) }
+        var v = n.magnitude
+        var divisor: UInt = 1
+        while v / divisor >= 10 { divisor *= 10 }
+        repeat {
+            bytes.append(UInt8(48 + v / divisor))
+            v %= divisor
+            divisor /= 10
+        } while divisor > 0
+    }
+
+    mutating func float(_ f: Float) {
+        guard f.isFinite else { bytes.append(0x30); return }
+        let scaled = Int((Double(f) * 1000).rounded())
+        if scaled < 0 { bytes.append(0x2D) }
+        let m = scaled.magnitude
+        integer(Int(m / 1000))
+        let frac = Int(m % 1000)
+        if frac != 0 {
+            bytes.append(0x2E)
+            bytes.append(UInt8(48 + frac / 100))
+            if frac % 100 != 0 {
+                bytes.append(UInt8(48 + frac / 10 % 10))
+                if frac % 10 != 0 { bytes.append(UInt8(48 + frac % 10)) }
+            }
+        }
+    }
+
+    mutating func floats(_ values: [Float]) {
+        bytes.reserveCapacity(bytes.count + values.count * 8)
+        for (i, v) in values.enumerated() {
+            if i > 0 { bytes.append(0x20) }
+            float(v)
+        }
+    }
+
+    mutating func integers(_ values: [UInt32]) {
+        bytes.reserveCapacity(bytes.count + values.count * 7)
+        for (i, v) in values.enumerated() {
+            if i > 0 { bytes.append(0x20) }
+            integer(Int(v))
+        }
+    }
+
+    mutating func line(_ prefix: String, _ v: SIMD3<Float>) {
+        text(prefix)
+        float(v.x)
+        bytes.append(0x20)
+        float(v.y)
+        bytes.append(0x20)
+        float(v.z)
+        bytes.append(0x0A)
+    }
+
+    /// `f a//a b//b c//c`: vertex and normal indices the same.
+    mutating func face(_ a: Int, _ b: Int, _ c: Int) {
+        bytes.append(0x66)
+        for i in [a, b, c] {
+            bytes.append(0x20)
+            integer(i)
+            bytes.append(0x2F)
+            bytes.append(0x2F)
+            integer(i)
+        }
+        bytes.append(0x0A)
     }
 }

@@ -30,7 +30,13 @@ public struct Mesh: Sendable {
 public enum MoleculeMesh {
     /// How finely spheres and cylinders are cut.
     public enum Detail: String, Sendable, CaseIterable {
-        case low, medium, high
+        case auto, low, medium, high
+
+        /// `auto`: medium up to 10,000 spheres and bonds, low past it (1ffk in ball-and-stick:
+        /// 2.4 million vertices, not 5.4).
+        func resolved(_ geometry: MoleculeGeometry) -> Detail {
+            self != .auto ? self : geometry.sphereCount + geometry.cylinderCount <= 10_000 ? .medium : .low
+        }
 
         /// Subdivisions of the icosahedron (12, 42, 162 vertices a sphere).
         var subdivisions: Int { self == .low ? 0 : self == .medium ? 1 : 2 }
@@ -39,8 +45,9 @@ public enum MoleculeMesh {
     }
 
     /// One mesh per chain (in the model's order; "molecule" where the file has no chains).
-    public static func meshes(_ prepared: PreparedMolecule, detail: Detail = .medium) -> [Mesh] {
+    public static func meshes(_ prepared: PreparedMolecule, detail: Detail = .auto) -> [Mesh] {
         let model = prepared.model, g = prepared.geometry
+        let detail = detail.resolved(g)
         var chainOf = [Int](repeating: 0, count: model.atoms.count)
         var names: [String] = []
         var index: [String: Int] = [:]
@@ -66,7 +73,7 @@ public enum MoleculeMesh {
                 meshes[k].normals.append(v)
                 meshes[k].colors.append(color)
             }
-            meshes[k].indices += unit.indices.map { $0 + base }
+            for i in unit.indices { meshes[k].indices.append(i + base) }
         }
         for c in 0..<g.cylinderCount {
             let a = Int(g.cylinderAtoms[2 * c]), b = Int(g.cylinderAtoms[2 * c + 1])

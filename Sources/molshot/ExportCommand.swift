@@ -28,8 +28,8 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp(RenderRequest.help("color"))) var color: String?
     @Flag(help: ArgumentHelp(RenderRequest.help("hydrogens"))) var hydrogens = false
     @Flag(help: ArgumentHelp(RenderRequest.help("waters"))) var waters = false
-    @Option(help: "How finely spheres and cylinders are cut: low (12-vertex spheres), medium (42), high (162).")
-    var detail: String = "medium"
+    @Option(help: "How finely spheres and cylinders are cut: low (12-vertex spheres, 6-sided bonds), medium (42, 10), high (162, 16); auto: medium up to 10,000 atoms and bonds, low past it.")
+    var detail: String = "auto"
     @Option(help: "Only these chains (comma separated), as combination building combines them.") var parts: String?
     @OptionGroup var inputOptions: InputOptions
 
@@ -46,7 +46,7 @@ struct ExportCommand: ParsableCommand {
         guard MeshFormat(path: output) != nil else {
             throw ValidationError("-o must end in .glb, .gltf, .dae, .obj or .stl (got \(output)).")
         }
-        guard MoleculeMesh.Detail(rawValue: detail) != nil else { throw ValidationError("--detail must be low, medium or high (got \(detail)).") }
+        guard MoleculeMesh.Detail(rawValue: detail) != nil else { throw ValidationError("--detail must be auto, low, medium or high (got \(detail)).") }
         do {
             try OutputPath.checkFile(output, field: "output", formats: MeshFormat.allCases.map(\.rawValue))
             _ = try request().singleMode()
