@@ -149,7 +149,7 @@ public struct RenderRequest: Sendable, Equatable {
             (r.width, r.height) = try ValueText.size(v, field: "size", maximumSide: OffscreenPass.maximumSide)
         },
         Field(name: "mode", help: "\(Representations.names.joined(separator: " or ")); thumbnails take several, comma-separated "
-              + "(default \(BallAndStick.name); thumbnails all).", isFlag: false) { r, v throws(RequestError) in
+              + "(default \(BallAndStick.name); thumbnails \(Representations.thumbnailModes.joined(separator: ","))).", isFlag: false) { r, v throws(RequestError) in
             let names = v.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
             for name in names where Representations.named(name) == nil {
                 throw RequestError(field: "mode", "must be one of: \(Representations.names.joined(separator: ", ")) (got \(name.isEmpty ? v : name))")

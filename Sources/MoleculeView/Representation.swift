@@ -10,11 +10,14 @@ public protocol Representation: Sendable {
 }
 
 public enum Representations {
-    public static let all: [any Representation.Type] = [BallAndStick.self, Spacefill.self]
+    public static let all: [any Representation.Type] = [BallAndStick.self, Spacefill.self, Sticks.self, Lines.self]
 
     public static func named(_ name: String) -> (any Representation.Type)? {
         all.first { $0.name == name }
     }
 
     public static var names: [String] { all.map { $0.name } }
+
+    /// What `thumbnails` makes by default: the two classic pictures of the sample browser.
+    public static let thumbnailModes = [BallAndStick.name, Spacefill.name]
 }

@@ -2,11 +2,11 @@ import Core
 import MoleculeView
 
 extension RenderRequest {
-    /// The thumbnails' defaults: 256 x 256, every mode.
+    /// The thumbnails' defaults: 256 x 256, ball-and-stick and spacefill.
     public static var thumbnails: RenderRequest {
         var r = RenderRequest()
         (r.width, r.height) = (256, 256)
-        r.modes = Representations.names
+        r.modes = Representations.thumbnailModes
         return r
     }
 
