@@ -16,7 +16,8 @@ public enum MMCIFReader {
     }
 
     static let keptCategories: Set<String> = ["_struct", "_exptl", "_refine", "_entry", "_struct_conn", "_chem_comp_bond",
-                                              "_em_3d_reconstruction", "_reflns", "_struct_keywords"]
+                                              "_em_3d_reconstruction", "_reflns", "_struct_keywords",
+                                              "_struct_conf", "_struct_sheet_range"]
 
     public static func read(_ b: UnsafeBufferPointer<UInt8>, source: String) throws -> Structure {
         var tok = CIFTokenizer(b, source: source)
@@ -115,6 +116,8 @@ public enum MMCIFReader {
         meta.resolution = resolution.flatMap { Float($0) }
         structure.metadata = meta
 
+        structure.secondaryStructure = secondaryStructure(tables["_struct_conf"], "_struct_conf", .helix)
+            + secondaryStructure(tables["_struct_sheet_range"], "_struct_sheet_range", .strand)
         if let bonds = tables["_chem_comp_bond"] {
             structure.embeddedTemplates = embeddedTemplates(bonds)
         }
@@ -266,6 +269,26 @@ public enum MMCIFReader {
     }
 
     /// Without type_symbol: an ion's name is its element (residue "ZN", atom "ZN"); otherwise the first letter.
+    /// Helices (`_struct_conf` rows whose type starts HELX) or strands (`_struct_sheet_range`), by the
+    /// author's chain and numbers as the atoms are read.
+    static func secondaryStructure(_ table: Table?, _ category: String, _ kind: SecondaryStructureRange.Kind) -> [SecondaryStructureRange] {
+        guard let table else { return [] }
+        var out: [SecondaryStructureRange] = []
+        for r in 0..<table.rows.count {
+            if kind == .helix, !(table.value(r, category + ".conf_type_id")?.uppercased().hasPrefix("HELX") ?? false) { continue }
+            guard let chain = table.value(r, category + ".beg_auth_asym_id", category + ".beg_label_asym_id"),
+                  let a = table.value(r, category + ".beg_auth_seq_id", category + ".beg_label_seq_id").flatMap({ Int32($0) }),
+                  let z = table.value(r, category + ".end_auth_seq_id", category + ".end_label_seq_id").flatMap({ Int32($0) }) else { continue }
+            func code(_ name: String) -> UInt8 {
+                guard let v = table.value(r, category + "." + name), let c = v.utf8.first, v != "?", v != "." else { return 0 }
+                return c
+            }
+            out.append(SecondaryStructureRange(kind: kind, chain: chain, start: a, startInsertion: code("pdbx_beg_PDB_ins_code"),
+                                               end: z, endInsertion: code("pdbx_end_PDB_ins_code")))
+        }
+        return out
+    }
+
     static func inferElement(_ atomName: ShortName, residueName: ShortName) -> Element {
         if atomName == residueName, atomName.length == 2, let e = Element.symbol(atomName.byte(0), atomName.byte(1)) { return e }
         return Element.symbol(atomName.byte(0)) ?? .unknown

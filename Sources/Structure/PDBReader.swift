@@ -111,6 +111,20 @@ public enum PDBReader {
                 if length > 24, ByteFields.int(b, s + 6, s + 10) == 2, ByteFields.text(b, s + 11, s + 22) == "RESOLUTION." {
                     structure.metadata.resolution = ByteFields.float(b, s + 22, min(e, s + 30))
                 }
+            case "HELIX":
+                // Chain 20, start 22-25 and 26 (insertion), end chain 32, end 34-37 and 38.
+                if length >= 38, let a = ByteFields.int(b, s + 21, s + 25), let z = ByteFields.int(b, s + 33, s + 37) {
+                    structure.secondaryStructure.append(SecondaryStructureRange(
+                        kind: .helix, chain: ByteFields.text(b, s + 19, s + 20), start: Int32(clamping: a), startInsertion: insertion(b[s + 25]),
+                        end: Int32(clamping: z), endInsertion: insertion(b[s + 37])))
+                }
+            case "SHEET":
+                // Chain 22, start 23-26 and 27, end chain 33, end 34-37 and 38.
+                if length >= 38, let a = ByteFields.int(b, s + 22, s + 26), let z = ByteFields.int(b, s + 33, s + 37) {
+                    structure.secondaryStructure.append(SecondaryStructureRange(
+                        kind: .strand, chain: ByteFields.text(b, s + 21, s + 22), start: Int32(clamping: a), startInsertion: insertion(b[s + 26]),
+                        end: Int32(clamping: z), endInsertion: insertion(b[s + 37])))
+                }
             case "END":
                 break
             default:
@@ -127,6 +141,10 @@ public enum PDBReader {
         }
         return structure
     }
+
+    /// An insertion code byte, 0 for none.
+    @inline(__always)
+    static func insertion(_ byte: UInt8) -> UInt8 { byte == 0x20 ? 0 : byte }
 
     @inline(__always)
     static func isBlankField(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {

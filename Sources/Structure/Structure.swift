@@ -13,6 +13,9 @@ public struct Structure: Sendable {
     public var models: [Model] = []
     /// Bond templates the file carries itself (mmCIF `_chem_comp_bond`); they win over the dictionary's.
     public var embeddedTemplates: [ShortName: ComponentTemplate] = [:]
+    /// Helices and strands the file states (PDB HELIX and SHEET, mmCIF `_struct_conf` and
+    /// `_struct_sheet_range`), for every model.
+    public var secondaryStructure: [SecondaryStructureRange] = []
 
     public init(format: Format) { self.format = format }
 }
