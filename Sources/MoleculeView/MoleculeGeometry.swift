@@ -15,6 +15,16 @@ public struct MoleculeGeometry: Sendable {
     public var cylinderRadius: Float = 0
     /// The two atoms of each cylinder; each half takes its atom's color.
     public var cylinderAtoms: [Int32] = []
+    /// Triangle meshes (cartoons), colored per vertex by `Mesh.atoms`.
+    public var meshes: [Mesh] = []
+
+    /// What the picture's extent is fitted to: the spheres, and each mesh vertex as a point.
+    public var extentSpheres: [Float] {
+        guard !meshes.isEmpty else { return spheres }
+        var out = spheres
+        for m in meshes { for p in m.positions { out += [p.x, p.y, p.z, 0] } }
+        return out
+    }
 
     public init() {}
 
@@ -41,6 +51,12 @@ public struct MoleculeGeometry: Sendable {
 
     /// The smallest sphere about the bounding box's center that holds every sphere whole.
     public func boundingSphere() -> (center: SIMD3<Float>, radius: Float) {
+        if !meshes.isEmpty {
+            var all = MoleculeGeometry()
+            all.spheres = extentSpheres
+            all.sphereAtoms = [Int32](repeating: 0, count: all.spheres.count / 4)
+            return all.boundingSphere()
+        }
         guard !sphereAtoms.isEmpty else { return (.zero, 1) }
         var lo = SIMD3<Float>(repeating: .greatestFiniteMagnitude), hi = -lo
         for i in 0..<sphereCount {

@@ -9,6 +9,9 @@ public struct Mesh: Sendable {
     public var colors: [UInt32] = []
     /// Three a triangle, counterclockwise seen from outside.
     public var indices: [UInt32] = []
+    /// The atom each vertex takes its color from, where a representation builds the mesh before
+    /// colors are chosen (cartoons).
+    public var atoms: [Int32] = []
 
     public init(name: String) { self.name = name }
 
@@ -86,6 +89,11 @@ public enum MoleculeMesh {
             let k = chainOf[a]
             cylinder(&meshes[k], from: start, to: middle, radius: g.cylinderRadius, sides: detail.sides, color: prepared.atomColors[a])
             cylinder(&meshes[k], from: middle, to: end, radius: g.cylinderRadius, sides: detail.sides, color: prepared.atomColors[b])
+        }
+        // Meshes the representation made itself (cartoons), colored as drawn.
+        for var m in g.meshes where !m.indices.isEmpty {
+            if m.colors.count != m.positions.count { m.colors = m.atoms.map { prepared.atomColors[Int($0)] } }
+            meshes.append(m)
         }
         return meshes.filter { !$0.indices.isEmpty }
     }

@@ -25,8 +25,8 @@ public struct PreparedMolecule: Sendable {
 
     /// The rotation that shows the shown atoms along their principal axes (`Orientation`).
     public var principalAxes: Quaternion {
-        let s = geometry.spheres
-        return Orientation.principalAxes((0..<geometry.sphereCount).map { SIMD3(s[4 * $0], s[4 * $0 + 1], s[4 * $0 + 2]) })
+        let s = geometry.extentSpheres
+        return Orientation.principalAxes((0..<(s.count / 4)).map { SIMD3(s[4 * $0], s[4 * $0 + 1], s[4 * $0 + 2]) })
     }
 
     /// Builds everything for `mode` ("ball-and-stick", "spacefill") from the first model of `structure`.
@@ -45,9 +45,12 @@ public struct PreparedMolecule: Sendable {
             visible = model.defaultConformerMask()
         }
         bonds = representation.usesBonds ? perception.bonds(of: model, embedded: structure.embeddedTemplates) : []
-        geometry = representation.init().geometry(of: model, bonds: bonds, visible: visible, elements: perception.elements)
-        atomColors = color.colors(for: model, elements: perception.elements)
+        geometry = representation.init().geometry(of: model, bonds: bonds, visible: visible, elements: perception.elements,
+                                                   secondaryStructure: structure.secondaryStructure)
+        let colors = color.colors(for: model, elements: perception.elements)
+        atomColors = colors
         id = PreparedMolecule.ids.add(1, ordering: .relaxed).newValue
+        for k in geometry.meshes.indices { geometry.meshes[k].colors = geometry.meshes[k].atoms.map { colors[Int($0)] } }
     }
 
     /// Builds what `request` asks for, in `mode` (one of the request's modes).

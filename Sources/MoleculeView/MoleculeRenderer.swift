@@ -111,6 +111,19 @@ public final class MoleculeRenderer {
         let scene = MoleculeScene(sphereVertices: sphereVertices, cylinderVertices: cylinderVertices, sphereColors: sphereColors,
                                   cylinderColors: cylinderColors, geometry: geometry, packedSphereColors: packedSphereColors,
                                   packedCylinderColors: packedCylinderColors)
+        for mesh in geometry.meshes where !mesh.indices.isEmpty {
+            var interleaved = [Float]()
+            interleaved.reserveCapacity(mesh.positions.count * 6)
+            for (p, n) in zip(mesh.positions, mesh.normals) { interleaved += [p.x, p.y, p.z, n.x, n.y, n.z] }
+            let vertices = GPUBuffer(device: device, interleaved)
+            let colors = GPUBuffer(device: device, MoleculeScene.packed(mesh.atoms, atomColors))
+            let array = VertexArray(device: device, attributes: [
+                .init(location: 0, buffer: vertices, components: 3, stride: 24, offset: 0, perInstance: false),
+                .init(location: 1, buffer: vertices, components: 3, stride: 24, offset: 12, perInstance: false),
+                .init(location: 2, buffer: colors, components: 4, kind: .normalizedUnsignedByte, stride: 4, offset: 0, perInstance: false),
+            ])
+            scene.meshes.append((array, colors, IndexBuffer(device: device, mesh.indices)))
+        }
         scene.visibility = visibility
         return scene
     }
@@ -297,6 +310,24 @@ public final class MoleculeRenderer {
             device.setEnabled(.cullFace, false)
             device.draw(program, vertexArray, into: target.framebuffer, primitive: triangle > 0 ? .triangles : .triangleStrip,
                         first: triangle, vertexCount: triangle > 0 ? 3 : 4, instances: instances)
+        }
+        if !scene.meshes.isEmpty {
+            // Cartoons: lit triangles, both faces (ribbons are thin).
+            let program = try device.program(vertex: "mesh.vert", fragment: "mesh.frag", defines: variant)
+            program.set("view", matrix: view)
+            program.set("projection", matrix: projection)
+            program.set("lightDirection", light)
+            program.set("halfwayDirection", halfway)
+            program.set("ambient", style.ambient)
+            program.set("diffuse", style.diffuse)
+            program.set("specular", style.specular)
+            program.set("fogStart", distance - r * 0.2)
+            program.set("fogEnd", distance + r)
+            program.set("fogStrength", style.depthCue ? Float(0.75) : 0)
+            program.set("fogColor", bg.alpha > 0 ? SIMD3(bg.red, bg.green, bg.blue) : SIMD3<Float>(1, 1, 1))
+            for mesh in scene.meshes {
+                device.drawIndexed(program, mesh.vertices, indices: mesh.indices, into: target.framebuffer, primitive: .triangles)
+            }
         }
     }
 }

@@ -32,6 +32,9 @@ public final class MoleculeScene {
         sphereColors?.update(packedSphereColors)
         packedCylinderColors = MoleculeScene.packed(geometry.cylinderAtoms, atomColors)
         cylinderColors?.update(packedCylinderColors)
+        for (k, m) in meshes.enumerated() where k < geometry.meshes.count {
+            m.colors.update(MoleculeScene.packed(geometry.meshes[k].atoms, atomColors))
+        }
         culledFor = nil
     }
 
@@ -45,6 +48,8 @@ public final class MoleculeScene {
     var culledFor: (rotation: Quaternion, minimumRadius: Float)?
     /// Culling done ahead, off the drawing thread, for one view direction.
     var visibility: SphereVisibility?
+    /// The meshes (cartoons): vertices with their colors, and the triangles' indices.
+    var meshes: [(vertices: VertexArray, colors: GPUBuffer, indices: IndexBuffer)] = []
 
     /// 0xRRGGBB to the bytes R, G, B, 255 in memory order, per instance.
     static func packed(_ atoms: [Int32], _ colors: [UInt32]) -> [UInt32] {

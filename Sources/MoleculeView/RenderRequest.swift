@@ -94,7 +94,7 @@ public struct RenderRequest: Sendable, Equatable {
         var turned = Camera(center: .zero, radius: 1)
         turned.rotation = prepared.principalAxes
         turned.rotate(degreesX: rotate.x, degreesY: rotate.y, degreesZ: rotate.z)
-        var camera = Camera.fitted(spheres: prepared.geometry.spheres, rotation: turned.rotation)
+        var camera = Camera.fitted(spheres: prepared.geometry.extentSpheres, rotation: turned.rotation)
         if perspective { camera.projection = .perspective(fieldOfView: 30) }
         camera.zoom = zoom
         camera.pan = pan

@@ -7,10 +7,20 @@ public protocol Representation: Sendable {
     static var usesBonds: Bool { get }
     init()
     func geometry(of model: Model, bonds: [Bond], visible: [Bool], elements: ElementTable) -> MoleculeGeometry
+    /// The same, knowing the helices and strands the file states (cartoons draw them).
+    func geometry(of model: Model, bonds: [Bond], visible: [Bool], elements: ElementTable,
+                  secondaryStructure: [SecondaryStructureRange]) -> MoleculeGeometry
+}
+
+extension Representation {
+    public func geometry(of model: Model, bonds: [Bond], visible: [Bool], elements: ElementTable,
+                         secondaryStructure: [SecondaryStructureRange]) -> MoleculeGeometry {
+        geometry(of: model, bonds: bonds, visible: visible, elements: elements)
+    }
 }
 
 public enum Representations {
-    public static let all: [any Representation.Type] = [BallAndStick.self, Spacefill.self, Sticks.self, Lines.self]
+    public static let all: [any Representation.Type] = [BallAndStick.self, Spacefill.self, Sticks.self, Lines.self, Cartoon.self]
 
     public static func named(_ name: String) -> (any Representation.Type)? {
         all.first { $0.name == name }

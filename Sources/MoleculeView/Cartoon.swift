@@ -1,0 +1,174 @@
+import Structure
+
+/// Proteins and nucleic acids as cartoons: a smooth curve (Catmull-Rom through the CA atoms, or
+/// the P atoms of nucleic acids) swept with a cross-section that follows the secondary structure:
+/// helices as broad ribbons, strands as flat arrows, loops and nucleic acid backbones as tubes,
+/// each residue in its CA's (or P's) color. The file's helices and strands where it states any,
+/// else DSSP's assignment (`Model.secondaryStructure(stated:)`). Residues the cartoon cannot
+/// show (ligands, waters, a lone residue) are drawn as ball-and-stick would draw them.
+public struct Cartoon: Representation {
+    public static let name = "cartoon"
+    public static let usesBonds = true
+    /// Curve points per residue.
+    public static let samples = 8
+    /// Points around the cross-section.
+    public static let sides = 12
+
+    public init() {}
+
+    public func geometry(of model: Model, bonds: [Bond], visible: [Bool], elements: ElementTable) -> MoleculeGeometry {
+        geometry(of: model, bonds: bonds, visible: visible, elements: elements, secondaryStructure: [])
+    }
+
+    /// One traced residue: its guide atom (CA or P), the direction its cross-section's width takes
+    /// (the carbonyl's, for proteins), and its state.
+    struct Trace {
+        var atom: Int32
+        var position: SIMD3<Float>
+        var side: SIMD3<Float>?
+        var state: SecondaryStructure
+    }
+
+    public func geometry(of model: Model, bonds: [Bond], visible: [Bool], elements: ElementTable,
+                         secondaryStructure ranges: [SecondaryStructureRange]) -> MoleculeGeometry {
+        let states = model.secondaryStructure(stated: ranges)
+        var traced = [Bool](repeating: false, count: model.atoms.count)
+        var mesh = Mesh(name: "cartoon")
+        for chain in model.chains {
+            var run: [Trace] = []
+            var nucleic = false
+            func flush() {
+                if run.count >= 2 { sweep(run, nucleic: nucleic, into: &mesh) }
+                run = []
+            }
+            for r in chain.residues {
+                let residue = model.residues[Int(r)]
+                var guide: Int32?, isNucleic = false, c: SIMD3<Float>?, o: SIMD3<Float>?
+                for a in residue.atoms {
+                    let atom = model.atoms[Int(a)]
+                    switch atom.name.description {
+                    case "CA" where guide == nil && atom.element.symbol == "C": guide = a
+                    case "P" where guide == nil: guide = a; isNucleic = true
+                    case "C": c = atom.position
+                    case "O": o = atom.position
+                    default: break
+                    }
+                }
+                guard let g = guide, !residue.isHetero || isNucleic || residue.name.description == "MSE" else {
+                    flush()
+                    continue
+                }
+                let p = model.atoms[Int(g)].position
+                if let last = run.last, ((last.position - p) * (last.position - p)).sum() > (isNucleic ? 64 : 18) {
+                    flush()
+                }
+                if run.isEmpty { nucleic = isNucleic }
+                if isNucleic != nucleic { flush(); nucleic = isNucleic }
+                var side: SIMD3<Float>?
+                if let c, let o { side = o - c }
+                run.append(Trace(atom: g, position: p, side: side, state: isNucleic ? .coil : states[Int(r)]))
+                for a in residue.atoms { traced[Int(a)] = true }
+            }
+            flush()
+        }
+        // What the cartoon does not show (ligands, waters, unconnected residues): ball-and-stick.
+        let rest = zip(visible, traced).map { $0 && !$1 }
+        var g = BallAndStick().geometry(of: model, bonds: bonds, visible: rest, elements: elements)
+        if !mesh.indices.isEmpty { g.meshes = [mesh] }
+        return g
+    }
+
+    /// Sweeps the cross-sections along the curve through `run`.
+    private func sweep(_ run: [Trace], nucleic: Bool, into mesh: inout Mesh) {
+        let n = run.count, k = Cartoon.samples
+        let points = run.map(\.position)
+        func point(_ i: Int) -> SIMD3<Float> { points[max(0, min(n - 1, i))] }
+        // Widths and thicknesses of the states: tube, ribbon, arrow body.
+        func size(_ i: Int) -> SIMD2<Float> {
+            if nucleic { return SIMD2(0.9, 0.9) }
+            switch run[max(0, min(n - 1, i))].state {
+            case .coil: return SIMD2(0.5, 0.5)
+            case .helix: return SIMD2(2.2, 0.45)
+            case .strand: return SIMD2(1.8, 0.5)
+            }
+        }
+        // Side directions made perpendicular to the curve and kept from flipping.
+        var sides: [SIMD3<Float>] = []
+        var previous: SIMD3<Float>?
+        for i in 0..<n {
+            let tangent = normalize(point(i + 1) - point(i - 1))
+            var s = run[i].side ?? (previous ?? perpendicular(tangent))
+            s -= tangent * dot(s, tangent)
+            if length(s) < 1e-3 { s = previous ?? perpendicular(tangent) }
+            s = normalize(s)
+            if let previous, dot(s, previous) < 0 { s = -s }
+            sides.append(s)
+            previous = s
+        }
+        var ring = 0
+        let total = (n - 1) * k + 1
+        for step in 0..<total {
+            let i = min(step / k, n - 2), t = Float(step - i * k) / Float(k)
+            let p0 = point(i - 1), p1 = point(i), p2 = point(i + 1), p3 = point(i + 2)
+            // Catmull-Rom position and tangent.
+            let t2 = t * t, t3 = t2 * t
+            let a1: SIMD3<Float> = p2 - p0
+            let a2: SIMD3<Float> = 2 * p0 - 5 * p1 + 4 * p2 - p3
+            let a3: SIMD3<Float> = 3 * p1 - p0 - 3 * p2 + p3
+            let position: SIMD3<Float> = 0.5 * (2 * p1 + a1 * t + a2 * t2 + a3 * t3)
+            let derivative: SIMD3<Float> = 0.5 * (a1 + 2 * t * a2 + 3 * t2 * a3)
+            let tangent = normalize(length(derivative) > 1e-5 ? derivative : p2 - p1)
+            var side = sides[i] * (1 - t) + sides[i + 1] * t
+            side -= tangent * dot(side, tangent)
+            side = length(side) > 1e-4 ? normalize(side) : perpendicular(tangent)
+            let up = cross(tangent, side)
+            // The section's size, blended between residues; a strand ends in an arrowhead.
+            let residue = t < 0.5 ? i : i + 1
+            var w = size(i) * (1 - t) + size(i + 1) * t
+            if run[i].state == .strand && run[i + 1].state == .strand && !nucleic
+                && (i + 2 >= n || run[i + 2].state != .strand) {
+                w.x = 2.8 * (1 - t) + 0.3 * t
+            } else if run[i].state != run[i + 1].state {
+                // Keep the shape of the residue the point belongs to: no bulges between a ribbon and a tube.
+                w = size(residue)
+            }
+            let atom = run[residue].atom
+            let base = UInt32(mesh.positions.count)
+            for s in 0..<Cartoon.sides {
+                let a = Float(s) * 2 * .pi / Float(Cartoon.sides)
+                let c = cosine(a), si = sine(a)
+                mesh.positions.append(position + side * (c * w.x / 2) + up * (si * w.y / 2))
+                mesh.normals.append(normalize(side * (c / max(w.x, 0.05)) + up * (si / max(w.y, 0.05))))
+                mesh.atoms.append(atom)
+            }
+            if ring > 0 {
+                let prev = base - UInt32(Cartoon.sides)
+                for s in 0..<UInt32(Cartoon.sides) {
+                    let s1 = (s + 1) % UInt32(Cartoon.sides)
+                    mesh.indices += [prev + s, prev + s1, base + s, prev + s1, base + s1, base + s]
+                }
+            }
+            ring += 1
+        }
+    }
+}
+
+@inline(__always) private func dot(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> Float { (a * b).sum() }
+@inline(__always) private func length(_ a: SIMD3<Float>) -> Float { (a * a).sum().squareRoot() }
+@inline(__always) private func normalize(_ a: SIMD3<Float>) -> SIMD3<Float> { let l = length(a); return l > 0 ? a / l : SIMD3(1, 0, 0) }
+@inline(__always) private func cross(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> SIMD3<Float> {
+    SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
+}
+private func perpendicular(_ t: SIMD3<Float>) -> SIMD3<Float> {
+    normalize(cross(t, abs(t.x) < 0.9 ? SIMD3(1, 0, 0) : SIMD3(0, 1, 0)))
+}
+
+#if canImport(Glibc)
+import Glibc
+@inline(__always) private func sine(_ x: Float) -> Float { Glibc.sinf(x) }
+@inline(__always) private func cosine(_ x: Float) -> Float { Glibc.cosf(x) }
+#else
+import Darwin
+@inline(__always) private func sine(_ x: Float) -> Float { Darwin.sinf(x) }
+@inline(__always) private func cosine(_ x: Float) -> Float { Darwin.cosf(x) }
+#endif

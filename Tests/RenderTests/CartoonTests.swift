@@ -1,0 +1,51 @@
+import Foundation
+import Graphics
+import MoleculeView
+import Scene
+import Structure
+import XCTest
+
+/// Cartoons: a tube, ribbons and arrows swept along the backbone, drawn as a mesh.
+final class CartoonTests: XCTestCase {
+    func testHelicesAreDrawnWhereTheHelicalResiduesAre() throws {
+        let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("1crn.pdb").path)
+        let p = try Rendering.prepared(s, "cartoon")
+        XCTAssertEqual(p.geometry.meshes.count, 1)
+        XCTAssertEqual(p.geometry.sphereCount, 0, "every residue of crambin is in the cartoon")
+        var style = RenderStyle.transparent
+        style.antialias = 0
+        let size = 300
+        let image = try Rendering.draw(p, size: size, style: style)
+        let camera = p.fittedCamera
+        let model = p.model
+        let states = model.secondaryStructure(from: s.secondaryStructure)
+        var helixHits = 0, helices = 0
+        for (r, residue) in model.residues.enumerated() where states[r] == .helix {
+            guard let ca = residue.atoms.first(where: { model.atoms[Int($0)].name.description == "CA" }) else { continue }
+            helices += 1
+            let q = camera.project(model.atoms[Int(ca)].position, width: size, height: size)
+            // The ribbon is 2.2 Å wide about the CA's curve: within a few pixels of the projected CA.
+            var near = false
+            for dy in -3...3 { for dx in -3...3 {
+                let x = Int(q.x) + dx, y = Int(q.y) + dy
+                if x >= 0, y >= 0, x < size, y < size, image.pixel(x, y).a > 0 { near = true }
+            } }
+            if near { helixHits += 1 }
+        }
+        XCTAssertEqual(helices, 21)
+        XCTAssertGreaterThanOrEqual(helixHits, helices - 1, "the ribbon passes by the helices' CA atoms (\(helixHits) of \(helices))")
+        // Far from every atom, nothing is drawn: the cartoon is not a blob.
+        XCTAssertLessThan(image.coverage().count, size * size / 3)
+    }
+
+    func testCartoonsAreExportedAndLigandsKeepTheirAtoms() throws {
+        let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("1bna.pdb").path)
+        let p = try Rendering.prepared(s, "cartoon")
+        let meshes = MoleculeMesh.meshes(p, detail: .low)
+        XCTAssertTrue(meshes.contains { $0.name == "cartoon" && $0.triangleCount > 1000 }, "\(meshes.map(\.name))")
+        let cartoon = try XCTUnwrap(meshes.first { $0.name == "cartoon" })
+        XCTAssertEqual(cartoon.colors.count, cartoon.positions.count)
+        // The first residue of each strand has no phosphate: it stays as atoms.
+        XCTAssertGreaterThan(p.geometry.sphereCount, 0)
+    }
+}
