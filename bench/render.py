@@ -64,6 +64,23 @@ for name in wanted[1:]:
         print(f"RESULT suite=render case=thumbnails-{args.size} molshot={m:.1f} peer={name}:{p:.2f} ratio={m / p:.{2 if name == 'baseline' else 1}f}")
 if len(wanted) == 1:
     print(f"RESULT suite=render case=thumbnails-{args.size} molshot={m:.1f}")
+# Cartoon thumbnails of the corpus against PyMOL's cartoons, ray-traced (alternating rounds).
+if "pymol-ray" in peers:
+    ct, pt = [], []
+    for _ in range(args.rounds):
+        for who in ("molshot", "pymol"):
+            out = tempfile.mkdtemp(prefix=f"bench-cartoon-{who}-")
+            if who == "molshot":
+                t, _, _ = runners.timed([args.molshot, "thumbnails", "--processes", "1", "--size", str(args.size), "--mode", "cartoon", "-o", out] + files)
+            else:
+                t, _, _ = runners.pymol(files, out, args.size, modes="cartoon")
+            shutil.rmtree(out, ignore_errors=True)
+            if t is not None:
+                (ct if who == "molshot" else pt).append(t)
+    if ct and pt:
+        mc, pc = n / median(ct), n / median(pt)
+        print(f"RESULT suite=render case=cartoon-thumbnails-{args.size} molshot={mc:.1f} peer=pymol-ray:{pc:.2f} ratio={mc / pc:.1f}  # structures/s, target >= 20")
+
 # Stage times from one sequential pass over the same files (the pipeline overlaps them).
 stages = subprocess.run([args.molshot, "measure-render", "--size", str(args.size)] + files,
                         capture_output=True, text=True, check=True).stdout

@@ -7,14 +7,19 @@ from pymol import cmd
 files = json.load(open(os.environ["PEER_FILES"]))
 size = int(os.environ.get("PEER_SIZE", "256"))
 out = os.environ["PEER_OUT"]
+modes = os.environ.get("PEER_MODES", "ball-and-stick,spacefill").split(",")
 cmd.bg_color("white")
 cmd.set("ray_opaque_background", 1)
 for i, f in enumerate(files):
     cmd.load(f, "m")
     cmd.remove("hydro or solvent")
-    for mode in ("ball-and-stick", "spacefill"):
+    for mode in modes:
         cmd.hide("everything")
-        if mode == "spacefill":
+        if mode == "cartoon":
+            # PyMOL's picture of a polymer: its cartoon, with what the cartoon cannot show as sticks.
+            cmd.show("cartoon")
+            cmd.show("sticks", "not polymer")
+        elif mode == "spacefill":
             cmd.show("spheres")
         else:
             cmd.show("sticks")

@@ -20,10 +20,10 @@ def timed(argv, environment=None):
     return elapsed, cpu, p.stdout
 
 
-def pymol(files, out, size):
+def pymol(files, out, size, modes="ball-and-stick,spacefill"):
     with open(os.path.join(out, "files.json"), "w") as f:
         json.dump(files, f)
-    e = dict(env, PEER_FILES=os.path.join(out, "files.json"), PEER_OUT=out, PEER_SIZE=str(size))
+    e = dict(env, PEER_FILES=os.path.join(out, "files.json"), PEER_OUT=out, PEER_SIZE=str(size), PEER_MODES=modes)
     return timed(["pymol", "-cq", os.path.join(here, "pymol_thumbnails.py")], e)
 
 
