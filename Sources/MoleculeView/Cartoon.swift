@@ -152,23 +152,3 @@ public struct Cartoon: Representation {
         }
     }
 }
-
-@inline(__always) private func dot(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> Float { (a * b).sum() }
-@inline(__always) private func length(_ a: SIMD3<Float>) -> Float { (a * a).sum().squareRoot() }
-@inline(__always) private func normalize(_ a: SIMD3<Float>) -> SIMD3<Float> { let l = length(a); return l > 0 ? a / l : SIMD3(1, 0, 0) }
-@inline(__always) private func cross(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> SIMD3<Float> {
-    SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
-}
-private func perpendicular(_ t: SIMD3<Float>) -> SIMD3<Float> {
-    normalize(cross(t, abs(t.x) < 0.9 ? SIMD3(1, 0, 0) : SIMD3(0, 1, 0)))
-}
-
-#if canImport(Glibc)
-import Glibc
-@inline(__always) private func sine(_ x: Float) -> Float { Glibc.sinf(x) }
-@inline(__always) private func cosine(_ x: Float) -> Float { Glibc.cosf(x) }
-#else
-import Darwin
-@inline(__always) private func sine(_ x: Float) -> Float { Darwin.sinf(x) }
-@inline(__always) private func cosine(_ x: Float) -> Float { Darwin.cosf(x) }
-#endif

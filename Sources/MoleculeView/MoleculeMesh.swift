@@ -156,17 +156,3 @@ public enum MoleculeMesh {
         return (vertices, faces)
     }
 }
-
-@inline(__always) private func cross(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> SIMD3<Float> {
-    SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
-}
-
-#if canImport(Glibc)
-import Glibc
-@inline(__always) private func sine(_ x: Float) -> Float { Glibc.sinf(x) }
-@inline(__always) private func cosine(_ x: Float) -> Float { Glibc.cosf(x) }
-#else
-import Darwin
-@inline(__always) private func sine(_ x: Float) -> Float { Darwin.sinf(x) }
-@inline(__always) private func cosine(_ x: Float) -> Float { Darwin.cosf(x) }
-#endif

@@ -286,6 +286,20 @@ public final class MoleculeRenderer {
         let halfway = unit(light + SIMD3<Float>(0, 0, 1))
         let variant = camera.isOrthographic ? ["ORTHOGRAPHIC"] : []
         let bg = style.background
+        // The camera, the light and the depth cue: the same for every program.
+        func setView(_ program: ShaderProgram) {
+            program.set("view", matrix: view)
+            program.set("projection", matrix: projection)
+            program.set("lightDirection", light)
+            program.set("halfwayDirection", halfway)
+            program.set("ambient", style.ambient)
+            program.set("diffuse", style.diffuse)
+            program.set("specular", style.specular)
+            program.set("fogStart", distance - r * 0.2)
+            program.set("fogEnd", distance + r)
+            program.set("fogStrength", style.depthCue ? Float(0.75) : 0)
+            program.set("fogColor", bg.alpha > 0 ? SIMD3(bg.red, bg.green, bg.blue) : SIMD3<Float>(1, 1, 1))
+        }
         // `triangle`: where the one-triangle cover starts in the corner buffer, 0 for the quad.
         for (vertexArray, program, instances, triangle) in [
             (sphereVertices, try device.program(vertex: "sphere.vert", fragment: "sphere.frag", defines: variant), sphereCount,
@@ -294,19 +308,9 @@ public final class MoleculeRenderer {
              cylinderCount, thinBonds ? 7 : 0),
         ] {
             guard let vertexArray else { continue }
-            program.set("view", matrix: view)
-            program.set("projection", matrix: projection)
-            program.set("lightDirection", light)
-            program.set("halfwayDirection", halfway)
+            setView(program)
             program.set("bondRadius", scene.geometry.cylinderRadius)
             program.set("minimumRadius", style.minimumAtomPixels / pixelsPerUnit)
-            program.set("ambient", style.ambient)
-            program.set("diffuse", style.diffuse)
-            program.set("specular", style.specular)
-            program.set("fogStart", distance - r * 0.2)
-            program.set("fogEnd", distance + r)
-            program.set("fogStrength", style.depthCue ? Float(0.75) : 0)
-            program.set("fogColor", bg.alpha > 0 ? SIMD3(bg.red, bg.green, bg.blue) : SIMD3<Float>(1, 1, 1))
             device.setEnabled(.cullFace, false)
             device.draw(program, vertexArray, into: target.framebuffer, primitive: triangle > 0 ? .triangles : .triangleStrip,
                         first: triangle, vertexCount: triangle > 0 ? 3 : 4, instances: instances)
@@ -314,17 +318,7 @@ public final class MoleculeRenderer {
         if !scene.meshes.isEmpty {
             // Cartoons: lit triangles, both faces (ribbons are thin).
             let program = try device.program(vertex: "mesh.vert", fragment: "mesh.frag", defines: variant)
-            program.set("view", matrix: view)
-            program.set("projection", matrix: projection)
-            program.set("lightDirection", light)
-            program.set("halfwayDirection", halfway)
-            program.set("ambient", style.ambient)
-            program.set("diffuse", style.diffuse)
-            program.set("specular", style.specular)
-            program.set("fogStart", distance - r * 0.2)
-            program.set("fogEnd", distance + r)
-            program.set("fogStrength", style.depthCue ? Float(0.75) : 0)
-            program.set("fogColor", bg.alpha > 0 ? SIMD3(bg.red, bg.green, bg.blue) : SIMD3<Float>(1, 1, 1))
+            setView(program)
             for mesh in scene.meshes {
                 device.drawIndexed(program, mesh.vertices, indices: mesh.indices, into: target.framebuffer, primitive: .triangles)
             }
