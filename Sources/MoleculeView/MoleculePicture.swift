@@ -32,11 +32,12 @@ public struct PreparedMolecule: Sendable {
     /// Builds everything for `mode` ("ball-and-stick", "spacefill") from the first model of `structure`.
     public init(_ structure: Structure, mode: String, color: ColorTheme = .element, filter: AtomFilter = AtomFilter(),
                 perception: BondPerception) throws {
-        guard let representation = Representations.named(mode) else {
-            throw RequestError(field: "mode", "must be one of: \(Representations.names.joined(separator: ", ")) (got \(mode))")
-        }
         guard let model = structure.models.first else {
             throw InputFileError(file: structure.metadata.id.isEmpty ? "the structure" : structure.metadata.id, message: "has no model")
+        }
+        let mode = mode == Representations.automatic ? Representations.automatic(for: model) : mode
+        guard let representation = Representations.named(mode) else {
+            throw RequestError(field: "mode", "must be one of: \(Representations.names.joined(separator: ", ")), auto (got \(mode))")
         }
         self.model = model
         var visible = filter.visible(model)

@@ -148,11 +148,11 @@ public struct RenderRequest: Sendable, Equatable {
               isFlag: false) { r, v throws(RequestError) in
             (r.width, r.height) = try ValueText.size(v, field: "size", maximumSide: OffscreenPass.maximumSide)
         },
-        Field(name: "mode", help: "\(Representations.names.joined(separator: " or ")); thumbnails take several, comma-separated "
+        Field(name: "mode", help: "\(Representations.names.joined(separator: ", ")) or auto (cartoon for polymers with their ligands as ball-and-stick, spacefill past \(Representations.spacefillResidues) residues, ball-and-stick for small molecules); thumbnails take several, comma-separated "
               + "(default \(BallAndStick.name); thumbnails \(Representations.thumbnailModes.joined(separator: ","))).", isFlag: false) { r, v throws(RequestError) in
             let names = v.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            for name in names where Representations.named(name) == nil {
-                throw RequestError(field: "mode", "must be one of: \(Representations.names.joined(separator: ", ")) (got \(name.isEmpty ? v : name))")
+            for name in names where Representations.named(name) == nil && name != Representations.automatic {
+                throw RequestError(field: "mode", "must be one of: \(Representations.names.joined(separator: ", ")), auto (got \(name.isEmpty ? v : name))")
             }
             r.modes = names
         },

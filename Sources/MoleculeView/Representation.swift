@@ -26,6 +26,23 @@ public enum Representations {
         all.first { $0.name == name }
     }
 
+    /// `--mode auto`: the representation a PyMOL or Mol* user expects for this model: cartoon for
+    /// polymers (ligands drawn as ball-and-stick beside it), spacefill for very large assemblies
+    /// (more than `spacefillResidues` polymer residues: cartoons of them are a tangle at thumbnail
+    /// size), ball-and-stick for small molecules.
+    public static let automatic = "auto"
+    public static let spacefillResidues = 5000
+
+    public static func automatic(for model: Model) -> String {
+        var polymer = 0
+        for residue in model.residues {
+            let name = residue.name.description.uppercased()
+            if Selection.aminoAcids.contains(name) || Selection.nucleotides.contains(name) { polymer += 1 }
+        }
+        if polymer > spacefillResidues { return Spacefill.name }
+        return polymer >= 3 ? Cartoon.name : BallAndStick.name
+    }
+
     public static var names: [String] { all.map { $0.name } }
 
     /// What `thumbnails` makes by default: the two classic pictures of the sample browser.

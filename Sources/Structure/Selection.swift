@@ -33,10 +33,10 @@ public indirect enum Selection: Sendable, Equatable {
     case not(Selection)
 
     /// Amino acids (with the common modified ones kept in chains) and nucleotides.
-    static let aminoAcids: Set<String> = ["ALA", "ARG", "ASN", "ASP", "CYS", "GLN", "GLU", "GLY", "HIS", "ILE", "LEU", "LYS", "MET",
+    public static let aminoAcids: Set<String> = ["ALA", "ARG", "ASN", "ASP", "CYS", "GLN", "GLU", "GLY", "HIS", "ILE", "LEU", "LYS", "MET",
                                           "PHE", "PRO", "SER", "THR", "TRP", "TYR", "VAL", "MSE", "SEC", "PYL", "UNK", "HID", "HIE",
                                           "HIP", "CYX", "ASX", "GLX"]
-    static let nucleotides: Set<String> = ["A", "C", "G", "U", "T", "I", "N", "DA", "DC", "DG", "DT", "DU", "DI", "DN"]
+    public static let nucleotides: Set<String> = ["A", "C", "G", "U", "T", "I", "N", "DA", "DC", "DG", "DT", "DU", "DI", "DN"]
     static let backboneNames: Set<String> = ["N", "CA", "C", "O", "OXT", "P", "OP1", "OP2", "O1P", "O2P", "O5'", "C5'", "C4'", "C3'", "O3'"]
 
     // MARK: Parsing

@@ -48,4 +48,21 @@ final class CartoonTests: XCTestCase {
         // The first residue of each strand has no phosphate: it stays as atoms.
         XCTAssertGreaterThan(p.geometry.sphereCount, 0)
     }
+
+    func testAutoModeIsCartoonForPolymersAndBallAndStickForSmallMolecules() throws {
+        func model(_ file: String) throws -> Model {
+            try XCTUnwrap(try StructureFile.load(path: Rendering.fixtures.appendingPathComponent(file).path).models.first)
+        }
+        XCTAssertEqual(Representations.automatic(for: try model("1crn.pdb")), "cartoon")
+        XCTAssertEqual(Representations.automatic(for: try model("1bna.pdb")), "cartoon")
+        XCTAssertEqual(Representations.automatic(for: try model("Caffeine.pdb")), "ball-and-stick")
+        XCTAssertEqual(Representations.automatic(for: try model("TYR.sdf")), "ball-and-stick")
+        // Past the residue limit: spacefill (a large assembly made of crambin's residues many times over).
+        var big = try model("1crn.pdb")
+        let one = big.residues
+        for _ in 0..<(Representations.spacefillResidues / one.count + 1) { big.residues += one }
+        XCTAssertEqual(Representations.automatic(for: big), "spacefill")
+        let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("1crn.pdb").path)
+        XCTAssertFalse(try Rendering.prepared(s, "auto").geometry.meshes.isEmpty, "auto draws crambin as a cartoon")
+    }
 }
