@@ -3,7 +3,7 @@ import Structure
 /// Proteins and nucleic acids as cartoons: a smooth curve (Catmull-Rom through the CA atoms, or
 /// the P atoms of nucleic acids) swept with a cross-section that follows the secondary structure:
 /// helices as broad ribbons, strands as flat arrows, loops and nucleic acid backbones as tubes,
-/// each residue in its CA's (or P's) color. The file's helices and strands where it states any,
+/// nucleic acid bases as slabs on rungs from the phosphate, each residue in its CA's (or P's) color. The file's helices and strands where it states any,
 /// else DSSP's assignment (`Model.secondaryStructure(stated:)`). Residues the cartoon cannot
 /// show (ligands, waters, a lone residue) are drawn as ball-and-stick would draw them.
 public struct Cartoon: Representation {
@@ -68,14 +68,70 @@ public struct Cartoon: Representation {
                 if let c, let o { side = o - c }
                 run.append(Trace(atom: g, position: p, side: side, state: isNucleic ? .coil : states[Int(r)]))
                 for a in residue.atoms { traced[Int(a)] = true }
+                if isNucleic { base(of: residue, in: model, from: p, into: &mesh) }
             }
             flush()
         }
+        // Colors come from `atoms` once the theme is known.
+        mesh.colors = []
         // What the cartoon does not show (ligands, waters, unconnected residues): ball-and-stick.
         let rest = zip(visible, traced).map { $0 && !$1 }
         var g = BallAndStick().geometry(of: model, bonds: bonds, visible: rest, elements: elements)
         if !mesh.indices.isEmpty { g.meshes = [mesh] }
         return g
+    }
+
+    /// Ring atoms of the bases: the six-membered ring, and the five-membered one of purines.
+    static let sixRing = ["N1", "C2", "N3", "C4", "C5", "C6"]
+    static let fiveRing = ["C4", "C5", "N7", "C8", "N9"]
+
+    /// A nucleotide's base as a slab (its rings, 0.5 Å thick) joined to the backbone curve at its
+    /// phosphate by a tube to the glycosidic nitrogen, in the color of its C1'.
+    private func base(of residue: Residue, in model: Model, from backbone: SIMD3<Float>, into mesh: inout Mesh) {
+        var named: [String: (Int32, SIMD3<Float>)] = [:]
+        for a in residue.atoms { named[model.atoms[Int(a)].name.description] = (a, model.atoms[Int(a)].position) }
+        let color = named["C1'"]?.0 ?? named["P"]?.0 ?? residue.atoms.lowerBound
+        let six = Cartoon.sixRing.compactMap { named[$0]?.1 }
+        guard six.count == 6 else { return }
+        slab(six, atom: color, into: &mesh)
+        let five = Cartoon.fiveRing.compactMap { named[$0]?.1 }
+        let purine = five.count == 5
+        if purine { slab(five, atom: color, into: &mesh) }
+        if let glycosidic = named[purine ? "N9" : "N1"]?.1 {
+            let start = mesh.positions.count
+            MoleculeMesh.cylinder(&mesh, from: backbone, to: glycosidic, radius: 0.3, sides: 8, color: 0)
+            mesh.atoms += [Int32](repeating: color, count: mesh.positions.count - start)
+        }
+    }
+
+    /// A flat prism over a ring of points: top and bottom faces as fans about the center, and walls.
+    private func slab(_ ring: [SIMD3<Float>], atom: Int32, into mesh: inout Mesh, thickness: Float = 0.5) {
+        let center = ring.reduce(SIMD3<Float>(repeating: 0), +) / Float(ring.count)
+        var normal = SIMD3<Float>(repeating: 0)
+        for i in ring.indices { normal += cross(ring[i] - center, ring[(i + 1) % ring.count] - center) }
+        guard length(normal) > 1e-4 else { return }
+        normal = normalize(normal)
+        let offset = normal * (thickness / 2)
+        func add(_ p: SIMD3<Float>, _ n: SIMD3<Float>) -> UInt32 {
+            mesh.positions.append(p)
+            mesh.normals.append(n)
+            mesh.atoms.append(atom)
+            return UInt32(mesh.positions.count - 1)
+        }
+        for side: Float in [1, -1] {
+            let c = add(center + offset * side, normal * side)
+            let rim = ring.map { add($0 + offset * side, normal * side) }
+            for i in ring.indices {
+                let a = rim[i], b = rim[(i + 1) % ring.count]
+                mesh.indices += side > 0 ? [c, a, b] : [c, b, a]
+            }
+        }
+        for i in ring.indices {
+            let p = ring[i], q = ring[(i + 1) % ring.count]
+            let out = normalize(cross(q - p, normal))
+            let a = add(p + offset, out), b = add(q + offset, out), c = add(q - offset, out), d = add(p - offset, out)
+            mesh.indices += [a, d, c, a, c, b]
+        }
     }
 
     /// Sweeps the cross-sections along the curve through `run`.

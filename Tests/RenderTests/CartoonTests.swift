@@ -47,6 +47,17 @@ final class CartoonTests: XCTestCase {
         XCTAssertEqual(cartoon.colors.count, cartoon.positions.count)
         // The first residue of each strand has no phosphate: it stays as atoms.
         XCTAssertGreaterThan(p.geometry.sphereCount, 0)
+        // Bases are slabs over their rings: each N3 of a phosphate-carrying nucleotide has slab corners a quarter Å off it.
+        let model = p.model
+        var slabbed = 0, bases = 0
+        for residue in model.residues where residue.atoms.contains(where: { model.atoms[Int($0)].name.description == "P" }) {
+            guard let n3 = residue.atoms.first(where: { model.atoms[Int($0)].name.description == "N3" }) else { continue }
+            bases += 1
+            let q = model.atoms[Int(n3)].position
+            if cartoon.positions.contains(where: { (($0 - q) * ($0 - q)).sum() < 0.3 * 0.3 }) { slabbed += 1 }
+        }
+        XCTAssertGreaterThan(bases, 20)
+        XCTAssertEqual(slabbed, bases, "every base is drawn as a slab")
     }
 
     func testAutoModeIsCartoonForPolymersAndBallAndStickForSmallMolecules() throws {
