@@ -51,7 +51,16 @@ public struct PreparedMolecule: Sendable {
         let colors = color.colors(for: model, elements: perception.elements)
         atomColors = colors
         id = PreparedMolecule.ids.add(1, ordering: .relaxed).newValue
-        for k in geometry.meshes.indices { geometry.meshes[k].colors = geometry.meshes[k].atoms.map { colors[Int($0)] } }
+        // Element colors make a cartoon all carbon gray: its ribbons take chain colors then, as in
+        // PyMOL and Mol*, and the atoms drawn beside it keep their elements'.
+        if !geometry.meshes.isEmpty && color == .element {
+            let chains = ColorTheme.chain.colors(for: model, elements: perception.elements)
+            for k in geometry.meshes.indices {
+                geometry.meshes[k].colors = geometry.meshes[k].atoms.map { chains[Int($0)] }
+            }
+        } else {
+            for k in geometry.meshes.indices { geometry.meshes[k].colors = geometry.meshes[k].atoms.map { colors[Int($0)] } }
+        }
     }
 
     /// Builds what `request` asks for, in `mode` (one of the request's modes).

@@ -116,7 +116,8 @@ public final class MoleculeRenderer {
             interleaved.reserveCapacity(mesh.positions.count * 6)
             for (p, n) in zip(mesh.positions, mesh.normals) { interleaved += [p.x, p.y, p.z, n.x, n.y, n.z] }
             let vertices = GPUBuffer(device: device, interleaved)
-            let colors = GPUBuffer(device: device, MoleculeScene.packed(mesh.atoms, atomColors))
+            let colors = GPUBuffer(device: device, MoleculeScene.packedColors(mesh.colors.count == mesh.positions.count
+                                                                                  ? mesh.colors : mesh.atoms.map { atomColors[Int($0)] }))
             let array = VertexArray(device: device, attributes: [
                 .init(location: 0, buffer: vertices, components: 3, stride: 24, offset: 0, perInstance: false),
                 .init(location: 1, buffer: vertices, components: 3, stride: 24, offset: 12, perInstance: false),

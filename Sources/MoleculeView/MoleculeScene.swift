@@ -53,9 +53,10 @@ public final class MoleculeScene {
 
     /// 0xRRGGBB to the bytes R, G, B, 255 in memory order, per instance.
     static func packed(_ atoms: [Int32], _ colors: [UInt32]) -> [UInt32] {
-        atoms.map { i in
-            let c = colors[Int(i)]
-            return (c >> 16 & 0xFF) | (c & 0xFF00) | (c & 0xFF) << 16 | 0xFF00_0000
-        }
+        packedColors(atoms.map { colors[Int($0)] })
+    }
+
+    static func packedColors(_ colors: [UInt32]) -> [UInt32] {
+        colors.map { c in (c >> 16 & 0xFF) | (c & 0xFF00) | (c & 0xFF) << 16 | 0xFF00_0000 }
     }
 }
