@@ -69,7 +69,6 @@ public final class LiveSession: LiveView, @unchecked Sendable {
     private var dirty = false
     private var closed = false
     private var recorded: [String]?
-    private var frames = 0
 
     /// `send` gets frames (in order, one at a time) and errors, from whichever thread has them.
     /// With `record`, the lines taken are kept (`recording`) as an event file.
@@ -93,9 +92,6 @@ public final class LiveSession: LiveView, @unchecked Sendable {
     public var recording: String? {
         lock.withLock { recorded.map { $0.joined(separator: "\n") + ($0.isEmpty ? "" : "\n") } }
     }
-
-    /// Frames sent so far.
-    public var frameCount: Int { lock.withLock { frames } }
 
     /// Takes one line of the event format. A bad line is answered with an error and left out.
     public func receive(_ line: String) {
@@ -187,7 +183,6 @@ public final class LiveSession: LiveView, @unchecked Sendable {
                     let png = try encoder.encode(try frame.finished(bands: ProcessInfo.processInfo.activeProcessorCount))
                     if !lock.withLock({ closed }) {
                         send(.frame(Frame(png: png, events: shown.events, time: shown.time, mode: shown.mode, caption: shown.caption)))
-                        lock.withLock { frames += 1 }
                     }
                 } catch {
                     send(.error(line: 0, message: "\(error)"))
