@@ -80,6 +80,9 @@ public indirect enum Selection: Sendable, Equatable {
 
         func peek() -> Token? { next < tokens.count ? tokens[next] : nil }
 
+        /// The token last taken, nil past the end (an error there points at the end).
+        var previous: Token? { tokens.indices.contains(next - 1) ? tokens[next - 1] : nil }
+
         mutating func take() -> Token? {
             defer { next += 1 }
             return peek()
@@ -118,7 +121,7 @@ public indirect enum Selection: Sendable, Equatable {
         /// The list after a property word: one token of items joined by `+` or `,`.
         mutating func list(after word: Token, _ what: String) throws -> [String] {
             guard let t = take(), !["(", ")", "and", "or", "not"].contains(t.lower) else {
-                throw error(at: tokens.indices.contains(next - 1) ? tokens[next - 1] : nil, "expected \(what) after \(word.text)")
+                throw error(at: previous, "expected \(what) after \(word.text)")
             }
             let items = t.text.split(whereSeparator: { $0 == "+" || $0 == "," }).map(String.init)
             guard !items.isEmpty else { throw error(at: t, "expected \(what) after \(word.text)") }
@@ -130,7 +133,7 @@ public indirect enum Selection: Sendable, Equatable {
             switch t.lower {
             case "(":
                 let inner = try expression()
-                guard take()?.text == ")" else { throw error(at: tokens.indices.contains(next - 1) ? tokens[next - 1] : nil, "expected ) to close the ( at \(t.position)") }
+                guard take()?.text == ")" else { throw error(at: previous, "expected ) to close the ( at \(t.position)") }
                 return inner
             case "all", "*": return .all
             case "none": return .none
@@ -149,14 +152,14 @@ public indirect enum Selection: Sendable, Equatable {
             case "resi", "i.":
                 let items = try list(after: t, "residue numbers or ranges")
                 return .residueNumber(try items.map { item in
-                    guard let range = Parser.range(item) else { throw error(at: tokens[next - 1], "\(item) is not a residue number or range (like 10 or 10-20)") }
+                    guard let range = Parser.range(item) else { throw error(at: previous, "\(item) is not a residue number or range (like 10 or 10-20)") }
                     return range
                 })
             case "within":
                 guard let d = take(), let distance = Float(d.text), distance.isFinite, distance >= 0 else {
-                    throw error(at: tokens.indices.contains(next - 1) ? tokens[next - 1] : nil, "expected a distance in Å after within")
+                    throw error(at: previous, "expected a distance in Å after within")
                 }
-                guard take()?.lower == "of" else { throw error(at: tokens.indices.contains(next - 1) ? tokens[next - 1] : nil, "expected of after within \(d.text)") }
+                guard take()?.lower == "of" else { throw error(at: previous, "expected of after within \(d.text)") }
                 return .within(distance, try negation())
             case ")":
                 throw error(at: t, "a ) with no ( before it")
