@@ -75,7 +75,9 @@ extension MolshotService {
             return try await table(try categories(viewer), columns: ["PERM_ID", "REFCON", "SUMMARY_HEADER", "SUMMARY", "CHILDREN"], form: form, base: base)
         case "ROOT":
             var all: [Entity] = []
-            for c in try categories(viewer) { all += try c.children.compactMap { try entity($0, viewer: viewer) } }
+            for c in try categories(viewer) {
+                for child in c.children { if let e = try await entity(child, viewer: viewer) { all.append(e) } }
+            }
             for i in all.indices { all[i].rootLevel = true }
             return try await table(all, columns: navigation + ["ROOT_LEVEL"], form: form, base: base)
         case "DRILL":
@@ -85,7 +87,7 @@ extension MolshotService {
             for _ in 0..<3 {
                 var next: [String] = []
                 for id in level where seen.insert(id).inserted {
-                    guard let e = try entity(id, viewer: viewer) else {
+                    guard let e = try await entity(id, viewer: viewer) else {
                         if out.isEmpty && next.isEmpty { throw HTTPError(.notFound, message: "no entity \(id)") }
                         continue
                     }
@@ -96,9 +98,10 @@ extension MolshotService {
             }
             return try await table(out, columns: navigation, form: form, base: base)
         case "DETAIL":
-            let found = try asked().map { id -> Entity in
-                guard let e = try entity(id, viewer: viewer) else { throw HTTPError(.notFound, message: "no entity \(id)") }
-                return e
+            var found: [Entity] = []
+            for id in try asked() {
+                guard let e = try await entity(id, viewer: viewer) else { throw HTTPError(.notFound, message: "no entity \(id)") }
+                found.append(e)
             }
             return try await table(found, columns: ["PERM_ID", "REFCON", "SUMMARY_HEADER", "SUMMARY", "IDENTIFIER", "IMAGES", "PROPERTIES"],
                                    form: form, base: base)
@@ -119,7 +122,7 @@ extension MolshotService {
     }
 
     /// The entity a PERM_ID names, nil where there is none or `viewer` may not see it.
-    private func entity(_ permId: String, viewer: MoleculeLibrary.Viewer) throws -> Entity? {
+    private func entity(_ permId: String, viewer: MoleculeLibrary.Viewer) async throws -> Entity? {
         let parts = permId.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
         switch parts[0] {
         case "MOLECULES", "PATHWAYS":
@@ -162,10 +165,10 @@ extension MolshotService {
                               refcon: refcon.merging(["ligand": l.name]) { a, _ in a })
             }
         case "PATHWAY", "COMPARTMENT":
-            guard parts.count >= 2, let path = try pathwayFiles()[parts[1]] else { return nil }
-            let map: PathwayMap
-            do { map = try PathwayFile.load(path: path) } catch { throw Self.badRequest(error) }
+            guard parts.count >= 2, try pathwayFiles()[parts[1]] != nil else { return nil }
             let id = parts[1]
+            // Read once and kept, as the image and tile routes keep it.
+            let map = try await pathway(id).entry.map
             if parts[0] == "PATHWAY" {
                 let kinds = Dictionary(grouping: map.nodes, by: \.kind).mapValues(\.count)
                 var properties: [(String, String)] = [("format", map.format), ("nodes", "\(map.nodes.count)"), ("edges", "\(map.edges.count)"),
