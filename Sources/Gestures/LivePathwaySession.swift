@@ -24,7 +24,6 @@ public final class LivePathwaySession: LiveView, @unchecked Sendable {
     /// Made and used on the render thread only.
     private var replay: PathwayReplay?
     private var lastShown: (MapView, String?)?
-    private var lastTime = 0.0
     private let finisher = DispatchQueue(label: "molshot-live-pathway-finish")
 
     public init(source: String = "session", map: PathwayMap, width: Int, height: Int, theme: PathwayTheme, lane: RenderLane<PathwayRenderer>,
@@ -81,10 +80,7 @@ public final class LivePathwaySession: LiveView, @unchecked Sendable {
                         if sawHeader { events += 1 }
                         sawHeader = true
                     }
-                    for t in taps {
-                        lastTime = t.time
-                        send(.tapped(t))
-                    }
+                    for t in taps { send(.tapped(t)) }
                 } catch {
                     let e = error as? GestureFileError
                     send(.error(line: e?.line ?? 0, message: e?.message ?? "\(error)"))
@@ -95,11 +91,11 @@ public final class LivePathwaySession: LiveView, @unchecked Sendable {
             if (changed || asked) && !lock.withLock({ closed }) {
                 lastShown = state
                 let frame = try replay.currentFrame()
-                let shown = lock.withLock { events }
+                let shown = lock.withLock { events }, time = replay.time
                 finisher.async { [self] in
                     do {
                         let png = try PNGEncoder.fast.encode(try frame.finished())
-                        send(.frame(LiveSession.Frame(png: png, events: shown, time: lastTime, mode: "pathway", caption: nil)))
+                        send(.frame(LiveSession.Frame(png: png, events: shown, time: time, mode: "pathway", caption: nil)))
                     } catch {
                         send(.error(line: 0, message: "\(error)"))
                     }

@@ -108,6 +108,9 @@ public final class PathwayReplay {
         return Tap(time: time, line: line, point: view.point(atPixel: p), node: node.map(\.summary))
     }
 
+    /// The `t` of the latest event taken.
+    public var time: Double { clock.last }
+
     /// The view as it is now, drawn (on the thread that owns the renderer).
     public func currentFrame() throws -> ReplayFrame { try frame() }
 
