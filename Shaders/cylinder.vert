@@ -6,9 +6,9 @@
 layout(location = 0) in vec2 corner;     // (-1,-1) .. (1,1): x across the bond, y along it
 layout(location = 1) in vec4 start;      // world a, length of the bond hidden inside a's sphere
 layout(location = 2) in vec4 end;        // world b, length hidden inside b's sphere
-uniform float bondRadius;
 layout(location = 3) in vec4 colorA;
 layout(location = 4) in vec4 colorB;
+layout(location = 5) in float radius;   // the bond's radius
 
 uniform mat4 view;
 uniform mat4 projection;
@@ -24,7 +24,7 @@ out vec3 vPosition;
 void main() {
     vec3 a = (view * vec4(start.xyz, 1.0)).xyz;
     vec3 b = (view * vec4(end.xyz, 1.0)).xyz;
-    float r = bondRadius;
+    float r = radius;
     vec3 axis = b - a;
     float len = length(axis);
     vec3 u = axis / max(len, 1e-6);

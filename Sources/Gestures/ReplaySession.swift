@@ -65,6 +65,9 @@ public final class ReplaySession {
         var one = Structure(format: structure?.format ?? .pdb)
         one.models = [shown]
         one.embeddedTemplates = structure?.embeddedTemplates ?? [:]
+        one.metadata = structure?.metadata ?? Metadata()
+        // The file's helices and strands (by chain and residue number: the same in every model), as cartoons draw them.
+        one.secondaryStructure = structure?.secondaryStructure ?? []
         prepared = try PreparedMolecule(one, mode: mode, request: options.request, perception: perception)
         return prepared
     }
@@ -86,7 +89,7 @@ public final class ReplaySession {
         case .touch: break
         case .command(let c): apply(c)
         case .mode(let m):
-            guard Representations.named(m) != nil else {
+            guard Representations.named(m) != nil || (m == Show.mode && !options.request.shows.isEmpty) else {
                 throw GestureFileError(file: source, line: event.line,
                                        message: "unknown mode \(m); known: \(Representations.names.joined(separator: ", "))")
             }
@@ -165,7 +168,8 @@ public final class ReplaySession {
     func apply(_ command: CameraCommand) {
         switch command {
         case .nextMode:
-            let names = Representations.names
+            // The picture the request's shows make comes first, then each representation.
+            let names = (options.request.shows.isEmpty ? [] : [Show.mode]) + Representations.names
             setMode(names[((names.firstIndex(of: mode) ?? -1) + 1) % names.count])
             return
         default: break

@@ -13,7 +13,7 @@ public struct BallAndStick: Representation {
     public func geometry(of model: Model, bonds: [Bond], visible: [Bool], elements: ElementTable) -> MoleculeGeometry {
         var g = MoleculeGeometry(atomsOf: model, visible: visible) { elements.vanDerWaalsRadius($0) * BallAndStick.sphereScale }
         g.cylinders.reserveCapacity(bonds.count * 8)
-        g.cylinderRadius = BallAndStick.bondRadius
+        g.cylinderRadii.reserveCapacity(bonds.count)
         let r = BallAndStick.bondRadius
         func hidden(_ atom: Int32) -> Float {
             // Where the bond's surface leaves the sphere, less a little so no seam can open.
@@ -21,9 +21,8 @@ public struct BallAndStick: Representation {
             return max(0, (max(s * s - r * r, 0)).squareRoot() - 0.02)
         }
         for bond in bonds where visible[Int(bond.a)] && visible[Int(bond.b)] {
-            let a = model.atoms[Int(bond.a)].position, b = model.atoms[Int(bond.b)].position
-            g.cylinders += [a.x, a.y, a.z, hidden(bond.a), b.x, b.y, b.z, hidden(bond.b)]
-            g.cylinderAtoms += [bond.a, bond.b]
+            g.addCylinder(bond.a, model.atoms[Int(bond.a)].position, hidden: hidden(bond.a),
+                          bond.b, model.atoms[Int(bond.b)].position, hidden: hidden(bond.b), radius: r)
         }
         return g
     }

@@ -11,10 +11,16 @@ public struct MoleculeGeometry: Sendable {
     /// ax, ay, az, hidden length at a, bx, by, bz, hidden length at b, per cylinder (a bond): the
     /// hidden lengths are how far the bond runs inside each atom's sphere.
     public var cylinders: [Float] = []
-    /// One radius for all cylinders.
-    public var cylinderRadius: Float = 0
+    /// The radius of each cylinder (a picture of several representations has several).
+    public var cylinderRadii: [Float] = []
     /// The two atoms of each cylinder; each half takes its atom's color.
     public var cylinderAtoms: [Int32] = []
+    /// Colors (0xRRGGBB) of each sphere and of each cylinder's two halves where the geometry
+    /// carries its own (`hasOwnColors`: a picture of several representations, each in its own
+    /// colors, its meshes colored already); otherwise they come from the atoms' colors.
+    public var sphereColors: [UInt32] = []
+    public var cylinderColors: [UInt32] = []
+    public var hasOwnColors = false
     /// Triangle meshes (cartoons), colored per vertex by `Mesh.atoms`.
     public var meshes: [Mesh] = []
 
@@ -48,6 +54,41 @@ public struct MoleculeGeometry: Sendable {
         return radii.isEmpty ? 0 : radii[radii.count / 2]
     }
     public var cylinderCount: Int { cylinderAtoms.count / 2 }
+
+    /// The thickest cylinder's radius, 0 for none.
+    public var cylinderRadius: Float { cylinderRadii.max() ?? 0 }
+
+    /// A cylinder from atom `a` to atom `b` (`hiddenA`, `hiddenB`: how far it runs inside each one's sphere).
+    public mutating func addCylinder(_ a: Int32, _ pa: SIMD3<Float>, hidden hiddenA: Float, _ b: Int32, _ pb: SIMD3<Float>,
+                                     hidden hiddenB: Float, radius: Float) {
+        cylinders += [pa.x, pa.y, pa.z, hiddenA, pb.x, pb.y, pb.z, hiddenB]
+        cylinderAtoms += [a, b]
+        cylinderRadii.append(radius)
+    }
+
+    /// The color of each sphere: its own, or its atom's from `atomColors`.
+    public func colorsOfSpheres(_ atomColors: [UInt32]) -> [UInt32] {
+        hasOwnColors ? sphereColors : sphereAtoms.map { atomColors[Int($0)] }
+    }
+
+    /// The colors of each cylinder's halves (two each): their own, or their atoms' from `atomColors`.
+    public func colorsOfCylinders(_ atomColors: [UInt32]) -> [UInt32] {
+        hasOwnColors ? cylinderColors : cylinderAtoms.map { atomColors[Int($0)] }
+    }
+
+    /// `other` drawn with this, each in its own colors: `atomColors` colors this one's spheres and
+    /// cylinders where they have none of their own, `otherColors` the other's.
+    public mutating func merge(_ other: MoleculeGeometry, atomColors: [UInt32], otherColors: [UInt32]) {
+        sphereColors = colorsOfSpheres(atomColors) + other.colorsOfSpheres(otherColors)
+        cylinderColors = colorsOfCylinders(atomColors) + other.colorsOfCylinders(otherColors)
+        hasOwnColors = true
+        spheres += other.spheres
+        sphereAtoms += other.sphereAtoms
+        cylinders += other.cylinders
+        cylinderAtoms += other.cylinderAtoms
+        cylinderRadii += other.cylinderRadii
+        meshes += other.meshes
+    }
 
     /// The smallest sphere about the bounding box's center that holds every sphere whole.
     public func boundingSphere() -> (center: SIMD3<Float>, radius: Float) {

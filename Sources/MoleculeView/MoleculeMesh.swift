@@ -65,10 +65,11 @@ public enum MoleculeMesh {
         }
         var meshes = names.map { Mesh(name: $0) }
         let unit = icosphere(detail.subdivisions)
+        let sphereColors = g.colorsOfSpheres(prepared.atomColors), cylinderColors = g.colorsOfCylinders(prepared.atomColors)
         for s in 0..<g.sphereCount {
             let atom = Int(g.sphereAtoms[s])
             let center = SIMD3(g.spheres[4 * s], g.spheres[4 * s + 1], g.spheres[4 * s + 2]), r = g.spheres[4 * s + 3]
-            let color = prepared.atomColors[atom]
+            let color = sphereColors[s]
             let k = chainOf[atom]
             let base = UInt32(meshes[k].positions.count)
             for v in unit.vertices {
@@ -87,8 +88,8 @@ public enum MoleculeMesh {
             let axis = (pb - pa) / length
             let start = pa + axis * min(f[3], length / 2), end = pb - axis * min(f[7], length / 2), middle = (pa + pb) / 2
             let k = chainOf[a]
-            cylinder(&meshes[k], from: start, to: middle, radius: g.cylinderRadius, sides: detail.sides, color: prepared.atomColors[a])
-            cylinder(&meshes[k], from: middle, to: end, radius: g.cylinderRadius, sides: detail.sides, color: prepared.atomColors[b])
+            cylinder(&meshes[k], from: start, to: middle, radius: g.cylinderRadii[c], sides: detail.sides, color: cylinderColors[2 * c])
+            cylinder(&meshes[k], from: middle, to: end, radius: g.cylinderRadii[c], sides: detail.sides, color: cylinderColors[2 * c + 1])
         }
         // Meshes the representation made itself (cartoons), colored as drawn.
         for var m in g.meshes where !m.indices.isEmpty {

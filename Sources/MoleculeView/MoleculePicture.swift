@@ -51,20 +51,65 @@ public struct PreparedMolecule: Sendable {
         let colors = color.colors(for: model, elements: perception.elements)
         atomColors = colors
         id = PreparedMolecule.ids.add(1, ordering: .relaxed).newValue
-        // Element colors make a cartoon all carbon gray: its ribbons take chain colors then, as in
-        // PyMOL and Mol*, and the atoms drawn beside it keep their elements'.
-        if !geometry.meshes.isEmpty && color == .element {
-            let chains = ColorTheme.chain.colors(for: model, elements: perception.elements)
-            for k in geometry.meshes.indices {
-                geometry.meshes[k].colors = geometry.meshes[k].atoms.map { chains[Int($0)] }
-            }
-        } else {
-            for k in geometry.meshes.indices { geometry.meshes[k].colors = geometry.meshes[k].atoms.map { colors[Int($0)] } }
-        }
+        PreparedMolecule.colorMeshes(&geometry, colors, theme: color, model: model, elements: perception.elements)
     }
 
-    /// Builds what `request` asks for, in `mode` (one of the request's modes).
+    /// Element colors make a cartoon all carbon gray: its ribbons take chain colors then, as in
+    /// PyMOL and Mol*, and the atoms drawn beside it keep their elements'.
+    private static func colorMeshes(_ geometry: inout MoleculeGeometry, _ colors: [UInt32], theme: ColorTheme?, model: Model,
+                                    elements: ElementTable) {
+        let meshColors = !geometry.meshes.isEmpty && theme == .element ? ColorTheme.chain.colors(for: model, elements: elements) : colors
+        for k in geometry.meshes.indices { geometry.meshes[k].colors = geometry.meshes[k].atoms.map { meshColors[Int($0)] } }
+    }
+
+    /// Builds a picture of several parts (`Show`), each a representation of the atoms its selection
+    /// names in its own colors, drawn together. A selection's atoms less the hydrogens and waters
+    /// `filter` hides, unless that leaves none of them (`sticks: water` shows the waters). Parts
+    /// that select nothing in this structure are left out; where all do, it is an error.
+    public init(_ structure: Structure, shows: [Show], color: ColorTheme = .element, filter: AtomFilter = AtomFilter(),
+                perception: BondPerception) throws {
+        let file = structure.metadata.id.isEmpty ? "the structure" : structure.metadata.id
+        guard let model = structure.models.first else { throw InputFileError(file: file, message: "has no model") }
+        guard !shows.isEmpty else { throw RequestError(field: "show", "is empty: give at least one") }
+        self.model = model
+        let filtered = filter.visible(model)
+        let conformer = model.defaultConformerMask()
+        var bonds: [Bond]?
+        let requested = color.colors(for: model, elements: perception.elements)
+        var geometry = MoleculeGeometry()
+        for show in shows {
+            let selected = show.selection.mask(in: model)
+            var visible = zip(selected, filtered).map { $0 && $1 }
+            if !visible.contains(true) { visible = zip(selected, conformer).map { $0 && $1 } }
+            guard visible.contains(true) else { continue }
+            let name = show.representation == Representations.automatic ? Representations.automatic(for: model) : show.representation
+            guard let representation = Representations.named(name) else {
+                throw RequestError(field: "show", "must start with one of: \(Representations.names.joined(separator: ", ")), auto (got \(name))")
+            }
+            if representation.usesBonds && bonds == nil {
+                bonds = perception.bonds(of: model, embedded: structure.embeddedTemplates)
+            }
+            var part = representation.init().geometry(of: model, bonds: representation.usesBonds ? bonds ?? [] : [], visible: visible,
+                                                      elements: perception.elements, secondaryStructure: structure.secondaryStructure)
+            let colors = show.colors(for: model, theme: color, elements: perception.elements)
+            PreparedMolecule.colorMeshes(&part, colors, theme: show.theme(color), model: model, elements: perception.elements)
+            geometry.merge(part, atomColors: requested, otherColors: colors)
+        }
+        guard geometry.sphereCount > 0 || geometry.cylinderCount > 0 || !geometry.meshes.isEmpty else {
+            throw InputFileError(file: file, message: "has no atom in any --show selection (\(shows.map(\.text).joined(separator: "; ")))")
+        }
+        self.bonds = bonds ?? []
+        self.geometry = geometry
+        atomColors = requested
+        id = PreparedMolecule.ids.add(1, ordering: .relaxed).newValue
+    }
+
+    /// Builds what `request` asks for, in `mode` (one of the request's modes; `Show.mode` for its shows).
     public init(_ structure: Structure, mode: String, request: RenderRequest, perception: BondPerception) throws {
-        try self.init(structure, mode: mode, color: request.color, filter: request.filter, perception: perception)
+        if mode == Show.mode {
+            try self.init(structure, shows: request.shows, color: request.color, filter: request.filter, perception: perception)
+        } else {
+            try self.init(structure, mode: mode, color: request.color, filter: request.filter, perception: perception)
+        }
     }
 }

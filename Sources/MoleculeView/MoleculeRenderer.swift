@@ -46,7 +46,7 @@ public final class MoleculeRenderer {
         g.spheres = [-1, 0, 0, 0.4, 1, 0, 0, 0.4]
         g.sphereAtoms = [0, 1]
         g.cylinders = [-1, 0, 0, 0.3, 1, 0, 0, 0.3]
-        g.cylinderRadius = 0.15
+        g.cylinderRadii = [0.15]
         g.cylinderAtoms = [0, 1]
         let scene = makeScene(g, atomColors: [0x909090, 0xFF0D0D])
         let camera = Camera(center: .zero, radius: 1.5)
@@ -94,18 +94,18 @@ public final class MoleculeRenderer {
     public func makeScene(_ geometry: MoleculeGeometry, atomColors: [UInt32], visibility: SphereVisibility? = nil) -> MoleculeScene {
         var sphereVertices: VertexArray? = nil, cylinderVertices: VertexArray? = nil
         var sphereColors: GPUBuffer? = nil, cylinderColors: GPUBuffer? = nil
-        let packedSphereColors = MoleculeScene.packed(geometry.sphereAtoms, atomColors)
+        let packedSphereColors = MoleculeScene.packedColors(geometry.colorsOfSpheres(atomColors))
         if geometry.sphereCount > 0 {
             let spheres = GPUBuffer(device: device, geometry.spheres)
             let colors = GPUBuffer(device: device, packedSphereColors)
             sphereVertices = sphereArray(spheres, colors)
             sphereColors = colors
         }
-        let packedCylinderColors = MoleculeScene.packed(geometry.cylinderAtoms, atomColors)
+        let packedCylinderColors = MoleculeScene.packedColors(geometry.colorsOfCylinders(atomColors))
         if geometry.cylinderCount > 0 {
             let cylinders = GPUBuffer(device: device, geometry.cylinders)
             let colors = GPUBuffer(device: device, packedCylinderColors)
-            cylinderVertices = cylinderArray(cylinders, colors)
+            cylinderVertices = cylinderArray(cylinders, GPUBuffer(device: device, geometry.cylinderRadii), colors)
             cylinderColors = colors
         }
         let scene = MoleculeScene(sphereVertices: sphereVertices, cylinderVertices: cylinderVertices, sphereColors: sphereColors,
@@ -129,13 +129,14 @@ public final class MoleculeRenderer {
         return scene
     }
 
-    private func cylinderArray(_ cylinders: GPUBuffer, _ colors: GPUBuffer) -> VertexArray {
+    private func cylinderArray(_ cylinders: GPUBuffer, _ radii: GPUBuffer, _ colors: GPUBuffer) -> VertexArray {
         VertexArray(device: device, attributes: [
             .init(location: 0, buffer: quad, components: 2, stride: 8, offset: 0, perInstance: false),
             .init(location: 1, buffer: cylinders, components: 4, stride: 32, offset: 0, perInstance: true),
             .init(location: 2, buffer: cylinders, components: 4, stride: 32, offset: 16, perInstance: true),
             .init(location: 3, buffer: colors, components: 4, kind: .normalizedUnsignedByte, stride: 8, offset: 0, perInstance: true),
             .init(location: 4, buffer: colors, components: 4, kind: .normalizedUnsignedByte, stride: 8, offset: 4, perInstance: true),
+            .init(location: 5, buffer: radii, components: 1, stride: 4, offset: 0, perInstance: true),
         ])
     }
 
@@ -188,22 +189,25 @@ public final class MoleculeRenderer {
                 // The bonds of the atoms seen (a bond between two hidden atoms is hidden between them).
                 var seen = [Bool](repeating: false, count: (geometry.sphereAtoms.max().map(Int.init) ?? -1) + 1)
                 for i in visible { seen[Int(geometry.sphereAtoms[Int(i)])] = true }
-                var ends = [Float](), endColors = [UInt32]()
+                var ends = [Float](), radii = [Float](), endColors = [UInt32]()
                 let packed = scene.packedCylinderColors
                 for c in 0..<geometry.cylinderCount {
                     let a = Int(geometry.cylinderAtoms[2 * c]), b = Int(geometry.cylinderAtoms[2 * c + 1])
                     guard (a < seen.count && seen[a]) || (b < seen.count && seen[b]) else { continue }
                     ends += geometry.cylinders[(8 * c)..<(8 * c + 8)]
+                    radii.append(geometry.cylinderRadii[c])
                     endColors += [packed[2 * c], packed[2 * c + 1]]
                 }
                 let count = endColors.count / 2
                 if let c = scene.culledCylinders {
                     c.cylinders.update(ends)
+                    c.radii.update(radii)
                     c.colors.update(endColors)
-                    scene.culledCylinders = (c.vertices, c.cylinders, c.colors, count)
+                    scene.culledCylinders = (c.vertices, c.cylinders, c.radii, c.colors, count)
                 } else {
-                    let cylinders = GPUBuffer(device: device, ends), colorBuffer = GPUBuffer(device: device, endColors)
-                    scene.culledCylinders = (cylinderArray(cylinders, colorBuffer), cylinders, colorBuffer, count)
+                    let cylinders = GPUBuffer(device: device, ends), radiusBuffer = GPUBuffer(device: device, radii)
+                    let colorBuffer = GPUBuffer(device: device, endColors)
+                    scene.culledCylinders = (cylinderArray(cylinders, radiusBuffer, colorBuffer), cylinders, radiusBuffer, colorBuffer, count)
                 }
             }
             scene.culledFor = (camera.rotation, key)
@@ -278,7 +282,7 @@ public final class MoleculeRenderer {
         let r = camera.radius
         let drawnPixelsPerUnit = Float(target.samples) * pixelsPerUnit
         let smallSpheres = scene.typicalSphereRadius * drawnPixelsPerUnit < triangleImpostorPixels
-        let thinBonds = scene.geometry.cylinderRadius * drawnPixelsPerUnit < triangleImpostorPixels / 2
+        let thinBonds = scene.largestCylinderRadius * drawnPixelsPerUnit < triangleImpostorPixels / 2
         let ((sphereVertices, sphereCount), (cylinderVertices, cylinderCount)) = culledDraw(scene, camera,
                                                                                             minimumRadius: style.minimumAtomPixels / pixelsPerUnit)
         func unit(_ v: SIMD3<Float>) -> SIMD3<Float> { v / (v * v).sum().squareRoot() }
@@ -310,7 +314,6 @@ public final class MoleculeRenderer {
         ] {
             guard let vertexArray else { continue }
             setView(program)
-            program.set("bondRadius", scene.geometry.cylinderRadius)
             program.set("minimumRadius", style.minimumAtomPixels / pixelsPerUnit)
             device.setEnabled(.cullFace, false)
             device.draw(program, vertexArray, into: target.framebuffer, primitive: triangle > 0 ? .triangles : .triangleStrip,

@@ -21,19 +21,23 @@ public final class MoleculeScene {
         self.packedSphereColors = packedSphereColors
         self.packedCylinderColors = packedCylinderColors
         typicalSphereRadius = MoleculeGeometry.medianRadius(geometry.spheres)
+        largestCylinderRadius = geometry.cylinderRadius
     }
 
     /// The median sphere radius, to choose how impostors are drawn.
     let typicalSphereRadius: Float
+    /// The thickest bond's radius, to choose how bonds are drawn.
+    let largestCylinderRadius: Float
 
-    /// New colors, one 0xRRGGBB per atom of the model the geometry came from.
+    /// New colors, one 0xRRGGBB per atom of the model the geometry came from (for the spheres and
+    /// cylinders without colors of their own).
     public func recolor(_ atomColors: [UInt32]) {
-        packedSphereColors = MoleculeScene.packed(geometry.sphereAtoms, atomColors)
+        packedSphereColors = MoleculeScene.packedColors(geometry.colorsOfSpheres(atomColors))
         sphereColors?.update(packedSphereColors)
-        packedCylinderColors = MoleculeScene.packed(geometry.cylinderAtoms, atomColors)
+        packedCylinderColors = MoleculeScene.packedColors(geometry.colorsOfCylinders(atomColors))
         cylinderColors?.update(packedCylinderColors)
-        for (k, m) in meshes.enumerated() where k < geometry.meshes.count {
-            m.colors.update(MoleculeScene.packed(geometry.meshes[k].atoms, atomColors))
+        for (k, m) in meshes.enumerated() where k < geometry.meshes.count && !geometry.hasOwnColors {
+            m.colors.update(MoleculeScene.packedColors(geometry.meshes[k].atoms.map { atomColors[Int($0)] }))
         }
         culledFor = nil
     }
@@ -44,17 +48,12 @@ public final class MoleculeScene {
     /// The visible subset of the spheres (and of the bonds) for the last view direction and
     /// smallest drawn radius, on the GPU.
     var culled: (vertices: VertexArray, spheres: GPUBuffer, colors: GPUBuffer, count: Int)?
-    var culledCylinders: (vertices: VertexArray, cylinders: GPUBuffer, colors: GPUBuffer, count: Int)?
+    var culledCylinders: (vertices: VertexArray, cylinders: GPUBuffer, radii: GPUBuffer, colors: GPUBuffer, count: Int)?
     var culledFor: (rotation: Quaternion, minimumRadius: Float)?
     /// Culling done ahead, off the drawing thread, for one view direction.
     var visibility: SphereVisibility?
     /// The meshes (cartoons): vertices with their colors, and the triangles' indices.
     var meshes: [(vertices: VertexArray, colors: GPUBuffer, indices: IndexBuffer)] = []
-
-    /// 0xRRGGBB to the bytes R, G, B, 255 in memory order, per instance.
-    static func packed(_ atoms: [Int32], _ colors: [UInt32]) -> [UInt32] {
-        packedColors(atoms.map { colors[Int($0)] })
-    }
 
     static func packedColors(_ colors: [UInt32]) -> [UInt32] {
         colors.map { c in (c >> 16 & 0xFF) | (c & 0xFF00) | (c & 0xFF) << 16 | 0xFF00_0000 }

@@ -13,6 +13,11 @@ public struct RenderRequest: Sendable, Equatable {
     public var height = 512
     /// Representations by name; one picture each where a front end draws several (thumbnails).
     public var modes = [BallAndStick.name]
+    /// Several representations in one picture, each on a selection in its own colors; where
+    /// given, `modes` is `[Show.mode]`.
+    public var shows: [Show] = []
+    /// Whether `mode` was given (it and `show` exclude each other).
+    private var modeGiven = false
     public var color = ColorTheme.element
     public var background = Color.white
     public var filter = AtomFilter()
@@ -124,6 +129,7 @@ public struct RenderRequest: Sendable, Equatable {
         if let outline { line += " outline=\(outline)" }
         if let occlusion { line += " occlusion=\(occlusion)" }
         if pngLevel != 1 { line += " png=\(pngLevel)" }
+        if !shows.isEmpty { line += " show=" + shows.map(\.text).joined(separator: "|") }
         return line
     }
 
@@ -154,7 +160,18 @@ public struct RenderRequest: Sendable, Equatable {
             for name in names where Representations.named(name) == nil && name != Representations.automatic {
                 throw RequestError(field: "mode", "must be one of: \(Representations.names.joined(separator: ", ")), auto (got \(name.isEmpty ? v : name))")
             }
+            guard r.shows.isEmpty else { throw RequestError(field: "mode", "cannot be given with show: give one or the other") }
             r.modes = names
+            r.modeGiven = true
+        },
+        Field(name: "show", help: "A representation of a selection in its own colors, REPRESENTATION [COLOR]: SELECTION, as in "
+              + "\"cartoon: polymer\", \"ball-and-stick: ligand\", \"sticks element: resn HEM\", \"spacefill #FF8000: chain B\"; "
+              + "repeat it for several in one picture (instead of mode). COLOR: a color theme, a name (red, orange, ...) or #RRGGBB; "
+              + "SELECTION: chain A, resi 10-20, resn HEM, name CA, elem Fe, polymer, ligand, water, hydrogen, within 5 of ..., "
+              + "and/or/not, parentheses.", isFlag: false) { r, v throws(RequestError) in
+            guard !r.modeGiven else { throw RequestError(field: "show", "cannot be given with mode: give one or the other") }
+            r.shows.append(try Show(parsing: v))
+            r.modes = [Show.mode]
         },
         Field(name: "view", help: "orient (the default: the largest spread across the picture, the next up it, fitted to the atoms) "
               + "or file (the file's own axes, fitted to a sphere around the atoms).", isFlag: false) { r, v throws(RequestError) in

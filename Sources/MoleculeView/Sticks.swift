@@ -14,12 +14,11 @@ extension StickRepresentation {
         let r = Self.radius
         var g = MoleculeGeometry(atomsOf: model, visible: visible) { _ in r }
         g.cylinders.reserveCapacity(bonds.count * 8)
-        g.cylinderRadius = r
+        g.cylinderRadii.reserveCapacity(bonds.count)
         for bond in bonds where visible[Int(bond.a)] && visible[Int(bond.b)] {
-            let a = model.atoms[Int(bond.a)].position, b = model.atoms[Int(bond.b)].position
             // The cylinder's end lies inside its atom's sphere, of the same radius: nothing hidden to trim.
-            g.cylinders += [a.x, a.y, a.z, 0, b.x, b.y, b.z, 0]
-            g.cylinderAtoms += [bond.a, bond.b]
+            g.addCylinder(bond.a, model.atoms[Int(bond.a)].position, hidden: 0, bond.b, model.atoms[Int(bond.b)].position,
+                          hidden: 0, radius: r)
         }
         return g
     }

@@ -11,7 +11,7 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Export a structure as a mesh: glTF (.glb, .gltf), Collada (.dae), OBJ (+ .mtl) or STL.",
         discussion: """
-            The representation and colors are those of render (--mode, --color, --hydrogens, --waters), in \
+            The representation and colors are those of render (--mode or --show, --color, --hydrogens, --waters), in \
             Ångström, one node or object per chain, vertex colors (a material per color in OBJ; STL has none). \
             --parts keeps only those chains, as combination building shows them. Files are written whole to a \
             temporary name, then renamed.
@@ -25,6 +25,7 @@ struct ExportCommand: ParsableCommand {
     var output: String
 
     @Option(help: ArgumentHelp(RenderRequest.help("mode"))) var mode: String?
+    @Option(help: ArgumentHelp(RenderRequest.help("show"))) var show: [String] = []
     @Option(help: ArgumentHelp(RenderRequest.help("color"))) var color: String?
     @Flag(help: ArgumentHelp(RenderRequest.help("hydrogens"))) var hydrogens = false
     @Flag(help: ArgumentHelp(RenderRequest.help("waters"))) var waters = false
@@ -36,6 +37,7 @@ struct ExportCommand: ParsableCommand {
     func request() throws -> RenderRequest {
         var pairs: [(String, String)] = []
         if let mode { pairs.append(("mode", mode)) }
+        pairs += show.map { ("show", $0) }
         if let color { pairs.append(("color", color)) }
         if hydrogens { pairs.append(("hydrogens", "true")) }
         if waters { pairs.append(("waters", "true")) }

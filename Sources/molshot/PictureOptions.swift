@@ -14,6 +14,9 @@ struct PictureOptions: ParsableArguments {
     @Option(name: [.customLong("mode"), .customLong("modes")], help: ArgumentHelp(RenderRequest.help("mode")))
     var mode: String?
 
+    @Option(help: ArgumentHelp(RenderRequest.help("show")))
+    var show: [String] = []
+
     @Option(help: ArgumentHelp(RenderRequest.help("view")))
     var view: String?
 
@@ -66,6 +69,7 @@ struct PictureOptions: ParsableArguments {
         var v: [(String, String)] = []
         if let size { v.append(("size", size)) }
         if let mode { v.append(("mode", mode)) }
+        v += show.map { ("show", $0) }
         if let view { v.append(("view", view)) }
         if let r = rotate.first { v.append(("rotate", r)) }
         if let zoom { v.append(("zoom", zoom)) }

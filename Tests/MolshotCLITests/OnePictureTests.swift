@@ -21,7 +21,7 @@ final class OnePictureTests: XCTestCase {
         out["render"] = try Data(contentsOf: png)
 
         let thumbs = dir.appendingPathComponent("thumbs")
-        let modeOptions = options.contains("--mode") ? [] : ["--mode", "ball-and-stick"]
+        let modeOptions = options.contains("--mode") || options.contains("--show") ? [] : ["--mode", "ball-and-stick"]
         let thumbnails = try MolshotBinary.run(["thumbnails", molecule, "-o", thumbs.path, "--size", sizeText] + modeOptions + options)
         XCTAssertEqual(thumbnails.status, 0, thumbnails.stderr)
         let names = try FileManager.default.contentsOfDirectory(atPath: thumbs.path).filter { $0.hasSuffix(".png") }
@@ -57,6 +57,47 @@ final class OnePictureTests: XCTestCase {
     func testSpacefillPannedWithDepthCueAndSupersampling() throws {
         try assertSame("Tests/Fixtures/1crn.pdb", ["--mode", "spacefill", "--pan", "-6,4", "--depth-cue", "--antialias", "2",
                                                    "--background", "#203040"])
+    }
+
+    func testSeveralRepresentationsOnSelections() throws {
+        try assertSame("Tests/Fixtures/1hpv.pdb", ["--show", "cartoon: polymer", "--show", "sticks orange: ligand",
+                                                   "--show", "spacefill #FF66CC: within 3.5 of ligand and not backbone"])
+    }
+
+    func testABadShowIsRefusedWithWhereItGoesWrong() throws {
+        let png = scratch.appendingPathComponent("bad.png")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        for command in [["render", "Tests/Fixtures/1hpv.pdb", "-o", png.path], ["thumbnails", "Tests/Fixtures/1hpv.pdb", "-o", scratch.path],
+                        ["export", "Tests/Fixtures/1hpv.pdb", "-o", scratch.appendingPathComponent("x.glb").path]] {
+            let run = try MolshotBinary.run(command + ["--show", "cartoon: chain A and"])
+            XCTAssertEqual(run.status, 64, "\(command[0]): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains("--show in \"cartoon: chain A and\": selection \"chain A and\", at character 12"), run.stderr)
+            let both = try MolshotBinary.run(command + ["--mode", "spacefill", "--show", "cartoon"])
+            XCTAssertEqual(both.status, 64, "\(command[0]): \(both.stderr)")
+            XCTAssertTrue(both.stderr.contains("give one or the other"), both.stderr)
+        }
+        let none = try MolshotBinary.run(["render", "Tests/Fixtures/1crn.pdb", "-o", png.path, "--show", "sticks: ligand"])
+        XCTAssertEqual(none.status, 1, none.stderr)
+        XCTAssertTrue(none.stderr.contains("has no atom in any --show selection (sticks: ligand)"), none.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: png.path))
+    }
+
+    func testReplayDoubleTapGoesFromTheShowsToEachRepresentation() throws {
+        let dir = scratch.appendingPathComponent("tap")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let events = dir.appendingPathComponent("events.jsonl")
+        try Data((#"{"type":"header","version":1,"viewport":{"width":64,"height":64}}"# + "\n" + #"{"t":0,"type":"frame"}"# + "\n"
+                  + #"{"t":0.1,"type":"touch","phase":"began","id":1,"x":30,"y":30,"tapCount":2}"# + "\n"
+                  + #"{"t":0.15,"type":"touch","phase":"ended","id":1,"x":30,"y":30,"tapCount":2}"# + "\n"
+                  + #"{"t":0.2,"type":"frame"}"# + "\n").utf8).write(to: events)
+        let run = try MolshotBinary.run(["replay", events.path, "--molecule", "Tests/Fixtures/1hpv.pdb", "-o", dir.appendingPathComponent("f").path,
+                                         "--size", "64", "--show", "cartoon: polymer", "--show", "sticks: ligand"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let frames = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("f").path).filter { $0.hasSuffix(".png") }.sorted()
+        XCTAssertGreaterThanOrEqual(frames.count, 2, run.stderr)
+        let first = try Data(contentsOf: dir.appendingPathComponent("f").appendingPathComponent(frames.first!))
+        let last = try Data(contentsOf: dir.appendingPathComponent("f").appendingPathComponent(frames.last!))
+        XCTAssertNotEqual(first, last, "the double tap changed the picture")
     }
 
     func testReplayNoLongerIgnoresHydrogensZoomAndPerspective() throws {

@@ -184,6 +184,12 @@ final class ServeTests: XCTestCase {
         XCTAssertTrue(metrics.contains("molshot_image_cache_total{result=\"hit\"} 2"), metrics)
         XCTAssertTrue(metrics.contains("molshot_requests_total{route=\"/v1/molecules/{id}/image\",status=\"200\"} 2"), metrics)
         XCTAssertTrue(metrics.contains("molshot_render_queue_depth"))
+        // Several representations on selections, as --show: repeated query parameters.
+        let shown = try call("\(base)/v1/molecules/heme-site/image?size=64&show=spacefill%20red:%20elem%20Fe&show=sticks:%20not%20elem%20Fe")
+        XCTAssertEqual(shown.status, 200, shown.text)
+        let badShow = try call("\(base)/v1/molecules/heme-site/image?show=ribbon:%20all")
+        XCTAssertEqual(badShow.status, 400)
+        XCTAssertTrue(badShow.text.contains("parameter show must start with a representation"), badShow.text)
     }
 
     func testThumbnailsAsStaticFilesAndPathways() throws {

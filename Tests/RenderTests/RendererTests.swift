@@ -89,7 +89,8 @@ final class RendererTests: XCTestCase {
             let p = try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0", "C 1.5 0 0"]), "ball-and-stick")
             let scene = renderer.makeScene(p.geometry, atomColors: p.atomColors)
             XCTAssertEqual(renderer.device.liveObjects["vertexArray", default: 0], before["vertexArray", default: 0] + 2)
-            XCTAssertEqual(renderer.device.liveObjects["buffer", default: 0], before["buffer", default: 0] + 4)
+            // Spheres and their colors; bonds, their radii and their colors.
+            XCTAssertEqual(renderer.device.liveObjects["buffer", default: 0], before["buffer", default: 0] + 5)
             _ = scene
         }
         XCTAssertEqual(renderer.device.liveObjects, before)

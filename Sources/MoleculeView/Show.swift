@@ -1,0 +1,108 @@
+import Core
+import Structure
+
+/// One part of a picture: a representation of the atoms a selection names, in its own colors, as
+/// PyMOL's `show cartoon, polymer` and Mol*'s components do. Written `REPRESENTATION [COLOR]:
+/// SELECTION`:
+///
+///     cartoon: polymer              ball-and-stick: ligand         sticks element: resn HEM
+///     spacefill #FF8000: chain B    cartoon residue: chain A       lines
+///
+/// COLOR is a color theme (element, chain, residue, bfactor), a name (red, orange, ...) or
+/// #RRGGBB; without it the request's `color`. Without a selection, every atom.
+public struct Show: Sendable, Equatable {
+    public enum Coloring: Sendable, Equatable {
+        /// The request's color theme.
+        case request
+        case theme(ColorTheme)
+        /// One 0xRRGGBB color for every atom.
+        case fixed(UInt32)
+    }
+
+    /// A representation's name, or `auto`.
+    public var representation: String
+    public var coloring: Coloring
+    public var selection: Selection
+    /// As written, for the request's canonical line.
+    public var text: String
+
+    /// The mode of a picture made of shows (a thumbnail's name and a replay's mode say it).
+    public static let mode = "shows"
+
+    /// Colors by name, those PyMOL and Jmol users write most.
+    static let namedColors: [String: UInt32] = [
+        "red": 0xFF0000, "green": 0x00FF00, "blue": 0x0000FF, "yellow": 0xFFFF00, "cyan": 0x00FFFF, "magenta": 0xFF00FF,
+        "orange": 0xFF8000, "purple": 0xA020F0, "pink": 0xFFC0CB, "salmon": 0xFF9999, "white": 0xFFFFFF, "gray": 0x808080,
+        "grey": 0x808080, "black": 0x000000, "wheat": 0xF5DEB3, "slate": 0x7F7FFF, "lightblue": 0xBFBFFF, "teal": 0x00BFBF,
+    ]
+
+    public init(representation: String, coloring: Coloring = .request, selection: Selection = .all, text: String? = nil) {
+        self.representation = representation
+        self.coloring = coloring
+        self.selection = selection
+        self.text = text ?? representation
+    }
+
+    /// Reads `REPRESENTATION [COLOR]: SELECTION`; a `RequestError` for the field `show` says what is wrong.
+    public init(parsing text: String) throws(RequestError) {
+        let colon = text.firstIndex(of: ":")
+        let head = colon.map { text[..<$0] } ?? Substring(text)
+        let words = head.split(whereSeparator: \.isWhitespace).map(String.init)
+        let known = Representations.names + [Representations.automatic]
+        guard let name = words.first?.lowercased(), known.contains(name) else {
+            throw RequestError(field: "show", "must start with a representation, one of: \(known.joined(separator: ", ")) "
+                               + "(as in \"cartoon: polymer\"; got \(text.isEmpty ? "nothing" : "\"\(text)\""))")
+        }
+        guard words.count <= 2 else {
+            throw RequestError(field: "show", "takes REPRESENTATION [COLOR]: SELECTION; \"\(words[2...].joined(separator: " "))\" "
+                               + "is left over before the colon in \"\(text)\"")
+        }
+        var coloring = Coloring.request
+        if words.count == 2 {
+            let c = words[1].lowercased()
+            if let theme = ColorTheme(rawValue: c) {
+                coloring = .theme(theme)
+            } else if let named = Show.namedColors[c] {
+                coloring = .fixed(named)
+            } else if c.hasPrefix("#"), let color = Color(parsing: c), color.isOpaque {
+                coloring = .fixed(color.rgb)
+            } else {
+                throw RequestError(field: "show", "color \"\(words[1])\" is none of: \(ColorTheme.allCases.map(\.rawValue).joined(separator: ", ")), "
+                                   + "a color name (\(Show.namedColors.keys.sorted().joined(separator: ", "))) or #RRGGBB (in \"\(text)\")")
+            }
+        }
+        var selection = Selection.all
+        if let colon {
+            let expression = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            if expression.isEmpty {
+                throw RequestError(field: "show", "has nothing after the colon in \"\(text)\"; give a selection (polymer, ligand, chain A, ...) or leave out the colon")
+            }
+            do {
+                selection = try Selection(parsing: expression)
+            } catch let e as SelectionError {
+                throw RequestError(field: "show", "in \"\(text)\": \(e)")
+            } catch {
+                throw RequestError(field: "show", "in \"\(text)\": \(error)")
+            }
+        }
+        self.init(representation: name, coloring: coloring, selection: selection, text: text.trimmingCharacters(in: .whitespaces))
+    }
+
+    /// A color per atom of `model`: the show's own, or by `theme` (the request's).
+    func colors(for model: Model, theme: ColorTheme, elements: ElementTable) -> [UInt32] {
+        switch coloring {
+        case .request: return theme.colors(for: model, elements: elements)
+        case .theme(let t): return t.colors(for: model, elements: elements)
+        case .fixed(let c): return [UInt32](repeating: c, count: model.atoms.count)
+        }
+    }
+
+    /// The theme the show's colors come from (nil for one color).
+    func theme(_ requested: ColorTheme) -> ColorTheme? {
+        switch coloring {
+        case .request: return requested
+        case .theme(let t): return t
+        case .fixed: return nil
+        }
+    }
+}
