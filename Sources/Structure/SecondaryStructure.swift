@@ -150,6 +150,22 @@ extension Model {
             }
             if ladder { state[i] = .strand }
         }
+        // Beta bulges: two stretches of strand paired with the same strand run on as one where the
+        // gap between them is at most 1 residue on one side and at most 4 on the other (DSSP's
+        // rule); the residues of both gaps are strand too.
+        let paired = (0..<count).filter { state[$0] == .strand }
+        for i in paired {
+            for k in (i + 1)...min(i + 5, count - 1) where state[k] == .strand && connected(i, k - i) {
+                let gap = k - i - 1
+                for p in partners[i] {
+                    for q in partners[k] where p != q && abs(p - q) <= 5 && connected(min(p, q), abs(p - q)) {
+                        let other = abs(p - q) - 1
+                        guard (gap <= 1 && other <= 4) || (gap <= 4 && other <= 1), gap + other > 0 else { continue }
+                        for m in Array(i...k) + Array(min(p, q)...max(p, q)) where state[m] != .helix { state[m] = .strand }
+                    }
+                }
+            }
+        }
         for (k, b) in bb.enumerated() { out[b.residue] = state[k] }
         return out
     }
