@@ -34,6 +34,9 @@ public final class ReplaySession {
     public private(set) var parts: [String] = []
     /// What is drawn for the shown model in the current mode, made when first needed.
     private var prepared: PreparedMolecule?
+    /// The zoom `prepared` has the detail for (cartoons of large structures leave out what a
+    /// picture cannot show): zoomed in past it, the geometry is built again, for twice the zoom.
+    private var preparedZoom: Float = 1
     private let captions: CaptionWriter
 
     /// `baseDirectory` resolves relative `load` sources.
@@ -53,6 +56,7 @@ public final class ReplaySession {
         self.structure = structure
         shown = model
         setPrepared(nil)
+        preparedZoom = options.request.zoom
         camera = nil
         if model != nil { camera = options.request.camera(for: try prepare()!) }
     }
@@ -68,7 +72,9 @@ public final class ReplaySession {
         one.metadata = structure?.metadata ?? Metadata()
         // The file's helices and strands (by chain and residue number: the same in every model), as cartoons draw them.
         one.secondaryStructure = structure?.secondaryStructure ?? []
-        prepared = try PreparedMolecule(one, mode: mode, request: options.request, perception: perception)
+        var request = options.request
+        request.zoom = max(request.zoom, preparedZoom)
+        prepared = try PreparedMolecule(one, mode: mode, request: request, perception: perception)
         return prepared
     }
 
@@ -207,7 +213,11 @@ public final class ReplaySession {
     /// What drawing the scene as it is now takes, to be drawn later on the render thread (a live
     /// session takes it under its lock and submits it outside).
     public func frameJob() throws -> FrameJob {
-        FrameJob(request: options.request, camera: camera, prepared: try prepare(), caption: caption, captions: captions)
+        if let camera, let p = prepared, p.detailScale != nil, camera.zoom > preparedZoom {
+            preparedZoom = camera.zoom * 2
+            setPrepared(nil)
+        }
+        return FrameJob(request: options.request, camera: camera, prepared: try prepare(), caption: caption, captions: captions)
     }
 
     /// The scene of one frame, fixed when the frame was asked for.

@@ -9,12 +9,33 @@ import Structure
 public struct Cartoon: Representation {
     public static let name = "cartoon"
     public static let usesBonds = true
-    /// Curve points per residue.
-    public static let samples = 8
-    /// Points around the cross-section.
-    public static let sides = 12
+    /// Curve points per residue, and points around the cross-section, at full detail.
+    public static let fullSamples = 8
+    public static let fullSides = 12
+    public let samples: Int
+    public let sides: Int
 
-    public init() {}
+    public init() {
+        samples = Cartoon.fullSamples
+        sides = Cartoon.fullSides
+    }
+
+    /// As fine as a picture of `pixelsPerÅngström` shows: a curve point every 5 pixels or so along
+    /// the backbone (3.8 Å a residue) and a section point every 4 pixels around a ribbon (2.2 Å
+    /// wide), from 2 and 4 up to full detail. A thumbnail of a chaperonin draws 12 times fewer
+    /// triangles, and looks the same.
+    public init(pixelsPerÅngström p: Float) {
+        samples = max(2, min(Cartoon.fullSamples, Int((3.8 * p / 5).rounded(.up))))
+        let around = Int((2.2 * p * .pi / 4).rounded(.up))
+        sides = around <= 4 ? 4 : around <= 6 ? 6 : around <= 8 ? 8 : Cartoon.fullSides
+    }
+
+    /// From this scale up, `init(pixelsPerÅngström:)` is full detail.
+    public static let fullDetailPixelsPerÅngström: Float = 10.5
+
+    public static func make(pixelsPerÅngström: Float?) -> Cartoon {
+        pixelsPerÅngström.map { Cartoon(pixelsPerÅngström: $0) } ?? Cartoon()
+    }
 
     public func geometry(of model: Model, bonds: [Bond], visible: [Bool], elements: ElementTable) -> MoleculeGeometry {
         geometry(of: model, bonds: bonds, visible: visible, elements: elements, secondaryStructure: [])
@@ -136,7 +157,7 @@ public struct Cartoon: Representation {
 
     /// Sweeps the cross-sections along the curve through `run`.
     private func sweep(_ run: [Trace], nucleic: Bool, into mesh: inout Mesh) {
-        let n = run.count, k = Cartoon.samples
+        let n = run.count, k = samples
         let points = run.map(\.position)
         func point(_ i: Int) -> SIMD3<Float> { points[max(0, min(n - 1, i))] }
         // Widths and thicknesses of the states: tube, ribbon, arrow body.
@@ -149,7 +170,7 @@ public struct Cartoon: Representation {
             }
         }
         // Side directions made perpendicular to the curve and kept from flipping.
-        var sides: [SIMD3<Float>] = []
+        var directions: [SIMD3<Float>] = []
         var previous: SIMD3<Float>?
         for i in 0..<n {
             let tangent = normalize(point(i + 1) - point(i - 1))
@@ -158,7 +179,7 @@ public struct Cartoon: Representation {
             if length(s) < 1e-3 { s = previous ?? perpendicular(tangent) }
             s = normalize(s)
             if let previous, dot(s, previous) < 0 { s = -s }
-            sides.append(s)
+            directions.append(s)
             previous = s
         }
         var ring = 0
@@ -174,7 +195,7 @@ public struct Cartoon: Representation {
             let position: SIMD3<Float> = 0.5 * (2 * p1 + a1 * t + a2 * t2 + a3 * t3)
             let derivative: SIMD3<Float> = 0.5 * (a1 + 2 * t * a2 + 3 * t2 * a3)
             let tangent = normalize(length(derivative) > 1e-5 ? derivative : p2 - p1)
-            var side = sides[i] * (1 - t) + sides[i + 1] * t
+            var side = directions[i] * (1 - t) + directions[i + 1] * t
             side -= tangent * dot(side, tangent)
             side = length(side) > 1e-4 ? normalize(side) : perpendicular(tangent)
             let up = cross(tangent, side)
@@ -190,17 +211,17 @@ public struct Cartoon: Representation {
             }
             let atom = run[residue].atom
             let base = UInt32(mesh.positions.count)
-            for s in 0..<Cartoon.sides {
-                let a = Float(s) * 2 * .pi / Float(Cartoon.sides)
+            for s in 0..<sides {
+                let a = Float(s) * 2 * .pi / Float(sides)
                 let c = cosine(a), si = sine(a)
                 mesh.positions.append(position + side * (c * w.x / 2) + up * (si * w.y / 2))
                 mesh.normals.append(normalize(side * (c / max(w.x, 0.05)) + up * (si / max(w.y, 0.05))))
                 mesh.atoms.append(atom)
             }
             if ring > 0 {
-                let prev = base - UInt32(Cartoon.sides)
-                for s in 0..<UInt32(Cartoon.sides) {
-                    let s1 = (s + 1) % UInt32(Cartoon.sides)
+                let prev = base - UInt32(sides)
+                for s in 0..<UInt32(sides) {
+                    let s1 = (s + 1) % UInt32(sides)
                     mesh.indices += [prev + s, prev + s1, base + s, prev + s1, base + s1, base + s]
                 }
             }

@@ -80,7 +80,7 @@ public enum MoleculeMesh {
             for i in unit.indices { meshes[k].indices.append(i + base) }
         }
         for c in 0..<g.cylinderCount {
-            let a = Int(g.cylinderAtoms[2 * c]), b = Int(g.cylinderAtoms[2 * c + 1])
+            let a = Int(g.cylinderAtoms[2 * c])
             let f = g.cylinders[(8 * c)..<(8 * c + 8)].map { $0 }
             let pa = SIMD3(f[0], f[1], f[2]), pb = SIMD3(f[4], f[5], f[6])
             let length = ((pb - pa) * (pb - pa)).sum().squareRoot()

@@ -14,6 +14,9 @@ public struct PreparedMolecule: Sendable {
     public var atomColors: [UInt32]
     /// Unique in this process.
     public let id: UInt64
+    /// The scale (pixels per Å) the geometry has the detail for, where it has less than full
+    /// detail: a view zoomed in past it should build it again.
+    public private(set) var detailScale: Float?
 
     private static let ids = Atomic<UInt64>(0)
 
@@ -23,15 +26,22 @@ public struct PreparedMolecule: Sendable {
         return Camera(center: bounds.center, radius: bounds.radius)
     }
 
-    /// The rotation that shows the shown atoms along their principal axes (`Orientation`).
+    /// The rotation that shows the shown atoms along their principal axes (`Orientation`): the
+    /// atoms drawn as spheres and those a mesh stands for (a cartoon's CA and P atoms), so that the
+    /// view does not hang on how finely a cartoon is cut.
     public var principalAxes: Quaternion {
-        let s = geometry.extentSpheres
-        return Orientation.principalAxes((0..<(s.count / 4)).map { SIMD3(s[4 * $0], s[4 * $0 + 1], s[4 * $0 + 2]) })
+        let s = geometry.spheres
+        var points = (0..<(s.count / 4)).map { SIMD3(s[4 * $0], s[4 * $0 + 1], s[4 * $0 + 2]) }
+        var seen = Set(geometry.sphereAtoms)
+        for m in geometry.meshes { for a in m.atoms where seen.insert(a).inserted { points.append(model.atoms[Int(a)].position) } }
+        return Orientation.principalAxes(points)
     }
 
     /// Builds everything for `mode` ("ball-and-stick", "spacefill") from the first model of `structure`.
+    /// `pixelsPerÅngström`, where given, lets a representation (cartoons) leave out detail a picture
+    /// of that scale cannot show.
     public init(_ structure: Structure, mode: String, color: ColorTheme = .element, filter: AtomFilter = AtomFilter(),
-                perception: BondPerception) throws {
+                perception: BondPerception, pixelsPerÅngström: Float? = nil) throws {
         guard let model = structure.models.first else {
             throw InputFileError(file: structure.metadata.id.isEmpty ? "the structure" : structure.metadata.id, message: "has no model")
         }
@@ -46,11 +56,12 @@ public struct PreparedMolecule: Sendable {
             visible = model.defaultConformerMask()
         }
         bonds = representation.usesBonds ? perception.bonds(of: model, embedded: structure.embeddedTemplates) : []
-        geometry = representation.init().geometry(of: model, bonds: bonds, visible: visible, elements: perception.elements,
+        geometry = representation.make(pixelsPerÅngström: pixelsPerÅngström).geometry(of: model, bonds: bonds, visible: visible, elements: perception.elements,
                                                    secondaryStructure: structure.secondaryStructure)
         let colors = color.colors(for: model, elements: perception.elements)
         atomColors = colors
         id = PreparedMolecule.ids.add(1, ordering: .relaxed).newValue
+        detailScale = pixelsPerÅngström.flatMap { $0 < Cartoon.fullDetailPixelsPerÅngström && !geometry.meshes.isEmpty ? $0 : nil }
         PreparedMolecule.colorMeshes(&geometry, colors, theme: color, model: model, elements: perception.elements)
     }
 
@@ -67,7 +78,7 @@ public struct PreparedMolecule: Sendable {
     /// `filter` hides, unless that leaves none of them (`sticks: water` shows the waters). Parts
     /// that select nothing in this structure are left out; where all do, it is an error.
     public init(_ structure: Structure, shows: [Show], color: ColorTheme = .element, filter: AtomFilter = AtomFilter(),
-                perception: BondPerception) throws {
+                perception: BondPerception, pixelsPerÅngström: Float? = nil) throws {
         let file = structure.metadata.id.isEmpty ? "the structure" : structure.metadata.id
         guard let model = structure.models.first else { throw InputFileError(file: file, message: "has no model") }
         guard !shows.isEmpty else { throw RequestError(field: "show", "is empty: give at least one") }
@@ -89,7 +100,7 @@ public struct PreparedMolecule: Sendable {
             if representation.usesBonds && bonds == nil {
                 bonds = perception.bonds(of: model, embedded: structure.embeddedTemplates)
             }
-            var part = representation.init().geometry(of: model, bonds: representation.usesBonds ? bonds ?? [] : [], visible: visible,
+            var part = representation.make(pixelsPerÅngström: pixelsPerÅngström).geometry(of: model, bonds: representation.usesBonds ? bonds ?? [] : [], visible: visible,
                                                       elements: perception.elements, secondaryStructure: structure.secondaryStructure)
             let colors = show.colors(for: model, theme: color, elements: perception.elements)
             PreparedMolecule.colorMeshes(&part, colors, theme: show.theme(color), model: model, elements: perception.elements)
@@ -102,14 +113,34 @@ public struct PreparedMolecule: Sendable {
         self.geometry = geometry
         atomColors = requested
         id = PreparedMolecule.ids.add(1, ordering: .relaxed).newValue
+        detailScale = pixelsPerÅngström.flatMap { $0 < Cartoon.fullDetailPixelsPerÅngström && !geometry.meshes.isEmpty ? $0 : nil }
     }
 
-    /// Builds what `request` asks for, in `mode` (one of the request's modes; `Show.mode` for its shows).
-    public init(_ structure: Structure, mode: String, request: RenderRequest, perception: BondPerception) throws {
+    /// Builds what `request` asks for, in `mode` (one of the request's modes; `Show.mode` for its
+    /// shows). `fixedView`: the picture is drawn at the request's size and zoom, so detail it cannot
+    /// show is left out; views that zoom in later (replay, live sessions) and exports keep it all.
+    public init(_ structure: Structure, mode: String, request: RenderRequest, perception: BondPerception, fixedView: Bool = true) throws {
+        let scale = fixedView ? PreparedMolecule.pixelsPerÅngström(structure, request) : nil
         if mode == Show.mode {
-            try self.init(structure, shows: request.shows, color: request.color, filter: request.filter, perception: perception)
+            try self.init(structure, shows: request.shows, color: request.color, filter: request.filter, perception: perception,
+                          pixelsPerÅngström: scale)
         } else {
-            try self.init(structure, mode: mode, color: request.color, filter: request.filter, perception: perception)
+            try self.init(structure, mode: mode, color: request.color, filter: request.filter, perception: perception,
+                          pixelsPerÅngström: scale)
         }
+    }
+
+    /// About how many pixels an Ångström of `structure` takes in `request`'s picture, at most: the
+    /// first model's atoms in a sphere about their box's center across the longer side, zoomed,
+    /// and a fifth more for views that fit tighter than that sphere (oriented, perspective).
+    static func pixelsPerÅngström(_ structure: Structure, _ request: RenderRequest) -> Float? {
+        guard let atoms = structure.models.first?.atoms, !atoms.isEmpty else { return nil }
+        var lo = SIMD3<Float>(repeating: .greatestFiniteMagnitude), hi = -lo
+        for a in atoms { lo = pointwiseMin(lo, a.position); hi = pointwiseMax(hi, a.position) }
+        let center = (lo + hi) / 2
+        var r2: Float = 0
+        for a in atoms { let d = a.position - center; r2 = max(r2, (d * d).sum()) }
+        let radius = max(r2.squareRoot(), 1)
+        return 1.2 * request.zoom * Float(max(request.width, request.height)) / (2 * radius)
     }
 }

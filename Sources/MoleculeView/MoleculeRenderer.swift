@@ -40,14 +40,22 @@ public final class MoleculeRenderer {
 
     /// Draws a two-atom picture with quads and with triangles, orthographic: llvmpipe compiles
     /// shaders for real at their first draw (tens of milliseconds each), so a pipeline calls this
-    /// while its first structures are still being read.
-    public func warmUp() throws {
+    /// while its first structures are still being read. `meshes`: a triangle too, for cartoons.
+    public func warmUp(meshes: Bool = false) throws {
         var g = MoleculeGeometry()
         g.spheres = [-1, 0, 0, 0.4, 1, 0, 0, 0.4]
         g.sphereAtoms = [0, 1]
         g.cylinders = [-1, 0, 0, 0.3, 1, 0, 0, 0.3]
         g.cylinderRadii = [0.15]
         g.cylinderAtoms = [0, 1]
+        if meshes {
+            var m = Mesh(name: "warm-up")
+            m.positions = [SIMD3(-1, -1, 0), SIMD3(1, -1, 0), SIMD3(0, 1, 0)]
+            m.normals = [SIMD3<Float>](repeating: SIMD3(0, 0, 1), count: 3)
+            m.atoms = [0, 0, 1]
+            m.indices = [0, 1, 2]
+            g.meshes = [m]
+        }
         let scene = makeScene(g, atomColors: [0x909090, 0xFF0D0D])
         let camera = Camera(center: .zero, radius: 1.5)
         let saved = triangleImpostorPixels

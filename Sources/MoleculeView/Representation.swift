@@ -6,6 +6,9 @@ public protocol Representation: Sendable {
     /// Whether its geometry draws bonds (so they must be perceived first).
     static var usesBonds: Bool { get }
     init()
+    /// One as fine as a picture of `pixelsPerÅngström` shows (nil: full detail, for views that
+    /// zoom in); most draw the same at every size.
+    static func make(pixelsPerÅngström: Float?) -> Self
     func geometry(of model: Model, bonds: [Bond], visible: [Bool], elements: ElementTable) -> MoleculeGeometry
     /// The same, knowing the helices and strands the file states (cartoons draw them).
     func geometry(of model: Model, bonds: [Bond], visible: [Bool], elements: ElementTable,
@@ -13,6 +16,8 @@ public protocol Representation: Sendable {
 }
 
 extension Representation {
+    public static func make(pixelsPerÅngström: Float?) -> Self { Self() }
+
     public func geometry(of model: Model, bonds: [Bond], visible: [Bool], elements: ElementTable,
                          secondaryStructure: [SecondaryStructureRange]) -> MoleculeGeometry {
         geometry(of: model, bonds: bonds, visible: visible, elements: elements)

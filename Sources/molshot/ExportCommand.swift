@@ -67,7 +67,8 @@ struct ExportCommand: ParsableCommand {
                 }
                 structure.models = [model.selecting(chains: Set(wanted))]
             }
-            let prepared = try PreparedMolecule(structure, mode: try request.singleMode(), request: request, perception: try BondPerception.standard())
+            let prepared = try PreparedMolecule(structure, mode: try request.singleMode(), request: request, perception: try BondPerception.standard(),
+                                                fixedView: false)
             let meshes = MoleculeMesh.meshes(prepared, detail: MoleculeMesh.Detail(rawValue: detail)!)
             let format = MeshFormat(path: output)!
             for (path, bytes) in format.files(meshes, path: output) { try AtomicFile.write(bytes, to: path) }

@@ -76,4 +76,46 @@ final class CartoonTests: XCTestCase {
         let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("1crn.pdb").path)
         XCTAssertFalse(try Rendering.prepared(s, "auto").geometry.meshes.isEmpty, "auto draws crambin as a cartoon")
     }
+
+    func testSmallPicturesGetCoarserCartoonsThatLookTheSame() throws {
+        XCTAssertEqual([Cartoon(pixelsPerÅngström: 1).samples, Cartoon(pixelsPerÅngström: 1).sides], [2, 4])
+        XCTAssertEqual([Cartoon(pixelsPerÅngström: 40).samples, Cartoon(pixelsPerÅngström: 40).sides], [Cartoon.fullSamples, Cartoon.fullSides])
+        let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("1hpv.pdb").path)
+        var request = RenderRequest()
+        request.width = 128
+        request.height = 128
+        let perception = try BondPerception.standard()
+        let small = try PreparedMolecule(s, mode: "cartoon", request: request, perception: perception)
+        let full = try PreparedMolecule(s, mode: "cartoon", request: request, perception: perception, fixedView: false)
+        XCTAssertNotNil(small.detailScale)
+        XCTAssertNil(full.detailScale)
+        let fewer = small.geometry.meshes[0].indices.count, all = full.geometry.meshes[0].indices.count
+        XCTAssertLessThan(fewer * 2, all, "fewer triangles at 128 px: \(fewer) of \(all)")
+        // Drawn at that size the two pictures look alike: averaged over 4 x 4 pixels (a pixel's shift
+        // along a thin tube is no difference to the eye), few blocks differ, and by little.
+        let renderer = try Rendering.renderer()
+        func picture(_ p: PreparedMolecule) throws -> RGBAImage {
+            try renderer.render(renderer.makeScene(p.geometry, atomColors: p.atomColors), camera: request.camera(for: p),
+                                width: 128, height: 128, style: request.style(for: p))
+        }
+        let a = try picture(small), b = try picture(full)
+        var differing = 0, covered = 0
+        for by in 0..<32 { for bx in 0..<32 {
+            var sa = SIMD3<Int>(0, 0, 0), sb = SIMD3<Int>(0, 0, 0)
+            for y in (by * 4)..<(by * 4 + 4) { for x in (bx * 4)..<(bx * 4 + 4) {
+                let p = a.pixel(x, y), q = b.pixel(x, y)
+                sa &+= SIMD3(Int(p.r), Int(p.g), Int(p.b))
+                sb &+= SIMD3(Int(q.r), Int(q.g), Int(q.b))
+            } }
+            if sb != SIMD3(repeating: 255 * 16) { covered += 1 }
+            let d = sa &- sb
+            if (abs(d.x) + abs(d.y) + abs(d.z)) / 16 > 60 { differing += 1 }
+        } }
+        XCTAssertGreaterThan(covered, 200)
+        XCTAssertLessThan(differing * 20, covered, "\(differing) of \(covered) drawn 4 x 4 blocks differ")
+        // At a size that shows every detail, full detail.
+        request.width = 1024
+        request.height = 1024
+        XCTAssertNil(try PreparedMolecule(s, mode: "cartoon", request: request, perception: perception).detailScale)
+    }
 }
