@@ -1,8 +1,10 @@
-// Blinn-Phong with one key light and an ambient term, in view space; optional depth cueing.
+// Blinn-Phong with a key light, a fill light from the camera and an ambient term, in view space;
+// optional depth cueing.
 #include "view.glsl"
 uniform vec3 lightDirection;   // toward the light, normalized
 uniform vec3 halfwayDirection; // between the light and the eye, for orthographic views
 uniform float ambient;
+uniform float fill;            // diffuse light from the camera: faces turned from the key light keep their shape
 uniform float diffuse;
 uniform float specular;
 uniform float fogStart;        // view-space depths where depth cueing begins and is strongest
@@ -19,7 +21,9 @@ vec3 shade(vec3 base, vec3 n, vec3 position) {
     float x = max(dot(n, halfway), 0.0);
     float x2 = x * x, x4 = x2 * x2, x8 = x4 * x4, x16 = x8 * x8;
     float highlight = lambert > 0.0 ? x16 * x16 * x16 : 0.0;
-    vec3 color = base * (ambient + diffuse * lambert) + vec3(specular * highlight);
+    // The fill light shines along the view: n.z in view space, orthographic or not, to within a
+    // few degrees at the edge of a perspective picture.
+    vec3 color = base * (ambient + diffuse * lambert + fill * max(n.z, 0.0)) + vec3(specular * highlight);
     if (fogStrength > 0.0) {
         float f = clamp((-position.z - fogStart) / max(fogEnd - fogStart, 1e-4), 0.0, 1.0);
         color = mix(color, fogColor, f * fogStrength);

@@ -306,6 +306,7 @@ public final class MoleculeRenderer {
             program.set("lightDirection", light)
             program.set("halfwayDirection", halfway)
             program.set("ambient", style.ambient)
+            program.set("fill", style.fill)
             program.set("diffuse", style.diffuse)
             program.set("specular", style.specular)
             program.set("fogStart", distance - r * 0.2)

@@ -12,8 +12,11 @@ public struct RenderStyle: Sendable, Equatable {
     public var antialias = 1
     public var depthCue = false
     public var lightDirection = SIMD3<Float>(-0.35, 0.45, 0.82)
-    public var ambient: Float = 0.32
-    public var diffuse: Float = 0.72
+    /// Key light, fill light from the camera and ambient: a face turned from the key light gets
+    /// the fill's share and keeps its shape instead of going flat dark (PyMOL lights from the camera too).
+    public var ambient: Float = 0.24
+    public var fill: Float = 0.24
+    public var diffuse: Float = 0.66
     public var specular: Float = 0.35
     /// Outlines and ambient occlusion from the depth buffer.
     public var effects = DepthEffects()

@@ -30,6 +30,21 @@ final class RendererTests: XCTestCase {
         }
     }
 
+    func testFacesTurnedFromTheKeyLightKeepTheirShape() throws {
+        // The key light comes from the upper left: toward the lower right rim of a sphere it gives
+        // nothing, and only the fill light from the camera still shades the surface round.
+        var style = RenderStyle.transparent
+        style.antialias = 0
+        let image = try Rendering.draw(try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0"]), "spacefill"), style: style)
+        style.fill = 0
+        let flat = try Rendering.draw(try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0"]), "spacefill"), style: style)
+        XCTAssertLessThanOrEqual(abs(Int(flat.pixel(158, 158).r) - Int(flat.pixel(167, 167).r)), 1, "without it, flat")
+        let inner = image.pixel(158, 158), outer = image.pixel(167, 167)
+        XCTAssertEqual(outer.a, 255)
+        XCTAssertGreaterThan(Int(inner.r), Int(outer.r) + 6, "the unlit side darkens toward the rim: \(inner.r) then \(outer.r)")
+        XCTAssertGreaterThan(outer.r, 30, "and does not go black")
+    }
+
     func testZoomTwoDoublesTheProjectedSize() throws {
         let p = try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0"]), "spacefill")
         let small = try Rendering.draw(p) { $0.zoom = 0.4 }.coverage().count
