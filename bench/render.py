@@ -119,3 +119,26 @@ for name in ("1crn.pdb", "1tii.pdb"):
                               ("illustrated", ["--look", "illustrated"])):
             t = render_time(path, size, extra)
             print(f"RESULT suite=render case=effect-{effect}-{name.split('.')[0]}-{size} molshot=+{1000 * (t - plain):.1f}ms  # over plain {1000 * plain:.0f} ms")
+
+# Occlusion two ways, from stage times in one process (5 pictures of one structure, spacefill):
+# screen-space (`DepthEffects`, per picture, in the finishing step) against per atom
+# (`AtomOcclusion`, once per structure, in the geometry step), each over the plain look.
+def stage_cost(path, size, settings):
+    ts = []
+    for _ in range(3):
+        out = subprocess.run([args.molshot, "measure-render", "--size", str(size), "--modes", "spacefill", "--look", "plain"]
+                             + [a for s in settings for a in ("--set", s)] + [path] * 5, capture_output=True, text=True, check=True).stdout
+        d = dict(l.split("\t") for l in out.splitlines())
+        ts.append(sum(float(d[f"stage.{k}"]) for k in ("geometry", "draw", "readback", "finish")) / 5)
+    return median(ts)
+
+for name in ("1tii.pdb", "1ffk.cif.gz"):
+    path = os.path.join(args.corpus, name)
+    if not os.path.exists(path):
+        continue
+    for size in (256, 1024):
+        plain = stage_cost(path, size, [])
+        screen = stage_cost(path, size, ["occlusion=0.6"])
+        atoms = stage_cost(path, size, ["occlusion=0.6", "occlusion-method=atoms"])
+        print(f"RESULT suite=render case=occlusion-{name.split('.')[0]}-{size} molshot=screen:+{1000 * (screen - plain):.1f}ms "
+              f"atoms:+{1000 * (atoms - plain):.1f}ms  # a picture, over plain {1000 * plain:.0f} ms (geometry, draw, readback, finishing)")

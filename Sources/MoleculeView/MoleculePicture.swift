@@ -128,6 +128,28 @@ public struct PreparedMolecule: Sendable {
             try self.init(structure, mode: mode, color: request.color, filter: request.filter, perception: perception,
                           pixelsPerÅngström: scale)
         }
+        let strength = request.atomOcclusion(shownAtoms: geometry.sphereCount, bonds: geometry.cylinderCount > 0)
+        if strength > 0 { darkenBuriedAtoms(strength) }
+    }
+
+    /// Colors darkened by `AtomOcclusion`: the atoms' and, where it has its own, the geometry's.
+    mutating func darkenBuriedAtoms(_ strength: Float) {
+        var shown = [Bool](repeating: false, count: model.atoms.count)
+        for a in geometry.sphereAtoms { shown[Int(a)] = true }
+        for m in geometry.meshes { for a in m.atoms { shown[Int(a)] = true } }
+        let f = AtomOcclusion.factors(model, shown: shown, strength: strength)
+        func dark(_ c: UInt32, _ k: Float) -> UInt32 {
+            let r = Float(c >> 16 & 0xFF) * k, g = Float(c >> 8 & 0xFF) * k, b = Float(c & 0xFF) * k
+            return UInt32(r.rounded()) << 16 | UInt32(g.rounded()) << 8 | UInt32(b.rounded())
+        }
+        atomColors = zip(atomColors, f).map { dark($0, $1) }
+        if geometry.hasOwnColors {
+            geometry.sphereColors = zip(geometry.sphereColors, geometry.sphereAtoms).map { dark($0, f[Int($1)]) }
+            geometry.cylinderColors = zip(geometry.cylinderColors, geometry.cylinderAtoms).map { dark($0, f[Int($1)]) }
+        }
+        for k in geometry.meshes.indices {
+            geometry.meshes[k].colors = zip(geometry.meshes[k].colors, geometry.meshes[k].atoms).map { dark($0, f[Int($1)]) }
+        }
     }
 
     /// About how many pixels an Ångström of `structure` takes in `request`'s picture, at most: the

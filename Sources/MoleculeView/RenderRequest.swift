@@ -54,6 +54,11 @@ public struct RenderRequest: Sendable, Equatable {
     /// Outline width in output pixels (0 none) and ambient occlusion strength (0 none to 1).
     public var outline: Float?
     public var occlusion: Float?
+    /// How occlusion is found: per picture from its depth buffer, or once per structure per atom (`AtomOcclusion`).
+    public enum OcclusionMethod: String, Sendable, CaseIterable {
+        case screen, atoms
+    }
+    public var occlusionMethod = OcclusionMethod.screen
     /// PNG compression level, 0 to 9.
     public var pngLevel = 1
     /// Input files larger than this once inflated are refused.
@@ -78,8 +83,16 @@ public struct RenderRequest: Sendable, Equatable {
         s.background = background
         s.antialias = antialias
         s.depthCue = depthCue ?? illustrated
-        s.effects = DepthEffects(outline: outline ?? (illustrated ? 1 : 0), occlusion: occlusion ?? (illustrated ? 0.6 : 0))
+        let strength = occlusion ?? (illustrated ? 0.6 : 0)
+        s.effects = DepthEffects(outline: outline ?? (illustrated ? 1 : 0), occlusion: occlusionMethod == .screen ? strength : 0)
         return s
+    }
+
+    /// How strongly atoms' own colors are darkened where they are buried (`occlusion-method atoms`), 0 for none.
+    public func atomOcclusion(shownAtoms: Int, bonds: Bool) -> Float {
+        guard occlusionMethod == .atoms else { return 0 }
+        let illustrated = look == .illustrated || (look == .auto && !bonds && shownAtoms >= RenderRequest.illustratedAtoms)
+        return occlusion ?? (illustrated ? 0.6 : 0)
     }
 
     /// The requested view of a scene whose fitted camera is `fitted`.
@@ -128,6 +141,7 @@ public struct RenderRequest: Sendable, Equatable {
         if look != .plain { line += " look=\(look.rawValue)" }
         if let outline { line += " outline=\(outline)" }
         if let occlusion { line += " occlusion=\(occlusion)" }
+        if occlusionMethod != .screen { line += " occlusion-method=\(occlusionMethod.rawValue)" }
         if pngLevel != 1 { line += " png=\(pngLevel)" }
         if !shows.isEmpty { line += " show=" + shows.map(\.text).joined(separator: "|") }
         return line
@@ -230,6 +244,11 @@ public struct RenderRequest: Sendable, Equatable {
             let strength = try ValueText.number(v, field: "occlusion")
             guard (0...1).contains(strength) else { throw RequestError(field: "occlusion", "must be 0 to 1 (got \(v))") }
             r.occlusion = strength
+        },
+        Field(name: "occlusion-method", help: "screen (the default: from each picture's depth buffer, every crevice) or atoms "
+              + "(once per structure, from how many atoms surround each one: cheaper for large pictures and many views, coarser).",
+              isFlag: false) { r, v throws(RequestError) in
+            r.occlusionMethod = try choice(v, field: "occlusion-method")
         },
         Field(name: "png-level", help: "PNG compression level 0 to 9 (default 1, fast; 9 is smallest).", isFlag: false) { r, v throws(RequestError) in
             r.pngLevel = try ValueText.integer(v, field: "png-level", in: 0...9)

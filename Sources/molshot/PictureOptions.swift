@@ -59,6 +59,9 @@ struct PictureOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp(RenderRequest.help("occlusion")))
     var occlusion: String?
 
+    @Option(help: ArgumentHelp(RenderRequest.help("occlusion-method")))
+    var occlusionMethod: String?
+
     @Option(parsing: .unconditional, help: ArgumentHelp(RenderRequest.help("png-level")))
     var pngLevel: String?
 
@@ -84,6 +87,7 @@ struct PictureOptions: ParsableArguments {
         if depthCue { v.append(("depth-cue", "true")) }
         if let outline { v.append(("outline", outline)) }
         if let occlusion { v.append(("occlusion", occlusion)) }
+        if let occlusionMethod { v.append(("occlusion-method", occlusionMethod)) }
         if let pngLevel { v.append(("png-level", pngLevel)) }
         if let maxBytes = input.maxBytes { v.append(("max-bytes", maxBytes)) }
         return v

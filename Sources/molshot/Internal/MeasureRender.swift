@@ -21,6 +21,8 @@ struct MeasureRender: ParsableCommand {
     @Option var antialias = 1
     @Option(help: "auto, plain or illustrated.") var look = "auto"
     @Flag(help: "Print the draw time of every image.") var perImage = false
+    @Option(name: .customLong("set"), help: "NAME=VALUE: any other picture option (repeatable), as --set occlusion-method=atoms.")
+    var settings: [String] = []
 
     func run() throws {
         func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
@@ -34,6 +36,10 @@ struct MeasureRender: ParsableCommand {
         try request.set("mode", modes)
         try request.set("antialias", String(antialias))
         try request.set("look", look)
+        for s in settings {
+            guard let eq = s.firstIndex(of: "=") else { throw ValidationError("--set takes NAME=VALUE (got \(s))") }
+            try request.set(String(s[..<eq]), String(s[s.index(after: eq)...]))
+        }
         var images = 0
         let begin = now()
         for file in files {
