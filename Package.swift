@@ -14,7 +14,9 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .systemLibrary(name: "COSMesa", path: "Sources/COSMesa", pkgConfig: "osmesa", providers: [.apt(["libosmesa6-dev"])]),
+        // OSMesa is opened at run time (dlopen), not linked: see Sources/COSMesa/include/COSMesa.h.
+        .target(name: "COSMesa", path: "Sources/COSMesa", exclude: ["generate_entry_points.py"],
+                linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .target(name: "CPNGWriter", dependencies: ["CZlib"], path: "Sources/CPNGWriter",

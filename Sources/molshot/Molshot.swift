@@ -10,6 +10,9 @@ struct Molshot: ParsableCommand {
         subcommands: [Info.self, Render.self, ExportCommand.self, PathwayCommand.self, ServeCommand.self, ThumbnailsCommand.self, ReplayCommand.self, LibraryCommand.self, Search.self, Fetch.self, MeasureParse.self, MeasureRender.self, MeasureSQL.self, MeasureLoad.self, MeasureLive.self]
     )
 
+    /// The subcommands that draw (and so open OSMesa), by name.
+    static let drawingCommands: Set<String> = ["render", "pathway", "serve", "thumbnails", "replay", "measure-render"]
+
     /// Every picture allocates and frees buffers of a few hundred kilobytes (readback, smoothing,
     /// PNG). glibc would map and unmap each one from the kernel, page faults and all (measured: a
     /// fifth of the time of a run of small molecules); kept in the heap they are reused.
