@@ -109,10 +109,11 @@ def render_time(path, size, extra):
         ts.append(t)
     return median(ts)
 
-for name in ("1crn.pdb", "1tii.pdb"):
-    path = os.path.join(args.corpus, name)
-    if not os.path.exists(path):
-        continue
+def present(names):
+    """(name, path) of those corpus files that are there."""
+    return [(n, os.path.join(args.corpus, n)) for n in names if os.path.exists(os.path.join(args.corpus, n))]
+
+for name, path in present(("1crn.pdb", "1tii.pdb")):
     for size in (256, 1024):
         plain = render_time(path, size, [])
         for effect, extra in (("outline", ["--outline", "1"]), ("occlusion", ["--occlusion", "0.6"]),
@@ -132,10 +133,7 @@ def stage_cost(path, size, settings):
         ts.append(sum(float(d[f"stage.{k}"]) for k in ("geometry", "draw", "readback", "finish")) / 5)
     return median(ts)
 
-for name in ("1tii.pdb", "1ffk.cif.gz"):
-    path = os.path.join(args.corpus, name)
-    if not os.path.exists(path):
-        continue
+for name, path in present(("1tii.pdb", "1ffk.cif.gz")):
     for size in (256, 1024):
         plain = stage_cost(path, size, [])
         screen = stage_cost(path, size, ["occlusion=0.6"])
