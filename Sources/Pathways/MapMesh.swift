@@ -19,7 +19,10 @@ struct MapMesh {
 
     /// `across` and `half` feed the line coverage of `map2d.frag` (half 0: a plain fill).
     private mutating func vertex(_ p: SIMD2<Double>, _ c: SIMD4<Float>, across: Double = 0, half: Double = 0) {
-        floats.append(contentsOf: [Float(p.x), Float(p.y), c.x, c.y, c.z, c.w, Float(across), Float(half)])
+        // One at a time: an array literal here would be a heap allocation per vertex.
+        floats.append(Float(p.x)); floats.append(Float(p.y))
+        floats.append(c.x); floats.append(c.y); floats.append(c.z); floats.append(c.w)
+        floats.append(Float(across)); floats.append(Float(half))
     }
 
     mutating func triangle(_ a: SIMD2<Double>, _ b: SIMD2<Double>, _ c: SIMD2<Double>, _ color: Color) {
