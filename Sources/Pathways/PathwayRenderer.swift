@@ -4,6 +4,12 @@ import Graphics
 
 /// A map made ready to draw at one scale: its triangles on the GPU and its labels placed. Any
 /// part of the map at that scale (a picture, a tile, a block of tiles) draws from it.
+/// A scene's triangles and labels before they go to the GPU.
+public struct PathwaySceneParts: @unchecked Sendable {
+    let mesh: MapMesh
+    let labels: [PlacedLabel]
+}
+
 public final class PathwayScene {
     public let scale: Double
     let vertices: VertexArray
@@ -50,9 +56,31 @@ public final class PathwayRenderer {
     /// Triangles and labels of `map` at `scale` pixels per unit, with the node `focus` (if any)
     /// highlighted with its edges and neighbours.
     public func scene(_ map: PathwayMap, scale: Double, theme: PathwayTheme, focus: String? = nil) throws -> PathwayScene {
-        let mesh = MapGeometry(map: map, theme: theme, focus: focus).mesh(scale: scale)
-        let labels = try MapLabels(theme: theme, fonts: fonts).place(map, scale: scale)
-        return PathwayScene(device: device, mesh: mesh, labels: labels)
+        scene(try PathwayRenderer.parts(map, scale: scale, theme: theme, focus: focus, fonts: fonts))
+    }
+
+    /// What `scene` is made of before any GL, on any thread: a front end builds it while the
+    /// drawing thread starts (`warmUp`).
+    public static func parts(_ map: PathwayMap, scale: Double, theme: PathwayTheme, focus: String? = nil) throws -> PathwaySceneParts {
+        try parts(map, scale: scale, theme: theme, focus: focus, fonts: FontCache())
+    }
+
+    private static func parts(_ map: PathwayMap, scale: Double, theme: PathwayTheme, focus: String?, fonts: FontCache) throws -> PathwaySceneParts {
+        PathwaySceneParts(mesh: MapGeometry(map: map, theme: theme, focus: focus).mesh(scale: scale),
+                          labels: try MapLabels(theme: theme, fonts: fonts).place(map, scale: scale))
+    }
+
+    /// The parts on the GPU.
+    public func scene(_ parts: PathwaySceneParts) -> PathwayScene {
+        PathwayScene(device: device, mesh: parts.mesh, labels: parts.labels)
+    }
+
+    /// Draws one small triangle as maps are drawn: llvmpipe compiles the shaders for the state at
+    /// the first draw (about 20 ms), which a front end does while its map is still being read.
+    public func warmUp(theme: PathwayTheme) throws {
+        var mesh = MapMesh(scale: 1)
+        mesh.triangle(SIMD2(1, 1), SIMD2(7, 1), SIMD2(4, 7), theme.background.isOpaque ? .black : .white)
+        _ = try draw(PathwayScene(device: device, mesh: mesh, labels: []), corner: .zero, width: 8, height: 8, theme: theme)
     }
 
     /// The part of the scene whose top left corner is whole-map pixel `corner`, `width` x `height` pixels.

@@ -75,10 +75,11 @@ struct PathwayCommand: ParsableCommand {
                 layout = PathwayLayout(currency: PathwayLayout.currency(from: text))
             }
             let chosenLayout = layout
-            // The map and its data are read on another thread while this one starts the graphics
-            // device, which takes about as long.
-            let (input, reactionData, metaboliteData) = (input, reactionData, metaboliteData)
-            let loading = Background { () throws -> (PathwayMap, [DataOverlay]) in
+            // The map and its data are read, and a single picture's triangles and labels made, on
+            // another thread while this one starts the graphics device and compiles its shaders,
+            // which take about as long.
+            let (input, reactionData, metaboliteData, tiles) = (input, reactionData, metaboliteData, tiles)
+            let loading = Background { () throws -> (PathwayMap, [DataOverlay], (view: MapView, width: Int, height: Int)?, PathwaySceneParts?) in
                 var map = try PathwayFile.load(path: input, layout: chosenLayout)
                 var overlays: [DataOverlay] = []
                 if let reactionData { overlays.append(try DataOverlay.load(path: reactionData, target: .reactions)) }
@@ -89,10 +90,13 @@ struct PathwayCommand: ParsableCommand {
                     }
                     map = overlay.applied(to: map)
                 }
-                return (map, overlays)
+                guard tiles == nil else { return (map, overlays, nil, nil) }
+                let frame = try request.frame(for: map)
+                return (map, overlays, frame, try PathwayRenderer.parts(map, scale: frame.view.scale, theme: request.theme))
             }
             let renderer = try PathwayRenderer()
-            let (map, overlays) = try loading.value()
+            if tiles == nil { try renderer.warmUp(theme: request.theme) }
+            let (map, overlays, frame, parts) = try loading.value()
             renderer.samples = request.samples
             if let tiles {
                 let pyramid = TilePyramid(map: map, tileSize: tileSize, levels: levels)
@@ -100,9 +104,9 @@ struct PathwayCommand: ParsableCommand {
                 print("\(pyramid.tileCount) tiles in \(pyramid.levels) levels in \(tiles)")
                 return
             }
-            guard let output else { return }
-            let (view, width, height) = try request.frame(for: map)
-            var image = try renderer.render(map, view: view, width: width, height: height, theme: request.theme)
+            guard let output, let (view, width, height) = frame, let parts else { return }
+            var image = try renderer.draw(renderer.scene(parts), corner: view.origin * view.scale, width: width, height: height,
+                                          theme: request.theme)
             try renderer.drawLegend(overlays, into: &image, theme: request.theme)
             let encoder = PNGEncoder.fast
             if output == "-" {
