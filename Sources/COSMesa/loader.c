@@ -2,7 +2,6 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
-#include <string.h>
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static char failure[512];

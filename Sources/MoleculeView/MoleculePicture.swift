@@ -42,13 +42,8 @@ public struct PreparedMolecule: Sendable {
     /// of that scale cannot show.
     public init(_ structure: Structure, mode: String, color: ColorTheme = .element, filter: AtomFilter = AtomFilter(),
                 perception: BondPerception, pixelsPerÅngström: Float? = nil) throws {
-        guard let model = structure.models.first else {
-            throw InputFileError(file: structure.metadata.id.isEmpty ? "the structure" : structure.metadata.id, message: "has no model")
-        }
-        let mode = mode == Representations.automatic ? Representations.automatic(for: model) : mode
-        guard let representation = Representations.named(mode) else {
-            throw RequestError(field: "mode", "must be one of: \(Representations.names.joined(separator: ", ")), auto (got \(mode))")
-        }
+        let model = try PreparedMolecule.firstModel(of: structure)
+        let representation = try PreparedMolecule.representation(mode, for: model, field: "mode")
         self.model = model
         var visible = filter.visible(model)
         if !visible.contains(true) {
@@ -61,8 +56,32 @@ public struct PreparedMolecule: Sendable {
         let colors = color.colors(for: model, elements: perception.elements)
         atomColors = colors
         id = PreparedMolecule.ids.add(1, ordering: .relaxed).newValue
-        detailScale = pixelsPerÅngström.flatMap { $0 < Cartoon.fullDetailPixelsPerÅngström && !geometry.meshes.isEmpty ? $0 : nil }
+        detailScale = PreparedMolecule.detailScale(pixelsPerÅngström, geometry)
         PreparedMolecule.colorMeshes(&geometry, colors, theme: color, model: model, elements: perception.elements)
+    }
+
+    /// The first model of `structure`, or an error naming it.
+    private static func firstModel(of structure: Structure) throws -> Model {
+        guard let model = structure.models.first else { throw InputFileError(file: fileName(structure), message: "has no model") }
+        return model
+    }
+
+    private static func fileName(_ structure: Structure) -> String {
+        structure.metadata.id.isEmpty ? "the structure" : structure.metadata.id
+    }
+
+    /// The representation `name` stands for (`auto`: the one `model` calls for), or an error for `field`.
+    private static func representation(_ name: String, for model: Model, field: String) throws -> any Representation.Type {
+        let name = name == Representations.automatic ? Representations.automatic(for: model) : name
+        guard let representation = Representations.named(name) else {
+            throw RequestError(field: field, "must be one of: \(Representations.names.joined(separator: ", ")), auto (got \(name))")
+        }
+        return representation
+    }
+
+    /// The scale a geometry built for `pixelsPerÅngström` has the detail for, nil where it has it all.
+    private static func detailScale(_ pixelsPerÅngström: Float?, _ geometry: MoleculeGeometry) -> Float? {
+        pixelsPerÅngström.flatMap { $0 < Cartoon.fullDetailPixelsPerÅngström && !geometry.meshes.isEmpty ? $0 : nil }
     }
 
     /// Element colors make a cartoon all carbon gray: its ribbons take chain colors then, as in
@@ -79,8 +98,7 @@ public struct PreparedMolecule: Sendable {
     /// that select nothing in this structure are left out; where all do, it is an error.
     public init(_ structure: Structure, shows: [Show], color: ColorTheme = .element, filter: AtomFilter = AtomFilter(),
                 perception: BondPerception, pixelsPerÅngström: Float? = nil) throws {
-        let file = structure.metadata.id.isEmpty ? "the structure" : structure.metadata.id
-        guard let model = structure.models.first else { throw InputFileError(file: file, message: "has no model") }
+        let model = try PreparedMolecule.firstModel(of: structure)
         guard !shows.isEmpty else { throw RequestError(field: "show", "is empty: give at least one") }
         self.model = model
         let filtered = filter.visible(model)
@@ -93,10 +111,7 @@ public struct PreparedMolecule: Sendable {
             var visible = zip(selected, filtered).map { $0 && $1 }
             if !visible.contains(true) { visible = zip(selected, conformer).map { $0 && $1 } }
             guard visible.contains(true) else { continue }
-            let name = show.representation == Representations.automatic ? Representations.automatic(for: model) : show.representation
-            guard let representation = Representations.named(name) else {
-                throw RequestError(field: "show", "must start with one of: \(Representations.names.joined(separator: ", ")), auto (got \(name))")
-            }
+            let representation = try PreparedMolecule.representation(show.representation, for: model, field: "show")
             if representation.usesBonds && bonds == nil {
                 bonds = perception.bonds(of: model, embedded: structure.embeddedTemplates)
             }
@@ -107,13 +122,13 @@ public struct PreparedMolecule: Sendable {
             geometry.merge(part, atomColors: requested, otherColors: colors)
         }
         guard geometry.sphereCount > 0 || geometry.cylinderCount > 0 || !geometry.meshes.isEmpty else {
-            throw InputFileError(file: file, message: "has no atom in any --show selection (\(shows.map(\.text).joined(separator: "; ")))")
+            throw InputFileError(file: PreparedMolecule.fileName(structure), message: "has no atom in any --show selection (\(shows.map(\.text).joined(separator: "; ")))")
         }
         self.bonds = bonds ?? []
         self.geometry = geometry
         atomColors = requested
         id = PreparedMolecule.ids.add(1, ordering: .relaxed).newValue
-        detailScale = pixelsPerÅngström.flatMap { $0 < Cartoon.fullDetailPixelsPerÅngström && !geometry.meshes.isEmpty ? $0 : nil }
+        detailScale = PreparedMolecule.detailScale(pixelsPerÅngström, geometry)
     }
 
     /// Builds what `request` asks for, in `mode` (one of the request's modes; `Show.mode` for its

@@ -78,22 +78,29 @@ public struct RenderRequest: Sendable, Equatable {
     /// (spacefill). `auto` illustrates large spacefill pictures only: in ball-and-stick the
     /// background shows between every atom, and outlines and occlusion there only darken it.
     public func style(shownAtoms: Int, bonds: Bool = false) -> RenderStyle {
-        let illustrated = look == .illustrated || (look == .auto && !bonds && shownAtoms >= RenderRequest.illustratedAtoms)
+        let illustrated = illustrates(shownAtoms: shownAtoms, bonds: bonds)
         var s = RenderStyle()
         s.background = background
         s.antialias = antialias
         s.depthCue = depthCue ?? illustrated
-        let strength = occlusion ?? (illustrated ? 0.6 : 0)
-        s.effects = DepthEffects(outline: outline ?? (illustrated ? 1 : 0), occlusion: occlusionMethod == .screen ? strength : 0)
+        s.effects = DepthEffects(outline: outline ?? (illustrated ? 1 : 0),
+                                 occlusion: occlusionMethod == .screen ? occlusionStrength(illustrated: illustrated) : 0)
         return s
     }
 
     /// How strongly atoms' own colors are darkened where they are buried (`occlusion-method atoms`), 0 for none.
     public func atomOcclusion(shownAtoms: Int, bonds: Bool) -> Float {
         guard occlusionMethod == .atoms else { return 0 }
-        let illustrated = look == .illustrated || (look == .auto && !bonds && shownAtoms >= RenderRequest.illustratedAtoms)
-        return occlusion ?? (illustrated ? 0.6 : 0)
+        return occlusionStrength(illustrated: illustrates(shownAtoms: shownAtoms, bonds: bonds))
     }
+
+    /// Whether the look is illustrated for a picture of `shownAtoms` atoms, with bonds or without.
+    private func illustrates(shownAtoms: Int, bonds: Bool) -> Bool {
+        look == .illustrated || (look == .auto && !bonds && shownAtoms >= RenderRequest.illustratedAtoms)
+    }
+
+    /// Occlusion as given, else as the look has it.
+    private func occlusionStrength(illustrated: Bool) -> Float { occlusion ?? (illustrated ? 0.6 : 0) }
 
     /// The requested view of a scene whose fitted camera is `fitted`.
     public func camera(fittedTo fitted: Camera) -> Camera {

@@ -90,11 +90,8 @@ public struct Show: Sendable, Equatable {
 
     /// A color per atom of `model`: the show's own, or by `theme` (the request's).
     func colors(for model: Model, theme: ColorTheme, elements: ElementTable) -> [UInt32] {
-        switch coloring {
-        case .request: return theme.colors(for: model, elements: elements)
-        case .theme(let t): return t.colors(for: model, elements: elements)
-        case .fixed(let c): return [UInt32](repeating: c, count: model.atoms.count)
-        }
+        if case .fixed(let c) = coloring { return [UInt32](repeating: c, count: model.atoms.count) }
+        return self.theme(theme)!.colors(for: model, elements: elements)
     }
 
     /// The theme the show's colors come from (nil for one color).

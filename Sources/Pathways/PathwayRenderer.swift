@@ -79,7 +79,7 @@ public final class PathwayRenderer {
     /// the first draw (about 20 ms), which a front end does while its map is still being read.
     public func warmUp(theme: PathwayTheme) throws {
         var mesh = MapMesh(scale: 1)
-        mesh.triangle(SIMD2(1, 1), SIMD2(7, 1), SIMD2(4, 7), theme.background.isOpaque ? .black : .white)
+        mesh.triangle(SIMD2(1, 1), SIMD2(7, 1), SIMD2(4, 7), .black)
         _ = try draw(PathwayScene(device: device, mesh: mesh, labels: []), corner: .zero, width: 8, height: 8, theme: theme)
     }
 
