@@ -7,10 +7,11 @@ public final class Background<T: Sendable>: @unchecked Sendable {
     private var result: Result<T, any Error>?
 
     public init(_ work: @escaping @Sendable () throws -> T) {
-        Thread.detachNewThread { [self] in
+        let body: @Sendable () -> Void = { [self] in
             result = Result { try work() }
             done.signal()
         }
+        if !SpareThread.take(body) { Thread.detachNewThread(body) }
     }
 
     /// The work's value, or its error, once it has finished.
@@ -20,5 +21,39 @@ public final class Background<T: Sendable>: @unchecked Sendable {
         done.wait()
         defer { done.signal() }
         return try result!.get()
+    }
+}
+
+/// One thread started early and parked until `Background` hands it work. A new thread cannot
+/// start while another thread is inside `dlopen` (glibc holds its TLS lock for the whole load:
+/// about 20 ms for libOSMesa and Mesa's LLVM), so a front end that opens OSMesa in the
+/// background parks a thread first and its reading starts at once instead of after the load.
+public enum SpareThread {
+    private static let parked = Locked<(started: Bool, work: (@Sendable () -> Void)?, taken: Bool)>((false, nil, false))
+    private static let ready = DispatchSemaphore(value: 0)
+
+    /// Starts the spare thread (once); call before anything may `dlopen` on another thread.
+    public static func start() {
+        let first = parked.withLock { state -> Bool in
+            defer { state.started = true }
+            return !state.started
+        }
+        guard first else { return }
+        Thread.detachNewThread {
+            ready.wait()
+            parked.withLock { $0.work }?()
+        }
+    }
+
+    /// Hands `work` to the spare thread if it is started and still free.
+    static func take(_ work: @escaping @Sendable () -> Void) -> Bool {
+        let taken = parked.withLock { state -> Bool in
+            guard state.started, !state.taken else { return false }
+            state.taken = true
+            state.work = work
+            return true
+        }
+        if taken { ready.signal() }
+        return taken
     }
 }

@@ -120,10 +120,13 @@ public final class OffscreenPass {
             framebuffer = try Framebuffer(device: device, width: fw, height: fh, depth: depth)
         }
         let target = Target(framebuffer: framebuffer!, width: width, height: height, samples: factor)
+        trace("pass: framebuffer cleared")
         device.clear(target.framebuffer, red: background.red, green: background.green, blue: background.blue, alpha: background.alpha)
         try draw(target)
         try device.checkError("drawing")
+        trace("pass: draw calls made")
         device.finish()
+        trace("pass: drawn")
         let finished = DispatchTime.now().uptimeNanoseconds
         let picture: DrawnPicture
         let smooth = finishing == .smoothEdges && factor == 1
@@ -138,6 +141,7 @@ public final class OffscreenPass {
         } else {
             picture = DrawnPicture(image: device.read(target.framebuffer, downsample: factor), smoothEdges: smooth)
         }
+        trace("pass: read back")
         lastTimings = (Double(finished - started) / 1e9, Double(DispatchTime.now().uptimeNanoseconds - finished) / 1e9)
         return picture
     }

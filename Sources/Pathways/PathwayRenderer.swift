@@ -72,7 +72,8 @@ public final class PathwayRenderer {
 
     /// The parts on the GPU.
     public func scene(_ parts: PathwaySceneParts) -> PathwayScene {
-        PathwayScene(device: device, mesh: parts.mesh, labels: parts.labels)
+        trace("pathway: \(parts.mesh.vertexCount) vertices, \(parts.labels.count) labels")
+        return PathwayScene(device: device, mesh: parts.mesh, labels: parts.labels)
     }
 
     /// Draws one small triangle as maps are drawn: llvmpipe compiles the shaders for the state at

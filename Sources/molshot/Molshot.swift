@@ -17,4 +17,10 @@ struct Molshot: ParsableCommand {
     /// PNG). glibc would map and unmap each one from the kernel, page faults and all (measured: a
     /// fifth of the time of a run of small molecules); kept in the heap they are reused.
     static func keepImageBuffersInTheHeap() { molshot_keep_buffers_in_heap() }
+
+    /// Commands that draw touch a few image-sized buffers a picture (the GL framebuffer, the
+    /// readback, the encoder's), and on these machines a 4 KB page fault costs about 2.5 us: a
+    /// 2000 px map touched 130 MB, 20,000 faults, half its time. 192 MB of heap in 2 MB pages
+    /// (`bench/run pathway`: 5,700 faults).
+    static func drawInHugePages() { _ = molshot_heap_in_huge_pages(192 << 20) }
 }

@@ -81,6 +81,7 @@ struct PathwayCommand: ParsableCommand {
             let (input, reactionData, metaboliteData, tiles) = (input, reactionData, metaboliteData, tiles)
             let loading = Background { () throws -> (PathwayMap, [DataOverlay], (view: MapView, width: Int, height: Int)?, PathwaySceneParts?) in
                 var map = try PathwayFile.load(path: input, layout: chosenLayout)
+                trace("pathway: read")
                 var overlays: [DataOverlay] = []
                 if let reactionData { overlays.append(try DataOverlay.load(path: reactionData, target: .reactions)) }
                 if let metaboliteData { overlays.append(try DataOverlay.load(path: metaboliteData, target: .metabolites)) }
@@ -92,10 +93,14 @@ struct PathwayCommand: ParsableCommand {
                 }
                 guard tiles == nil else { return (map, overlays, nil, nil) }
                 let frame = try request.frame(for: map)
-                return (map, overlays, frame, try PathwayRenderer.parts(map, scale: frame.view.scale, theme: request.theme))
+                let p = try PathwayRenderer.parts(map, scale: frame.view.scale, theme: request.theme)
+                trace("pathway: triangles and labels made")
+                return (map, overlays, frame, p)
             }
             let renderer = try PathwayRenderer()
+            trace("pathway: renderer ready")
             if tiles == nil { try renderer.warmUp(theme: request.theme) }
+            trace("pathway: warmed up")
             let (map, overlays, frame, parts) = try loading.value()
             renderer.samples = request.samples
             if let tiles {
@@ -107,6 +112,7 @@ struct PathwayCommand: ParsableCommand {
             guard let output, let (view, width, height) = frame, let parts else { return }
             var image = try renderer.draw(renderer.scene(parts), corner: view.origin * view.scale, width: width, height: height,
                                           theme: request.theme)
+            trace("pathway: drawn and labelled")
             try renderer.drawLegend(overlays, into: &image, theme: request.theme)
             let encoder = PNGEncoder.fast
             if output == "-" {
@@ -114,6 +120,7 @@ struct PathwayCommand: ParsableCommand {
             } else {
                 try encoder.write(image, to: output)
             }
+            trace("pathway: PNG written")
         }
     }
 }

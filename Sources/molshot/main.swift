@@ -1,9 +1,22 @@
+import Core
+import Foundation
 import Graphics
 
+trace("main")
 Molshot.keepImageBuffersInTheHeap()
 // Commands that draw open OSMesa on a thread of their own while they parse their options and read
 // their input (Mesa's LLVM takes tens of milliseconds to load); the first context waits for it.
-if CommandLine.arguments.count > 1, Molshot.drawingCommands.contains(CommandLine.arguments[1]) {
+// The thread that reads is started before, since no thread can start while the load goes on.
+let drawing = CommandLine.arguments.count > 1 && Molshot.drawingCommands.contains(CommandLine.arguments[1])
+if drawing {
+    Molshot.drawInHugePages()
+    SpareThread.start()
     OSMesaOffscreenContext.preload()
 }
 Molshot.main()
+if drawing {
+    // Everything is written. Tearing down Mesa's LLVM and llvmpipe's threads takes about 10 ms
+    // and leaves nothing behind that the kernel does not free anyway.
+    fflush(nil)
+    _exit(0)
+}
