@@ -34,13 +34,13 @@ public struct DataOverlay: Sendable {
         var values: [String: Double] = [:]
         if first == UInt8(ascii: "{") {
             let json: Any
-            do { json = try JSONSerialization.jsonObject(with: data) } catch { throw fail(nil, "not valid JSON") }
+            do { json = try JSONText.parse(bytes) } catch { throw fail(nil, "not valid JSON (\(error))") }
             guard let object = json as? [String: Any] else { throw fail(nil, "must be a JSON object of id to number") }
             for (key, value) in object {
-                guard let n = value as? NSNumber, String(cString: n.objCType) != "c", n.doubleValue.isFinite else {
+                guard let n = JSONText.number(value), n.isFinite else {
                     throw fail(key, "must be a number")
                 }
-                values[key] = n.doubleValue
+                values[key] = n
             }
         } else {
             guard let text = String(data: data, encoding: .utf8) else { throw fail(nil, "is not UTF-8 text") }

@@ -18,7 +18,7 @@ enum EscherReader {
         guard let nodes = body["nodes"] as? [String: Any] else { throw fail("nodes", "missing or not an object") }
         guard let reactions = body["reactions"] as? [String: Any] else { throw fail("reactions", "missing or not an object") }
         func number(_ object: [String: Any], _ key: String, _ path: String) throws -> Double {
-            guard let v = (object[key] as? NSNumber)?.doubleValue, v.isFinite else { throw fail("\(path).\(key)", "missing or not a number") }
+            guard let v = JSONText.number(object[key]), v.isFinite else { throw fail("\(path).\(key)", "missing or not a number") }
             return v
         }
         func point(_ value: Any?, _ path: String) throws -> SIMD2<Double>? {
@@ -41,7 +41,7 @@ enum EscherReader {
                 let bigg = n["bigg_id"] as? String ?? id
                 metaboliteOf[id] = bigg
                 var label: SIMD2<Double>? = nil
-                if let x = (n["label_x"] as? NSNumber)?.doubleValue, let y = (n["label_y"] as? NSNumber)?.doubleValue { label = SIMD2(x, y) }
+                if let x = JSONText.number(n["label_x"]), let y = JSONText.number(n["label_y"]) { label = SIMD2(x, y) }
                 var node = PathwayMap.Node(id: id, name: n["name"] as? String ?? bigg, kind: .metabolite, center: center,
                                            size: SIMD2(2 * r, 2 * r), shape: .ellipse, fill: metaboliteFill, stroke: metaboliteStroke,
                                            label: bigg, labelPosition: label, fontSize: 20, textColor: .black)
@@ -61,9 +61,9 @@ enum EscherReader {
             let reversible = r["reversibility"] as? Bool ?? false
             var coefficients: [String: Double] = [:]
             for m in r["metabolites"] as? [[String: Any]] ?? [] {
-                if let b = m["bigg_id"] as? String { coefficients[b] = (m["coefficient"] as? NSNumber)?.doubleValue ?? 0 }
+                if let b = m["bigg_id"] as? String { coefficients[b] = JSONText.number(m["coefficient"]) ?? 0 }
             }
-            if let x = (r["label_x"] as? NSNumber)?.doubleValue, let y = (r["label_y"] as? NSNumber)?.doubleValue {
+            if let x = JSONText.number(r["label_x"]), let y = JSONText.number(r["label_y"]) {
                 // A reaction is tapped and colored through its label node.
                 var node = PathwayMap.Node(id: "reaction:\(rid)", name: r["name"] as? String ?? bigg, kind: .reaction, center: SIMD2(x, y),
                                            size: .zero, shape: .none, label: bigg, labelPosition: SIMD2(x, y), fontSize: 30,
@@ -75,10 +75,10 @@ enum EscherReader {
             for sid in segments.keys.sorted(by: { (Int($0) ?? 0, $0) < (Int($1) ?? 0, $1) }) {
                 guard let s = segments[sid] as? [String: Any] else { throw fail("\(path).segments.\(sid)", "not an object") }
                 let spath = "\(path).segments.\(sid)"
-                guard let from = (s["from_node_id"] as? String) ?? (s["from_node_id"] as? NSNumber)?.stringValue else {
+                guard let from = JSONText.id(s["from_node_id"]) else {
                     throw fail("\(spath).from_node_id", "missing")
                 }
-                guard let to = (s["to_node_id"] as? String) ?? (s["to_node_id"] as? NSNumber)?.stringValue else {
+                guard let to = JSONText.id(s["to_node_id"]) else {
                     throw fail("\(spath).to_node_id", "missing")
                 }
                 guard let a = centers[from] else { throw fail("\(spath).from_node_id", "\(from) is not a node of the map") }

@@ -9,22 +9,26 @@ public enum PathwayFile {
     /// A map without positions is laid out with `layout`.
     public static func load(path: String, maxBytes: Int = 256 << 20, layout: PathwayLayout = PathwayLayout()) throws -> PathwayMap {
         let bytes = try FileInput.read(path: path, limit: maxBytes)
-        return try parse(Data(bytes), file: path, layout: layout)
+        return try parse(bytes, file: path, layout: layout)
     }
 
     public static func parse(_ data: Data, file: String, layout: PathwayLayout = PathwayLayout()) throws -> PathwayMap {
+        try parse([UInt8](data), file: file, layout: layout)
+    }
+
+    public static func parse(_ data: [UInt8], file: String, layout: PathwayLayout = PathwayLayout()) throws -> PathwayMap {
         guard let first = data.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) else {
             throw PathwayError(file: file, "is empty")
         }
         var map: PathwayMap
         if first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
             let json: Any
-            do { json = try JSONSerialization.jsonObject(with: data) } catch {
-                throw PathwayError(file: file, "not valid JSON (\((error as NSError).userInfo["NSDebugDescription"] as? String ?? "cut short or malformed"))")
+            do { json = try JSONText.parse(data) } catch {
+                throw PathwayError(file: file, "not valid JSON (\(error))")
             }
             map = first == UInt8(ascii: "[") ? try EscherReader.read(json, file: file) : try PathwayJSONReader.read(json, file: file)
         } else if first == UInt8(ascii: "<") {
-            let root = try XMLElementNode.parse(data, file: file)
+            let root = try XMLElementNode.parse(Data(data), file: file)
             switch root.name {
             case "pathway": map = try KGMLReader.read(root, file: file)
             case "sbgn": map = try SBGNReader.read(root, file: file)

@@ -17,7 +17,7 @@ enum PathwayJSONReader {
         func number(_ o: [String: Any], _ key: String, _ path: String, default value: Double? = nil) throws -> Double {
             if o[key] == nil, let value { return value }
             if o[key] == nil && (key == "x" || key == "y") && !placed { return 0 }
-            guard let n = o[key] as? NSNumber, String(cString: n.objCType) != "c", case let v = n.doubleValue, v.isFinite else {
+            guard let v = JSONText.number(o[key]), v.isFinite else {
                 if o[key] == nil && (key == "x" || key == "y") {
                     throw fail("\(path).\(key)", "missing: give every node x and y, or none (then the graph is laid out)")
                 }
@@ -39,7 +39,7 @@ enum PathwayJSONReader {
         for (i, value) in nodes.enumerated() {
             let path = "nodes[\(i)]"
             guard let n = value as? [String: Any] else { throw fail(path, "not an object") }
-            guard let id = (n["id"] as? String) ?? (n["id"] as? NSNumber)?.stringValue else { throw fail("\(path).id", "missing") }
+            guard let id = JSONText.id(n["id"]) else { throw fail("\(path).id", "missing") }
             guard ids.insert(id).inserted else { throw fail("\(path).id", "\(id) is used twice") }
             let kindText = n["kind"] as? String ?? "metabolite"
             guard let kind = PathwayMap.NodeKind(rawValue: kindText) else {
@@ -72,15 +72,18 @@ enum PathwayJSONReader {
             }
             var segments: [PathwayMap.Segment] = []
             for (k, p) in (e["points"] as? [Any] ?? []).enumerated() {
-                guard let xy = p as? [NSNumber], xy.count == 2 else { throw fail("\(path).points[\(k)]", "must be [x, y]") }
-                segments.append(.line(to: SIMD2(xy[0].doubleValue, xy[1].doubleValue)))
+                guard let xy = p as? [Any], xy.count == 2, let x = JSONText.number(xy[0]), let y = JSONText.number(xy[1]) else {
+                    throw fail("\(path).points[\(k)]", "must be [x, y]")
+                }
+                segments.append(.line(to: SIMD2(x, y)))
             }
             if let controls = e["controls"] {
                 // One cubic Bezier from the source to the target through two control points.
-                guard segments.isEmpty, let c = controls as? [[NSNumber]], c.count == 2, c.allSatisfy({ $0.count == 2 }) else {
+                guard segments.isEmpty, let c = (controls as? [Any])?.compactMap({ ($0 as? [Any])?.compactMap(JSONText.number) }), c.count == 2,
+                      c.allSatisfy({ $0.count == 2 }) else {
                     throw fail("\(path).controls", "must be [[x1, y1], [x2, y2]], without points")
                 }
-                segments.append(.cubic(c1: SIMD2(c[0][0].doubleValue, c[0][1].doubleValue), c2: SIMD2(c[1][0].doubleValue, c[1][1].doubleValue),
+                segments.append(.cubic(c1: SIMD2(c[0][0], c[0][1]), c2: SIMD2(c[1][0], c[1][1]),
                                        to: b))
             } else {
                 segments.append(.line(to: b))
