@@ -1,8 +1,6 @@
+import CHTTP
 import Core
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Structure
 
 /// The Protein Data Bank over HTTP: full-text search (the RCSB Search API, JSON in and out, with
@@ -133,49 +131,50 @@ public struct PDBArchive: Sendable {
         var last = ""
         for attempt in 0..<max(1, attempts) {
             if attempt > 0 { Thread.sleep(forTimeInterval: backoff * Double(1 << (attempt - 1))) }
-            var request = URLRequest(url: u, timeoutInterval: timeout)
-            if let body {
-                request.httpMethod = "POST"
-                request.httpBody = body
-                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            }
-            request.setValue("molshot/\(MolshotVersion.current)", forHTTPHeaderField: "User-Agent")
-            switch PDBArchive.send(request, timeout: timeout) {
+            switch PDBArchive.send(url, body: body, timeout: timeout) {
             case .success(let (status, data)) where status < 500:
                 return (status, data)
             case .success(let (status, _)):
                 last = "HTTP \(status)"
-            case .failure(let error):
-                last = (error as? URLError)?.code == .timedOut ? "no answer within \(Int(timeout)) s" : error.localizedDescription
+            case .failure(let failure):
+                last = failure.timedOut ? "no answer within \(Int(timeout)) s" : failure.message
             }
         }
         throw LibraryError(.machine, "\(what): \(url) failed \(attempts) times, last: \(last)")
     }
 
-    private final class Box: @unchecked Sendable { var result: Result<(Int, Data), Error> = .failure(URLError(.unknown)) }
+    struct SendFailure: Error {
+        let message: String
+        let timedOut: Bool
+    }
 
-    static func send(_ request: URLRequest, timeout: Double) -> Result<(Int, Data), Error> {
-        let box = Box(), done = DispatchSemaphore(value: 0)
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout * 4
-        let session = URLSession(configuration: configuration)
-        let task = session.dataTask(with: request) { data, response, error in
-            if let error {
-                box.result = .failure(error)
-            } else {
-                box.result = .success(((response as? HTTPURLResponse)?.statusCode ?? 0, data ?? Data()))
-            }
-            done.signal()
+    /// One HTTP exchange through libcurl (`Sources/CHTTP`, opened only when a command goes to the
+    /// network): redirects followed, a stall or an unanswered connection cut off after `timeout`
+    /// seconds, the whole transfer after four times that.
+    static func send(_ url: String, body: Data?, timeout: Double) -> Result<(Int, Data), SendFailure> {
+        var status = 0
+        var out: UnsafeMutablePointer<UInt8>? = nil
+        var size = 0
+        var timedOut: Int32 = 0
+        var message = [CChar](repeating: 0, count: 512)
+        let agent = "molshot/\(MolshotVersion.current)"
+        let code: Int32 = (body.map { [UInt8]($0) }).withUnsafeOptionalBytes { bodyBytes, bodySize in
+            molshot_http_request(url, bodyBytes, bodySize, "application/json", agent, timeout, &status, &out, &size, &timedOut,
+                                 &message, message.count)
         }
-        task.resume()
-        // A server that sends a little and then stalls is cut off at the resource limit too.
-        if done.wait(timeout: .now() + timeout * 4 + 1) == .timedOut {
-            task.cancel()
-            box.result = .failure(URLError(.timedOut))
+        guard code == 0, let out else {
+            return .failure(SendFailure(message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
+                                        timedOut: timedOut != 0))
         }
-        session.finishTasksAndInvalidate()
-        return box.result
+        defer { molshot_http_free(out) }
+        return .success((status, Data(bytes: out, count: size)))
+    }
+}
+
+private extension Optional where Wrapped == [UInt8] {
+    func withUnsafeOptionalBytes<R>(_ body: (UnsafePointer<UInt8>?, Int) -> R) -> R {
+        guard let bytes = self else { return body(nil, 0) }
+        return bytes.withUnsafeBufferPointer { body($0.baseAddress, $0.count) }
     }
 }
 
