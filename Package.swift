@@ -45,7 +45,7 @@ let package = Package(
         .testTarget(name: "CoreTests", dependencies: ["Core"]),
         .testTarget(name: "SceneTests", dependencies: ["Scene"]),
         .testTarget(name: "StructureTests", dependencies: ["Structure"]),
-        .testTarget(name: "PathwayTests", dependencies: ["Pathways", "Graphics", "Core"]),
+        .testTarget(name: "PathwayTests", dependencies: ["Pathways", "Graphics", "Text", "Core"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "Structure", "Core"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Core", "Graphics"]),
         .testTarget(name: "RenderTests", dependencies: ["Core", "MoleculeView", "Graphics", "Scene", "Structure"]),

@@ -19,6 +19,8 @@ final class FontCache {
 struct PlacedLabel {
     /// One or more lines, each centered on the block (or from its left end).
     var lines: [(text: String, x: Double)]
+    /// Each line set in its font, color and the theme's halo.
+    var stamps: [TextStamp]
     var pixels: Int
     /// The first line's baseline; the others follow a line height apart.
     var baseline: Double
@@ -81,8 +83,9 @@ struct MapLabels {
                 if grid.overlaps(box) { continue }
                 grid.insert(box)
                 let lines = zip(texts, widths).map { (text: $0.0, x: x + m.x + (w.fromStart ? 0 : (width - $0.1) / 2)) }
-                placed.append(PlacedLabel(lines: lines, pixels: font.pixelSize, baseline: baseline + m.y, lineHeight: lineHeight,
-                                          color: theme.text(w.color), box: box))
+                let color = theme.text(w.color)
+                placed.append(PlacedLabel(lines: lines, stamps: lines.map { font.stamp($0.text, color: color.rgb, halo: theme.halo) },
+                                          pixels: font.pixelSize, baseline: baseline + m.y, lineHeight: lineHeight, color: color, box: box))
                 break
             }
         }
@@ -94,11 +97,9 @@ struct MapLabels {
         let w = Double(image.width), h = Double(image.height)
         for l in labels {
             guard l.box.z > corner.x, l.box.x < corner.x + w, l.box.w > corner.y, l.box.y < corner.y + h else { continue }
-            let font = try fonts.font(l.pixels)
             for (k, line) in l.lines.enumerated() {
-                font.draw(line.text, into: &image, x: Int((line.x - corner.x).rounded(.down)),
-                          baseline: Int((l.baseline + Double(k) * l.lineHeight - corner.y).rounded(.down)), color: l.color.rgb,
-                          halo: theme.halo)
+                l.stamps[k].draw(into: &image, x: Int((line.x - corner.x).rounded(.down)),
+                                 baseline: Int((l.baseline + Double(k) * l.lineHeight - corner.y).rounded(.down)))
             }
         }
     }

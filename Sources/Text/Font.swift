@@ -88,43 +88,134 @@ public final class Font: @unchecked Sendable {
     /// glyph coverage; with `halo`, each glyph first gets a one-pixel rim of that color so that text
     /// stays readable over lines (all rims before any letter, so no rim covers a neighbour).
     public func draw(_ text: String, into image: inout RGBAImage, x: Int, baseline: Int, color: UInt32, halo: UInt32? = nil) {
-        lock.lock()
-        defer { lock.unlock() }
-        if let halo {
-            for (dx, dy) in [(-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (1, 1), (-1, 1), (1, -1)] {
-                pen(text, into: &image, x: x + dx, baseline: baseline + dy, color: halo, strength: dx != 0 && dy != 0 ? 0.5 : 0.9)
-            }
-        }
-        pen(text, into: &image, x: x, baseline: baseline, color: color, strength: 1)
+        stamp(text, color: color, halo: halo).draw(into: &image, x: x, baseline: baseline)
     }
 
-    private func pen(_ text: String, into image: inout RGBAImage, x: Int, baseline: Int, color: UInt32, strength: Float) {
-        let r = Float(color >> 16 & 0xFF), g = Float(color >> 8 & 0xFF), b = Float(color & 0xFF)
-        var penX = x
+    private struct StampKey: Hashable {
+        let text: String
+        let color: UInt32
+        let halo: UInt32?
+    }
+    private var stamps: [StampKey: TextStamp] = [:]
+
+    /// `text` in `color` with its `halo`, made once and kept: maps repeat their labels (h_c, atp_c),
+    /// and a front end makes them while the drawing thread is still busy.
+    public func stamp(_ text: String, color: UInt32, halo: UInt32? = nil) -> TextStamp {
+        lock.lock()
+        defer { lock.unlock() }
+        let key = StampKey(text: text, color: color, halo: halo)
+        if let s = stamps[key] { return s }
+        let s = makeStamp(text, color: color, halo: halo)
+        stamps[key] = s
+        return s
+    }
+
+    /// The rims (eight passes one pixel off, at 0.9 beside and 0.5 across) and the letters as one
+    /// layer: layers of one color laid over each other are that color with alpha 1 - (1 - a1)(1 - a2)...,
+    /// and the letters are laid over the rims, so one blend gives what nine passes over the picture
+    /// would (call with the lock held).
+    private func makeStamp(_ text: String, color: UInt32, halo: UInt32?) -> TextStamp {
+        var placed: [(glyph: Glyph, x: Int)] = []
+        var penX = 0
         for scalar in text.unicodeScalars {
-            guard let glyph = glyph(scalar) else { continue }
-            let left = penX + glyph.left, top = baseline - glyph.top
-            for row in 0..<glyph.rows {
-                let y = top + row
-                guard y >= 0 && y < image.height else { continue }
-                for col in 0..<glyph.width {
-                    let px = left + col
-                    guard px >= 0 && px < image.width else { continue }
-                    let coverage = Float(glyph.coverage[row * glyph.width + col]) / 255 * strength
-                    if coverage == 0 { continue }
-                    let i = (y * image.width + px) * 4
-                    let da = Float(image.pixels[i + 3]) / 255
-                    let outA = coverage + da * (1 - coverage)
-                    func mix(_ src: Float, _ dst: UInt8) -> UInt8 {
-                        UInt8(min(255, ((src * coverage + Float(dst) * da * (1 - coverage)) / max(outA, 1e-6)).rounded()))
+            guard let g = glyph(scalar) else { continue }
+            placed.append((g, penX + g.left))
+            penX += g.advance
+        }
+        let rim = halo == nil ? 0 : 1
+        var minX = Int.max, maxX = Int.min, minY = Int.max, maxY = Int.min
+        for (g, x) in placed where g.width > 0 && g.rows > 0 {
+            minX = min(minX, x - rim); maxX = max(maxX, x + g.width + rim)
+            minY = min(minY, -g.top - rim); maxY = max(maxY, -g.top + g.rows + rim)
+        }
+        guard minX < maxX, minY < maxY else { return TextStamp(left: 0, top: 0, width: 0, height: 0, pixels: []) }
+        let w = maxX - minX, h = maxY - minY
+        // What each layer leaves of what lies under it (1 - alpha), letters and rims apart.
+        var letters = [Float](repeating: 1, count: w * h)
+        var rims = [Float](repeating: 1, count: w * h)
+        func lay(_ keep: inout [Float], dx: Int, dy: Int, strength: Float) {
+            for (g, x) in placed {
+                for row in 0..<g.rows {
+                    let base = (-g.top + row + dy - minY) * w + (x + dx - minX)
+                    for col in 0..<g.width {
+                        let c = g.coverage[row * g.width + col]
+                        if c != 0 { keep[base + col] *= 1 - Float(c) / 255 * strength }
                     }
-                    image.pixels[i] = mix(r, image.pixels[i])
-                    image.pixels[i + 1] = mix(g, image.pixels[i + 1])
-                    image.pixels[i + 2] = mix(b, image.pixels[i + 2])
-                    image.pixels[i + 3] = UInt8(min(255, (outA * 255).rounded()))
                 }
             }
-            penX += glyph.advance
+        }
+        if halo != nil {
+            for (dx, dy) in [(-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (1, 1), (-1, 1), (1, -1)] {
+                lay(&rims, dx: dx, dy: dy, strength: dx != 0 && dy != 0 ? 0.5 : 0.9)
+            }
+        }
+        lay(&letters, dx: 0, dy: 0, strength: 1)
+        let t = SIMD3<Float>(Float(color >> 16 & 0xFF), Float(color >> 8 & 0xFF), Float(color & 0xFF))
+        let hc = halo.map { SIMD3<Float>(Float($0 >> 16 & 0xFF), Float($0 >> 8 & 0xFF), Float($0 & 0xFF)) } ?? .zero
+        var pixels = [UInt8](repeating: 0, count: w * h * 4)
+        for i in 0..<(w * h) {
+            let at = 1 - letters[i], ah = 1 - rims[i]
+            let alpha = at + (1 - at) * ah
+            guard alpha > 0 else { continue }
+            let premultiplied = t * at + hc * ((1 - at) * ah)
+            pixels[4 * i] = UInt8(min(255, premultiplied.x.rounded()))
+            pixels[4 * i + 1] = UInt8(min(255, premultiplied.y.rounded()))
+            pixels[4 * i + 2] = UInt8(min(255, premultiplied.z.rounded()))
+            pixels[4 * i + 3] = UInt8(min(255, (alpha * 255).rounded()))
+        }
+        return TextStamp(left: minX, top: minY, width: w, height: h, pixels: pixels)
+    }
+}
+
+/// A line of text set once, letters and rims together, premultiplied RGBA: drawn anywhere by one
+/// blend a pixel.
+public struct TextStamp: Sendable {
+    /// Where its top left pixel lies from the pen's start on the baseline.
+    public let left: Int
+    public let top: Int
+    public let width: Int
+    public let height: Int
+    let pixels: [UInt8]
+
+    /// Lays the stamp over `image` with the pen at (`x`, `baseline`).
+    public func draw(into image: inout RGBAImage, x: Int, baseline: Int) {
+        let x0 = x + left, y0 = baseline + top
+        let firstCol = max(0, -x0), endCol = min(width, image.width - x0)
+        let firstRow = max(0, -y0), endRow = min(height, image.height - y0)
+        guard firstCol < endCol, firstRow < endRow else { return }
+        let imageWidth = image.width
+        image.pixels.withUnsafeMutableBufferPointer { out in
+            pixels.withUnsafeBufferPointer { src in
+                for row in firstRow..<endRow {
+                    var s = (row * width + firstCol) * 4
+                    var d = ((y0 + row) * imageWidth + x0 + firstCol) * 4
+                    for _ in firstCol..<endCol {
+                        let a = UInt32(src[s + 3])
+                        if a == 255 {
+                            out[d] = src[s]; out[d + 1] = src[s + 1]; out[d + 2] = src[s + 2]; out[d + 3] = 255
+                        } else if a != 0 {
+                            let da = UInt32(out[d + 3])
+                            if da == 255 {
+                                // Over an opaque pixel: P + (1 - a) dst.
+                                let k = 255 - a
+                                out[d] = UInt8(min(255, UInt32(src[s]) + (k * UInt32(out[d]) + 127) / 255))
+                                out[d + 1] = UInt8(min(255, UInt32(src[s + 1]) + (k * UInt32(out[d + 1]) + 127) / 255))
+                                out[d + 2] = UInt8(min(255, UInt32(src[s + 2]) + (k * UInt32(out[d + 2]) + 127) / 255))
+                            } else {
+                                let fa = Float(a) / 255, fd = Float(da) / 255
+                                let outA = fa + fd * (1 - fa)
+                                for c in 0..<3 {
+                                    let v = (Float(src[s + c]) + Float(out[d + c]) * fd * (1 - fa)) / max(outA, 1e-6)
+                                    out[d + c] = UInt8(min(255, v.rounded()))
+                                }
+                                out[d + 3] = UInt8(min(255, (outA * 255).rounded()))
+                            }
+                        }
+                        s += 4
+                        d += 4
+                    }
+                }
+            }
         }
     }
 }
