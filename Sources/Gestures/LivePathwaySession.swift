@@ -94,7 +94,7 @@ public final class LivePathwaySession: LiveView, @unchecked Sendable {
                 let shown = lock.withLock { events }, time = replay.time
                 finisher.async { [self] in
                     do {
-                        let png = try PNGEncoder.fast.encode(try frame.finished())
+                        let png = try PNGEncoder.flat.encode(try frame.finished())
                         send(.frame(LiveSession.Frame(png: png, events: shown, time: time, mode: "pathway", caption: nil)))
                     } catch {
                         send(.error(line: 0, message: "\(error)"))

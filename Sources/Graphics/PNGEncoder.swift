@@ -24,6 +24,11 @@ public struct PNGEncoder: Sendable {
 
     /// Level 1 with the UP filter: a few milliseconds a thumbnail, files within 20% of the smallest.
     public static let fast = PNGEncoder(level: 1, filter: .up)
+    /// Level 1 without a filter, for pictures of flat colors (pathway maps): runs of one color
+    /// compress as they are, and a filter only breaks them at every edge. A 2000 px map: 13.0 ms
+    /// and 362 KB against 15.2 ms and 455 KB with UP; a molecule at 1024 px, 7.9 ms and 385 KB
+    /// against 10.9 ms and 358 KB.
+    public static let flat = PNGEncoder(level: 1, filter: .none)
     public static let small = PNGEncoder(level: 9, filter: .adaptive)
 
     public init(level: Int, filter: Filter) {

@@ -41,7 +41,7 @@ public struct TilePyramid: Sendable {
     /// Draws every tile and writes `DIR/z/x/y.png` (each whole or not at all) and `DIR/tiles.json`.
     /// `progress` hears of each level done.
     public func write(_ map: PathwayMap, to directory: String, renderer: PathwayRenderer, theme: PathwayTheme,
-                      encoder: PNGEncoder = .fast, progress: (Int) -> Void = { _ in }) throws {
+                      encoder: PNGEncoder = .flat, progress: (Int) -> Void = { _ in }) throws {
         let encodeQueue = DispatchQueue(label: "molshot.tiles.encode", attributes: .concurrent)
         let pending = DispatchGroup()
         let failure = Locked<Error?>(nil)

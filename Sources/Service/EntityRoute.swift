@@ -247,7 +247,7 @@ extension MolshotService {
             do { frame = try r.frame(for: map.value) } catch { throw Self.badRequest(error) }
             let theme = r.theme
             let png = try await draw { renderers in
-                try PNGEncoder.fast.encode(try renderers.pathways.render(map.value, view: frame.view, width: frame.width, height: frame.height, theme: theme))
+                try PNGEncoder.flat.encode(try renderers.pathways.render(map.value, view: frame.view, width: frame.width, height: frame.height, theme: theme))
             }
             return ["DATA": ["BASE64": Data(png).base64EncodedString(), "FORMAT": "PNG"]]
         }

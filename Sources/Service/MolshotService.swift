@@ -473,7 +473,7 @@ public final class MolshotService: Sendable {
         }
         let theme = r.theme
         let png = try await draw { renderers in
-            try PNGEncoder.fast.encode(try renderers.pathways.render(map.value, view: frame.view, width: frame.width, height: frame.height, theme: theme))
+            try PNGEncoder.flat.encode(try renderers.pathways.render(map.value, view: frame.view, width: frame.width, height: frame.height, theme: theme))
         }
         return Self.response(png, type: "image/png")
     }
@@ -491,7 +491,7 @@ public final class MolshotService: Sendable {
         let png = try await draw { renderers in
             // A level's scene (the whole map's triangles and labels) serves all its tiles.
             let scene = try renderers.tileScene("\(path)|\(z)") { try renderers.pathways.scene(map.value, scale: scale, theme: PathwayTheme(.standard)) }
-            return try PNGEncoder.fast.encode(try renderers.pathways.draw(scene, corner: corner, width: 256, height: 256, theme: PathwayTheme(.standard)))
+            return try PNGEncoder.flat.encode(try renderers.pathways.draw(scene, corner: corner, width: 256, height: 256, theme: PathwayTheme(.standard)))
         }
         return Self.response(png, type: "image/png", headers: [.cacheControl: "public, max-age=3600"])
     }
