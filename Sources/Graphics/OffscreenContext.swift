@@ -1,4 +1,5 @@
 import COSMesa
+import Core
 
 /// An OpenGL 4.5 core context with no window. Current on the thread that created it: keep all
 /// GL work on that one thread. OSMesa is the implementation now; Mesa 25.1 removed OSMesa, and an
@@ -14,6 +15,7 @@ public final class OSMesaOffscreenContext: OffscreenContext {
 
     public init() throws {
         try OSMesaOffscreenContext.load()
+        trace("graphics: OSMesa loaded")
         let attributes: [Int32] = [
             OSMESA_FORMAT, Int32(GL_RGBA), OSMESA_DEPTH_BITS, 0, OSMESA_STENCIL_BITS, 0, OSMESA_ACCUM_BITS, 0,
             OSMESA_PROFILE, OSMESA_CORE_PROFILE, OSMESA_CONTEXT_MAJOR_VERSION, 4, OSMESA_CONTEXT_MINOR_VERSION, 5, 0,
@@ -24,6 +26,7 @@ public final class OSMesaOffscreenContext: OffscreenContext {
         }
         self.context = context
         try makeCurrent()
+        trace("graphics: context made")
     }
 
     /// Opens libOSMesa, or waits for `preload` to have opened it.

@@ -9,6 +9,7 @@ public enum PathwayFile {
     /// A map without positions is laid out with `layout`.
     public static func load(path: String, maxBytes: Int = 256 << 20, layout: PathwayLayout = PathwayLayout()) throws -> PathwayMap {
         let bytes = try FileInput.read(path: path, limit: maxBytes)
+        trace("pathway: file read")
         return try parse(bytes, file: path, layout: layout)
     }
 
@@ -26,6 +27,7 @@ public enum PathwayFile {
             do { json = try JSONText.parse(data) } catch {
                 throw PathwayError(file: file, "not valid JSON (\(error))")
             }
+            trace("pathway: JSON parsed")
             map = first == UInt8(ascii: "[") ? try EscherReader.read(json, file: file) : try PathwayJSONReader.read(json, file: file)
         } else if first == UInt8(ascii: "<") {
             let root = try XMLElementNode.parse(Data(data), file: file)

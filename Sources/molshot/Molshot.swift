@@ -1,5 +1,6 @@
 import ArgumentParser
 import CMemory
+import Core
 import Library
 
 struct Molshot: ParsableCommand {
@@ -22,5 +23,12 @@ struct Molshot: ParsableCommand {
     /// readback, the encoder's), and on these machines a 4 KB page fault costs about 2.5 us: a
     /// 2000 px map touched 130 MB, 20,000 faults, half its time. 192 MB of heap in 2 MB pages
     /// (`bench/run pathway`: 5,700 faults).
+    /// Objects a drawing command leaves to the end of the process: a GL context takes milliseconds
+    /// to take apart (llvmpipe's threads, its textures), and the process ends with `_exit` once
+    /// everything is written (main.swift), where the kernel frees it all at once.
+    static let keptUntilExit = Locked<[AnyObject]>([])
+
+    static func keepUntilExit(_ object: AnyObject) { keptUntilExit.withLock { $0.append(object) } }
+
     static func drawInHugePages() { _ = molshot_heap_in_huge_pages(192 << 20) }
 }

@@ -98,6 +98,7 @@ struct PathwayCommand: ParsableCommand {
                 return (map, overlays, frame, p)
             }
             let renderer = try PathwayRenderer()
+            Molshot.keepUntilExit(renderer)
             trace("pathway: renderer ready")
             if tiles == nil { try renderer.warmUp(theme: request.theme) }
             trace("pathway: warmed up")
@@ -114,7 +115,7 @@ struct PathwayCommand: ParsableCommand {
                                           theme: request.theme)
             trace("pathway: drawn and labelled")
             try renderer.drawLegend(overlays, into: &image, theme: request.theme)
-            let encoder = PNGEncoder.fast
+            let encoder = PNGEncoder.flat
             if output == "-" {
                 FileHandle.standardOutput.write(Data(try encoder.encode(image)))
             } else {

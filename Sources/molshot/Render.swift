@@ -44,6 +44,7 @@ struct Render: ParsableCommand {
             let prepared = try PreparedMolecule(structure, mode: try request.singleMode(), request: request,
                                                 perception: try BondPerception.standard())
             let renderer = try MoleculeRenderer()
+            Molshot.keepUntilExit(renderer)
             let scene = renderer.makeScene(prepared.geometry, atomColors: prepared.atomColors)
             for (i, output) in outputs.enumerated() {
                 var view = request

@@ -17,6 +17,7 @@ Molshot.main()
 if drawing {
     // Everything is written. Tearing down Mesa's LLVM and llvmpipe's threads takes about 10 ms
     // and leaves nothing behind that the kernel does not free anyway.
+    trace("exit")
     fflush(nil)
     _exit(0)
 }
