@@ -102,7 +102,10 @@ struct ReplayCommand: ParsableCommand {
         // Frames of an animation share one format: RGB over an opaque background, else RGBA.
         var encoder = options.request.pngEncoder
         encoder.dropsOpaqueAlpha = options.request.background.isOpaque
-        if pathway != nil && encoder.level <= 1 { encoder.filter = PNGEncoder.flat.filter }
+        if pathway != nil && encoder.level <= 1 {
+            encoder.filter = PNGEncoder.flat.filter
+            encoder.deflate = PNGEncoder.flat.deflate
+        }
         let writer = FrameWriter(directory: output, keep: apng != nil, encoder: encoder)
         var times: [Double] = []
         let emit: (ReplayFrame, Double) throws -> Void = { image, time in

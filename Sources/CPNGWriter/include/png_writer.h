@@ -3,14 +3,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-// PNG files written in strips on several threads (zlib), and read back with libpng's simplified API.
+// PNG files written in strips on several threads (zlib, or fast_deflate.c), and read back with libpng's simplified API.
 
 /// Encodes 8-bit RGBA rows (top row first, `stride` bytes apart) as PNG into a malloc'd buffer.
 /// `level` is the zlib level 0-9; `filters` one MOLSHOT_PNG_FILTER_* (ALL, or 0: the best of the five a row); with
-/// `opaque` set (every alpha 255) the file is RGB, a quarter less to compress and store.
+/// `opaque` set (every alpha 255) the file is RGB, a quarter less to compress and store. With `runs_and_rows`
+/// and one filter, the rows are deflated by fast_deflate.c (matches a pixel back and in the row above) instead
+/// of zlib, whatever the level.
 /// Returns 0 and sets *out, *out_size on success; otherwise writes a message into `error`.
 int molshot_png_encode(const uint8_t *rgba, int width, int height, size_t stride, int level, int filters, int opaque,
-                       uint8_t **out, size_t *out_size, char *error, size_t error_size);
+                       int runs_and_rows, uint8_t **out, size_t *out_size, char *error, size_t error_size);
 
 void molshot_png_free(uint8_t *buffer);
 
