@@ -72,15 +72,15 @@ public struct GestureEventReader: Sendable {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty { return nil }
         func fail(_ message: String) -> GestureFileError { GestureFileError(file: source, line: lineNumber, message: message) }
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(trimmed.utf8))) as? [String: Any] else {
+        guard let object = (try? JSONText.parse(Array(trimmed.utf8))) as? [String: Any] else {
             throw fail("not a JSON object")
         }
         guard let type = object["type"] as? String else { throw fail("missing field \"type\"") }
         func number(_ key: String, in dict: [String: Any]? = nil) throws -> Double {
-            guard let v = (dict ?? object)[key] as? NSNumber, v.doubleValue.isFinite else {
+            guard let v = JSONText.number((dict ?? object)[key]), v.isFinite else {
                 throw fail("\(type): missing or non-numeric field \"\(key)\"")
             }
-            return v.doubleValue
+            return v
         }
         func string(_ key: String) throws -> String {
             guard let v = object[key] as? String else { throw fail("\(type): missing field \"\(key)\"") }
@@ -88,7 +88,7 @@ public struct GestureEventReader: Sendable {
         }
         if !sawHeader {
             guard type == "header" else { throw fail("the first line must be the header, found \"\(type)\"") }
-            guard let version = object["version"] as? Int, version == 1 else { throw fail("header: unsupported version (1 is known)") }
+            guard JSONText.number(object["version"]) == 1 else { throw fail("header: unsupported version (1 is known)") }
             guard let viewport = object["viewport"] as? [String: Any] else { throw fail("header: missing field \"viewport\"") }
             let w = try number("width", in: viewport), h = try number("height", in: viewport)
             guard w > 0, h > 0 else { throw fail("header: viewport width and height must be positive") }
@@ -109,7 +109,7 @@ public struct GestureEventReader: Sendable {
             let idNumber = try number("id")
             guard let id = Int(exactly: idNumber), abs(id) < 1 << 31 else { throw fail("touch: \"id\" must be a whole number (got \(idNumber))") }
             let x = try number("x"), y = try number("y")
-            let taps = (object["tapCount"] as? NSNumber).flatMap { Int(exactly: $0.doubleValue.rounded(.towardZero)) }.map { max(0, min($0, 1000)) } ?? 0
+            let taps = JSONText.number(object["tapCount"]).flatMap { Int(exactly: $0.rounded(.towardZero)) }.map { max(0, min($0, 1000)) } ?? 0
             switch phase {
             case .began:
                 guard activeTouches.insert(id).inserted else { throw fail("touch \(id) began twice") }
