@@ -9,7 +9,9 @@ Molshot.keepImageBuffersInTheHeap()
 // The thread that reads is started before, since no thread can start while the load goes on.
 let drawing = CommandLine.arguments.count > 1 && Molshot.drawingCommands.contains(CommandLine.arguments[1])
 if drawing {
-    Molshot.drawInHugePages()
+    // The service's buffers are made once and reused, and its many threads are better served by
+    // malloc's arenas than by the one heap the huge pages need.
+    if CommandLine.arguments[1] != "serve" { Molshot.drawInHugePages() }
     SpareThread.start()
     OSMesaOffscreenContext.preload()
 }
