@@ -21,7 +21,6 @@ struct PlacedLabel {
     var lines: [(text: String, x: Double)]
     /// Each line set in its font, color and the theme's halo.
     var stamps: [TextStamp]
-    var pixels: Int
     /// The first line's baseline; the others follow a line height apart.
     var baseline: Double
     var lineHeight: Double
@@ -64,6 +63,9 @@ struct MapLabels {
         }
         var placed: [PlacedLabel] = []
         var grid = BoxGrid(cell: 64)
+        // Maps repeat their labels (h_c, atp_c): each is set once a size and color.
+        struct StampKey: Hashable { let text: String, pixels: Int, color: UInt32 }
+        var stamps: [StampKey: TextStamp] = [:]
         for w in wanted {
             let pixels = w.size * theme.labelScale * scale
             guard pixels >= theme.smallestLabel else { continue }
@@ -84,8 +86,15 @@ struct MapLabels {
                 grid.insert(box)
                 let lines = zip(texts, widths).map { (text: $0.0, x: x + m.x + (w.fromStart ? 0 : (width - $0.1) / 2)) }
                 let color = theme.text(w.color)
-                placed.append(PlacedLabel(lines: lines, stamps: lines.map { font.stamp($0.text, color: color.rgb, halo: theme.halo) },
-                                          pixels: font.pixelSize, baseline: baseline + m.y, lineHeight: lineHeight, color: color, box: box))
+                let lineStamps = lines.map { line -> TextStamp in
+                    let key = StampKey(text: line.text, pixels: font.pixelSize, color: color.rgb)
+                    if let s = stamps[key] { return s }
+                    let s = font.stamp(line.text, color: color.rgb, halo: theme.halo)
+                    stamps[key] = s
+                    return s
+                }
+                placed.append(PlacedLabel(lines: lines, stamps: lineStamps, baseline: baseline + m.y, lineHeight: lineHeight,
+                                          color: color, box: box))
                 break
             }
         }

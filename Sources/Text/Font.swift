@@ -91,23 +91,12 @@ public final class Font: @unchecked Sendable {
         stamp(text, color: color, halo: halo).draw(into: &image, x: x, baseline: baseline)
     }
 
-    private struct StampKey: Hashable {
-        let text: String
-        let color: UInt32
-        let halo: UInt32?
-    }
-    private var stamps: [StampKey: TextStamp] = [:]
-
-    /// `text` in `color` with its `halo`, made once and kept: maps repeat their labels (h_c, atp_c),
-    /// and a front end makes them while the drawing thread is still busy.
+    /// `text` in `color` with its `halo`, set as one layer to lay over pictures (a front end makes
+    /// a map's stamps while the drawing thread is still busy, and keeps them with the map's scene).
     public func stamp(_ text: String, color: UInt32, halo: UInt32? = nil) -> TextStamp {
         lock.lock()
         defer { lock.unlock() }
-        let key = StampKey(text: text, color: color, halo: halo)
-        if let s = stamps[key] { return s }
-        let s = makeStamp(text, color: color, halo: halo)
-        stamps[key] = s
-        return s
+        return makeStamp(text, color: color, halo: halo)
     }
 
     /// The rims (eight passes one pixel off, at 0.9 beside and 0.5 across) and the letters as one
