@@ -41,12 +41,95 @@ final class PNGTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         for filter in [PNGEncoder.Filter.none, .sub, .up, .adaptive] {
             for level in [0, 1, 9] {
-                for (name, picture) in [("rgb", image), ("rgba", clear)] {
-                    let path = dir.appendingPathComponent("\(name)-\(level).png").path
-                    try PNGEncoder(level: level, filter: filter).write(picture, to: path)
-                    XCTAssertTrue(try PNGDecoder.read(path) == picture, "\(name), \(filter), level \(level) reads back pixel for pixel")
+                for deflate in [PNGEncoder.Deflate.zlib, .runsAndRows] {
+                    for (name, picture) in [("rgb", image), ("rgba", clear)] {
+                        let path = dir.appendingPathComponent("\(name)-\(level).png").path
+                        try PNGEncoder(level: level, filter: filter, deflate: deflate).write(picture, to: path)
+                        XCTAssertTrue(try PNGDecoder.read(path) == picture,
+                                      "\(name), \(filter), level \(level), \(deflate) reads back pixel for pixel")
+                    }
                 }
             }
         }
+    }
+
+    /// Pictures that exercise each kind of match: noise (literals only), flat runs, rows like the
+    /// ones above, gradients, a few specks on white, and sizes down to one pixel.
+    private func pictures() -> [RGBAImage] {
+        var generator = SystemRandomNumberGenerator()
+        var out: [RGBAImage] = []
+        for (w, h, kind) in [(1, 1, 0), (2, 3, 1), (7, 5, 2), (300, 200, 0), (640, 120, 1), (513, 77, 2), (256, 256, 3), (1999, 40, 3)] {
+            var image = RGBAImage(width: w, height: h)
+            for y in 0..<h {
+                for x in 0..<w {
+                    let i = (y * w + x) * 4
+                    let rgba: [UInt8]
+                    switch kind {
+                    case 0: rgba = (0..<4).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                    case 1: rgba = (x / 13 + y / 7) % 2 == 0 ? [255, 255, 255, 255] : [51, 78, 117, 255]
+                    case 2: rgba = [UInt8(x & 255), UInt8(y & 255), UInt8((x * y) >> 4 & 255), UInt8(128 + (x & 127))]
+                    default: rgba = Int.random(in: 0..<40, using: &generator) == 0 ? [224, 134, 91, 255] : [255, 255, 255, 255]
+                    }
+                    image.pixels.replaceSubrange(i..<i + 4, with: rgba)
+                }
+            }
+            out.append(image)
+        }
+        return out
+    }
+
+    /// Every encoder, zlib's and the deflate of runs and rows, on every kind of picture: read back
+    /// through libpng, and through a zlib of another make (Python's), whose checks of the stream's
+    /// Adler-32 and the chunks' CRCs are its own.
+    func testEveryKindOfPictureReadsBackTheSameThroughLibpngAndPythonsZlib() throws {
+        let encoders: [PNGEncoder] = [.fast, .flat, .small, PNGEncoder(level: 0, filter: .sub),
+                                      PNGEncoder(level: 1, filter: .up, deflate: .runsAndRows),
+                                      PNGEncoder(level: 1, filter: .sub, deflate: .runsAndRows)]
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-png-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var written: [String] = []
+        for (k, image) in pictures().enumerated() {
+            for (e, encoder) in encoders.enumerated() {
+                let path = folder.appendingPathComponent("\(k)-\(e).png").path
+                try encoder.write(image, to: path)
+                let back = try PNGDecoder.read(path)
+                XCTAssertEqual(back.width, image.width)
+                XCTAssertEqual(back.height, image.height)
+                XCTAssertTrue(back.pixels == image.pixels, "picture \(k) (\(image.width)x\(image.height)) through encoder \(e)")
+                written.append(path)
+            }
+        }
+        // Python's zlib checks every stream's Adler-32 and the chunks' CRCs in its own code.
+        let script = """
+        import struct, sys, zlib
+        for path in sys.argv[1:]:
+            d = open(path, 'rb').read(); pos = 8; idat = b''
+            while pos < len(d):
+                n, = struct.unpack('>I', d[pos:pos + 4]); kind = d[pos + 4:pos + 8]; body = d[pos + 8:pos + 8 + n]
+                assert zlib.crc32(kind + body) == struct.unpack('>I', d[pos + 8 + n:pos + 12 + n])[0], path
+                if kind == b'IDAT': idat += body
+                pos += 12 + n
+            zlib.decompress(idat)
+        print('ok', len(sys.argv) - 1)
+        """
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", script] + written
+        let pipe = Pipe()
+        python.standardOutput = pipe
+        try python.run()
+        python.waitUntilExit()
+        XCTAssertEqual(python.terminationStatus, 0)
+        XCTAssertEqual(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "ok \(written.count)\n")
+    }
+
+    func testFlatPicturesComeOutSmallWithTheDeflateOfRunsAndRows() throws {
+        // A map-like picture: white with lines; the runs-and-rows deflate keeps it within a fifth of zlib's size.
+        var image = RGBAImage(width: 800, height: 600, fill: (255, 255, 255, 255))
+        for y in stride(from: 20, to: 600, by: 45) { for x in 0..<800 { image.pixels.replaceSubrange((y * 800 + x) * 4..<(y * 800 + x) * 4 + 3, with: [51, 78, 117]) } }
+        let ours = try PNGEncoder.flat.encode(image).count
+        let zlib = try PNGEncoder(level: 1, filter: .none).encode(image).count
+        XCTAssertLessThan(Double(ours), Double(zlib) * 1.2, "\(ours) bytes against zlib's \(zlib)")
     }
 }
