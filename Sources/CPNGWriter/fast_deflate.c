@@ -149,7 +149,6 @@ static void write_block(molshot_deflate *d, int final) {
     for (int i = 0; i < 30; i++) dists += dist_freq[i] != 0;
     if (lits < 2) lit_freq[lit_freq[0] ? 1 : 0] = 1;
     if (dists < 2) { if (!dist_freq[0]) dist_freq[0] = 1; else dist_freq[1] = 1; }
-    if (dists == 1 && dist_freq[0] && dist_freq[1]) { /* already two */ }
 
     uint8_t lit_len[286], dist_len[30];
     code_lengths(lit_freq, 286, 15, lit_len);

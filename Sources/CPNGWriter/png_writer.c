@@ -102,9 +102,7 @@ __attribute__((target("ssse3"))) static uint32_t adler32_ssse3(uint32_t adler, c
 
 static uLong checksum(uLong adler, const uint8_t *p, size_t n) {
 #if defined(__x86_64__)
-    static int ssse3 = -1;
-    if (ssse3 < 0) ssse3 = __builtin_cpu_supports("ssse3") ? 1 : 0;
-    if (ssse3) return adler32_ssse3((uint32_t)adler, p, n);
+    if (__builtin_cpu_supports("ssse3")) return adler32_ssse3((uint32_t)adler, p, n);
 #endif
     return adler32(adler, p, (uInt)n);
 }
