@@ -63,10 +63,10 @@ public struct PDBArchive: Sendable {
         let (status, data) = try request(searchURL, what: "search", body: body)
         if status == 204 { return (0, []) }
         guard status == 200 else { throw LibraryError(.machine, "the PDB search answered HTTP \(status)") }
-        guard let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+        guard let json = (try? JSONText.parse([UInt8](data))) as? [String: Any] else {
             throw LibraryError(.machine, "the PDB search answered something that is not JSON")
         }
-        let total = json["total_count"] as? Int ?? 0
+        let total = JSONText.number(json["total_count"]).flatMap { Int(exactly: $0) } ?? 0
         let ids = (json["result_set"] as? [[String: Any]] ?? []).compactMap { $0["identifier"] as? String }
         return (total, try ids.prefix(limit).map { try describe($0) })
     }
@@ -74,12 +74,12 @@ public struct PDBArchive: Sendable {
     /// Title, method and resolution of an entry (the RCSB Data API); only the id where it has none.
     func describe(_ id: String) throws -> Hit {
         let (status, data) = try request(fill(entryURL, id: id, format: ""), what: "entry \(id)")
-        guard status == 200, let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+        guard status == 200, let json = (try? JSONText.parse([UInt8](data))) as? [String: Any] else {
             return Hit(id: id)
         }
         let title = (json["struct"] as? [String: Any])?["title"] as? String
         let method = (json["exptl"] as? [[String: Any]])?.first?["method"] as? String
-        let resolution = ((json["rcsb_entry_info"] as? [String: Any])?["resolution_combined"] as? [Double])?.first
+        let resolution = JSONText.number(((json["rcsb_entry_info"] as? [String: Any])?["resolution_combined"] as? [Any])?.first)
         return Hit(id: id, title: title, method: method, resolution: resolution)
     }
 

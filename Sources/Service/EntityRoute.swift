@@ -52,7 +52,7 @@ extension MolshotService {
 
     /// The answer to one request body, for `viewer`; image URLs start with `base`.
     func entityTable(_ body: [UInt8], viewer: MoleculeLibrary.Viewer, base: String) async throws -> EntityTable {
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
+        guard let object = (try? JSONText.parse(body)) as? [String: Any] else {
             throw HTTPError(.badRequest, message: "the body must be a JSON object with requestKey")
         }
         guard let key = object["requestKey"] as? String else { throw HTTPError(.badRequest, message: "requestKey is needed: CLIENT_PREFS, CATEGORIES, ROOT, DRILL or DETAIL") }

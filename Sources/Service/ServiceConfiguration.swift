@@ -46,7 +46,11 @@ public struct ServiceConfiguration: Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw InputFileError(file: path, message: FileManager.default.fileExists(atPath: path) ? "cannot read the config file" : "no such config file")
         }
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+        let json: Any
+        do { json = try JSONText.parse([UInt8](data)) } catch {
+            throw InputFileError(file: path, message: "not valid JSON (\(error))")
+        }
+        guard let object = json as? [String: Any] else {
             throw InputFileError(file: path, message: "a config file is a JSON object")
         }
         func fail(_ key: String, _ what: String) -> InputFileError { InputFileError(file: path, message: "\(key): must be \(what)") }
@@ -55,7 +59,7 @@ public struct ServiceConfiguration: Sendable {
             return v
         }
         func number(_ key: String, _ range: ClosedRange<Int>) throws -> Int {
-            guard let n = object[key] as? NSNumber, String(cString: n.objCType) != "c", let v = Int(exactly: n.doubleValue), range.contains(v) else {
+            guard let n = JSONText.number(object[key]), let v = Int(exactly: n), range.contains(v) else {
                 throw fail(key, "a whole number from \(range.lowerBound) to \(range.upperBound)")
             }
             return v
@@ -71,23 +75,19 @@ public struct ServiceConfiguration: Sendable {
             case "cacheBytes": cacheBytes = try number(key, 1...Int.max)
             case "tokens": tokens = try Tokens.load(try text(key))
             case "tokenToRead":
-                guard let n = object[key] as? NSNumber, String(cString: n.objCType) == "c" else { throw fail(key, "true or false") }
-                tokenToRead = n.boolValue
+                guard let b = object[key] as? Bool else { throw fail(key, "true or false") }
+                tokenToRead = b
             case "maxBody": maxBodyBytes = try number(key, 1...Int.max)
             case "maxSide": maxSide = try number(key, 1...8192)
             case "maxAtoms": maxAtoms = try number(key, 1...Int.max)
             case "renderQueue": renderQueue = try number(key, 1...100_000)
             case "renderSeconds":
-                guard let n = object[key] as? NSNumber, String(cString: n.objCType) != "c", n.doubleValue > 0, n.doubleValue.isFinite else {
-                    throw fail(key, "a positive number of seconds")
-                }
-                renderSeconds = n.doubleValue
+                guard let n = JSONText.number(object[key]), n > 0, n.isFinite else { throw fail(key, "a positive number of seconds") }
+                renderSeconds = n
             case "maxSessions": maxSessions = try number(key, 1...100_000)
             case "sessionIdleSeconds":
-                guard let n = object[key] as? NSNumber, String(cString: n.objCType) != "c", n.doubleValue > 0, n.doubleValue.isFinite else {
-                    throw fail(key, "a positive number of seconds")
-                }
-                sessionIdleSeconds = n.doubleValue
+                guard let n = JSONText.number(object[key]), n > 0, n.isFinite else { throw fail(key, "a positive number of seconds") }
+                sessionIdleSeconds = n
             default: throw InputFileError(file: path, message: "\(key): not a setting (db, host, port, thumbnails, pathways, cache, cacheBytes, tokens, tokenToRead, maxBody, maxSide, maxAtoms, renderQueue, renderSeconds, maxSessions, sessionIdleSeconds)")
             }
         }

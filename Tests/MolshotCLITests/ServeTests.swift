@@ -325,6 +325,15 @@ final class ServeTests: XCTestCase {
         let refused = try MolshotBinary.run(["serve", "--config", wrong, "--port", "0"])
         XCTAssertEqual(refused.status, 1)
         XCTAssertTrue(refused.stderr.contains("wrong.json: renderQ: not a setting"), refused.stderr)
+        // A cut short or malformed file is refused with the place; a Boolean is not a number, nor a number a Boolean.
+        for (text, message) in [("{\"renderQueue\": 1,\n", "not valid JSON (line 2, column 1: cut short inside an object)"),
+                                ("{\"tokenToRead\": 1}", "tokenToRead: must be true or false"),
+                                ("{\"maxSide\": true}", "maxSide: must be a whole number from 1 to 8192")] {
+            try text.write(toFile: wrong, atomically: true, encoding: .utf8)
+            let bad = try MolshotBinary.run(["serve", "--config", wrong, "--port", "0"])
+            XCTAssertEqual(bad.status, 1)
+            XCTAssertTrue(bad.stderr.contains("wrong.json: \(message)"), bad.stderr)
+        }
         let base = try start(["--config", config])
         let caffeine = try Data(contentsOf: InfoCommandTests.root.appendingPathComponent("Tests/Fixtures/Caffeine.pdb"))
         XCTAssertGreaterThan(caffeine.count, 1000)
