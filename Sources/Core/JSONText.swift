@@ -1,8 +1,8 @@
 /// JSON (RFC 8259) read straight from bytes into Swift's own values: `[String: Any]`, `[Any]`,
 /// `String`, `Double`, `Bool` and `JSONText.null`. Foundation's `JSONSerialization` builds
 /// `NSDictionary` and `NSNumber` objects that every `as?` then copies back into Swift values: an
-/// Escher map of 170 KB took 23 ms that way and takes 2 ms this way. Errors give the line and
-/// column.
+/// Escher map of 170 KB and its reader took about 25 ms that way and take 5 ms this way (the
+/// parse itself 2.6 ms). Errors give the line and column.
 public enum JSONText {
     /// What a JSON `null` reads as.
     public struct Null: Sendable, Equatable {}

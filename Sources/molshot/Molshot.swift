@@ -21,8 +21,8 @@ struct Molshot: ParsableCommand {
 
     /// Commands that draw touch a few image-sized buffers a picture (the GL framebuffer, the
     /// readback, the encoder's), and on these machines a 4 KB page fault costs about 2.5 us: a
-    /// 2000 px map touched 130 MB, 20,000 faults, half its time. 192 MB of heap in 2 MB pages
-    /// (`bench/run pathway`: 5,700 faults).
+    /// 2000 px map touched 130 MB, 20,900 faults, half its time. 192 MB of heap in 2 MB pages:
+    /// 6,400 faults for the same map.
     /// Objects a drawing command leaves to the end of the process: a GL context takes milliseconds
     /// to take apart (llvmpipe's threads, its textures), and the process ends with `_exit` once
     /// everything is written (main.swift), where the kernel frees it all at once.
