@@ -52,7 +52,6 @@ public final class LiveSession: LiveView, @unchecked Sendable {
     private let lane: RenderLane<MoleculeRenderer>
     private let encoder: PNGEncoder
     private let send: @Sendable (Output) -> Void
-    private let emptyDirectory: URL
     private var events = 0
     private var lastTime = 0.0
     /// A frame is waiting for the render thread.
@@ -84,8 +83,6 @@ public final class LiveSession: LiveView, @unchecked Sendable {
         encoder.dropsOpaqueAlpha = options.request.background.isOpaque
         self.encoder = encoder
         recorded = record ? [] : nil
-        // `load` events find no files: a session reads nothing from the server's disk.
-        emptyDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-live-\(UUID().uuidString)")
     }
 
     /// The lines taken so far (header first) as an event file, when recording.
@@ -101,7 +98,7 @@ public final class LiveSession: LiveView, @unchecked Sendable {
             guard let event = try reader.read(line) else {
                 if session == nil && reader.viewport.width > 0 {
                     session = try ReplaySession(viewport: reader.viewport, options: options, structure: molecule,
-                                                baseDirectory: emptyDirectory, worker: lane)
+                                                worker: lane)
                     recorded?.append(line)
                     dirty = true
                 }

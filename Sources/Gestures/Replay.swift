@@ -13,7 +13,6 @@ public final class Replay {
     private var session: ReplaySession?
     private let options: ReplaySession.Options
     private let molecule: Structure?
-    private let baseDirectory: URL
     private let worker: RenderWorker<MoleculeRenderer>
     private var clock: FrameClock
     public private(set) var frameCount = 0
@@ -21,13 +20,12 @@ public final class Replay {
     private var failure: Error?
 
     /// Draws through `worker`, or through a worker of its own when none is given.
-    public init(source: String, options: ReplaySession.Options, molecule: Structure?, baseDirectory: URL, fps: Double?,
+    public init(source: String, options: ReplaySession.Options, molecule: Structure?, fps: Double?,
                 worker: RenderWorker<MoleculeRenderer>? = nil) {
         self.worker = worker ?? RenderWorker { try MoleculeRenderer() }
         self.source = source
         self.options = options
         self.molecule = molecule
-        self.baseDirectory = baseDirectory
         self.fps = fps
         clock = FrameClock(fps: fps)
         reader = GestureEventReader(source: source)
@@ -42,7 +40,7 @@ public final class Replay {
         try throwFailure()
         guard let event = try reader.read(line) else {
             if session == nil && reader.viewport.width > 0 {
-                session = try ReplaySession(viewport: reader.viewport, options: options, structure: molecule, baseDirectory: baseDirectory,
+                session = try ReplaySession(viewport: reader.viewport, options: options, structure: molecule,
                                             worker: RenderLane(worker))
             }
             return

@@ -14,6 +14,8 @@ public final class ReplaySession {
         public var request = RenderRequest()
         /// When given, the combinations `combine` accepts.
         public var catalog: CombinationCatalog?
+        /// Where `load` events read structures; without one, `load` is an error naming its line.
+        public var loader: StructureLoader?
         public init() {}
     }
 
@@ -24,7 +26,6 @@ public final class ReplaySession {
     public let viewport: (width: Double, height: Double)
     private let worker: RenderLane<MoleculeRenderer>
     private let perception: BondPerception
-    private let baseDirectory: URL
     private var recognizer = TouchRecognizer()
     private var structure: Structure?
     private var shown: Model?
@@ -39,12 +40,10 @@ public final class ReplaySession {
     private var preparedZoom: Float = 1
     private let captions: CaptionWriter
 
-    /// `baseDirectory` resolves relative `load` sources.
     public init(viewport: (width: Double, height: Double), options: Options, structure: Structure?,
-                baseDirectory: URL, worker: RenderLane<MoleculeRenderer>) throws {
+                worker: RenderLane<MoleculeRenderer>) throws {
         self.viewport = viewport
         self.options = options
-        self.baseDirectory = baseDirectory
         mode = options.request.mode
         captions = CaptionWriter(background: options.request.background)
         self.worker = worker
@@ -103,9 +102,11 @@ public final class ReplaySession {
         case .reset:
             if let p = try prepare() { camera = options.request.camera(for: p) }
         case .load(let path):
-            let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : baseDirectory.appendingPathComponent(path)
+            guard let loader = options.loader else {
+                throw GestureFileError(file: source, line: event.line, message: "load: this replay reads no files; it shows the molecule it was started with")
+            }
             do {
-                let s = try StructureFile.load(path: url.path)
+                let s = try loader.load(path)
                 try show(s, model: s.models.first)
             } catch let e as StructureError {
                 throw GestureFileError(file: source, line: event.line, message: "load: \(e)")

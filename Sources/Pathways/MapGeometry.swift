@@ -150,7 +150,7 @@ struct MapGeometry {
             }
             last = s.end
         }
-        var points = e.polyline(pieces: max(4, min(48, Int(controlLength * mesh.scale / 6))))
+        var points = e.polyline(pieces: max(4, min(48, Int(saturating: controlLength * mesh.scale / 6))))
         let gap = max(width * 0.6, 1.5)
         if let id = e.to, let n = nodesByID[id] { points = MapGeometry.trimmed(points, endingIn: n, gap: gap) }
         if let id = e.from, let n = nodesByID[id] {

@@ -69,7 +69,7 @@ struct MapLabels {
         for w in wanted {
             let pixels = w.size * theme.labelScale * scale
             guard pixels >= theme.smallestLabel else { continue }
-            let font = try fonts.font(Int(min(pixels, 256).rounded()))
+            let font = try fonts.font(Int(saturating: min(pixels, 256).rounded()))
             let texts = w.text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
                 .map { String($0).trimmingCharacters(in: .whitespaces) }
             let widths = texts.map { Double(font.width(of: $0)) }
@@ -107,8 +107,8 @@ struct MapLabels {
         for l in labels {
             guard l.box.z > corner.x, l.box.x < corner.x + w, l.box.w > corner.y, l.box.y < corner.y + h else { continue }
             for (k, line) in l.lines.enumerated() {
-                l.stamps[k].draw(into: &image, x: Int((line.x - corner.x).rounded(.down)),
-                                 baseline: Int((l.baseline + Double(k) * l.lineHeight - corner.y).rounded(.down)))
+                l.stamps[k].draw(into: &image, x: Int(saturating: (line.x - corner.x).rounded(.down)),
+                                 baseline: Int(saturating: (l.baseline + Double(k) * l.lineHeight - corner.y).rounded(.down)))
             }
         }
     }
@@ -122,7 +122,7 @@ struct BoxGrid {
     init(cell: Double) { self.cell = cell }
 
     private func range(_ b: SIMD4<Double>) -> (ClosedRange<Int>, ClosedRange<Int>) {
-        (Int((b.x / cell).rounded(.down))...Int((b.z / cell).rounded(.down)), Int((b.y / cell).rounded(.down))...Int((b.w / cell).rounded(.down)))
+        (Int(saturating: (b.x / cell).rounded(.down))...Int(saturating: (b.z / cell).rounded(.down)), Int(saturating: (b.y / cell).rounded(.down))...Int(saturating: (b.w / cell).rounded(.down)))
     }
 
     func overlaps(_ b: SIMD4<Double>) -> Bool {

@@ -111,7 +111,7 @@ struct MapMesh {
 
     /// Points around an ellipse, more where it is larger on the screen.
     func ellipse(center: SIMD2<Double>, radii: SIMD2<Double>) -> [SIMD2<Double>] {
-        let n = max(12, min(96, Int(max(radii.x, radii.y) * scale)))
+        let n = max(12, min(96, Int(saturating: max(radii.x, radii.y) * scale)))
         return (0..<n).map { k in
             let t = Double(k) / Double(n) * 2 * .pi
             return center + SIMD2(cos(t), sin(t)) * radii
@@ -122,7 +122,7 @@ struct MapMesh {
     func roundRectangle(min lo: SIMD2<Double>, max hi: SIMD2<Double>, radius: Double) -> [SIMD2<Double>] {
         let r = Swift.min(radius, (hi.x - lo.x) / 2, (hi.y - lo.y) / 2)
         guard r * scale >= 1 else { return [lo, SIMD2(hi.x, lo.y), hi, SIMD2(lo.x, hi.y)] }
-        let n = max(2, min(12, Int(r * scale / 2)))
+        let n = max(2, min(12, Int(saturating: r * scale / 2)))
         var points: [SIMD2<Double>] = []
         let corners: [(SIMD2<Double>, Double)] = [(SIMD2(hi.x - r, lo.y + r), -.pi / 2), (SIMD2(hi.x - r, hi.y - r), 0),
                                                   (SIMD2(lo.x + r, hi.y - r), .pi / 2), (SIMD2(lo.x + r, lo.y + r), .pi)]

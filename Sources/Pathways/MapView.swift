@@ -26,7 +26,7 @@ public struct MapView: Sendable, Equatable {
     /// The size in pixels that shows `bounds` whole at `scale` pixels per unit, with `margin` units around.
     public static func size(of bounds: (min: SIMD2<Double>, max: SIMD2<Double>), scale: Double, margin: Double) -> (width: Int, height: Int) {
         let e = (bounds.max - bounds.min + 2 * margin) * scale
-        return (max(1, Int(e.x.rounded(.up))), max(1, Int(e.y.rounded(.up))))
+        return (max(1, Int(saturating: e.x.rounded(.up))), max(1, Int(saturating: e.y.rounded(.up))))
     }
 
     public func pixel(_ p: SIMD2<Double>) -> SIMD2<Double> { (p - origin) * scale }

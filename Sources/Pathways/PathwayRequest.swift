@@ -27,6 +27,12 @@ public struct PathwayRequest: Sendable {
         "samples": "Samples per pixel side, 1 to 4: lines are smooth at 1; 2 or more also smooth the edges of filled shapes, at a cost.",
     ]
 
+    /// Largest map coordinate or extent a region may name: far past any real map, and small enough
+    /// that sums and sizes worked out from it stay finite.
+    public static let maximumCoordinate = 1e9
+    /// Scales past these draw nothing a person could see (a map unit is about a pixel at 1).
+    public static let scales: ClosedRange<Double> = 1e-6...1e4
+
     /// The part of the map shown, in map units.
     public func area(of map: PathwayMap) throws(RequestError) -> (min: SIMD2<Double>, max: SIMD2<Double>) {
         guard let region else { return map.bounds }
@@ -35,13 +41,27 @@ public struct PathwayRequest: Sendable {
             throw RequestError(field: "region", "must be X,Y,W,H in map units (got \(region))")
         }
         guard w > 0, h > 0 else { throw RequestError(field: "region", "needs a positive width and height (got \(region))") }
+        guard [x, y, w, h].allSatisfy({ abs($0) <= Self.maximumCoordinate }) else {
+            throw RequestError(field: "region", "must stay within \(Int(Self.maximumCoordinate)) map units (got \(region))")
+        }
         return (SIMD2(x, y), SIMD2(x + w, y + h))
+    }
+
+    /// `scale` checked: a finite number in `scales`.
+    static func checked(scale: Double) throws(RequestError) -> Double {
+        guard scale.isFinite, Self.scales.contains(scale) else {
+            throw RequestError(field: "scale", "must be a number from \(Self.scales.lowerBound) to \(Int(Self.scales.upperBound)) (got \(String(format: "%g", scale)))")
+        }
+        return scale
     }
 
     /// The view and the picture size for `map`.
     public func frame(for map: PathwayMap) throws(RequestError) -> (view: MapView, width: Int, height: Int) {
         let area = try self.area(of: map)
         let extent = pointwiseMax(area.max - area.min, SIMD2(1, 1))
+        // A map file's own coordinates may be anything JSON or XML can say.
+        guard extent.x.isFinite, extent.y.isFinite else { throw RequestError(field: "region", "the map's extent is not a finite number: give a --region") }
+        let scale = try self.scale.map { s throws(RequestError) in try Self.checked(scale: s) }
         let margin = region == nil ? 0.02 : 0
         var width: Int, height: Int
         if let size {
@@ -55,10 +75,9 @@ public struct PathwayRequest: Sendable {
                 (width, height) = try ValueText.size(size, field: "size", maximumSide: OffscreenPass.maximumSide)
             }
         } else if let scale {
-            guard scale > 0, scale.isFinite else { throw RequestError(field: "scale", "must be a positive number (got \(scale))") }
             let e = extent * (1 + 2 * margin) * scale
             guard e.x <= Double(OffscreenPass.maximumSide), e.y <= Double(OffscreenPass.maximumSide) else {
-                throw RequestError(field: "scale", "\(scale) makes a picture of \(Int(e.x))x\(Int(e.y)) pixels, over \(OffscreenPass.maximumSide) a side: give a smaller scale, a --region, or write --tiles")
+                throw RequestError(field: "scale", "\(scale) makes a picture of \(Int(saturating: e.x))x\(Int(saturating: e.y)) pixels, over \(OffscreenPass.maximumSide) a side: give a smaller scale, a --region, or write --tiles")
             }
             width = max(1, Int(e.x.rounded(.up)))
             height = max(1, Int(e.y.rounded(.up)))
@@ -69,7 +88,6 @@ public struct PathwayRequest: Sendable {
         }
         var view = MapView.fitting(area, width: width, height: height, margin: margin)
         if let scale {
-            guard scale > 0, scale.isFinite else { throw RequestError(field: "scale", "must be a positive number (got \(scale))") }
             let center = (area.min + area.max) / 2
             view = MapView(origin: center - SIMD2(Double(width), Double(height)) / 2 / scale, scale: scale)
         }

@@ -21,7 +21,7 @@ public struct TilePyramid: Sendable {
         let margin = max(b.max.x - b.min.x, b.max.y - b.min.y) * 0.02
         bounds = (b.min - margin, b.max + margin)
         let side = max(bounds.max.x - bounds.min.x, bounds.max.y - bounds.min.y)
-        self.levels = levels ?? max(1, min(12, Int(log2(max(1, side / Double(tileSize))).rounded(.up)) + 1))
+        self.levels = levels ?? max(1, min(12, Int(saturating: log2(max(1, side / Double(tileSize))).rounded(.up)) + 1))
     }
 
     var side: Double { max(bounds.max.x - bounds.min.x, bounds.max.y - bounds.min.y) }
@@ -33,7 +33,7 @@ public struct TilePyramid: Sendable {
     public func grid(level z: Int) -> (columns: Int, rows: Int) {
         let s = scale(level: z), e = (bounds.max - bounds.min) * s
         let n = 1 << z
-        return (min(n, max(1, Int((e.x / Double(tileSize)).rounded(.up)))), min(n, max(1, Int((e.y / Double(tileSize)).rounded(.up)))))
+        return (min(n, max(1, Int(saturating: (e.x / Double(tileSize)).rounded(.up)))), min(n, max(1, Int(saturating: (e.y / Double(tileSize)).rounded(.up)))))
     }
 
     public var tileCount: Int { (0..<levels).reduce(0) { let g = grid(level: $1); return $0 + g.columns * g.rows } }

@@ -40,7 +40,7 @@ extension MolshotService {
     }
 
     enum EntityImage {
-        case molecule(id: Int, checksum: String, settings: [(String, String)])
+        case molecule(MoleculeRecord, settings: [(String, String)])
         case pathway(id: String, size: Int)
     }
 
@@ -147,21 +147,21 @@ extension MolshotService {
                 properties += metadata.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
                 return Entity(permId: permId, category: "Molecules", header: r.name, summary: r.title ?? "\(r.atoms) atoms, \(r.format)",
                               children: chainIds + ligandIds, identifier: "/molecules/\(r.id)", properties: properties,
-                              images: [("MARQUEE", .molecule(id: r.id, checksum: r.checksum, settings: [("size", "512")])),
-                                       ("TILED", .molecule(id: r.id, checksum: r.checksum, settings: [("size", "160"), ("mode", "ball-and-stick")])),
-                                       ("TILED", .molecule(id: r.id, checksum: r.checksum, settings: [("size", "160"), ("mode", "spacefill")]))],
+                              images: [("MARQUEE", .molecule(r, settings: [("size", "512")])),
+                                       ("TILED", .molecule(r, settings: [("size", "160"), ("mode", "ball-and-stick")])),
+                                       ("TILED", .molecule(r, settings: [("size", "160"), ("mode", "spacefill")]))],
                               refcon: refcon)
             case "CHAIN":
                 guard parts.count == 3, let c = composition.chains.first(where: { $0.id == parts[2] }) else { return nil }
                 return Entity(permId: permId, category: "Chains", header: "\(r.name) chain \(c.id)", summary: "\(c.residues) residues, \(c.atoms) atoms",
                               identifier: "/molecules/\(r.id)/chains/\(c.id)", properties: [("residues", "\(c.residues)"), ("atoms", "\(c.atoms)")],
-                              images: [("MARQUEE", .molecule(id: r.id, checksum: r.checksum, settings: [("size", "512"), ("color", "chain")]))],
+                              images: [("MARQUEE", .molecule(r, settings: [("size", "512"), ("color", "chain")]))],
                               refcon: refcon.merging(["chain": c.id]) { a, _ in a })
             default:
                 guard parts.count == 3, let l = composition.ligands.first(where: { $0.name == parts[2] }) else { return nil }
                 return Entity(permId: permId, category: "Ligands", header: "\(r.name) ligand \(l.name)", summary: "\(l.copies) \(l.copies == 1 ? "copy" : "copies")",
                               identifier: "/molecules/\(r.id)/ligands/\(l.name)", properties: [("copies", "\(l.copies)")],
-                              images: [("MARQUEE", .molecule(id: r.id, checksum: r.checksum, settings: [("size", "512"), ("mode", "ball-and-stick")]))],
+                              images: [("MARQUEE", .molecule(r, settings: [("size", "512"), ("mode", "ball-and-stick")]))],
                               refcon: refcon.merging(["ligand": l.name]) { a, _ in a })
             }
         case "PATHWAY", "COMPARTMENT":
@@ -228,13 +228,14 @@ extension MolshotService {
     /// `{"URL": ...}` or `{"DATA": {"BASE64": ..., "FORMAT": "PNG"}}`.
     private func imageSpec(_ image: EntityImage, form: String, base: String) async throws -> [String: Any] {
         switch image {
-        case .molecule(let id, let checksum, let settings):
+        case .molecule(let record, let settings):
+            let id = record.id
             if form == "URL" {
                 let query = settings.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
                 return ["URL": "\(base)/v1/molecules/\(id)/image?\(query)"]
             }
             let database = configuration.database
-            let png = try await png(checksum: checksum, settings: settings) {
+            let png = try await png(content: ImageCache.content(library: record), settings: settings) {
                 do { return try MoleculeSource(libraryPath: database).load("lib:\(id)").structure } catch { throw Self.badRequest(error) }
             }
             return ["DATA": ["BASE64": Data(png).base64EncodedString(), "FORMAT": "PNG"]]

@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import Graphics
+import Library
 
 /// Rendered images kept on disk, keyed by the structure's checksum and every render setting,
 /// bounded in bytes: the oldest files go first. Several server instances may share the folder
@@ -27,9 +28,18 @@ final class ImageCache: @unchecked Sendable {
         total = files.reduce(0) { $0 + $1.bytes }
     }
 
-    static func key(checksum: String, settings: String) -> String {
-        FNV1a.hex(FNV1a.hash(Array("\(checksum)|\(settings)".utf8)), digits: 16) + ".png"
+    /// The file name of a picture of `content` drawn with `settings`: SHA-256, so no one can make
+    /// two requests share a name (FNV-1a, fast as it is, is easy to collide on purpose).
+    static func key(content: String, settings: String) -> String {
+        SHA256.hex(Array("\(content)|\(settings)".utf8)) + ".png"
     }
+
+    /// What an upload draws: its bytes' SHA-256. Uploads and library molecules never share a key.
+    static func content(upload bytes: [UInt8]) -> String { "upload/sha256-" + SHA256.hex(bytes) }
+
+    /// What a library molecule draws: its id and its file's checksum (an id given again after a
+    /// removal holds another file; only token holders import).
+    static func content(library record: MoleculeRecord) -> String { "library/\(record.id)/\(record.checksum)" }
 
     func get(_ key: String) -> [UInt8]? {
         let data = FileManager.default.contents(atPath: (directory as NSString).appendingPathComponent(key))

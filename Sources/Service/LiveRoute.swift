@@ -55,6 +55,7 @@ extension MolshotService {
     /// the HTTP router).
     func webSocketRouter() -> Router<BasicWebSocketRequestContext> {
         let router = Router(context: BasicWebSocketRequestContext.self)
+        router.middlewares.add(AccessControl(tokens: configuration.tokens, tokenToRead: configuration.tokenToRead))
         // Every request is upgraded: a browser sees nothing of a refused upgrade but a failure,
         // while a session closed at once can say why (an error message, then the close reason).
         router.ws("/v1/sessions", onUpgrade: { inbound, outbound, context in
@@ -172,7 +173,10 @@ extension MolshotService {
             group.addTask {
                 while true {
                     try await Task.sleep(nanoseconds: 250_000_000)
-                    let silent = Double(DispatchTime.now().uptimeNanoseconds - lastHeard.withLock { $0 }) / 1e9
+                    // Read in this order, a message may land between the two reads: the heard
+                    // time is then after `now`, which counts as no silence (not an overflow).
+                    let now = DispatchTime.now().uptimeNanoseconds, heard = lastHeard.withLock { $0 }
+                    let silent = now > heard ? Double(now - heard) / 1e9 : 0
                     if silent > idle {
                         try await outbound.close(.goingAway, reason: "idle for more than \(Int(idle)) s")
                         return
@@ -197,7 +201,7 @@ extension MolshotService {
     }
 
     /// `GET /v1/sessions/{id}/events`: a recorded session's events as an event file.
-    func sessionEvents(_ id: String) throws -> Response {
+    func sessionEvents(_ request: Request, _ id: String) throws -> Response {
         guard let text = sessions.recording(id) else { throw HTTPError(.notFound, message: "no recorded session \(id)") }
         return Self.response(Array(text.utf8), type: "application/jsonl")
     }

@@ -52,39 +52,17 @@ public final class MolshotService: Sendable {
     }
 
     func router() -> Router<BasicRequestContext> {
-        let router = Router()
+        let router = Router(options: .autoGenerateHeadEndpoints)
         router.middlewares.add(RequestLog(metrics: metrics))
+        router.middlewares.add(ErrorAnswers())
+        router.middlewares.add(AccessControl(tokens: configuration.tokens, tokenToRead: configuration.tokenToRead))
         // The web viewer: plain files from Assets/web at /.
         if let web = try? Resources.asset("web") {
             router.middlewares.add(WebFiles(files: FileMiddleware(web.path, searchForIndexHtml: true)))
         }
-        router.get("/healthz") { _, _ in "ok\n" }
-        router.get("/metrics") { _, _ in Self.response(Array(self.metrics.text.utf8), type: "text/plain; version=0.0.4") }
-        router.get("/openapi.yaml") { _, _ in
-            let spec = try Data(contentsOf: Resources.asset("openapi.yaml"))
-            return Self.response(Array(spec), type: "application/yaml")
-        }
-        router.get("/v1/molecules") { request, _ in try self.listMolecules(request) }
-        router.post("/v1/molecules") { request, _ in try await self.importMolecule(request) }
-        router.get("/v1/molecules/:id") { request, context in try self.molecule(request, context.parameters.require("id")) }
-        router.delete("/v1/molecules/:id") { request, context in try self.removeMolecule(request, context.parameters.require("id")) }
-        router.get("/v1/molecules/:id/image") { request, context in try await self.moleculeImage(request, id: context.parameters.require("id")) }
-        router.post("/v1/render") { request, context in try await self.renderUpload(request, context: context) }
-        router.post("/v1/replay") { request, _ in try await self.replay(request) }
-        router.post("/v1/entities") { request, _ in try await self.entities(request) }
-        router.get("/v1/sessions/:id/events") { _, context in try self.sessionEvents(context.parameters.require("id")) }
-        router.get("/v1/thumbnails/:name") { request, context in try self.thumbnail(request, name: context.parameters.require("name")) }
-        router.head("/v1/thumbnails/:name") { request, context in try self.thumbnail(request, name: context.parameters.require("name")) }
-        router.get("/v1/pathways") { _, _ in try self.listPathways() }
-        router.get("/v1/pathways/:id") { _, context in try await self.pathwayInfo(context.parameters.require("id")) }
-        router.get("/v1/pathways/:id/node") { request, context in try await self.pathwayNode(request, id: context.parameters.require("id")) }
-        router.get("/v1/pathways/:id/image") { request, context in try await self.pathwayImage(request, id: context.parameters.require("id")) }
-        router.get("/v1/pathways/:id/tiles/:z/:x/:y") { _, context in
-            // Not numbers: no such tile (404), as a static tile server answers.
-            guard let z = context.parameters.get("z", as: Int.self), let x = context.parameters.get("x", as: Int.self) else {
-                throw HTTPError(.notFound, message: "tiles are {z}/{x}/{y}.png with whole numbers")
-            }
-            return try await self.pathwayTile(id: context.parameters.require("id"), z: z, x: x, y: context.parameters.require("y"))
+        for route in Self.routes {
+            guard let handle = route.handle else { continue }
+            router.on(RouterPath(route.path), method: route.method) { request, context in try await handle(self, request, context) }
         }
         return router
     }
@@ -107,7 +85,9 @@ public final class MolshotService: Sendable {
     static func badRequest(_ error: Error) -> HTTPError {
         if let e = error as? RequestError { return HTTPError(.badRequest, message: "parameter \(e.field) \(e.message)") }
         if let e = error as? any Fault { return HTTPError(e.kind == .machine ? .internalServerError : .badRequest, message: e.description) }
-        return HTTPError(.internalServerError, message: "\(error)")
+        // Not a request's fault: logged in full, answered without the server's details.
+        LogWriter.shared.write("error: \(error)\n")
+        return HTTPError(.internalServerError, message: "the server failed to answer this request")
     }
 
     /// The query's parameters; an empty one counts as not given (`?pan=` is no pan).
@@ -134,20 +114,28 @@ public final class MolshotService: Sendable {
     // MARK: Tokens
 
     /// Who is asking: nil for no token; 403 for a token that is not one of ours, and 401 for none
-    /// where one is needed.
-    func caller(_ request: Request, needed: Bool) throws -> String? {
+    /// where one is needed. `AccessControl` asks it for every route the table guards.
+    static func caller(_ request: Request, tokens: Tokens, needed: Bool) throws -> String? {
         guard let header = request.headers[.authorization] else {
             if needed { throw HTTPError(.unauthorized, headers: [.wwwAuthenticate: "Bearer"], message: "this needs a bearer token") }
             return nil
         }
-        guard header.lowercased().hasPrefix("bearer "), let name = configuration.tokens.name(of: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)) else {
+        guard header.lowercased().hasPrefix("bearer "), let name = tokens.name(of: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)) else {
             throw HTTPError(.forbidden, message: "the token is not one this server knows")
         }
         return name
     }
 
+    /// The token's owner, for routes that write (the route table made sure there is one).
+    func writer(_ request: Request) throws -> String {
+        guard let name = try Self.caller(request, tokens: configuration.tokens, needed: true) else {
+            throw HTTPError(.unauthorized, headers: [.wwwAuthenticate: "Bearer"], message: "this needs a bearer token")
+        }
+        return name
+    }
+
     func viewer(_ request: Request) throws -> MoleculeLibrary.Viewer {
-        .reader(try caller(request, needed: configuration.tokenToRead))
+        .reader(try Self.caller(request, tokens: configuration.tokens, needed: configuration.tokenToRead))
     }
 
     // MARK: Molecules
@@ -230,7 +218,7 @@ public final class MolshotService: Sendable {
 
     /// Imports the body into the library for the token's owner (`private=true` keeps it theirs).
     func importMolecule(_ request: Request) async throws -> Response {
-        let owner = try caller(request, needed: true)
+        let owner: String? = try writer(request)
         let body = try await bytes(of: request, what: "a structure file")
         guard let name = Self.parameter(request, "name") else { throw HTTPError(.badRequest, message: "parameter name is needed: the file's name, like 1crn.pdb") }
         let isPrivate: Bool
@@ -260,7 +248,7 @@ public final class MolshotService: Sendable {
 
     /// Removes a molecule the token imported.
     func removeMolecule(_ request: Request, _ reference: String) throws -> Response {
-        let who = try caller(request, needed: true)
+        let who: String? = try writer(request)
         let r = try record(reference, viewer: .reader(who))
         let lib = try library()
         guard try lib.owner(of: r.id) == who else { throw HTTPError(.forbidden, message: "molecule \(r.id) was not imported with this token") }
@@ -272,35 +260,36 @@ public final class MolshotService: Sendable {
     func moleculeImage(_ request: Request, id: String) async throws -> Response {
         let r = try record(id, viewer: viewer(request))
         let database = configuration.database
-        return try await image(checksum: r.checksum, request: request, json: false) {
+        return try await image(content: ImageCache.content(library: r), request: request, json: false) {
             // Read only when the picture is not in the cache.
             do { return try MoleculeSource(libraryPath: database).load("lib:\(r.id)").structure } catch { throw Self.badRequest(error) }
         }
     }
 
     /// A structure file in the body (any format the readers take, gzip too), options in the query.
-    func renderUpload(_ request: Request, context: BasicRequestContext) async throws -> Response {
+    func renderUpload(_ request: Request) async throws -> Response {
         let body = try await bytes(of: request, what: "a structure file")
         let name = Self.parameter(request, "name") ?? Self.parameter(request, "format").map { "upload.\($0)" } ?? "upload"
         var options = StructureFile.Options()
         options.maxBytes = configuration.maxBodyBytes * 8
         let wantsJSON = request.headers[.accept]?.contains("application/json") == true
         let bytes = Array(buffer: body)
-        return try await image(checksum: FNV1a.hex(FNV1a.hash(bytes), digits: 16), request: request, json: wantsJSON) {
+        return try await image(content: ImageCache.content(upload: bytes), request: request, json: wantsJSON) {
             do { return try StructureFile.decode(bytes, source: name, options: options) } catch { throw Self.badRequest(error) }
         }
     }
 
     /// From the cache, or drawn on the render thread from what `load` reads: 503 when the render
     /// queue is full, 400 for a bad parameter or file.
-    func image(checksum: String, request: Request, json: Bool, load: () throws -> Structure) async throws -> Response {
+    func image(content: String, request: Request, json: Bool, load: () throws -> Structure) async throws -> Response {
         let pairs = Self.query(request).filter { RenderRequest.field($0.0) != nil }
-        return try Self.imageResponse(try await png(checksum: checksum, settings: pairs, load: load), json: json)
+        return try Self.imageResponse(try await png(content: content, settings: pairs, load: load), json: json)
     }
 
     /// The PNG of a structure with render settings (the query's names and forms; 512 px unless
     /// `size` is given): from the cache, or drawn on the render thread from what `load` reads.
-    func png(checksum: String, settings: [(String, String)], load: () throws -> Structure) async throws -> [UInt8] {
+    /// `content` names what is drawn (`ImageCache.content`).
+    func png(content: String, settings: [(String, String)], load: () throws -> Structure) async throws -> [UInt8] {
         var pairs = settings
         if !pairs.contains(where: { $0.0 == "size" }) { pairs.insert(("size", "512"), at: 0) }
         let view: RenderRequest
@@ -311,7 +300,7 @@ public final class MolshotService: Sendable {
         guard view.width <= configuration.maxSide, view.height <= configuration.maxSide else {
             throw HTTPError(.badRequest, message: "parameter size is larger than this server's \(configuration.maxSide) pixels a side")
         }
-        let key = ImageCache.key(checksum: checksum, settings: view.canonical)
+        let key = ImageCache.key(content: content, settings: view.canonical)
         if let png = cache?.get(key) { return png }
         let structure = Handed(value: try load())
         let atoms = structure.value.models.first?.atoms.count ?? 0

@@ -49,8 +49,8 @@ extension MolshotService {
     }
 
     static func runReplay(_ text: String, options: ReplaySession.Options, molecule: Structure?, fps: Double?) throws -> [UInt8] {
-        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-replay-\(UUID().uuidString)")
-        let replay = Replay(source: "events", options: options, molecule: molecule, baseDirectory: empty, fps: fps)
+        // No loader: `load` reads nothing from the server's disk.
+        let replay = Replay(source: "events", options: options, molecule: molecule, fps: fps)
         defer { replay.close() }
         var encoder = options.request.pngEncoder
         encoder.dropsOpaqueAlpha = options.request.background.isOpaque

@@ -59,20 +59,11 @@ public final class ServiceMetrics: @unchecked Sendable {
         }
     }
 
-    /// The route a path belongs to, ids and names replaced, so that the label set stays small.
-    static func route(_ path: String) -> String {
-        if path.hasPrefix("/v1/thumbnails/") { return "/v1/thumbnails/{name}" }
-        let parts = path.split(separator: "/").map(String.init)
-        var out: [String] = []
-        for (i, p) in parts.enumerated() {
-            if i > 0 && (parts[i - 1] == "thumbnails" || parts[i - 1] == "pathways" || Int(p) != nil || parts[i - 1] == "tiles") {
-                out.append(parts[i - 1] == "thumbnails" ? "{name}" : "{id}")
-                if parts[i - 1] == "tiles" { break }
-            } else {
-                out.append(p)
-            }
-        }
-        return "/" + out.joined(separator: "/")
+    /// The label a request is counted under: its route's pattern from the route table, so the
+    /// label set is the table's size whatever paths strangers send.
+    static func route(_ method: HTTPRequest.Method, _ path: String) -> String {
+        if let r = MolshotService.route(method, path).route { return r.template }
+        return path.hasPrefix("/v1/") ? "unrouted" : "viewer files"
     }
 }
 
@@ -119,7 +110,7 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = DispatchTime.now().uptimeNanoseconds
-        let route = ServiceMetrics.route(request.uri.path)
+        let route = ServiceMetrics.route(request.method, request.uri.path)
         func done(_ status: Int, _ bytes: Int) {
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             metrics.record(route: route, status: status, seconds: seconds, bytes: bytes)

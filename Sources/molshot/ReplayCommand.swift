@@ -123,7 +123,8 @@ struct ReplayCommand: ParsableCommand {
             feed = { try p.feed($0, emit: emit, tapped: tapped) }
             finish = { try p.finish(emit: emit) }
         } else {
-            let r = Replay(source: source, options: options, molecule: structure, baseDirectory: base, fps: fps)
+            options.loader = .files(relativeTo: base)
+            let r = Replay(source: source, options: options, molecule: structure, fps: fps)
             molecular = r
             feed = { try r.feed($0, emit: emit) }
             finish = { try r.finish(emit: emit) }

@@ -14,10 +14,11 @@ final class ReplayTests: XCTestCase {
                 catalog: CombinationCatalog? = nil) throws -> [RGBAImage] {
         var options = ReplaySession.Options()
         options.catalog = catalog
+        options.loader = .files(relativeTo: Self.fixtures)
         options.request.width = size
         options.request.height = size
         let structure = try molecule.map { try StructureFile.load(path: Self.fixtures.appendingPathComponent($0).path) }
-        let r = Replay(source: "test.jsonl", options: options, molecule: structure, baseDirectory: Self.fixtures, fps: fps)
+        let r = Replay(source: "test.jsonl", options: options, molecule: structure, fps: fps)
         var frames: [RGBAImage] = []
         do {
             for line in [Self.header] + lines { try r.feed(line) { frame, _ in frames.append(try frame.finished()) } }

@@ -1,0 +1,140 @@
+import Core
+import Foundation
+import Hummingbird
+
+/// One route of the service and the right it needs. The table below is the only place routes are
+/// declared: the router is built from it, and `AccessControl` checks every request against it
+/// before any handler runs, so a handler cannot forget to ask for a token.
+struct ServiceRoute: Sendable {
+    enum Access: String, Sendable {
+        /// Anyone: the health check, the API's description.
+        case open
+        /// Anyone, unless the server says `--token-to-read`: then a token.
+        case read
+        /// A token always.
+        case write
+    }
+
+    typealias Handler = @Sendable (MolshotService, Request, BasicRequestContext) async throws -> Response
+
+    let method: HTTPRequest.Method
+    /// Hummingbird's form, `/v1/molecules/:id`.
+    let path: String
+    let access: Access
+    /// Nil for the WebSocket route, which the upgrade router serves.
+    let handle: Handler?
+
+    init(_ method: HTTPRequest.Method, _ path: String, _ access: Access, _ handle: Handler?) {
+        self.method = method
+        self.path = path
+        self.access = access
+        self.handle = handle
+    }
+
+    /// OpenAPI's form, `/v1/molecules/{id}`, as metrics label it.
+    var template: String {
+        "/" + path.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
+    }
+
+    /// The path's segments, `nil` where a parameter stands.
+    var pattern: [Substring?] { path.split(separator: "/").map { $0.hasPrefix(":") ? nil : $0 } }
+
+    func matches(_ segments: [Substring]) -> Bool {
+        let p = pattern
+        guard p.count == segments.count else { return false }
+        return zip(p, segments).allSatisfy { $0 == nil || $0 == $1 }
+    }
+}
+
+extension MolshotService {
+    static let routes: [ServiceRoute] = [
+        .init(.get, "/healthz", .open) { _, _, _ in response(Array("ok\n".utf8), type: "text/plain; charset=utf-8") },
+        .init(.get, "/openapi.yaml", .open) { _, _, _ in
+            response(Array(try Data(contentsOf: Resources.asset("openapi.yaml"))), type: "application/yaml")
+        },
+        .init(.get, "/metrics", .read) { s, _, _ in response(Array(s.metrics.text.utf8), type: "text/plain; version=0.0.4") },
+        .init(.get, "/v1/molecules", .read) { s, r, _ in try s.listMolecules(r) },
+        .init(.post, "/v1/molecules", .write) { s, r, _ in try await s.importMolecule(r) },
+        .init(.get, "/v1/molecules/:id", .read) { s, r, c in try s.molecule(r, try parameter(c, "id")) },
+        .init(.delete, "/v1/molecules/:id", .write) { s, r, c in try s.removeMolecule(r, try parameter(c, "id")) },
+        .init(.get, "/v1/molecules/:id/image", .read) { s, r, c in try await s.moleculeImage(r, id: try parameter(c, "id")) },
+        .init(.post, "/v1/render", .read) { s, r, _ in try await s.renderUpload(r) },
+        .init(.post, "/v1/replay", .read) { s, r, _ in try await s.replay(r) },
+        .init(.post, "/v1/entities", .read) { s, r, _ in try await s.entities(r) },
+        .init(.get, "/v1/sessions", .read, nil),
+        .init(.get, "/v1/sessions/:id/events", .read) { s, r, c in try s.sessionEvents(r, try parameter(c, "id")) },
+        .init(.get, "/v1/thumbnails/:name", .read) { s, r, c in try s.thumbnail(r, name: try parameter(c, "name")) },
+        .init(.get, "/v1/pathways", .read) { s, _, _ in try s.listPathways() },
+        .init(.get, "/v1/pathways/:id", .read) { s, _, c in try await s.pathwayInfo(try parameter(c, "id")) },
+        .init(.get, "/v1/pathways/:id/node", .read) { s, r, c in try await s.pathwayNode(r, id: try parameter(c, "id")) },
+        .init(.get, "/v1/pathways/:id/image", .read) { s, r, c in try await s.pathwayImage(r, id: try parameter(c, "id")) },
+        .init(.get, "/v1/pathways/:id/tiles/:z/:x/:y", .read) { s, _, c in
+            // Not whole numbers in range: no such tile (404), as a static tile server answers.
+            guard let z = Int(try parameter(c, "z")), let x = Int(try parameter(c, "x")) else {
+                throw HTTPError(.notFound, message: "tiles are {z}/{x}/{y}.png with whole numbers")
+            }
+            return try await s.pathwayTile(id: try parameter(c, "id"), z: z, x: x, y: try parameter(c, "y"))
+        },
+    ]
+
+    /// A path parameter, percent-decoded (`my%20prot` is `my prot`); one that does not decode, or
+    /// holds a NUL or a slash, names nothing here.
+    static func parameter(_ context: BasicRequestContext, _ name: String) throws -> String {
+        let raw = try context.parameters.require(name)
+        guard let text = raw.removingPercentEncoding, !text.contains("\0"), !text.contains("/") else {
+            throw HTTPError(.notFound, message: "no such \(name)")
+        }
+        return text
+    }
+
+    /// The route a request's method and path name, or the methods its path takes when the method
+    /// is not one of them (empty: no route has this path).
+    static func route(_ method: HTTPRequest.Method, _ path: String) -> (route: ServiceRoute?, allowed: [HTTPRequest.Method]) {
+        let segments = path.split(separator: "/")
+        var allowed: [HTTPRequest.Method] = []
+        var get: ServiceRoute?
+        for r in routes where r.matches(segments) {
+            if r.method == method { return (r, []) }
+            if r.method == .get { get = r }
+            allowed.append(r.method)
+        }
+        // HEAD is GET without the body wherever a GET is (the router makes those endpoints).
+        if method == .head, let get { return (get, []) }
+        if get != nil && !allowed.contains(.head) { allowed.append(.head) }
+        return (nil, allowed)
+    }
+}
+
+/// Checks every request against the route table before its handler: 401 where a token is needed
+/// and none came, 403 for a token this server does not know, 405 with `Allow` for a method the
+/// path does not take. Paths outside `/v1/` that no route names are the viewer's files: open.
+struct AccessControl<Context: RequestContext>: RouterMiddleware {
+    let tokens: Tokens
+    let tokenToRead: Bool
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let path = request.uri.path
+        let (route, allowed) = MolshotService.route(request.method, path)
+        guard let route else {
+            if !allowed.isEmpty {
+                throw HTTPError(.methodNotAllowed, headers: [.allow: allowed.map(\.rawValue).joined(separator: ", ")],
+                                message: "\(path) takes \(allowed.map(\.rawValue).joined(separator: ", "))")
+            }
+            if path.hasPrefix("/v1/") || path == "/v1" { throw HTTPError(.notFound, message: "no route \(path)") }
+            return try await next(request, context)
+        }
+        let needed = route.access == .write || (route.access == .read && tokenToRead)
+        if route.access != .open { _ = try MolshotService.caller(request, tokens: tokens, needed: needed) }
+        return try await next(request, context)
+    }
+}
+
+/// Molshot's own errors answered once, here: a request error is a 400 naming its field, a fault
+/// by its kind, anything else a 500 that says no more than that.
+struct ErrorAnswers<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do { return try await next(request, context) } catch let e as HTTPResponseError { throw e } catch {
+            throw MolshotService.badRequest(error)
+        }
+    }
+}
