@@ -19,7 +19,7 @@ public final class LivePathwaySession: LiveView, @unchecked Sendable {
     private var scheduled = false
     private var closed = false
     private var events = 0
-    private var recorded: [String]?
+    private var recorded: EventRecording?
     private var sawHeader = false
     /// Made and used on the render thread only.
     private var replay: PathwayReplay?
@@ -35,11 +35,11 @@ public final class LivePathwaySession: LiveView, @unchecked Sendable {
         self.theme = theme
         self.lane = lane
         self.send = send
-        recorded = record ? [] : nil
+        recorded = record ? EventRecording() : nil
     }
 
     public var recording: String? {
-        lock.withLock { recorded.map { $0.joined(separator: "\n") + ($0.isEmpty ? "" : "\n") } }
+        lock.withLock { recorded?.text }
     }
 
     public func receive(_ line: String) {

@@ -67,7 +67,7 @@ public final class LiveSession: LiveView, @unchecked Sendable {
     private var finisherFree = 0.0
     private var dirty = false
     private var closed = false
-    private var recorded: [String]?
+    private var recorded: EventRecording?
 
     /// `send` gets frames (in order, one at a time) and errors, from whichever thread has them.
     /// With `record`, the lines taken are kept (`recording`) as an event file.
@@ -82,12 +82,12 @@ public final class LiveSession: LiveView, @unchecked Sendable {
         var encoder = options.request.pngEncoder
         encoder.dropsOpaqueAlpha = options.request.background.isOpaque
         self.encoder = encoder
-        recorded = record ? [] : nil
+        recorded = record ? EventRecording() : nil
     }
 
     /// The lines taken so far (header first) as an event file, when recording.
     public var recording: String? {
-        lock.withLock { recorded.map { $0.joined(separator: "\n") + ($0.isEmpty ? "" : "\n") } }
+        lock.withLock { recorded?.text }
     }
 
     /// Takes one line of the event format. A bad line is answered with an error and left out.

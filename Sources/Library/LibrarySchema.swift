@@ -79,6 +79,23 @@ enum LibrarySchema {
 
     static var version: Int { migrations.count }
 
+    /// Refuses a file that is not SQLite, or an SQLite database that is not a library (an empty
+    /// one is a library not yet made).
+    static func check(_ db: SQLiteDatabase) throws {
+        let tables: [String]
+        do { tables = try db.statement("SELECT name FROM sqlite_master WHERE type = 'table'").all { $0.text(0) ?? "" } } catch {
+            throw LibraryError(.request, "\(db.path) is not a Molshot library: not an SQLite database (\(error))")
+        }
+        guard tables.isEmpty || tables.contains("molecules") else {
+            throw LibraryError(.request, "\(db.path) is an SQLite database but not a Molshot library (no molecules table)")
+        }
+    }
+
+    /// Whether the schema is this version's.
+    static func current(_ db: SQLiteDatabase) throws -> Bool {
+        (try db.statement("PRAGMA user_version").first { $0.int(0) } ?? 0) == version
+    }
+
     static func migrate(_ db: SQLiteDatabase) throws {
         let have = try db.statement("PRAGMA user_version").first { $0.int(0) } ?? 0
         guard have <= version else {

@@ -19,16 +19,41 @@ public final class MoleculeLibrary {
         return ((data as NSString).appendingPathComponent("molshot") as NSString).appendingPathComponent("library.sqlite")
     }
 
-    /// Opens (creating it and its folder if needed) the library at `path` and brings its schema up to date.
-    public init(path: String) throws {
-        let folder = (path as NSString).deletingLastPathComponent
-        if !folder.isEmpty {
-            do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-                throw LibraryError(.request, "the library's folder \(folder) cannot be made: \(error.localizedDescription)")
+    /// Whether the library's file cannot be written here: it is opened read-only and imports and
+    /// removals are refused.
+    public let isReadOnly: Bool
+
+    /// Opens the library at `path` and brings its schema up to date; `create` makes it (and its
+    /// folder) where there is none, else a missing file is an error. A file that cannot be
+    /// written is opened read-only (its schema must be current); a file that is not SQLite, or
+    /// SQLite without the library's tables, is refused naming it.
+    public init(path: String, create: Bool = true) throws {
+        let exists = FileManager.default.fileExists(atPath: path)
+        if !exists {
+            guard create else {
+                throw LibraryError(.request, "no library at \(path): make one with molshot library import --db \(path) FILE..., or give the path of one")
+            }
+            let folder = (path as NSString).deletingLastPathComponent
+            if !folder.isEmpty {
+                do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+                    throw LibraryError(.request, "the library's folder \(folder) cannot be made: \(error.localizedDescription)")
+                }
             }
         }
-        database = try SQLiteDatabase(path: path)
-        try LibrarySchema.migrate(database)
+        let folder = (path as NSString).deletingLastPathComponent
+        isReadOnly = exists && (!FileManager.default.isWritableFile(atPath: path)
+            || !FileManager.default.isWritableFile(atPath: folder.isEmpty ? "." : folder))
+        do { database = try SQLiteDatabase(path: path, readOnly: isReadOnly) } catch let e as LibraryError where exists {
+            throw LibraryError(.request, "\(path) is not a Molshot library: \(e.message)")
+        }
+        if exists { try LibrarySchema.check(database) }
+        if isReadOnly {
+            guard try LibrarySchema.current(database) else {
+                throw LibraryError(.request, "\(path) is read-only and needs its schema brought up to date: open it once where it can be written")
+            }
+        } else {
+            try LibrarySchema.migrate(database)
+        }
     }
 
     // MARK: Import
@@ -59,12 +84,15 @@ public final class MoleculeLibrary {
 
     /// Imports a file's bytes; `source` is where they came from (its name decides the format).
     public func importBytes(_ raw: [UInt8], source: String, name: String, maxBytes: Int = FileInput.defaultLimit,
-                            perception: BondPerception, owner: String? = nil, isPrivate: Bool = false) throws -> ImportOutcome {
+                            perception: BondPerception, owner: String? = nil, isPrivate: Bool = false,
+                            maxAtoms: Int = .max) throws -> ImportOutcome {
         let checksum = FNV1a.hex(FNV1a.hash(raw), digits: 16)
         if let existing = try record(checksum: checksum) { return .duplicate(existing) }
         var options = StructureFile.Options()
         options.maxBytes = maxBytes
         let structure = try StructureFile.decode(raw, source: source, options: options)
+        let atoms = structure.models.first?.atoms.count ?? 0
+        guard atoms <= maxAtoms else { throw LibraryError(.request, "\(source) has \(atoms) atoms, more than the \(maxAtoms) allowed") }
         let content = MoleculeContent(structure, perception: perception)
         return try database.transaction {
             // Another process may have imported the same file meanwhile.

@@ -12,10 +12,20 @@ public final class SQLiteDatabase {
     public let path: String
     private var statements: [String: Statement] = [:]
 
+    /// `readOnly` opens the file as immutable: nothing is written, not even WAL's shared-memory
+    /// file, so a library on a read-only file or folder can be read.
     public init(path: String, readOnly: Bool = false) throws {
         self.path = path
-        let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-        let status = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
+        let status: Int32
+        if readOnly {
+            var uri = URLComponents()
+            uri.scheme = "file"
+            uri.path = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+            uri.queryItems = [URLQueryItem(name: "immutable", value: "1")]
+            status = sqlite3_open_v2(uri.string ?? path, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
+        } else {
+            status = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        }
         guard status == SQLITE_OK else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "status \(status)"
             sqlite3_close(handle)

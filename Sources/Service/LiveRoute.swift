@@ -10,17 +10,20 @@ import MoleculeView
 import NIOCore
 import Structure
 
-/// The live sessions open now and the recordings of those that asked (`record=1`), by id.
+/// The live sessions open now and the recordings of those that asked (`record=1`), by id. Closed
+/// sessions' recordings are kept for `keptSeconds`, and at most `keptBytes` of them (the oldest go
+/// first), so that recording sessions cannot fill the server's memory.
 final class LiveSessions: Sendable {
     struct State {
         var open: [String: any LiveView] = [:]
-        var recordings: [String: String] = [:]
+        var recordings: [String: (text: String, closed: Double)] = [:]
         var recordingOrder: [String] = []
+        var recordingBytes = 0
     }
 
     let state = Locked(State())
-    /// Recordings of closed sessions kept (the oldest go first).
-    static let keptRecordings = 64
+    static let keptSeconds = 3600.0
+    static let keptBytes = 64 << 20
 
     var count: Int { state.withLock { $0.open.count } }
 
@@ -36,18 +39,33 @@ final class LiveSessions: Sendable {
     func close(_ id: String) {
         state.withLock { s in
             guard let session = s.open.removeValue(forKey: id), let recording = session.recording else { return }
-            s.recordings[id] = recording
+            s.recordings[id] = (recording, Self.now())
             s.recordingOrder.append(id)
-            while s.recordingOrder.count > LiveSessions.keptRecordings {
-                s.recordings.removeValue(forKey: s.recordingOrder.removeFirst())
-            }
+            s.recordingBytes += recording.utf8.count
+            Self.forget(&s)
         }
     }
 
     /// The events a recorded session took so far (it may be open still).
     func recording(_ id: String) -> String? {
-        state.withLock { s in s.open[id]?.recording ?? s.recordings[id] }
+        state.withLock { s in
+            Self.forget(&s)
+            return s.open[id]?.recording ?? s.recordings[id]?.text
+        }
     }
+
+    /// Drops recordings past their time, and the oldest past the byte bound.
+    private static func forget(_ s: inout State) {
+        let now = Self.now()
+        while let first = s.recordingOrder.first, let kept = s.recordings[first],
+              now - kept.closed > keptSeconds || s.recordingBytes > keptBytes {
+            s.recordingOrder.removeFirst()
+            s.recordingBytes -= kept.text.utf8.count
+            s.recordings.removeValue(forKey: first)
+        }
+    }
+
+    static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 }
 
 extension MolshotService {
@@ -109,6 +127,7 @@ extension MolshotService {
         let r = try self.record(reference, viewer: viewer(request))
         let structure: Structure
         do { structure = try MoleculeSource(libraryPath: configuration.database).load("lib:\(r.id)").structure } catch { throw Self.badRequest(error) }
+        try checkSize(structure)
         return SessionPlan(subject: .molecule(options, Handed(value: structure)), record: record, width: options.request.width,
                            height: options.request.height, mode: options.request.mode)
     }
@@ -123,7 +142,8 @@ extension MolshotService {
             try await outbound.close(.policyViolation, reason: Self.closeReason(message))
             return
         }
-        let (outputs, continuation) = AsyncStream<LiveSession.Output>.makeStream()
+        // A client that reads slowly gets the newest frames, not a backlog that grows without end.
+        let (outputs, continuation) = AsyncStream<LiveSession.Output>.makeStream(bufferingPolicy: .bufferingNewest(8))
         let id = UUID().uuidString.lowercased()
         let session: any LiveView
         switch plan.subject {

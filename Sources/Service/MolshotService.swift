@@ -2,6 +2,7 @@ import Core
 import Foundation
 import Graphics
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Library
 import MoleculeView
@@ -31,8 +32,11 @@ public final class MolshotService: Sendable {
     /// Live sessions (`LiveRoute.swift`).
     let sessions = LiveSessions()
 
+    /// Opens the library (which must be there: a mistyped `--db` is an error, not a new empty
+    /// library), so that a file that is not one fails here, at start-up, and not in every request.
     public init(configuration: ServiceConfiguration) throws {
         self.configuration = configuration
+        let library = try MoleculeLibrary(path: configuration.database, create: false)
         perception = Handed(value: try BondPerception.standard())
         cache = try configuration.cache.map { try ImageCache(directory: $0, maxBytes: configuration.cacheBytes) }
         worker = RenderWorker(capacity: configuration.renderQueue, name: "molshot-serve-draw") { try ServiceRenderers() }
@@ -41,13 +45,15 @@ public final class MolshotService: Sendable {
         metrics.cacheCounts = { (cache?.hits ?? 0, cache?.misses ?? 0) }
         let sessions = sessions
         metrics.liveSessions = { sessions.count }
+        reader.withLock { $0 = library }
     }
 
     /// The application, listening where the configuration says; `listening` hears the port.
     public func application(listening: @escaping @Sendable (Int) -> Void = { _ in }) -> some ApplicationProtocol {
         Application(router: router(),
-                    server: .http1WebSocketUpgrade(webSocketRouter: webSocketRouter(), configuration: .init(ws: .init(maxFrameSize: 1 << 20))),
-                    configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "molshot"),
+                    server: server(),
+                    configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "molshot",
+                                         availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)),
                     onServerRunning: { channel in listening(channel.localAddress?.port ?? 0) })
     }
 
@@ -103,10 +109,23 @@ public final class MolshotService: Sendable {
     /// The request's body, up to the limit (413 past it), not empty (400).
     func bytes(of request: Request, what: String) async throws -> ByteBuffer {
         var request = request
-        let body: ByteBuffer
-        do { body = try await request.collectBody(upTo: configuration.maxBodyBytes) } catch {
-            throw HTTPError(.contentTooLarge, message: "the body is larger than \(configuration.maxBodyBytes) bytes")
+        let limit = configuration.maxBodyBytes
+        // A length past the limit is refused before a byte is read (a client may never send it).
+        if let length = request.headers[.contentLength], (Int(length) ?? Int.max) > limit {
+            throw HTTPError(.contentTooLarge, message: "the body is larger than \(limit) bytes")
         }
+        let body: ByteBuffer
+        do {
+            body = try await Self.withDeadline(seconds: configuration.bodySeconds) { [request] in
+                var request = request
+                return try await request.collectBody(upTo: limit)
+            }
+        } catch is DeadlinePassed {
+            throw HTTPError(.requestTimeout, headers: [.connection: "close"], message: "the body did not arrive within \(Int(configuration.bodySeconds)) s")
+        } catch {
+            throw HTTPError(.contentTooLarge, message: "the body is larger than \(limit) bytes")
+        }
+        _ = request
         guard body.readableBytes > 0 else { throw HTTPError(.badRequest, message: "the body is empty: send \(what)") }
         return body
     }
@@ -140,9 +159,12 @@ public final class MolshotService: Sendable {
 
     // MARK: Molecules
 
-    /// A connection of its own, for writes (imports and removals).
+    /// A connection of its own, for writes (imports and removals); 403 where the library is read-only.
     func library() throws -> MoleculeLibrary {
-        do { return try MoleculeLibrary(path: configuration.database) } catch { throw Self.badRequest(error) }
+        let lib: MoleculeLibrary
+        do { lib = try MoleculeLibrary(path: configuration.database, create: false) } catch { throw Self.badRequest(error) }
+        guard !lib.isReadOnly else { throw HTTPError(.forbidden, message: "this server's library is read-only") }
+        return lib
     }
 
     /// Whether `viewer` may see the molecule with this checksum (or none is in the library).
@@ -162,7 +184,7 @@ public final class MolshotService: Sendable {
     func reading<T>(_ body: (MoleculeLibrary) throws -> T) throws -> T {
         try reader.withLock { (kept: inout MoleculeLibrary?) in
             if kept == nil {
-                do { kept = try MoleculeLibrary(path: configuration.database) } catch { throw Self.badRequest(error) }
+                do { kept = try MoleculeLibrary(path: configuration.database, create: false) } catch { throw Self.badRequest(error) }
             }
             return try body(kept!)
         }
@@ -228,7 +250,8 @@ public final class MolshotService: Sendable {
         do {
             outcome = try lib.importBytes(Array(buffer: body), source: "upload:\(owner ?? "")/\(stem)",
                                                 name: MoleculeLibrary.name(forPath: stem), maxBytes: configuration.maxBodyBytes * 8,
-                                                perception: perception.value, owner: owner, isPrivate: isPrivate)
+                                                perception: perception.value, owner: owner, isPrivate: isPrivate,
+                                                maxAtoms: configuration.maxAtoms)
         } catch { throw Self.badRequest(error) }
         privates.withLock { $0.read = -1 }
         switch outcome {
@@ -303,10 +326,7 @@ public final class MolshotService: Sendable {
         let key = ImageCache.key(content: content, settings: view.canonical)
         if let png = cache?.get(key) { return png }
         let structure = Handed(value: try load())
-        let atoms = structure.value.models.first?.atoms.count ?? 0
-        guard atoms <= configuration.maxAtoms else {
-            throw HTTPError(.contentTooLarge, message: "\(atoms) atoms is more than this server's \(configuration.maxAtoms)")
-        }
+        try checkSize(structure.value)
         let prepared: PreparedMolecule
         do {
             prepared = try PreparedMolecule(structure.value, mode: try view.singleMode(), request: view, perception: perception.value)
@@ -319,6 +339,14 @@ public final class MolshotService: Sendable {
         }
         cache?.put(key, png)
         return png
+    }
+
+    /// 413 for a structure with more atoms than this server draws (images, sessions, replays).
+    func checkSize(_ structure: Structure) throws {
+        let atoms = structure.models.first?.atoms.count ?? 0
+        guard atoms <= configuration.maxAtoms else {
+            throw HTTPError(.contentTooLarge, message: "\(atoms) atoms is more than this server's \(configuration.maxAtoms)")
+        }
     }
 
     static func imageResponse(_ png: [UInt8], json: Bool) throws -> Response {
@@ -494,6 +522,24 @@ struct WebFiles<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if request.uri.path.hasPrefix("/v1/") { return try await next(request, context) }
         return try await files.handle(request, context: context, next: next)
+    }
+}
+
+/// A deadline that passed first.
+struct DeadlinePassed: Error {}
+
+extension MolshotService {
+    /// `body`'s value, or `DeadlinePassed` when it takes longer than `seconds` (it is cancelled).
+    static func withDeadline<T: Sendable>(seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+                throw DeadlinePassed()
+            }
+            defer { group.cancelAll() }
+            return try await group.next()!
+        }
     }
 }
 

@@ -37,6 +37,7 @@ extension MolshotService {
             do { structure = Handed(value: try MoleculeSource(libraryPath: configuration.database).load("lib:\(r.id)").structure) } catch {
                 throw Self.badRequest(error)
             }
+            if let structure { try checkSize(structure.value) }
         }
         let job = Handed(value: (text, options, structure?.value, fps))
         let apng: [UInt8] = try await withCheckedThrowingContinuation { continuation in

@@ -36,11 +36,20 @@ public struct ServiceConfiguration: Sendable {
     /// Seconds a live session may go without a message before it is closed.
     public var sessionIdleSeconds = 300.0
 
+    /// Connections open at once; past it, new ones wait to be accepted.
+    public var maxConnections = 1000
+    /// Seconds a connection may send nothing between requests before it is closed.
+    public var idleSeconds = 60.0
+    /// Seconds a connection's first request head may take to arrive whole (408 and closed past it).
+    public var headSeconds = 30.0
+    /// Seconds a request's body may take to arrive whole (408 past it).
+    public var bodySeconds = 60.0
+
     public init(database: String) { self.database = database }
 
     /// The settings of a JSON file, over `self`: `{"db", "host", "port", "thumbnails", "pathways",
     /// "cache", "cacheBytes", "tokens", "tokenToRead", "maxBody", "maxSide", "maxAtoms", "renderQueue",
-    /// "renderSeconds", "maxSessions", "sessionIdleSeconds"}`
+    /// "renderSeconds", "maxSessions", "sessionIdleSeconds", "maxConnections", "idleSeconds", "headSeconds", "bodySeconds"}`
     /// (any of them). An unknown key or a value of the wrong kind is an error naming the key.
     public mutating func read(configFile path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -85,10 +94,14 @@ public struct ServiceConfiguration: Sendable {
                 guard let n = JSONText.number(object[key]), n > 0, n.isFinite else { throw fail(key, "a positive number of seconds") }
                 renderSeconds = n
             case "maxSessions": maxSessions = try number(key, 1...100_000)
+            case "maxConnections": maxConnections = try number(key, 1...1_000_000)
+            case "idleSeconds", "headSeconds", "bodySeconds":
+                guard let n = JSONText.number(object[key]), n > 0, n <= 86_400 else { throw fail(key, "a number of seconds from 0 to 86400") }
+                if key == "idleSeconds" { idleSeconds = n } else if key == "headSeconds" { headSeconds = n } else { bodySeconds = n }
             case "sessionIdleSeconds":
                 guard let n = JSONText.number(object[key]), n > 0, n.isFinite else { throw fail(key, "a positive number of seconds") }
                 sessionIdleSeconds = n
-            default: throw InputFileError(file: path, message: "\(key): not a setting (db, host, port, thumbnails, pathways, cache, cacheBytes, tokens, tokenToRead, maxBody, maxSide, maxAtoms, renderQueue, renderSeconds, maxSessions, sessionIdleSeconds)")
+            default: throw InputFileError(file: path, message: "\(key): not a setting (db, host, port, thumbnails, pathways, cache, cacheBytes, tokens, tokenToRead, maxBody, maxSide, maxAtoms, renderQueue, renderSeconds, maxSessions, sessionIdleSeconds, maxConnections, idleSeconds, headSeconds, bodySeconds)")
             }
         }
     }

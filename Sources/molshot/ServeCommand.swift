@@ -2,6 +2,7 @@ import ArgumentParser
 import Core
 import Foundation
 import Library
+import NIOCore
 import Service
 
 /// `molshot serve` (runs the service) and `molshot serve token add NAME`.
@@ -59,14 +60,22 @@ struct ServeRun: ParsableCommand {
     @Flag(help: "Reads need a token too (anonymous reads are allowed by default).") var tokenToRead = false
     @Option(help: "Live sessions open at once (16); a new one past it is closed with the reason.") var maxSessions: Int?
     @Option(help: "Seconds a live session may stay silent before it is closed (300).") var sessionIdleSeconds: Double?
+    @Option(help: "Most atoms in a structure drawn, imported or opened in a session (2000000; 413 past it).") var maxAtoms: Int?
+    @Option(help: "Connections open at once (1000); past it, new ones wait.") var maxConnections: Int?
+    @Option(help: "Seconds a connection may send nothing between requests before it is closed (60).") var idleSeconds: Double?
+    @Option(help: "Seconds a connection's first request head may take (30; 408 and closed past it).") var headSeconds: Double?
+    @Option(help: "Seconds a request's body may take to arrive (60; 408 past it).") var bodySeconds: Double?
 
     func validate() throws {
         if let port, !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535 (got \(port)).") }
         for (name, value) in [("max-body", maxBody), ("max-side", maxSide), ("render-queue", renderQueue), ("cache-bytes", cacheBytes),
-                              ("max-sessions", maxSessions)] {
+                              ("max-sessions", maxSessions), ("max-atoms", maxAtoms), ("max-connections", maxConnections)] {
             if let value, value <= 0 { throw ValidationError("--\(name) must be positive (got \(value)).") }
         }
         if let renderSeconds, !(renderSeconds > 0 && renderSeconds.isFinite) { throw ValidationError("--render-seconds must be positive (got \(renderSeconds)).") }
+        for (name, value) in [("idle-seconds", idleSeconds), ("head-seconds", headSeconds), ("body-seconds", bodySeconds)] {
+            if let value, !(value > 0 && value <= 86_400) { throw ValidationError("--\(name) must be from 0 to 86400 seconds (got \(value)).") }
+        }
         if let sessionIdleSeconds, !(sessionIdleSeconds > 0 && sessionIdleSeconds.isFinite) {
             throw ValidationError("--session-idle-seconds must be positive (got \(sessionIdleSeconds)).")
         }
@@ -91,6 +100,11 @@ struct ServeRun: ParsableCommand {
         if tokenToRead { c.tokenToRead = true }
         if let maxSessions { c.maxSessions = maxSessions }
         if let sessionIdleSeconds { c.sessionIdleSeconds = sessionIdleSeconds }
+        if let maxAtoms { c.maxAtoms = maxAtoms }
+        if let maxConnections { c.maxConnections = maxConnections }
+        if let idleSeconds { c.idleSeconds = idleSeconds }
+        if let headSeconds { c.headSeconds = headSeconds }
+        if let bodySeconds { c.bodySeconds = bodySeconds }
         for (name, folder) in [("thumbnails", c.thumbnails), ("pathways", c.pathways)] {
             guard let folder else { continue }
             var isFolder: ObjCBool = false
@@ -104,6 +118,7 @@ struct ServeRun: ParsableCommand {
     func run() throws {
         try CLIFailure.run {
             let c = try configuration()
+            if c.port != 0, let why = ServeRun.cannotListen(host: c.host, port: c.port) { throw CLIError(why) }
             let service = try MolshotService(configuration: c)
             let host = c.host
             let app = service.application { port in
@@ -117,9 +132,42 @@ struct ServeRun: ParsableCommand {
             }
             done.wait()
             LogWriter.flushAll()
+            if let e = outcome.error as? IOError, e.errnoCode == EADDRINUSE {
+                // Taken between the check and the bind: the same line, and out at once, without
+                // taking apart a render thread that may still be making its context.
+                _ = CLIFailure.report(CLIError("port \(c.port) is in use; choose another with --port"))
+                _exit(1)
+            }
             if let e = outcome.error { throw e }
         }
     }
 }
 
 private final class Outcome: @unchecked Sendable { var error: Error? }
+
+extension ServeRun {
+    /// Why the service could not listen at `host:port`, found by binding there as the server
+    /// will (address reuse on, so a port in TIME_WAIT is free), before any thread starts.
+    static func cannotListen(host: String, port: Int) -> String? {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_flags = AI_PASSIVE
+        var found: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &found) == 0, let first = found else {
+            return "--host \(host) is not an address of this machine"
+        }
+        defer { freeaddrinfo(found) }
+        let fd = socket(first.pointee.ai_family, first.pointee.ai_socktype, first.pointee.ai_protocol)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        guard bind(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) != 0 else { return nil }
+        switch errno {
+        case EADDRINUSE: return "port \(port) is in use; choose another with --port"
+        case EACCES: return "port \(port) needs privileges this user does not have; choose one above 1023 with --port"
+        case EADDRNOTAVAIL: return "--host \(host) is not an address of this machine"
+        default: return "cannot listen on \(host):\(port): \(String(cString: strerror(errno)))"
+        }
+    }
+}

@@ -1,0 +1,203 @@
+import Core
+import Foundation
+import Graphics
+import Hummingbird
+import HummingbirdTesting
+import Library
+@testable import Service
+import Structure
+import XCTest
+
+/// What a stranger can send the service, in-process through its router: every route the table
+/// guards asks for a token, hostile numbers are 400s, a gesture `load` reads no server file,
+/// metrics stay as small as the table, and a crafted checksum collision does not poison the cache.
+final class ServiceSafetyTests: XCTestCase {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-safety-\(UUID().uuidString)")
+
+    override func tearDown() { try? FileManager.default.removeItem(at: scratch) }
+
+    static func fixture(_ name: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: root.appendingPathComponent("Tests/Fixtures/\(name)")))
+    }
+
+    /// A library with crambin in it, the fixture pathways, an image cache, and a token for alice.
+    func service(tokenToRead: Bool = false) throws -> (MolshotService, token: String) {
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let db = scratch.appendingPathComponent("library.sqlite").path
+        let lib = try MoleculeLibrary(path: db)
+        _ = try lib.importBytes(try Self.fixture("1crn.pdb"), source: "1crn.pdb", name: "1crn", perception: try BondPerception.standard(),
+                                owner: nil, isPrivate: false)
+        let tokensFile = scratch.appendingPathComponent("tokens").path
+        let token = try Tokens.add("alice", to: tokensFile)
+        var c = ServiceConfiguration(database: db)
+        c.pathways = Self.root.appendingPathComponent("Tests/Fixtures/pathways").path
+        c.cache = scratch.appendingPathComponent("cache").path
+        c.tokens = try Tokens.load(tokensFile)
+        c.tokenToRead = tokenToRead
+        return (try MolshotService(configuration: c), token)
+    }
+
+    /// A path of the table's route with each parameter filled in.
+    static func example(_ route: ServiceRoute) -> String {
+        route.path.split(separator: "/").map { part -> String in
+            switch part {
+            case ":y": return "0.png"
+            case ":z", ":x": return "0"
+            case ":name": return "0000000000000000-00000000-spacefill.png"
+            default: return part.hasPrefix(":") ? "1" : String(part)
+            }
+        }.reduce("") { $0 + "/" + $1 }
+    }
+
+    func testEveryRouteTheTableGuardsAsksForATokenBeforeItsHandlerRuns() async throws {
+        let (s, token) = try service(tokenToRead: true)
+        let guarded = MolshotService.routes.filter { $0.access != .open }
+        XCTAssertTrue(guarded.contains { $0.path == "/metrics" } && guarded.contains { $0.path == "/v1/render" } && guarded.contains { $0.path == "/v1/replay" })
+        try await Application(router: s.router()).test(.router) { client in
+            for route in MolshotService.routes {
+                let path = Self.example(route)
+                let anonymous = try await client.execute(uri: path, method: route.method, body: ByteBuffer(string: "x"))
+                if route.access == .open {
+                    XCTAssertNotEqual(anonymous.status, .unauthorized, "\(route.method) \(path) is open")
+                } else {
+                    XCTAssertEqual(anonymous.status, .unauthorized, "\(route.method) \(path) without a token")
+                    XCTAssertEqual(anonymous.headers[.wwwAuthenticate], "Bearer")
+                }
+                let stranger = try await client.execute(uri: path, method: route.method, headers: [.authorization: "Bearer not-a-token"],
+                                                        body: ByteBuffer(string: "x"))
+                if route.access != .open { XCTAssertEqual(stranger.status, .forbidden, "\(route.method) \(path) with a token of no one") }
+                let known = try await client.execute(uri: path, method: route.method, headers: [.authorization: "Bearer \(token)"],
+                                                     body: ByteBuffer(string: "x"))
+                let answer = String(buffer: known.body)
+                XCTAssertFalse(answer.contains("bearer token") || answer.contains("not one this server knows"),
+                               "\(route.method) \(path) with alice's token: \(known.status) \(answer)")
+            }
+            // Pathway images, replays and renders: what anonymous callers reached before.
+            for (method, path) in [(HTTPRequest.Method.get, "/v1/pathways"), (.get, "/v1/pathways/sbgn_glycolysis/image?size=64"), (.post, "/v1/render"),
+                                   (.post, "/v1/replay"), (.get, "/metrics"), (.get, "/v1/sessions?pathway=sbgn_glycolysis")] {
+                let r = try await client.execute(uri: path, method: method, body: ByteBuffer(bytes: try Self.fixture("Caffeine.pdb")))
+                XCTAssertEqual(r.status, .unauthorized, "\(method) \(path)")
+            }
+        }
+    }
+
+    func testWritesNeedATokenWhereReadsAreOpen() async throws {
+        let (s, _) = try service()
+        try await Application(router: s.router()).test(.router) { client in
+            for route in MolshotService.routes where route.access == .write {
+                let r = try await client.execute(uri: Self.example(route), method: route.method, body: ByteBuffer(string: "x"))
+                XCTAssertEqual(r.status, .unauthorized, "\(route.method) \(route.path)")
+            }
+            let read = try await client.execute(uri: "/v1/molecules", method: .get)
+            XCTAssertEqual(read.status, .ok)
+        }
+    }
+
+    func testMethodsAPathDoesNotTakeAre405WithAllowAndHEADAnswersWhereGETDoes() async throws {
+        let (s, _) = try service()
+        try await Application(router: s.router()).test(.router) { client in
+            let put = try await client.execute(uri: "/v1/molecules", method: .put)
+            XCTAssertEqual(put.status, .methodNotAllowed)
+            XCTAssertEqual(put.headers[.allow], "GET, POST, HEAD")
+            let head = try await client.execute(uri: "/v1/molecules/1", method: .head)
+            XCTAssertEqual(head.status, .ok)
+            XCTAssertEqual(head.body.readableBytes, 0)
+            let nowhere = try await client.execute(uri: "/v1/nowhere", method: .get)
+            XCTAssertEqual(nowhere.status, .notFound)
+            let nul = try await client.execute(uri: "/v1/pathways/sbgn%00glycolysis", method: .get)
+            XCTAssertEqual(nul.status, .notFound)
+        }
+    }
+
+    /// Numbers that once stopped the process (an infinite or NaN Double made an Int) are 400s
+    /// that name the parameter, and the server answers the next request.
+    func testHostileNumbersAre400sNamingTheParameterAndTheServerStaysUp() async throws {
+        let (s, _) = try service()
+        try await Application(router: s.router()).test(.router) { client in
+            let hostile = ["scale=1e20", "scale=1e20&size=64", "scale=inf", "scale=nan", "scale=-1", "scale=0", "scale=1e-30&size=64",
+                           "region=0,0,1e308,1e308&size=64", "region=-1e308,0,1e308,1e308", "region=0,0,1e308,1e308", "region=nan,0,1,1",
+                           "size=1e308", "size=-5", "size=99999999999999999999", "region=0,0,0,0"]
+            for q in hostile {
+                let r = try await client.execute(uri: "/v1/pathways/sbgn_glycolysis/image?\(q)", method: .get)
+                XCTAssertEqual(r.status, .badRequest, q)
+                let message = String(buffer: r.body)
+                XCTAssertTrue(message.contains("scale") || message.contains("region") || message.contains("size"), "\(q): \(message)")
+            }
+            for path in ["/v1/pathways/sbgn_glycolysis/node?x=1e308&y=-1e308&tolerance=1e308", "/v1/pathways/sbgn_glycolysis/node?x=nan&y=0",
+                         "/v1/pathways/sbgn_glycolysis/tiles/99999999999999999999/0/0.png", "/v1/pathways/sbgn_glycolysis/tiles/3/-1/0.png",
+                         "/v1/molecules/1/image?size=1e308", "/v1/molecules/1/image?zoom=1e308&size=32", "/v1/molecules/1/image?rotate=1e308,0,0&size=32",
+                         "/v1/molecules?limit=1e308", "/v1/molecules?offset=-1"] {
+                let r = try await client.execute(uri: path, method: .get)
+                XCTAssertTrue([.ok, .badRequest, .notFound].contains(r.status), "\(path): \(r.status)")
+            }
+            let fine = try await client.execute(uri: "/v1/pathways/sbgn_glycolysis/image?size=64", method: .get)
+            XCTAssertEqual(fine.status, .ok)
+        }
+    }
+
+    /// `load` in a replayed event file names a structure file on the server's disk: refused at
+    /// its line, and the file is never read (1crn from the fixtures would draw).
+    func testAGestureLoadReadsNoFileOfTheServer() async throws {
+        let (s, _) = try service()
+        let file = Self.root.appendingPathComponent("Tests/Fixtures/1crn.pdb").path
+        let events = """
+            {"type":"header","version":1,"viewport":{"width":100,"height":100}}
+            {"t":0,"type":"load","source":"\(file)"}
+            {"t":0.1,"type":"frame"}
+            """
+        try await Application(router: s.router()).test(.router) { client in
+            let r = try await client.execute(uri: "/v1/replay?size=32", method: .post, body: ByteBuffer(string: events))
+            XCTAssertEqual(r.status, .badRequest)
+            let message = String(buffer: r.body)
+            XCTAssertTrue(message.contains("line 2") && message.contains("reads no files"), message)
+            let relative = events.replacingOccurrences(of: file, with: "../../Tests/Fixtures/1crn.pdb")
+            let again = try await client.execute(uri: "/v1/replay?size=32", method: .post, body: ByteBuffer(string: relative))
+            XCTAssertEqual(again.status, .badRequest)
+        }
+    }
+
+    /// Random names in paths are counted under their route's pattern: the metrics text does not
+    /// grow with what strangers send.
+    func testMetricsHaveOneLabelPerRouteWhateverThePaths() async throws {
+        let (s, _) = try service()
+        try await Application(router: s.router()).test(.router) { client in
+            for i in 0..<300 {
+                let name = UUID().uuidString
+                let path = ["/v1/thumbnails/\(name).png", "/v1/molecules/\(name)", "/v1/\(name)/\(i)", "/\(name)", "/v1/pathways/\(name)/node"][i % 5]
+                _ = try await client.execute(uri: path, method: .get)
+            }
+            let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
+            XCTAssertFalse(metrics.contains("-"), "no random name is a label")
+            let labels = Set(metrics.split(separator: "\n").compactMap { line -> Substring? in
+                guard let r = line.range(of: "route=\"") else { return nil }
+                return line[r.upperBound...].prefix { $0 != "\"" }
+            })
+            XCTAssertLessThanOrEqual(labels.count, MolshotService.routes.count + 2, "\(labels)")
+            XCTAssertTrue(labels.contains("/v1/thumbnails/{name}") && labels.contains("unrouted"), "\(labels)")
+        }
+    }
+
+    /// Two uploads with the same FNV-1a checksum (caffeine and crambin, each with a REMARK line
+    /// found by a cycle search for a 64-bit collision): each gets the picture of its own atoms.
+    /// Before, the second was answered with the first's cached picture.
+    func testUploadsWithOneFNVChecksumGetTheirOwnPictures() async throws {
+        let (s, _) = try service()
+        let caffeine = try Self.fixture("Caffeine.pdb") + Array("REMARK 999 \(Self.collision.caffeine)\n".utf8)
+        let crambin = try Self.fixture("1crn.pdb") + Array("REMARK 999 \(Self.collision.crambin)\n".utf8)
+        XCTAssertEqual(FNV1a.hash(caffeine), FNV1a.hash(crambin), "the fixture is a collision")
+        try await Application(router: s.router()).test(.router) { client in
+            let first = try await client.execute(uri: "/v1/render?size=64", method: .post, body: ByteBuffer(bytes: crambin))
+            XCTAssertEqual(first.status, .ok)
+            let second = try await client.execute(uri: "/v1/render?size=64", method: .post, body: ByteBuffer(bytes: caffeine))
+            XCTAssertEqual(second.status, .ok)
+            XCTAssertNotEqual(Array(buffer: first.body), Array(buffer: second.body), "caffeine is not served crambin's picture")
+            // The library's crambin (the same atoms as the upload, less the REMARK) has a cache entry of its own too.
+            let library = try await client.execute(uri: "/v1/molecules/1/image?size=64", method: .get)
+            XCTAssertEqual(library.status, .ok)
+        }
+    }
+
+    /// Found by `Tests/Fixtures/fnv_collision.c`: tails that give caffeine and crambin one FNV-1a 64.
+    static let collision = (caffeine: "PLACEHOLDER", crambin: "PLACEHOLDER")
+}
