@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Glibc
 import XCTest
 
 /// A `molshot serve` started for real on 127.0.0.1 (a free port) over a scratch folder, stopped
@@ -369,5 +370,64 @@ final class ServeTests: XCTestCase {
         let late = try call("\(hurried)/v1/pathways/sbgn_glycolysis/image?size=2000")
         XCTAssertEqual(late.status, 503)
         XCTAssertTrue(late.text.contains("took longer"), late.text)
+    }
+
+    /// Start-up faults are one line and exit 1: a busy port, a mistyped --db, a file that is not a
+    /// library. A read-only library is served read-only.
+    func testStartUpFaultsAreOneLineAndReadOnlyLibrariesAreServed() throws {
+        let base = try start()
+        let port = try XCTUnwrap(URL(string: base)?.port)
+        let busy = try MolshotBinary.run(["serve", "--port", "\(port)", "--db", db])
+        XCTAssertEqual(busy.status, 1)
+        XCTAssertEqual(busy.stderr, "molshot: error: port \(port) is in use; choose another with --port\n")
+        let typo = try MolshotBinary.run(["serve", "--port", "0", "--db", db + "x"])
+        XCTAssertEqual(typo.status, 1)
+        XCTAssertTrue(typo.stderr.hasPrefix("molshot: error: no library at \(db)x"), typo.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: db + "x"), "nothing was made")
+        let text = scratch.appendingPathComponent("notes.txt").path
+        try Data("not a library\n".utf8).write(to: URL(fileURLWithPath: text))
+        let notLibrary = try MolshotBinary.run(["serve", "--port", "0", "--db", text])
+        XCTAssertEqual(notLibrary.status, 1)
+        XCTAssertTrue(notLibrary.stderr.contains("is not a Molshot library"), notLibrary.stderr)
+        XCTAssertEqual(notLibrary.stderr.split(separator: "\n").count, 1, notLibrary.stderr)
+    }
+
+    /// Connections that trickle, never send their body, or send what is not HTTP are answered and
+    /// closed by their deadlines, and the server goes on answering.
+    func testSlowAndMalformedConnectionsAreAnsweredAndClosed() throws {
+        let base = try start(["--head-seconds", "1", "--body-seconds", "1", "--render-seconds", "1"])
+        let port = UInt16(try XCTUnwrap(URL(string: base)?.port))
+        func exchange(_ send: [UInt8], trickle: Bool = false) throws -> String {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = port.bigEndian
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+            XCTAssertEqual(connected, 0)
+            var timeout = timeval(tv_sec: 10, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            if trickle {
+                for b in send.prefix(8) { _ = [b].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, 1, Int32(MSG_NOSIGNAL)) }; usleep(300_000) }
+            } else {
+                _ = send.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, send.count, Int32(MSG_NOSIGNAL)) }
+            }
+            var answer = [UInt8](repeating: 0, count: 512)
+            let n = recv(fd, &answer, answer.count, 0)
+            return n > 0 ? String(decoding: answer.prefix(n), as: UTF8.self) : ""
+        }
+        let started = Date()
+        XCTAssertTrue(try exchange(Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8), trickle: true).hasPrefix("HTTP/1.1 408"))
+        XCTAssertTrue(try exchange(Array("POST /v1/render HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000000000\r\n\r\n".utf8)).hasPrefix("HTTP/1.1 413"))
+        XCTAssertTrue(try exchange(Array("POST /v1/render HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc".utf8)).hasPrefix("HTTP/1.1 408"))
+        for bad in ["GET / HTTP/2.0\r\nHost: x\r\n\r\n", "GET /\0 HTTP/1.1\r\nHost: x\r\n\r\n", "FOO /healthz HTTP/1.1\r\nHost: x\r\n\r\n",
+                    "GET /healthz HTTP/1.1\r\nX: " + String(repeating: "a", count: 90_000) + "\r\n\r\n"] {
+            XCTAssertTrue(try exchange(Array(bad.utf8)).hasPrefix("HTTP/1.1 400"), String(bad.prefix(30)))
+        }
+        XCTAssertTrue(try exchange([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00]).hasPrefix("HTTP/1.1 408"), "a TLS hello")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 60)
+        XCTAssertEqual(try call("\(base)/healthz").status, 200, "still answering")
     }
 }

@@ -150,7 +150,7 @@ final class ServiceSafetyTests: XCTestCase {
             let r = try await client.execute(uri: "/v1/replay?size=32", method: .post, body: ByteBuffer(string: events))
             XCTAssertEqual(r.status, .badRequest)
             let message = String(buffer: r.body)
-            XCTAssertTrue(message.contains("line 2") && message.contains("reads no files"), message)
+            XCTAssertTrue(message.contains("events:2: load") && message.contains("reads no files"), message)
             let relative = events.replacingOccurrences(of: file, with: "../../Tests/Fixtures/1crn.pdb")
             let again = try await client.execute(uri: "/v1/replay?size=32", method: .post, body: ByteBuffer(string: relative))
             XCTAssertEqual(again.status, .badRequest)
