@@ -13,16 +13,26 @@ public final class Replay {
     private var session: ReplaySession?
     private let options: ReplaySession.Options
     private let molecule: Structure?
-    private let worker: RenderWorker<MoleculeRenderer>
+    private let lane: RenderLane<MoleculeRenderer>
+    /// The worker this replay made for itself, closed with it; nil when it draws on a lane it was given.
+    private let ownWorker: RenderWorker<MoleculeRenderer>?
     private var clock: FrameClock
     public private(set) var frameCount = 0
     private let lock = NSLock()
     private var failure: Error?
 
-    /// Draws through `worker`, or through a worker of its own when none is given.
+    /// Draws through `lane` (a worker others share, as the service's), or through a worker of its
+    /// own when none is given.
     public init(source: String, options: ReplaySession.Options, molecule: Structure?, fps: Double?,
-                worker: RenderWorker<MoleculeRenderer>? = nil) {
-        self.worker = worker ?? RenderWorker { try MoleculeRenderer() }
+                lane: RenderLane<MoleculeRenderer>? = nil) {
+        if let lane {
+            self.lane = lane
+            ownWorker = nil
+        } else {
+            let worker = RenderWorker { try MoleculeRenderer() }
+            self.lane = RenderLane(worker)
+            ownWorker = worker
+        }
         self.source = source
         self.options = options
         self.molecule = molecule
@@ -41,7 +51,7 @@ public final class Replay {
         guard let event = try reader.read(line) else {
             if session == nil && reader.viewport.width > 0 {
                 session = try ReplaySession(viewport: reader.viewport, options: options, structure: molecule,
-                                            worker: RenderLane(worker))
+                                            worker: lane)
             }
             return
         }
@@ -57,17 +67,17 @@ public final class Replay {
     /// Stops the render worker once what it holds is drawn. Call it before the process may end
     /// (an error included): a GL context still being made on the worker's thread while the process
     /// exits crashes inside llvmpipe.
-    public func close() { worker.close() }
+    public func close() { ownWorker?.close() }
 
     /// Ends the replay: frames still due, then the final view.
     public func finish(emit: @escaping (ReplayFrame, Double) throws -> Void) throws {
         guard let session else { throw GestureFileError(file: source, line: 1, message: "no header line") }
-        defer { _ = try? worker.perform { _ in } }
+        defer { _ = try? lane.perform { _ in } }
         session.settle()
         for time in clock.remaining() { try emitFrame(at: time, emit) }
         try emitFrame(at: clock.last, emit)
         // Every frame handed to the worker has been drawn and emitted once this returns.
-        try worker.perform { _ in }
+        try lane.perform { _ in }
         try throwFailure()
     }
 

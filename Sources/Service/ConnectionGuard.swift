@@ -19,6 +19,7 @@ struct GuardedServerChannel<Inner: ServerChildChannel>: ServerChildChannel {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Inner.Value> {
         do {
             try channel.pipeline.syncOperations.addHandler(FirstHeadDeadline(headSeconds: headSeconds, answerSeconds: answerSeconds), position: .first)
+            try channel.pipeline.syncOperations.addHandler(PeerWatch(), position: .first)
         } catch {
             return channel.eventLoop.makeFailedFuture(error)
         }
@@ -119,5 +120,40 @@ final class FirstHeadDeadline: ChannelDuplexHandler, RemovableChannelHandler {
             if i >= 3 && bytes[i - 1] == 0x0D && bytes[i - 2] == 0x0A && bytes[i - 3] == 0x0D { return true }
         }
         return false
+    }
+}
+
+/// Tells whoever asks when the client has stopped sending or gone (its end of the connection
+/// closed): Hummingbird lets a handler run on after that, and long work should not.
+final class PeerWatch: ChannelInboundHandler, RemovableChannelHandler, @unchecked Sendable {
+    typealias InboundIn = ByteBuffer
+
+    // Touched on the channel's event loop only.
+    private var gone = false
+    private var waiting: [@Sendable () -> Void] = []
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let e = event as? ChannelEvent, e == .inputClosed { end() }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        end()
+        context.fireChannelInactive()
+    }
+
+    private func end() {
+        gone = true
+        let run = waiting
+        waiting = []
+        run.forEach { $0() }
+    }
+
+    /// Calls `body` once the client has gone (at once if it has), on the connection's event loop.
+    static func whenGone(_ channel: any Channel, _ body: @escaping @Sendable () -> Void) {
+        channel.closeFuture.whenComplete { _ in body() }
+        channel.pipeline.handler(type: PeerWatch.self).whenSuccess { watch in
+            if watch.gone { body() } else { watch.waiting.append(body) }
+        }
     }
 }

@@ -57,8 +57,8 @@ public final class MolshotService: Sendable {
                     onServerRunning: { channel in listening(channel.localAddress?.port ?? 0) })
     }
 
-    func router() -> Router<BasicRequestContext> {
-        let router = Router(options: .autoGenerateHeadEndpoints)
+    func router() -> Router<MolshotRequestContext> {
+        let router = Router(context: MolshotRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.middlewares.add(RequestLog(metrics: metrics))
         router.middlewares.add(ErrorAnswers())
         router.middlewares.add(AccessControl(tokens: configuration.tokens, tokenToRead: configuration.tokenToRead))

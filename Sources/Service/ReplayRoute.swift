@@ -14,7 +14,7 @@ extension MolshotService {
 
     /// `POST /v1/replay?molecule=ID&fps=&size=...`: a gesture event file in the body, an animated
     /// PNG of its frames back. Event files may not load files of the server (`load` finds nothing).
-    func replay(_ request: Request) async throws -> Response {
+    func replay(_ request: Request, connection: any Channel) async throws -> Response {
         let body = try await bytes(of: request, what: "an event file")
         guard let text = String(validating: Array(buffer: body), as: UTF8.self) else {
             throw HTTPError(.badRequest, message: "the body must be an event file (JSON Lines, UTF-8)")
@@ -39,39 +39,82 @@ extension MolshotService {
             }
             if let structure { try checkSize(structure.value) }
         }
+        // A replay is work for the render thread like a picture: refused when the queue is full,
+        // drawn there between other requests' jobs, and stopped past the render time limit or
+        // when the client has gone.
+        guard worker.queued < configuration.renderQueue else {
+            throw HTTPError(.serviceUnavailable, headers: [.retryAfter: "1"], message: "the render queue is full; try again in a second")
+        }
         let job = Handed(value: (text, options, structure?.value, fps))
-        let apng: [UInt8] = try await withCheckedThrowingContinuation { continuation in
-            // A replay draws through a render worker of its own; this thread reads the events.
-            Thread {
-                continuation.resume(with: Result { try MolshotService.runReplay(job.value.0, options: job.value.1, molecule: job.value.2, fps: job.value.3) })
-            }.start()
+        let lane = RenderLane(worker) { $0.molecules }, stop = ReplayStop(), limit = configuration.renderSeconds
+        let apng: [UInt8] = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                // This thread reads the events and waits for room in the render queue.
+                Thread {
+                    continuation.resume(with: Result {
+                        try MolshotService.runReplay(job.value.0, options: job.value.1, molecule: job.value.2, fps: job.value.3, lane: lane, stop: stop)
+                    })
+                }.start()
+                DispatchQueue.global().asyncAfter(deadline: .now() + limit) { stop.stop(because: .late) }
+                // Hummingbird does not cancel a handler whose client has gone: look at the connection.
+                PeerWatch.whenGone(connection) { stop.stop(because: .gone) }
+            }
+        } onCancel: {
+            stop.stop(because: .gone)
         }
         return Self.response(apng, type: "image/png")
     }
 
-    static func runReplay(_ text: String, options: ReplaySession.Options, molecule: Structure?, fps: Double?) throws -> [UInt8] {
-        // No loader: `load` reads nothing from the server's disk.
-        let replay = Replay(source: "events", options: options, molecule: molecule, fps: fps)
+    /// Most bytes of frames one replay keeps for its animation.
+    static let maxReplayBytes = 256 << 20
+
+    static func runReplay(_ text: String, options: ReplaySession.Options, molecule: Structure?, fps: Double?,
+                          lane: RenderLane<MoleculeRenderer>, stop: ReplayStop) throws -> [UInt8] {
+        let replay = Replay(source: "events", options: options, molecule: molecule, fps: fps, lane: lane)
         defer { replay.close() }
         var encoder = options.request.pngEncoder
         encoder.dropsOpaqueAlpha = options.request.background.isOpaque
-        let frames = Locked<(pngs: [[UInt8]], times: [Double])>(([], []))
+        let frames = Locked<(pngs: [[UInt8]], times: [Double], bytes: Int)>(([], [], 0))
         let emit: (ReplayFrame, Double) throws -> Void = { frame, time in
+            try stop.check()
             let png = try encoder.encode(try frame.finished())
             try frames.withLock { f in
                 guard f.pngs.count < maxReplayFrames else {
                     throw HTTPError(.contentTooLarge, message: "the replay makes more than \(maxReplayFrames) frames")
                 }
+                guard f.bytes + png.count <= maxReplayBytes else {
+                    throw HTTPError(.contentTooLarge, message: "the replay's frames come to more than \(maxReplayBytes >> 20) MiB")
+                }
                 f.pngs.append(png)
                 f.times.append(time)
+                f.bytes += png.count
             }
         }
         do {
-            for line in text.split(separator: "\n", omittingEmptySubsequences: false) { try replay.feed(String(line), emit: emit) }
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                try stop.check()
+                try replay.feed(String(line), emit: emit)
+            }
             try replay.finish(emit: emit)
         } catch let e as HTTPError { throw e } catch { throw badRequest(error) }
         let (pngs, times) = frames.withLock { ($0.pngs, $0.times) }
         let delays = times.indices.map { i in fps.map { 1 / $0 } ?? (i + 1 < times.count ? max(times[i + 1] - times[i], 0.02) : 1) }
         return try APNGWriter.make(frames: pngs, delays: delays)
+    }
+}
+
+/// Stops a replay between lines and frames: past the render time limit, or once its client left.
+final class ReplayStop: Sendable {
+    enum Reason { case late, gone }
+    private let reason = Locked<Reason?>(nil)
+
+    func stop(because why: Reason) { reason.withLock { if $0 == nil { $0 = why } } }
+
+    func check() throws {
+        switch reason.withLock({ $0 }) {
+        case nil: return
+        case .late: throw HTTPError(.serviceUnavailable, headers: [.retryAfter: "5"], message: "the replay took longer than this server's --render-seconds")
+        case .gone: throw CancellationError()
+        }
     }
 }

@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import Hummingbird
+import NIOCore
 
 /// One route of the service and the right it needs. The table below is the only place routes are
 /// declared: the router is built from it, and `AccessControl` checks every request against it
@@ -15,7 +16,7 @@ struct ServiceRoute: Sendable {
         case write
     }
 
-    typealias Handler = @Sendable (MolshotService, Request, BasicRequestContext) async throws -> Response
+    typealias Handler = @Sendable (MolshotService, Request, MolshotRequestContext) async throws -> Response
 
     let method: HTTPRequest.Method
     /// Hummingbird's form, `/v1/molecules/:id`.
@@ -46,6 +47,18 @@ struct ServiceRoute: Sendable {
     }
 }
 
+/// A request's context: Hummingbird's, and the connection it came on, so that long work (a
+/// replay) can stop once its client has gone.
+struct MolshotRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let channel: any Channel
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        channel = source.channel
+    }
+}
+
 extension MolshotService {
     static let routes: [ServiceRoute] = [
         .init(.get, "/healthz", .open) { _, _, _ in response(Array("ok\n".utf8), type: "text/plain; charset=utf-8") },
@@ -59,7 +72,7 @@ extension MolshotService {
         .init(.delete, "/v1/molecules/:id", .write) { s, r, c in try s.removeMolecule(r, try parameter(c, "id")) },
         .init(.get, "/v1/molecules/:id/image", .read) { s, r, c in try await s.moleculeImage(r, id: try parameter(c, "id")) },
         .init(.post, "/v1/render", .read) { s, r, _ in try await s.renderUpload(r) },
-        .init(.post, "/v1/replay", .read) { s, r, _ in try await s.replay(r) },
+        .init(.post, "/v1/replay", .read) { s, r, c in try await s.replay(r, connection: c.channel) },
         .init(.post, "/v1/entities", .read) { s, r, _ in try await s.entities(r) },
         .init(.get, "/v1/sessions", .read, nil),
         .init(.get, "/v1/sessions/:id/events", .read) { s, r, c in try s.sessionEvents(r, try parameter(c, "id")) },
@@ -79,7 +92,7 @@ extension MolshotService {
 
     /// A path parameter, percent-decoded (`my%20prot` is `my prot`); one that does not decode, or
     /// holds a NUL or a slash, names nothing here.
-    static func parameter(_ context: BasicRequestContext, _ name: String) throws -> String {
+    static func parameter(_ context: MolshotRequestContext, _ name: String) throws -> String {
         let raw = try context.parameters.require(name)
         guard let text = raw.removingPercentEncoding, !text.contains("\0"), !text.contains("/") else {
             throw HTTPError(.notFound, message: "no such \(name)")

@@ -430,4 +430,24 @@ final class ServeTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 60)
         XCTAssertEqual(try call("\(base)/healthz").status, 200, "still answering")
     }
+
+    /// A short run of the HTTP fuzz harness (`bench/run httpfuzz` makes 100,000 requests): every
+    /// route with hostile values; no crash, no 5xx but 503, memory bounded.
+    func testAShortHTTPFuzzRunLeavesTheServerUpWithNoUnexpected5xx() throws {
+        let exe = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", "bench/httpfuzz.py", "--molshot", exe.deletingLastPathComponent().appendingPathComponent("molshot").path,
+                       "--root", ".", "--requests", "3000", "--seed", "7"]
+        p.currentDirectoryURL = InfoCommandTests.root
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let complaints = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0, printed + complaints)
+        XCTAssertTrue(printed.contains("requests=3000 ") && printed.contains("crashes=0 unexpected5xx=0"), printed + complaints)
+    }
 }
