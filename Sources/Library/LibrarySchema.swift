@@ -75,6 +75,46 @@ enum LibrarySchema {
         ALTER TABLE molecules ADD COLUMN owner TEXT;
         ALTER TABLE molecules ADD COLUMN private INTEGER NOT NULL DEFAULT 0;
         """,
+        // 3: the same file may be kept once per scope (public, or private to one owner), so that
+        // importing bytes someone else keeps private neither fails nor tells that they are
+        // there; files are told apart by SHA-256 too (FNV-1a can be made to collide); ids are
+        // never given again after a removal (AUTOINCREMENT). SQLite's way to change a table's
+        // constraints: build the new one, copy, drop, rename (foreign keys off meanwhile).
+        """
+        CREATE TABLE molecules_v3 (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            name TEXT NOT NULL,
+            source TEXT NOT NULL,
+            checksum TEXT NOT NULL,
+            format TEXT NOT NULL,
+            pdb_id TEXT,
+            title TEXT,
+            method TEXT,
+            resolution REAL,
+            models INTEGER NOT NULL,
+            atoms INTEGER NOT NULL,
+            bonds INTEGER NOT NULL,
+            chains INTEGER NOT NULL,
+            residues INTEGER NOT NULL,
+            file_bytes INTEGER NOT NULL,
+            added TEXT NOT NULL,
+            owner TEXT,
+            private INTEGER NOT NULL DEFAULT 0,
+            sha256 TEXT,
+            scope TEXT NOT NULL DEFAULT ''
+        );
+        INSERT INTO molecules_v3 (id, name, source, checksum, format, pdb_id, title, method, resolution, models, atoms, bonds,
+                                  chains, residues, file_bytes, added, owner, private, scope)
+            SELECT id, name, source, checksum, format, pdb_id, title, method, resolution, models, atoms, bonds,
+                   chains, residues, file_bytes, added, owner, private, CASE WHEN private = 1 THEN COALESCE(owner, '') ELSE '' END
+            FROM molecules;
+        DROP TABLE molecules;
+        ALTER TABLE molecules_v3 RENAME TO molecules;
+        CREATE INDEX molecules_name ON molecules(name COLLATE NOCASE);
+        CREATE INDEX molecules_pdb_id ON molecules(pdb_id COLLATE NOCASE);
+        CREATE INDEX molecules_checksum ON molecules(checksum);
+        CREATE UNIQUE INDEX molecules_sha256_scope ON molecules(sha256, scope);
+        """,
     ]
 
     static var version: Int { migrations.count }
@@ -101,9 +141,16 @@ enum LibrarySchema {
         guard have <= version else {
             throw LibraryError(.machine, "\(db.path) has schema version \(have); this Molshot knows up to \(version)")
         }
+        guard have < version else { return }
+        // Off for the table rebuilds (a dropped table would take its rows' atoms with it), checked after.
+        try db.execute("PRAGMA foreign_keys = OFF")
+        defer { try? db.execute("PRAGMA foreign_keys = ON") }
         for v in have..<version {
             try db.transaction {
                 try db.execute(migrations[v])
+                guard try db.statement("PRAGMA foreign_key_check").all({ $0.text(0) ?? "" }).isEmpty else {
+                    throw LibraryError(.machine, "\(db.path): schema version \(v + 1) would leave rows without their molecule")
+                }
                 try db.execute("PRAGMA user_version = \(v + 1)")
             }
         }

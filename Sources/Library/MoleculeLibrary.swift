@@ -86,8 +86,11 @@ public final class MoleculeLibrary {
     public func importBytes(_ raw: [UInt8], source: String, name: String, maxBytes: Int = FileInput.defaultLimit,
                             perception: BondPerception, owner: String? = nil, isPrivate: Bool = false,
                             maxAtoms: Int = .max) throws -> ImportOutcome {
-        let checksum = FNV1a.hex(FNV1a.hash(raw), digits: 16)
-        if let existing = try record(checksum: checksum) { return .duplicate(existing) }
+        let checksum = FNV1a.hex(FNV1a.hash(raw), digits: 16), sha256 = SHA256.hex(raw)
+        // The same file where the importer can see it; never one kept private by someone else.
+        let scope = isPrivate ? (owner ?? "") : ""
+        func existing() throws -> MoleculeRecord? { try record(sameFileAs: raw, checksum: checksum, sha256: sha256, scopes: [scope, ""]) }
+        if let existing = try existing() { return .duplicate(existing) }
         var options = StructureFile.Options()
         options.maxBytes = maxBytes
         let structure = try StructureFile.decode(raw, source: source, options: options)
@@ -96,7 +99,7 @@ public final class MoleculeLibrary {
         let content = MoleculeContent(structure, perception: perception)
         return try database.transaction {
             // Another process may have imported the same file meanwhile.
-            if let existing = try record(checksum: checksum) { return .duplicate(existing) }
+            if let existing = try existing() { return .duplicate(existing) }
             let insert = try database.statement("""
                 INSERT INTO molecules (name, source, checksum, format, pdb_id, title, method, resolution, models, atoms, bonds,
                                        chains, residues, file_bytes, added)
@@ -111,10 +114,8 @@ public final class MoleculeLibrary {
                         .int(raw.count), .text(MoleculeLibrary.now()))
             try insert.run()
             let id = Int(database.lastInsertedRow)
-            if owner != nil || isPrivate {
-                try database.statement("UPDATE molecules SET owner = ?, private = ? WHERE id = ?")
-                    .bind(.optional(owner), .int(isPrivate ? 1 : 0), .int(id)).run()
-            }
+            try database.statement("UPDATE molecules SET owner = ?, private = ?, sha256 = ?, scope = ? WHERE id = ?")
+                .bind(.optional(owner), .int(isPrivate ? 1 : 0), .text(sha256), .text(scope), .int(id)).run()
             try database.statement("INSERT INTO originals (molecule, bytes) VALUES (?, ?)").bind(.int(id), .blob(raw)).run()
             try write(content, molecule: id)
             return .added(try record(id: id)!)
@@ -170,6 +171,28 @@ public final class MoleculeLibrary {
         return try s.first(MoleculeRecord.init)
     }
 
+    /// The molecule in one of `scopes` ("" public, else an owner's private ones) whose file is
+    /// `raw`: the same SHA-256, or for molecules imported before it was kept, the same bytes.
+    func record(sameFileAs raw: [UInt8], checksum: String, sha256: String, scopes: [String]) throws -> MoleculeRecord? {
+        let s = try database.statement("""
+            SELECT \(MoleculeRecord.columns), sha256, scope FROM molecules WHERE checksum = ? ORDER BY scope = '' DESC, id
+            """).bind(.text(checksum))
+        let candidates = try s.all { (MoleculeRecord($0), $0.text(16), $0.text(17) ?? "") }
+        for (r, hash, scope) in candidates where scopes.contains(scope) {
+            if let hash {
+                if hash == sha256 { return r }
+            } else if try original(of: r.id) == raw {
+                return r
+            }
+        }
+        return nil
+    }
+
+    /// The bytes a molecule was imported from.
+    func original(of id: Int) throws -> [UInt8]? {
+        try database.statement("SELECT bytes FROM originals WHERE molecule = ?").bind(.int(id)).first { $0.blob(0) }
+    }
+
     public func record(checksum: String) throws -> MoleculeRecord? {
         let s = try database.statement("SELECT \(MoleculeRecord.columns) FROM molecules WHERE checksum = ?").bind(.text(checksum))
         return try s.first(MoleculeRecord.init)
@@ -189,19 +212,23 @@ public final class MoleculeLibrary {
             guard let r = try record(id: id) else { throw LibraryError(.request, "no molecule \(id) in the library \(path)") }
             return r
         }
-        let s = try database.statement("""
-            SELECT \(MoleculeRecord.columns) FROM molecules WHERE name = ?1 COLLATE NOCASE
-            UNION SELECT \(MoleculeRecord.columns) FROM molecules WHERE pdb_id = ?1 COLLATE NOCASE AND NOT EXISTS
-                (SELECT 1 FROM molecules WHERE name = ?1 COLLATE NOCASE) ORDER BY id
-            """).bind(.text(reference))
-        var found: [MoleculeRecord] = []
-        while try s.step() { found.append(MoleculeRecord(s)) }
+        let found = try records(named: reference)
         guard !found.isEmpty else { throw LibraryError(.request, "no molecule named \(reference) in the library \(path)") }
         guard found.count == 1 else {
             let ids = found.map { "\($0.id) (\($0.source))" }.joined(separator: ", ")
             throw LibraryError(.request, "the name \(reference) matches \(found.count) molecules: \(ids); give the id")
         }
         return found[0]
+    }
+
+    /// The molecules a name names: those of that name, else those of that PDB id, in id order.
+    public func records(named reference: String) throws -> [MoleculeRecord] {
+        let s = try database.statement("""
+            SELECT \(MoleculeRecord.columns) FROM molecules WHERE name = ?1 COLLATE NOCASE
+            UNION SELECT \(MoleculeRecord.columns) FROM molecules WHERE pdb_id = ?1 COLLATE NOCASE AND NOT EXISTS
+                (SELECT 1 FROM molecules WHERE name = ?1 COLLATE NOCASE) ORDER BY id
+            """).bind(.text(reference))
+        return try s.all(MoleculeRecord.init)
     }
 
     /// The molecule imported for a PDB id (the newest, if several were), if any.
@@ -259,8 +286,8 @@ public final class MoleculeLibrary {
 
     /// Whether `viewer` may see the molecule with this checksum, if the library holds one.
     public func isVisible(checksum: String, to viewer: Viewer) throws -> Bool {
-        guard let r = try record(checksum: checksum) else { return true }
-        return try isVisible(r.id, to: viewer)
+        let ids = try database.statement("SELECT id FROM molecules WHERE checksum = ?").bind(.text(checksum)).all { $0.int(0) }
+        return try ids.isEmpty || ids.contains { try isVisible($0, to: viewer) }
     }
 
     /// What a molecule's file says of it (authors, keywords, sequences, ...), key by key.
@@ -283,10 +310,14 @@ public final class MoleculeLibrary {
         return (chains, ligands)
     }
 
-    /// The checksums of private molecules with their owners.
-    public func privateChecksums() throws -> [String: String?] {
-        let s = try database.statement("SELECT checksum, owner FROM molecules WHERE private = 1")
-        return Dictionary(try s.all { ($0.text(0) ?? "", $0.text(1)) }, uniquingKeysWith: { a, _ in a })
+    /// The checksums of private molecules with their owners (a file several keep private has several).
+    public func privateChecksums() throws -> [String: [String?]] {
+        // A file also kept publicly is not private.
+        let s = try database.statement("""
+            SELECT checksum, owner FROM molecules m WHERE private = 1
+            AND NOT EXISTS (SELECT 1 FROM molecules p WHERE p.checksum = m.checksum AND p.private = 0)
+            """)
+        return Dictionary(grouping: try s.all { ($0.text(0) ?? "", $0.text(1)) }, by: \.0).mapValues { $0.map(\.1) }
     }
 
     /// Who imported molecule `id` through the service, if anyone.

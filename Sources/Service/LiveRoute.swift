@@ -68,6 +68,41 @@ final class LiveSessions: Sendable {
     static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 }
 
+/// What waits to be sent to one session's client, bounded: one frame at most waits (a newer
+/// frame takes the place of one not yet sent, so a client that reads slowly gets the newest
+/// view, not a backlog), and past 1,024 waiting messages (errors, taps) the rest are dropped, so
+/// a client cannot make the server keep what it does not take.
+final class SendBacklog: Sendable {
+    static let messages = 1024
+    private let waiting = Locked<(frame: LiveSession.Output?, messages: Int)>((nil, 0))
+
+    /// Whether `output` is to join the queue; a frame joins only where none waits (else it
+    /// replaces the waiting one, which is already queued).
+    func admit(_ output: LiveSession.Output) -> Bool {
+        waiting.withLock { w in
+            if case .frame = output {
+                defer { w.frame = output }
+                return w.frame == nil
+            }
+            guard w.messages < Self.messages else { return false }
+            w.messages += 1
+            return true
+        }
+    }
+
+    /// What to send for `output` taken from the queue: for a frame, the newest one.
+    func take(_ output: LiveSession.Output) -> LiveSession.Output {
+        waiting.withLock { w in
+            if case .frame = output {
+                defer { w.frame = nil }
+                return w.frame ?? output
+            }
+            w.messages -= 1
+            return output
+        }
+    }
+}
+
 extension MolshotService {
     /// Upgrades `GET /v1/sessions?molecule=ID&size=WxH&...` to a WebSocket (the other routes stay on
     /// the HTTP router).
@@ -142,17 +177,17 @@ extension MolshotService {
             try await outbound.close(.policyViolation, reason: Self.closeReason(message))
             return
         }
-        // A client that reads slowly gets the newest frames, not a backlog that grows without end.
-        let (outputs, continuation) = AsyncStream<LiveSession.Output>.makeStream(bufferingPolicy: .bufferingNewest(8))
+        let (outputs, continuation) = AsyncStream<LiveSession.Output>.makeStream()
+        let backlog = SendBacklog(), send: @Sendable (LiveSession.Output) -> Void = { if backlog.admit($0) { continuation.yield($0) } }
         let id = UUID().uuidString.lowercased()
         let session: any LiveView
         switch plan.subject {
         case .molecule(let options, let molecule):
             session = LiveSession(source: "session \(id)", options: options, molecule: molecule.value, lane: RenderLane(worker) { $0.molecules },
-                                  record: plan.record) { continuation.yield($0) }
+                                  record: plan.record, send: send)
         case .pathway(let map, let width, let height):
             session = LivePathwaySession(source: "session \(id)", map: map.value, width: width, height: height, theme: PathwayTheme(.standard),
-                                         lane: RenderLane(worker) { $0.pathways }, record: plan.record) { continuation.yield($0) }
+                                         lane: RenderLane(worker) { $0.pathways }, record: plan.record, send: send)
         }
         guard sessions.open(id, session, limit: configuration.maxSessions) else {
             try await outbound.close(.unknown(1013), reason: Self.closeReason("too many live sessions: this server takes \(configuration.maxSessions) at once; try again later"))
@@ -172,8 +207,8 @@ extension MolshotService {
         await withThrowingTaskGroup(of: Void.self) { group in
             // Frames and errors out, in the order they come.
             group.addTask {
-                for await output in outputs {
-                    switch output {
+                for await queued in outputs {
+                    switch backlog.take(queued) {
                     case .frame(let f):
                         try await outbound.write(.text(Self.jsonLine([
                             "type": "frame", "events": f.events, "t": f.time, "mode": f.mode, "caption": f.caption ?? NSNull(), "bytes": f.png.count,
@@ -210,7 +245,7 @@ extension MolshotService {
                     case .text(let text):
                         for line in text.split(separator: "\n", omittingEmptySubsequences: true) { session.receive(String(line)) }
                     case .binary:
-                        continuation.yield(.error(line: 0, message: "events are text messages (lines of the event format); a binary message was left out"))
+                        send(.error(line: 0, message: "events are text messages (lines of the event format); a binary message was left out"))
                     }
                 }
             } catch {}

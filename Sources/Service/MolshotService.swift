@@ -28,7 +28,7 @@ public final class MolshotService: Sendable {
     let thumbnailFiles = Locked<(files: [String: (bytes: ByteBuffer, etag: String)], order: [String], total: Int)>(([:], [], 0))
     static let thumbnailMemory = 64 << 20
     /// Private molecules' checksums and owners, read again when a second old.
-    let privates = Locked<(read: Double, owners: [String: String?])>((-1, [:]))
+    let privates = Locked<(read: Double, owners: [String: [String?]])>((-1, [:]))
     /// Live sessions (`LiveRoute.swift`).
     let sessions = LiveSessions()
 
@@ -170,12 +170,12 @@ public final class MolshotService: Sendable {
     /// Whether `viewer` may see the molecule with this checksum (or none is in the library).
     func isVisible(checksum: String, to viewer: MoleculeLibrary.Viewer) throws -> Bool {
         let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
-        let owners: [String: String?] = try privates.withLock { p in
+        let owners: [String: [String?]] = try privates.withLock { p in
             if now - p.read > 1 { p = (now, try reading { try $0.privateChecksums() }) }
             return p.owners
         }
-        guard let owner = owners[checksum] else { return true }
-        if case .reader(let name) = viewer { return name != nil && owner == name }
+        guard let kept = owners[checksum] else { return true }
+        if case .reader(let name) = viewer { return name != nil && kept.contains(name) }
         return true
     }
 
@@ -207,10 +207,18 @@ public final class MolshotService: Sendable {
     func record(_ reference: String, viewer: MoleculeLibrary.Viewer) throws -> MoleculeRecord {
         let notFound = HTTPError(.notFound, message: "no molecule \(reference)")
         return try reading { lib in
-            let r: MoleculeRecord
-            do { r = try lib.record(reference) } catch let e as LibraryError where e.kind == .request { throw notFound }
-            guard try lib.isVisible(r.id, to: viewer) else { throw notFound }
-            return r
+            if let id = Int(reference) {
+                guard let r = try lib.record(id: id), try lib.isVisible(r.id, to: viewer) else { throw notFound }
+                return r
+            }
+            // Among the molecules this caller may see only: another's private upload of the same
+            // name neither hides a public one nor shows that it is there.
+            let visible = try lib.records(named: reference).filter { try lib.isVisible($0.id, to: viewer) }
+            guard let first = visible.first else { throw notFound }
+            guard visible.count == 1 else {
+                throw HTTPError(.badRequest, message: "the name \(reference) matches molecules \(visible.map { String($0.id) }.joined(separator: ", ")): give the id")
+            }
+            return first
         }
     }
 
@@ -261,10 +269,8 @@ public final class MolshotService: Sendable {
             response.headers[.location] = "/v1/molecules/\(r.id)"
             return response
         case .duplicate(let r):
-            // The same file is there: say so only to one who may see it.
-            guard try lib.isVisible(r.id, to: .reader(owner)) else {
-                throw HTTPError(.conflict, message: "the library holds this file already")
-            }
+            // The same file, public or this token's own: a private copy of someone else's is
+            // never a duplicate (the upload is kept apart), so this tells nothing of others.
             return try Self.json(r)
         }
     }
@@ -277,7 +283,27 @@ public final class MolshotService: Sendable {
         guard try lib.owner(of: r.id) == who else { throw HTTPError(.forbidden, message: "molecule \(r.id) was not imported with this token") }
         _ = try lib.remove(id: r.id)
         privates.withLock { $0.read = -1 }
+        // Thumbnails of a file no molecule holds any longer go with it: a private molecule's
+        // would otherwise become everyone's.
+        if try lib.record(checksum: r.checksum) == nil { removeThumbnails(checksum: r.checksum) }
         return Response(status: .noContent)
+    }
+
+    /// Removes the thumbnails of the file with this checksum from `--thumbnails` and from memory.
+    func removeThumbnails(checksum: String) {
+        guard let folder = configuration.thumbnails else { return }
+        let prefix = checksum + "-"
+        thumbnailFiles.withLock { kept in
+            for name in kept.files.keys where name.hasPrefix(prefix) {
+                kept.total -= kept.files.removeValue(forKey: name)?.bytes.readableBytes ?? 0
+                kept.order.removeAll { $0 == name }
+            }
+        }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(prefix) {
+            do { try FileManager.default.removeItem(atPath: (folder as NSString).appendingPathComponent(name)) } catch {
+                LogWriter.shared.write("error: cannot remove the thumbnail \(name) of a removed molecule: \(error)\n")
+            }
+        }
     }
 
     func moleculeImage(_ request: Request, id: String) async throws -> Response {

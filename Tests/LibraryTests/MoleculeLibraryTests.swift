@@ -186,6 +186,43 @@ final class MoleculeLibraryTests: XCTestCase {
         XCTAssertEqual(try reader.list().total, 31)
     }
 
+    /// A library of schema version 2 (FNV-unique files, ids reused) brought to version 3 keeps its
+    /// molecules, their rows and ids; a private file can then be kept by two owners.
+    func testAVersion2LibraryIsBroughtUpToDateWithItsRows() throws {
+        let path = scratch.appendingPathComponent("old.sqlite").path
+        do {
+            let old = try SQLiteDatabase(path: path)
+            try old.execute(LibrarySchema.migrations[0])
+            try old.execute(LibrarySchema.migrations[1])
+            try old.execute("PRAGMA user_version = 2")
+        }
+        // Rows as version 2 wrote them, through today's import (which only fills the new columns after).
+        let crambin = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fixture("1crn.pdb"))))
+        do {
+            let v2 = try SQLiteDatabase(path: path)
+            try v2.execute("""
+                INSERT INTO molecules (id, name, source, checksum, format, models, atoms, bonds, chains, residues, file_bytes, added, owner, private)
+                VALUES (7, '1crn', '1crn.pdb', '\(FNV1a.hex(FNV1a.hash(crambin), digits: 16))', 'pdb', 1, 1, 0, 1, 1, \(crambin.count), 'then', 'alice', 1);
+                INSERT INTO atoms VALUES (7, 0, 1, 'N', 'N', 'THR', 1, '', 'A', 0, '', 17.0, 14.1, 3.6, 1, 13.8, 0);
+                """)
+            try v2.statement("INSERT INTO originals (molecule, bytes) VALUES (7, ?)").bind(.blob(crambin)).run()
+        }
+        let lib = try MoleculeLibrary(path: path)
+        let kept = try XCTUnwrap(try lib.record(id: 7))
+        XCTAssertEqual(kept.name, "1crn")
+        XCTAssertEqual(try lib.database.statement("SELECT count(*) FROM atoms WHERE molecule = 7").first { $0.int(0) }, 1, "its atoms stayed")
+        // Alice importing her file again finds it (by its bytes: version 2 kept no SHA-256); bob gets his own.
+        guard case .duplicate(let same) = try lib.importBytes(crambin, source: "1crn.pdb", name: "1crn", perception: perception,
+                                                              owner: "alice", isPrivate: true) else { return XCTFail("alice's own file is hers") }
+        XCTAssertEqual(same.id, 7)
+        guard case .added(let bobs) = try lib.importBytes(crambin, source: "1crn.pdb", name: "1crn", perception: perception,
+                                                          owner: "bob", isPrivate: true) else { return XCTFail("bob keeps his own copy") }
+        XCTAssertGreaterThan(bobs.id, 7)
+        _ = try lib.remove(id: bobs.id)
+        guard case .added(let next) = try lib.importFile(fixture("Caffeine.pdb"), perception: perception) else { return XCTFail() }
+        XCTAssertEqual(next.id, bobs.id + 1, "a removed id is not given again")
+    }
+
     func testTheDefaultPathFollowsXDG() {
         XCTAssertEqual(MoleculeLibrary.defaultPath(environment: ["MOLSHOT_DB": "/x/y.db", "HOME": "/h"]), "/x/y.db")
         XCTAssertEqual(MoleculeLibrary.defaultPath(environment: ["XDG_DATA_HOME": "/d", "HOME": "/h"]), "/d/molshot/library.sqlite")

@@ -309,6 +309,18 @@ final class ServeTests: XCTestCase {
         let name = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: thumbs).first { $0.hasSuffix(".png") && !$0.hasPrefix("contact") })
         XCTAssertEqual(try call("\(base)/v1/thumbnails/\(name)").status, 404)
         XCTAssertEqual(try call("\(base)/v1/thumbnails/\(name)", headers: auth("alice")).status, 200)
+        // Bob uploading the same bytes learns nothing of alice's copy: his is a molecule of his own,
+        // and the name finds, for each, the one they may see.
+        let bobs = try call("\(base)/v1/molecules?name=1crn.pdb&private=true", method: "POST", body: crambin, headers: auth("bob"))
+        XCTAssertEqual(bobs.status, 201, bobs.text)
+        let bobsID = try XCTUnwrap((try JSONSerialization.jsonObject(with: bobs.body) as? [String: Any])?["id"] as? Int)
+        XCTAssertNotEqual(bobsID, id)
+        XCTAssertEqual(try call("\(base)/v1/molecules?name=1crn.pdb&private=true", method: "POST", body: crambin, headers: auth("bob")).status, 200,
+                       "his own again is a duplicate")
+        XCTAssertEqual(try call("\(base)/v1/molecules/1crn").status, 404)
+        XCTAssertTrue(try call("\(base)/v1/molecules/1crn", headers: auth("bob")).text.contains("\"id\":\(bobsID),"))
+        XCTAssertTrue(try call("\(base)/v1/molecules/1crn", headers: auth("alice")).text.contains("\"id\":\(id),"))
+        XCTAssertEqual(try call("\(base)/v1/molecules/\(bobsID)", method: "DELETE", headers: auth("bob")).status, 204)
         // Bob's public molecule is everyone's to see; only alice removes hers.
         let tyr = try Data(contentsOf: InfoCommandTests.root.appendingPathComponent("Tests/Fixtures/TYR.sdf"))
         XCTAssertEqual(try call("\(base)/v1/molecules?name=TYR.sdf", method: "POST", body: tyr, headers: auth("bob")).status, 201)
@@ -317,6 +329,15 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(try call("\(base)/v1/molecules/TYR", method: "DELETE", headers: auth("alice")).status, 403)
         XCTAssertEqual(try call("\(base)/v1/molecules/\(id)", method: "DELETE", headers: auth("alice")).status, 204)
         XCTAssertEqual(try total(auth("alice")), 1, "bob's public one")
+        // A removed private molecule's thumbnails go with it (they do not become everyone's), and
+        // its id is not given to the next molecule.
+        XCTAssertEqual(try call("\(base)/v1/thumbnails/\(name)").status, 404)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "\(thumbs)/\(name)"))
+        let newest = try XCTUnwrap((try JSONSerialization.jsonObject(with: call("\(base)/v1/molecules/TYR").body) as? [String: Any])?["id"] as? Int)
+        XCTAssertEqual(try call("\(base)/v1/molecules/\(newest)", method: "DELETE", headers: auth("bob")).status, 204)
+        let again = try call("\(base)/v1/molecules?name=1crn.pdb", method: "POST", body: crambin, headers: auth("alice"))
+        let againID = try XCTUnwrap((try JSONSerialization.jsonObject(with: again.body) as? [String: Any])?["id"] as? Int)
+        XCTAssertEqual(againID, newest + 1, "the removed newest id is not given again")
     }
 
     func testAFloodGets503AndAnOversizeBody413() throws {
