@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "Library", dependencies: ["CHTTP", "CSQLite", "Core", "Structure"]),
         .target(name: "Pathways", dependencies: ["Core", "Structure", "Graphics", "Text"]),
         .target(name: "Text", dependencies: ["CFreeType", "Graphics", "Core"]),
-        .target(name: "Service", dependencies: ["Core", "Structure", "Library", "MoleculeView", "Pathways", "Graphics", "Thumbnails", "Gestures",
+        .target(name: "Service", dependencies: ["CMemory", "Core", "Structure", "Library", "MoleculeView", "Pathways", "Graphics", "Thumbnails", "Gestures",
                                                 .product(name: "Hummingbird", package: "hummingbird"),
                                                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")]),
         .target(name: "MoleculeView", dependencies: ["Structure", "Graphics", "Scene", "Core"]),

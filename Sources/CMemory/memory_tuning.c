@@ -13,6 +13,22 @@ void molshot_keep_buffers_in_heap(void) {
 #endif
 }
 
+void molshot_return_large_buffers(void) {
+#if defined(__GLIBC__)
+    mallopt(M_MMAP_THRESHOLD, 1 << 20); /* fixed: no longer raised by each free of a mapped block */
+    mallopt(M_TRIM_THRESHOLD, 32 << 20);
+    mallopt(M_ARENA_MAX, 4);
+#endif
+}
+
+int molshot_trim_heap(void) {
+#if defined(__GLIBC__)
+    return malloc_trim(0);
+#else
+    return 0;
+#endif
+}
+
 /* What glibc's tunable glibc.malloc.hugetlb=1 does, from inside the process (tunables are read
  * from the environment before main): a page fault costs about 2.5 us a 4 KB page on these
  * machines, so a 2000 px picture's buffers (drawn, read back, filtered, a few of 13 MB) cost

@@ -46,8 +46,8 @@ extension MolshotService {
 
     func entities(_ request: Request) async throws -> Response {
         let body = try await bytes(of: request, what: "an entity request: {\"requestKey\": \"CATEGORIES\"}")
-        let host = request.head.authority ?? "\(configuration.host):\(configuration.port)"
-        return try Self.json(try await entityTable(Array(buffer: body), viewer: viewer(request), base: "http://\(host)"))
+        // Image URLs start with the server's own address, never with what the request's Host says.
+        return try Self.json(try await entityTable(Array(buffer: body), viewer: viewer(request), base: publicURL))
     }
 
     /// The answer to one request body, for `viewer`; image URLs start with `base`.

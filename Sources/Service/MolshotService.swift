@@ -1,3 +1,4 @@
+import CMemory
 import Core
 import Foundation
 import Graphics
@@ -31,6 +32,8 @@ public final class MolshotService: Sendable {
     let privates = Locked<(read: Double, owners: [String: [String?]])>((-1, [:]))
     /// Live sessions (`LiveRoute.swift`).
     let sessions = LiveSessions()
+    /// Requests reading files off the answering threads now (`heavy`).
+    let heavyRunning = Locked(0)
 
     /// Opens the library (which must be there: a mistyped `--db` is an error, not a new empty
     /// library), so that a file that is not one fails here, at start-up, and not in every request.
@@ -48,13 +51,28 @@ public final class MolshotService: Sendable {
         reader.withLock { $0 = library }
     }
 
+    /// The port the server listens on (the configuration's, or the one `--port 0` was given).
+    let listeningPort = Locked(0)
+
+    /// Where clients reach this server: `--public-url`, else its host and port.
+    var publicURL: String {
+        if let url = configuration.publicURL { return url }
+        let port = listeningPort.withLock { $0 }
+        return "http://\(configuration.host):\(port == 0 ? configuration.port : port)"
+    }
+
     /// The application, listening where the configuration says; `listening` hears the port.
     public func application(listening: @escaping @Sendable (Int) -> Void = { _ in }) -> some ApplicationProtocol {
-        Application(router: router(),
+        let listeningPort = listeningPort
+        return Application(router: router(),
                     server: server(),
                     configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "molshot",
                                          availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)),
-                    onServerRunning: { channel in listening(channel.localAddress?.port ?? 0) })
+                    onServerRunning: { channel in
+                        let port = channel.localAddress?.port ?? 0
+                        listeningPort.withLock { $0 = port }
+                        listening(port)
+                    })
     }
 
     func router() -> Router<MolshotRequestContext> {
@@ -90,7 +108,7 @@ public final class MolshotService: Sendable {
     /// A 400 that names the parameter, from the same errors the CLI reports as `--name ...`.
     static func badRequest(_ error: Error) -> HTTPError {
         if let e = error as? RequestError { return HTTPError(.badRequest, message: "parameter \(e.field) \(e.message)") }
-        if let e = error as? any Fault { return HTTPError(e.kind == .machine ? .internalServerError : .badRequest, message: e.description) }
+        if let e = error as? any Fault, e.kind != .machine { return HTTPError(.badRequest, message: e.description) }
         // Not a request's fault: logged in full, answered without the server's details.
         LogWriter.shared.write("error: \(error)\n")
         return HTTPError(.internalServerError, message: "the server failed to answer this request")
@@ -190,6 +208,9 @@ public final class MolshotService: Sendable {
         }
     }
 
+    /// Longest search text (SQLite refuses LIKE patterns past 50,000 bytes; no name is this long).
+    static let maxQuery = 1000
+
     func listMolecules(_ request: Request) throws -> Response {
         func number(_ key: String, _ fallback: Int, _ range: ClosedRange<Int>) throws -> Int {
             guard let text = Self.parameter(request, key) else { return fallback }
@@ -197,6 +218,9 @@ public final class MolshotService: Sendable {
         }
         let offset = try number("offset", 0, 0...Int.max), limit = try number("limit", 50, 1...1000)
         let viewer = try viewer(request), query = Self.parameter(request, "query")
+        if let query, query.count > Self.maxQuery {
+            throw HTTPError(.badRequest, message: "parameter query is longer than \(Self.maxQuery) characters")
+        }
         let (total, molecules) = try reading { try $0.list(offset: offset, limit: limit, query: query, viewer: viewer) }
         struct Page: Encodable { var total: Int; var molecules: [MoleculeRecord] }
         return try Self.json(Page(total: total, molecules: molecules))
@@ -254,13 +278,16 @@ public final class MolshotService: Sendable {
         let isPrivate: Bool
         do { isPrivate = try ValueText.flag(Self.parameter(request, "private") ?? "false", field: "private") } catch { throw Self.badRequest(error) }
         let stem = name.split(separator: "/").last.map(String.init) ?? name
-        let lib = try library(), outcome: MoleculeLibrary.ImportOutcome
-        do {
-            outcome = try lib.importBytes(Array(buffer: body), source: "upload:\(owner ?? "")/\(stem)",
-                                                name: MoleculeLibrary.name(forPath: stem), maxBytes: configuration.maxBodyBytes * 8,
-                                                perception: perception.value, owner: owner, isPrivate: isPrivate,
-                                                maxAtoms: configuration.maxAtoms)
-        } catch { throw Self.badRequest(error) }
+        let bytes = Array(buffer: body), configuration = configuration, perception = perception
+        // Read and written off the threads that answer requests (`heavy`), on a connection of its own.
+        let outcome = try await heavy { () -> Handed<MoleculeLibrary.ImportOutcome> in
+            let lib = try self.library()
+            do {
+                return Handed(value: try lib.importBytes(bytes, source: "upload:\(owner ?? "")/\(stem)", name: MoleculeLibrary.name(forPath: stem),
+                                                         maxBytes: configuration.maxBodyBytes * 8, perception: perception.value, owner: owner,
+                                                         isPrivate: isPrivate, maxAtoms: configuration.maxAtoms))
+            } catch { throw Self.badRequest(error) }
+        }.value
         privates.withLock { $0.read = -1 }
         switch outcome {
         case .added(let r):
@@ -319,8 +346,9 @@ public final class MolshotService: Sendable {
     func renderUpload(_ request: Request) async throws -> Response {
         let body = try await bytes(of: request, what: "a structure file")
         let name = Self.parameter(request, "name") ?? Self.parameter(request, "format").map { "upload.\($0)" } ?? "upload"
-        var options = StructureFile.Options()
-        options.maxBytes = configuration.maxBodyBytes * 8
+        var reading = StructureFile.Options()
+        reading.maxBytes = configuration.maxBodyBytes * 8
+        let options = reading
         let wantsJSON = request.headers[.accept]?.contains("application/json") == true
         let bytes = Array(buffer: body)
         return try await image(content: ImageCache.content(upload: bytes), request: request, json: wantsJSON) {
@@ -330,7 +358,7 @@ public final class MolshotService: Sendable {
 
     /// From the cache, or drawn on the render thread from what `load` reads: 503 when the render
     /// queue is full, 400 for a bad parameter or file.
-    func image(content: String, request: Request, json: Bool, load: () throws -> Structure) async throws -> Response {
+    func image(content: String, request: Request, json: Bool, load: @escaping @Sendable () throws -> Structure) async throws -> Response {
         let pairs = Self.query(request).filter { RenderRequest.field($0.0) != nil }
         return try Self.imageResponse(try await png(content: content, settings: pairs, load: load), json: json)
     }
@@ -338,7 +366,7 @@ public final class MolshotService: Sendable {
     /// The PNG of a structure with render settings (the query's names and forms; 512 px unless
     /// `size` is given): from the cache, or drawn on the render thread from what `load` reads.
     /// `content` names what is drawn (`ImageCache.content`).
-    func png(content: String, settings: [(String, String)], load: () throws -> Structure) async throws -> [UInt8] {
+    func png(content: String, settings: [(String, String)], load: @escaping @Sendable () throws -> Structure) async throws -> [UInt8] {
         var pairs = settings
         if !pairs.contains(where: { $0.0 == "size" }) { pairs.insert(("size", "512"), at: 0) }
         let view: RenderRequest
@@ -351,25 +379,65 @@ public final class MolshotService: Sendable {
         }
         let key = ImageCache.key(content: content, settings: view.canonical)
         if let png = cache?.get(key) { return png }
-        let structure = Handed(value: try load())
-        try checkSize(structure.value)
-        let prepared: PreparedMolecule
-        do {
-            prepared = try PreparedMolecule(structure.value, mode: try view.singleMode(), request: view, perception: perception.value)
-        } catch { throw Self.badRequest(error) }
+        let (png, atoms) = try await drawn(view, load: load)
+        cache?.put(key, png)
+        // The large structure's arrays are freed by now: give their pages back rather than keep them.
+        if atoms >= Self.largeStructure { _ = molshot_trim_heap() }
+        return png
+    }
+
+    /// The picture `view` asks for of what `load` reads, drawn on the render thread, and how many atoms it had.
+    private func drawn(_ view: RenderRequest, load: @escaping @Sendable () throws -> Structure) async throws -> (png: [UInt8], atoms: Int) {
+        // Reading (gunzip included) and building geometry off the threads that answer requests.
+        let perception = perception
+        let (structure, prepared) = try await heavy { () -> Handed<(Structure, PreparedMolecule)> in
+            let structure = try load()
+            try self.checkSize(structure)
+            do {
+                return Handed(value: (structure, try PreparedMolecule(structure, mode: try view.singleMode(), request: view, perception: perception.value)))
+            } catch { throw Self.badRequest(error) }
+        }.value
         let png = try await draw { renderers in
             let scene = renderers.molecules.makeScene(prepared.geometry, atomColors: prepared.atomColors)
             let image = try renderers.molecules.render(scene, camera: view.camera(for: prepared), width: view.width, height: view.height,
                                                        style: view.style(for: prepared))
             return try view.pngEncoder.encode(image)
         }
-        cache?.put(key, png)
-        return png
+        return (png, atomsDrawn(structure))
     }
+
+    /// Runs `work` (reading a file, building geometry) on a thread outside Swift's cooperative
+    /// pool, whose few threads answer every request: a gzip bomb being read does not stall
+    /// `/healthz`. At most `heavyWork` run at once; past that, 503.
+    func heavy<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        let admitted = heavyRunning.withLock { n -> Bool in
+            guard n < Self.heavyWork else { return false }
+            n += 1
+            return true
+        }
+        guard admitted else {
+            throw HTTPError(.serviceUnavailable, headers: [.retryAfter: "1"], message: "too many files are being read; try again in a second")
+        }
+        let running = heavyRunning
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result { try work() })
+                running.withLock { $0 -= 1 }
+            }.start()
+        }
+    }
+
+    /// Files read at once for requests (each may take up to 8x `--max-body` unpacked).
+    static let heavyWork = 4
+
+    /// Atoms past which memory is given back to the system after a picture.
+    static let largeStructure = 200_000
+
+    func atomsDrawn(_ structure: Structure) -> Int { structure.models.first?.atoms.count ?? 0 }
 
     /// 413 for a structure with more atoms than this server draws (images, sessions, replays).
     func checkSize(_ structure: Structure) throws {
-        let atoms = structure.models.first?.atoms.count ?? 0
+        let atoms = atomsDrawn(structure)
         guard atoms <= configuration.maxAtoms else {
             throw HTTPError(.contentTooLarge, message: "\(atoms) atoms is more than this server's \(configuration.maxAtoms)")
         }
@@ -443,7 +511,11 @@ public final class MolshotService: Sendable {
             return (buffer, etag)
         }
         var headers: HTTPFields = [.eTag: etag, .cacheControl: "public, max-age=31536000, immutable", .acceptRanges: "bytes"]
-        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag || $0 == "*" }) {
+        // If-None-Match compares weakly (RFC 9110 13.1.2): W/"x" matches "x".
+        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { tag in
+            let t = tag.trimmingCharacters(in: .whitespaces)
+            return t == "*" || t == etag || (t.hasPrefix("W/") && t.dropFirst(2) == etag)
+        }) {
             return Response(status: .notModified, headers: headers)
         }
         if let range = request.headers[.range] {

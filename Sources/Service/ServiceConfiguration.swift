@@ -45,11 +45,15 @@ public struct ServiceConfiguration: Sendable {
     /// Seconds a request's body may take to arrive whole (408 past it).
     public var bodySeconds = 60.0
 
+    /// The address clients reach the server at (behind a proxy, say), for the image URLs of
+    /// entity answers; its own host and port when nil.
+    public var publicURL: String?
+
     public init(database: String) { self.database = database }
 
     /// The settings of a JSON file, over `self`: `{"db", "host", "port", "thumbnails", "pathways",
     /// "cache", "cacheBytes", "tokens", "tokenToRead", "maxBody", "maxSide", "maxAtoms", "renderQueue",
-    /// "renderSeconds", "maxSessions", "sessionIdleSeconds", "maxConnections", "idleSeconds", "headSeconds", "bodySeconds"}`
+    /// "renderSeconds", "maxSessions", "sessionIdleSeconds", "maxConnections", "idleSeconds", "headSeconds", "bodySeconds", "publicURL"}`
     /// (any of them). An unknown key or a value of the wrong kind is an error naming the key.
     public mutating func read(configFile path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -94,6 +98,7 @@ public struct ServiceConfiguration: Sendable {
                 guard let n = JSONText.number(object[key]), n > 0, n.isFinite else { throw fail(key, "a positive number of seconds") }
                 renderSeconds = n
             case "maxSessions": maxSessions = try number(key, 1...100_000)
+            case "publicURL": publicURL = try text(key)
             case "maxConnections": maxConnections = try number(key, 1...1_000_000)
             case "idleSeconds", "headSeconds", "bodySeconds":
                 guard let n = JSONText.number(object[key]), n > 0, n <= 86_400 else { throw fail(key, "a number of seconds from 0 to 86400") }
@@ -101,7 +106,7 @@ public struct ServiceConfiguration: Sendable {
             case "sessionIdleSeconds":
                 guard let n = JSONText.number(object[key]), n > 0, n.isFinite else { throw fail(key, "a positive number of seconds") }
                 sessionIdleSeconds = n
-            default: throw InputFileError(file: path, message: "\(key): not a setting (db, host, port, thumbnails, pathways, cache, cacheBytes, tokens, tokenToRead, maxBody, maxSide, maxAtoms, renderQueue, renderSeconds, maxSessions, sessionIdleSeconds, maxConnections, idleSeconds, headSeconds, bodySeconds)")
+            default: throw InputFileError(file: path, message: "\(key): not a setting (db, host, port, thumbnails, pathways, cache, cacheBytes, tokens, tokenToRead, maxBody, maxSide, maxAtoms, renderQueue, renderSeconds, maxSessions, sessionIdleSeconds, maxConnections, idleSeconds, headSeconds, bodySeconds, publicURL)")
             }
         }
     }

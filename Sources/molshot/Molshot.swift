@@ -31,4 +31,6 @@ struct Molshot: ParsableCommand {
     static func keepUntilExit(_ object: AnyObject) { keptUntilExit.withLock { $0.append(object) } }
 
     static func drawInHugePages() { _ = molshot_heap_in_huge_pages(192 << 20) }
+    /// The service runs for weeks: what a large request took goes back to the system after it.
+    static func returnLargeBuffers() { molshot_return_large_buffers() }
 }

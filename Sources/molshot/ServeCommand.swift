@@ -65,6 +65,8 @@ struct ServeRun: ParsableCommand {
     @Option(help: "Seconds a connection may send nothing between requests before it is closed (60).") var idleSeconds: Double?
     @Option(help: "Seconds a connection's first request head may take (30; 408 and closed past it).") var headSeconds: Double?
     @Option(help: "Seconds a request's body may take to arrive (60; 408 past it).") var bodySeconds: Double?
+    @Option(help: "The address clients reach this server at, for image URLs in entity answers (default: http://HOST:PORT).")
+    var publicURL: String?
 
     func validate() throws {
         if let port, !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535 (got \(port)).") }
@@ -105,6 +107,7 @@ struct ServeRun: ParsableCommand {
         if let idleSeconds { c.idleSeconds = idleSeconds }
         if let headSeconds { c.headSeconds = headSeconds }
         if let bodySeconds { c.bodySeconds = bodySeconds }
+        if let publicURL { c.publicURL = publicURL }
         for (name, folder) in [("thumbnails", c.thumbnails), ("pathways", c.pathways)] {
             guard let folder else { continue }
             var isFolder: ObjCBool = false

@@ -198,6 +198,35 @@ final class ServiceSafetyTests: XCTestCase {
         }
     }
 
+    /// Smaller things a stranger finds: image URLs of entity answers do not take the request's
+    /// Host, a long search is a 400 and not SQLite's 500, a weak ETag is honoured.
+    func testHostHeadersLongQueriesAndWeakETags() async throws {
+        let (s, _) = try service()
+        let thumbs = scratch.appendingPathComponent("thumbs")
+        try FileManager.default.createDirectory(at: thumbs, withIntermediateDirectories: true)
+        let name = "0123456789abcdef-00000000-spacefill.png"
+        try Data("the bytes of a thumbnail".utf8).write(to: thumbs.appendingPathComponent(name))
+        var c = s.configuration
+        c.thumbnails = thumbs.path
+        let served = try MolshotService(configuration: c)
+        try await Application(router: served.router()).test(.router) { client in
+            let entities = try await client.execute(uri: "/v1/entities", method: .post, headers: [.host: "evil.example"],
+                                                    body: ByteBuffer(string: #"{"requestKey":"DETAIL","entities":[{"PERM_ID":"MOLECULE:1"}]}"#))
+            XCTAssertEqual(entities.status, .ok)
+            let table = String(buffer: entities.body)
+            XCTAssertFalse(table.contains("evil.example"), table)
+            XCTAssertTrue(table.contains("http://127.0.0.1:8080/v1/molecules/1/image"), table)
+            let long = try await client.execute(uri: "/v1/molecules?query=" + String(repeating: "a", count: 50_000), method: .get)
+            XCTAssertEqual(long.status, .badRequest)
+            XCTAssertFalse(String(buffer: long.body).contains("SELECT"))
+            let first = try await client.execute(uri: "/v1/thumbnails/\(name)", method: .get)
+            XCTAssertEqual(first.status, .ok)
+            let etag = try XCTUnwrap(first.headers[.eTag])
+            let weak = try await client.execute(uri: "/v1/thumbnails/\(name)", method: .get, headers: [.ifNoneMatch: "W/\(etag)"])
+            XCTAssertEqual(weak.status, .notModified)
+        }
+    }
+
     /// Found by `Tests/Fixtures/fnv_collision.c`: tails that give caffeine and crambin one FNV-1a 64.
     static let collision = (caffeine: "PLACEHOLDER", crambin: "PLACEHOLDER")
 }

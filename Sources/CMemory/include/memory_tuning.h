@@ -8,6 +8,14 @@
 /// again (glibc only; elsewhere it does nothing).
 void molshot_keep_buffers_in_heap(void);
 
+/// For a long-running server: buffers of 1 MB and more are mapped apart and unmapped when freed,
+/// the heap is trimmed past 32 MB free, and threads share at most 4 arenas, so that memory a
+/// large request took goes back to the system when it is done (glibc only).
+void molshot_return_large_buffers(void);
+
+/// Gives free memory of every arena back to the system (glibc's malloc_trim); returns whether any was.
+int molshot_trim_heap(void);
+
 /// Grows the heap by `bytes` at once and asks the kernel to back it with transparent huge pages,
 /// with every thread allocating from that one heap (glibc only; elsewhere it does nothing).
 /// Returns how many bytes were advised (0 where the kernel or the heap would not).
