@@ -14,7 +14,9 @@ public final class RenderWorker<Context>: @unchecked Sendable {
 
     public let capacity: Int
     private let condition = NSCondition()
-    private var jobs: [Job] = []
+    /// Jobs in order; a taken job's slot is emptied at once, so that what it holds (a large
+    /// structure's geometry) is freed when it is done, not when the array is next compacted.
+    private var jobs: [Job?] = []
     private var head = 0
     private var spaceWaiters: [CheckedContinuation<Void, Never>] = []
     private var closed = false
@@ -133,6 +135,7 @@ public final class RenderWorker<Context>: @unchecked Sendable {
             return nil
         }
         let job = jobs[head]
+        jobs[head] = nil
         head += 1
         if head > 64 && head * 2 > jobs.count {
             jobs.removeFirst(head)

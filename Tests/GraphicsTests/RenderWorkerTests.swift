@@ -22,6 +22,22 @@ final class RenderWorkerTests: XCTestCase {
         XCTAssertEqual(seen, Array(0..<20))
     }
 
+    /// A job that is done lets go of what it captured (the service's jobs hold whole structures'
+    /// geometry: kept until 64 jobs had passed, a 1.9M-atom upload grew the service by 150 MB a picture).
+    func testADoneJobLetsGoOfWhatItHeld() throws {
+        final class Geometry {}
+        let worker = RenderWorker<Int> { 0 }
+        weak var held: Geometry?
+        do {
+            let geometry = Geometry()
+            held = geometry
+            try worker.perform { _ in withExtendedLifetime(geometry) {} }
+        }
+        try worker.perform { _ in }  // the first job's turn is over
+        XCTAssertNil(held)
+        worker.close()
+    }
+
     func testAFullQueueMakesSubmittersWait() throws {
         let worker = RenderWorker(capacity: 2) { Counter() }
         let gate = DispatchSemaphore(value: 0)
