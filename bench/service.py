@@ -10,7 +10,7 @@ case render-uncached: GET library images at 256x256, each with a new rotation, s
 case memory: the server's resident memory halfway through a long uncached run and at its end
   (flat: ratio ~1; the first half lets the allocator's arenas fill).
 Each prints requests/s, p50 and p99 latency and the server's peak RSS."""
-import argparse, os, re, shutil, subprocess, sys, tempfile, time
+import argparse, threading, os, re, shutil, subprocess, sys, tempfile, time
 
 WRK = shutil.which("wrk")
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
@@ -41,6 +41,44 @@ def rss(pid, key="VmRSS"):
         if line.startswith(key):
             return int(line.split()[1]) / 1024
     return 0.0
+
+
+MIXED = {"done": 0}
+
+
+def mixed_load(base, port, root, stop):
+    """Uploads of 1hpv at new rotations, replays of crambin and live sessions, in turn, until `stop`."""
+    import urllib.request
+    hpv = open(os.path.join(root, "Tests", "Fixtures", "1hpv.pdb"), "rb").read()
+    header = '{"type":"header","version":1,"viewport":{"width":200,"height":200}}'
+    events = "\n".join([header] + ['{"t":%d,"type":"rotate","dx":10,"dy":0}\n{"t":%d,"type":"frame"}' % (i, i) for i in range(8)]) + "\n"
+    try:
+        import websockets.sync.client as ws
+    except ImportError:
+        ws = None
+    n = 0
+    while not stop.is_set():
+        n += 1
+        try:
+            kind = n % 3
+            if kind == 0:
+                urllib.request.urlopen(urllib.request.Request(f"{base}/v1/render?name=1hpv.pdb&size=256&rotate={n % 360},{n // 360},0",
+                                                              data=hpv, method="POST"), timeout=60).read()
+            elif kind == 1:
+                urllib.request.urlopen(urllib.request.Request(f"{base}/v1/replay?molecule=1&size=200", data=events.encode(), method="POST"),
+                                       timeout=60).read()
+            elif ws:
+                with ws.connect(f"ws://127.0.0.1:{port}/v1/sessions?molecule=1&size=256&record=1", max_size=1 << 24) as c:
+                    c.recv()
+                    c.send(header)
+                    for i in range(20): c.send('{"t":%d,"type":"rotate","dx":7,"dy":3}' % i)
+                    c.send('{"t":30,"type":"frame"}')
+                    # Frames are coalesced: wait for one frame's PNG, however many came before it.
+                    while not isinstance(c.recv(timeout=30), bytes): pass
+            MIXED["done"] += 1
+        except Exception as e:  # a 503 under load is an answer, not a failure of this measure
+            print(f"bench: mixed load: {e}", file=sys.stderr)
+            time.sleep(0.2)
 
 
 def main():
@@ -114,13 +152,18 @@ end
               f"p99={u[2]:.1f}ms) peer=molshot-render:{cli * 1000:.1f}ms/image ratio={cli / server_each:.2f} "
               f"rss={rss(server.pid, 'VmHWM'):.0f}MB")
         # Memory: warm for half the time (allocator arenas fill), then the second half must not grow.
+        # Beside wrk's uncached renders: uploads, replays and live sessions, one after another.
+        stop = threading.Event()
+        mixed = threading.Thread(target=mixed_load, args=(base, port, a.root, stop))
+        mixed.start()
         start = rss(server.pid)
         wrk(base, a.memory_seconds // 2, script, connections=4)
         half = rss(server.pid)
         wrk(base, a.memory_seconds - a.memory_seconds // 2, script, connections=4)
         end = rss(server.pid)
-        print(f"RESULT suite=service case=memory molshot={end:.0f}MB at {a.memory_seconds}s of uncached renders "
-              f"peer=halfway:{half:.0f}MB (start {start:.0f}MB) ratio={end / half:.2f}")
+        stop.set(); mixed.join()
+        print(f"RESULT suite=service case=memory molshot={end:.0f}MB at {a.memory_seconds}s of uncached renders, uploads, "
+              f"replays and sessions ({MIXED['done']} of those) peer=halfway:{half:.0f}MB (start {start:.0f}MB) ratio={end / half:.2f}")
     finally:
         server.terminate(); server.wait()
         if nginx:

@@ -17,7 +17,6 @@ void molshot_return_large_buffers(void) {
 #if defined(__GLIBC__)
     mallopt(M_MMAP_THRESHOLD, 1 << 20); /* fixed: no longer raised by each free of a mapped block */
     mallopt(M_TRIM_THRESHOLD, 32 << 20);
-    mallopt(M_ARENA_MAX, 4);
 #endif
 }
 

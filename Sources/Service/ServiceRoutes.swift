@@ -24,26 +24,25 @@ struct ServiceRoute: Sendable {
     let access: Access
     /// Nil for the WebSocket route, which the upgrade router serves.
     let handle: Handler?
+    /// The path's segments, `nil` where a parameter stands (made once: every request is matched).
+    let pattern: [Substring?]
+    /// OpenAPI's form, `/v1/molecules/{id}`, as metrics label it.
+    let template: String
 
     init(_ method: HTTPRequest.Method, _ path: String, _ access: Access, _ handle: Handler?) {
         self.method = method
         self.path = path
         self.access = access
         self.handle = handle
+        pattern = path.split(separator: "/").map { $0.hasPrefix(":") ? nil : $0 }
+        template = "/" + path.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
     }
 
-    /// OpenAPI's form, `/v1/molecules/{id}`, as metrics label it.
-    var template: String {
-        "/" + path.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
-    }
-
-    /// The path's segments, `nil` where a parameter stands.
-    var pattern: [Substring?] { path.split(separator: "/").map { $0.hasPrefix(":") ? nil : $0 } }
 
     func matches(_ segments: [Substring]) -> Bool {
-        let p = pattern
-        guard p.count == segments.count else { return false }
-        return zip(p, segments).allSatisfy { $0 == nil || $0 == $1 }
+        guard pattern.count == segments.count else { return false }
+        for (p, s) in zip(pattern, segments) where p != nil && p != s { return false }
+        return true
     }
 }
 
@@ -94,6 +93,7 @@ extension MolshotService {
     /// holds a NUL or a slash, names nothing here.
     static func parameter(_ context: MolshotRequestContext, _ name: String) throws -> String {
         let raw = try context.parameters.require(name)
+        if !raw.utf8.contains(UInt8(ascii: "%")) { return raw }
         guard let text = raw.removingPercentEncoding, !text.contains("\0"), !text.contains("/") else {
             throw HTTPError(.notFound, message: "no such \(name)")
         }

@@ -9,7 +9,7 @@
 void molshot_keep_buffers_in_heap(void);
 
 /// For a long-running server: buffers of 1 MB and more are mapped apart and unmapped when freed,
-/// the heap is trimmed past 32 MB free, and threads share at most 4 arenas, so that memory a
+/// the heap is trimmed past 32 MB free, so that memory a
 /// large request took goes back to the system when it is done (glibc only).
 void molshot_return_large_buffers(void);
 
