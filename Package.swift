@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "RenderTests", dependencies: ["Core", "MoleculeView", "Graphics", "Scene", "Structure"]),
         .testTarget(name: "GestureTests", dependencies: ["Gestures", "Pathways", "MoleculeView", "Structure", "Graphics", "Scene"]),
         .testTarget(name: "ThumbnailTests", dependencies: ["Thumbnails", "MoleculeView", "Structure", "Graphics"]),
-        .testTarget(name: "ServiceTests", dependencies: ["Service", "Library", "Structure", "Graphics", "Core",
+        .testTarget(name: "ServiceTests", dependencies: ["Service", "Library", "Structure", "Graphics", "Core", "Gestures",
                                                          .product(name: "Hummingbird", package: "hummingbird"),
                                                          .product(name: "HummingbirdTesting", package: "hummingbird")]),
         .testTarget(name: "MolshotCLITests", dependencies: ["molshot", "Graphics", "Service"]),

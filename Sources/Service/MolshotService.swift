@@ -77,9 +77,7 @@ public final class MolshotService: Sendable {
 
     func router() -> Router<MolshotRequestContext> {
         let router = Router(context: MolshotRequestContext.self, options: .autoGenerateHeadEndpoints)
-        router.middlewares.add(RequestLog(metrics: metrics))
-        router.middlewares.add(ErrorAnswers())
-        router.middlewares.add(AccessControl(tokens: configuration.tokens, tokenToRead: configuration.tokenToRead))
+        router.middlewares.add(RequestGate(tokens: configuration.tokens, tokenToRead: configuration.tokenToRead, metrics: metrics))
         // The web viewer: plain files from Assets/web at /.
         if let web = try? Resources.asset("web") {
             router.middlewares.add(WebFiles(files: FileMiddleware(web.path, searchForIndexHtml: true)))

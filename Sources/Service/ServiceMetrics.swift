@@ -58,13 +58,6 @@ public final class ServiceMetrics: @unchecked Sendable {
             return out
         }
     }
-
-    /// The label a request is counted under: its route's pattern from the route table, so the
-    /// label set is the table's size whatever paths strangers send.
-    static func route(_ method: HTTPRequest.Method, _ path: String) -> String {
-        if let r = MolshotService.route(method, path).route { return r.template }
-        return path.hasPrefix("/v1/") ? "unrouted" : "viewer files"
-    }
 }
 
 /// Log lines gathered and written to standard error together, every 200 ms or every 32 KB: one
@@ -101,32 +94,5 @@ public final class LogWriter: @unchecked Sendable {
             return buffer
         }
         if !pending.isEmpty { FileHandle.standardError.write(pending) }
-    }
-}
-
-/// One log line per request (method, route, status, bytes, milliseconds) and the metrics.
-struct RequestLog<Context: RequestContext>: RouterMiddleware {
-    let metrics: ServiceMetrics
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let start = DispatchTime.now().uptimeNanoseconds
-        let route = ServiceMetrics.route(request.method, request.uri.path)
-        func done(_ status: Int, _ bytes: Int) {
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            metrics.record(route: route, status: status, seconds: seconds, bytes: bytes)
-            let tenths = Int((seconds * 10_000).rounded())
-            LogWriter.shared.write("\(request.method.rawValue) \(request.uri.path) \(status) \(bytes) \(tenths / 10).\(tenths % 10)ms\n")
-        }
-        do {
-            let response = try await next(request, context)
-            done(Int(response.status.code), response.body.contentLength ?? 0)
-            return response
-        } catch let error as HTTPResponseError {
-            done(Int(error.status.code), 0)
-            throw error
-        } catch {
-            done(500, 0)
-            throw error
-        }
     }
 }

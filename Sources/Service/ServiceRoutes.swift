@@ -121,33 +121,52 @@ extension MolshotService {
 /// Checks every request against the route table before its handler: 401 where a token is needed
 /// and none came, 403 for a token this server does not know, 405 with `Allow` for a method the
 /// path does not take. Paths outside `/v1/` that no route names are the viewer's files: open.
-struct AccessControl<Context: RequestContext>: RouterMiddleware {
+/// With `metrics`, it also answers Molshot's own errors once (a request error is a 400 naming its
+/// field, a fault by its kind, anything else a 500 that says no more) and counts and logs every
+/// request under its route's pattern: one middleware and one look-up of the table a request.
+struct RequestGate<Context: RequestContext>: RouterMiddleware {
     let tokens: Tokens
     let tokenToRead: Bool
+    var metrics: ServiceMetrics? = nil
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = DispatchTime.now().uptimeNanoseconds
         let path = request.uri.path
         let (route, allowed) = MolshotService.route(request.method, path)
+        func done(_ status: Int, _ bytes: Int) {
+            guard let metrics else { return }
+            let now = DispatchTime.now().uptimeNanoseconds
+            let seconds = Double(now > start ? now - start : 0) / 1e9
+            metrics.record(route: route?.template ?? (path.hasPrefix("/v1/") ? "unrouted" : "viewer files"), status: status, seconds: seconds, bytes: bytes)
+            let tenths = Int((seconds * 10_000).rounded())
+            LogWriter.shared.write("\(request.method.rawValue) \(path) \(status) \(bytes) \(tenths / 10).\(tenths % 10)ms\n")
+        }
+        do {
+            try check(route, allowed: allowed, request)
+            let response = try await next(request, context)
+            done(Int(response.status.code), response.body.contentLength ?? 0)
+            return response
+        } catch let error as HTTPResponseError {
+            done(Int(error.status.code), 0)
+            throw error
+        } catch {
+            let answer = MolshotService.badRequest(error)
+            done(Int(answer.status.code), 0)
+            throw answer
+        }
+    }
+
+    private func check(_ route: ServiceRoute?, allowed: [HTTPRequest.Method], _ request: Request) throws {
         guard let route else {
+            let path = request.uri.path
             if !allowed.isEmpty {
                 throw HTTPError(.methodNotAllowed, headers: [.allow: allowed.map(\.rawValue).joined(separator: ", ")],
                                 message: "\(path) takes \(allowed.map(\.rawValue).joined(separator: ", "))")
             }
             if path.hasPrefix("/v1/") || path == "/v1" { throw HTTPError(.notFound, message: "no route \(path)") }
-            return try await next(request, context)
+            return
         }
         let needed = route.access == .write || (route.access == .read && tokenToRead)
         if route.access != .open { _ = try MolshotService.caller(request, tokens: tokens, needed: needed) }
-        return try await next(request, context)
-    }
-}
-
-/// Molshot's own errors answered once, here: a request error is a 400 naming its field, a fault
-/// by its kind, anything else a 500 that says no more than that.
-struct ErrorAnswers<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        do { return try await next(request, context) } catch let e as HTTPResponseError { throw e } catch {
-            throw MolshotService.badRequest(error)
-        }
     }
 }

@@ -1,5 +1,6 @@
 import Core
 import Foundation
+@testable import Gestures
 import Graphics
 import Hummingbird
 import HummingbirdTesting
@@ -225,6 +226,42 @@ final class ServiceSafetyTests: XCTestCase {
             let etag = try XCTUnwrap(first.headers[.eTag])
             let weak = try await client.execute(uri: "/v1/thumbnails/\(name)", method: .get, headers: [.ifNoneMatch: "W/\(etag)"])
             XCTAssertEqual(weak.status, .notModified)
+        }
+    }
+
+    /// Bounds a flood cannot pass: a recording stops at its size, a slow client's backlog keeps
+    /// one frame (the newest) and a bounded number of messages, imports and replays count atoms.
+    func testRecordingsBacklogsAndAtomsAreBounded() async throws {
+        var recording = EventRecording()
+        let line = String(repeating: "x", count: 1000)
+        for _ in 0..<(EventRecording.maxBytes / 1000 + 100) { recording.append(line) }
+        XCTAssertTrue(recording.isFull)
+        XCTAssertLessThanOrEqual(recording.text.utf8.count, EventRecording.maxBytes)
+
+        let backlog = SendBacklog()
+        func frame(_ n: Int) -> LiveSession.Output {
+            .frame(LiveSession.Frame(png: [UInt8(n)], events: n, time: Double(n), mode: "spacefill", caption: nil))
+        }
+        XCTAssertTrue(backlog.admit(frame(1)))
+        XCTAssertFalse(backlog.admit(frame(2)), "a second frame takes the waiting one's place")
+        XCTAssertFalse(backlog.admit(frame(3)))
+        guard case .frame(let sent) = backlog.take(frame(1)) else { return XCTFail() }
+        XCTAssertEqual(sent.events, 3, "the newest frame is the one sent")
+        let admitted = (0..<5000).filter { backlog.admit(.error(line: $0, message: "bad")) }.count
+        XCTAssertEqual(admitted, SendBacklog.messages)
+
+        let (s, token) = try service()
+        var c = s.configuration
+        c.maxAtoms = 100
+        let small = try MolshotService(configuration: c)
+        try await Application(router: small.router()).test(.router) { client in
+            let imported = try await client.execute(uri: "/v1/molecules?name=1hpv.pdb", method: .post, headers: [.authorization: "Bearer \(token)"],
+                                                    body: ByteBuffer(bytes: try Self.fixture("1hpv.pdb")))
+            XCTAssertEqual(imported.status, .badRequest)
+            XCTAssertTrue(String(buffer: imported.body).contains("more than the 100 allowed"), String(buffer: imported.body))
+            let events = #"{"type":"header","version":1,"viewport":{"width":100,"height":100}}"#
+            let replay = try await client.execute(uri: "/v1/replay?molecule=1&size=32", method: .post, body: ByteBuffer(string: events))
+            XCTAssertEqual(replay.status, .contentTooLarge, "crambin's 327 atoms are more than 100")
         }
     }
 
