@@ -617,6 +617,9 @@ struct WebFiles<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if request.uri.path.hasPrefix("/v1/") { return try await next(request, context) }
+        // A NUL, plain or percent-encoded, would end the file name where the filesystem reads it.
+        let decoded = request.uri.path.removingPercentEncoding
+        guard let decoded, !decoded.utf8.contains(0) else { throw HTTPError(.notFound) }
         return try await files.handle(request, context: context, next: next)
     }
 }

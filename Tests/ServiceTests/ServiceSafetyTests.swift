@@ -108,6 +108,10 @@ final class ServiceSafetyTests: XCTestCase {
             XCTAssertEqual(nowhere.status, .notFound)
             let nul = try await client.execute(uri: "/v1/pathways/sbgn%00glycolysis", method: .get)
             XCTAssertEqual(nul.status, .notFound)
+            let file = try await client.execute(uri: "/index.html%00.png", method: .get)
+            XCTAssertEqual(file.status, .notFound, "a NUL does not cut a viewer file's name short")
+            let page = try await client.execute(uri: "/index.html", method: .get)
+            XCTAssertEqual(page.status, .ok)
         }
     }
 
