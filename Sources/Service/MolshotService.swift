@@ -83,7 +83,7 @@ public final class MolshotService: Sendable {
             router.middlewares.add(WebFiles(files: FileMiddleware(web.path, searchForIndexHtml: true)))
         }
         for route in Self.routes {
-            guard let handle = route.handle else { continue }
+            let handle = route.handle
             router.on(RouterPath(route.path), method: route.method) { request, context in try await handle(self, request, context) }
         }
         return router

@@ -22,14 +22,13 @@ struct ServiceRoute: Sendable {
     /// Hummingbird's form, `/v1/molecules/:id`.
     let path: String
     let access: Access
-    /// Nil for the WebSocket route, which the upgrade router serves.
-    let handle: Handler?
+    let handle: Handler
     /// The path's segments, `nil` where a parameter stands (made once: every request is matched).
     let pattern: [Substring?]
     /// OpenAPI's form, `/v1/molecules/{id}`, as metrics label it.
     let template: String
 
-    init(_ method: HTTPRequest.Method, _ path: String, _ access: Access, _ handle: Handler?) {
+    init(_ method: HTTPRequest.Method, _ path: String, _ access: Access, _ handle: @escaping Handler) {
         self.method = method
         self.path = path
         self.access = access
@@ -73,7 +72,11 @@ extension MolshotService {
         .init(.post, "/v1/render", .read) { s, r, _ in try await s.renderUpload(r) },
         .init(.post, "/v1/replay", .read) { s, r, c in try await s.replay(r, connection: c.channel) },
         .init(.post, "/v1/entities", .read) { s, r, _ in try await s.entities(r) },
-        .init(.get, "/v1/sessions", .read, nil),
+        // The upgrade router takes a WebSocket's request; a plain GET is told what it needs.
+        .init(.get, "/v1/sessions", .read) { _, _, _ in
+            throw HTTPError(.upgradeRequired, headers: [.upgrade: "websocket", .connection: "Upgrade"],
+                            message: "a live session is a WebSocket: send the upgrade headers")
+        },
         .init(.get, "/v1/sessions/:id/events", .read) { s, r, c in try s.sessionEvents(r, try parameter(c, "id")) },
         .init(.get, "/v1/thumbnails/:name", .read) { s, r, c in try s.thumbnail(r, name: try parameter(c, "name")) },
         .init(.get, "/v1/pathways", .read) { s, _, _ in try s.listPathways() },
