@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import Graphics
+import Imaging
 import Text
 
 /// Writes captions across the bottom of frames, in lines, dark on a light background and light on

@@ -1,5 +1,6 @@
 import Foundation
 import Graphics
+import Imaging
 import Pathways
 
 /// A live view of a pathway map: event lines in, frames and taps out, as `LiveSession` does for

@@ -1,5 +1,6 @@
 import Foundation
 import Graphics
+import Imaging
 import MoleculeView
 import Scene
 import Structure

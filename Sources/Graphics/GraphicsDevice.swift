@@ -1,4 +1,5 @@
 import COSMesa
+import Imaging
 
 /// The one place that calls OpenGL. Everything above speaks in buffers, vertex arrays,
 /// programs, framebuffers and draw calls. It remembers GL state so that setting what is

@@ -1,5 +1,6 @@
 import Core
 import Dispatch
+import Imaging
 
 /// What is left to do on the CPU after a picture is read back.
 public enum Finishing: Sendable, Equatable {

@@ -1,3 +1,4 @@
+import Imaging
 import Structure
 
 /// Ambient occlusion per atom, once per structure: how many atoms surround each one, counted in a

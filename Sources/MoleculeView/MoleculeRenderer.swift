@@ -1,5 +1,6 @@
 import Core
 import Graphics
+import Imaging
 import Scene
 
 /// Draws molecule scenes offscreen: spheres and bonds are both ray-cast impostors, one quad

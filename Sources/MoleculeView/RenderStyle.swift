@@ -1,5 +1,6 @@
 import Core
 import Graphics
+import Imaging
 
 /// Looks of a picture that change no geometry: background, antialiasing, lighting.
 public struct RenderStyle: Sendable, Equatable {

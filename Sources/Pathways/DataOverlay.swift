@@ -1,7 +1,6 @@
 import Core
 import Foundation
 import Graphics
-import Structure
 
 /// Numbers per reaction or metabolite (fluxes, expression, concentrations) shown on a map, as
 /// Escher's users do: each matched reaction's edges are colored and widened on a scale from the

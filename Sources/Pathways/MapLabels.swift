@@ -1,5 +1,6 @@
 import Core
 import Graphics
+import Imaging
 import Text
 
 /// Fonts by pixel size, loaded once.

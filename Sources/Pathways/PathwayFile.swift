@@ -1,6 +1,5 @@
 import Core
 import Foundation
-import Structure
 
 /// Loads a pathway map of any supported format, plain or gzip: Escher JSON (a JSON array),
 /// Molshot JSON (a JSON object), KGML, SBGN-ML, GPML and SBML with the Layout package (by the

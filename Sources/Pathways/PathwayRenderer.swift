@@ -1,6 +1,7 @@
 import Foundation
 import Core
 import Graphics
+import Imaging
 
 /// A map made ready to draw at one scale: its triangles on the GPU and its labels placed. Any
 /// part of the map at that scale (a picture, a tile, a block of tiles) draws from it.

@@ -2,6 +2,7 @@ import Core
 import Dispatch
 import Foundation
 import Graphics
+import Imaging
 
 /// A z/x/y pyramid of square PNG tiles for a viewer that pans maps larger than any one picture.
 /// At level z the map's longer side (with a small margin) spans `tileSize * 2^z` pixels; a level

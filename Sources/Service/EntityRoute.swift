@@ -2,6 +2,7 @@ import Core
 import Foundation
 import Graphics
 import Hummingbird
+import Imaging
 import Library
 import NIOCore
 import Pathways

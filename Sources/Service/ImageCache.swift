@@ -1,6 +1,5 @@
 import Core
 import Foundation
-import Graphics
 import Library
 
 /// Rendered images kept on disk, keyed by the structure's checksum and every render setting,

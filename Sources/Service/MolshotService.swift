@@ -5,6 +5,7 @@ import Graphics
 import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
+import Imaging
 import Library
 import MoleculeView
 import NIOCore

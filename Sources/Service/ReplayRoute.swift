@@ -3,6 +3,7 @@ import Foundation
 import Gestures
 import Graphics
 import Hummingbird
+import Imaging
 import Library
 import MoleculeView
 import NIOCore

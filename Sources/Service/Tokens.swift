@@ -1,6 +1,5 @@
 import Core
 import Foundation
-import Graphics
 
 /// The service's bearer tokens: a file of `NAME SHA256-HEX` lines (`#` starts a comment), so
 /// only hashes are stored. A request's token is hashed and looked up; its name is who it is.

@@ -1,3 +1,4 @@
+import Core
 import Foundation
 
 /// Gzip inflated on a thread of its own while a line-based reader consumes the lines already
@@ -29,8 +30,8 @@ final class InflatingBuffer: @unchecked Sendable {
                         condition.unlock()
                     }
                     if !complete { overflowed = true }
-                } catch let error as StructureError {
-                    failure = error
+                } catch let error as InputFileError {
+                    failure = StructureError(error)
                 } catch {
                     failure = StructureError(file: source, line: nil, message: "\(error)")
                 }

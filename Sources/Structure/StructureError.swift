@@ -18,3 +18,13 @@ public struct StructureError: Fault, Sendable, Equatable {
         return "\(file): \(message)"
     }
 }
+
+extension StructureError {
+    /// The file-level failure (cannot open, too large, bad gzip) as what a reader of structures reports.
+    public init(_ failure: InputFileError) { self.init(file: failure.file, line: failure.line, message: failure.message) }
+
+    /// `body`'s value, with a file-level failure reported as a `StructureError`.
+    static func reading<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let failure as InputFileError { throw StructureError(failure) }
+    }
+}

@@ -1,3 +1,5 @@
+import Core
+
 /// Loads a structure from a file of any supported format, plain or gzip.
 public enum StructureFile {
     public struct Options: Sendable {
@@ -8,7 +10,7 @@ public enum StructureFile {
     }
 
     public static func load(path: String, options: Options = Options()) throws -> Structure {
-        try decode(FileInput.readAll(path: path, limit: options.maxBytes), source: path, options: options)
+        try decode(StructureError.reading { try FileInput.readAll(path: path, limit: options.maxBytes) }, source: path, options: options)
     }
 
     /// Parses a file's bytes as read from disk, inflating gzip first; `source` names it in errors.
@@ -29,7 +31,7 @@ public enum StructureFile {
             if let failure = feed.failure { throw failure }
             if !feed.overflowed { return try result.get() }
         }
-        return try parse(FileInput.inflate(raw, source: path, limit: options.maxBytes), source: path, format: format)
+        return try parse(StructureError.reading { try FileInput.inflate(raw, source: path, limit: options.maxBytes) }, source: path, format: format)
     }
 
     static func checkText(_ head: UnsafeBufferPointer<UInt8>, source: String) throws {

@@ -1,7 +1,7 @@
 import CFreeType
 import Foundation
-import Graphics
 import Core
+import Imaging
 
 /// Text set with FreeType from a font file, drawn onto images: crisp at any pixel size because
 /// each size is rasterized from the outlines, not scaled from a bitmap.

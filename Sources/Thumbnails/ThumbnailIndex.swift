@@ -1,5 +1,5 @@
+import Core
 import Foundation
-import Graphics
 
 /// `index.jsonl` in the output folder (`index-K-of-N.jsonl` for shard K of N, so that shards can
 /// share a folder): one JSON object a line, one line per source file, sorted by source.

@@ -1,6 +1,8 @@
+import Core
 import Foundation
 import Gestures
 import Graphics
+import Imaging
 
 /// Finishes, encodes and writes frames on a concurrent queue, at most four at a time (on two cores
 /// a serial one became the slower stage for small molecules); the first failure is reported by

@@ -2,6 +2,7 @@ import ArgumentParser
 import Core
 import Foundation
 import Graphics
+import Imaging
 import Pathways
 
 struct PathwayCommand: ParsableCommand {

@@ -3,6 +3,7 @@ import Core
 import Foundation
 import Gestures
 import Graphics
+import Imaging
 import MoleculeView
 import Pathways
 import Structure

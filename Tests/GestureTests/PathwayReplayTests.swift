@@ -2,6 +2,7 @@ import Core
 import Foundation
 import Gestures
 import Graphics
+import Imaging
 import Pathways
 import XCTest
 

@@ -1,6 +1,7 @@
 import Foundation
 import Gestures
 import Graphics
+import Imaging
 import MoleculeView
 import Structure
 import XCTest

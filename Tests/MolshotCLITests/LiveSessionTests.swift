@@ -1,5 +1,6 @@
 import Foundation
 import Graphics
+import Imaging
 import Service
 import XCTest
 

@@ -1,4 +1,5 @@
 import Graphics
+import Imaging
 import Text
 import XCTest
 

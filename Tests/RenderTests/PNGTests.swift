@@ -1,5 +1,6 @@
 import Foundation
 import Graphics
+import Imaging
 import XCTest
 
 final class PNGTests: XCTestCase {

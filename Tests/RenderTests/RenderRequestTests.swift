@@ -1,5 +1,6 @@
 import Core
 import Graphics
+import Imaging
 import MoleculeView
 import Scene
 import XCTest

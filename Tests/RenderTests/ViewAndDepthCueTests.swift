@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import Graphics
+import Imaging
 import MoleculeView
 import Scene
 import Structure

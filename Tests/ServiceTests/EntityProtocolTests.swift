@@ -1,6 +1,7 @@
 import Foundation
 import Graphics
 import Hummingbird
+import Imaging
 import Library
 @testable import Service
 import Structure

@@ -1,5 +1,6 @@
 import Foundation
 import Graphics
+import Imaging
 import Structure
 import Thumbnails
 import XCTest

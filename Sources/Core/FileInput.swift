@@ -23,19 +23,19 @@ public enum FileInput {
     public static func readAll(path: String, limit: Int = defaultLimit) throws -> [UInt8] {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else {
-            throw StructureError(file: path, line: nil, message: "cannot open: \(String(cString: strerror(errno)))")
+            throw InputFileError(file: path, message: "cannot open: \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
-            throw StructureError(file: path, line: nil, message: "cannot read: \(String(cString: strerror(errno)))")
+            throw InputFileError(file: path, message: "cannot read: \(String(cString: strerror(errno)))")
         }
         guard (info.st_mode & S_IFMT) != S_IFDIR else {
-            throw StructureError(file: path, line: nil, message: "is a directory")
+            throw InputFileError(file: path, message: "is a directory")
         }
         let size = Int(info.st_size)
         guard size <= limit else {
-            throw StructureError(file: path, line: nil, message: "is \(size) bytes, over the limit of \(limit)")
+            throw InputFileError(file: path, message: "is \(size) bytes, over the limit of \(limit)")
         }
         var failure: Int32? = nil
         // Not zero-filled first: read() writes every byte that is kept.
@@ -50,7 +50,7 @@ public enum FileInput {
             count = total
         }
         if let failure {
-            throw StructureError(file: path, line: nil, message: "cannot read: \(String(cString: strerror(failure)))")
+            throw InputFileError(file: path, message: "cannot read: \(String(cString: strerror(failure)))")
         }
         return bytes
     }
@@ -78,7 +78,7 @@ public enum FileInput {
     }
 
     /// The inflated size the gzip trailer states (of the last member, mod 2^32): a first guess.
-    static func gzipSizeHint(_ input: [UInt8]) -> Int {
+    public static func gzipSizeHint(_ input: [UInt8]) -> Int {
         let n = input.count
         guard n >= 18 else { return 0 }
         return Int(input[n - 4]) | Int(input[n - 3]) << 8 | Int(input[n - 2]) << 16 | Int(input[n - 1]) << 24
@@ -87,36 +87,36 @@ public enum FileInput {
 
 /// A zlib inflate stream over gzip input. zlib keeps a pointer to its `z_stream`, so the
 /// stream lives at a fixed heap address, never in a Swift value that may move.
-struct GzipStream {
+public struct GzipStream {
     private let stream: UnsafeMutablePointer<z_stream>
-    let source: String
+    public let source: String
 
-    init(_ input: UnsafeBufferPointer<UInt8>, source: String) throws {
+    public init(_ input: UnsafeBufferPointer<UInt8>, source: String) throws {
         self.source = source
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
         // 15 window bits + 16: gzip wrapper only.
         guard inflateInit2_(stream, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             stream.deallocate()
-            throw StructureError(file: source, line: nil, message: "cannot start gzip decoder")
+            throw InputFileError(file: source, message: "cannot start gzip decoder")
         }
         stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
         stream.pointee.avail_in = UInt32(clamping: input.count)
     }
 
-    func end() {
+    public func end() {
         inflateEnd(stream)
         stream.deallocate()
     }
 
     /// Inflates into `buffer` after `produced` bytes, calling `progress` after each piece.
     /// True when all input is inflated; false when the buffer is full first.
-    func inflate(into buffer: UnsafeMutablePointer<UInt8>, capacity: Int, produced: inout Int, limit: Int,
+    public func inflate(into buffer: UnsafeMutablePointer<UInt8>, capacity: Int, produced: inout Int, limit: Int,
                           progress: (Int) -> Void) throws -> Bool {
         let piece = 1 << 16
         while true {
             if produced > limit {
-                throw StructureError(file: source, line: nil, message: "inflates past the limit of \(limit) bytes (see --max-bytes)")
+                throw InputFileError(file: source, message: "inflates past the limit of \(limit) bytes (see --max-bytes)")
             }
             if produced == capacity { return false }
             let room = min(capacity - produced, piece)
@@ -125,7 +125,7 @@ struct GzipStream {
             let status = CZlib.inflate(stream, Z_NO_FLUSH)
             produced += room - Int(stream.pointee.avail_out)
             if produced > limit {
-                throw StructureError(file: source, line: nil, message: "inflates past the limit of \(limit) bytes (see --max-bytes)")
+                throw InputFileError(file: source, message: "inflates past the limit of \(limit) bytes (see --max-bytes)")
             }
             progress(produced)
             switch status {
@@ -140,12 +140,12 @@ struct GzipStream {
                 continue
             case Z_BUF_ERROR:
                 if stream.pointee.avail_in == 0 {
-                    throw StructureError(file: source, line: nil, message: "gzip data is truncated (ends after \(produced) inflated bytes)")
+                    throw InputFileError(file: source, message: "gzip data is truncated (ends after \(produced) inflated bytes)")
                 }
                 continue
             default:
                 let reason = stream.pointee.msg.map { String(cString: $0) } ?? "error \(status)"
-                throw StructureError(file: source, line: nil, message: "gzip data is corrupt: \(reason)")
+                throw InputFileError(file: source, message: "gzip data is corrupt: \(reason)")
             }
         }
     }

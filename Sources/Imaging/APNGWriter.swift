@@ -5,9 +5,9 @@ import CZlib
 public enum APNGWriter {
     /// `frames` are whole PNG files; `delays` seconds each frame stays; `loops` 0 is forever.
     public static func make(frames: [[UInt8]], delays: [Double], loops: Int = 0) throws -> [UInt8] {
-        guard let first = frames.first, frames.count == delays.count else { throw GraphicsError("APNG needs frames and one delay each") }
+        guard let first = frames.first, frames.count == delays.count else { throw ImagingError("APNG needs frames and one delay each") }
         let header = try chunks(first)
-        guard let ihdr = header.first(where: { $0.type == "IHDR" }) else { throw GraphicsError("frame 1 has no IHDR") }
+        guard let ihdr = header.first(where: { $0.type == "IHDR" }) else { throw ImagingError("frame 1 has no IHDR") }
         var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         append(&out, "IHDR", ihdr.data)
         append(&out, "acTL", be32(frames.count) + be32(loops))
@@ -15,7 +15,7 @@ public enum APNGWriter {
         for (i, frame) in frames.enumerated() {
             let parts = try chunks(frame)
             guard let h = parts.first(where: { $0.type == "IHDR" }), h.data == ihdr.data else {
-                throw GraphicsError("frame \(i + 1) differs in size or format from frame 1")
+                throw ImagingError("frame \(i + 1) differs in size or format from frame 1")
             }
             let ms = max(10, min(65535, Int((delays[i] * 1000).rounded())))
             // fcTL: sequence, width, height, x, y, delay numerator/denominator, dispose none, blend source.
@@ -40,12 +40,12 @@ public enum APNGWriter {
     }
 
     static func chunks(_ png: [UInt8]) throws -> [Chunk] {
-        guard png.count >= 8, png[0] == 0x89, png[1] == 0x50 else { throw GraphicsError("not a PNG") }
+        guard png.count >= 8, png[0] == 0x89, png[1] == 0x50 else { throw ImagingError("not a PNG") }
         var i = 8
         var out: [Chunk] = []
         while i + 12 <= png.count {
             let length = Int(png[i]) << 24 | Int(png[i + 1]) << 16 | Int(png[i + 2]) << 8 | Int(png[i + 3])
-            guard i + 12 + length <= png.count else { throw GraphicsError("truncated PNG chunk") }
+            guard i + 12 + length <= png.count else { throw ImagingError("truncated PNG chunk") }
             let type = String(decoding: png[(i + 4)..<(i + 8)], as: UTF8.self)
             out.append(Chunk(type: type, data: Array(png[(i + 8)..<(i + 8 + length)])))
             i += 12 + length

@@ -1,4 +1,3 @@
-import Core
 import Foundation
 
 /// Writes a file whole or not at all: to a temporary name beside it, then a rename, so that a
@@ -41,7 +40,7 @@ public enum AtomicFile {
         case ENOENT, ENOTDIR, EISDIR, EACCES, EPERM, EROFS, EBUSY, ENAMETOOLONG:
             return RequestError(field: "output", "\(path): cannot write there: \(reason)")
         default:
-            return GraphicsError("cannot write \(path): \(reason)")
+            return IOFailure("cannot write \(path): \(reason)")
         }
     }
 
@@ -52,4 +51,12 @@ public enum AtomicFile {
             unlink((directory as NSString).appendingPathComponent(name))
         }
     }
+}
+
+/// A file the machine could not read or write (a full disk, an I/O error): not the request's fault.
+public struct IOFailure: Fault, Sendable, Equatable {
+    public var kind: FaultKind { .machine }
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
 }
