@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "Library", dependencies: ["CHTTP", "CSQLite", "Core", "Structure"]),
         .target(name: "Pathways", dependencies: ["Imaging", "Core", "Graphics", "Text"]),
         .target(name: "Text", dependencies: ["CFreeType", "Imaging", "Core"]),
-        .target(name: "Service", dependencies: ["Imaging", "CMemory", "Core", "Structure", "Library", "MoleculeView", "Pathways", "Graphics", "Thumbnails", "Gestures",
+        .target(name: "Service", dependencies: ["Imaging", "CMemory", "Core", "Structure", "Library", "MoleculeView", "Pathways", "Graphics", "Gestures",
                                                 .product(name: "Hummingbird", package: "hummingbird"),
                                                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")]),
         .target(name: "MoleculeView", dependencies: ["Imaging", "Structure", "Graphics", "Scene", "Core"]),

@@ -19,8 +19,12 @@ public struct Camera: Sendable, Equatable {
     public var pan = SIMD2<Float>(0, 0)
     public var projection = Projection.orthographic
     /// Room left around the sphere, as a fraction of its radius; with `fit`, around the atoms on
-    /// every side, as a fraction of the picture's shorter side.
-    public var margin: Float = 0.03
+    /// every side, as a fraction of the picture's shorter side (two measures, two defaults).
+    public var margin: Float = Camera.sphereMargin
+    /// The default room around the bounding sphere, a fraction of its radius (`--view file`).
+    public static let sphereMargin: Float = 0.03
+    /// The default room around fitted atoms, a fraction of the picture's shorter side (`--view orient`).
+    public static let fittedMargin: Float = 0.04
     /// Half the width and height (world units, about `center`) that the atoms span as `rotation`
     /// shows them; nil fits the bounding sphere instead.
     public var fit: SIMD2<Float>? = nil
@@ -121,7 +125,7 @@ public struct Camera: Sendable, Equatable {
     /// The camera for `rotation` fitted to spheres (x, y, z, r each) as that rotation shows them:
     /// centered on their extent across the screen, which fills the frame up to `margin` on its
     /// tighter axis.
-    public static func fitted(spheres: [Float], rotation: Quaternion, margin: Float = 0.04) -> Camera {
+    public static func fitted(spheres: [Float], rotation: Quaternion, margin: Float = Camera.fittedMargin) -> Camera {
         let n = spheres.count / 4
         guard n > 0 else { return Camera(center: .zero, radius: 1) }
         let m = rotation.matrix

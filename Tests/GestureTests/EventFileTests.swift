@@ -58,11 +58,19 @@ final class EventFileTests: XCTestCase {
     func testEveryFuzzFindingReadsOrFailsCleanly() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/fuzz-events")
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        XCTAssertFalse(names.isEmpty, "the findings are there to read")
+        for name in names {
             let text = String(decoding: try Data(contentsOf: folder.appendingPathComponent(name)), as: UTF8.self)
             var reader = GestureEventReader(source: name)
-            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-                do { _ = try reader.read(String(line)) } catch is GestureFileError { break }
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            for line in lines {
+                do { _ = try reader.read(String(line)) } catch let e as GestureFileError {
+                    // Refused: named by its file and a line that is there.
+                    XCTAssertEqual(e.file, name)
+                    XCTAssertTrue((1...lines.count).contains(e.line), "\(name): line \(e.line)")
+                    break
+                }
             }
         }
     }

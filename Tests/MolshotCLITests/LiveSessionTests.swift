@@ -220,8 +220,12 @@ final class LiveSessionTests: XCTestCase {
         XCTAssertEqual(error["type"] as? String, "error")
         XCTAssertEqual(error["line"] as? Int, 2)
         XCTAssertTrue((error["message"] as? String ?? "").contains("not a JSON object"), "\(error)")
-        try s.client.send(text: #"{"t":0,"type":"load","source":"/etc/passwd"}"#)
-        XCTAssertEqual(try s.client.receiveJSON()["type"] as? String, "error", "load finds no files on the server")
+        // A structure file the server could read (the fixture's absolute path): refused all the same.
+        let file = InfoCommandTests.root.appendingPathComponent("Tests/Fixtures/1hpv.pdb").path
+        try s.client.send(text: #"{"t":0,"type":"load","source":"\#(file)"}"#)
+        let refused = try s.client.receiveJSON()
+        XCTAssertEqual(refused["type"] as? String, "error")
+        XCTAssertTrue((refused["message"] as? String ?? "").contains("reads no files"), "\(refused)")
         try s.send([#"{"t":0.1,"type":"rotate","dx":90,"dy":0}"#])
         XCTAssertNotEqual(try s.frame().png, first, "the session still turns")
     }

@@ -370,11 +370,11 @@ final class ServeTests: XCTestCase {
         let seen = Seen()
         let threads = (0..<12).map { _ in
             Thread {
-                if let a = try? ServeTests.call("\(base)/v1/pathways/sbgn_glycolysis/image?size=4000") {
-                    seen.lock.withLock {
-                        seen.statuses.append(a.status)
-                        if a.headers["retry-after"] != nil { seen.retries += 1 }
-                    }
+                // A call that fails outright counts as status 0, and fails the test below.
+                let a = try? ServeTests.call("\(base)/v1/pathways/sbgn_glycolysis/image?size=4000")
+                seen.lock.withLock {
+                    seen.statuses.append(a?.status ?? 0)
+                    if a?.headers["retry-after"] != nil { seen.retries += 1 }
                 }
             }
         }
@@ -382,6 +382,7 @@ final class ServeTests: XCTestCase {
         while seen.lock.withLock({ seen.statuses.count }) < 12 && threads.contains(where: { !$0.isFinished }) { usleep(20_000) }
         let all = seen.statuses
         XCTAssertEqual(all.count, 12)
+        XCTAssertFalse(all.contains(0), "every call was answered: \(all)")
         XCTAssertTrue(all.contains(200), "\(all)")
         XCTAssertTrue(all.contains(503), "\(all)")
         XCTAssertEqual(seen.retries, all.filter { $0 == 503 }.count, "every 503 says when to come back")

@@ -54,8 +54,10 @@ final class ThumbnailsCommandTests: XCTestCase {
         }
         kill(first.processIdentifier, SIGKILL)
         first.waitUntilExit()
-        // Its helper processes notice within a tenth of a second and exit too.
-        usleep(500_000)
+        // Its helper processes notice and exit too: wait for that, within a bound.
+        let gone = Date().addingTimeInterval(20)
+        while Self.processes(naming: output.path) > 0 && Date() < gone { usleep(20_000) }
+        XCTAssertEqual(Self.processes(naming: output.path), 0, "the helpers left with the main process")
         let partial = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { $0.hasSuffix(".png") }.count
         XCTAssertLessThan(partial, 80, "killed before the end")
 
@@ -75,5 +77,17 @@ final class ThumbnailsCommandTests: XCTestCase {
         let lines = index.split(separator: "\n")
         XCTAssertEqual(lines.count, 40)
         XCTAssertTrue(lines.allSatisfy { $0.contains("\"status\":\"ok\"") && $0.contains("\"atoms\":327") })
+    }
+
+    /// How many running processes have `text` among their arguments (from /proc).
+    static func processes(naming text: String) -> Int {
+        let ids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return ids.filter { id in
+            guard Int(id) != nil, let line = FileManager.default.contents(atPath: "/proc/\(id)/cmdline") else { return false }
+            let stat = (try? String(contentsOfFile: "/proc/\(id)/stat", encoding: .utf8)) ?? ""
+            // A zombie (state Z) has exited; its parent has not collected it yet.
+            guard !stat.contains(") Z ") else { return false }
+            return String(decoding: line.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self).contains(text)
+        }.count
     }
 }

@@ -22,7 +22,9 @@ final class EntityProtocolTests: XCTestCase {
         func add(_ file: String, owner: String?, isPrivate: Bool) throws -> Int {
             let bytes = [UInt8](try Data(contentsOf: Self.root.appendingPathComponent("Tests/Fixtures/\(file)")))
             guard case .added(let r) = try lib.importBytes(bytes, source: file, name: MoleculeLibrary.name(forPath: file), perception: perception,
-                                                          owner: owner, isPrivate: isPrivate) else { throw XCTSkip("not added") }
+                                                          owner: owner, isPrivate: isPrivate) else {
+                throw LibraryError(.machine, "\(file) was not added: the library held it already")
+            }
             return r.id
         }
         let crambin = try add("1crn.pdb", owner: nil, isPrivate: false)
