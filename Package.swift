@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "Imaging", dependencies: ["CPNGWriter", "CZlib", "Core"]),
         // The GL device: OSMesa, buffers, programs, the offscreen pass.
         .target(name: "Graphics", dependencies: ["COSMesa", "Imaging", "Core"]),
-        .target(name: "Scene"),
+        .target(name: "Scene", dependencies: ["Core"]),
         .target(name: "Library", dependencies: ["CHTTP", "CSQLite", "Core", "Structure"]),
         .target(name: "Pathways", dependencies: ["Imaging", "Core", "Graphics", "Text"]),
         .target(name: "Text", dependencies: ["CFreeType", "Imaging", "Core"]),

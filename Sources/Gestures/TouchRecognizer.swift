@@ -70,7 +70,7 @@ public struct TouchRecognizer: Sendable {
         for (id, p) in pending { touches[id] = p }
         let da = newA - oldA, db = newB - oldB
         if lock == .undecided {
-            let la = (da * da).sum().squareRoot(), lb = (db * db).sum().squareRoot()
+            let la = da.length, lb = db.length
             decisionTravel += la + lb
             guard decisionTravel >= TouchRecognizer.decisionDistancePoints else { return [] }
             let together = la > 0 && lb > 0 && (da * db).sum() / (la * lb) >= TouchRecognizer.sameDirectionCosine
@@ -82,7 +82,7 @@ public struct TouchRecognizer: Sendable {
             return d == .zero ? [] : [.pan(dx: d.x, dy: d.y)]
         case .pinch:
             let oldV = oldB - oldA, newV = newB - newA
-            let oldLength = (oldV * oldV).sum().squareRoot(), newLength = (newV * newV).sum().squareRoot()
+            let oldLength = oldV.length, newLength = newV.length
             var out: [CameraCommand] = []
             if oldLength > 0 && newLength > 0 && newLength != oldLength { out.append(.pinch(scale: newLength / oldLength)) }
             // Screen y points down, so a turn that looks counterclockwise decreases the screen angle.
@@ -97,5 +97,6 @@ public struct TouchRecognizer: Sendable {
 }
 
 #if canImport(Glibc)
+import Core
 import Glibc
 #endif

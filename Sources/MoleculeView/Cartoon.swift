@@ -1,3 +1,4 @@
+import Scene
 import Structure
 
 /// Proteins and nucleic acids as cartoons: a smooth curve (Catmull-Rom through the CA atoms, or

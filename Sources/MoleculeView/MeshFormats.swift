@@ -1,3 +1,4 @@
+import Core
 import Foundation
 
 /// Meshes written as files: glTF 2.0 (binary `.glb` or `.gltf` with the buffer inside), Collada 1.4.1
@@ -199,7 +200,7 @@ public enum MeshFormat: String, Sendable, CaseIterable {
                 let a = mesh.positions[Int(mesh.indices[3 * t])], b = mesh.positions[Int(mesh.indices[3 * t + 1])], c = mesh.positions[Int(mesh.indices[3 * t + 2])]
                 let u = b - a, w = c - a
                 var n = SIMD3(u.y * w.z - u.z * w.y, u.z * w.x - u.x * w.z, u.x * w.y - u.y * w.x)
-                let l = (n * n).sum().squareRoot()
+                let l = n.length
                 if l > 0 { n /= l }
                 put(n)
                 put(a)

@@ -1,3 +1,4 @@
+import Core
 import Structure
 
 /// What a representation draws, ready for the GPU: spheres and cylinders with their colors.
@@ -109,7 +110,7 @@ public struct MoleculeGeometry: Sendable {
         var radius: Float = 0
         for i in 0..<sphereCount {
             let d = SIMD3(spheres[i * 4], spheres[i * 4 + 1], spheres[i * 4 + 2]) - center
-            radius = max(radius, (d * d).sum().squareRoot() + spheres[i * 4 + 3])
+            radius = max(radius, d.length + spheres[i * 4 + 3])
         }
         return (center, radius)
     }

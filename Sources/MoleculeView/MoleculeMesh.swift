@@ -1,3 +1,5 @@
+import Core
+import Scene
 import Structure
 
 /// A triangle mesh with a normal and a color per vertex, in Ångström.
@@ -102,12 +104,12 @@ public enum MoleculeMesh {
     /// An open tube (its ends lie inside the atoms) from `a` to `b`.
     static func cylinder(_ mesh: inout Mesh, from a: SIMD3<Float>, to b: SIMD3<Float>, radius: Float, sides: Int, color: UInt32) {
         let d = b - a
-        let length = (d * d).sum().squareRoot()
+        let length = d.length
         guard length > 1e-5 else { return }
         let axis = d / length
         let helper: SIMD3<Float> = abs(axis.x) < 0.9 ? SIMD3(1, 0, 0) : SIMD3(0, 1, 0)
         var u = cross(axis, helper)
-        u /= (u * u).sum().squareRoot()
+        u /= u.length
         let v = cross(axis, u)
         let base = UInt32(mesh.positions.count)
         for k in 0..<sides {
@@ -141,7 +143,7 @@ public enum MoleculeMesh {
                 let key = UInt64(min(a, b)) << 32 | UInt64(max(a, b))
                 if let m = middles[key] { return m }
                 var p = vertices[Int(a)] + vertices[Int(b)]
-                p /= (p * p).sum().squareRoot()
+                p /= p.length
                 vertices.append(p)
                 middles[key] = UInt32(vertices.count - 1)
                 return UInt32(vertices.count - 1)

@@ -294,7 +294,7 @@ public final class MoleculeRenderer {
         let thinBonds = scene.largestCylinderRadius * drawnPixelsPerUnit < triangleImpostorPixels / 2
         let ((sphereVertices, sphereCount), (cylinderVertices, cylinderCount)) = culledDraw(scene, camera,
                                                                                             minimumRadius: style.minimumAtomPixels / pixelsPerUnit)
-        func unit(_ v: SIMD3<Float>) -> SIMD3<Float> { v / (v * v).sum().squareRoot() }
+        func unit(_ v: SIMD3<Float>) -> SIMD3<Float> { v / v.length }
         let light = unit(style.lightDirection)
         // Orthographic views look along -z everywhere, so the halfway vector is one for the picture.
         let halfway = unit(light + SIMD3<Float>(0, 0, 1))

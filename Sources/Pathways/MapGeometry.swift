@@ -111,7 +111,7 @@ struct MapGeometry {
         var result = points
         while result.count >= 2 {
             let a = result[result.count - 2], b = result[result.count - 1]
-            let d = b - a, l = (d * d).sum().squareRoot()
+            let d = b - a, l = d.length
             if l > rest {
                 result[result.count - 1] = b - d * (rest / l)
                 return result
@@ -130,7 +130,7 @@ struct MapGeometry {
     static func arrival(_ points: [SIMD2<Double>]) -> SIMD2<Double>? {
         let end = points[points.count - 1]
         for p in points.reversed().dropFirst() {
-            let d = end - p, l = (d * d).sum().squareRoot()
+            let d = end - p, l = d.length
             if l > 1e-9 { return d / l }
         }
         return nil

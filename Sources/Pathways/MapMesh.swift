@@ -61,7 +61,7 @@ struct MapMesh {
         var first: (left: SIMD2<Double>, right: SIMD2<Double>)? = nil
         for i in 0..<(path.count - 1) {
             let a = path[i], b = path[i + 1]
-            let d = b - a, length = (d * d).sum().squareRoot()
+            let d = b - a, length = d.length
             guard length > 1e-9 else { continue }
             let u = SIMD2(-d.y, d.x) / length
             lineQuad(a, b, u * extent, extent: extent, half: half, k)

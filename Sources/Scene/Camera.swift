@@ -143,7 +143,7 @@ public struct Camera: Sendable, Equatable {
         var radius: Float = 0
         for i in 0..<n {
             let d = SIMD3(spheres[4 * i], spheres[4 * i + 1], spheres[4 * i + 2]) - center
-            radius = max(radius, (d * d).sum().squareRoot() + spheres[4 * i + 3])
+            radius = max(radius, d.length + spheres[4 * i + 3])
         }
         var camera = Camera(center: center, radius: radius)
         camera.rotation = rotation

@@ -13,7 +13,7 @@ public struct Quaternion: Sendable, Equatable {
 
     /// A turn of `radians` about `axis` (any length but zero).
     public init(angle radians: Float, axis: SIMD3<Float>) {
-        let n = axis / (axis * axis).sum().squareRoot()
+        let n = axis / axis.length
         let s = (radians / 2).sin
         self.init(x: n.x * s, y: n.y * s, z: n.z * s, w: (radians / 2).cos)
     }
@@ -67,6 +67,7 @@ extension Float {
 }
 
 #if canImport(Glibc)
+import Core
 import Glibc
 #else
 import Darwin

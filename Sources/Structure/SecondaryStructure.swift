@@ -1,3 +1,5 @@
+import Core
+
 /// A residue's secondary structure, as cartoons draw it.
 public enum SecondaryStructure: UInt8, Sendable, Equatable {
     case coil, helix, strand
@@ -85,7 +87,7 @@ extension Model {
                 guard let n, let ca, let c, let o else {
                     previous = nil
                     if let ca {
-                        if let last = trace.last, length(last.ca - ca) > 4.2 {
+                        if let last = trace.last, (last.ca - ca).length > 4.2 {
                             traces.append(trace)
                             trace = []
                         }
@@ -95,9 +97,9 @@ extension Model {
                 }
                 var residue = Backbone(residue: Int(r), n: n, ca: ca, c: c, o: o)
                 var linked = false
-                if let p = previous, length(p.c - n) < 2.5 {
+                if let p = previous, (p.c - n).length < 2.5 {
                     let co = p.c - p.o
-                    residue.h = n + co / length(co)
+                    residue.h = n + co / co.length
                     linked = true
                 }
                 chainBreakBefore.append(!linked)
@@ -117,7 +119,7 @@ extension Model {
         for i in 0..<count {
             grid.forEachNeighbor(of: i, cas) { j, _ in
                 guard abs(i - j) > 1 || (i != j && chainBreakBefore[max(i, j)]), let h = bb[j].h else { return }
-                let e = 0.084 * 332 * (1 / length(bb[i].o - bb[j].n) + 1 / length(bb[i].c - h) - 1 / length(bb[i].o - h) - 1 / length(bb[i].c - bb[j].n))
+                let e = 0.084 * 332 * (1 / (bb[i].o - bb[j].n).length + 1 / (bb[i].c - h).length - 1 / (bb[i].o - h).length - 1 / (bb[i].c - bb[j].n).length)
                 if e < -0.5 { accepts[i].append(j) }
             }
         }
@@ -179,7 +181,7 @@ extension Model {
         var out = [SecondaryStructure](repeating: .coil, count: ca.count)
         guard ca.count >= 5 else { return out }
         for i in 0...(ca.count - 5) {
-            let d2 = length(ca[i] - ca[i + 2]), d3 = length(ca[i] - ca[i + 3]), d4 = length(ca[i] - ca[i + 4])
+            let d2 = (ca[i] - ca[i + 2]).length, d3 = (ca[i] - ca[i + 3]).length, d4 = (ca[i] - ca[i + 4]).length
             if abs(d2 - 5.45) < 0.5 && abs(d3 - 5.2) < 0.6 && abs(d4 - 6.3) < 0.8 {
                 for k in i...(i + 4) { out[k] = .helix }
             } else if d2 > 6.2 && d3 > 9.2 && d4 > 12.0 {
@@ -198,4 +200,3 @@ extension Model {
     }
 }
 
-@inline(__always) private func length(_ v: SIMD3<Float>) -> Float { (v * v).sum().squareRoot() }

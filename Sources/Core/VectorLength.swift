@@ -1,0 +1,4 @@
+extension SIMD where Scalar: FloatingPoint {
+    /// Euclidean length.
+    @inlinable public var length: Scalar { (self * self).sum().squareRoot() }
+}
