@@ -136,8 +136,9 @@ public struct RenderRequest: Sendable, Equatable {
     }
 
     /// Everything that decides the picture, as one line in a fixed order: hashed into thumbnail
-    /// names, so a changed setting makes new files. The fields thumbnails had before this type
-    /// keep their spelling (their names stay valid); newer ones appear only when not default.
+    /// names, so a changed setting makes new files. The first fields (size to depthcue) are written
+    /// as thumbnail names have always hashed them, so files already named stay valid; the later
+    /// ones appear only when not default.
     public var canonical: String {
         let b = [background.red, background.green, background.blue, background.alpha].map { String($0) }.joined(separator: ",")
         let r = [rotate.x, rotate.y, rotate.z].map { String($0) }.joined(separator: ",")

@@ -124,11 +124,11 @@ struct ThumbnailsCommand: ParsableCommand {
     }
 
     /// The same command in more processes, each told to do its part and report.
-    private func startHelpers(count: Int) throws -> [Helper] {
+    private func startHelpers(count: Int) throws -> [ThumbnailPartProcess] {
         let exe = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0])
         let arguments = Array(CommandLine.arguments.dropFirst())
-        return try (2...count).map { k in try Helper(executable: exe, arguments: arguments + ["--part", "\(k)/\(count)", "--report"]) }
+        return try (2...count).map { k in try ThumbnailPartProcess(executable: exe, arguments: arguments + ["--part", "\(k)/\(count)", "--report"]) }
     }
 
     private func runHelper(_ job: ThumbnailJob) throws {

@@ -48,7 +48,7 @@ final class EventFileTests: XCTestCase {
     }
 
     func testATouchIdTooLargeForAnIntegerIsAnErrorNotACrash() {
-        // Found by the events fuzzer (fuzz/run events): the id once trapped converting to Int.
+        // Found by the events fuzzer (fuzz/run events): an id past Int's range, converted to Int, traps.
         let e = error([#"{"t":0,"type":"touch","phase":"began","id":2222222222222222222222222222221,"x":1,"y":1}"#])
         XCTAssertEqual(e?.line, 2)
         XCTAssertTrue(e?.message.contains("\"id\" must be a whole number") ?? false, e?.message ?? "")

@@ -100,7 +100,7 @@ final class OnePictureTests: XCTestCase {
         XCTAssertNotEqual(first, last, "the double tap changed the picture")
     }
 
-    func testReplayNoLongerIgnoresHydrogensZoomAndPerspective() throws {
+    func testReplayHonoursHydrogensZoomAndPerspective() throws {
         let plain = try pictures("Tests/Fixtures/Caffeine.pdb", [])
         for option in [["--hydrogens"], ["--zoom", "2"], ["--perspective"], ["--waters"]] where option != ["--waters"] {
             let changed = try pictures("Tests/Fixtures/Caffeine.pdb", option)

@@ -1,8 +1,8 @@
 import Foundation
 import Thumbnails
 
-/// A helper process doing one part of a thumbnail run; its progress is read as it comes.
-final class Helper: @unchecked Sendable {
+/// A process doing one part of a thumbnail run (`--part K/N`); its progress is read as it comes.
+final class ThumbnailPartProcess: @unchecked Sendable {
     private let process = Process()
     private let lock = NSLock()
     private var done = 0, total = 0, failed = 0
