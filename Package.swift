@@ -38,12 +38,14 @@ let package = Package(
         .target(name: "Service", dependencies: ["Imaging", "CMemory", "Core", "Structure", "Library", "MoleculeView", "Pathways", "Graphics", "Gestures",
                                                 .product(name: "Hummingbird", package: "hummingbird"),
                                                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")]),
+        // A WebSocket client of the live-session protocol, for the tests and `measure-live`, not the service.
+        .target(name: "LiveClient"),
         .target(name: "MoleculeView", dependencies: ["Imaging", "Structure", "Graphics", "Scene", "Core"]),
         .target(name: "Gestures", dependencies: ["Imaging", "MoleculeView", "Pathways", "Structure", "Graphics", "Scene", "Text", "Core"]),
         .target(name: "Thumbnails", dependencies: ["Imaging", "MoleculeView", "Structure", "Graphics", "Scene", "Text", "Core"]),
         .executableTarget(
             name: "molshot",
-            dependencies: ["Core", "Structure", "Library", "Pathways", "Service", "MoleculeView", "Graphics", "Imaging", "Scene", "Thumbnails", "Gestures", "CMemory",
+            dependencies: ["Core", "Structure", "Library", "Pathways", "Service", "MoleculeView", "Graphics", "Imaging", "Scene", "Thumbnails", "Gestures", "CMemory", "LiveClient",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "CoreTests", dependencies: ["Core"]),
@@ -58,6 +60,6 @@ let package = Package(
         .testTarget(name: "ServiceTests", dependencies: ["Imaging", "Service", "Library", "Structure", "Graphics", "Core", "Gestures",
                                                          .product(name: "Hummingbird", package: "hummingbird"),
                                                          .product(name: "HummingbirdTesting", package: "hummingbird")]),
-        .testTarget(name: "MolshotCLITests", dependencies: ["Imaging", "molshot", "Graphics", "Service"]),
+        .testTarget(name: "MolshotCLITests", dependencies: ["Imaging", "molshot", "Graphics", "LiveClient"]),
     ]
 )

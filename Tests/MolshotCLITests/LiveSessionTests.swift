@@ -1,7 +1,7 @@
 import Foundation
 import Graphics
 import Imaging
-import Service
+import LiveClient
 import XCTest
 
 /// Live sessions of `molshot serve` over real WebSockets on 127.0.0.1.

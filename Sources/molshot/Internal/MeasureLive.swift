@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Service
+import LiveClient
 
 /// Internal, for `bench/run live` (hidden from help): floods live sessions of a running
 /// `molshot serve` with rotate events at a set rate and prints, per session, the frames it got
