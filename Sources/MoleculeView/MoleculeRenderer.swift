@@ -172,9 +172,7 @@ public final class MoleculeRenderer {
         -> (spheres: (VertexArray?, Int), cylinders: (VertexArray?, Int)) {
         let all = ((scene.sphereVertices, scene.geometry.sphereCount), (scene.cylinderVertices, scene.geometry.cylinderCount))
         guard MoleculeRenderer.culls(scene.geometry, camera, minimum: occlusionCullingMinimum, balls: ballCullingMinimum) else { return all }
-        let geometry = scene.geometry
-        // Spacefill radii never fall under the minimum in practice; only balls depend on it.
-        let key = geometry.cylinderCount > 0 ? minimumRadius : 0
+        let geometry = scene.geometry, key = minimumRadius
         if scene.culledFor?.rotation != camera.rotation || scene.culledFor?.minimumRadius != key {
             let ahead = scene.visibility.flatMap { $0.rotation == camera.rotation && $0.minimumRadius == key ? $0.indices : nil }
             let visible = ahead ?? SphereOcclusion.visible(MoleculeRenderer.drawnSpheres(geometry, minimumRadius: key), rotation: camera.rotation)
@@ -265,7 +263,8 @@ public final class MoleculeRenderer {
 
     /// The picture of `scene` as drawn and read back; `finished()` completes it.
     public func draw(_ scene: MoleculeScene, camera: Camera, width: Int, height: Int, style: RenderStyle) throws -> DrawnPicture {
-        let pixelsPerUnit = 1 / camera.worldUnitsPerPixel(width: width, height: height)
+        let unitsPerPixel = camera.worldUnitsPerPixel(width: width, height: height), pixelsPerUnit = 1 / unitsPerPixel
+        let cullingRadius = MoleculeRenderer.cullingRadius(scene.geometry, style: style, unitsPerPixel: unitsPerPixel)
         let subpixelAtoms = 2 * scene.typicalSphereRadius * pixelsPerUnit < MoleculeRenderer.subpixelAtomDiameter
         let requested = style.antialias == 1 ? (subpixelAtoms ? 2 : 1) : style.antialias
         // Smoothing wherever automatic antialiasing draws one sample (also where a picture too
@@ -274,12 +273,20 @@ public final class MoleculeRenderer {
         let projection = DepthEffects.Projection(near: near, far: far, orthographic: camera.isOrthographic, unitsPerPixel: 1 / pixelsPerUnit)
         return try pass.run(width: width, height: height, samples: requested, background: style.background,
                             finishing: style.antialias == 1 ? .smoothEdges : .none, effects: style.effects, projection: projection) { target in
-            try drawMolecule(scene, camera: camera, into: target, pixelsPerUnit: pixelsPerUnit, style: style)
+            try drawMolecule(scene, camera: camera, into: target, pixelsPerUnit: pixelsPerUnit, cullingRadius: cullingRadius, style: style)
         }
     }
 
+    /// The smallest radius spheres are culled with (world units): balls are drawn at least
+    /// `minimumAtomPixels` wide, spacefill radii never fall under it (0). Culling done ahead of
+    /// the drawing thread (`visibleSpheres`) is used only where it was done with this very value,
+    /// so both sides take it from here.
+    public static func cullingRadius(_ geometry: MoleculeGeometry, style: RenderStyle, unitsPerPixel: Float) -> Float {
+        geometry.cylinderCount > 0 ? style.minimumAtomPixels * unitsPerPixel : 0
+    }
+
     private func drawMolecule(_ scene: MoleculeScene, camera: Camera, into target: OffscreenPass.Target, pixelsPerUnit: Float,
-                              style: RenderStyle) throws {
+                              cullingRadius: Float, style: RenderStyle) throws {
         let width = target.width, height = target.height
         device.setEnabled(.depthTest, true)
         device.setEnabled(.blend, false)
@@ -292,8 +299,7 @@ public final class MoleculeRenderer {
         let drawnPixelsPerUnit = Float(target.samples) * pixelsPerUnit
         let smallSpheres = scene.typicalSphereRadius * drawnPixelsPerUnit < triangleImpostorPixels
         let thinBonds = scene.largestCylinderRadius * drawnPixelsPerUnit < triangleImpostorPixels / 2
-        let ((sphereVertices, sphereCount), (cylinderVertices, cylinderCount)) = culledDraw(scene, camera,
-                                                                                            minimumRadius: style.minimumAtomPixels / pixelsPerUnit)
+        let ((sphereVertices, sphereCount), (cylinderVertices, cylinderCount)) = culledDraw(scene, camera, minimumRadius: cullingRadius)
         func unit(_ v: SIMD3<Float>) -> SIMD3<Float> { v / v.length }
         let light = unit(style.lightDirection)
         // Orthographic views look along -z everywhere, so the halfway vector is one for the picture.

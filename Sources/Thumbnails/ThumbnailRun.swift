@@ -177,9 +177,8 @@ public final class ThumbnailRun: @unchecked Sendable {
                 let molecule = try PreparedMolecule(structure, mode: mode, request: job.request, perception: perception)
                 // Hidden spheres are culled here, off the drawing thread (the longest stage).
                 let camera = job.request.camera(for: molecule)
-                let minimumRadius = molecule.geometry.cylinderCount > 0
-                    ? job.request.style(for: molecule).minimumAtomPixels * camera.worldUnitsPerPixel(width: job.request.width, height: job.request.height)
-                    : 0
+                let minimumRadius = MoleculeRenderer.cullingRadius(molecule.geometry, style: job.request.style(for: molecule),
+                                                                   unitsPerPixel: camera.worldUnitsPerPixel(width: job.request.width, height: job.request.height))
                 prepared.append((mode, molecule, camera, MoleculeRenderer.visibleSpheres(molecule.geometry, camera: camera, minimumRadius: minimumRadius)))
             }
             let atoms = structure.models.first?.atoms.count ?? 0
