@@ -1,3 +1,4 @@
+import Core
 import COSMesa
 
 /// A linked GLSL program; uniforms are set by name, their locations looked up once.
@@ -61,7 +62,7 @@ public final class ShaderProgram {
         }
         var text = [GLchar](repeating: 0, count: Int(max(length, 1)))
         if isProgram { glGetProgramInfoLog(object, length, nil, &text) } else { glGetShaderInfoLog(object, length, nil, &text) }
-        return Graphics.text(of: text)
+        return String(nulTerminated: text)
     }
 
     private func location(_ name: String) -> GLint {

@@ -8,8 +8,3 @@ public struct ImagingError: Fault, Sendable {
     public init(_ message: String) { self.message = message }
     public var description: String { message }
 }
-
-/// The text of a NUL-terminated C buffer.
-func text(of buffer: [CChar]) -> String {
-    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-}

@@ -59,7 +59,7 @@ public struct PNGEncoder: Sendable {
                                filter.mask, dropsOpaqueAlpha && image.isOpaque ? 1 : 0, deflate == .runsAndRows ? 1 : 0, &out, &size, &message, message.count)
         }
         guard status == 0, let out else {
-            throw ImagingError("PNG encoding failed: \(text(of: message))")
+            throw ImagingError("PNG encoding failed: \(String(nulTerminated: message))")
         }
         defer { molshot_png_free(out) }
         return Array(UnsafeBufferPointer(start: out, count: size))
@@ -79,7 +79,7 @@ public enum PNGDecoder {
         var width: Int32 = 0, height: Int32 = 0
         var message = [CChar](repeating: 0, count: 256)
         guard molshot_png_decode_file(path, &pixels, &width, &height, &message, message.count) == 0, let pixels else {
-            throw ImagingError("cannot read PNG \(path): \(text(of: message))")
+            throw ImagingError("cannot read PNG \(path): \(String(nulTerminated: message))")
         }
         defer { molshot_png_free(pixels) }
         return RGBAImage(width: Int(width), height: Int(height),
