@@ -256,7 +256,7 @@ extension MolshotService {
     }
 
     /// `GET /v1/sessions/{id}/events`: a recorded session's events as an event file.
-    func sessionEvents(_ request: Request, _ id: String) throws -> Response {
+    func sessionEvents(_ id: String) throws -> Response {
         guard let text = sessions.recording(id) else { throw HTTPError(.notFound, message: "no recorded session \(id)") }
         return Self.response(Array(text.utf8), type: "application/jsonl")
     }

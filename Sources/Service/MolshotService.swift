@@ -125,7 +125,6 @@ public final class MolshotService: Sendable {
 
     /// The request's body, up to the limit (413 past it), not empty (400).
     func bytes(of request: Request, what: String) async throws -> ByteBuffer {
-        var request = request
         let limit = configuration.maxBodyBytes
         // A length past the limit is refused before a byte is read (a client may never send it).
         if let length = request.headers[.contentLength], (Int(length) ?? Int.max) > limit {
@@ -142,7 +141,6 @@ public final class MolshotService: Sendable {
         } catch {
             throw HTTPError(.contentTooLarge, message: "the body is larger than \(limit) bytes")
         }
-        _ = request
         guard body.readableBytes > 0 else { throw HTTPError(.badRequest, message: "the body is empty: send \(what)") }
         return body
     }
@@ -150,7 +148,7 @@ public final class MolshotService: Sendable {
     // MARK: Tokens
 
     /// Who is asking: nil for no token; 403 for a token that is not one of ours, and 401 for none
-    /// where one is needed. `AccessControl` asks it for every route the table guards.
+    /// where one is needed. `RequestGate` asks it for every route the table guards.
     static func caller(_ request: Request, tokens: Tokens, needed: Bool) throws -> String? {
         guard let header = request.headers[.authorization] else {
             if needed { throw HTTPError(.unauthorized, headers: [.wwwAuthenticate: "Bearer"], message: "this needs a bearer token") }
@@ -452,12 +450,17 @@ public final class MolshotService: Sendable {
         return Self.response(png, type: "image/png")
     }
 
-    /// Runs `job` on the render thread, or answers 503 when too many wait already or when it
-    /// takes longer than the render time limit (the drawing goes on; its picture is dropped).
-    func draw(_ job: @escaping @Sendable (ServiceRenderers) throws -> [UInt8]) async throws -> [UInt8] {
+    /// 503 with Retry-After when `--render-queue` jobs wait already (pictures and replays alike).
+    func checkRenderQueue() throws {
         guard worker.queued < configuration.renderQueue else {
             throw HTTPError(.serviceUnavailable, headers: [.retryAfter: "1"], message: "the render queue is full; try again in a second")
         }
+    }
+
+    /// Runs `job` on the render thread, or answers 503 when too many wait already or when it
+    /// takes longer than the render time limit (the drawing goes on; its picture is dropped).
+    func draw(_ job: @escaping @Sendable (ServiceRenderers) throws -> [UInt8]) async throws -> [UInt8] {
+        try checkRenderQueue()
         let worker = worker, limit = configuration.renderSeconds
         do {
             return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[UInt8], Error>) in

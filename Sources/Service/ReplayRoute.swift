@@ -43,9 +43,7 @@ extension MolshotService {
         // A replay is work for the render thread like a picture: refused when the queue is full,
         // drawn there between other requests' jobs, and stopped past the render time limit or
         // when the client has gone.
-        guard worker.queued < configuration.renderQueue else {
-            throw HTTPError(.serviceUnavailable, headers: [.retryAfter: "1"], message: "the render queue is full; try again in a second")
-        }
+        try checkRenderQueue()
         let job = Handed(value: (text, options, structure?.value, fps))
         let lane = RenderLane(worker) { $0.molecules }, stop = ReplayStop(), limit = configuration.renderSeconds
         let apng: [UInt8] = try await withTaskCancellationHandler {

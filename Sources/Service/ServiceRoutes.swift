@@ -4,7 +4,7 @@ import Hummingbird
 import NIOCore
 
 /// One route of the service and the right it needs. The table below is the only place routes are
-/// declared: the router is built from it, and `AccessControl` checks every request against it
+/// declared: the router is built from it, and `RequestGate` checks every request against it
 /// before any handler runs, so a handler cannot forget to ask for a token.
 struct ServiceRoute: Sendable {
     enum Access: String, Sendable {
@@ -77,7 +77,7 @@ extension MolshotService {
             throw HTTPError(.upgradeRequired, headers: [.upgrade: "websocket", .connection: "Upgrade"],
                             message: "a live session is a WebSocket: send the upgrade headers")
         },
-        .init(.get, "/v1/sessions/:id/events", .read) { s, r, c in try s.sessionEvents(r, try parameter(c, "id")) },
+        .init(.get, "/v1/sessions/:id/events", .read) { s, _, c in try s.sessionEvents(try parameter(c, "id")) },
         .init(.get, "/v1/thumbnails/:name", .read) { s, r, c in try s.thumbnail(r, name: try parameter(c, "name")) },
         .init(.get, "/v1/pathways", .read) { s, _, _ in try s.listPathways() },
         .init(.get, "/v1/pathways/:id", .read) { s, _, c in try await s.pathwayInfo(try parameter(c, "id")) },
