@@ -59,9 +59,12 @@ async function libraryPage(_, params) {
   prev.onclick = () => go(page - 1);
   next.onclick = () => go(page + 1);
   for (const m of answer.molecules) {
-    grid.append(el("a", { href: `#/molecule/${m.id}`, title: m.title || m.name },
-      el("img", { src: `/v1/molecules/${m.id}/image?size=256`, alt: m.name, loading: "eager" }),
-      el("span", { class: "name" }, m.name)));
+    const src = `/v1/molecules/${m.id}/image?size=256`;
+    const img = el("img", { src, alt: m.name, loading: "eager" });
+    // A busy server answers 503 with Retry-After: ask again a few times, a second apart.
+    let tries = 0;
+    img.onerror = () => { if (++tries <= 5) setTimeout(() => { img.src = `${src}&try=${tries}`; }, 1000); };
+    grid.append(el("a", { href: `#/molecule/${m.id}`, title: m.title || m.name }, img, el("span", { class: "name" }, m.name)));
   }
   if (!answer.molecules.length) grid.append(el("p", {}, q ? "Nothing matches." : "The library is empty."));
 }

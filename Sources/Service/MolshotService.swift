@@ -33,8 +33,9 @@ public final class MolshotService: Sendable {
     let privates = Locked<(read: Double, owners: [String: [String?]])>((-1, [:]))
     /// Live sessions (`LiveRoute.swift`).
     let sessions = LiveSessions()
-    /// Requests reading files off the answering threads now (`heavy`).
-    let heavyRunning = Locked(0)
+    /// Requests reading files off the answering threads (`heavy`): `heavyWork` at once, as many
+    /// as the render queue holds waiting.
+    let heavyGate: WorkGate
 
     /// Opens the library (which must be there: a mistyped `--db` is an error, not a new empty
     /// library), so that a file that is not one fails here, at start-up, and not in every request.
@@ -44,6 +45,7 @@ public final class MolshotService: Sendable {
         perception = Handed(value: try BondPerception.standard())
         cache = try configuration.cache.map { try ImageCache(directory: $0, maxBytes: configuration.cacheBytes) }
         worker = RenderWorker(capacity: configuration.renderQueue, name: "molshot-serve-draw") { try ServiceRenderers() }
+        heavyGate = WorkGate(slots: Self.heavyWork, waiting: configuration.renderQueue)
         let worker = worker, cache = cache
         metrics.queueDepth = { worker.queued }
         metrics.cacheCounts = { (cache?.hits ?? 0, cache?.misses ?? 0) }
@@ -405,21 +407,16 @@ public final class MolshotService: Sendable {
 
     /// Runs `work` (reading a file, building geometry) on a thread outside Swift's cooperative
     /// pool, whose few threads answer every request: a gzip bomb being read does not stall
-    /// `/healthz`. At most `heavyWork` run at once; past that, 503.
+    /// `/healthz`. At most `heavyWork` run at once and `--render-queue` wait; past that, 503.
     func heavy<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        let admitted = heavyRunning.withLock { n -> Bool in
-            guard n < Self.heavyWork else { return false }
-            n += 1
-            return true
-        }
-        guard admitted else {
+        let gate = heavyGate
+        do { try await gate.enter() } catch {
             throw HTTPError(.serviceUnavailable, headers: [.retryAfter: "1"], message: "too many files are being read; try again in a second")
         }
-        let running = heavyRunning
         return try await withCheckedThrowingContinuation { continuation in
             Thread {
                 continuation.resume(with: Result { try work() })
-                running.withLock { $0 -= 1 }
+                gate.leave()
             }.start()
         }
     }

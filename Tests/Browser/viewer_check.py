@@ -15,7 +15,6 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
 fixtures = os.path.join(args.root, "Tests", "Fixtures")
 scratch = tempfile.mkdtemp(prefix="molshot-viewer-")
@@ -42,10 +41,18 @@ def check(what, ok):
         failed.append(what)
 
 def wait(condition, seconds=30):
-    try:
-        return WebDriverWait(driver, seconds).until(lambda d: condition())
-    except Exception:
-        return None
+    """`condition()` until it is true or `seconds` pass; an element replaced while the page draws
+    again (StaleElementReference) is asked for again, not taken as the answer."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            value = condition()
+            if value:
+                return value
+        except Exception:
+            pass
+        time.sleep(0.1)
+    return None
 
 def loaded_images(css):
     return driver.execute_script(f"return [...document.querySelectorAll('{css}')].filter(i => i.complete && i.naturalWidth > 0).length")
