@@ -1,9 +1,6 @@
 import Foundation
 import Graphics
 import Imaging
-import MoleculeView
-import Scene
-import Structure
 
 /// What the service holds of a live view, molecule or pathway.
 public protocol LiveView: AnyObject, Sendable {
@@ -15,44 +12,53 @@ public protocol LiveView: AnyObject, Sendable {
     var recording: String? { get }
 }
 
-/// A live view of a molecule: the lines of a gesture event file come in one at a time (header
-/// first, exactly as in a file, `t` from the client's clock) and frames go out as the view changes.
-/// Frames are coalesced: a session has at most one frame waiting for the render thread, and that
-/// frame takes the scene as it is when its turn comes, not when it was asked for; one is drawn
-/// while the one before is finished (smoothed, encoded), and where finishing is the slower part
-/// its drawing is put off until it would be done just as the finisher is free. So the render
-/// thread draws back to back while events come, a flood of events costs frames, never a queue,
-/// and an event is shown within a few frame times. The frame after a `frame` event shows what a replay of the same lines draws at
-/// that event, pixel for pixel. Transport-free: the service wires it to a WebSocket.
-public final class LiveSession: LiveView, @unchecked Sendable {
-    /// A frame sent out, with what it shows.
-    public struct Frame: Sendable {
-        public var png: [UInt8]
-        /// How many event lines (the header not counted) the frame shows the effect of.
-        public var events: Int
-        /// The `t` of the last of them.
-        public var time: Double
-        public var mode: String
-        public var caption: String?
-    }
+/// A frame a live view sent out, with what it shows.
+public struct LiveFrame: Sendable {
+    public var png: [UInt8]
+    /// How many event lines (the header not counted) the frame shows the effect of.
+    public var events: Int
+    /// The `t` of the last of them.
+    public var time: Double
+    public var mode: String
+    public var caption: String?
 
-    public enum Output: Sendable {
-        case frame(Frame)
-        /// A line that could not be taken (the session goes on without it), or a frame that could not be drawn.
-        case error(line: Int, message: String)
-        /// A tap on a pathway map, with the node it hit (if any).
-        case tapped(PathwayReplay.Tap)
+    public init(png: [UInt8], events: Int, time: Double, mode: String, caption: String?) {
+        self.png = png
+        self.events = events
+        self.time = time
+        self.mode = mode
+        self.caption = caption
     }
+}
 
+/// What a live view sends out.
+public enum LiveOutput: Sendable {
+    case frame(LiveFrame)
+    /// A line that could not be taken (the session goes on without it), or a frame that could not be drawn.
+    case error(line: Int, message: String)
+    /// A tap on a map, with the node it hit (if any).
+    case tapped(Tap)
+}
+
+/// A live view of a molecule or a map: the lines of a gesture event file come in one at a time
+/// (header first, exactly as in a file, `t` from the client's clock) and frames go out as the view
+/// changes. Frames are coalesced: a session has at most one frame waiting for the render thread,
+/// and that frame takes the view as it is when its turn comes, not when it was asked for; one is
+/// drawn while the one before is finished (smoothed, encoded), and where finishing is the slower
+/// part its drawing is put off until it would be done just as the finisher is free. So the render
+/// thread draws back to back while events come, a flood of events costs frames, never a queue, and
+/// an event is shown within a few frame times. The frame after a `frame` event shows what a
+/// replay of the same lines draws at that event, pixel for pixel. Transport-free: the service
+/// wires it to a WebSocket.
+public final class LiveSession<Driver: ViewDriver>: LiveView, @unchecked Sendable {
     public let source: String
     private let lock = NSLock()
     private var reader: GestureEventReader
-    private var session: ReplaySession?
-    private let options: ReplaySession.Options
-    private let molecule: Structure?
-    private let lane: RenderLane<MoleculeRenderer>
+    private var driver: Driver?
+    private let makeDriver: Replay<Driver>.MakeDriver
+    private let lane: RenderLane<Driver.Renderer>
     private let encoder: PNGEncoder
-    private let send: @Sendable (Output) -> Void
+    private let send: @Sendable (LiveOutput) -> Void
     private var events = 0
     private var lastTime = 0.0
     /// A frame is waiting for the render thread.
@@ -70,19 +76,17 @@ public final class LiveSession: LiveView, @unchecked Sendable {
     private var closed = false
     private var recorded: EventRecording?
 
-    /// `send` gets frames (in order, one at a time) and errors, from whichever thread has them.
-    /// With `record`, the lines taken are kept (`recording`) as an event file.
-    public init(source: String = "session", options: ReplaySession.Options, molecule: Structure?, lane: RenderLane<MoleculeRenderer>,
-                record: Bool = false, send: @escaping @Sendable (Output) -> Void) {
+    /// `send` gets frames (in order, one at a time), taps and errors, from whichever thread has
+    /// them. With `record`, the lines taken are kept (`recording`) as an event file. `driver`
+    /// makes the view when the header comes.
+    public init(source: String = "session", encoder: PNGEncoder, lane: RenderLane<Driver.Renderer>, record: Bool = false,
+                send: @escaping @Sendable (LiveOutput) -> Void, driver: @escaping Replay<Driver>.MakeDriver) {
         self.source = source
-        self.options = options
-        self.molecule = molecule
         self.lane = lane
         self.send = send
-        reader = GestureEventReader(source: source)
-        var encoder = options.request.pngEncoder
-        encoder.dropsOpaqueAlpha = options.request.background.isOpaque
         self.encoder = encoder
+        makeDriver = driver
+        reader = GestureEventReader(source: source)
         recorded = record ? EventRecording() : nil
     }
 
@@ -94,32 +98,28 @@ public final class LiveSession: LiveView, @unchecked Sendable {
     /// Takes one line of the event format. A bad line is answered with an error and left out.
     public func receive(_ line: String) {
         lock.lock()
+        var taps: [Tap] = []
         let outcome: Result<Void, Error> = Result {
             guard !closed else { return }
             guard let event = try reader.read(line) else {
-                if session == nil && reader.viewport.width > 0 {
-                    session = try ReplaySession(viewport: reader.viewport, options: options, structure: molecule,
-                                                worker: lane)
+                if driver == nil && reader.viewport.width > 0 {
+                    driver = try makeDriver(reader.viewport, lane)
                     recorded?.append(line)
                     dirty = true
                 }
                 return
             }
-            guard let session else { throw GestureFileError(file: source, line: event.line, message: "event before the header") }
-            let before = (session.camera, session.mode)
-            let frameAsked = try session.apply(event, source: source)
+            guard let driver else { throw GestureFileError(file: source, line: event.line, message: "event before the header") }
+            let effect = try driver.apply(event, source: source)
             events += 1
             lastTime = event.time
             recorded?.append(line)
-            if case .touch = event.kind {
-                if before.0 != session.camera || before.1 != session.mode { dirty = true }
-            } else {
-                _ = frameAsked
-                dirty = true
-            }
+            taps = effect.taps
+            if effect.changed || effect.wantsFrame { dirty = true }
         }
         let go = schedule()
         lock.unlock()
+        for tap in taps { send(.tapped(tap)) }
         if case .failure(let error) = outcome {
             let line = (error as? GestureFileError)?.line ?? 0
             let message = (error as? GestureFileError)?.message ?? "\(error)"
@@ -137,7 +137,7 @@ public final class LiveSession: LiveView, @unchecked Sendable {
     /// Whether a frame is to be queued now (under the lock): something changed, none waits, and
     /// the finisher is not two frames behind.
     private func schedule() -> Bool {
-        guard dirty, !queued, finishing < 2, !closed, session != nil else { return false }
+        guard dirty, !queued, finishing < 2, !closed, driver != nil else { return false }
         queued = true
         return true
     }
@@ -147,7 +147,7 @@ public final class LiveSession: LiveView, @unchecked Sendable {
         lane.submit({ [self] renderer in
             lock.lock()
             queued = false
-            guard dirty, !closed, let session else {
+            guard dirty, !closed, let driver else {
                 lock.unlock()
                 return
             }
@@ -161,8 +161,8 @@ public final class LiveSession: LiveView, @unchecked Sendable {
                 return
             }
             dirty = false
-            let taken = Result { try session.frameJob() }
-            let shown = (events: events, time: lastTime, mode: session.mode, caption: session.caption)
+            let taken = Result { try driver.frameJob() }
+            let shown = (events: events, time: lastTime, mode: driver.mode, caption: driver.caption)
             lock.unlock()
             let frame = try taken.get().draw(renderer)
             let drawn = now()
@@ -180,7 +180,7 @@ public final class LiveSession: LiveView, @unchecked Sendable {
                     // In bands on every core: a live frame's delay counts, more than the work.
                     let png = try encoder.encode(try frame.finished(bands: ProcessInfo.processInfo.activeProcessorCount))
                     if !lock.withLock({ closed }) {
-                        send(.frame(Frame(png: png, events: shown.events, time: shown.time, mode: shown.mode, caption: shown.caption)))
+                        send(.frame(LiveFrame(png: png, events: shown.events, time: shown.time, mode: shown.mode, caption: shown.caption)))
                     }
                 } catch {
                     send(.error(line: 0, message: "\(error)"))

@@ -1,67 +1,73 @@
 import Foundation
 import Graphics
-import MoleculeView
-import Structure
 
-/// Replays a gesture event file, line by line, into frames: one at every `frame` event, or, with
-/// `fps`, one every 1/fps seconds of event time; and always one of the final view. Lines can come
-/// from a whole file or a live stream: a frame is handed out as soon as it is due.
-public final class Replay {
+/// Replays a gesture event file, line by line, into frames of a view (a molecule's or a map's):
+/// one at every `frame` event, or, with `fps`, one every 1/fps seconds of event time; and always
+/// one of the final view. Lines can come from a whole file or a live stream: a frame is handed out
+/// as soon as it is due.
+public final class Replay<Driver: ViewDriver> {
+    public typealias Emit = (ReplayFrame, Double) throws -> Void
+    /// Makes the view for the header's viewport, drawing on the lane given.
+    public typealias MakeDriver = ((width: Double, height: Double), RenderLane<Driver.Renderer>) throws -> Driver
     public let source: String
     public let fps: Double?
     private var reader: GestureEventReader
-    private var session: ReplaySession?
-    private let options: ReplaySession.Options
-    private let molecule: Structure?
-    private let lane: RenderLane<MoleculeRenderer>
+    /// The view, made when the header has been read.
+    public private(set) var driver: Driver?
+    private let makeDriver: MakeDriver
+    private let lane: RenderLane<Driver.Renderer>
     /// The worker this replay made for itself, closed with it; nil when it draws on a lane it was given.
-    private let ownWorker: RenderWorker<MoleculeRenderer>?
+    private let ownWorker: RenderWorker<Driver.Renderer>?
     private var clock: FrameClock
     public private(set) var frameCount = 0
     private let lock = NSLock()
     private var failure: Error?
 
-    /// Draws through `lane` (a worker others share, as the service's), or through a worker of its
-    /// own when none is given.
-    public init(source: String, options: ReplaySession.Options, molecule: Structure?, fps: Double?,
-                lane: RenderLane<MoleculeRenderer>? = nil) {
-        if let lane {
-            self.lane = lane
-            ownWorker = nil
-        } else {
-            let worker = RenderWorker { try MoleculeRenderer() }
-            self.lane = RenderLane(worker)
-            ownWorker = worker
-        }
+    /// Draws through `lane` (a worker others share, as the service's); `driver` makes the view
+    /// for the header's viewport.
+    public init(source: String, fps: Double?, lane: RenderLane<Driver.Renderer>,
+                driver: @escaping MakeDriver) {
+        self.lane = lane
+        ownWorker = nil
         self.source = source
-        self.options = options
-        self.molecule = molecule
         self.fps = fps
+        makeDriver = driver
+        clock = FrameClock(fps: fps)
+        reader = GestureEventReader(source: source)
+    }
+
+    /// Draws on a worker of its own, whose renderer `renderer` makes on the worker's thread.
+    public init(source: String, fps: Double?, renderer: @escaping () throws -> Driver.Renderer,
+                driver: @escaping MakeDriver) {
+        let worker = RenderWorker(makeContext: renderer)
+        lane = RenderLane(worker)
+        ownWorker = worker
+        self.source = source
+        self.fps = fps
+        makeDriver = driver
         clock = FrameClock(fps: fps)
         reader = GestureEventReader(source: source)
     }
 
     /// Takes one line; `emit` receives each frame that becomes due, with its event time, as drawn
-    /// (`finished()` completes it, on whichever thread suits). Frames are drawn on the render
-    /// worker while the next lines are read: `emit` is called there, in frame order, and may be
-    /// called after `feed` returns; `finish` waits for the last one. A failure to draw or emit
-    /// is thrown by the next `feed` or by `finish`.
-    public func feed(_ line: String, emit: @escaping (ReplayFrame, Double) throws -> Void) throws {
+    /// (`finished()` completes it, on whichever thread suits), and `tapped` each tap on a map.
+    /// Frames are drawn on the render worker while the next lines are read: `emit` is called
+    /// there, in frame order, and may be called after `feed` returns; `finish` waits for the last
+    /// one. A failure to draw or emit is thrown by the next `feed` or by `finish`.
+    public func feed(_ line: String, emit: @escaping Emit, tapped: (Tap) throws -> Void = { _ in }) throws {
         try throwFailure()
         guard let event = try reader.read(line) else {
-            if session == nil && reader.viewport.width > 0 {
-                session = try ReplaySession(viewport: reader.viewport, options: options, structure: molecule,
-                                            worker: lane)
-            }
+            if driver == nil && reader.viewport.width > 0 { driver = try makeDriver(reader.viewport, lane) }
             return
         }
-        guard let session else { throw GestureFileError(file: source, line: event.line, message: "event before the header") }
+        guard let driver else { throw GestureFileError(file: source, line: event.line, message: "event before the header") }
         for time in clock.due(before: event.time) {
-            session.settle()
+            driver.settle()
             try emitFrame(at: time, emit)
         }
-        let wantsFrame = try session.apply(event, source: source)
-        if wantsFrame && fps == nil { try emitFrame(at: event.time, emit) }
+        let effect = try driver.apply(event, source: source)
+        for tap in effect.taps { try tapped(tap) }
+        if effect.wantsFrame && fps == nil { try emitFrame(at: event.time, emit) }
     }
 
     /// Stops the render worker once what it holds is drawn. Call it before the process may end
@@ -70,10 +76,10 @@ public final class Replay {
     public func close() { ownWorker?.close() }
 
     /// Ends the replay: frames still due, then the final view.
-    public func finish(emit: @escaping (ReplayFrame, Double) throws -> Void) throws {
-        guard let session else { throw GestureFileError(file: source, line: 1, message: "no header line") }
+    public func finish(emit: @escaping Emit) throws {
+        guard let driver else { throw GestureFileError(file: source, line: 1, message: "no header line") }
         defer { _ = try? lane.perform { _ in } }
-        session.settle()
+        driver.settle()
         for time in clock.remaining() { try emitFrame(at: time, emit) }
         try emitFrame(at: clock.last, emit)
         // Every frame handed to the worker has been drawn and emitted once this returns.
@@ -81,8 +87,9 @@ public final class Replay {
         try throwFailure()
     }
 
-    private func emitFrame(at time: Double, _ emit: @escaping (ReplayFrame, Double) throws -> Void) throws {
-        session!.frame({ frame in try emit(frame, time) }, failed: { [self] error in
+    private func emitFrame(at time: Double, _ emit: @escaping Emit) throws {
+        let job = try driver!.frameJob()
+        lane.submit({ renderer in try emit(try job.draw(renderer), time) }, failed: { [self] error in
             lock.lock()
             if failure == nil { failure = error }
             lock.unlock()

@@ -74,11 +74,11 @@ final class LiveSessions: Sendable {
 /// a client cannot make the server keep what it does not take.
 final class SendBacklog: Sendable {
     static let messages = 1024
-    private let waiting = Locked<(frame: LiveSession.Output?, messages: Int)>((nil, 0))
+    private let waiting = Locked<(frame: LiveOutput?, messages: Int)>((nil, 0))
 
     /// Whether `output` is to join the queue; a frame joins only where none waits (else it
     /// replaces the waiting one, which is already queued).
-    func admit(_ output: LiveSession.Output) -> Bool {
+    func admit(_ output: LiveOutput) -> Bool {
         waiting.withLock { w in
             if case .frame = output {
                 defer { w.frame = output }
@@ -91,7 +91,7 @@ final class SendBacklog: Sendable {
     }
 
     /// What to send for `output` taken from the queue: for a frame, the newest one.
-    func take(_ output: LiveSession.Output) -> LiveSession.Output {
+    func take(_ output: LiveOutput) -> LiveOutput {
         waiting.withLock { w in
             if case .frame = output {
                 defer { w.frame = nil }
@@ -119,7 +119,7 @@ extension MolshotService {
 
     struct SessionPlan {
         enum Subject {
-            case molecule(ReplaySession.Options, Handed<Structure>)
+            case molecule(MoleculeDriver.Options, Handed<Structure>)
             case pathway(Handed<PathwayMap>, width: Int, height: Int)
         }
         var subject: Subject
@@ -151,7 +151,7 @@ extension MolshotService {
         }
         var pairs = Self.query(request).filter { RenderRequest.field($0.0) != nil }
         if !pairs.contains(where: { $0.0 == "size" }) { pairs.insert(("size", "512"), at: 0) }
-        var options = ReplaySession.Options()
+        var options = MoleculeDriver.Options()
         do {
             options.request = try RenderRequest(pairs)
             _ = try options.request.singleMode()
@@ -177,8 +177,8 @@ extension MolshotService {
             try await outbound.close(.policyViolation, reason: Self.closeReason(message))
             return
         }
-        let (outputs, continuation) = AsyncStream<LiveSession.Output>.makeStream()
-        let backlog = SendBacklog(), send: @Sendable (LiveSession.Output) -> Void = { if backlog.admit($0) { continuation.yield($0) } }
+        let (outputs, continuation) = AsyncStream<LiveOutput>.makeStream()
+        let backlog = SendBacklog(), send: @Sendable (LiveOutput) -> Void = { if backlog.admit($0) { continuation.yield($0) } }
         let id = UUID().uuidString.lowercased()
         let session: any LiveView
         switch plan.subject {
@@ -186,7 +186,7 @@ extension MolshotService {
             session = LiveSession(source: "session \(id)", options: options, molecule: molecule.value, lane: RenderLane(worker) { $0.molecules },
                                   record: plan.record, send: send)
         case .pathway(let map, let width, let height):
-            session = LivePathwaySession(source: "session \(id)", map: map.value, width: width, height: height, theme: PathwayTheme(.standard),
+            session = LiveSession(source: "session \(id)", map: map.value, width: width, height: height, theme: PathwayTheme(.standard),
                                          lane: RenderLane(worker) { $0.pathways }, record: plan.record, send: send)
         }
         guard sessions.open(id, session, limit: configuration.maxSessions) else {
@@ -215,10 +215,7 @@ extension MolshotService {
                         ])))
                         try await outbound.writeBinaryMessage(ByteBuffer(bytes: f.png))
                     case .tapped(let tap):
-                        let node: Any = tap.node.map { ["id": $0.id, "name": $0.name, "kind": $0.kind, "label": $0.label] } ?? NSNull()
-                        try await outbound.write(.text(Self.jsonLine([
-                            "type": "tap", "t": tap.time, "line": tap.line, "x": tap.point.x, "y": tap.point.y, "node": node,
-                        ])))
+                        try await outbound.write(.text(Self.jsonLine(tap.fields.merging(["type": "tap"]) { a, _ in a })))
                     case .error(let line, let message):
                         try await outbound.write(.text(Self.jsonLine(["type": "error", "line": line, "message": message])))
                     }

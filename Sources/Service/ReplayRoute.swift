@@ -22,7 +22,7 @@ extension MolshotService {
         }
         var pairs = Self.query(request).filter { RenderRequest.field($0.0) != nil }
         if !pairs.contains(where: { $0.0 == "size" }) { pairs.insert(("size", "256"), at: 0) }
-        var options = ReplaySession.Options()
+        var options = MoleculeDriver.Options()
         do { options.request = try RenderRequest(pairs) } catch { throw Self.badRequest(error) }
         guard options.request.width <= configuration.maxSide, options.request.height <= configuration.maxSide else {
             throw HTTPError(.badRequest, message: "parameter size is larger than this server's \(configuration.maxSide) pixels a side")
@@ -67,12 +67,11 @@ extension MolshotService {
     /// Most bytes of frames one replay keeps for its animation.
     static let maxReplayBytes = 256 << 20
 
-    static func runReplay(_ text: String, options: ReplaySession.Options, molecule: Structure?, fps: Double?,
+    static func runReplay(_ text: String, options: MoleculeDriver.Options, molecule: Structure?, fps: Double?,
                           lane: RenderLane<MoleculeRenderer>, stop: ReplayStop) throws -> [UInt8] {
         let replay = Replay(source: "events", options: options, molecule: molecule, fps: fps, lane: lane)
         defer { replay.close() }
-        var encoder = options.request.pngEncoder
-        encoder.dropsOpaqueAlpha = options.request.background.isOpaque
+        let encoder = options.request.frameEncoder()
         let frames = Locked<(pngs: [[UInt8]], times: [Double], bytes: Int)>(([], [], 0))
         let emit: (ReplayFrame, Double) throws -> Void = { frame, time in
             try stop.check()
@@ -97,8 +96,7 @@ extension MolshotService {
             try replay.finish(emit: emit)
         } catch let e as HTTPError { throw e } catch { throw badRequest(error) }
         let (pngs, times) = frames.withLock { ($0.pngs, $0.times) }
-        let delays = times.indices.map { i in fps.map { 1 / $0 } ?? (i + 1 < times.count ? max(times[i + 1] - times[i], 0.02) : 1) }
-        return try APNGWriter.make(frames: pngs, delays: delays)
+        return try ReplayAnimation.make(frames: pngs, times: times, fps: fps)
     }
 }
 

@@ -67,7 +67,7 @@ struct ReplayCommand: ParsableCommand {
     }
 
     private func replay() throws {
-        var options = ReplaySession.Options()
+        var options = MoleculeDriver.Options()
         options.request = try picture.request()
         options.catalog = try catalog.map { try CombinationCatalog(contentsOf: URL(fileURLWithPath: $0)) }
         let structure = try molecule.map { try picture.input.source().load($0).structure }
@@ -90,46 +90,29 @@ struct ReplayCommand: ParsableCommand {
             logFile = handle
         }
         defer { try? logFile?.close() }
-        let tapped: (PathwayReplay.Tap) throws -> Void = { tap in
-            var entry: [String: Any] = ["t": tap.time, "line": tap.line, "x": tap.point.x, "y": tap.point.y]
-            if let n = tap.node {
-                entry["node"] = ["id": n.id, "name": n.name, "kind": n.kind, "label": n.label]
-            } else {
-                entry["node"] = NSNull()
-            }
-            logFile?.write(try JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys]) + Data("\n".utf8))
+        let tapped: (Tap) throws -> Void = { tap in
+            logFile?.write(try JSONSerialization.data(withJSONObject: tap.fields, options: [.sortedKeys]) + Data("\n".utf8))
         }
         // Frames are finished, encoded and written on a queue of their own while the next one draws.
-        // Frames of an animation share one format: RGB over an opaque background, else RGBA.
-        var encoder = options.request.pngEncoder
-        encoder.dropsOpaqueAlpha = options.request.background.isOpaque
-        if pathway != nil && encoder.level <= 1 {
-            encoder.filter = PNGEncoder.flat.filter
-            encoder.deflate = PNGEncoder.flat.deflate
-        }
-        let writer = FrameWriter(directory: output, keep: apng != nil, encoder: encoder)
-        var times: [Double] = []
+        let writer = FrameWriter(directory: output, keep: apng != nil, encoder: options.request.frameEncoder(map: pathway != nil))
+        let times = Locked<[Double]>([])
         let emit: (ReplayFrame, Double) throws -> Void = { image, time in
-            times.append(time)
-            try writer.write(image, number: times.count)
+            let number = times.withLock { $0.append(time); return $0.count }
+            try writer.write(image, number: number)
         }
         // A molecule's replay or a pathway's, fed alike.
         let source = events == "-" ? "<stdin>" : events
-        let feed: (String) throws -> Void, finish: () throws -> Void
-        var molecular: Replay?
-        defer { molecular?.close() }
+        let feed: (String) throws -> Void, finish: () throws -> Void, close: () -> Void
         if let pathway {
-            let p = PathwayReplay(map: try PathwayFile.load(path: pathway), source: source, width: options.request.width,
-                                  height: options.request.height, theme: PathwayTheme(.standard), renderer: try PathwayRenderer(), fps: fps)
-            feed = { try p.feed($0, emit: emit, tapped: tapped) }
-            finish = { try p.finish(emit: emit) }
+            let p = Replay(map: try PathwayFile.load(path: pathway), source: source, width: options.request.width,
+                           height: options.request.height, theme: PathwayTheme(.standard), fps: fps)
+            (feed, finish, close) = ({ try p.feed($0, emit: emit, tapped: tapped) }, { try p.finish(emit: emit) }, p.close)
         } else {
             options.loader = .files(relativeTo: base)
             let r = Replay(source: source, options: options, molecule: structure, fps: fps)
-            molecular = r
-            feed = { try r.feed($0, emit: emit) }
-            finish = { try r.finish(emit: emit) }
+            (feed, finish, close) = ({ try r.feed($0, emit: emit) }, { try r.finish(emit: emit) }, r.close)
         }
+        defer { close() }
         if events == "-" {
             while let line = readLine(strippingNewline: true) { try feed(line) }
         } else {
@@ -143,13 +126,8 @@ struct ReplayCommand: ParsableCommand {
         }
         try finish()
         let frames = try writer.finish()
-        if let apng {
-            var delays: [Double] = []
-            for i in times.indices {
-                delays.append(fps.map { 1 / $0 } ?? (i + 1 < times.count ? max(times[i + 1] - times[i], 0.02) : 1))
-            }
-            try AtomicFile.write(try APNGWriter.make(frames: frames, delays: delays), to: apng)
-        }
-        print("\(times.count) frames in \(output)" + (apng.map { ", animated in \($0)" } ?? ""))
+        let frameTimes = times.withLock { $0 }
+        if let apng { try AtomicFile.write(try ReplayAnimation.make(frames: frames, times: frameTimes, fps: fps), to: apng) }
+        print("\(frameTimes.count) frames in \(output)" + (apng.map { ", animated in \($0)" } ?? ""))
     }
 }

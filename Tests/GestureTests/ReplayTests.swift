@@ -13,7 +13,7 @@ final class ReplayTests: XCTestCase {
 
     func replay(_ lines: [String], molecule: String? = "1bna.pdb", fps: Double? = nil, size: Int = 160,
                 catalog: CombinationCatalog? = nil) throws -> [RGBAImage] {
-        var options = ReplaySession.Options()
+        var options = MoleculeDriver.Options()
         options.catalog = catalog
         options.loader = .files(relativeTo: Self.fixtures)
         options.request.width = size

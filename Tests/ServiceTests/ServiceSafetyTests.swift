@@ -243,8 +243,8 @@ final class ServiceSafetyTests: XCTestCase {
         XCTAssertLessThanOrEqual(recording.text.utf8.count, EventRecording.maxBytes)
 
         let backlog = SendBacklog()
-        func frame(_ n: Int) -> LiveSession.Output {
-            .frame(LiveSession.Frame(png: [UInt8(n)], events: n, time: Double(n), mode: "spacefill", caption: nil))
+        func frame(_ n: Int) -> LiveOutput {
+            .frame(LiveFrame(png: [UInt8(n)], events: n, time: Double(n), mode: "spacefill", caption: nil))
         }
         XCTAssertTrue(backlog.admit(frame(1)))
         XCTAssertFalse(backlog.admit(frame(2)), "a second frame takes the waiting one's place")

@@ -5,11 +5,11 @@ import MoleculeView
 import Scene
 import Structure
 
-/// The scene a gesture file drives: a structure, a mode, a camera, a caption and the parts of a
-/// combination being built. It turns events into changes and draws frames through a
-/// `RenderWorker`, which keeps the scene on the GPU: geometry is rebuilt only when the structure
-/// or the mode changes; gestures change only the camera. Use it on one thread at a time.
-public final class ReplaySession {
+/// The molecule a gesture file drives: a structure, a mode, a camera, a caption and the parts of a
+/// combination being built. It turns events into changes; its frames are drawn on a render worker,
+/// which keeps the scene on the GPU: geometry is rebuilt only when the structure or the mode
+/// changes; gestures change only the camera. Use it on one thread at a time.
+public final class MoleculeDriver: ViewDriver {
     public struct Options: Sendable {
         /// Size, starting mode, look and starting view, as every front end asks for a picture.
         public var request = RenderRequest()
@@ -84,11 +84,13 @@ public final class ReplaySession {
         prepared = new
     }
 
-    /// Applies one event; returns true when it asks for a frame.
-    public func apply(_ event: GestureEvent, source: String) throws -> Bool {
+    /// Applies one event: a touch changes the view when it moves the camera or the mode; any
+    /// other event is taken to change it.
+    public func apply(_ event: GestureEvent, source: String) throws -> EventEffect {
         if case .touch(let phase, let id, let x, let y, let taps) = event.kind {
+            let before = (camera, mode)
             for c in recognizer.touch(phase, id: id, at: SIMD2(x, y), tapCount: taps, time: event.time) { apply(c) }
-            return false
+            return EventEffect(changed: before.0 != camera || before.1 != mode)
         }
         settle()
         switch event.kind {
@@ -156,9 +158,9 @@ public final class ReplaySession {
             parts = []
             caption = nil
         case .frame:
-            return true
+            return EventEffect(changed: true, wantsFrame: true)
         }
-        return false
+        return EventEffect(changed: true)
     }
 
     /// Applies touches still waiting for the other finger of the same instant.
@@ -183,7 +185,7 @@ public final class ReplaySession {
         default: break
         }
         guard var c = camera else { return }
-        let k = ReplaySession.degreesPerPoint
+        let k = MoleculeDriver.degreesPerPoint
         switch command {
         case .rotate(let dx, let dy):
             c.rotate(degreesX: Float(dy) * k, degreesY: Float(dx) * k, degreesZ: 0)
@@ -200,30 +202,19 @@ public final class ReplaySession {
         camera = c
     }
 
-    /// The picture of the scene as it is now, drawn on the render worker and handed to `deliver`
-    /// there, in the order asked (blank frames too), with edge smoothing and the caption still to
-    /// do in `ReplayFrame.finished()`. The caller goes on with the next events meanwhile.
-    public func frame(_ deliver: @escaping (ReplayFrame) throws -> Void, failed: @escaping (Error) -> Void) {
-        let job: FrameJob
-        do { job = try frameJob() } catch {
-            failed(error)
-            return
-        }
-        worker.submit({ renderer in try deliver(try job.draw(renderer)) }, failed: failed)
-    }
-
-    /// What drawing the scene as it is now takes, to be drawn later on the render thread (a live
-    /// session takes it under its lock and submits it outside).
-    public func frameJob() throws -> FrameJob {
+    /// What drawing the scene as it is now takes, to be drawn later on the render thread, with
+    /// edge smoothing and the caption still to do in `ReplayFrame.finished()`.
+    public func frameJob() throws -> FrameJob<MoleculeRenderer> {
         if let camera, let p = prepared, p.detailScale != nil, camera.zoom > preparedZoom {
             preparedZoom = camera.zoom * 2
             setPrepared(nil)
         }
-        return FrameJob(request: options.request, camera: camera, prepared: try prepare(), caption: caption, captions: captions)
+        let scene = FrameScene(request: options.request, camera: camera, prepared: try prepare(), caption: caption, captions: captions)
+        return FrameJob { try scene.draw($0) }
     }
 
     /// The scene of one frame, fixed when the frame was asked for.
-    public struct FrameJob: @unchecked Sendable {
+    struct FrameScene {
         let request: RenderRequest
         let camera: Camera?
         let prepared: PreparedMolecule?
@@ -231,7 +222,7 @@ public final class ReplaySession {
         let captions: CaptionWriter
 
         /// Draws it; on the render thread.
-        public func draw(_ renderer: MoleculeRenderer) throws -> ReplayFrame {
+        func draw(_ renderer: MoleculeRenderer) throws -> ReplayFrame {
             let drawn: DrawnPicture
             if let camera, let prepared {
                 drawn = try renderer.draw(prepared, camera: camera, width: request.width, height: request.height, style: request.style(for: prepared))
@@ -242,14 +233,29 @@ public final class ReplaySession {
             return ReplayFrame(drawn: drawn, caption: caption, captions: captions)
         }
     }
+}
 
-    /// The picture of the scene as it is now, waiting for it.
-    public func frame() throws -> ReplayFrame {
-        let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var result: Result<ReplayFrame, Error>?
-        frame({ frame in result = .success(frame); done.signal() }, failed: { error in result = .failure(error); done.signal() })
-        done.wait()
-        return try result!.get()
+extension Replay where Driver == MoleculeDriver {
+    /// A molecule's replay: `molecule` shown from the start (or none, for files that load or
+    /// combine one), drawn through `lane` or a worker of its own.
+    public convenience init(source: String, options: MoleculeDriver.Options, molecule: Structure?, fps: Double?,
+                            lane: RenderLane<MoleculeRenderer>? = nil) {
+        let make: MakeDriver = { try MoleculeDriver(viewport: $0, options: options, structure: molecule, worker: $1) }
+        if let lane {
+            self.init(source: source, fps: fps, lane: lane, driver: make)
+        } else {
+            self.init(source: source, fps: fps, renderer: { try MoleculeRenderer() }, driver: make)
+        }
+    }
+}
+
+extension LiveSession where Driver == MoleculeDriver {
+    /// A live view of `molecule`, frames encoded as the request asks (`frameEncoder`).
+    public convenience init(source: String = "session", options: MoleculeDriver.Options, molecule: Structure?,
+                            lane: RenderLane<MoleculeRenderer>, record: Bool = false, send: @escaping @Sendable (LiveOutput) -> Void) {
+        self.init(source: source, encoder: options.request.frameEncoder(), lane: lane, record: record, send: send) {
+            try MoleculeDriver(viewport: $0, options: options, structure: molecule, worker: $1)
+        }
     }
 }
 

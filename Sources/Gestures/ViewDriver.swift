@@ -1,0 +1,92 @@
+import Core
+import Foundation
+import Imaging
+import MoleculeView
+import Pathways
+
+/// A view that gesture events drive: a molecule (`MoleculeDriver`) or a pathway map
+/// (`PathwayDriver`). It takes events on one thread at a time and hands out what drawing its
+/// current state takes, to be drawn later on the render thread; `Replay` and `LiveSession` run
+/// either kind alike.
+public protocol ViewDriver: AnyObject, SendableMetatype {
+    associatedtype Renderer
+    /// Applies one event (touches through the driver's recognizer).
+    func apply(_ event: GestureEvent, source: String) throws -> EventEffect
+    /// Applies touches still waiting for the other finger of the same instant.
+    func settle()
+    /// What drawing the view as it is now takes, fixed now and drawn later.
+    func frameJob() throws -> FrameJob<Renderer>
+    /// What the frames show now: the mode, and the caption when there is one.
+    var mode: String { get }
+    var caption: String? { get }
+}
+
+/// What one event did.
+public struct EventEffect: Sendable {
+    /// The view changed (a frame now would differ from the one before).
+    public var changed: Bool
+    /// The event asks for a frame (a `frame` event).
+    public var wantsFrame: Bool
+    /// Taps on a map, with what they hit.
+    public var taps: [Tap]
+
+    public init(changed: Bool, wantsFrame: Bool = false, taps: [Tap] = []) {
+        self.changed = changed
+        self.wantsFrame = wantsFrame
+        self.taps = taps
+    }
+}
+
+/// A view's state fixed when its frame was asked for, drawn on the render thread.
+public struct FrameJob<Renderer>: @unchecked Sendable {
+    let make: (Renderer) throws -> ReplayFrame
+
+    public init(_ make: @escaping (Renderer) throws -> ReplayFrame) { self.make = make }
+
+    public func draw(_ renderer: Renderer) throws -> ReplayFrame { try make(renderer) }
+}
+
+/// What a tap on a map found: a node, or nothing.
+public struct Tap: Sendable, Equatable {
+    public var time: Double
+    public var line: Int
+    /// In map units.
+    public var point: SIMD2<Double>
+    public var node: PathwayMap.Node.Summary?
+
+    /// As a JSON object: `t`, `line`, `x`, `y` and `node` (its id, name, kind and label, or null),
+    /// as the tap log and the live session write it.
+    public var fields: [String: Any] {
+        let node: Any = self.node.map { ["id": $0.id, "name": $0.name, "kind": $0.kind, "label": $0.label] } ?? NSNull()
+        return ["t": time, "line": line, "x": point.x, "y": point.y, "node": node]
+    }
+}
+
+/// A replay's frames as one animated PNG.
+public enum ReplayAnimation {
+    /// How long each frame shows: 1/fps, or until the next frame's event time (at least 20 ms;
+    /// the last for a second).
+    public static func delays(times: [Double], fps: Double?) -> [Double] {
+        times.indices.map { i in fps.map { 1 / $0 } ?? (i + 1 < times.count ? max(times[i + 1] - times[i], 0.02) : 1) }
+    }
+
+    /// The animated PNG of `frames` (encoded alike: `RenderRequest.frameEncoder`) at `times`.
+    public static func make(frames: [[UInt8]], times: [Double], fps: Double?) throws -> [UInt8] {
+        try APNGWriter.make(frames: frames, delays: delays(times: times, fps: fps))
+    }
+}
+
+extension RenderRequest {
+    /// How the frames of a replay or a live view are encoded: every frame of an animation in one
+    /// format, RGB over an opaque background, else RGBA; a map's with the filters that suit flat
+    /// colour where the level asks for speed.
+    public func frameEncoder(map: Bool = false) -> PNGEncoder {
+        var encoder = pngEncoder
+        encoder.dropsOpaqueAlpha = background.isOpaque
+        if map && encoder.level <= 1 {
+            encoder.filter = PNGEncoder.flat.filter
+            encoder.deflate = PNGEncoder.flat.deflate
+        }
+        return encoder
+    }
+}
