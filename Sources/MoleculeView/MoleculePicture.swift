@@ -1,183 +1,47 @@
 import Core
 import Graphics
+import Imaging
 import Scene
 import Structure
-import Synchronization
 
-/// What a picture of a molecule is made of before any GL: the model shown, its bonds, the
-/// geometry of a representation, and a color per atom. Its `id` names its scene in a renderer's
-/// cache, so a session that only moves its camera draws without uploading again.
-public struct PreparedMolecule: Sendable {
-    public var model: Model
-    public var bonds: [Bond]
-    public var geometry: MoleculeGeometry
-    public var atomColors: [UInt32]
-    /// Unique in this process.
-    public let id: UInt64
-    /// The scale (pixels per Å) the geometry has the detail for, where it has less than full
-    /// detail: a view zoomed in past it should build it again.
-    public private(set) var detailScale: Float?
+/// A picture of a molecule as a request asks for it, in the steps every front end (render,
+/// thumbnails, the service, measure-render) runs where they suit it: `init` off the render thread
+/// (geometry, camera, and the spheres the view hides culled ahead), `draw` on it, `png` anywhere.
+public struct MoleculePicture: Sendable {
+    public let prepared: PreparedMolecule
+    public let request: RenderRequest
+    public let camera: Camera
+    public let style: RenderStyle
+    let visibility: SphereVisibility?
 
-    private static let ids = Atomic<UInt64>(0)
-
-    /// A camera fitted to the geometry's bounding sphere, looking down -z.
-    public var fittedCamera: Camera {
-        let bounds = geometry.boundingSphere()
-        return Camera(center: bounds.center, radius: bounds.radius)
+    /// `structure` in `mode` (one of the request's), as `request` asks.
+    public init(_ structure: Structure, mode: String, request: RenderRequest, perception: BondPerception) throws {
+        self.init(try PreparedMolecule(structure, mode: mode, request: request, perception: perception), request: request)
     }
 
-    /// The rotation that shows the shown atoms along their principal axes (`Orientation`): the
-    /// atoms drawn as spheres and those a mesh stands for (a cartoon's CA and P atoms), so that the
-    /// view does not hang on how finely a cartoon is cut.
-    public var principalAxes: Quaternion {
-        let s = geometry.spheres
-        var points = (0..<(s.count / 4)).map { SIMD3(s[4 * $0], s[4 * $0 + 1], s[4 * $0 + 2]) }
-        var seen = Set(geometry.sphereAtoms)
-        for m in geometry.meshes { for a in m.atoms where seen.insert(a).inserted { points.append(model.atoms[Int(a)].position) } }
-        return Orientation.principalAxes(points)
+    /// A view of a molecule prepared already (several views of one load).
+    public init(_ prepared: PreparedMolecule, request: RenderRequest) {
+        self.prepared = prepared
+        self.request = request
+        camera = request.camera(for: prepared)
+        style = request.style(for: prepared)
+        visibility = MoleculeRenderer.visibleSpheres(prepared.geometry, camera: camera, width: request.width, height: request.height, style: style)
     }
 
-    /// Builds everything for `mode` ("ball-and-stick", "spacefill") from the first model of `structure`.
-    /// `pixelsPerÅngström`, where given, lets a representation (cartoons) leave out detail a picture
-    /// of that scale cannot show.
-    public init(_ structure: Structure, mode: String, color: ColorTheme = .element, filter: AtomFilter = AtomFilter(),
-                perception: BondPerception, pixelsPerÅngström: Float? = nil) throws {
-        let model = try PreparedMolecule.firstModel(of: structure)
-        let representation = try PreparedMolecule.representation(mode, for: model, field: "mode")
-        self.model = model
-        var visible = filter.visible(model)
-        if !visible.contains(true) {
-            // Nothing but hydrogens or waters (H2, a water box): show them rather than nothing.
-            visible = model.defaultConformerMask()
-        }
-        bonds = representation.usesBonds ? perception.bonds(of: model, embedded: structure.embeddedTemplates) : []
-        geometry = representation.make(pixelsPerÅngström: pixelsPerÅngström).geometry(of: model, bonds: bonds, visible: visible, elements: perception.elements,
-                                                   secondaryStructure: structure.secondaryStructure)
-        let colors = color.colors(for: model, elements: perception.elements)
-        atomColors = colors
-        id = PreparedMolecule.ids.add(1, ordering: .relaxed).newValue
-        detailScale = PreparedMolecule.detailScale(pixelsPerÅngström, geometry)
-        PreparedMolecule.colorMeshes(&geometry, colors, theme: color, model: model, elements: perception.elements)
-    }
-
-    /// The first model of `structure`, or an error naming it.
-    private static func firstModel(of structure: Structure) throws -> Model {
-        guard let model = structure.models.first else { throw InputFileError(file: fileName(structure), message: "has no model") }
-        return model
-    }
-
-    private static func fileName(_ structure: Structure) -> String {
-        structure.metadata.id.isEmpty ? "the structure" : structure.metadata.id
-    }
-
-    /// The representation `name` stands for (`auto`: the one `model` calls for), or an error for `field`.
-    private static func representation(_ name: String, for model: Model, field: String) throws -> any Representation.Type {
-        let name = name == Representations.automatic ? Representations.automatic(for: model) : name
-        guard let representation = Representations.named(name) else {
-            throw RequestError(field: field, "must be one of: \(Representations.names.joined(separator: ", ")), auto (got \(name))")
-        }
-        return representation
-    }
-
-    /// The scale a geometry built for `pixelsPerÅngström` has the detail for, nil where it has it all.
-    private static func detailScale(_ pixelsPerÅngström: Float?, _ geometry: MoleculeGeometry) -> Float? {
-        pixelsPerÅngström.flatMap { $0 < Cartoon.fullDetailPixelsPerÅngström && !geometry.meshes.isEmpty ? $0 : nil }
-    }
-
-    /// Element colors make a cartoon all carbon gray: its ribbons take chain colors then, as in
-    /// PyMOL and Mol*, and the atoms drawn beside it keep their elements'.
-    private static func colorMeshes(_ geometry: inout MoleculeGeometry, _ colors: [UInt32], theme: ColorTheme?, model: Model,
-                                    elements: ElementTable) {
-        let meshColors = !geometry.meshes.isEmpty && theme == .element ? ColorTheme.chain.colors(for: model, elements: elements) : colors
-        for k in geometry.meshes.indices { geometry.meshes[k].colors = geometry.meshes[k].atoms.map { meshColors[Int($0)] } }
-    }
-
-    /// Builds a picture of several parts (`Show`), each a representation of the atoms its selection
-    /// names in its own colors, drawn together. A selection's atoms less the hydrogens and waters
-    /// `filter` hides, unless that leaves none of them (`sticks: water` shows the waters). Parts
-    /// that select nothing in this structure are left out; where all do, it is an error.
-    public init(_ structure: Structure, shows: [Show], color: ColorTheme = .element, filter: AtomFilter = AtomFilter(),
-                perception: BondPerception, pixelsPerÅngström: Float? = nil) throws {
-        let model = try PreparedMolecule.firstModel(of: structure)
-        guard !shows.isEmpty else { throw RequestError(field: "show", "is empty: give at least one") }
-        self.model = model
-        let filtered = filter.visible(model)
-        let conformer = model.defaultConformerMask()
-        var bonds: [Bond]?
-        let requested = color.colors(for: model, elements: perception.elements)
-        var geometry = MoleculeGeometry()
-        for show in shows {
-            let selected = show.selection.mask(in: model)
-            var visible = zip(selected, filtered).map { $0 && $1 }
-            if !visible.contains(true) { visible = zip(selected, conformer).map { $0 && $1 } }
-            guard visible.contains(true) else { continue }
-            let representation = try PreparedMolecule.representation(show.representation, for: model, field: "show")
-            if representation.usesBonds && bonds == nil {
-                bonds = perception.bonds(of: model, embedded: structure.embeddedTemplates)
-            }
-            var part = representation.make(pixelsPerÅngström: pixelsPerÅngström).geometry(of: model, bonds: representation.usesBonds ? bonds ?? [] : [], visible: visible,
-                                                      elements: perception.elements, secondaryStructure: structure.secondaryStructure)
-            let colors = show.colors(for: model, theme: color, elements: perception.elements)
-            PreparedMolecule.colorMeshes(&part, colors, theme: show.theme(color), model: model, elements: perception.elements)
-            geometry.merge(part, atomColors: requested, otherColors: colors)
-        }
-        guard geometry.sphereCount > 0 || geometry.cylinderCount > 0 || !geometry.meshes.isEmpty else {
-            throw InputFileError(file: PreparedMolecule.fileName(structure), message: "has no atom in any --show selection (\(shows.map(\.text).joined(separator: "; ")))")
-        }
-        self.bonds = bonds ?? []
-        self.geometry = geometry
-        atomColors = requested
-        id = PreparedMolecule.ids.add(1, ordering: .relaxed).newValue
-        detailScale = PreparedMolecule.detailScale(pixelsPerÅngström, geometry)
-    }
-
-    /// Builds what `request` asks for, in `mode` (one of the request's modes; `Show.mode` for its
-    /// shows). `fixedView`: the picture is drawn at the request's size and zoom, so detail it cannot
-    /// show is left out; views that zoom in later (replay, live sessions) and exports keep it all.
-    public init(_ structure: Structure, mode: String, request: RenderRequest, perception: BondPerception, fixedView: Bool = true) throws {
-        let scale = fixedView ? PreparedMolecule.pixelsPerÅngström(structure, request) : nil
-        if mode == Show.mode {
-            try self.init(structure, shows: request.shows, color: request.color, filter: request.filter, perception: perception,
-                          pixelsPerÅngström: scale)
+    /// Uploads the scene and draws it; on the renderer's thread. `finished()` completes it.
+    /// `keepScene`: the scene stays in the renderer's cache for the next view of the same
+    /// prepared molecule; otherwise it is freed once drawn.
+    public func draw(_ renderer: MoleculeRenderer, keepScene: Bool = false) throws -> DrawnPicture {
+        let scene: MoleculeScene
+        if keepScene {
+            scene = renderer.scene(for: prepared)
+            if visibility != nil { scene.visibility = visibility }
         } else {
-            try self.init(structure, mode: mode, color: request.color, filter: request.filter, perception: perception,
-                          pixelsPerÅngström: scale)
+            scene = renderer.makeScene(prepared.geometry, atomColors: prepared.atomColors, visibility: visibility)
         }
-        let strength = request.atomOcclusion(shownAtoms: geometry.sphereCount, bonds: geometry.cylinderCount > 0)
-        if strength > 0 { darkenBuriedAtoms(strength) }
+        return try renderer.draw(scene, camera: camera, width: request.width, height: request.height, style: style)
     }
 
-    /// Colors darkened by `AtomOcclusion`: the atoms' and, where it has its own, the geometry's.
-    mutating func darkenBuriedAtoms(_ strength: Float) {
-        var shown = [Bool](repeating: false, count: model.atoms.count)
-        for a in geometry.sphereAtoms { shown[Int(a)] = true }
-        for m in geometry.meshes { for a in m.atoms { shown[Int(a)] = true } }
-        let f = AtomOcclusion.factors(model, shown: shown, strength: strength)
-        func dark(_ c: UInt32, _ k: Float) -> UInt32 {
-            let r = Float(c >> 16 & 0xFF) * k, g = Float(c >> 8 & 0xFF) * k, b = Float(c & 0xFF) * k
-            return UInt32(r.rounded()) << 16 | UInt32(g.rounded()) << 8 | UInt32(b.rounded())
-        }
-        atomColors = zip(atomColors, f).map { dark($0, $1) }
-        if geometry.hasOwnColors {
-            geometry.sphereColors = zip(geometry.sphereColors, geometry.sphereAtoms).map { dark($0, f[Int($1)]) }
-            geometry.cylinderColors = zip(geometry.cylinderColors, geometry.cylinderAtoms).map { dark($0, f[Int($1)]) }
-        }
-        for k in geometry.meshes.indices {
-            geometry.meshes[k].colors = zip(geometry.meshes[k].colors, geometry.meshes[k].atoms).map { dark($0, f[Int($1)]) }
-        }
-    }
-
-    /// About how many pixels an Ångström of `structure` takes in `request`'s picture, at most: the
-    /// first model's atoms in a sphere about their box's center across the longer side, zoomed,
-    /// and a fifth more for views that fit tighter than that sphere (oriented, perspective).
-    static func pixelsPerÅngström(_ structure: Structure, _ request: RenderRequest) -> Float? {
-        guard let atoms = structure.models.first?.atoms, !atoms.isEmpty else { return nil }
-        var lo = SIMD3<Float>(repeating: .greatestFiniteMagnitude), hi = -lo
-        for a in atoms { lo = pointwiseMin(lo, a.position); hi = pointwiseMax(hi, a.position) }
-        let center = (lo + hi) / 2
-        var r2: Float = 0
-        for a in atoms { let d = a.position - center; r2 = max(r2, (d * d).sum()) }
-        let radius = max(r2.squareRoot(), 1)
-        return 1.2 * request.zoom * Float(max(request.width, request.height)) / (2 * radius)
-    }
+    /// The finished picture as the request's PNG.
+    public func png(_ drawn: DrawnPicture) throws -> [UInt8] { try request.pngEncoder.encode(drawn.finished()) }
 }

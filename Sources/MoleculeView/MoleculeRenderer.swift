@@ -87,15 +87,24 @@ public final class MoleculeRenderer {
         return xyzr
     }
 
-    /// The spheres `draw` keeps for `camera` after culling those hidden behind others, or nil
-    /// where it culls none (perspective, fewer than `minimum` spheres, ball-and-stick under
-    /// `ballsToCull`). `minimumRadius` as in `drawnSpheres`. CPU work only: a pipeline does it on a
-    /// reading thread and hands it to `makeScene`, off the drawing thread.
-    public static func visibleSpheres(_ geometry: MoleculeGeometry, camera: Camera, minimumRadius: Float = 0,
+    /// The spheres `draw` keeps for `camera` at `width` x `height` in `style` after culling those
+    /// hidden behind others, or nil where it culls none (perspective, fewer than `minimum`
+    /// spheres, ball-and-stick under `ballsToCull`). CPU work only: a pipeline does it on a reading
+    /// thread and hands it to `makeScene`, off the drawing thread.
+    public static func visibleSpheres(_ geometry: MoleculeGeometry, camera: Camera, width: Int, height: Int, style: RenderStyle,
                                       minimum: Int = spheresToCull) -> SphereVisibility? {
         guard culls(geometry, camera, minimum: minimum) else { return nil }
-        return SphereVisibility(rotation: camera.rotation, minimumRadius: minimumRadius,
-                                indices: SphereOcclusion.visible(drawnSpheres(geometry, minimumRadius: minimumRadius), rotation: camera.rotation))
+        let key = cullingKey(geometry, camera: camera, width: width, height: height, style: style)
+        return SphereVisibility(key: key, indices: SphereOcclusion.visible(drawnSpheres(geometry, minimumRadius: key.minimumRadius),
+                                                                           rotation: camera.rotation))
+    }
+
+    /// What culling `geometry` for this view depends on, computed here only: culling done ahead
+    /// (`visibleSpheres`) is used where its key equals the one `draw` computes, float for float.
+    /// Balls are drawn at least `minimumAtomPixels` wide; spacefill radii never fall under it (0).
+    public static func cullingKey(_ geometry: MoleculeGeometry, camera: Camera, width: Int, height: Int, style: RenderStyle) -> CullingKey {
+        let unitsPerPixel = camera.worldUnitsPerPixel(width: width, height: height)
+        return CullingKey(rotation: camera.rotation, minimumRadius: geometry.cylinderCount > 0 ? style.minimumAtomPixels * unitsPerPixel : 0)
     }
 
     /// Uploads `geometry` with one 0xRRGGBB color per atom of its model; `visibility`, when given,
@@ -168,14 +177,15 @@ public final class MoleculeRenderer {
     /// The vertex arrays and counts to draw spheres and bonds with: all of them, or, in an
     /// orthographic view of a large scene, the spheres `SphereOcclusion` finds visible from this
     /// direction with their drawn radii (at least `minimumRadius`), and the bonds of their atoms.
-    private func culledDraw(_ scene: MoleculeScene, _ camera: Camera, minimumRadius: Float)
+    private func culledDraw(_ scene: MoleculeScene, _ camera: Camera, key: CullingKey)
         -> (spheres: (VertexArray?, Int), cylinders: (VertexArray?, Int)) {
         let all = ((scene.sphereVertices, scene.geometry.sphereCount), (scene.cylinderVertices, scene.geometry.cylinderCount))
         guard MoleculeRenderer.culls(scene.geometry, camera, minimum: occlusionCullingMinimum, balls: ballCullingMinimum) else { return all }
-        let geometry = scene.geometry, key = minimumRadius
-        if scene.culledFor?.rotation != camera.rotation || scene.culledFor?.minimumRadius != key {
-            let ahead = scene.visibility.flatMap { $0.rotation == camera.rotation && $0.minimumRadius == key ? $0.indices : nil }
-            let visible = ahead ?? SphereOcclusion.visible(MoleculeRenderer.drawnSpheres(geometry, minimumRadius: key), rotation: camera.rotation)
+        let geometry = scene.geometry
+        if scene.culledFor != key {
+            let ahead = scene.visibility.flatMap { $0.key == key ? $0.indices : nil }
+            let visible = ahead ?? SphereOcclusion.visible(MoleculeRenderer.drawnSpheres(geometry, minimumRadius: key.minimumRadius),
+                                                           rotation: camera.rotation)
             var xyzr = [Float](), colors = [UInt32]()
             xyzr.reserveCapacity(visible.count * 4)
             colors.reserveCapacity(visible.count)
@@ -217,7 +227,7 @@ public final class MoleculeRenderer {
                     scene.culledCylinders = (cylinderArray(cylinders, radiusBuffer, colorBuffer), cylinders, radiusBuffer, colorBuffer, count)
                 }
             }
-            scene.culledFor = (camera.rotation, key)
+            scene.culledFor = key
         }
         let spheres = scene.culled.map { ($0.vertices, $0.count) } ?? all.0
         let cylinders = geometry.cylinderCount > 0 ? (scene.culledCylinders.map { ($0.vertices, $0.count) } ?? all.1) : all.1
@@ -264,7 +274,7 @@ public final class MoleculeRenderer {
     /// The picture of `scene` as drawn and read back; `finished()` completes it.
     public func draw(_ scene: MoleculeScene, camera: Camera, width: Int, height: Int, style: RenderStyle) throws -> DrawnPicture {
         let unitsPerPixel = camera.worldUnitsPerPixel(width: width, height: height), pixelsPerUnit = 1 / unitsPerPixel
-        let cullingRadius = MoleculeRenderer.cullingRadius(scene.geometry, style: style, unitsPerPixel: unitsPerPixel)
+        let cullingKey = MoleculeRenderer.cullingKey(scene.geometry, camera: camera, width: width, height: height, style: style)
         let subpixelAtoms = 2 * scene.typicalSphereRadius * pixelsPerUnit < MoleculeRenderer.subpixelAtomDiameter
         let requested = style.antialias == 1 ? (subpixelAtoms ? 2 : 1) : style.antialias
         // Smoothing wherever automatic antialiasing draws one sample (also where a picture too
@@ -273,20 +283,12 @@ public final class MoleculeRenderer {
         let projection = DepthEffects.Projection(near: near, far: far, orthographic: camera.isOrthographic, unitsPerPixel: 1 / pixelsPerUnit)
         return try pass.run(width: width, height: height, samples: requested, background: style.background,
                             finishing: style.antialias == 1 ? .smoothEdges : .none, effects: style.effects, projection: projection) { target in
-            try drawMolecule(scene, camera: camera, into: target, pixelsPerUnit: pixelsPerUnit, cullingRadius: cullingRadius, style: style)
+            try drawMolecule(scene, camera: camera, into: target, pixelsPerUnit: pixelsPerUnit, cullingKey: cullingKey, style: style)
         }
     }
 
-    /// The smallest radius spheres are culled with (world units): balls are drawn at least
-    /// `minimumAtomPixels` wide, spacefill radii never fall under it (0). Culling done ahead of
-    /// the drawing thread (`visibleSpheres`) is used only where it was done with this very value,
-    /// so both sides take it from here.
-    public static func cullingRadius(_ geometry: MoleculeGeometry, style: RenderStyle, unitsPerPixel: Float) -> Float {
-        geometry.cylinderCount > 0 ? style.minimumAtomPixels * unitsPerPixel : 0
-    }
-
     private func drawMolecule(_ scene: MoleculeScene, camera: Camera, into target: OffscreenPass.Target, pixelsPerUnit: Float,
-                              cullingRadius: Float, style: RenderStyle) throws {
+                              cullingKey: CullingKey, style: RenderStyle) throws {
         let width = target.width, height = target.height
         device.setEnabled(.depthTest, true)
         device.setEnabled(.blend, false)
@@ -299,7 +301,7 @@ public final class MoleculeRenderer {
         let drawnPixelsPerUnit = Float(target.samples) * pixelsPerUnit
         let smallSpheres = scene.typicalSphereRadius * drawnPixelsPerUnit < triangleImpostorPixels
         let thinBonds = scene.largestCylinderRadius * drawnPixelsPerUnit < triangleImpostorPixels / 2
-        let ((sphereVertices, sphereCount), (cylinderVertices, cylinderCount)) = culledDraw(scene, camera, minimumRadius: cullingRadius)
+        let ((sphereVertices, sphereCount), (cylinderVertices, cylinderCount)) = culledDraw(scene, camera, key: cullingKey)
         func unit(_ v: SIMD3<Float>) -> SIMD3<Float> { v / v.length }
         let light = unit(style.lightDirection)
         // Orthographic views look along -z everywhere, so the halfway vector is one for the picture.

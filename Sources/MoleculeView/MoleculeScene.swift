@@ -49,7 +49,7 @@ public final class MoleculeScene {
     /// smallest drawn radius, on the GPU.
     var culled: (vertices: VertexArray, spheres: GPUBuffer, colors: GPUBuffer, count: Int)?
     var culledCylinders: (vertices: VertexArray, cylinders: GPUBuffer, radii: GPUBuffer, colors: GPUBuffer, count: Int)?
-    var culledFor: (rotation: Quaternion, minimumRadius: Float)?
+    var culledFor: CullingKey?
     /// Culling done ahead, off the drawing thread, for one view direction.
     var visibility: SphereVisibility?
     /// The meshes (cartoons): vertices with their colors, and the triangles' indices.

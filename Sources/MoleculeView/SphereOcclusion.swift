@@ -69,10 +69,16 @@ public enum SphereOcclusion {
     }
 }
 
-/// The spheres left after hidden-sphere culling for one view direction.
-public struct SphereVisibility: Sendable {
+/// What hidden-sphere culling depends on: the view direction and the smallest drawn radius
+/// (`MoleculeRenderer.cullingKey` computes it, for the renderer and for culling done ahead alike).
+public struct CullingKey: Sendable, Equatable {
     public let rotation: Quaternion
-    /// The smallest drawn radius the spheres were taken with (0: as they are).
+    /// The smallest drawn radius the spheres are taken with (0: as they are).
     public let minimumRadius: Float
+}
+
+/// The spheres left after hidden-sphere culling for one key.
+public struct SphereVisibility: Sendable {
+    public let key: CullingKey
     public let indices: [Int32]
 }

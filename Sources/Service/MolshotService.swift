@@ -389,19 +389,14 @@ public final class MolshotService: Sendable {
     private func drawn(_ view: RenderRequest, load: @escaping @Sendable () throws -> Structure) async throws -> (png: [UInt8], atoms: Int) {
         // Reading (gunzip included) and building geometry off the threads that answer requests.
         let perception = perception
-        let (structure, prepared) = try await heavy { () -> Handed<(Structure, PreparedMolecule)> in
+        let (structure, picture) = try await heavy { () -> Handed<(Structure, MoleculePicture)> in
             let structure = try load()
             try self.checkSize(structure)
             do {
-                return Handed(value: (structure, try PreparedMolecule(structure, mode: try view.singleMode(), request: view, perception: perception.value)))
+                return Handed(value: (structure, try MoleculePicture(structure, mode: try view.singleMode(), request: view, perception: perception.value)))
             } catch { throw Self.badRequest(error) }
         }.value
-        let png = try await draw { renderers in
-            let scene = renderers.molecules.makeScene(prepared.geometry, atomColors: prepared.atomColors)
-            let image = try renderers.molecules.render(scene, camera: view.camera(for: prepared), width: view.width, height: view.height,
-                                                       style: view.style(for: prepared))
-            return try view.pngEncoder.encode(image)
-        }
+        let png = try await draw { renderers in try picture.png(try picture.draw(renderers.molecules)) }
         return (png, atomsDrawn(structure))
     }
 

@@ -172,24 +172,14 @@ public final class ThumbnailRun: @unchecked Sendable {
                 return
             }
             let structure = try decode()
-            var prepared: [(mode: String, molecule: PreparedMolecule, camera: Camera, visibility: SphereVisibility?)] = []
-            for mode in job.request.modes {
-                let molecule = try PreparedMolecule(structure, mode: mode, request: job.request, perception: perception)
-                // Hidden spheres are culled here, off the drawing thread (the longest stage).
-                let camera = job.request.camera(for: molecule)
-                let minimumRadius = MoleculeRenderer.cullingRadius(molecule.geometry, style: job.request.style(for: molecule),
-                                                                   unitsPerPixel: camera.worldUnitsPerPixel(width: job.request.width, height: job.request.height))
-                prepared.append((mode, molecule, camera, MoleculeRenderer.visibleSpheres(molecule.geometry, camera: camera, minimumRadius: minimumRadius)))
+            // Geometry, camera and the culling of hidden spheres here, off the drawing thread (the longest stage).
+            let pictures = try job.request.modes.map { mode in
+                (mode, try MoleculePicture(structure, mode: mode, request: job.request, perception: perception))
             }
             let atoms = structure.models.first?.atoms.count ?? 0
             let request = job.request
             worker.submit({ renderer in
-                var images: [(String, DrawnPicture)] = []
-                for p in prepared {
-                    let scene = renderer.makeScene(p.molecule.geometry, atomColors: p.molecule.atomColors, visibility: p.visibility)
-                    let image = try renderer.draw(scene, camera: p.camera, width: request.width, height: request.height, style: request.style(for: p.molecule))
-                    images.append((request.thumbnailName(checksum: checksum, mode: p.mode), image))
-                }
+                let images = try pictures.map { mode, picture in (request.thumbnailName(checksum: checksum, mode: mode), try picture.draw(renderer)) }
                 writeQueue.push(WriteTask(source: source, checksum: checksum, images: images, atoms: atoms, started: started))
             }, failed: { [self] error in fail(source, checksum, error, since: started) })
         } catch {

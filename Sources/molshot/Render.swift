@@ -45,16 +45,15 @@ struct Render: ParsableCommand {
                                                 perception: try BondPerception.standard())
             let renderer = try MoleculeRenderer()
             Molshot.keepUntilExit(renderer)
-            let scene = renderer.makeScene(prepared.geometry, atomColors: prepared.atomColors)
             for (i, output) in outputs.enumerated() {
                 var view = request
                 if rotations.count > 1 { view.rotate = rotations[i] }
-                let image = try renderer.render(scene, camera: view.camera(for: prepared), width: view.width, height: view.height,
-                                                style: view.style(for: prepared))
+                let picture = MoleculePicture(prepared, request: view)
+                let png = try picture.png(try picture.draw(renderer, keepScene: true))
                 if output == "-" {
-                    FileHandle.standardOutput.write(Data(try view.pngEncoder.encode(image)))
+                    FileHandle.standardOutput.write(Data(png))
                 } else {
-                    try view.pngEncoder.write(image, to: output)
+                    try AtomicFile.write(png, to: output)
                 }
             }
         }

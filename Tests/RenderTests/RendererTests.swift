@@ -171,9 +171,10 @@ final class RendererTests: XCTestCase {
         let p = try Rendering.prepared(s, "spacefill")
         var camera = p.fittedCamera
         camera.rotate(degreesX: 20, degreesY: 45, degreesZ: 0)
-        let ahead = try XCTUnwrap(MoleculeRenderer.visibleSpheres(p.geometry, camera: camera))
+        let ahead = try XCTUnwrap(MoleculeRenderer.visibleSpheres(p.geometry, camera: camera, width: 240, height: 240, style: .transparent))
         XCTAssertLessThan(ahead.indices.count, p.geometry.sphereCount)
-        XCTAssertNil(MoleculeRenderer.visibleSpheres(try Rendering.prepared(s, "ball-and-stick").geometry, camera: camera),
+        XCTAssertNil(MoleculeRenderer.visibleSpheres(try Rendering.prepared(s, "ball-and-stick").geometry, camera: camera, width: 240, height: 240,
+                                                     style: .transparent),
                      "no culling with bonds under ballsToCull balls")
         let plain = try renderer.render(renderer.makeScene(p.geometry, atomColors: p.atomColors), camera: camera,
                                         width: 240, height: 240, style: .transparent)

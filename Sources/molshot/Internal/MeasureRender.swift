@@ -48,23 +48,22 @@ struct MeasureRender: ParsableCommand {
             stages["parse"]! += now() - t
             for mode in request.modes {
                 t = now()
-                let prepared = try PreparedMolecule(structure, mode: mode, request: request, perception: perception)
+                let picture = try MoleculePicture(structure, mode: mode, request: request, perception: perception)
                 stages["geometry"]! += now() - t
                 t = now()
-                let scene = renderer.makeScene(prepared.geometry, atomColors: prepared.atomColors)
-                stages["upload"]! += now() - t
-                let drawn = try renderer.draw(scene, camera: request.camera(for: prepared), width: request.width, height: request.height,
-                                              style: request.style(for: prepared))
+                let drawn = try picture.draw(renderer)
+                // Uploading is what the call took besides drawing and reading back.
+                stages["upload"]! += now() - t - renderer.lastTimings.draw - renderer.lastTimings.readback
                 stages["draw"]! += renderer.lastTimings.draw
                 stages["readback"]! += renderer.lastTimings.readback
                 if perImage {
-                    print("image\t\(file)\t\(mode)\t\(prepared.geometry.sphereCount)\t\(renderer.lastTimings.draw)")
+                    print("image\t\(file)\t\(mode)\t\(picture.prepared.geometry.sphereCount)\t\(renderer.lastTimings.draw)")
                 }
                 t = now()
                 let image = drawn.finished()
                 stages["finish"]! += now() - t
                 t = now()
-                let png = try request.pngEncoder.encode(image)
+                let png = try picture.request.pngEncoder.encode(image)
                 if let output {
                     let name = URL(fileURLWithPath: file).lastPathComponent + "." + mode + ".png"
                     try Data(png).write(to: URL(fileURLWithPath: output).appendingPathComponent(name))
