@@ -96,10 +96,8 @@ public final class PathwayDriver: ViewDriver {
     }
 
     public func frameJob() throws -> FrameJob<PathwayRenderer> {
-        let (map, view, width, height, theme, focus) = (map, view, width, height, theme, selected)
-        return FrameJob { renderer in
-            ReplayFrame(image: try renderer.render(map, view: view, width: width, height: height, theme: theme, focus: focus))
-        }
+        let picture = try PathwayPicture(map, view: view, width: width, height: height, theme: theme, focus: selected)
+        return FrameJob { renderer in ReplayFrame(image: try picture.draw(renderer)) }
     }
 }
 

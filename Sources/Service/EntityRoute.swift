@@ -245,12 +245,7 @@ extension MolshotService {
             let map = Handed(value: try await pathway(id).entry.map)
             var r = PathwayRequest()
             r.size = "\(size)"
-            let frame: (view: MapView, width: Int, height: Int)
-            do { frame = try r.frame(for: map.value) } catch { throw Self.badRequest(error) }
-            let theme = r.theme
-            let png = try await draw { renderers in
-                try PNGEncoder.flat.encode(try renderers.pathways.render(map.value, view: frame.view, width: frame.width, height: frame.height, theme: theme))
-            }
+            let png = try await pathwayPNG(map.value, request: r)
             return ["DATA": ["BASE64": Data(png).base64EncodedString(), "FORMAT": "PNG"]]
         }
     }

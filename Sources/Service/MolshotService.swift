@@ -575,16 +575,24 @@ public final class MolshotService: Sendable {
             guard let name = PathwayTheme.Name(rawValue: t) else { throw HTTPError(.badRequest, message: "parameter theme must be standard, dark or print (got \(t))") }
             r.theme = PathwayTheme(name)
         }
-        let frame: (view: MapView, width: Int, height: Int)
-        do { frame = try r.frame(for: map.value) } catch { throw Self.badRequest(error) }
-        guard frame.width <= configuration.maxSide, frame.height <= configuration.maxSide else {
-            throw HTTPError(.badRequest, message: "parameter size is larger than this server's \(configuration.maxSide) pixels a side")
+        return Self.response(try await pathwayPNG(map.value, request: r), type: "image/png")
+    }
+
+    /// The PNG `request` asks for of `map`: 400 for a bad parameter or a size over `--max-side`.
+    func pathwayPNG(_ map: PathwayMap, request: PathwayRequest) async throws -> [UInt8] {
+        let maxSide = configuration.maxSide, map = Handed(value: map)
+        // Triangles and labels off the threads that answer requests, as files are read.
+        let picture = try await heavy { () throws -> PathwayPicture in
+            do {
+                let frame = try request.frame(for: map.value)
+                guard frame.width <= maxSide, frame.height <= maxSide else {
+                    throw HTTPError(.badRequest, message: "parameter size is larger than this server's \(maxSide) pixels a side")
+                }
+                return try PathwayPicture(map.value, view: frame.view, width: frame.width, height: frame.height, theme: request.theme,
+                                          samples: request.samples)
+            } catch let e as HTTPError { throw e } catch { throw Self.badRequest(error) }
         }
-        let theme = r.theme
-        let png = try await draw { renderers in
-            try PNGEncoder.flat.encode(try renderers.pathways.render(map.value, view: frame.view, width: frame.width, height: frame.height, theme: theme))
-        }
-        return Self.response(png, type: "image/png")
+        return try await draw { renderers in try picture.png(try picture.draw(renderers.pathways)) }
     }
 
     /// One 256-pixel tile of the pyramid `molshot pathway --tiles` writes, drawn when asked.

@@ -80,7 +80,7 @@ struct PathwayCommand: ParsableCommand {
             // another thread while this one starts the graphics device and compiles its shaders,
             // which take about as long.
             let (input, reactionData, metaboliteData, tiles) = (input, reactionData, metaboliteData, tiles)
-            let loading = Background { () throws -> (PathwayMap, [DataOverlay], (view: MapView, width: Int, height: Int)?, PathwaySceneParts?) in
+            let loading = Background { () throws -> (PathwayMap, [DataOverlay], PathwayPicture?) in
                 var map = try PathwayFile.load(path: input, layout: chosenLayout)
                 trace("pathway: read")
                 var overlays: [DataOverlay] = []
@@ -92,35 +92,33 @@ struct PathwayCommand: ParsableCommand {
                     }
                     map = overlay.applied(to: map)
                 }
-                guard tiles == nil else { return (map, overlays, nil, nil) }
-                let frame = try request.frame(for: map)
-                let p = try PathwayRenderer.parts(map, scale: frame.view.scale, theme: request.theme)
+                guard tiles == nil else { return (map, overlays, nil) }
+                let picture = try PathwayPicture(map, request: request)
                 trace("pathway: triangles and labels made")
-                return (map, overlays, frame, p)
+                return (map, overlays, picture)
             }
             let renderer = try PathwayRenderer()
             Molshot.keepUntilExit(renderer)
             trace("pathway: renderer ready")
             if tiles == nil { try renderer.warmUp(theme: request.theme) }
             trace("pathway: warmed up")
-            let (map, overlays, frame, parts) = try loading.value()
-            renderer.samples = request.samples
+            let (map, overlays, picture) = try loading.value()
             if let tiles {
+                renderer.samples = request.samples
                 let pyramid = TilePyramid(map: map, tileSize: tileSize, levels: levels)
                 try pyramid.write(map, to: tiles, renderer: renderer, theme: request.theme)
                 print("\(pyramid.tileCount) tiles in \(pyramid.levels) levels in \(tiles)")
                 return
             }
-            guard let output, let (view, width, height) = frame, let parts else { return }
-            var image = try renderer.draw(renderer.scene(parts), corner: view.origin * view.scale, width: width, height: height,
-                                          theme: request.theme)
+            guard let output, let picture else { return }
+            var image = try picture.draw(renderer)
             trace("pathway: drawn and labelled")
             try renderer.drawLegend(overlays, into: &image, theme: request.theme)
-            let encoder = PNGEncoder.flat
+            let png = try picture.png(image)
             if output == "-" {
-                FileHandle.standardOutput.write(Data(try encoder.encode(image)))
+                FileHandle.standardOutput.write(Data(png))
             } else {
-                try encoder.write(image, to: output)
+                try AtomicFile.write(png, to: output)
             }
             trace("pathway: PNG written")
         }
