@@ -24,7 +24,7 @@ public struct ThumbnailIndex: Sendable {
 
     public static func fileName(_ shard: Shard, part: Shard = .whole) -> String {
         let base = shard.count == 1 ? "index" : "index-\(shard.index)-of-\(shard.count)"
-        // A helper process's part is merged into the run's index when the run ends.
+        // A part process's part is merged into the run's index when the run ends.
         return part.count == 1 ? base + ".jsonl" : ".\(base).part-\(part.index)-of-\(part.count).jsonl"
     }
 
@@ -43,7 +43,7 @@ public struct ThumbnailIndex: Sendable {
 
     public mutating func record(_ entry: Entry) { entries[entry.source] = entry }
 
-    /// Takes in the entries of the part indexes helper processes left in `directory` (also those a
+    /// Takes in the entries of the part indexes part processes left in `directory` (also those a
     /// killed run left) and deletes them.
     public mutating func absorbParts(in directory: String, shard: Shard) {
         let prefix = "." + String(ThumbnailIndex.fileName(shard).dropLast(6)) + ".part-"

@@ -14,8 +14,8 @@ public struct ThumbnailJob: Sendable {
     /// Within the shard, every `part.count`-th input from the `part.index`-th: how one run splits
     /// its work over several processes (llvmpipe draws faster in two processes than in one).
     public var part = Shard.whole
-    /// True in a helper process: it writes its own part index for the main process to merge.
-    public var isHelper = false
+    /// True in a part process: it writes its own part index for the main process to merge.
+    public var isPartProcess = false
     /// Render even what is up to date.
     public var force = false
     /// Loads `lib:` and `pdb:` inputs (the library's structures, with the checksum of the file each

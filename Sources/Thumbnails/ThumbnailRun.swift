@@ -22,9 +22,9 @@ public final class ThumbnailRun: @unchecked Sendable {
 
     public init(_ job: ThumbnailJob) {
         self.job = job
-        index = ThumbnailIndex(directory: job.outputDirectory, shard: job.shard, part: job.isHelper ? job.part : .whole)
-        // A helper process writes its own part, but knows what the run's index already says.
-        known = job.isHelper ? ThumbnailIndex(directory: job.outputDirectory, shard: job.shard) : nil
+        index = ThumbnailIndex(directory: job.outputDirectory, shard: job.shard, part: job.isPartProcess ? job.part : .whole)
+        // A part process writes its own part, but knows what the run's index already says.
+        known = job.isPartProcess ? ThumbnailIndex(directory: job.outputDirectory, shard: job.shard) : nil
     }
 
     /// Counts so far, for progress reports.
@@ -52,9 +52,9 @@ public final class ThumbnailRun: @unchecked Sendable {
         } catch {
             throw GraphicsError("cannot create \(job.outputDirectory): \(error.localizedDescription)")
         }
-        if !job.isHelper { AtomicFile.removeLeftovers(in: job.outputDirectory) }
+        if !job.isPartProcess { AtomicFile.removeLeftovers(in: job.outputDirectory) }
         let all = try StructureInputs.collect(job.inputs).filter(job.shard.contains)
-        if !job.isHelper { index.absorbParts(in: job.outputDirectory, shard: job.shard) }
+        if !job.isPartProcess { index.absorbParts(in: job.outputDirectory, shard: job.shard) }
         sources = all.enumerated().filter { $0.offset % job.part.count == job.part.index - 1 }.map(\.element)
         summary.total = sources.count
         let perception = try BondPerception.standard()
@@ -98,12 +98,12 @@ public final class ThumbnailRun: @unchecked Sendable {
         return summary
     }
 
-    /// After helper processes have done the other parts: their index parts merged into this run's
+    /// After part processes have done the other parts: their index parts merged into this run's
     /// index, their counts added, and contact sheets drawn over the whole run.
-    public func finish(adding helpers: [ThumbnailSummary]) throws -> ThumbnailSummary {
+    public func finish(adding parts: [ThumbnailSummary]) throws -> ThumbnailSummary {
         lock.lock()
         defer { lock.unlock() }
-        for h in helpers {
+        for h in parts {
             summary.total += h.total
             summary.rendered += h.rendered
             summary.skipped += h.skipped

@@ -85,31 +85,20 @@ struct ThumbnailsCommand: ParsableCommand {
         job.contactSheet = contactSheet.flatMap(ContactSheet.Layout.init)
 
         if let part {
-            // A helper process: do one part quietly, say how it goes on standard output.
+            // A part process: do one part quietly, say how it goes on standard output.
             job.part = Shard(part)!
-            job.isHelper = true
+            job.isPartProcess = true
             job.contactSheet = nil
-            try runHelper(job)
+            try ThumbnailProcesses.runPart(job)
             return
         }
-        let helpers = processes > 1 ? try startHelpers(count: processes) : []
-        if !helpers.isEmpty { job.part = Shard(index: 1, count: processes) }
-        let run = ThumbnailRun(job)
-        let progress = ProgressReporter {
-            var p = run.progress
-            for h in helpers {
-                let (done, total, failed) = h.counts
-                p.done += done
-                p.total += total
-                p.failed += failed
-            }
-            return p
-        }
+        let exe = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+        let run = try ThumbnailProcesses(job: job, processes: processes, executable: exe, arguments: Array(CommandLine.arguments.dropFirst()))
+        let progress = ProgressReporter { run.progress }
         progress.start()
         let summary: ThumbnailSummary
         do {
-            let own = try run.run()
-            summary = helpers.isEmpty ? own : try run.finish(adding: try helpers.map { try $0.wait() })
+            summary = try run.finish()
         } catch {
             progress.stop()
             throw CLIFailure.report(error)
@@ -121,34 +110,5 @@ struct ThumbnailsCommand: ParsableCommand {
         print(summary.line)
         if !summary.sheets.isEmpty { print("contact sheets: " + summary.sheets.joined(separator: ", ")) }
         if summary.failed > 0 { throw ExitCode(1) }
-    }
-
-    /// The same command in more processes, each told to do its part and report.
-    private func startHelpers(count: Int) throws -> [ThumbnailPartProcess] {
-        let exe = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments[0])
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        return try (2...count).map { k in try ThumbnailPartProcess(executable: exe, arguments: arguments + ["--part", "\(k)/\(count)", "--report"]) }
-    }
-
-    private func runHelper(_ job: ThumbnailJob) throws {
-        // A helper dies with the process that started it (a killed run must not leave workers behind).
-        let parent = getppid()
-        Thread {
-            while getppid() == parent { Thread.sleep(forTimeInterval: 0.1) }
-            _exit(2)
-        }.start()
-        let run = ThumbnailRun(job)
-        let reporter = Thread {
-            while true {
-                let p = run.progress
-                FileHandle.standardOutput.write(Data("progress \(p.done) \(p.total) \(p.failed)\n".utf8))
-                Thread.sleep(forTimeInterval: 0.2)
-            }
-        }
-        reporter.start()
-        let summary = try run.run()
-        let encoder = JSONEncoder()
-        FileHandle.standardOutput.write(Data(("summary " + String(decoding: try encoder.encode(summary), as: UTF8.self) + "\n").utf8))
     }
 }

@@ -15,7 +15,7 @@ final class ThumbnailsCommandTests: XCTestCase {
         let names = try FileManager.default.contentsOfDirectory(atPath: out.path)
         XCTAssertEqual(names.filter { $0.hasSuffix(".png") && !$0.hasPrefix("contact-") }.count, 10)
         XCTAssertEqual(names.filter { $0.hasPrefix("contact-") }.count, 2, "one page per mode, over all processes' work")
-        XCTAssertFalse(names.contains { $0.contains(".part-") }, "the helpers' index parts were merged")
+        XCTAssertFalse(names.contains { $0.contains(".part-") }, "the part processes' index parts were merged")
         let index = try String(contentsOf: out.appendingPathComponent("index.jsonl"), encoding: .utf8)
         XCTAssertEqual(index.split(separator: "\n").count, 5)
         let again = try MolshotBinary.run(["thumbnails"] + fixtures + ["-o", out.path, "--size", "48", "--processes", "2"])
@@ -54,10 +54,10 @@ final class ThumbnailsCommandTests: XCTestCase {
         }
         kill(first.processIdentifier, SIGKILL)
         first.waitUntilExit()
-        // Its helper processes notice and exit too: wait for that, within a bound.
+        // Its part processes notice and exit too: wait for that, within a bound.
         let gone = Date().addingTimeInterval(20)
         while Self.processes(naming: output.path) > 0 && Date() < gone { usleep(20_000) }
-        XCTAssertEqual(Self.processes(naming: output.path), 0, "the helpers left with the main process")
+        XCTAssertEqual(Self.processes(naming: output.path), 0, "the part processes left with the main process")
         let partial = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { $0.hasSuffix(".png") }.count
         XCTAssertLessThan(partial, 80, "killed before the end")
 

@@ -1,0 +1,129 @@
+import Foundation
+
+/// A thumbnail run over several processes: this one does part 1 of N, and N-1 copies of the same
+/// command, each given `--part K/N --report`, do the others (one rasterizer per process: GL
+/// contexts in one process do not draw in parallel). A part process says how it goes on standard
+/// output, a line at a time: `progress DONE TOTAL FAILED`, and at its end `summary JSON`.
+public final class ThumbnailProcesses {
+    private let run: ThumbnailRun
+    private let parts: [ThumbnailPartProcess]
+
+    /// Starts the N-1 part processes: `executable` with `arguments` and the part's options. `job`
+    /// is the whole run's; this process takes part 1.
+    public init(job: ThumbnailJob, processes: Int, executable: URL, arguments: [String]) throws {
+        var job = job
+        if processes > 1 { job.part = Shard(index: 1, count: processes) }
+        run = ThumbnailRun(job)
+        parts = processes > 1
+            ? try (2...processes).map { k in try ThumbnailPartProcess(executable: executable, arguments: arguments + ["--part", "\(k)/\(processes)", "--report"]) }
+            : []
+    }
+
+    /// The counts of every part together.
+    public var progress: (done: Int, total: Int, rendered: Int, failed: Int, elapsed: Double) {
+        var p = run.progress
+        for part in parts {
+            let (done, total, failed) = part.counts
+            p.done += done
+            p.total += total
+            p.failed += failed
+        }
+        return p
+    }
+
+    /// Does this process's part, waits for the others, and merges their indexes and counts.
+    public func finish() throws -> ThumbnailSummary {
+        let own = try run.run()
+        return parts.isEmpty ? own : try run.finish(adding: try parts.map { try $0.wait() })
+    }
+
+    /// The part side: runs `job` (a part; `isPartProcess`), writing its progress and summary lines to
+    /// standard output, and exits when the process that started it is gone (a killed run must not
+    /// leave workers behind).
+    public static func runPart(_ job: ThumbnailJob) throws {
+        let parent = getppid()
+        Thread {
+            while getppid() == parent { Thread.sleep(forTimeInterval: 0.1) }
+            _exit(2)
+        }.start()
+        let run = ThumbnailRun(job)
+        Thread {
+            while true {
+                let p = run.progress
+                FileHandle.standardOutput.write(Data("progress \(p.done) \(p.total) \(p.failed)\n".utf8))
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+        }.start()
+        let summary = try run.run()
+        FileHandle.standardOutput.write(Data(("summary " + String(decoding: try JSONEncoder().encode(summary), as: UTF8.self) + "\n").utf8))
+    }
+}
+
+/// A part process of a run, its progress read as it comes.
+final class ThumbnailPartProcess: @unchecked Sendable {
+    private let process = Process()
+    private let lock = NSLock()
+    private var done = 0, total = 0, failed = 0
+    private var summary: ThumbnailSummary?
+    private var reader: Thread?
+
+    init(executable: URL, arguments: [String]) throws {
+        process.executableURL = executable
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.standardError
+        let handle = pipe.fileHandleForReading
+        let thread = Thread { [self] in
+            var buffer = Data()
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                buffer.append(chunk)
+                while let newline = buffer.firstIndex(of: 0x0A) {
+                    let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                    buffer.removeSubrange(buffer.startIndex...newline)
+                    self.take(line)
+                }
+            }
+        }
+        reader = thread
+        try process.run()
+        thread.start()
+    }
+
+    private func take(_ line: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        if line.hasPrefix("progress ") {
+            let v = line.split(separator: " ").dropFirst().compactMap { Int($0) }
+            if v.count == 3 { (done, total, failed) = (v[0], v[1], v[2]) }
+        } else if line.hasPrefix("summary ") {
+            summary = try? JSONDecoder().decode(ThumbnailSummary.self, from: Data(line.dropFirst(8).utf8))
+        }
+    }
+
+    var counts: (Int, Int, Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (done, total, failed)
+    }
+
+    /// Waits for the process; its summary, or an error if it died without one.
+    func wait() throws -> ThumbnailSummary {
+        process.waitUntilExit()
+        while reader?.isFinished == false { Thread.sleep(forTimeInterval: 0.005) }
+        lock.lock()
+        defer { lock.unlock() }
+        guard let summary else {
+            throw ThumbnailPartError(message: "a part process (\(process.arguments?.suffix(3).joined(separator: " ") ?? "")) ended without finishing its part, status \(process.terminationStatus)")
+        }
+        return summary
+    }
+}
+
+/// A part process that ended without its summary.
+public struct ThumbnailPartError: Error, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}
