@@ -25,23 +25,20 @@ public final class Replay<Driver: ViewDriver> {
 
     /// Draws through `lane` (a worker others share, as the service's); `driver` makes the view
     /// for the header's viewport.
-    public init(source: String, fps: Double?, lane: RenderLane<Driver.Renderer>,
-                driver: @escaping MakeDriver) {
-        self.lane = lane
-        ownWorker = nil
-        self.source = source
-        self.fps = fps
-        makeDriver = driver
-        clock = FrameClock(fps: fps)
-        reader = GestureEventReader(source: source)
+    public convenience init(source: String, fps: Double?, lane: RenderLane<Driver.Renderer>, driver: @escaping MakeDriver) {
+        self.init(source: source, fps: fps, lane: lane, ownWorker: nil, driver: driver)
     }
 
     /// Draws on a worker of its own, whose renderer `renderer` makes on the worker's thread.
-    public init(source: String, fps: Double?, renderer: @escaping () throws -> Driver.Renderer,
-                driver: @escaping MakeDriver) {
+    public convenience init(source: String, fps: Double?, renderer: @escaping () throws -> Driver.Renderer, driver: @escaping MakeDriver) {
         let worker = RenderWorker(makeContext: renderer)
-        lane = RenderLane(worker)
-        ownWorker = worker
+        self.init(source: source, fps: fps, lane: RenderLane(worker), ownWorker: worker, driver: driver)
+    }
+
+    private init(source: String, fps: Double?, lane: RenderLane<Driver.Renderer>, ownWorker: RenderWorker<Driver.Renderer>?,
+                 driver: @escaping MakeDriver) {
+        self.lane = lane
+        self.ownWorker = ownWorker
         self.source = source
         self.fps = fps
         makeDriver = driver
