@@ -78,7 +78,7 @@ final class FirstHeadDeadline: ChannelDuplexHandler, RemovableChannelHandler {
             let context = ctx.value
             var answer = context.channel.allocator.buffer(capacity: 96)
             answer.writeString("HTTP/1.1 \(status)\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
-            context.writeAndFlush(NIOAny(IOData.byteBuffer(answer))).whenComplete { _ in context.close(promise: nil) }
+            context.writeAndFlush(NIOAny(IOData.byteBuffer(answer))).whenComplete { _ in ctx.value.close(promise: nil) }
         }
     }
 
