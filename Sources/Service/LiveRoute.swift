@@ -140,9 +140,7 @@ extension MolshotService {
             r.size = Self.parameter(request, "size") ?? "768x512"
             let frame: (view: MapView, width: Int, height: Int)
             do { frame = try r.frame(for: map) } catch { throw Self.badRequest(error) }
-            guard frame.width <= configuration.maxSide, frame.height <= configuration.maxSide else {
-                throw HTTPError(.badRequest, message: "parameter size is larger than this server's \(configuration.maxSide) pixels a side")
-            }
+            try checkSide(width: frame.width, height: frame.height)
             return SessionPlan(subject: .pathway(Handed(value: map), width: frame.width, height: frame.height), record: record,
                                width: frame.width, height: frame.height, mode: "pathway")
         }
@@ -156,9 +154,7 @@ extension MolshotService {
             options.request = try RenderRequest(pairs)
             _ = try options.request.singleMode()
         } catch { throw Self.badRequest(error) }
-        guard options.request.width <= configuration.maxSide, options.request.height <= configuration.maxSide else {
-            throw HTTPError(.badRequest, message: "parameter size is larger than this server's \(configuration.maxSide) pixels a side")
-        }
+        try checkSide(width: options.request.width, height: options.request.height)
         let r = try self.record(reference, viewer: viewer(request))
         let structure: Structure
         do { structure = try MoleculeSource(libraryPath: configuration.database).load("lib:\(r.id)").structure } catch { throw Self.badRequest(error) }

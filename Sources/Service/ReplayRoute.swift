@@ -24,9 +24,7 @@ extension MolshotService {
         if !pairs.contains(where: { $0.0 == "size" }) { pairs.insert(("size", "256"), at: 0) }
         var options = MoleculeDriver.Options()
         do { options.request = try RenderRequest(pairs) } catch { throw Self.badRequest(error) }
-        guard options.request.width <= configuration.maxSide, options.request.height <= configuration.maxSide else {
-            throw HTTPError(.badRequest, message: "parameter size is larger than this server's \(configuration.maxSide) pixels a side")
-        }
+        try checkSide(width: options.request.width, height: options.request.height)
         var fps: Double?
         if let f = Self.parameter(request, "fps") {
             guard let v = Double(f), v > 0, v <= 60 else { throw HTTPError(.badRequest, message: "parameter fps must be a number in (0, 60] (got \(f))") }

@@ -1,0 +1,244 @@
+import CMemory
+import Core
+import Foundation
+import Hummingbird
+import Library
+import MoleculeView
+import NIOCore
+import Structure
+
+extension MolshotService {
+    // MARK: Molecules
+
+    /// A connection of its own, for writes (imports and removals); 403 where the library is read-only.
+    func library() throws -> MoleculeLibrary {
+        let lib: MoleculeLibrary
+        do { lib = try MoleculeLibrary(path: configuration.database, create: false) } catch { throw Self.badRequest(error) }
+        guard !lib.isReadOnly else { throw HTTPError(.forbidden, message: "this server's library is read-only") }
+        return lib
+    }
+
+    /// Whether `viewer` may see the molecule with this checksum (or none is in the library).
+    func isVisible(checksum: String, to viewer: MoleculeLibrary.Viewer) throws -> Bool {
+        let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+        let owners: [String: [String?]] = try privates.withLock { p in
+            if now - p.read > 1 { p = (now, try reading { try $0.privateChecksums() }) }
+            return p.owners
+        }
+        guard let kept = owners[checksum] else { return true }
+        if case .reader(let name) = viewer { return name != nil && kept.contains(name) }
+        return true
+    }
+
+    /// Reads go through one connection kept open, one at a time: opening the database for each
+    /// request cost more than the request (WAL lets each read see the latest commit).
+    func reading<T>(_ body: (MoleculeLibrary) throws -> T) throws -> T {
+        try reader.withLock { (kept: inout MoleculeLibrary?) in
+            if kept == nil {
+                do { kept = try MoleculeLibrary(path: configuration.database, create: false) } catch { throw Self.badRequest(error) }
+            }
+            return try body(kept!)
+        }
+    }
+
+    /// Longest search text (SQLite refuses LIKE patterns past 50,000 bytes; no name is this long).
+    static let maxQuery = 1000
+
+    func listMolecules(_ request: Request) throws -> Response {
+        func number(_ key: String, _ fallback: Int, _ range: ClosedRange<Int>) throws -> Int {
+            guard let text = Self.parameter(request, key) else { return fallback }
+            do { return try ValueText.integer(text, field: key, in: range) } catch { throw Self.badRequest(error) }
+        }
+        let offset = try number("offset", 0, 0...Int.max), limit = try number("limit", 50, 1...1000)
+        let viewer = try viewer(request), query = Self.parameter(request, "query")
+        if let query, query.count > Self.maxQuery {
+            throw HTTPError(.badRequest, message: "parameter query is longer than \(Self.maxQuery) characters")
+        }
+        let (total, molecules) = try reading { try $0.list(offset: offset, limit: limit, query: query, viewer: viewer) }
+        struct Page: Encodable { var total: Int; var molecules: [MoleculeRecord] }
+        return try Self.json(Page(total: total, molecules: molecules))
+    }
+
+    /// The molecule `reference` names, if `viewer` may see it; a private molecule of someone else
+    /// is "not there", as one that does not exist.
+    func record(_ reference: String, viewer: MoleculeLibrary.Viewer) throws -> MoleculeRecord {
+        let notFound = HTTPError(.notFound, message: "no molecule \(reference)")
+        return try reading { lib in
+            if let id = Int(reference) {
+                guard let r = try lib.record(id: id), try lib.isVisible(r.id, to: viewer) else { throw notFound }
+                return r
+            }
+            // Among the molecules this caller may see only: another's private upload of the same
+            // name neither hides a public one nor shows that it is there.
+            let visible = try lib.records(named: reference).filter { try lib.isVisible($0.id, to: viewer) }
+            guard let first = visible.first else { throw notFound }
+            guard visible.count == 1 else {
+                throw HTTPError(.badRequest, message: "the name \(reference) matches molecules \(visible.map { String($0.id) }.joined(separator: ", ")): give the id")
+            }
+            return first
+        }
+    }
+
+    /// A molecule's record with what its file says and what it is made of.
+    func molecule(_ request: Request, _ reference: String) throws -> Response {
+        let r = try record(reference, viewer: viewer(request))
+        struct Chain: Encodable { var id: String; var residues: Int; var atoms: Int }
+        struct Ligand: Encodable { var name: String; var copies: Int }
+        struct Detail: Encodable {
+            var record: MoleculeRecord
+            var metadata: [String: String]
+            var chains: [Chain]
+            var ligands: [Ligand]
+            func encode(to encoder: Encoder) throws {
+                try record.encode(to: encoder)
+                enum Keys: String, CodingKey { case metadata, chainList, ligands }
+                var c = encoder.container(keyedBy: Keys.self)
+                try c.encode(metadata, forKey: .metadata)
+                try c.encode(chains, forKey: .chainList)
+                try c.encode(ligands, forKey: .ligands)
+            }
+        }
+        let (metadata, composition) = try reading { (try $0.metadata(of: r.id), try $0.composition(of: r.id)) }
+        return try Self.json(Detail(record: r, metadata: metadata, chains: composition.chains.map { Chain(id: $0.id, residues: $0.residues, atoms: $0.atoms) },
+                                    ligands: composition.ligands.map { Ligand(name: $0.name, copies: $0.copies) }))
+    }
+
+    /// Imports the body into the library for the token's owner (`private=true` keeps it theirs).
+    func importMolecule(_ request: Request) async throws -> Response {
+        let owner: String? = try writer(request)
+        let body = try await bytes(of: request, what: "a structure file")
+        guard let name = Self.parameter(request, "name") else { throw HTTPError(.badRequest, message: "parameter name is needed: the file's name, like 1crn.pdb") }
+        let isPrivate: Bool
+        do { isPrivate = try ValueText.flag(Self.parameter(request, "private") ?? "false", field: "private") } catch { throw Self.badRequest(error) }
+        let stem = name.split(separator: "/").last.map(String.init) ?? name
+        let bytes = Array(buffer: body), configuration = configuration, perception = perception
+        // Read and written off the threads that answer requests (`heavy`), on a connection of its own.
+        let outcome = try await heavy { () -> Handed<MoleculeLibrary.ImportOutcome> in
+            let lib = try self.library()
+            do {
+                return Handed(value: try lib.importBytes(bytes, source: "upload:\(owner ?? "")/\(stem)", name: MoleculeLibrary.name(forPath: stem),
+                                                         maxBytes: configuration.maxBodyBytes * 8, perception: perception.value, owner: owner,
+                                                         isPrivate: isPrivate, maxAtoms: configuration.maxAtoms))
+            } catch { throw Self.badRequest(error) }
+        }.value
+        privates.withLock { $0.read = -1 }
+        switch outcome {
+        case .added(let r):
+            var response = try Self.json(r)
+            response.status = .created
+            response.headers[.location] = "/v1/molecules/\(r.id)"
+            return response
+        case .duplicate(let r):
+            // The same file, public or this token's own: a private copy of someone else's is
+            // never a duplicate (the upload is kept apart), so this tells nothing of others.
+            return try Self.json(r)
+        }
+    }
+
+    /// Removes a molecule the token imported.
+    func removeMolecule(_ request: Request, _ reference: String) throws -> Response {
+        let who: String? = try writer(request)
+        let r = try record(reference, viewer: .reader(who))
+        let lib = try library()
+        guard try lib.owner(of: r.id) == who else { throw HTTPError(.forbidden, message: "molecule \(r.id) was not imported with this token") }
+        _ = try lib.remove(id: r.id)
+        privates.withLock { $0.read = -1 }
+        // Thumbnails of a file no molecule holds any longer go with it: a private molecule's
+        // would otherwise become everyone's.
+        if try lib.record(checksum: r.checksum) == nil { removeThumbnails(checksum: r.checksum) }
+        return Response(status: .noContent)
+    }
+
+    /// Removes the thumbnails of the file with this checksum from `--thumbnails` and from memory.
+    func removeThumbnails(checksum: String) {
+        guard let folder = configuration.thumbnails else { return }
+        let prefix = checksum + "-"
+        thumbnailFiles.withLock { kept in
+            for name in kept.files.keys where name.hasPrefix(prefix) {
+                kept.total -= kept.files.removeValue(forKey: name)?.bytes.readableBytes ?? 0
+                kept.order.removeAll { $0 == name }
+            }
+        }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(prefix) {
+            do { try FileManager.default.removeItem(atPath: (folder as NSString).appendingPathComponent(name)) } catch {
+                LogWriter.shared.write("error: cannot remove the thumbnail \(name) of a removed molecule: \(error)\n")
+            }
+        }
+    }
+
+    func moleculeImage(_ request: Request, id: String) async throws -> Response {
+        let r = try record(id, viewer: viewer(request))
+        let database = configuration.database
+        return try await image(content: ImageCache.content(library: r), request: request, json: false) {
+            // Read only when the picture is not in the cache.
+            do { return try MoleculeSource(libraryPath: database).load("lib:\(r.id)").structure } catch { throw Self.badRequest(error) }
+        }
+    }
+
+    /// A structure file in the body (any format the readers take, gzip too), options in the query.
+    func renderUpload(_ request: Request) async throws -> Response {
+        let body = try await bytes(of: request, what: "a structure file")
+        let name = Self.parameter(request, "name") ?? Self.parameter(request, "format").map { "upload.\($0)" } ?? "upload"
+        var reading = StructureFile.Options()
+        reading.maxBytes = configuration.maxBodyBytes * 8
+        let options = reading
+        let wantsJSON = request.headers[.accept]?.contains("application/json") == true
+        let bytes = Array(buffer: body)
+        return try await image(content: ImageCache.content(upload: bytes), request: request, json: wantsJSON) {
+            do { return try StructureFile.decode(bytes, source: name, options: options) } catch { throw Self.badRequest(error) }
+        }
+    }
+
+    /// From the cache, or drawn on the render thread from what `load` reads: 503 when the render
+    /// queue is full, 400 for a bad parameter or file.
+    func image(content: String, request: Request, json: Bool, load: @escaping @Sendable () throws -> Structure) async throws -> Response {
+        let pairs = Self.query(request).filter { RenderRequest.field($0.0) != nil }
+        return try Self.imageResponse(try await png(content: content, settings: pairs, load: load), json: json)
+    }
+
+    /// The PNG of a structure with render settings (the query's names and forms; 512 px unless
+    /// `size` is given): from the cache, or drawn on the render thread from what `load` reads.
+    /// `content` names what is drawn (`ImageCache.content`).
+    func png(content: String, settings: [(String, String)], load: @escaping @Sendable () throws -> Structure) async throws -> [UInt8] {
+        var pairs = settings
+        if !pairs.contains(where: { $0.0 == "size" }) { pairs.insert(("size", "512"), at: 0) }
+        let view: RenderRequest
+        do {
+            view = try RenderRequest(pairs)
+            _ = try view.singleMode()
+        } catch { throw Self.badRequest(error) }
+        try checkSide(width: view.width, height: view.height)
+        let key = ImageCache.key(content: content, settings: view.canonical)
+        if let png = cache?.get(key) { return png }
+        let (png, atoms) = try await drawn(view, load: load)
+        cache?.put(key, png)
+        // The large structure's arrays are freed by now: give their pages back rather than keep them.
+        if atoms >= Self.largeStructure { _ = molshot_trim_heap() }
+        return png
+    }
+
+    /// The picture `view` asks for of what `load` reads, drawn on the render thread, and how many atoms it had.
+    private func drawn(_ view: RenderRequest, load: @escaping @Sendable () throws -> Structure) async throws -> (png: [UInt8], atoms: Int) {
+        // Reading (gunzip included) and building geometry off the threads that answer requests.
+        let perception = perception
+        let (structure, picture) = try await heavy { () -> Handed<(Structure, MoleculePicture)> in
+            let structure = try load()
+            try self.checkSize(structure)
+            do {
+                return Handed(value: (structure, try MoleculePicture(structure, mode: try view.singleMode(), request: view, perception: perception.value)))
+            } catch { throw Self.badRequest(error) }
+        }.value
+        let png = try await draw { renderers in try picture.png(try picture.draw(renderers.molecules)) }
+        return (png, atomsDrawn(structure))
+    }
+
+    static func imageResponse(_ png: [UInt8], json: Bool) throws -> Response {
+        if json {
+            // The openBIS image form.
+            struct Image: Encodable { var DATA: Payload }
+            struct Payload: Encodable { var BASE64: String; var FORMAT: String }
+            return try Self.json(Image(DATA: Payload(BASE64: Data(png).base64EncodedString(), FORMAT: "PNG")))
+        }
+        return Self.response(png, type: "image/png")
+    }
+}

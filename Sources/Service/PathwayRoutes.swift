@@ -1,0 +1,140 @@
+import Core
+import Foundation
+import Hummingbird
+import Imaging
+import Pathways
+
+extension MolshotService {
+    // MARK: Pathways
+
+    func pathwayFiles() throws -> [String: String] {
+        guard let folder = configuration.pathways else { return [:] }
+        var out: [String: String] = [:]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where !name.hasPrefix(".") && !name.hasSuffix(".tsv") {
+            var id = name
+            for ext in [".gz", ".json", ".xml", ".kgml", ".sbgn", ".gpml", ".sbml"] where id.lowercased().hasSuffix(ext) { id = String(id.dropLast(ext.count)) }
+            out[id] = (folder as NSString).appendingPathComponent(name)
+        }
+        return out
+    }
+
+    func listPathways() throws -> Response {
+        struct Entry: Encodable { var id: String; var file: String }
+        return try Self.json(["pathways": try pathwayFiles().sorted { $0.key < $1.key }.map { Entry(id: $0.key, file: ($0.value as NSString).lastPathComponent) }])
+    }
+
+    func pathway(_ id: String) async throws -> (path: String, entry: MapCache.Entry) {
+        guard let path = try pathwayFiles()[id] else { throw HTTPError(.notFound, message: "no pathway \(id)") }
+        do { return (path, try await maps.entry(path)) } catch { throw Self.badRequest(error) }
+    }
+
+    func pathwayImage(_ request: Request, id: String) async throws -> Response {
+        let map = Handed(value: try await pathway(id).entry.map)
+        var r = PathwayRequest()
+        r.size = Self.parameter(request, "size")
+        r.region = Self.parameter(request, "region")
+        if let s = Self.parameter(request, "scale") {
+            do { r.scale = Double(try ValueText.number(s, field: "scale", positive: true)) } catch { throw Self.badRequest(error) }
+        }
+        if let t = Self.parameter(request, "theme") {
+            guard let name = PathwayTheme.Name(rawValue: t) else { throw HTTPError(.badRequest, message: "parameter theme must be standard, dark or print (got \(t))") }
+            r.theme = PathwayTheme(name)
+        }
+        return Self.response(try await pathwayPNG(map.value, request: r), type: "image/png")
+    }
+
+    /// The PNG `request` asks for of `map`: 400 for a bad parameter or a size over `--max-side`.
+    func pathwayPNG(_ map: PathwayMap, request: PathwayRequest) async throws -> [UInt8] {
+        let maxSide = configuration.maxSide, map = Handed(value: map)
+        // Triangles and labels off the threads that answer requests, as files are read.
+        let picture = try await heavy { () throws -> PathwayPicture in
+            do {
+                let frame = try request.frame(for: map.value)
+                try Self.checkSide(width: frame.width, height: frame.height, maxSide: maxSide)
+                return try PathwayPicture(map.value, view: frame.view, width: frame.width, height: frame.height, theme: request.theme,
+                                          samples: request.samples)
+            } catch let e as HTTPError { throw e } catch { throw Self.badRequest(error) }
+        }
+        return try await draw { renderers in try picture.png(try picture.draw(renderers.pathways)) }
+    }
+
+    /// One 256-pixel tile of the pyramid `molshot pathway --tiles` writes, drawn when asked.
+    func pathwayTile(id: String, z: Int, x: Int, y: String) async throws -> Response {
+        guard y.hasSuffix(".png"), let yi = Int(y.dropLast(4)) else { throw HTTPError(.notFound, message: "tiles are {z}/{x}/{y}.png") }
+        let (path, entry) = try await pathway(id)
+        guard (0...12).contains(z) else { throw HTTPError(.notFound, message: "no level \(z): levels are 0 to 12") }
+        let pyramid = entry.pyramid, map = Handed(value: entry.map)
+        let (columns, rows) = pyramid.grid(level: z)
+        guard (0..<columns).contains(x), (0..<rows).contains(yi) else { throw HTTPError(.notFound, message: "no tile \(z)/\(x)/\(yi)") }
+        let scale = pyramid.scale(level: z)
+        let corner = pyramid.bounds.min * scale + SIMD2(Double(x * 256), Double(yi * 256))
+        let png = try await draw { renderers in
+            // A level's scene (the whole map's triangles and labels) serves all its tiles.
+            let scene = try renderers.tileScene("\(path)|\(z)") { try renderers.pathways.scene(map.value, scale: scale, theme: PathwayTheme(.standard)) }
+            return try PNGEncoder.flat.encode(try renderers.pathways.draw(scene, corner: corner, width: 256, height: 256, theme: PathwayTheme(.standard)))
+        }
+        return Self.response(png, type: "image/png", headers: [.cacheControl: "public, max-age=3600"])
+    }
+
+    /// `GET /v1/pathways/{id}`: what a viewer of the tile pyramid needs: the map's title, its
+    /// bounds and, per level, the scale (pixels per map unit) and the grid of tiles. A pixel (px,
+    /// py) of level z lies at map point bounds.min + (px, py) / scale.
+    func pathwayInfo(_ id: String) async throws -> Response {
+        let entry = try await pathway(id).entry
+        let p = entry.pyramid
+        // Levels down to about two pixels per map unit: deeper ones only enlarge.
+        let deepest = min(12, TilePyramid(map: entry.map, tileSize: 256).levels)
+        let levels = (0...deepest).map { z -> [String: Any] in
+            let g = p.grid(level: z)
+            return ["z": z, "scale": p.scale(level: z), "columns": g.columns, "rows": g.rows]
+        }
+        let b = p.bounds
+        return Self.response(Array(Self.jsonLine([
+            "id": id, "title": entry.map.title, "format": entry.map.format, "nodes": entry.map.nodes.count, "tileSize": p.tileSize,
+            "bounds": ["x": b.min.x, "y": b.min.y, "width": b.max.x - b.min.x, "height": b.max.y - b.min.y], "levels": levels,
+        ]).utf8), type: "application/json")
+    }
+
+    /// `GET /v1/pathways/{id}/node?x=&y=&tolerance=`: the node a tap at a map point hits (the
+    /// smallest where several overlap), as `replay --pathway --log` reports it; 404 for none.
+    func pathwayNode(_ request: Request, id: String) async throws -> Response {
+        let map = try await pathway(id).entry.map
+        func number(_ name: String, _ fallback: Double?) throws -> Double {
+            guard let text = Self.parameter(request, name) else {
+                if let fallback { return fallback }
+                throw HTTPError(.badRequest, message: "parameter \(name) is needed: a number in map units")
+            }
+            guard let v = Double(text), v.isFinite else { throw HTTPError(.badRequest, message: "parameter \(name) must be a number (got \(text))") }
+            return v
+        }
+        let point = SIMD2(try number("x", nil), try number("y", nil))
+        let tolerance = max(0, min(try number("tolerance", 4), 1000))
+        guard let node = PathwayHit.node(at: point, in: map, tolerance: tolerance) else {
+            throw HTTPError(.notFound, message: "no node at \(point.x), \(point.y)")
+        }
+        let edges = map.edges.filter { $0.from == node.id || $0.to == node.id }
+        let neighbours = Set(edges.flatMap { [$0.from, $0.to].compactMap { $0 } }).subtracting([node.id]).sorted()
+        return Self.response(Array(Self.jsonLine([
+            "id": node.id, "name": node.name, "kind": node.kind.rawValue, "label": node.label,
+            "x": node.center.x, "y": node.center.y, "width": node.size.x, "height": node.size.y, "neighbours": neighbours,
+        ]).utf8), type: "application/json")
+    }
+}
+
+/// Pathway maps read once and kept, each with its tile pyramid (the map's bounds, worked out once).
+actor MapCache {
+    struct Entry: Sendable {
+        var map: PathwayMap
+        var pyramid: TilePyramid
+    }
+
+    private var maps: [String: Entry] = [:]
+
+    func entry(_ path: String) throws -> Entry {
+        if let e = maps[path] { return e }
+        let m = try PathwayFile.load(path: path)
+        let e = Entry(map: m, pyramid: TilePyramid(map: m, tileSize: 256, levels: 13))
+        maps[path] = e
+        return e
+    }
+}

@@ -1,0 +1,120 @@
+import CMemory
+import Core
+import Foundation
+import Graphics
+import Hummingbird
+import Structure
+
+/// The service's limits in one place: the render queue, the gate for reading files, atoms and
+/// picture sides a request may ask for, and the render time limit.
+extension MolshotService {
+    /// Runs `work` (reading a file, building geometry) on a thread outside Swift's cooperative
+    /// pool, whose few threads answer every request: a gzip bomb being read does not stall
+    /// `/healthz`. At most `heavyWork` run at once and `--render-queue` wait; past that, 503.
+    func heavy<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        let gate = heavyGate
+        do { try await gate.enter() } catch {
+            throw HTTPError(.serviceUnavailable, headers: [.retryAfter: "1"], message: "too many files are being read; try again in a second")
+        }
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result { try work() })
+                gate.leave()
+            }.start()
+        }
+    }
+
+    /// Files read at once for requests (each may take up to 8x `--max-body` unpacked).
+    static let heavyWork = 4
+
+    /// Atoms past which memory is given back to the system after a picture.
+    static let largeStructure = 200_000
+
+    func atomsDrawn(_ structure: Structure) -> Int { structure.models.first?.atoms.count ?? 0 }
+
+    /// 400 for a picture wider or taller than `--max-side` (images, sessions, replays, maps).
+    func checkSide(width: Int, height: Int) throws {
+        try Self.checkSide(width: width, height: height, maxSide: configuration.maxSide)
+    }
+
+    static func checkSide(width: Int, height: Int, maxSide: Int) throws {
+        guard width <= maxSide, height <= maxSide else {
+            throw HTTPError(.badRequest, message: "parameter size is larger than this server's \(maxSide) pixels a side")
+        }
+    }
+
+    /// 413 for a structure with more atoms than this server draws (images, sessions, replays).
+    func checkSize(_ structure: Structure) throws {
+        let atoms = atomsDrawn(structure)
+        guard atoms <= configuration.maxAtoms else {
+            throw HTTPError(.contentTooLarge, message: "\(atoms) atoms is more than this server's \(configuration.maxAtoms)")
+        }
+    }
+
+    /// 503 with Retry-After when `--render-queue` jobs wait already (pictures and replays alike).
+    func checkRenderQueue() throws {
+        guard worker.queued < configuration.renderQueue else {
+            throw HTTPError(.serviceUnavailable, headers: [.retryAfter: "1"], message: "the render queue is full; try again in a second")
+        }
+    }
+
+    /// Runs `job` on the render thread, or answers 503 when too many wait already or when it
+    /// takes longer than the render time limit (the drawing goes on; its picture is dropped).
+    func draw(_ job: @escaping @Sendable (ServiceRenderers) throws -> [UInt8]) async throws -> [UInt8] {
+        try checkRenderQueue()
+        let worker = worker, limit = configuration.renderSeconds
+        do {
+            return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[UInt8], Error>) in
+                let once = Once()
+                Task {
+                    let result = await Result(catching: { try await worker.perform(job) })
+                    if once.claim() { continuation.resume(with: result) }
+                }
+                Task {
+                    try? await Task.sleep(nanoseconds: UInt64(limit * 1e9))
+                    if once.claim() {
+                        continuation.resume(throwing: HTTPError(.serviceUnavailable, headers: [.retryAfter: "5"],
+                                                                message: "the picture took longer than this server's \(limit) s to draw"))
+                    }
+                }
+            }
+        } catch let e as HTTPError { throw e } catch { throw Self.badRequest(error) }
+    }
+}
+
+/// A deadline that passed first.
+struct DeadlinePassed: Error {}
+
+extension MolshotService {
+    /// `body`'s value, or `DeadlinePassed` when it takes longer than `seconds` (it is cancelled).
+    static func withDeadline<T: Sendable>(seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+                throw DeadlinePassed()
+            }
+            defer { group.cancelAll() }
+            return try await group.next()!
+        }
+    }
+}
+
+/// True for the first caller only.
+final class Once: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done = false
+
+    func claim() -> Bool {
+        lock.withLock {
+            defer { done = true }
+            return !done
+        }
+    }
+}
+
+extension Result where Failure == Error {
+    init(catching body: () async throws -> Success) async {
+        do { self = .success(try await body()) } catch { self = .failure(error) }
+    }
+}

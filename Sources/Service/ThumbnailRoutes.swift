@@ -1,0 +1,74 @@
+import Core
+import Foundation
+import Hummingbird
+import NIOCore
+
+extension MolshotService {
+    // MARK: Thumbnails
+
+    /// A thumbnail file by name, as a static file server gives it: immutable (its name holds the
+    /// structure's checksum and the settings), strong ETag, 304 on If-None-Match, byte ranges.
+    func thumbnail(_ request: Request, name: String) throws -> Response {
+        guard let folder = configuration.thumbnails else { throw HTTPError(.notFound, message: "this server serves no thumbnails") }
+        // Letters, digits and ._- only (checked on bytes: Character properties cost more than the rest of the request).
+        guard name.hasSuffix(".png"), !name.hasPrefix("."), name.utf8.allSatisfy({ b in
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2E || b == 0x5F || b == 0x2D
+        }) else {
+            throw HTTPError(.notFound, message: "no thumbnail \(name)")
+        }
+        let path = (folder as NSString).appendingPathComponent(name)
+        // A private molecule's thumbnails are as absent as the molecule.
+        let checksum = String(name.prefix(16))
+        let viewer = try viewer(request)
+        guard try isVisible(checksum: checksum, to: viewer) else { throw HTTPError(.notFound, message: "no thumbnail \(name)") }
+        // Kept as the buffer a response sends, so that serving one copies nothing.
+        let (buffer, etag) = try thumbnailFiles.withLock { kept -> (ByteBuffer, String) in
+            if let f = kept.files[name] { return (f.bytes, f.etag) }
+            guard let data = FileManager.default.contents(atPath: path) else { throw HTTPError(.notFound, message: "no thumbnail \(name)") }
+            let bytes = [UInt8](data), etag = "\"\(FNV1a.hex(FNV1a.hash(bytes), digits: 16))\""
+            let buffer = ByteBuffer(bytes: bytes)
+            kept.files[name] = (buffer, etag)
+            kept.order.append(name)
+            kept.total += bytes.count
+            while kept.total > Self.thumbnailMemory, let first = kept.order.first {
+                kept.order.removeFirst()
+                kept.total -= kept.files.removeValue(forKey: first)?.bytes.readableBytes ?? 0
+            }
+            return (buffer, etag)
+        }
+        var headers: HTTPFields = [.eTag: etag, .cacheControl: "public, max-age=31536000, immutable", .acceptRanges: "bytes"]
+        // If-None-Match compares weakly (RFC 9110 13.1.2): W/"x" matches "x".
+        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { tag in
+            let t = tag.trimmingCharacters(in: .whitespaces)
+            return t == "*" || t == etag || (t.hasPrefix("W/") && t.dropFirst(2) == etag)
+        }) {
+            return Response(status: .notModified, headers: headers)
+        }
+        if let range = request.headers[.range] {
+            let length = buffer.readableBytes
+            guard let (from, to) = Self.byteRange(range, length: length) else {
+                headers[.contentRange] = "bytes */\(length)"
+                return Response(status: .rangeNotSatisfiable, headers: headers)
+            }
+            headers[.contentRange] = "bytes \(from)-\(to)/\(length)"
+            headers[.contentType] = "image/png"
+            return Response(status: .partialContent, headers: headers, body: .init(byteBuffer: buffer.getSlice(at: buffer.readerIndex + from, length: to - from + 1)!))
+        }
+        headers[.contentType] = "image/png"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: buffer))
+    }
+
+    /// `bytes=A-B`, `bytes=A-` or `bytes=-N` within `length`, as inclusive offsets.
+    static func byteRange(_ text: String, length: Int) -> (Int, Int)? {
+        guard text.hasPrefix("bytes="), !text.contains(","), length > 0 else { return nil }
+        let spec = text.dropFirst(6).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard spec.count == 2 else { return nil }
+        if spec[0].isEmpty {
+            guard let n = Int(spec[1]), n > 0 else { return nil }
+            return (max(0, length - n), length - 1)
+        }
+        guard let from = Int(spec[0]), from < length else { return nil }
+        let to = spec[1].isEmpty ? length - 1 : min(Int(spec[1]) ?? -1, length - 1)
+        return to >= from ? (from, to) : nil
+    }
+}
