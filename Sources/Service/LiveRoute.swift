@@ -147,14 +147,8 @@ extension MolshotService {
         guard let reference = Self.parameter(request, "molecule") else {
             throw HTTPError(.badRequest, message: "parameter molecule is needed (a library id or name), or pathway")
         }
-        var pairs = Self.query(request).filter { RenderRequest.field($0.0) != nil }
-        if !pairs.contains(where: { $0.0 == "size" }) { pairs.insert(("size", "512"), at: 0) }
         var options = MoleculeDriver.Options()
-        do {
-            options.request = try RenderRequest(pairs)
-            _ = try options.request.singleMode()
-        } catch { throw Self.badRequest(error) }
-        try checkSide(width: options.request.width, height: options.request.height)
+        options.request = try renderRequest(Self.query(request), defaultSize: "512")
         let r = try self.record(reference, viewer: viewer(request))
         let structure: Structure
         do { structure = try MoleculeSource(libraryPath: configuration.database).load("lib:\(r.id)").structure } catch { throw Self.badRequest(error) }

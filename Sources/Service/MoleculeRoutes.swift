@@ -192,22 +192,14 @@ extension MolshotService {
     /// From the cache, or drawn on the render thread from what `load` reads: 503 when the render
     /// queue is full, 400 for a bad parameter or file.
     func image(content: String, request: Request, json: Bool, load: @escaping @Sendable () throws -> Structure) async throws -> Response {
-        let pairs = Self.query(request).filter { RenderRequest.field($0.0) != nil }
-        return try Self.imageResponse(try await png(content: content, settings: pairs, load: load), json: json)
+        try Self.imageResponse(try await png(content: content, settings: Self.query(request), load: load), json: json)
     }
 
     /// The PNG of a structure with render settings (the query's names and forms; 512 px unless
     /// `size` is given): from the cache, or drawn on the render thread from what `load` reads.
     /// `content` names what is drawn (`ImageCache.content`).
     func png(content: String, settings: [(String, String)], load: @escaping @Sendable () throws -> Structure) async throws -> [UInt8] {
-        var pairs = settings
-        if !pairs.contains(where: { $0.0 == "size" }) { pairs.insert(("size", "512"), at: 0) }
-        let view: RenderRequest
-        do {
-            view = try RenderRequest(pairs)
-            _ = try view.singleMode()
-        } catch { throw Self.badRequest(error) }
-        try checkSide(width: view.width, height: view.height)
+        let view = try renderRequest(settings, defaultSize: "512")
         let key = ImageCache.key(content: content, settings: view.canonical)
         if let png = cache?.get(key) { return png }
         let (png, atoms) = try await drawn(view, load: load)

@@ -78,6 +78,10 @@ public final class MolshotService: Sendable {
                     })
     }
 
+    /// Stops the render thread once what it holds is drawn (its GL context made, if that is
+    /// under way: a process that exits while llvmpipe starts up crashes in it).
+    public func close() { worker.close() }
+
     func router() -> Router<MolshotRequestContext> {
         let router = Router(context: MolshotRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.middlewares.add(RequestGate(tokens: configuration.tokens, tokenToRead: configuration.tokenToRead, metrics: metrics))

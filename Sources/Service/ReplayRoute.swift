@@ -20,11 +20,8 @@ extension MolshotService {
         guard let text = String(validating: Array(buffer: body), as: UTF8.self) else {
             throw HTTPError(.badRequest, message: "the body must be an event file (JSON Lines, UTF-8)")
         }
-        var pairs = Self.query(request).filter { RenderRequest.field($0.0) != nil }
-        if !pairs.contains(where: { $0.0 == "size" }) { pairs.insert(("size", "256"), at: 0) }
         var options = MoleculeDriver.Options()
-        do { options.request = try RenderRequest(pairs) } catch { throw Self.badRequest(error) }
-        try checkSide(width: options.request.width, height: options.request.height)
+        options.request = try renderRequest(Self.query(request), defaultSize: "256")
         var fps: Double?
         if let f = Self.parameter(request, "fps") {
             guard let v = Double(f), v > 0, v <= 60 else { throw HTTPError(.badRequest, message: "parameter fps must be a number in (0, 60] (got \(f))") }

@@ -3,6 +3,7 @@ import Core
 import Foundation
 import Graphics
 import Hummingbird
+import MoleculeView
 import Structure
 
 /// The service's limits in one place: the render queue, the gate for reading files, atoms and
@@ -41,6 +42,21 @@ extension MolshotService {
         guard width <= maxSide, height <= maxSide else {
             throw HTTPError(.badRequest, message: "parameter size is larger than this server's \(maxSide) pixels a side")
         }
+    }
+
+    /// The one picture a query asks for: render options by their names (others are left to the
+    /// route), `defaultSize` unless `size` is given; 400 naming a bad parameter, more than one
+    /// mode, or a size over `--max-side`.
+    func renderRequest(_ query: [(String, String)], defaultSize: String) throws -> RenderRequest {
+        var pairs = query.filter { RenderRequest.field($0.0) != nil }
+        if !pairs.contains(where: { $0.0 == "size" }) { pairs.insert(("size", defaultSize), at: 0) }
+        let request: RenderRequest
+        do {
+            request = try RenderRequest(pairs)
+            _ = try request.singleMode()
+        } catch { throw Self.badRequest(error) }
+        try checkSide(width: request.width, height: request.height)
+        return request
     }
 
     /// 413 for a structure with more atoms than this server draws (images, sessions, replays).

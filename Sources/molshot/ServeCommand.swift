@@ -141,6 +141,9 @@ struct ServeRun: ParsableCommand {
                 _ = CLIFailure.report(CLIError("port \(c.port) is in use; choose another with --port"))
                 _exit(1)
             }
+            // The render thread ends before the process does (llvmpipe crashes in a process
+            // exiting while a context is still being made).
+            service.close()
             if let e = outcome.error { throw e }
         }
     }

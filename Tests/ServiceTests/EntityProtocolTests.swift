@@ -31,7 +31,9 @@ final class EntityProtocolTests: XCTestCase {
         let caffeine = try add("Caffeine.pdb", owner: "alice", isPrivate: true)
         var c = ServiceConfiguration(database: db)
         c.pathways = Self.root.appendingPathComponent("Tests/Fixtures/pathways").path
-        return (try MolshotService(configuration: c), crambin, caffeine)
+        let service = try MolshotService(configuration: c)
+        addTeardownBlock { service.close() }
+        return (service, crambin, caffeine)
     }
 
     func ask(_ s: MolshotService, _ body: String, as viewer: String? = nil) async throws -> EntityTable {

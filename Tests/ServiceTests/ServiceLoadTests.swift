@@ -44,6 +44,7 @@ final class ServiceLoadTests: XCTestCase {
         let fixture = try ServiceSafetyTests.fixture("1orc.pdb")
         _ = try lib.importBytes(fixture, source: "1orc.pdb", name: "1orc", perception: try BondPerception.standard(), owner: nil, isPrivate: false)
         let service = try MolshotService(configuration: ServiceConfiguration(database: db))
+        addTeardownBlock { service.close() }
         try await Application(router: service.router()).test(.router) { client in
             // Eight sizes (the default render queue): eight pictures, none from a cache, more than
             // `heavyWork` read at once.

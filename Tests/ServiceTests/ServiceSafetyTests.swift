@@ -36,7 +36,9 @@ final class ServiceSafetyTests: XCTestCase {
         c.cache = scratch.appendingPathComponent("cache").path
         c.tokens = try Tokens.load(tokensFile)
         c.tokenToRead = tokenToRead
-        return (try MolshotService(configuration: c), token)
+        let service = try MolshotService(configuration: c)
+        addTeardownBlock { service.close() }
+        return (service, token)
     }
 
     /// A path of the table's route with each parameter filled in.
@@ -141,6 +143,24 @@ final class ServiceSafetyTests: XCTestCase {
         }
     }
 
+    /// Every route that draws a molecule reads its picture options alike (`renderRequest`): a
+    /// size over `--max-side` and two modes at once are 400s that say so, on each of them.
+    func testPictureRoutesRefuseOversizeAndTwoModesAlike() async throws {
+        let (s, token) = try service()
+        let events = Array((#"{"type":"header","version":1,"viewport":{"width":100,"height":100}}"# + "\n").utf8)
+        try await Application(router: s.router()).test(.router) { client in
+            for (method, path, body) in [(HTTPRequest.Method.get, "/v1/molecules/1/image", [UInt8]()),
+                                         (.post, "/v1/render", try Self.fixture("Caffeine.pdb")), (.post, "/v1/replay", events)] {
+                for (query, says) in [("size=5000", "larger than this server's 4096 pixels a side"), ("mode=ball-and-stick,spacefill", "mode")] {
+                    let r = try await client.execute(uri: "\(path)?\(query)", method: method, headers: [.authorization: "Bearer \(token)"],
+                                                     body: ByteBuffer(bytes: body))
+                    XCTAssertEqual(r.status, .badRequest, "\(path)?\(query)")
+                    XCTAssertTrue(String(buffer: r.body).contains(says), "\(path)?\(query): \(String(buffer: r.body))")
+                }
+            }
+        }
+    }
+
     /// `load` in a replayed event file names a structure file on the server's disk: refused at
     /// its line, and the file is never read (1crn from the fixtures would draw).
     func testAGestureLoadReadsNoFileOfTheServer() async throws {
@@ -214,6 +234,7 @@ final class ServiceSafetyTests: XCTestCase {
         var c = s.configuration
         c.thumbnails = thumbs.path
         let served = try MolshotService(configuration: c)
+        addTeardownBlock { served.close() }
         try await Application(router: served.router()).test(.router) { client in
             // The test client's requests say `localhost` as their authority (Host).
             let entities = try await client.execute(uri: "/v1/entities", method: .post,
@@ -258,6 +279,7 @@ final class ServiceSafetyTests: XCTestCase {
         var c = s.configuration
         c.maxAtoms = 100
         let small = try MolshotService(configuration: c)
+        addTeardownBlock { small.close() }
         try await Application(router: small.router()).test(.router) { client in
             let imported = try await client.execute(uri: "/v1/molecules?name=1hpv.pdb", method: .post, headers: [.authorization: "Bearer \(token)"],
                                                     body: ByteBuffer(bytes: try Self.fixture("1hpv.pdb")))
