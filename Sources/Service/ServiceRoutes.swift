@@ -149,13 +149,13 @@ struct RequestGate<Context: RequestContext>: RouterMiddleware {
             let response = try await next(request, context)
             done(Int(response.status.code), response.body.contentLength ?? 0)
             return response
-        } catch let error as HTTPResponseError {
-            done(Int(error.status.code), 0)
-            throw error
         } catch {
-            let answer = MolshotService.badRequest(error)
-            done(Int(answer.status.code), 0)
-            throw answer
+            // Answered here rather than thrown on, so that the log and the metrics count the
+            // error's body as sent.
+            let answer = (error as? HTTPResponseError) ?? MolshotService.badRequest(error)
+            let response = try answer.response(from: request, context: context)
+            done(Int(response.status.code), response.body.contentLength ?? 0)
+            return response
         }
     }
 

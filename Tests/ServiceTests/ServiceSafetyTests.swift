@@ -203,6 +203,26 @@ final class ServiceSafetyTests: XCTestCase {
         }
     }
 
+    /// An error's body is counted as sent: the log and `molshot_response_bytes_total` had 0 for
+    /// every error reply, body or not.
+    func testErrorRepliesCountTheirBodies() async throws {
+        let (s, _) = try service()
+        try await Application(router: s.router()).test(.router) { client in
+            // The total so far (not counting the answer that says it), and that answer's size.
+            func sent() async throws -> (total: Int, answer: Int) {
+                let body = try await client.execute(uri: "/metrics", method: .get).body
+                let line = try XCTUnwrap(String(buffer: body).split(separator: "\n").first { $0.hasPrefix("molshot_response_bytes_total ") })
+                return (try XCTUnwrap(Int(line.split(separator: " ")[1])), body.readableBytes)
+            }
+            let before = try await sent()
+            let missing = try await client.execute(uri: "/v1/molecules/nothing-by-this-name", method: .get)
+            XCTAssertEqual(missing.status, .notFound)
+            XCTAssertGreaterThan(missing.body.readableBytes, 10)
+            let after = try await sent()
+            XCTAssertEqual(after.total - before.total, before.answer + missing.body.readableBytes)
+        }
+    }
+
     /// Two uploads with the same FNV-1a checksum (caffeine and crambin, each with a REMARK line
     /// found by a cycle search for a 64-bit collision): each gets the picture of its own atoms.
     /// Before, the second was answered with the first's cached picture.
