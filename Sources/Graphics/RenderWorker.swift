@@ -10,9 +10,58 @@ import Foundation
 /// `Context` (a renderer, say) is made on the worker's thread by `makeContext`, used only there
 /// and released there when the worker closes; if it cannot be made, every job gets that error.
 public final class RenderWorker<Context>: @unchecked Sendable {
-    private typealias Job = (Result<Context, Error>) -> Void
-
     public let capacity: Int
+    /// The queue and its thread's loop. The thread holds the queue, never the worker: a worker
+    /// released while its thread is still in a method of it would be freed with a reference held
+    /// (the runtime aborts on that), so the worker's `deinit` only closes the queue and waits.
+    private let queue: JobQueue<Context>
+
+    public init(capacity: Int = 4, name: String = "molshot-draw", makeContext: @escaping () throws -> Context) {
+        self.capacity = max(1, capacity)
+        let queue = JobQueue<Context>(capacity: self.capacity)
+        self.queue = queue
+        // The body goes in a box: `makeContext` need not be Sendable, and runs on that thread only.
+        let box = ThreadBody()
+        box.run = { queue.serve(makeContext) }
+        let thread = Thread { box.run?() }
+        thread.stackSize = 8 << 20
+        thread.name = name
+        queue.thread = thread
+        thread.start()
+    }
+
+    deinit { queue.close() }
+
+    /// Jobs waiting, not counting one being drawn.
+    public var queued: Int { queue.queued }
+
+    /// Queues `job`, waiting while the queue is full; `failed` gets the error if the context
+    /// could not be made, the worker is closed, or the job throws.
+    public func submit(_ job: @escaping (Context) throws -> Void, failed: @escaping (Error) -> Void) {
+        queue.submit(job, failed: failed)
+    }
+
+    /// Runs `job` on the worker and waits for its result.
+    public func perform<T>(_ job: @escaping (Context) throws -> T) throws -> T {
+        try waitingFor(submit, job)
+    }
+
+    /// Runs `job` on the worker; the caller suspends (no thread is blocked) while it waits for
+    /// room in the queue and for the result.
+    public func perform<T: Sendable>(_ job: @escaping @Sendable (Context) throws -> T) async throws -> T {
+        try await queue.perform(job)
+    }
+
+    /// Finishes the jobs already queued, then ends the thread (releasing the context there).
+    /// Later jobs fail with `RenderWorkerClosed`.
+    public func close() { queue.close() }
+}
+
+/// A render worker's bounded queue of jobs and the loop its thread runs.
+private final class JobQueue<Context>: @unchecked Sendable {
+    typealias Job = (Result<Context, Error>) -> Void
+
+    let capacity: Int
     private let condition = NSCondition()
     /// Jobs in order; a taken job's slot is emptied at once, so that what it holds (a large
     /// structure's geometry) is freed when it is done, not when the array is next compacted.
@@ -21,30 +70,18 @@ public final class RenderWorker<Context>: @unchecked Sendable {
     private var spaceWaiters: [CheckedContinuation<Void, Never>] = []
     private var closed = false
     private var finished = false
-    private let thread: Thread
+    /// The thread serving the queue (set before it starts; weak: the thread's body holds the queue).
+    weak var thread: Thread?
 
-    public init(capacity: Int = 4, name: String = "molshot-draw", makeContext: @escaping () throws -> Context) {
-        self.capacity = max(1, capacity)
-        let box = ThreadBody()
-        thread = Thread { box.run?() }
-        thread.stackSize = 8 << 20
-        thread.name = name
-        box.run = { [unowned(unsafe) self] in self.serve(makeContext) }
-        thread.start()
-    }
+    init(capacity: Int) { self.capacity = capacity }
 
-    deinit { close() }
-
-    /// Jobs waiting, not counting one being drawn.
-    public var queued: Int {
+    var queued: Int {
         condition.lock()
         defer { condition.unlock() }
         return jobs.count - head
     }
 
-    /// Queues `job`, waiting while the queue is full; `failed` gets the error if the context
-    /// could not be made, the worker is closed, or the job throws.
-    public func submit(_ job: @escaping (Context) throws -> Void, failed: @escaping (Error) -> Void) {
+    func submit(_ job: @escaping (Context) throws -> Void, failed: @escaping (Error) -> Void) {
         let wrapped: Job = { context in
             do { try job(try context.get()) } catch { failed(error) }
         }
@@ -60,14 +97,7 @@ public final class RenderWorker<Context>: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Runs `job` on the worker and waits for its result.
-    public func perform<T>(_ job: @escaping (Context) throws -> T) throws -> T {
-        try waitingFor(submit, job)
-    }
-
-    /// Runs `job` on the worker; the caller suspends (no thread is blocked) while it waits for
-    /// room in the queue and for the result.
-    public func perform<T: Sendable>(_ job: @escaping @Sendable (Context) throws -> T) async throws -> T {
+    func perform<T: Sendable>(_ job: @escaping @Sendable (Context) throws -> T) async throws -> T {
         while !tryReserve() {
             await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
                 condition.lock()
@@ -104,9 +134,7 @@ public final class RenderWorker<Context>: @unchecked Sendable {
         return jobs.count - head < capacity || closed
     }
 
-    /// Finishes the jobs already queued, then ends the thread (releasing the context there).
-    /// Later jobs fail with `RenderWorkerClosed`.
-    public func close() {
+    func close() {
         condition.lock()
         closed = true
         condition.broadcast()
@@ -117,7 +145,7 @@ public final class RenderWorker<Context>: @unchecked Sendable {
         waiters.forEach { $0.resume() }
     }
 
-    private func serve(_ makeContext: () throws -> Context) {
+    func serve(_ makeContext: () throws -> Context) {
         var context: Result<Context, Error>? = Result { try makeContext() }
         while let job = next() { job(context!) }
         context = nil
@@ -155,9 +183,6 @@ public struct RenderWorkerClosed: Fault, Sendable {
     public var description: String { "the render worker has closed" }
 }
 
-private final class ThreadBody: @unchecked Sendable {
-    var run: (() -> Void)?
-}
 
 /// A way to a render worker's thread that sees part of its context: a replay or a live session
 /// draws molecules whether the worker holds a molecule renderer alone (`molshot replay`) or the
@@ -198,4 +223,8 @@ private func waitingFor<Context, T>(_ submit: (@escaping (Context) throws -> Voi
     })
     done.wait()
     return try result!.get()
+}
+
+private final class ThreadBody: @unchecked Sendable {
+    var run: (() -> Void)?
 }
