@@ -75,16 +75,20 @@ public final class LiveSession<Driver: ViewDriver>: LiveView, @unchecked Sendabl
     private var dirty = false
     private var closed = false
     private var recorded: EventRecording?
+    private let taken: ((String) -> Void)?
 
     /// `send` gets frames (in order, one at a time), taps and errors, from whichever thread has
-    /// them. With `record`, the lines taken are kept (`recording`) as an event file. `driver`
-    /// makes the view when the header comes.
+    /// them. With `record`, the lines taken are kept (`recording`) as an event file; `taken` hears
+    /// each line taken (the header too), for a recording kept elsewhere. `driver` makes the view
+    /// when the header comes.
     public init(source: String = "session", encoder: PNGEncoder, lane: RenderLane<Driver.Renderer>, record: Bool = false,
-                send: @escaping @Sendable (LiveOutput) -> Void, driver: @escaping Replay<Driver>.MakeDriver) {
+                taken: ((String) -> Void)? = nil, send: @escaping @Sendable (LiveOutput) -> Void,
+                driver: @escaping Replay<Driver>.MakeDriver) {
         self.source = source
         self.lane = lane
         self.send = send
         self.encoder = encoder
+        self.taken = taken
         makeDriver = driver
         reader = GestureEventReader(source: source)
         recorded = record ? EventRecording() : nil
@@ -105,6 +109,7 @@ public final class LiveSession<Driver: ViewDriver>: LiveView, @unchecked Sendabl
                 if driver == nil && reader.viewport.width > 0 {
                     driver = try makeDriver(reader.viewport, lane)
                     recorded?.append(line)
+                    taken?(line)
                     dirty = true
                 }
                 return
@@ -114,6 +119,7 @@ public final class LiveSession<Driver: ViewDriver>: LiveView, @unchecked Sendabl
             events += 1
             lastTime = event.time
             recorded?.append(line)
+            taken?(line)
             taps = effect.taps
             if effect.changed || effect.wantsFrame { dirty = true }
         }

@@ -252,8 +252,9 @@ extension Replay where Driver == MoleculeDriver {
 extension LiveSession where Driver == MoleculeDriver {
     /// A live view of `molecule`, frames encoded as the request asks (`frameEncoder`).
     public convenience init(source: String = "session", options: MoleculeDriver.Options, molecule: Structure?,
-                            lane: RenderLane<MoleculeRenderer>, record: Bool = false, send: @escaping @Sendable (LiveOutput) -> Void) {
-        self.init(source: source, encoder: options.request.frameEncoder(), lane: lane, record: record, send: send) {
+                            lane: RenderLane<MoleculeRenderer>, record: Bool = false, taken: ((String) -> Void)? = nil,
+                            send: @escaping @Sendable (LiveOutput) -> Void) {
+        self.init(source: source, encoder: options.request.frameEncoder(), lane: lane, record: record, taken: taken, send: send) {
             try MoleculeDriver(viewport: $0, options: options, structure: molecule, worker: $1)
         }
     }

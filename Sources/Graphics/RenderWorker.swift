@@ -22,7 +22,14 @@ public final class RenderWorker<Context>: @unchecked Sendable {
         self.queue = queue
         // The body goes in a box: `makeContext` need not be Sendable, and runs on that thread only.
         let box = ThreadBody()
-        box.run = { queue.serve(makeContext) }
+        box.run = {
+            // The name the system shows (top, perf, /proc), at most 15 bytes.
+            if let comm = fopen("/proc/thread-self/comm", "w") {
+                fputs(String(decoding: name.utf8.prefix(15), as: UTF8.self), comm)
+                fclose(comm)
+            }
+            queue.serve(makeContext)
+        }
         let thread = Thread { box.run?() }
         thread.stackSize = 8 << 20
         thread.name = name
