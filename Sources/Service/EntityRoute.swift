@@ -235,10 +235,7 @@ extension MolshotService {
                 let query = settings.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
                 return ["URL": "\(base)/v1/molecules/\(id)/image?\(query)"]
             }
-            let database = configuration.database
-            let png = try await png(content: ImageCache.content(library: record), settings: settings) {
-                do { return try MoleculeSource(libraryPath: database).load("lib:\(id)").structure } catch { throw Self.badRequest(error) }
-            }
+            let png = try await png(content: ImageCache.content(library: record), settings: settings, subject: .library(id))
             return ["DATA": ["BASE64": Data(png).base64EncodedString(), "FORMAT": "PNG"]]
         case .pathway(let id, let size):
             if form == "URL" { return ["URL": "\(base)/v1/pathways/\(id)/image?size=\(size)"] }

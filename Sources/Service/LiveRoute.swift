@@ -120,9 +120,13 @@ extension MolshotService {
     struct SessionPlan {
         enum Subject {
             case molecule(MoleculeDriver.Options, Handed<Structure>)
+            /// A molecule drawn by render process `worker` (which reads it).
+            case remote(worker: Int, library: Int, settings: [(String, String)])
             case pathway(Handed<PathwayMap>, width: Int, height: Int)
         }
         var subject: Subject
+        /// The render worker a molecule session takes for its life (`RenderWorkers.done` at its end).
+        var worker: Int?
         var record: Bool
         var width: Int
         var height: Int
@@ -141,7 +145,7 @@ extension MolshotService {
             let frame: (view: MapView, width: Int, height: Int)
             do { frame = try r.frame(for: map) } catch { throw Self.badRequest(error) }
             try checkSide(width: frame.width, height: frame.height)
-            return SessionPlan(subject: .pathway(Handed(value: map), width: frame.width, height: frame.height), record: record,
+            return SessionPlan(subject: .pathway(Handed(value: map), width: frame.width, height: frame.height), worker: nil, record: record,
                                width: frame.width, height: frame.height, mode: "pathway")
         }
         guard let reference = Self.parameter(request, "molecule") else {
@@ -150,11 +154,23 @@ extension MolshotService {
         var options = MoleculeDriver.Options()
         options.request = try renderRequest(Self.query(request), defaultSize: "512")
         let r = try self.record(reference, viewer: viewer(request))
-        let structure: Structure
-        do { structure = try MoleculeSource(libraryPath: configuration.database).load("lib:\(r.id)").structure } catch { throw Self.badRequest(error) }
-        try checkSize(structure)
-        return SessionPlan(subject: .molecule(options, Handed(value: structure)), record: record, width: options.request.width,
-                           height: options.request.height, mode: options.request.mode)
+        // The session's worker, for its life; a render process reads the molecule itself.
+        let worker = try workers.take(forSession: true, queued: 0, limit: .max)
+        let subject: SessionPlan.Subject
+        if workers.process(worker) != nil {
+            subject = .remote(worker: worker, library: r.id, settings: Self.pictureSettings(Self.query(request), defaultSize: "512"))
+        } else {
+            do {
+                let structure = try limits.load(.library(r.id))
+                try checkSize(structure)
+                subject = .molecule(options, Handed(value: structure))
+            } catch {
+                workers.done(worker, session: true)
+                throw error
+            }
+        }
+        return SessionPlan(subject: subject, worker: worker, record: record, width: options.request.width, height: options.request.height,
+                           mode: options.request.mode)
     }
 
     /// One session: the first text message says its id; then event lines in, frames out (a JSON
@@ -167,6 +183,7 @@ extension MolshotService {
             try await outbound.close(.policyViolation, reason: Self.closeReason(message))
             return
         }
+        defer { if let worker = plan.worker { workers.done(worker, session: true) } }
         let (outputs, continuation) = AsyncStream<LiveOutput>.makeStream()
         let backlog = SendBacklog(), send: @Sendable (LiveOutput) -> Void = { if backlog.admit($0) { continuation.yield($0) } }
         let id = UUID().uuidString.lowercased()
@@ -175,6 +192,15 @@ extension MolshotService {
         case .molecule(let options, let molecule):
             session = LiveSession(source: "session \(id)", options: options, molecule: molecule.value, lane: RenderLane(worker) { $0.molecules },
                                   record: plan.record, send: send)
+        case .remote(let worker, let library, let settings):
+            do {
+                session = try await workers.process(worker)!.openSession(id, library: library, settings: settings, record: plan.record, send: send)
+            } catch {
+                let message = (error as? HTTPError)?.body ?? "\(error)"
+                try await outbound.write(.text(Self.jsonLine(["type": "error", "line": 0, "message": message])))
+                try await outbound.close(.policyViolation, reason: Self.closeReason(message))
+                return
+            }
         case .pathway(let map, let width, let height):
             session = LiveSession(source: "session \(id)", map: map.value, width: width, height: height, theme: PathwayTheme(.standard),
                                          lane: RenderLane(worker) { $0.pathways }, record: plan.record, send: send)

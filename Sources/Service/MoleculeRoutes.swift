@@ -168,60 +168,52 @@ extension MolshotService {
 
     func moleculeImage(_ request: Request, id: String) async throws -> Response {
         let r = try record(id, viewer: viewer(request))
-        let database = configuration.database
-        return try await image(content: ImageCache.content(library: r), request: request, json: false) {
-            // Read only when the picture is not in the cache.
-            do { return try MoleculeSource(libraryPath: database).load("lib:\(r.id)").structure } catch { throw Self.badRequest(error) }
-        }
+        return try await image(content: ImageCache.content(library: r), subject: .library(r.id), request: request, json: false)
     }
 
     /// A structure file in the body (any format the readers take, gzip too), options in the query.
     func renderUpload(_ request: Request) async throws -> Response {
         let body = try await bytes(of: request, what: "a structure file")
         let name = Self.parameter(request, "name") ?? Self.parameter(request, "format").map { "upload.\($0)" } ?? "upload"
-        var reading = StructureFile.Options()
-        reading.maxBytes = configuration.maxBodyBytes * 8
-        let options = reading
         let wantsJSON = request.headers[.accept]?.contains("application/json") == true
         let bytes = Array(buffer: body)
-        return try await image(content: ImageCache.content(upload: bytes), request: request, json: wantsJSON) {
-            do { return try StructureFile.decode(bytes, source: name, options: options) } catch { throw Self.badRequest(error) }
-        }
+        return try await image(content: ImageCache.content(upload: bytes), subject: .upload(bytes, name: name), request: request, json: wantsJSON)
     }
 
-    /// From the cache, or drawn on the render thread from what `load` reads: 503 when the render
-    /// queue is full, 400 for a bad parameter or file.
-    func image(content: String, request: Request, json: Bool, load: @escaping @Sendable () throws -> Structure) async throws -> Response {
-        try Self.imageResponse(try await png(content: content, settings: Self.query(request), load: load), json: json)
+    /// From the cache, or drawn by a render worker: 503 when the render queue is full, 400 for a
+    /// bad parameter or file.
+    func image(content: String, subject: ImageSubject, request: Request, json: Bool) async throws -> Response {
+        try Self.imageResponse(try await png(content: content, settings: Self.query(request), subject: subject), json: json)
     }
 
     /// The PNG of a structure with render settings (the query's names and forms; 512 px unless
-    /// `size` is given): from the cache, or drawn on the render thread from what `load` reads.
-    /// `content` names what is drawn (`ImageCache.content`).
-    func png(content: String, settings: [(String, String)], load: @escaping @Sendable () throws -> Structure) async throws -> [UInt8] {
+    /// `size` is given): from the cache, or drawn by the least loaded render worker. `content`
+    /// names what is drawn (`ImageCache.content`).
+    func png(content: String, settings: [(String, String)], subject: ImageSubject) async throws -> [UInt8] {
         let view = try renderRequest(settings, defaultSize: "512")
         let key = ImageCache.key(content: content, settings: view.canonical)
         if let png = cache?.get(key) { return png }
-        let (png, atoms) = try await drawn(view, load: load)
+        let png = try await drawn(view, settings: Self.pictureSettings(settings, defaultSize: "512"), subject: subject)
         cache?.put(key, png)
-        // The large structure's arrays are freed by now: give their pages back rather than keep them.
-        if atoms >= Self.largeStructure { _ = molshot_trim_heap() }
         return png
     }
 
-    /// The picture `view` asks for of what `load` reads, drawn on the render thread, and how many atoms it had.
-    private func drawn(_ view: RenderRequest, load: @escaping @Sendable () throws -> Structure) async throws -> (png: [UInt8], atoms: Int) {
-        // Reading (gunzip included) and building geometry off the threads that answer requests.
-        let perception = perception
-        let (structure, picture) = try await heavy { () -> Handed<(Structure, MoleculePicture)> in
-            let structure = try load()
-            try self.checkSize(structure)
-            do {
-                return Handed(value: (structure, try MoleculePicture(structure, mode: try view.singleMode(), request: view, perception: perception.value)))
-            } catch { throw Self.badRequest(error) }
-        }.value
-        let png = try await draw { renderers in try picture.png(try picture.draw(renderers.molecules)) }
-        return (png, atomsDrawn(structure))
+    /// The picture `view` (from `settings`) asks for of `subject`: in a render process, or read and
+    /// prepared here off the threads that answer requests and drawn on this process's render thread.
+    private func drawn(_ view: RenderRequest, settings: [(String, String)], subject: ImageSubject) async throws -> [UInt8] {
+        let worker = try workers.take(forSession: false, queued: self.worker.queued, limit: configuration.renderQueue)
+        defer { workers.done(worker, session: false) }
+        if let process = workers.process(worker) {
+            return try await withRenderDeadline { try await process.draw(settings: settings, subject: subject) }
+        }
+        let perception = perception, limits = limits
+        let (picture, atoms) = try await heavy { Handed(value: try limits.picture(subject, view, perception: perception.value)) }.value
+        // Drawn on the render thread; smoothed and encoded off it, while it draws the next.
+        let drawn = try await draw { renderers in try picture.draw(renderers.molecules) }
+        let png = try await Self.finishing { try picture.png(drawn) }
+        // The large structure's arrays are freed by now: give their pages back rather than keep them.
+        if atoms >= PictureLimits.largeStructure { _ = molshot_trim_heap() }
+        return png
     }
 
     static func imageResponse(_ png: [UInt8], json: Bool) throws -> Response {

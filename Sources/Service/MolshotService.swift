@@ -15,12 +15,15 @@ import Structure
 /// `molshot serve`: images of the molecule library, of uploaded structures and of pathway maps,
 /// and the thumbnails `molshot thumbnails` made, over HTTP. Routes are thin: each turns its query
 /// into the request type the CLI uses (`RenderRequest`, `PathwayRequest`) and calls the same core.
-/// One thread owns the GL context (`RenderWorker`); requests wait in a bounded queue in front of
-/// it and get 503 with Retry-After when it is full.
+/// Render workers draw (`RenderWorkers`: this process's render thread, which owns its GL context,
+/// and render processes); requests wait in a bounded queue in front of each and get 503 with
+/// Retry-After when it is full.
 public final class MolshotService: Sendable {
     public let configuration: ServiceConfiguration
     public let metrics = ServiceMetrics()
+    /// This process's render thread (worker 0 of `workers`).
     let worker: RenderWorker<ServiceRenderers>
+    let workers: RenderWorkers
     let perception: Handed<BondPerception>
     let maps = MapCache()
     let cache: ImageCache?
@@ -44,10 +47,17 @@ public final class MolshotService: Sendable {
         let library = try MoleculeLibrary(path: configuration.database, create: false)
         perception = Handed(value: try BondPerception.standard())
         cache = try configuration.cache.map { try ImageCache(directory: $0, maxBytes: configuration.cacheBytes) }
+        workers = RenderWorkers(count: configuration.renderThreads, executable: configuration.renderProcess.map { URL(fileURLWithPath: $0) },
+                                arguments: ["serve", "render-process", "--db", configuration.database, "--max-bytes", String(configuration.maxBodyBytes * 8),
+                                            "--max-atoms", String(configuration.maxAtoms)])
+        // This process's share of llvmpipe's threads, read when its first context is made (unless set).
+        if workers.count > 1 && ProcessInfo.processInfo.environment["LP_NUM_THREADS"] == nil {
+            setenv("LP_NUM_THREADS", String(RenderWorkers.rasterizerThreads(workers: workers.count)), 1)
+        }
         worker = RenderWorker(capacity: configuration.renderQueue, name: "molshot-serve-draw") { try ServiceRenderers() }
         heavyGate = WorkGate(slots: Self.heavyWork, waiting: configuration.renderQueue)
-        let worker = worker, cache = cache
-        metrics.queueDepth = { worker.queued }
+        let worker = worker, workers = workers, cache = cache
+        metrics.queueDepth = { worker.queued + workers.processQueued }
         metrics.cacheCounts = { (cache?.hits ?? 0, cache?.misses ?? 0) }
         let sessions = sessions
         metrics.liveSessions = { sessions.count }
@@ -80,7 +90,10 @@ public final class MolshotService: Sendable {
 
     /// Stops the render thread once what it holds is drawn (its GL context made, if that is
     /// under way: a process that exits while llvmpipe starts up crashes in it).
-    public func close() { worker.close() }
+    public func close() {
+        worker.close()
+        workers.close()
+    }
 
     func router() -> Router<MolshotRequestContext> {
         let router = Router(context: MolshotRequestContext.self, options: .autoGenerateHeadEndpoints)

@@ -19,8 +19,13 @@ public struct ServiceConfiguration: Sendable {
     public var maxSide = 4096
     /// Most atoms in a structure rendered (413 past it).
     public var maxAtoms = 2_000_000
-    /// Requests that may wait for the render thread; past it, 503 with Retry-After.
+    /// Requests that may wait for each render worker; past it, 503 with Retry-After.
     public var renderQueue = 8
+    /// Render workers, each with a GL context of its own: this process's render thread and
+    /// `renderThreads - 1` render processes (`renderProcess` started as `molshot serve render-process`).
+    public var renderThreads = ProcessInfo.processInfo.activeProcessorCount
+    /// The `molshot` executable render processes run; without one, this process draws alone.
+    public var renderProcess: String?
     /// Seconds a request waits for its picture; past it, 503.
     public var renderSeconds = 30.0
     /// Rendered images kept here, keyed by checksum and settings, if set.
@@ -53,7 +58,7 @@ public struct ServiceConfiguration: Sendable {
 
     /// The settings of a JSON file, over `self`: `{"db", "host", "port", "thumbnails", "pathways",
     /// "cache", "cacheBytes", "tokens", "tokenToRead", "maxBody", "maxSide", "maxAtoms", "renderQueue",
-    /// "renderSeconds", "maxSessions", "sessionIdleSeconds", "maxConnections", "idleSeconds", "headSeconds", "bodySeconds", "publicURL"}`
+    /// "renderThreads", "renderSeconds", "maxSessions", "sessionIdleSeconds", "maxConnections", "idleSeconds", "headSeconds", "bodySeconds", "publicURL"}`
     /// (any of them). An unknown key or a value of the wrong kind is an error naming the key.
     public mutating func read(configFile path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -94,6 +99,7 @@ public struct ServiceConfiguration: Sendable {
             case "maxSide": maxSide = try number(key, 1...8192)
             case "maxAtoms": maxAtoms = try number(key, 1...Int.max)
             case "renderQueue": renderQueue = try number(key, 1...100_000)
+            case "renderThreads": renderThreads = try number(key, 1...1024)
             case "renderSeconds":
                 guard let n = JSONText.number(object[key]), n > 0, n.isFinite else { throw fail(key, "a positive number of seconds") }
                 renderSeconds = n
@@ -106,7 +112,7 @@ public struct ServiceConfiguration: Sendable {
             case "sessionIdleSeconds":
                 guard let n = JSONText.number(object[key]), n > 0, n.isFinite else { throw fail(key, "a positive number of seconds") }
                 sessionIdleSeconds = n
-            default: throw InputFileError(file: path, message: "\(key): not a setting (db, host, port, thumbnails, pathways, cache, cacheBytes, tokens, tokenToRead, maxBody, maxSide, maxAtoms, renderQueue, renderSeconds, maxSessions, sessionIdleSeconds, maxConnections, idleSeconds, headSeconds, bodySeconds, publicURL)")
+            default: throw InputFileError(file: path, message: "\(key): not a setting (db, host, port, thumbnails, pathways, cache, cacheBytes, tokens, tokenToRead, maxBody, maxSide, maxAtoms, renderQueue, renderThreads, renderSeconds, maxSessions, sessionIdleSeconds, maxConnections, idleSeconds, headSeconds, bodySeconds, publicURL)")
             }
         }
     }

@@ -28,10 +28,10 @@ extension MolshotService {
     /// Files read at once for requests (each may take up to 8x `--max-body` unpacked).
     static let heavyWork = 4
 
-    /// Atoms past which memory is given back to the system after a picture.
-    static let largeStructure = 200_000
-
-    func atomsDrawn(_ structure: Structure) -> Int { structure.models.first?.atoms.count ?? 0 }
+    /// What reading a structure may take, as this process and its render processes read them.
+    var limits: PictureLimits {
+        PictureLimits(database: configuration.database, maxBytes: configuration.maxBodyBytes * 8, maxAtoms: configuration.maxAtoms)
+    }
 
     /// 400 for a picture wider or taller than `--max-side` (images, sessions, replays, maps).
     func checkSide(width: Int, height: Int) throws {
@@ -48,24 +48,25 @@ extension MolshotService {
     /// route), `defaultSize` unless `size` is given; 400 naming a bad parameter, more than one
     /// mode, or a size over `--max-side`.
     func renderRequest(_ query: [(String, String)], defaultSize: String) throws -> RenderRequest {
-        var pairs = query.filter { RenderRequest.field($0.0) != nil }
-        if !pairs.contains(where: { $0.0 == "size" }) { pairs.insert(("size", defaultSize), at: 0) }
         let request: RenderRequest
         do {
-            request = try RenderRequest(pairs)
+            request = try RenderRequest(Self.pictureSettings(query, defaultSize: defaultSize))
             _ = try request.singleMode()
         } catch { throw Self.badRequest(error) }
         try checkSide(width: request.width, height: request.height)
         return request
     }
 
-    /// 413 for a structure with more atoms than this server draws (images, sessions, replays).
-    func checkSize(_ structure: Structure) throws {
-        let atoms = atomsDrawn(structure)
-        guard atoms <= configuration.maxAtoms else {
-            throw HTTPError(.contentTooLarge, message: "\(atoms) atoms is more than this server's \(configuration.maxAtoms)")
-        }
+    /// The query's render options (by their names), `size` first when not given: what a render
+    /// process is sent to make the same `RenderRequest`.
+    static func pictureSettings(_ query: [(String, String)], defaultSize: String) -> [(String, String)] {
+        var pairs = query.filter { RenderRequest.field($0.0) != nil }
+        if !pairs.contains(where: { $0.0 == "size" }) { pairs.insert(("size", defaultSize), at: 0) }
+        return pairs
     }
+
+    /// 413 for a structure with more atoms than this server draws (images, sessions, replays).
+    func checkSize(_ structure: Structure) throws { try limits.check(structure) }
 
     /// 503 with Retry-After when `--render-queue` jobs wait already (pictures and replays alike).
     func checkRenderQueue() throws {
@@ -76,14 +77,21 @@ extension MolshotService {
 
     /// Runs `job` on the render thread, or answers 503 when too many wait already or when it
     /// takes longer than the render time limit (the drawing goes on; its picture is dropped).
-    func draw(_ job: @escaping @Sendable (ServiceRenderers) throws -> [UInt8]) async throws -> [UInt8] {
+    func draw<T: Sendable>(_ job: @escaping @Sendable (ServiceRenderers) throws -> T) async throws -> T {
         try checkRenderQueue()
-        let worker = worker, limit = configuration.renderSeconds
+        let worker = worker
+        return try await withRenderDeadline { try await worker.perform(job) }
+    }
+
+    /// `work`'s picture, or 503 when it takes longer than the render time limit (the drawing goes
+    /// on; its picture is dropped).
+    func withRenderDeadline<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
+        let limit = configuration.renderSeconds
         do {
-            return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[UInt8], Error>) in
+            return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
                 let once = Once()
                 Task {
-                    let result = await Result(catching: { try await worker.perform(job) })
+                    let result = await Result(catching: { try await work() })
                     if once.claim() { continuation.resume(with: result) }
                 }
                 Task {
@@ -95,6 +103,16 @@ extension MolshotService {
                 }
             }
         } catch let e as HTTPError { throw e } catch { throw Self.badRequest(error) }
+    }
+}
+
+extension MolshotService {
+    /// `work` (encoding a picture, say) on a thread outside Swift's cooperative pool, which
+    /// answers every request, and off the render thread, which goes on drawing meanwhile.
+    static func finishing<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+        }
     }
 }
 

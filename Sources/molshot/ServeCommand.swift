@@ -10,7 +10,7 @@ struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve images of the molecule library, of uploaded structures and of pathway maps, and thumbnails, over HTTP.",
-        subcommands: [ServeRun.self, ServeToken.self],
+        subcommands: [ServeRun.self, ServeToken.self, ServeRenderProcess.self],
         defaultSubcommand: ServeRun.self
     )
 }
@@ -31,13 +31,27 @@ struct ServeToken: ParsableCommand {
     }
 }
 
+/// A render process of `molshot serve --render-threads N` (started by the service, not by hand).
+struct ServeRenderProcess: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "render-process", abstract: "A render process of molshot serve.",
+                                                    shouldDisplay: false)
+    @Option var db: String
+    @Option var maxBytes: Int
+    @Option var maxAtoms: Int
+
+    func run() throws {
+        try CLIFailure.run { try RenderProcessServer.run(database: db, maxBytes: maxBytes, maxAtoms: maxAtoms) }
+    }
+}
+
 struct ServeRun: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Serve images of the molecule library, of uploaded structures and of pathway maps, and thumbnails, over HTTP.",
         discussion: """
-            Routes are described in Assets/openapi.yaml (served at /openapi.yaml). One thread draws; past \
-            --render-queue waiting requests the answer is 503 with Retry-After. One log line per request goes \
+            Routes are described in Assets/openapi.yaml (served at /openapi.yaml). --render-threads workers draw \
+            (this process and render processes of its own); past --render-queue waiting requests the answer is 503 \
+            with Retry-After. One log line per request goes \
             to standard error. SIGTERM or SIGINT finishes the requests in flight and stops.
             """
     )
@@ -51,7 +65,9 @@ struct ServeRun: ParsableCommand {
     @Option(help: "Folder of pathway maps, served by file name without extension.") var pathways: String?
     @Option(help: "Largest request body in bytes (64 MiB; 413 past it).") var maxBody: Int?
     @Option(help: "Largest picture side in pixels (4096).") var maxSide: Int?
-    @Option(help: "Requests that may wait for the render thread before 503 (8).") var renderQueue: Int?
+    @Option(help: "Requests that may wait for each render worker before 503 (8).") var renderQueue: Int?
+    @Option(help: "Render workers, each with a GL context: this process and N-1 render processes (default: the cores).")
+    var renderThreads: Int?
     @Option(help: "Seconds a request waits for its picture before 503 (30).") var renderSeconds: Double?
     @Option(help: "Keep rendered images in this folder, keyed by structure checksum and settings.") var cache: String?
     @Option(help: "Most bytes the image cache holds (1 GiB); the oldest images go first.") var cacheBytes: Int?
@@ -70,7 +86,7 @@ struct ServeRun: ParsableCommand {
 
     func validate() throws {
         if let port, !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535 (got \(port)).") }
-        for (name, value) in [("max-body", maxBody), ("max-side", maxSide), ("render-queue", renderQueue), ("cache-bytes", cacheBytes),
+        for (name, value) in [("max-body", maxBody), ("max-side", maxSide), ("render-queue", renderQueue), ("render-threads", renderThreads), ("cache-bytes", cacheBytes),
                               ("max-sessions", maxSessions), ("max-atoms", maxAtoms), ("max-connections", maxConnections)] {
             if let value, value <= 0 { throw ValidationError("--\(name) must be positive (got \(value)).") }
         }
@@ -95,6 +111,8 @@ struct ServeRun: ParsableCommand {
         if let maxBody { c.maxBodyBytes = maxBody }
         if let maxSide { c.maxSide = maxSide }
         if let renderQueue { c.renderQueue = renderQueue }
+        if let renderThreads { c.renderThreads = renderThreads }
+        c.renderProcess = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         if let renderSeconds { c.renderSeconds = renderSeconds }
         if let cache { c.cache = cache }
         if let cacheBytes { c.cacheBytes = cacheBytes }

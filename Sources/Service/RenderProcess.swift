@@ -1,0 +1,231 @@
+import Core
+import Foundation
+import Gestures
+import Hummingbird
+
+/// One render process of the service, seen from the service: a copy of `molshot` started as
+/// `molshot serve render-process`, with a GL context of its own (all contexts of one process
+/// share one rasterizer, so more drawing at once takes more processes). It draws pictures
+/// (`draw`) and runs live sessions (`openSession`) sent to it over a pipe. A process that ends
+/// (a crash on a hostile file, say) fails what it was doing with a 500 and is started again for
+/// the next request.
+final class RenderProcess: @unchecked Sendable {
+    private let executable: URL
+    private let arguments: [String]
+    private let environment: [String: String]
+    private let lock = NSLock()
+    private var process: Process?
+    private var pipe: WorkerPipe?
+    private var nextID: UInt64 = 1
+    private var pending: [UInt64: CheckedContinuation<[UInt8], Error>] = [:]
+    private var opening: [String: CheckedContinuation<Void, Error>] = [:]
+    private var sessions: [String: RemoteLiveView] = [:]
+    private var closed = false
+
+    init(executable: URL, arguments: [String], environment: [String: String]) {
+        self.executable = executable
+        self.arguments = arguments
+        self.environment = environment
+    }
+
+    /// The process running now, if one is.
+    var pid: pid_t? { lock.withLock { process?.processIdentifier } }
+
+    /// Pictures asked for and not answered yet.
+    var inFlight: Int { lock.withLock { pending.count } }
+
+    /// The PNG of `subject` with the picture options `settings` (the query's, checked already).
+    func draw(settings: [(String, String)], subject: ImageSubject) async throws -> [UInt8] {
+        var head = WorkerMessage(.image)
+        head.settings = settings.map { [$0.0, $0.1] }
+        let blob: [UInt8]
+        switch subject {
+        case .library(let id): head.library = id; blob = []
+        case .upload(let bytes, let name): head.name = name; blob = bytes
+        }
+        return try await withCheckedThrowingContinuation { continuation in
+            lock.lock()
+            guard let pipe = running() else {
+                lock.unlock()
+                return continuation.resume(throwing: Self.ended)
+            }
+            head.id = nextID
+            nextID += 1
+            pending[head.id] = continuation
+            lock.unlock()
+            // A write to a process that has just ended fails; its reader fails the job.
+            pipe.send(head, blob)
+        }
+    }
+
+    /// Opens live session `id` on library molecule `library` with the picture options `settings`;
+    /// its frames and errors go to `send`. Throws the HTTP error the process answered with (a
+    /// molecule with too many atoms, say).
+    func openSession(_ id: String, library: Int, settings: [(String, String)], record: Bool,
+                     send: @escaping @Sendable (LiveOutput) -> Void) async throws -> RemoteLiveView {
+        var head = WorkerMessage(.open, session: id)
+        head.library = library
+        head.settings = settings.map { [$0.0, $0.1] }
+        head.record = record
+        let view = RemoteLiveView(id: id, record: record, send: send) { [weak self] message, blob in
+            self?.lock.withLock { self?.pipe }?.send(message, blob)
+            if message.kind == .close { self?.lock.withLock { _ = self?.sessions.removeValue(forKey: id) } }
+        }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+            lock.lock()
+            guard let pipe = running() else {
+                lock.unlock()
+                return continuation.resume(throwing: Self.ended)
+            }
+            opening[id] = continuation
+            sessions[id] = view
+            lock.unlock()
+            pipe.send(head)
+        }
+        return view
+    }
+
+    /// Ends the process once it has finished what it holds (its input is closed).
+    func close() {
+        let (process, pipe): (Process?, WorkerPipe?) = lock.withLock {
+            closed = true
+            return (self.process, self.pipe)
+        }
+        if let pipe { Glibc.close(pipe.output) }
+        process?.waitUntilExit()
+    }
+
+    static let ended = HTTPError(.internalServerError, message: "the render process ended while drawing this; try again")
+
+    /// The pipe to the process, started if it is not running (under the lock).
+    private func running() -> WorkerPipe? {
+        if let pipe { return pipe }
+        guard !closed else { return nil }
+        let p = Process()
+        p.executableURL = executable
+        p.arguments = arguments
+        p.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let toProcess = Pipe(), fromProcess = Pipe()
+        p.standardInput = toProcess
+        p.standardOutput = fromProcess
+        p.standardError = FileHandle.standardError
+        do { try p.run() } catch {
+            LogWriter.shared.write("error: cannot start a render process (\(executable.path)): \(error)\n")
+            return nil
+        }
+        // Our copies of the process's ends go, so that its end shows here as the end of the pipe.
+        try? toProcess.fileHandleForReading.close()
+        try? fromProcess.fileHandleForWriting.close()
+        let started = WorkerPipe(input: dup(fromProcess.fileHandleForReading.fileDescriptor),
+                                 output: dup(toProcess.fileHandleForWriting.fileDescriptor))
+        try? fromProcess.fileHandleForReading.close()
+        try? toProcess.fileHandleForWriting.close()
+        process = p
+        pipe = started
+        let reader = Thread { [self] in read(started, p) }
+        reader.name = "molshot-render-process-reader"
+        reader.start()
+        return started
+    }
+
+    /// Hands each answer to what waits for it, until the process ends.
+    private func read(_ from: WorkerPipe, _ p: Process) {
+        while let (head, blob) = from.receive() {
+            switch head.kind {
+            case .result:
+                let waiting = lock.withLock { pending.removeValue(forKey: head.id) }
+                if let status = head.status {
+                    waiting?.resume(throwing: HTTPError(.init(code: status), message: head.message ?? "the picture could not be drawn"))
+                } else {
+                    waiting?.resume(returning: blob)
+                }
+            case .opened:
+                let waiting = lock.withLock { opening.removeValue(forKey: head.session ?? "") }
+                if let status = head.status {
+                    _ = lock.withLock { sessions.removeValue(forKey: head.session ?? "") }
+                    waiting?.resume(throwing: HTTPError(.init(code: status), message: head.message ?? "the session could not open"))
+                } else {
+                    waiting?.resume()
+                }
+            case .frame, .error, .took:
+                lock.withLock { sessions[head.session ?? ""] }?.heard(head, blob)
+            default:
+                break
+            }
+        }
+        // The process has ended: what it held fails, and the next request starts another.
+        p.waitUntilExit()
+        let (jobs, opens, views) = lock.withLock { () -> ([CheckedContinuation<[UInt8], Error>], [CheckedContinuation<Void, Error>], [RemoteLiveView]) in
+            defer {
+                pending = [:]
+                opening = [:]
+                sessions = [:]
+                if pipe === from { pipe = nil; process = nil }
+            }
+            return (Array(pending.values), Array(opening.values), Array(sessions.values))
+        }
+        Glibc.close(from.input)
+        Glibc.close(from.output)
+        jobs.forEach { $0.resume(throwing: Self.ended) }
+        opens.forEach { $0.resume(throwing: Self.ended) }
+        views.forEach { $0.ended() }
+        if !lock.withLock({ closed }) {
+            LogWriter.shared.write("error: a render process ended (\(p.terminationReason == .uncaughtSignal ? "signal" : "status") \(p.terminationStatus)); the next request starts another\n")
+        }
+    }
+}
+
+/// A live session that runs in a render process: lines go there, frames come back.
+final class RemoteLiveView: LiveView, @unchecked Sendable {
+    let id: String
+    private let send: @Sendable (LiveOutput) -> Void
+    private let post: (WorkerMessage, [UInt8]) -> Void
+    private let lock = NSLock()
+    private var recorded: EventRecording?
+    private var over = false
+
+    init(id: String, record: Bool, send: @escaping @Sendable (LiveOutput) -> Void, post: @escaping (WorkerMessage, [UInt8]) -> Void) {
+        self.id = id
+        self.send = send
+        self.post = post
+        recorded = record ? EventRecording() : nil
+    }
+
+    func receive(_ line: String) {
+        if lock.withLock({ over }) {
+            send(.error(line: 0, message: "the render process of this session ended; open a new session"))
+            return
+        }
+        post(WorkerMessage(.event, session: id), Array(line.utf8))
+    }
+
+    func close() {
+        let first = lock.withLock { () -> Bool in
+            defer { over = true }
+            return !over
+        }
+        if first { post(WorkerMessage(.close, session: id), []) }
+    }
+
+    var recording: String? { lock.withLock { recorded?.text } }
+
+    /// What the process sent for this session.
+    func heard(_ head: WorkerMessage, _ blob: [UInt8]) {
+        switch head.kind {
+        case .frame:
+            send(.frame(LiveFrame(png: blob, events: head.events ?? 0, time: head.time ?? 0, mode: head.mode ?? "", caption: head.caption)))
+        case .error:
+            send(.error(line: head.line ?? 0, message: head.message ?? "error"))
+        case .took:
+            lock.withLock { recorded?.append(String(decoding: blob, as: UTF8.self)) }
+        default:
+            break
+        }
+    }
+
+    /// The process ended under the session.
+    func ended() {
+        lock.withLock { over = true }
+        send(.error(line: 0, message: "the render process of this session ended; open a new session"))
+    }
+}

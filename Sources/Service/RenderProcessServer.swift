@@ -1,0 +1,154 @@
+import CMemory
+import Core
+import Foundation
+import Gestures
+import Graphics
+import Hummingbird
+import Library
+import MoleculeView
+import Structure
+
+/// What an image request draws: a library molecule or an uploaded file.
+enum ImageSubject: Sendable {
+    case library(Int)
+    case upload([UInt8], name: String)
+}
+
+/// What reading and drawing a molecule's picture needs to know of the service's limits, the same
+/// in the service's own process and in its render processes.
+struct PictureLimits: Sendable {
+    var database: String
+    /// Largest structure file read (unpacked).
+    var maxBytes: Int
+    var maxAtoms: Int
+
+    /// The structure `subject` names; 400 for a file that cannot be read.
+    func load(_ subject: ImageSubject) throws -> Structure {
+        do {
+            switch subject {
+            case .library(let id): return try MoleculeSource(libraryPath: database).load("lib:\(id)").structure
+            case .upload(let bytes, let name):
+                var options = StructureFile.Options()
+                options.maxBytes = maxBytes
+                return try StructureFile.decode(bytes, source: name, options: options)
+            }
+        } catch { throw MolshotService.badRequest(error) }
+    }
+
+    /// 413 for a structure with more atoms than the service draws.
+    func check(_ structure: Structure) throws {
+        let atoms = structure.models.first?.atoms.count ?? 0
+        guard atoms <= maxAtoms else {
+            throw HTTPError(.contentTooLarge, message: "\(atoms) atoms is more than this server's \(maxAtoms)")
+        }
+    }
+
+    /// `subject` read, checked and made ready to draw as `view` asks.
+    func picture(_ subject: ImageSubject, _ view: RenderRequest, perception: BondPerception) throws -> (MoleculePicture, atoms: Int) {
+        let structure = try load(subject)
+        try check(structure)
+        do {
+            return (try MoleculePicture(structure, mode: try view.singleMode(), request: view, perception: perception),
+                    structure.models.first?.atoms.count ?? 0)
+        } catch { throw MolshotService.badRequest(error) }
+    }
+
+    /// Atoms past which memory is given back to the system after a picture.
+    static let largeStructure = 200_000
+}
+
+/// The render process's side (`molshot serve render-process`): messages in on standard input,
+/// answers out on standard output, until standard input ends. Pictures are read and finished on
+/// threads of their own and drawn on this process's one render thread; each live session takes
+/// its lines in order on a queue of its own.
+public enum RenderProcessServer {
+    public static func run(database: String, maxBytes: Int, maxAtoms: Int) throws {
+        // Answers go on the real standard output; anything else printed goes to standard error.
+        let out = dup(1)
+        dup2(2, 1)
+        let pipe = WorkerPipe(input: 0, output: out)
+        let limits = PictureLimits(database: database, maxBytes: maxBytes, maxAtoms: maxAtoms)
+        let perception = Handed(value: try BondPerception.standard())
+        let worker = RenderWorker(capacity: 64, name: "molshot-render-process") { try MoleculeRenderer() }
+        var sessions: [String: (view: LiveSession<MoleculeDriver>, queue: DispatchQueue)] = [:]
+        while let (head, blob) = pipe.receive() {
+            switch head.kind {
+            case .image:
+                DispatchQueue.global().async {
+                    var answer = WorkerMessage(.result, id: head.id)
+                    var png: [UInt8] = []
+                    do {
+                        let view = try RenderRequest(pairs(head.settings))
+                        let subject: ImageSubject = head.library.map { .library($0) } ?? .upload(blob, name: head.name ?? "upload")
+                        let (picture, atoms) = try limits.picture(subject, view, perception: perception.value)
+                        let drawn = try worker.perform { try picture.draw($0) }
+                        png = try picture.png(drawn)
+                        if atoms >= PictureLimits.largeStructure { _ = molshot_trim_heap() }
+                    } catch {
+                        let http = (error as? HTTPError) ?? MolshotService.badRequest(error)
+                        answer.status = Int(http.status.code)
+                        answer.message = http.body
+                    }
+                    pipe.send(answer, png)
+                }
+            case .open:
+                let id = head.session ?? ""
+                var answer = WorkerMessage(.opened, session: id)
+                do {
+                    var options = MoleculeDriver.Options()
+                    options.request = try RenderRequest(pairs(head.settings))
+                    let structure = try limits.load(.library(head.library ?? 0))
+                    try limits.check(structure)
+                    let record = head.record ?? false
+                    let view = LiveSession(source: "session \(id)", options: options, molecule: structure, lane: RenderLane(worker),
+                                           taken: record ? { line in pipe.send(WorkerMessage(.took, session: id), Array(line.utf8)) } : nil,
+                                           send: { output in send(output, session: id, on: pipe) })
+                    sessions[id] = (view, DispatchQueue(label: "molshot-session"))
+                } catch {
+                    let http = (error as? HTTPError) ?? MolshotService.badRequest(error)
+                    answer.status = Int(http.status.code)
+                    answer.message = http.body
+                }
+                pipe.send(answer)
+            case .event:
+                if let session = sessions[head.session ?? ""] {
+                    let line = String(decoding: blob, as: UTF8.self)
+                    session.queue.async { session.view.receive(line) }
+                }
+            case .close:
+                if let session = sessions.removeValue(forKey: head.session ?? "") {
+                    session.queue.async { session.view.close() }
+                }
+            default:
+                break
+            }
+        }
+        sessions.values.forEach { $0.view.close() }
+        worker.close()
+    }
+
+    private static func pairs(_ settings: [[String]]?) -> [(String, String)] {
+        (settings ?? []).compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }
+    }
+
+    private static func send(_ output: LiveOutput, session: String, on pipe: WorkerPipe) {
+        var head: WorkerMessage
+        var blob: [UInt8] = []
+        switch output {
+        case .frame(let f):
+            head = WorkerMessage(.frame, session: session)
+            head.events = f.events
+            head.time = f.time
+            head.mode = f.mode
+            head.caption = f.caption
+            blob = f.png
+        case .error(let line, let message):
+            head = WorkerMessage(.error, session: session)
+            head.line = line
+            head.message = message
+        case .tapped:
+            return
+        }
+        pipe.send(head, blob)
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import Gestures
+import Graphics
+import Imaging
+import Hummingbird
+import HummingbirdTesting
+import Library
+import MoleculeView
+@testable import Service
+import Structure
+import XCTest
+
+/// The service's render workers: pictures to the least loaded, sessions to the one with fewest,
+/// and render processes (the real `molshot serve render-process`) that draw what the service's own
+/// render thread draws, byte for byte, answer errors as it does, and are started again when one
+/// ends under a request.
+final class RenderWorkersTests: XCTestCase {
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-workers-\(UUID().uuidString)")
+
+    override func tearDown() { try? FileManager.default.removeItem(at: scratch) }
+
+    /// The molshot executable beside the test runner.
+    func molshot() throws -> URL {
+        let runner = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let exe = runner.deletingLastPathComponent().appendingPathComponent("molshot")
+        guard FileManager.default.isExecutableFile(atPath: exe.path) else { throw XCTSkip("no molshot executable beside the tests") }
+        return exe
+    }
+
+    /// A library with crambin (id 1) and 1hpv (id 2).
+    func library() throws -> String {
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let db = scratch.appendingPathComponent("library.sqlite").path
+        let lib = try MoleculeLibrary(path: db)
+        for name in ["1crn", "1hpv"] {
+            _ = try lib.importBytes(try ServiceSafetyTests.fixture("\(name).pdb"), source: "\(name).pdb", name: name,
+                                    perception: try BondPerception.standard(), owner: nil, isPrivate: false)
+        }
+        return db
+    }
+
+    func process(_ db: String, maxAtoms: Int = 2_000_000) throws -> RenderProcess {
+        let p = RenderProcess(executable: try molshot(), arguments: ["serve", "render-process", "--db", db, "--max-bytes", "100000000",
+                                                                     "--max-atoms", String(maxAtoms)],
+                              environment: ["LP_NUM_THREADS": "0"])
+        addTeardownBlock { p.close() }
+        return p
+    }
+
+    func testPicturesGoToTheLeastLoadedWorkerAndSessionsToTheOneWithFewest() throws {
+        let w = RenderWorkers(count: 3, executable: URL(fileURLWithPath: "/bin/false"), arguments: [])
+        XCTAssertEqual(w.count, 3)
+        XCTAssertEqual(try (0..<3).map { _ in try w.take(forSession: false, queued: 0, limit: 8) }, [0, 1, 2])
+        w.done(1, session: false)
+        XCTAssertEqual(try w.take(forSession: false, queued: 0, limit: 8), 1, "the worker that finished is the least loaded")
+        // Sessions go by sessions first: worker 0 has none, though it draws a picture.
+        XCTAssertEqual(try w.take(forSession: true, queued: 0, limit: 8), 0)
+        XCTAssertEqual(try w.take(forSession: true, queued: 0, limit: 8), 1)
+        // A picture now: every worker has one thing; 0 first. Past the limit: 503.
+        XCTAssertEqual(try w.take(forSession: false, queued: 0, limit: 8), 2, "worker 2 has a picture and no session")
+        XCTAssertThrowsError(try RenderWorkers(count: 1, executable: nil, arguments: []).take(forSession: false, queued: 8, limit: 8)) { error in
+            XCTAssertEqual((error as? HTTPError)?.status, .serviceUnavailable)
+        }
+        XCTAssertEqual(RenderWorkers(count: 4, executable: nil, arguments: []).count, 1, "without an executable the service draws alone")
+    }
+
+    func testLlvmpipeThreadsShareTheCoresOutAmongTheWorkers() {
+        XCTAssertEqual(RenderWorkers.rasterizerThreads(workers: 1, cores: 2), 2)
+        XCTAssertEqual(RenderWorkers.rasterizerThreads(workers: 2, cores: 2), 0, "one core each: the drawing thread rasterizes")
+        XCTAssertEqual(RenderWorkers.rasterizerThreads(workers: 4, cores: 16), 4)
+        XCTAssertEqual(RenderWorkers.rasterizerThreads(workers: 16, cores: 16), 0)
+    }
+
+    func testARenderProcessDrawsThePictureTheServiceDrawsItself() async throws {
+        let db = try library()
+        let service = try MolshotService(configuration: ServiceConfiguration(database: db))
+        addTeardownBlock { service.close() }
+        let query = [("size", "200x150"), ("rotate", "30,10,0"), ("mode", "spacefill")]
+        let own = try await Application(router: service.router()).test(.router) { client in
+            let r = try await client.execute(uri: "/v1/molecules/2/image?size=200x150&rotate=30,10,0&mode=spacefill", method: .get)
+            XCTAssertEqual(r.status, .ok)
+            return Array(buffer: r.body)
+        }
+        let p = try process(db)
+        let drawn = try await p.draw(settings: MolshotService.pictureSettings(query, defaultSize: "512"), subject: .library(2))
+        XCTAssertEqual(drawn.count, own.count)
+        XCTAssertTrue(drawn == own, "the render process's PNG differs from the service's own")
+        let upload = try await p.draw(settings: [("size", "96")], subject: .upload(try ServiceSafetyTests.fixture("1crn.pdb"), name: "1crn.pdb"))
+        let file = scratch.appendingPathComponent("upload.png").path
+        try Data(upload).write(to: URL(fileURLWithPath: file))
+        let image = try PNGDecoder.read(file)
+        XCTAssertEqual([image.width, image.height], [96, 96])
+        let colours = Set(stride(from: 0, to: image.pixels.count, by: 4).map { Int(image.pixels[$0]) << 16 | Int(image.pixels[$0 + 1]) << 8 | Int(image.pixels[$0 + 2]) })
+        XCTAssertGreaterThan(colours.count, 20, "an uploaded crambin drawn, not a blank picture")
+    }
+
+    func testARenderProcessAnswersBadFilesAndLargeMoleculesAsTheServiceDoes() async throws {
+        let db = try library()
+        let p = try process(db, maxAtoms: 500)
+        do {
+            _ = try await p.draw(settings: [("size", "64")], subject: .upload(Array("ATOM  garbage\n".utf8), name: "bad.pdb"))
+            XCTFail("a bad file was drawn")
+        } catch let e as HTTPError {
+            XCTAssertEqual(e.status, .badRequest)
+            XCTAssertTrue(e.body?.contains("bad.pdb") == true, e.body ?? "")
+        }
+        do {
+            _ = try await p.draw(settings: [("size", "64")], subject: .library(2))
+            XCTFail("1hpv drawn past a limit of 500 atoms")
+        } catch let e as HTTPError {
+            XCTAssertEqual(e.status, .contentTooLarge)
+            XCTAssertTrue(e.body?.contains("500") == true, e.body ?? "")
+        }
+        // Still there after both.
+        let png = try await p.draw(settings: [("size", "64")], subject: .library(1))
+        XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4E, 0x47])
+    }
+
+    func testAProcessThatEndsFailsItsRequestAndTheNextStartsAnother() async throws {
+        let db = try library()
+        let p = try process(db)
+        _ = try await p.draw(settings: [("size", "64")], subject: .library(1))
+        let first = try XCTUnwrap(p.pid)
+        kill(first, SIGKILL)
+        // The request under way when it ended, or the next, gets a 500; a later one is drawn by another.
+        var drawn = false
+        for _ in 0..<20 where !drawn {
+            do {
+                _ = try await p.draw(settings: [("size", "64")], subject: .library(1))
+                drawn = true
+            } catch let e as HTTPError {
+                XCTAssertEqual(e.status, .internalServerError)
+                try await Task.sleep(nanoseconds: 50_000_000)
+            }
+        }
+        XCTAssertTrue(drawn)
+        XCTAssertNotEqual(p.pid, first)
+    }
+
+    func testASessionInARenderProcessSendsTheFramesOfASessionHereAndKeepsItsRecording() async throws {
+        let db = try library()
+        let lines = [#"{"type":"header","version":1,"viewport":{"width":160,"height":120}}"#,
+                     #"{"t":0.1,"type":"rotate","dx":40,"dy":10}"#, #"{"t":0.2,"type":"frame"}"#, "not json", #"{"t":0.3,"type":"frame"}"#]
+        let settings = MolshotService.pictureSettings([("size", "160x120")], defaultSize: "512")
+        // Here: a session on a render worker of this process.
+        let worker = RenderWorker { try MoleculeRenderer() }
+        let local = Outputs()
+        var options = MoleculeDriver.Options()
+        options.request = try RenderRequest(settings)
+        let molecule = try PictureLimits(database: db, maxBytes: 1 << 26, maxAtoms: 1 << 30).load(.library(1))
+        let here = LiveSession(options: options, molecule: molecule, lane: RenderLane(worker), record: true, send: local.add)
+        for line in lines { here.receive(line) }
+        try await local.waitForFrame(events: 3)
+        here.close()
+        // There: the same lines to a render process.
+        let p = try process(db)
+        let remote = Outputs()
+        let there = try await p.openSession("s1", library: 1, settings: settings, record: true, send: remote.add)
+        for line in lines { there.receive(line) }
+        try await remote.waitForFrame(events: 3)
+        XCTAssertEqual(remote.errors, local.errors)
+        XCTAssertEqual(remote.errors.count, 1, "the bad line is answered once: \(remote.errors)")
+        XCTAssertTrue(remote.lastFrame == local.lastFrame, "the render process's frame differs from this process's")
+        XCTAssertEqual(there.recording, here.recording)
+        XCTAssertEqual(there.recording?.split(separator: "\n").count, 4, "header and three events; the bad line is not recorded")
+        there.close()
+        // A molecule past the process's limit does not open.
+        let small = try process(db, maxAtoms: 10)
+        do {
+            _ = try await small.openSession("s2", library: 1, settings: settings, record: false, send: { _ in })
+            XCTFail("a session opened past the atom limit")
+        } catch let e as HTTPError { XCTAssertEqual(e.status, .contentTooLarge) }
+    }
+}
+
+/// What a session sent, kept for a test.
+final class Outputs: @unchecked Sendable {
+    private let lock = NSLock()
+    private var frames: [LiveFrame] = []
+    private var errorLines: [String] = []
+
+    var add: @Sendable (LiveOutput) -> Void {
+        { [self] output in
+            lock.withLock {
+                switch output {
+                case .frame(let f): frames.append(f)
+                case .error(let line, let message): errorLines.append("\(line): \(message)")
+                case .tapped: break
+                }
+            }
+        }
+    }
+
+    var lastFrame: [UInt8]? { lock.withLock { frames.last?.png } }
+    var errors: [String] { lock.withLock { errorLines } }
+
+    func waitForFrame(events: Int) async throws {
+        for _ in 0..<400 {
+            if lock.withLock({ frames.last.map { $0.events >= events } ?? false }) { return }
+            try await Task.sleep(nanoseconds: 25_000_000)
+        }
+        XCTFail("no frame showing \(events) events within 10 s")
+    }
+}
