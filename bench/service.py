@@ -7,9 +7,13 @@ case image-cached: GET the same library image again and again (from the image ca
 case render-uncached: GET library images at 256x256, each with a new rotation, so each is drawn;
   per image time against `molshot render` drawing as many rotations in one process (ratio =
   CLI seconds per image / server seconds per image; target: the server within 1.2x, ratio >= 0.83).
+case workers-uncached: the same uncached renders with --render-threads 2 against 1, in one run
+  (ratio = renders/s with 2 / with 1; target >= 1.6 on 2 cores).
+case workers-sessions: four live sessions flooded with events (molshot measure-live), total frames/s
+  with --render-threads 2 against 1 (target >= 1.5), and the slowest session against their mean.
 case memory: the server's resident memory halfway through a long uncached run and at its end
   (flat: ratio ~1; the first half lets the allocator's arenas fill).
-Each prints requests/s, p50 and p99 latency and the server's peak RSS."""
+SERVICE_ONLY=workers runs the two workers cases alone. Each prints requests/s, p50 and p99 latency and the server's peak RSS."""
 import argparse, threading, os, re, shutil, subprocess, sys, tempfile, time
 
 WRK = shutil.which("wrk")
@@ -81,6 +85,73 @@ def mixed_load(base, port, root, stop):
             time.sleep(0.2)
 
 
+def start(molshot, db, *more):
+    """`molshot serve` on a free port; returns the process and its base URL."""
+    server = subprocess.Popen([molshot, "serve", "--db", db, "--port", "0", "--render-queue", "64", *more],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    port = re.search(r":(\d+)\s*$", server.stdout.readline()).group(1)
+    return server, f"http://127.0.0.1:{port}"
+
+
+def cpu_seconds(pid, thread=None):
+    """CPU seconds of a process, or of its threads whose name starts with `thread`."""
+    tick = os.sysconf("SC_CLK_TCK")
+    def of(stat):
+        f = open(stat).read().rsplit(")", 1)[1].split()
+        return (int(f[11]) + int(f[12])) / tick
+    if thread is None:
+        return of(f"/proc/{pid}/stat")
+    total = 0.0
+    for t in os.listdir(f"/proc/{pid}/task"):
+        try:
+            if open(f"/proc/{pid}/task/{t}/comm").read().startswith(thread):
+                total += of(f"/proc/{pid}/task/{t}/stat")
+        except OSError:
+            pass
+    return total
+
+
+def workers(a, db, script):
+    """Uncached renders and four live sessions, with one render worker and with two; with one, the
+    CPU time a picture takes in all and on the render thread (the part one worker does in turn)."""
+    renders, sessions = {}, {}
+    for n in (1, 2):
+        server, base = start(a.molshot, db, "--render-threads", str(n), "--max-sessions", "8")
+        try:
+            subprocess.run(["curl", "-s", "-o", "/dev/null", f"{base}/v1/molecules/1/image?size=256"], check=True)
+            before = (cpu_seconds(server.pid), cpu_seconds(server.pid, "molshot-serve-d") + cpu_seconds(server.pid, "llvmpipe-"))
+            renders[n] = wrk(base, a.seconds, script, connections=8)
+            if n == 1:
+                done = renders[1][0] * a.seconds
+                per_image = ((cpu_seconds(server.pid) - before[0]) / done, (cpu_seconds(server.pid, "molshot-serve-d") + cpu_seconds(server.pid, "llvmpipe-") - before[1]) / done)
+            out = subprocess.run([a.molshot, "measure-live", "--url", f"{base.replace('http', 'ws')}/v1/sessions?molecule=1&size=512x512",
+                                  "--sessions", "4", "--seconds", str(max(3, a.seconds // 2)), "--rate", "500"],
+                                 check=True, capture_output=True, text=True).stdout
+            rates = []
+            for line in out.splitlines():
+                f = line.split("\t")
+                if f[0] == "session":
+                    d = dict(zip(f[2::2], f[3::2]))
+                    rates.append(int(d["frames"]) / float(d["seconds"]))
+            sessions[n] = rates
+        finally:
+            server.terminate(); server.wait()
+    one, two = renders[1], renders[2]
+    print(f"RESULT suite=service case=workers-uncached molshot={two[0]:.1f}req/s p50={two[1]:.1f}ms p99={two[2]:.1f}ms with 2 workers "
+          f"peer=one-worker:{one[0]:.1f}req/s p50={one[1]:.1f}ms p99={one[2]:.1f}ms ratio={two[0] / one[0]:.2f}  # target >= 1.6")
+    cores = os.cpu_count()
+    total, serial = per_image
+    print(f"# one worker: {total * 1000:.2f} ms of CPU a picture, {serial * 1000:.2f} ms of it GL work (its render thread and llvmpipe's), "
+          f"which one worker does in turn: one worker draws at most {1 / serial:.0f} pictures/s, the machine's {cores} cores {cores / total:.0f}/s")
+    for c in (16, 64):
+        print(f"# projection for {c} cores: the cores allow {c / total:.0f} pictures/s, one worker {1 / serial:.0f}/s; "
+              f"--render-threads {max(1, -(-c * serial // total)):.0f} or more reaches the cores' rate (cores x render-thread share)")
+    s1, s2 = sum(sessions[1]), sum(sessions[2])
+    print(f"RESULT suite=service case=workers-sessions molshot={s2:.1f}frames/s with 2 workers (each {', '.join(f'{r:.1f}' for r in sessions[2])}) "
+          f"peer=one-worker:{s1:.1f}frames/s (each {', '.join(f'{r:.1f}' for r in sessions[1])}) ratio={s2 / s1:.2f}  # target >= 1.5; "
+          f"slowest/mean {min(sessions[2]) / (s2 / 4):.2f} with 2, {min(sessions[1]) / (s1 / 4):.2f} with 1")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--molshot", required=True)
@@ -98,6 +169,17 @@ def main():
     subprocess.run([a.molshot, "thumbnails", crambin, "-o", thumbs, "--size", "256"], check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     thumb = sorted(n for n in os.listdir(thumbs) if n.endswith(".png") and not n.startswith("contact"))[0]
+    script = os.path.join(work, "rotate.lua")
+    open(script, "w").write("""n = 0
+request = function()
+  n = n + 1
+  return wrk.format("GET", "/v1/molecules/1/image?size=256&rotate=" .. (n % 360) .. "," .. math.floor(n / 360) .. ",0")
+end
+""")
+    if os.environ.get("SERVICE_ONLY") == "workers":
+        workers(a, db, script)
+        shutil.rmtree(work, ignore_errors=True)
+        return
     server = subprocess.Popen([a.molshot, "serve", "--db", db, "--port", "0", "--thumbnails", thumbs, "--cache", cache,
                                "--render-queue", "64"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     nginx = None
@@ -133,14 +215,8 @@ http {{ access_log off; sendfile on; types {{ image/png png; }}
         c = wrk(f"{base}/v1/molecules/1/image?size=256", a.seconds)
         print(f"RESULT suite=service case=image-cached molshot={c[0]:.0f}req/s p50={c[1]:.2f}ms p99={c[2]:.2f}ms "
               f"peer=none ratio=n/a rss={rss(server.pid, 'VmHWM'):.0f}MB")
-        script = os.path.join(work, "rotate.lua")
-        open(script, "w").write("""n = 0
-request = function()
-  n = n + 1
-  return wrk.format("GET", "/v1/molecules/1/image?size=256&rotate=" .. (n % 360) .. "," .. math.floor(n / 360) .. ",0")
-end
-""")
         u = wrk(base, a.seconds, script, connections=4)
+        workers(a, db, script)
         # The CLI drawing as many different rotations of the same molecule in one process.
         count = 40
         args = [a.molshot, "render", crambin, "--size", "256"]
