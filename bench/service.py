@@ -13,7 +13,7 @@ case workers-sessions: four live sessions flooded with events (molshot measure-l
   with --render-threads 2 against 1 (target >= 1.5), and the slowest session against their mean.
 case memory: the server's resident memory halfway through a long uncached run and at its end
   (flat: ratio ~1; the first half lets the allocator's arenas fill).
-SERVICE_ONLY=workers runs the two workers cases alone. Each prints requests/s, p50 and p99 latency and the server's peak RSS."""
+SERVICE_ONLY=workers runs the two workers cases alone, SERVICE_ONLY=thumbnails the first case alone. Each prints requests/s, p50 and p99 latency and the server's peak RSS."""
 import argparse, threading, os, re, shutil, subprocess, sys, tempfile, time
 
 WRK = shutil.which("wrk")
@@ -212,6 +212,8 @@ http {{ access_log off; sendfile on; types {{ image/png png; }}
         peak = rss(server.pid, "VmHWM")
         print(f"RESULT suite=service case=thumbnails-cached molshot={m[0]:.0f}req/s p50={m[1]:.2f}ms p99={m[2]:.2f}ms "
               f"peer=nginx:{n[0]:.0f}req/s p50={n[1]:.2f}ms p99={n[2]:.2f}ms ratio={m[0] / n[0]:.2f} rss={peak:.0f}MB")
+        if os.environ.get("SERVICE_ONLY") == "thumbnails":
+            return
         c = wrk(f"{base}/v1/molecules/1/image?size=256", a.seconds)
         print(f"RESULT suite=service case=image-cached molshot={c[0]:.0f}req/s p50={c[1]:.2f}ms p99={c[2]:.2f}ms "
               f"peer=none ratio=n/a rss={rss(server.pid, 'VmHWM'):.0f}MB")
