@@ -8,6 +8,11 @@ extension MolshotService {
 
     /// A thumbnail file by name, as a static file server gives it: immutable (its name holds the
     /// structure's checksum and the settings), strong ETag, 304 on If-None-Match, byte ranges.
+    /// Not Hummingbird's FileMiddleware: measured in one run (`SERVICE_ONLY=thumbnails bench/run
+    /// service`), it served 0.18x nginx's requests/s where this serves 0.48-0.51x (it reads the file
+    /// from disk through its thread pool every time), and it answers `Range: bytes=-N` with the
+    /// first N+1 bytes, a range past the end with a negative Content-Length, and `W/"x"` in
+    /// If-None-Match with 200.
     func thumbnail(_ request: Request, name: String) throws -> Response {
         guard let folder = configuration.thumbnails else { throw HTTPError(.notFound, message: "this server serves no thumbnails") }
         // Letters, digits and ._- only (checked on bytes: Character properties cost more than the rest of the request).
