@@ -117,126 +117,30 @@ final class ServeTests: XCTestCase {
         return (be(16), be(20))
     }
 
-    func testMoleculesImagesUploadsAndErrors() throws {
-        for f in ["1crn.pdb", "TYR.sdf", "heme-site.pdb"] {
-            let r = try MolshotBinary.run(["library", "import", "Tests/Fixtures/\(f)", "--db", db])
-            XCTAssertEqual(r.status, 0, r.stderr)
-        }
-        let cache = scratch.appendingPathComponent("cache").path
-        let base = try start(["--cache", cache])
-        XCTAssertEqual(try call("\(base)/healthz").text, "ok\n")
-        XCTAssertTrue(try call("\(base)/").text.contains("<title>Molshot</title>"), "the web viewer is at /")
-        XCTAssertTrue(try call("\(base)/app.js").headers["content-type"]?.contains("javascript") == true)
-        XCTAssertTrue(try call("\(base)/openapi.yaml").text.hasPrefix("openapi: 3.1.0"))
-        // Paging as the sample browser did.
-        let page = try JSONSerialization.jsonObject(with: call("\(base)/v1/molecules?offset=1&limit=1").body) as? [String: Any]
-        XCTAssertEqual(page?["total"] as? Int, 3)
-        XCTAssertEqual((page?["molecules"] as? [[String: Any]])?.map { $0["name"] as? String }, ["TYR"])
-        let one = try JSONSerialization.jsonObject(with: call("\(base)/v1/molecules/1crn").body) as? [String: Any]
-        XCTAssertEqual(one?["atoms"] as? Int, 327)
-        let chains = one?["chainList"] as? [[String: Any]]
-        XCTAssertEqual(chains?.first?["id"] as? String, "A")
-        XCTAssertEqual(chains?.first?["residues"] as? Int, 46)
-        XCTAssertTrue(((one?["metadata"] as? [String: String])?["title"] ?? "").hasPrefix("WATER STRUCTURE"), "\(String(describing: one?["metadata"]))")
-        let heme = try JSONSerialization.jsonObject(with: call("\(base)/v1/molecules/heme-site").body) as? [String: Any]
-        XCTAssertEqual((heme?["ligands"] as? [[String: Any]])?.map { $0["name"] as? String }, ["HEM"])
-        XCTAssertEqual(try call("\(base)/v1/molecules/99").status, 404)
-        XCTAssertEqual(try call("\(base)/v1/molecules?limit=0").status, 400)
-        // Images, with the CLI's parameters.
-        let image = try call("\(base)/v1/molecules/1/image?size=200x120&mode=spacefill")
-        XCTAssertEqual(image.status, 200)
-        XCTAssertEqual(image.headers["content-type"], "image/png")
-        XCTAssertTrue(pngSize(image.body)! == (200, 120))
-        let bad = try call("\(base)/v1/molecules/1/image?size=abc")
-        XCTAssertEqual(bad.status, 400)
-        XCTAssertTrue(bad.text.contains("parameter size"), bad.text)
-        XCTAssertEqual(try call("\(base)/v1/molecules/1/image?mode=cartoonish").status, 400)
-        // An upload: PNG, and the openBIS base64 form of the same bytes.
-        let caffeine = try Data(contentsOf: InfoCommandTests.root.appendingPathComponent("Tests/Fixtures/Caffeine.pdb"))
-        let png = try call("\(base)/v1/render?name=caffeine.pdb&size=128", method: "POST", body: caffeine)
-        XCTAssertEqual(png.status, 200)
-        let json = try call("\(base)/v1/render?name=caffeine.pdb&size=128", method: "POST", body: caffeine, headers: ["Accept": "application/json"])
-        let data = (try JSONSerialization.jsonObject(with: json.body) as? [String: Any])?["DATA"] as? [String: Any]
-        XCTAssertEqual(data?["FORMAT"] as? String, "PNG")
-        XCTAssertEqual(Data(base64Encoded: data?["BASE64"] as? String ?? ""), png.body)
-        let garbage = try call("\(base)/v1/render?name=broken.pdb", method: "POST", body: Data("ATOM  garbage\n".utf8))
-        XCTAssertEqual(garbage.status, 400)
-        XCTAssertTrue(garbage.text.contains("broken.pdb"), garbage.text)
-        XCTAssertEqual(try call("\(base)/v1/render", method: "POST", body: Data()).status, 400)
-        // A replay: an event file in, an animated PNG of its frames out.
-        let events = """
-            {"type":"header","version":1,"viewport":{"width":100,"height":100}}
-            {"type":"rotate","t":0.1,"dx":30,"dy":0}
-            {"type":"frame","t":0.2}
-            {"type":"rotate","t":0.3,"dx":30,"dy":0}
-            {"type":"frame","t":0.4}
-            """
-        let replay = try call("\(base)/v1/replay?molecule=1crn&size=64", method: "POST", body: Data(events.utf8))
-        XCTAssertEqual(replay.status, 200, replay.text)
-        let actl = try XCTUnwrap(replay.body.range(of: Data("acTL".utf8)))
-        XCTAssertEqual(replay.body[actl.upperBound..<(actl.upperBound + 4)].reduce(0) { $0 << 8 | Int($1) }, 3, "two frame events and the final view")
-        let badEvents = try call("\(base)/v1/replay?molecule=1crn", method: "POST", body: Data("{\"type\":\"header\",\"version\":1,\"viewport\":{\"width\":9,\"height\":9}}\n{\"type\":\"spin\",\"t\":0}\n".utf8))
-        XCTAssertEqual(badEvents.status, 400)
-        XCTAssertTrue(badEvents.text.contains("events:2"), badEvents.text)
-        // The same picture again comes from the image cache, the same bytes.
-        let again = try call("\(base)/v1/molecules/1/image?size=200x120&mode=spacefill")
-        XCTAssertEqual(again.body, image.body)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: cache).filter { $0.hasSuffix(".png") }.count, 2)
-        let metrics = try call("\(base)/metrics").text
-        // Two hits: this picture, and the upload asked a second time in the openBIS form.
-        XCTAssertTrue(metrics.contains("molshot_image_cache_total{result=\"hit\"} 2"), metrics)
-        XCTAssertTrue(metrics.contains("molshot_requests_total{route=\"/v1/molecules/{id}/image\",status=\"200\"} 2"), metrics)
-        XCTAssertTrue(metrics.contains("molshot_render_queue_depth"))
-        // Several representations on selections, as --show: repeated query parameters.
-        let shown = try call("\(base)/v1/molecules/heme-site/image?size=64&show=spacefill%20red:%20elem%20Fe&show=sticks:%20not%20elem%20Fe")
-        XCTAssertEqual(shown.status, 200, shown.text)
-        let badShow = try call("\(base)/v1/molecules/heme-site/image?show=ribbon:%20all")
-        XCTAssertEqual(badShow.status, 400)
-        XCTAssertTrue(badShow.text.contains("parameter show must start with a representation"), badShow.text)
-    }
-
-    func testThumbnailsAsStaticFilesAndPathways() throws {
+    /// What the routes do is tested in-process (ServiceTests/RouteTests); here the binary itself
+    /// answers over TCP: its options reach the service, a library image, an upload with a token
+    /// from `serve token add` (which keeps only hashes), a thumbnail `molshot thumbnails` made.
+    func testTheBinaryServesImagesUploadsAndThumbnailsOverTCP() throws {
+        XCTAssertEqual(try MolshotBinary.run(["library", "import", "Tests/Fixtures/1crn.pdb", "--db", db]).status, 0)
         let made = try MolshotBinary.run(["thumbnails", "Tests/Fixtures/1crn.pdb", "-o", thumbs, "--size", "64"])
         XCTAssertEqual(made.status, 0, made.stderr)
-        let name = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: thumbs).first { $0.hasSuffix(".png") })
-        let base = try start(["--thumbnails", thumbs])
-        let first = try call("\(base)/v1/thumbnails/\(name)")
-        XCTAssertEqual(first.status, 200)
-        let etag = try XCTUnwrap(first.headers["etag"])
-        XCTAssertTrue(first.headers["cache-control"]?.contains("immutable") == true)
-        XCTAssertEqual(first.body, try Data(contentsOf: URL(fileURLWithPath: "\(thumbs)/\(name)")))
-        XCTAssertEqual(try call("\(base)/v1/thumbnails/\(name)", headers: ["If-None-Match": etag]).status, 304)
-        let part = try call("\(base)/v1/thumbnails/\(name)", headers: ["Range": "bytes=0-9"])
-        XCTAssertEqual(part.status, 206)
-        XCTAssertEqual(part.body, first.body.prefix(10))
-        XCTAssertEqual(try call("\(base)/v1/thumbnails/\(name)", headers: ["Range": "bytes=999999-"]).status, 416)
-        XCTAssertEqual(try call("\(base)/v1/thumbnails/\(name)", method: "HEAD").status, 200)
-        XCTAssertEqual(try call("\(base)/v1/thumbnails/nothing.png").status, 404)
-        XCTAssertEqual(try call("\(base)/v1/thumbnails/..%2Flibrary.sqlite").status, 404)
-        // Pathways: the list, a picture, a tile.
-        let list = try JSONSerialization.jsonObject(with: call("\(base)/v1/pathways").body) as? [String: Any]
-        XCTAssertTrue((list?["pathways"] as? [[String: Any]])?.contains { $0["id"] as? String == "sbgn_glycolysis" } == true)
-        let map = try call("\(base)/v1/pathways/sbgn_glycolysis/image?size=300")
-        XCTAssertEqual(map.status, 200)
-        XCTAssertEqual(pngSize(map.body)?.0, 300)
-        let tile = try call("\(base)/v1/pathways/sbgn_glycolysis/tiles/1/0/0.png")
-        XCTAssertTrue(pngSize(tile.body)! == (256, 256))
-        XCTAssertEqual(try call("\(base)/v1/pathways/sbgn_glycolysis/tiles/1/9/0.png").status, 404)
-        XCTAssertEqual(try call("\(base)/v1/pathways/none/image").status, 404)
-        XCTAssertEqual(try call("\(base)/v1/pathways/sbgn_glycolysis/image?region=1,2").status, 400)
-        // What a viewer of the pyramid needs, and what a tap hits.
-        let info = try XCTUnwrap(try JSONSerialization.jsonObject(with: call("\(base)/v1/pathways/sbgn_glycolysis").body) as? [String: Any])
-        let levels = try XCTUnwrap(info["levels"] as? [[String: Any]])
-        XCTAssertEqual(levels.first?["columns"] as? Int, 1)
-        XCTAssertEqual((levels[1]["scale"] as? Double ?? 0) / (levels[0]["scale"] as? Double ?? 1), 2, accuracy: 1e-9)
-        // DHA-P's glyph: bbox x 960, y 40, 60 x 60; its center.
-        let hit = try call("\(base)/v1/pathways/sbgn_glycolysis/node?x=990&y=70")
-        XCTAssertEqual(hit.status, 200, hit.text)
-        let node = try JSONSerialization.jsonObject(with: hit.body) as? [String: Any]
-        XCTAssertEqual(node?["id"] as? String, "glyph5")
-        XCTAssertEqual(node?["kind"] as? String, "metabolite")
-        XCTAssertEqual(try call("\(base)/v1/pathways/sbgn_glycolysis/node?x=-100000&y=0").status, 404)
-        XCTAssertEqual(try call("\(base)/v1/pathways/sbgn_glycolysis/node?x=abc&y=0").status, 400)
+        let name = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: thumbs).first { $0.hasSuffix(".png") && !$0.hasPrefix("contact") })
+        let (tokensFile, token) = try tokens(["alice"])
+        XCTAssertFalse(try String(contentsOfFile: tokensFile, encoding: .utf8).contains(token["alice"]!), "only hashes are kept")
+        let base = try start(["--tokens", tokensFile, "--thumbnails", thumbs, "--cache", scratch.appendingPathComponent("cache").path])
+        XCTAssertEqual(try call("\(base)/healthz").text, "ok\n")
+        let image = try call("\(base)/v1/molecules/1/image?size=200x120&mode=spacefill")
+        XCTAssertEqual(image.status, 200)
+        XCTAssertTrue(pngSize(image.body)! == (200, 120))
+        XCTAssertEqual(try call("\(base)/v1/molecules/1/image?size=200x120&mode=spacefill").body, image.body, "again, from the cache")
+        let tyr = try Data(contentsOf: InfoCommandTests.root.appendingPathComponent("Tests/Fixtures/TYR.sdf"))
+        XCTAssertEqual(try call("\(base)/v1/molecules?name=TYR.sdf", method: "POST", body: tyr).status, 401)
+        XCTAssertEqual(try call("\(base)/v1/molecules?name=TYR.sdf", method: "POST", body: tyr,
+                                headers: ["Authorization": "Bearer \(token["alice"]!)"]).status, 201)
+        let thumbnail = try call("\(base)/v1/thumbnails/\(name)")
+        XCTAssertEqual(thumbnail.body, try Data(contentsOf: URL(fileURLWithPath: "\(thumbs)/\(name)")))
+        XCTAssertEqual(try call("\(base)/v1/thumbnails/\(name)", headers: ["If-None-Match": thumbnail.headers["etag"] ?? ""]).status, 304)
+        XCTAssertTrue(pngSize(try call("\(base)/v1/pathways/sbgn_glycolysis/tiles/1/0/0.png").body)! == (256, 256))
     }
 
     func testEntityProtocolRoundTripOverHTTPKeepsPrivateMoleculesPrivate() throws {
@@ -278,66 +182,6 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(try call(url, headers: auth("bob")).status, 404)
         XCTAssertEqual(try ask(#"{"requestKey":"DETAIL","entities":[{"PERM_ID":"\#(privateId)","REFCON":"{}"}]}"#, "bob").status, 404)
         XCTAssertEqual(try ask(#"{"requestKey":"SOMETHING"}"#, "bob").status, 400)
-    }
-
-    func testWritesNeedATokenAndPrivateMoleculesStayPrivate() throws {
-        let (tokensFile, token) = try tokens(["alice", "bob"])
-        let stored = try String(contentsOfFile: tokensFile, encoding: .utf8)
-        XCTAssertFalse(stored.contains(token["alice"]!), "only hashes are kept")
-        try FileManager.default.createDirectory(atPath: thumbs, withIntermediateDirectories: true)
-        let base = try start(["--tokens", tokensFile, "--thumbnails", thumbs])
-        func auth(_ who: String) -> [String: String] { ["Authorization": "Bearer \(token[who]!)"] }
-        let crambin = try Data(contentsOf: InfoCommandTests.root.appendingPathComponent("Tests/Fixtures/1crn.pdb"))
-        XCTAssertEqual(try call("\(base)/v1/molecules?name=1crn.pdb", method: "POST", body: crambin).status, 401)
-        XCTAssertEqual(try call("\(base)/v1/molecules?name=1crn.pdb", method: "POST", body: crambin,
-                                headers: ["Authorization": "Bearer nonsense"]).status, 403)
-        let added = try call("\(base)/v1/molecules?name=1crn.pdb&private=true", method: "POST", body: crambin, headers: auth("alice"))
-        XCTAssertEqual(added.status, 201, added.text)
-        let id = try XCTUnwrap((try JSONSerialization.jsonObject(with: added.body) as? [String: Any])?["id"] as? Int)
-        func total(_ headers: [String: String]) throws -> Int? {
-            (try JSONSerialization.jsonObject(with: call("\(base)/v1/molecules", headers: headers).body) as? [String: Any])?["total"] as? Int
-        }
-        XCTAssertEqual(try total([:]), 0, "not listed or counted for anonymous readers")
-        XCTAssertEqual(try total(auth("bob")), 0, "nor for another token")
-        XCTAssertEqual(try total(auth("alice")), 1)
-        XCTAssertEqual(try call("\(base)/v1/molecules/\(id)").status, 404)
-        XCTAssertEqual(try call("\(base)/v1/molecules/\(id)/image?size=64", headers: auth("bob")).status, 404)
-        XCTAssertEqual(try call("\(base)/v1/molecules/\(id)/image?size=64", headers: auth("alice")).status, 200)
-        // Its thumbnails too.
-        let made = try MolshotBinary.run(["thumbnails", "--library", "--db", db, "-o", thumbs, "--size", "64"])
-        XCTAssertEqual(made.status, 0, made.stderr)
-        let name = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: thumbs).first { $0.hasSuffix(".png") && !$0.hasPrefix("contact") })
-        XCTAssertEqual(try call("\(base)/v1/thumbnails/\(name)").status, 404)
-        XCTAssertEqual(try call("\(base)/v1/thumbnails/\(name)", headers: auth("alice")).status, 200)
-        // Bob uploading the same bytes learns nothing of alice's copy: his is a molecule of his own,
-        // and the name finds, for each, the one they may see.
-        let bobs = try call("\(base)/v1/molecules?name=1crn.pdb&private=true", method: "POST", body: crambin, headers: auth("bob"))
-        XCTAssertEqual(bobs.status, 201, bobs.text)
-        let bobsID = try XCTUnwrap((try JSONSerialization.jsonObject(with: bobs.body) as? [String: Any])?["id"] as? Int)
-        XCTAssertNotEqual(bobsID, id)
-        XCTAssertEqual(try call("\(base)/v1/molecules?name=1crn.pdb&private=true", method: "POST", body: crambin, headers: auth("bob")).status, 200,
-                       "his own again is a duplicate")
-        XCTAssertEqual(try call("\(base)/v1/molecules/1crn").status, 404)
-        XCTAssertTrue(try call("\(base)/v1/molecules/1crn", headers: auth("bob")).text.contains("\"id\":\(bobsID),"))
-        XCTAssertTrue(try call("\(base)/v1/molecules/1crn", headers: auth("alice")).text.contains("\"id\":\(id),"))
-        XCTAssertEqual(try call("\(base)/v1/molecules/\(bobsID)", method: "DELETE", headers: auth("bob")).status, 204)
-        // Bob's public molecule is everyone's to see; only alice removes hers.
-        let tyr = try Data(contentsOf: InfoCommandTests.root.appendingPathComponent("Tests/Fixtures/TYR.sdf"))
-        XCTAssertEqual(try call("\(base)/v1/molecules?name=TYR.sdf", method: "POST", body: tyr, headers: auth("bob")).status, 201)
-        XCTAssertEqual(try total([:]), 1)
-        XCTAssertEqual(try call("\(base)/v1/molecules/\(id)", method: "DELETE", headers: auth("bob")).status, 404)
-        XCTAssertEqual(try call("\(base)/v1/molecules/TYR", method: "DELETE", headers: auth("alice")).status, 403)
-        XCTAssertEqual(try call("\(base)/v1/molecules/\(id)", method: "DELETE", headers: auth("alice")).status, 204)
-        XCTAssertEqual(try total(auth("alice")), 1, "bob's public one")
-        // A removed private molecule's thumbnails go with it (they do not become everyone's), and
-        // its id is not given to the next molecule.
-        XCTAssertEqual(try call("\(base)/v1/thumbnails/\(name)").status, 404)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: "\(thumbs)/\(name)"))
-        let newest = try XCTUnwrap((try JSONSerialization.jsonObject(with: call("\(base)/v1/molecules/TYR").body) as? [String: Any])?["id"] as? Int)
-        XCTAssertEqual(try call("\(base)/v1/molecules/\(newest)", method: "DELETE", headers: auth("bob")).status, 204)
-        let again = try call("\(base)/v1/molecules?name=1crn.pdb", method: "POST", body: crambin, headers: auth("alice"))
-        let againID = try XCTUnwrap((try JSONSerialization.jsonObject(with: again.body) as? [String: Any])?["id"] as? Int)
-        XCTAssertEqual(againID, newest + 1, "the removed newest id is not given again")
     }
 
     func testAFloodGets503AndAnOversizeBody413() throws {

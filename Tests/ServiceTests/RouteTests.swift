@@ -1,0 +1,399 @@
+import Core
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Library
+@testable import Service
+import Structure
+import XCTest
+
+/// The service's routes in-process through its router (`app.test(.router)`), one behaviour a
+/// test: molecules, images, uploads, replays, thumbnails, pathways, tokens and private molecules.
+/// What needs a real socket (floods, slow clients, start-up, the binary) stays in ServeTests.
+final class RouteTests: XCTestCase {
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-routes-\(UUID().uuidString)")
+    var thumbs: URL { scratch.appendingPathComponent("thumbs") }
+
+    override func tearDown() { try? FileManager.default.removeItem(at: scratch) }
+
+    struct Served {
+        let service: MolshotService
+        let tokens: [String: String]
+        func auth(_ who: String) -> HTTPFields { [.authorization: "Bearer \(tokens[who]!)"] }
+    }
+
+    /// A library of `files` (fixtures), the fixture pathways, an image cache, a thumbnails folder
+    /// and tokens for alice and bob.
+    func served(_ files: [String] = ["1crn.pdb", "TYR.sdf", "heme-site.pdb"]) throws -> Served {
+        try FileManager.default.createDirectory(at: thumbs, withIntermediateDirectories: true)
+        let db = scratch.appendingPathComponent("library.sqlite").path
+        let lib = try MoleculeLibrary(path: db)
+        for f in files {
+            _ = try lib.importBytes(try ServiceSafetyTests.fixture(f), source: f, name: (f as NSString).deletingPathExtension,
+                                    perception: try BondPerception.standard(), owner: nil, isPrivate: false)
+        }
+        let tokensFile = scratch.appendingPathComponent("tokens").path
+        var tokens: [String: String] = [:]
+        for who in ["alice", "bob"] { tokens[who] = try Tokens.add(who, to: tokensFile) }
+        var c = ServiceConfiguration(database: db)
+        c.pathways = ServiceSafetyTests.root.appendingPathComponent("Tests/Fixtures/pathways").path
+        c.cache = scratch.appendingPathComponent("cache").path
+        c.thumbnails = thumbs.path
+        c.tokens = try Tokens.load(tokensFile)
+        let service = try MolshotService(configuration: c)
+        addTeardownBlock { service.close() }
+        return Served(service: service, tokens: tokens)
+    }
+
+    func test(_ served: Served, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        try await Application(router: served.service.router()).test(.router, body)
+    }
+
+    static func json(_ r: TestResponse) throws -> [String: Any] {
+        try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.body.readableBytesView)) as? [String: Any], String(buffer: r.body))
+    }
+
+    static func pngSize(_ r: TestResponse) -> (Int, Int)? {
+        let d = Array(r.body.readableBytesView)
+        guard d.count > 24, d.prefix(4) == [0x89, 0x50, 0x4E, 0x47] else { return nil }
+        func be(_ o: Int) -> Int { d[o..<(o + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        return (be(16), be(20))
+    }
+
+    /// A thumbnail file as `molshot thumbnails` names it, for the file with this checksum.
+    func thumbnail(checksum: String = "0123456789abcdef", bytes: String = "the bytes of a thumbnail") throws -> String {
+        try Self.thumbnail(in: thumbs, checksum: checksum, bytes: bytes)
+    }
+
+    static func thumbnail(in folder: URL, checksum: String, bytes: String = "the bytes of a thumbnail") throws -> String {
+        let name = "\(checksum)-00000000-spacefill.png"
+        try Data(bytes.utf8).write(to: folder.appendingPathComponent(name))
+        return name
+    }
+
+    // MARK: Molecules
+
+    func testHealthzTheViewerAndTheOpenAPIDocument() async throws {
+        try await test(try served([])) { client in
+            let health = try await client.execute(uri: "/healthz", method: .get)
+            XCTAssertEqual(String(buffer: health.body), "ok\n")
+            let page = try await client.execute(uri: "/", method: .get)
+            XCTAssertTrue(String(buffer: page.body).contains("<title>Molshot</title>"), "the web viewer is at /")
+            let script = try await client.execute(uri: "/app.js", method: .get)
+            XCTAssertTrue(script.headers[.contentType]?.contains("javascript") == true)
+            let api = try await client.execute(uri: "/openapi.yaml", method: .get)
+            XCTAssertTrue(String(buffer: api.body).hasPrefix("openapi: 3.1.0"))
+        }
+    }
+
+    func testTheMoleculeListPagesAsTheSampleBrowserDid() async throws {
+        try await test(try served()) { client in
+            let page = try Self.json(try await client.execute(uri: "/v1/molecules?offset=1&limit=1", method: .get))
+            XCTAssertEqual(page["total"] as? Int, 3)
+            XCTAssertEqual((page["molecules"] as? [[String: Any]])?.map { $0["name"] as? String }, ["TYR"])
+        }
+    }
+
+    func testMoleculeDetailsGiveAtomsChainsLigandsAndTitle() async throws {
+        try await test(try served()) { client in
+            let one = try Self.json(try await client.execute(uri: "/v1/molecules/1crn", method: .get))
+            XCTAssertEqual(one["atoms"] as? Int, 327)
+            let chains = one["chainList"] as? [[String: Any]]
+            XCTAssertEqual(chains?.first?["id"] as? String, "A")
+            XCTAssertEqual(chains?.first?["residues"] as? Int, 46)
+            XCTAssertTrue(((one["metadata"] as? [String: String])?["title"] ?? "").hasPrefix("WATER STRUCTURE"))
+            let heme = try Self.json(try await client.execute(uri: "/v1/molecules/heme-site", method: .get))
+            XCTAssertEqual((heme["ligands"] as? [[String: Any]])?.map { $0["name"] as? String }, ["HEM"])
+        }
+    }
+
+    func testAnUnknownMoleculeIs404AndALimitOf0Is400() async throws {
+        try await test(try served()) { client in
+            let none = try await client.execute(uri: "/v1/molecules/99", method: .get)
+            XCTAssertEqual(none.status, .notFound)
+            let limit = try await client.execute(uri: "/v1/molecules?limit=0", method: .get)
+            XCTAssertEqual(limit.status, .badRequest)
+        }
+    }
+
+    // MARK: Images
+
+    func testAMoleculeImageIsAPNGOfTheAskedSize() async throws {
+        try await test(try served()) { client in
+            let image = try await client.execute(uri: "/v1/molecules/1/image?size=200x120&mode=spacefill", method: .get)
+            XCTAssertEqual(image.status, .ok)
+            XCTAssertEqual(image.headers[.contentType], "image/png")
+            XCTAssertTrue(Self.pngSize(image)! == (200, 120))
+        }
+    }
+
+    func testBadImageParametersAre400sNamingTheParameter() async throws {
+        try await test(try served()) { client in
+            let size = try await client.execute(uri: "/v1/molecules/1/image?size=abc", method: .get)
+            XCTAssertEqual(size.status, .badRequest)
+            XCTAssertTrue(String(buffer: size.body).contains("parameter size"), String(buffer: size.body))
+            let mode = try await client.execute(uri: "/v1/molecules/1/image?mode=cartoonish", method: .get)
+            XCTAssertEqual(mode.status, .badRequest)
+            let show = try await client.execute(uri: "/v1/molecules/heme-site/image?show=ribbon:%20all", method: .get)
+            XCTAssertEqual(show.status, .badRequest)
+            XCTAssertTrue(String(buffer: show.body).contains("parameter show must start with a representation"), String(buffer: show.body))
+        }
+    }
+
+    func testShowDrawsRepresentationsOnSelections() async throws {
+        try await test(try served()) { client in
+            let uri = "/v1/molecules/heme-site/image?size=64&show=spacefill%20red:%20elem%20Fe&show=sticks:%20not%20elem%20Fe"
+            let shown = try await client.execute(uri: uri, method: .get)
+            XCTAssertEqual(shown.status, .ok, String(buffer: shown.body))
+            let plain = try await client.execute(uri: "/v1/molecules/heme-site/image?size=64&mode=sticks", method: .get)
+            XCTAssertNotEqual(Array(shown.body.readableBytesView), Array(plain.body.readableBytesView), "the red iron sphere is drawn")
+        }
+    }
+
+    func testTheSameImageAgainComesFromTheCacheAndMetricsCountIt() async throws {
+        let s = try served()
+        try await test(s) { client in
+            let first = try await client.execute(uri: "/v1/molecules/1/image?size=200x120&mode=spacefill", method: .get)
+            let again = try await client.execute(uri: "/v1/molecules/1/image?size=200x120&mode=spacefill", method: .get)
+            XCTAssertEqual(Array(again.body.readableBytesView), Array(first.body.readableBytesView))
+            let cached = try FileManager.default.contentsOfDirectory(atPath: s.service.configuration.cache!).filter { $0.hasSuffix(".png") }
+            XCTAssertEqual(cached.count, 1)
+            let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
+            XCTAssertTrue(metrics.contains("molshot_image_cache_total{result=\"hit\"} 1"), metrics)
+            XCTAssertTrue(metrics.contains("molshot_requests_total{route=\"/v1/molecules/{id}/image\",status=\"200\"} 2"), metrics)
+            XCTAssertTrue(metrics.contains("molshot_render_queue_depth"))
+        }
+    }
+
+    // MARK: Uploads and replays
+
+    func testAnUploadGivesAPNGAndTheOpenBISBase64FormOfTheSameBytes() async throws {
+        try await test(try served([])) { client in
+            let caffeine = ByteBuffer(bytes: try ServiceSafetyTests.fixture("Caffeine.pdb"))
+            let png = try await client.execute(uri: "/v1/render?name=caffeine.pdb&size=128", method: .post, body: caffeine)
+            XCTAssertEqual(png.status, .ok)
+            XCTAssertTrue(Self.pngSize(png)! == (128, 128))
+            let json = try await client.execute(uri: "/v1/render?name=caffeine.pdb&size=128", method: .post,
+                                                headers: [.accept: "application/json"], body: caffeine)
+            let data = try Self.json(json)["DATA"] as? [String: Any]
+            XCTAssertEqual(data?["FORMAT"] as? String, "PNG")
+            XCTAssertEqual(Data(base64Encoded: data?["BASE64"] as? String ?? ""), Data(png.body.readableBytesView))
+        }
+    }
+
+    func testABrokenUploadIs400NamingTheFileAndAnEmptyOneIs400() async throws {
+        try await test(try served([])) { client in
+            let garbage = try await client.execute(uri: "/v1/render?name=broken.pdb", method: .post, body: ByteBuffer(string: "ATOM  garbage\n"))
+            XCTAssertEqual(garbage.status, .badRequest)
+            XCTAssertTrue(String(buffer: garbage.body).contains("broken.pdb"), String(buffer: garbage.body))
+            let empty = try await client.execute(uri: "/v1/render", method: .post)
+            XCTAssertEqual(empty.status, .badRequest)
+        }
+    }
+
+    func testAReplayGivesAnAnimatedPNGWithAFrameForEachFrameEvent() async throws {
+        try await test(try served(["1crn.pdb"])) { client in
+            let events = """
+                {"type":"header","version":1,"viewport":{"width":100,"height":100}}
+                {"type":"rotate","t":0.1,"dx":30,"dy":0}
+                {"type":"frame","t":0.2}
+                {"type":"rotate","t":0.3,"dx":30,"dy":0}
+                {"type":"frame","t":0.4}
+                """
+            let replay = try await client.execute(uri: "/v1/replay?molecule=1crn&size=64", method: .post, body: ByteBuffer(string: events))
+            XCTAssertEqual(replay.status, .ok, String(buffer: replay.body))
+            let bytes = Data(replay.body.readableBytesView)
+            let actl = try XCTUnwrap(bytes.range(of: Data("acTL".utf8)))
+            XCTAssertEqual(bytes[actl.upperBound..<(actl.upperBound + 4)].reduce(0) { $0 << 8 | Int($1) }, 3, "two frame events and the final view")
+        }
+    }
+
+    func testABadEventIs400NamingItsLine() async throws {
+        try await test(try served(["1crn.pdb"])) { client in
+            let events = "{\"type\":\"header\",\"version\":1,\"viewport\":{\"width\":9,\"height\":9}}\n{\"type\":\"spin\",\"t\":0}\n"
+            let bad = try await client.execute(uri: "/v1/replay?molecule=1crn", method: .post, body: ByteBuffer(string: events))
+            XCTAssertEqual(bad.status, .badRequest)
+            XCTAssertTrue(String(buffer: bad.body).contains("events:2"), String(buffer: bad.body))
+        }
+    }
+
+    // MARK: Thumbnails
+
+    func testAThumbnailIsTheFileWithAnETagAnImmutableLifeAnd304() async throws {
+        let s = try served([])
+        let name = try thumbnail()
+        try await test(s) { client in
+            let first = try await client.execute(uri: "/v1/thumbnails/\(name)", method: .get)
+            XCTAssertEqual(first.status, .ok)
+            XCTAssertEqual(String(buffer: first.body), "the bytes of a thumbnail")
+            XCTAssertEqual(first.headers[.contentType], "image/png")
+            XCTAssertTrue(first.headers[.cacheControl]?.contains("immutable") == true)
+            let etag = try XCTUnwrap(first.headers[.eTag])
+            let same = try await client.execute(uri: "/v1/thumbnails/\(name)", method: .get, headers: [.ifNoneMatch: etag])
+            XCTAssertEqual(same.status, .notModified)
+            let other = try await client.execute(uri: "/v1/thumbnails/\(name)", method: .get, headers: [.ifNoneMatch: "\"other\""])
+            XCTAssertEqual(other.status, .ok)
+        }
+    }
+
+    func testThumbnailRangesFromTheStartFromTheEndAndPastIt() async throws {
+        let s = try served([])
+        let name = try thumbnail(bytes: "0123456789abcdefghij")
+        try await test(s) { client in
+            let head = try await client.execute(uri: "/v1/thumbnails/\(name)", method: .get, headers: [.range: "bytes=0-9"])
+            XCTAssertEqual(head.status, .partialContent)
+            XCTAssertEqual(String(buffer: head.body), "0123456789")
+            XCTAssertEqual(head.headers[.contentRange], "bytes 0-9/20")
+            let tail = try await client.execute(uri: "/v1/thumbnails/\(name)", method: .get, headers: [.range: "bytes=-4"])
+            XCTAssertEqual(String(buffer: tail.body), "ghij", "a suffix range is the last bytes")
+            let past = try await client.execute(uri: "/v1/thumbnails/\(name)", method: .get, headers: [.range: "bytes=999999-"])
+            XCTAssertEqual(past.status, .rangeNotSatisfiable)
+            XCTAssertEqual(past.headers[.contentRange], "bytes */20")
+            let onlyHead = try await client.execute(uri: "/v1/thumbnails/\(name)", method: .head)
+            XCTAssertEqual(onlyHead.status, .ok)
+            XCTAssertEqual(onlyHead.body.readableBytes, 0)
+        }
+    }
+
+    func testThumbnailNamesOutsideTheFolderOrAbsentAre404() async throws {
+        let s = try served([])
+        try Data("not a thumbnail".utf8).write(to: scratch.appendingPathComponent("secret.png"))
+        try await test(s) { client in
+            for path in ["nothing.png", "..%2Flibrary.sqlite", "..%2Fsecret.png", "%2E%2E%2Fsecret.png", ".hidden.png"] {
+                let r = try await client.execute(uri: "/v1/thumbnails/\(path)", method: .get)
+                XCTAssertEqual(r.status, .notFound, path)
+            }
+        }
+    }
+
+    // MARK: Pathways
+
+    func testPathwaysAreListedDrawnAndTiled() async throws {
+        try await test(try served([])) { client in
+            let list = try Self.json(try await client.execute(uri: "/v1/pathways", method: .get))
+            XCTAssertTrue((list["pathways"] as? [[String: Any]])?.contains { $0["id"] as? String == "sbgn_glycolysis" } == true)
+            let map = try await client.execute(uri: "/v1/pathways/sbgn_glycolysis/image?size=300", method: .get)
+            XCTAssertEqual(map.status, .ok)
+            XCTAssertEqual(Self.pngSize(map)?.0, 300)
+            let tile = try await client.execute(uri: "/v1/pathways/sbgn_glycolysis/tiles/1/0/0.png", method: .get)
+            XCTAssertTrue(Self.pngSize(tile)! == (256, 256))
+        }
+    }
+
+    func testPathwayErrorsAre404ForWhatIsNotThereAnd400ForBadValues() async throws {
+        try await test(try served([])) { client in
+            for (path, status) in [("/v1/pathways/sbgn_glycolysis/tiles/1/9/0.png", HTTPResponse.Status.notFound),
+                                   ("/v1/pathways/none/image", .notFound), ("/v1/pathways/sbgn_glycolysis/image?region=1,2", .badRequest),
+                                   ("/v1/pathways/sbgn_glycolysis/node?x=-100000&y=0", .notFound),
+                                   ("/v1/pathways/sbgn_glycolysis/node?x=abc&y=0", .badRequest)] {
+                let r = try await client.execute(uri: path, method: .get)
+                XCTAssertEqual(r.status, status, path)
+            }
+        }
+    }
+
+    func testAPathwayGivesItsTilePyramidAndWhatATapHits() async throws {
+        try await test(try served([])) { client in
+            let info = try Self.json(try await client.execute(uri: "/v1/pathways/sbgn_glycolysis", method: .get))
+            let levels = try XCTUnwrap(info["levels"] as? [[String: Any]])
+            XCTAssertEqual(levels.first?["columns"] as? Int, 1)
+            XCTAssertEqual((levels[1]["scale"] as? Double ?? 0) / (levels[0]["scale"] as? Double ?? 1), 2, accuracy: 1e-9)
+            // DHA-P's glyph: bbox x 960, y 40, 60 x 60; its center.
+            let node = try Self.json(try await client.execute(uri: "/v1/pathways/sbgn_glycolysis/node?x=990&y=70", method: .get))
+            XCTAssertEqual(node["id"] as? String, "glyph5")
+            XCTAssertEqual(node["kind"] as? String, "metabolite")
+        }
+    }
+
+    // MARK: Tokens and private molecules
+
+    func testAWriteNeedsAKnownToken() async throws {
+        let s = try served([])
+        try await test(s) { client in
+            let crambin = ByteBuffer(bytes: try ServiceSafetyTests.fixture("1crn.pdb"))
+            let none = try await client.execute(uri: "/v1/molecules?name=1crn.pdb", method: .post, body: crambin)
+            XCTAssertEqual(none.status, .unauthorized)
+            let wrong = try await client.execute(uri: "/v1/molecules?name=1crn.pdb", method: .post, headers: [.authorization: "Bearer nonsense"], body: crambin)
+            XCTAssertEqual(wrong.status, .forbidden)
+            let alice = try await client.execute(uri: "/v1/molecules?name=1crn.pdb", method: .post, headers: s.auth("alice"), body: crambin)
+            XCTAssertEqual(alice.status, .created, String(buffer: alice.body))
+            let twice = try await client.execute(uri: "/v1/molecules?name=1crn.pdb", method: .post, headers: s.auth("alice"), body: crambin)
+            XCTAssertEqual(twice.status, .ok, "the same file again is the molecule already there")
+        }
+    }
+
+    func testAPrivateMoleculeAndItsThumbnailsAreSeenOnlyByItsOwner() async throws {
+        let s = try served([])
+        let thumbs = self.thumbs
+        try await test(s) { client in
+            let crambin = ByteBuffer(bytes: try ServiceSafetyTests.fixture("1crn.pdb"))
+            let added = try await client.execute(uri: "/v1/molecules?name=1crn.pdb&private=true", method: .post, headers: s.auth("alice"), body: crambin)
+            let id = try XCTUnwrap(try Self.json(added)["id"] as? Int)
+            let checksum = try XCTUnwrap(try MoleculeLibrary(path: s.service.configuration.database, create: false).record(id: id)?.checksum)
+            let name = try Self.thumbnail(in: thumbs, checksum: checksum)
+            for (who, seen) in [(nil, false), ("bob", false), ("alice", true)] as [(String?, Bool)] {
+                let headers = who.map { s.auth($0) } ?? [:]
+                let list = try Self.json(try await client.execute(uri: "/v1/molecules", method: .get, headers: headers))
+                XCTAssertEqual(list["total"] as? Int, seen ? 1 : 0, "listed and counted for \(who ?? "anonymous")")
+                for path in ["/v1/molecules/\(id)", "/v1/molecules/\(id)/image?size=64", "/v1/molecules/1crn", "/v1/thumbnails/\(name)"] {
+                    let r = try await client.execute(uri: path, method: .get, headers: headers)
+                    XCTAssertEqual(r.status, seen ? .ok : .notFound, "\(path) for \(who ?? "anonymous")")
+                }
+            }
+        }
+    }
+
+    func testTheSameBytesFromTwoOwnersAreTwoMoleculesEachFindingTheirOwn() async throws {
+        let s = try served([])
+        try await test(s) { client in
+            let crambin = ByteBuffer(bytes: try ServiceSafetyTests.fixture("1crn.pdb"))
+            var ids: [String: Int] = [:]
+            for who in ["alice", "bob"] {
+                let r = try await client.execute(uri: "/v1/molecules?name=1crn.pdb&private=true", method: .post, headers: s.auth(who), body: crambin)
+                XCTAssertEqual(r.status, .created, "\(who): \(String(buffer: r.body))")
+                ids[who] = try XCTUnwrap(try Self.json(r)["id"] as? Int)
+            }
+            XCTAssertNotEqual(ids["alice"], ids["bob"])
+            for who in ["alice", "bob"] {
+                let found = try Self.json(try await client.execute(uri: "/v1/molecules/1crn", method: .get, headers: s.auth(who)))
+                XCTAssertEqual(found["id"] as? Int, ids[who])
+            }
+        }
+    }
+
+    func testOnlyTheOwnerRemovesAMoleculeAndItsThumbnailsGoWithIt() async throws {
+        let s = try served([])
+        let thumbs = self.thumbs
+        try await test(s) { client in
+            let added = try await client.execute(uri: "/v1/molecules?name=1crn.pdb&private=true", method: .post, headers: s.auth("alice"),
+                                                 body: ByteBuffer(bytes: try ServiceSafetyTests.fixture("1crn.pdb")))
+            let id = try XCTUnwrap(try Self.json(added)["id"] as? Int)
+            let checksum = try XCTUnwrap(try MoleculeLibrary(path: s.service.configuration.database, create: false).record(id: id)?.checksum)
+            let name = try Self.thumbnail(in: thumbs, checksum: checksum)
+            let bobs = try await client.execute(uri: "/v1/molecules/\(id)", method: .delete, headers: s.auth("bob"))
+            XCTAssertEqual(bobs.status, .notFound, "bob cannot see it, so cannot remove it")
+            let tyr = try await client.execute(uri: "/v1/molecules?name=TYR.sdf", method: .post, headers: s.auth("bob"),
+                                               body: ByteBuffer(bytes: try ServiceSafetyTests.fixture("TYR.sdf")))
+            XCTAssertEqual(tyr.status, .created)
+            let alicesTry = try await client.execute(uri: "/v1/molecules/TYR", method: .delete, headers: s.auth("alice"))
+            XCTAssertEqual(alicesTry.status, .forbidden, "bob's public molecule is seen by alice but not hers to remove")
+            let removed = try await client.execute(uri: "/v1/molecules/\(id)", method: .delete, headers: s.auth("alice"))
+            XCTAssertEqual(removed.status, .noContent)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: thumbs.appendingPathComponent(name).path),
+                           "a removed private molecule's thumbnails do not become everyone's")
+        }
+    }
+
+    func testARemovedNewestIdIsNotGivenAgain() async throws {
+        let s = try served([])
+        try await test(s) { client in
+            let tyr = ByteBuffer(bytes: try ServiceSafetyTests.fixture("TYR.sdf"))
+            let first = try await client.execute(uri: "/v1/molecules?name=TYR.sdf", method: .post, headers: s.auth("bob"), body: tyr)
+            let id = try XCTUnwrap(try Self.json(first)["id"] as? Int)
+            let gone = try await client.execute(uri: "/v1/molecules/\(id)", method: .delete, headers: s.auth("bob"))
+            XCTAssertEqual(gone.status, .noContent)
+            let again = try await client.execute(uri: "/v1/molecules?name=TYR.sdf", method: .post, headers: s.auth("bob"), body: tyr)
+            XCTAssertEqual(try Self.json(again)["id"] as? Int, id + 1)
+        }
+    }
+}
