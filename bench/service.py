@@ -113,10 +113,15 @@ def cpu_seconds(pid, thread=None):
 
 def workers(a, db, script):
     """Uncached renders and four live sessions, with one render worker and with two; with one, the
-    CPU time a picture takes in all and on the render thread (the part one worker does in turn)."""
+    CPU time a picture takes in all and on the render thread (the part one worker does in turn).
+    With MOLSHOT_BASELINE (an earlier binary), that binary with its defaults too, as the peer "baseline"."""
     renders, sessions = {}, {}
-    for n in (1, 2):
-        server, base = start(a.molshot, db, "--render-threads", str(n), "--max-sessions", "8")
+    baseline = os.environ.get("MOLSHOT_BASELINE")
+    runs = [(1, a.molshot, ["--render-threads", "1"]), (2, a.molshot, ["--render-threads", "2"])]
+    if baseline:
+        runs.append(("baseline", baseline, []))
+    for n, binary, more in runs:
+        server, base = start(binary, db, *more, "--max-sessions", "8")
         try:
             subprocess.run(["curl", "-s", "-o", "/dev/null", f"{base}/v1/molecules/1/image?size=256"], check=True)
             before = (cpu_seconds(server.pid), cpu_seconds(server.pid, "molshot-serve-d") + cpu_seconds(server.pid, "llvmpipe-"))
@@ -150,6 +155,12 @@ def workers(a, db, script):
     print(f"RESULT suite=service case=workers-sessions molshot={s2:.1f}frames/s with 2 workers (each {', '.join(f'{r:.1f}' for r in sessions[2])}) "
           f"peer=one-worker:{s1:.1f}frames/s (each {', '.join(f'{r:.1f}' for r in sessions[1])}) ratio={s2 / s1:.2f}  # target >= 1.5; "
           f"slowest/mean {min(sessions[2]) / (s2 / 4):.2f} with 2, {min(sessions[1]) / (s1 / 4):.2f} with 1")
+    if baseline:
+        b, sb = renders["baseline"], sum(sessions["baseline"])
+        print(f"RESULT suite=service case=workers-uncached-vs-baseline molshot={two[0]:.1f}req/s with 2 workers "
+              f"peer=baseline:{b[0]:.1f}req/s p50={b[1]:.1f}ms p99={b[2]:.1f}ms ratio={two[0] / b[0]:.2f}")
+        print(f"RESULT suite=service case=workers-sessions-vs-baseline molshot={s2:.1f}frames/s with 2 workers "
+              f"peer=baseline:{sb:.1f}frames/s ratio={s2 / sb:.2f}")
 
 
 def main():
