@@ -13,7 +13,8 @@ enum {
     OPT_NOSIGNAL = 99, OPT_ACCEPT_ENCODING = 10102, OPT_TIMEOUT_MS = 155, OPT_CONNECTTIMEOUT_MS = 156,
     OPT_PROTOCOLS = 181, OPT_REDIR_PROTOCOLS = 182,
     INFO_RESPONSE_CODE = 0x200002,
-    E_OPERATION_TIMEDOUT = 28,
+    E_UNSUPPORTED_PROTOCOL = 1, E_URL_MALFORMAT = 3, E_COULDNT_RESOLVE_PROXY = 5, E_COULDNT_RESOLVE_HOST = 6,
+    E_COULDNT_CONNECT = 7, E_OPERATION_TIMEDOUT = 28, E_TOO_MANY_REDIRECTS = 47, E_PEER_FAILED_VERIFICATION = 60,
     PROTO_HTTP_HTTPS = 3,
     GLOBAL_DEFAULT = 3,
 };
@@ -79,9 +80,9 @@ static size_t received(char *piece, size_t one, size_t count, void *user) {
 }
 
 int molshot_http_request(const char *url, const uint8_t *body, size_t body_size, const char *content_type,
-                         const char *user_agent, double timeout, long *status, uint8_t **out, size_t *out_size,
-                         int *timed_out, char *error, size_t error_size) {
-    *timed_out = 0;
+                         const char *user_agent, double timeout, double transfer_timeout, long *status, uint8_t **out,
+                         size_t *out_size, int *failure_kind, char *error, size_t error_size) {
+    *failure_kind = 2;
     pthread_once(&once, load);
     if (failure[0]) {
         snprintf(error, error_size, "%s", failure);
@@ -96,6 +97,7 @@ int molshot_http_request(const char *url, const uint8_t *body, size_t body_size,
     answer a = {0};
     struct slist *headers = NULL;
     long ms = timeout > 0.001 ? (long)(timeout * 1000) : 1;
+    long whole = transfer_timeout > timeout ? (long)(transfer_timeout * 1000) : ms;
     long stall = ms < 1000 ? 1 : (ms + 999) / 1000;
     curl.easy_setopt(h, OPT_URL, url);
     curl.easy_setopt(h, OPT_ERRORBUFFER, message);
@@ -111,7 +113,7 @@ int molshot_http_request(const char *url, const uint8_t *body, size_t body_size,
     curl.easy_setopt(h, OPT_CONNECTTIMEOUT_MS, ms);
     curl.easy_setopt(h, OPT_LOW_SPEED_LIMIT, 1L);
     curl.easy_setopt(h, OPT_LOW_SPEED_TIME, stall);
-    curl.easy_setopt(h, OPT_TIMEOUT_MS, ms * 4);
+    curl.easy_setopt(h, OPT_TIMEOUT_MS, whole);
     if (body) {
         char header[256];
         snprintf(header, sizeof header, "Content-Type: %s", content_type ? content_type : "application/octet-stream");
@@ -123,7 +125,12 @@ int molshot_http_request(const char *url, const uint8_t *body, size_t body_size,
     int code = curl.easy_perform(h);
     int result = 0;
     if (code != 0 || a.failed) {
-        *timed_out = code == E_OPERATION_TIMEDOUT;
+        switch (code) {
+        case E_OPERATION_TIMEDOUT: *failure_kind = 1; break;
+        case E_UNSUPPORTED_PROTOCOL: case E_URL_MALFORMAT: case E_COULDNT_RESOLVE_PROXY: case E_COULDNT_RESOLVE_HOST:
+        case E_COULDNT_CONNECT: case E_TOO_MANY_REDIRECTS: case E_PEER_FAILED_VERIFICATION: *failure_kind = 2; break;
+        default: *failure_kind = a.failed ? 2 : 0;
+        }
         snprintf(error, error_size, "%s", a.failed ? "out of memory" : (message[0] ? message : curl.easy_strerror(code)));
         free(a.data);
         result = 1;

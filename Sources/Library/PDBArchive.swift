@@ -6,30 +6,45 @@ import Structure
 /// The Protein Data Bank over HTTP: full-text search (the RCSB Search API, JSON in and out, with
 /// each hit's title, method and resolution from the RCSB Data API) and downloads of gzip'd entry
 /// files from a mirror. Server errors (5xx), timeouts and dropped connections are retried with
-/// growing pauses and then reported; 404 means the entry does not exist; a download is checked to
-/// inflate and parse before anything keeps it.
+/// growing pauses, each retry said on stderr, and then reported; a host that does not resolve or
+/// refuses the connection is reported at once (another try would not mend it); 404 means the
+/// entry does not exist; a download is checked to inflate and parse before anything keeps it.
 public struct PDBArchive: Sendable {
     /// A URL with `{id}` (lower case), `{ID}` (upper case) and `{format}` (`cif` or `pdb`).
     public var mirror = "https://files.rcsb.org/download/{ID}.{format}.gz"
     public var searchURL = "https://search.rcsb.org/rcsbsearch/v2/query"
     /// A URL with `{ID}`, answering the RCSB Data API's entry JSON.
     public var entryURL = "https://data.rcsb.org/rest/v1/core/entry/{ID}"
-    /// Seconds before a request that has not answered is given up (and tried again).
-    public var timeout: Double = 30
+    /// Seconds to connect, to the first byte of the answer and of any stall, before the request is
+    /// given up (and tried again).
+    public var timeout: Double = 10
+    /// Seconds for the whole transfer.
+    public var transferTimeout: Double = 120
     public var attempts = 4
     /// Seconds before the second try; doubled before each later one.
     public var backoff: Double = 1
+    /// Hears each retry: what failed and the wait before the next try.
+    public var retrying: (@Sendable (String) -> Void)? = { line in FileHandle.standardError.write(Data("molshot: \(line)\n".utf8)) }
 
     public init() {}
 
+    /// What to do without a network, said after every failure to reach the PDB.
+    public static let offlineHint = "no network? set MOLSHOT_PDB_MIRROR (and MOLSHOT_PDB_SEARCH, MOLSHOT_PDB_ENTRY) to a mirror "
+        + "you can reach, or work offline with files and lib: entries of the library"
+
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(format: "%.1f", value)
+    }
+
     /// The defaults, changed by `MOLSHOT_PDB_MIRROR`, `MOLSHOT_PDB_SEARCH`, `MOLSHOT_PDB_ENTRY`,
-    /// `MOLSHOT_HTTP_TIMEOUT`, `MOLSHOT_HTTP_ATTEMPTS` and `MOLSHOT_HTTP_BACKOFF`.
+    /// `MOLSHOT_HTTP_TIMEOUT`, `MOLSHOT_HTTP_TRANSFER_TIMEOUT`, `MOLSHOT_HTTP_ATTEMPTS` and `MOLSHOT_HTTP_BACKOFF`.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> PDBArchive {
         var a = PDBArchive()
         if let v = environment["MOLSHOT_PDB_MIRROR"], !v.isEmpty { a.mirror = v }
         if let v = environment["MOLSHOT_PDB_SEARCH"], !v.isEmpty { a.searchURL = v }
         if let v = environment["MOLSHOT_PDB_ENTRY"], !v.isEmpty { a.entryURL = v }
         if let v = environment["MOLSHOT_HTTP_TIMEOUT"].flatMap(Double.init), v > 0 { a.timeout = v }
+        if let v = environment["MOLSHOT_HTTP_TRANSFER_TIMEOUT"].flatMap(Double.init), v > 0 { a.transferTimeout = v }
         if let v = environment["MOLSHOT_HTTP_ATTEMPTS"].flatMap(Int.init), v >= 1 { a.attempts = v }
         if let v = environment["MOLSHOT_HTTP_BACKOFF"].flatMap(Double.init), v >= 0 { a.backoff = v }
         return a
@@ -50,10 +65,16 @@ public struct PDBArchive: Sendable {
         public var title: String?
         public var method: String?
         public var resolution: Double?
+        /// Why the entry's details are missing, where they could not be fetched.
+        public var detailsMissing: String?
     }
 
     /// Entries matching `text` anywhere (the RCSB full-text search), best first, at most `limit`.
+    /// Hits whose details cannot be fetched are listed by id, `detailsMissing` saying why (after
+    /// the first such failure the rest are not asked).
     public func search(_ text: String, limit: Int) throws -> (total: Int, hits: [Hit]) {
+        let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else { throw LibraryError(.request, "give words to search for (the search text is empty)") }
         let query: [String: Any] = [
             "query": ["type": "terminal", "service": "full_text", "parameters": ["value": text]],
             "return_type": "entry",
@@ -68,7 +89,15 @@ public struct PDBArchive: Sendable {
         }
         let total = JSONText.number(json["total_count"]).flatMap { Int(exactly: $0) } ?? 0
         let ids = (json["result_set"] as? [[String: Any]] ?? []).compactMap { $0["identifier"] as? String }
-        return (total, try ids.prefix(limit).map { try describe($0) })
+        var missing: String?
+        let hits = ids.prefix(limit).map { id -> Hit in
+            if let missing { return Hit(id: id, detailsMissing: missing) }
+            do { return try describe(id) } catch {
+                missing = "\(error)"
+                return Hit(id: id, detailsMissing: missing)
+            }
+        }
+        return (total, hits)
     }
 
     /// Title, method and resolution of an entry (the RCSB Data API); only the id where it has none.
@@ -123,48 +152,57 @@ public struct PDBArchive: Sendable {
 
     // MARK: HTTP
 
-    /// One request, tried again after 5xx answers, timeouts and connection failures.
+    /// One request, tried again after 5xx answers, timeouts and dropped connections; not after a
+    /// host that does not resolve or a refused connection.
     func request(_ url: String, what: String, body: Data? = nil) throws -> (status: Int, data: Data) {
         guard let u = URL(string: url), u.scheme == "http" || u.scheme == "https" else {
             throw LibraryError(.request, "\(url) is not an http or https URL")
         }
+        let tries = max(1, attempts)
         var last = ""
-        for attempt in 0..<max(1, attempts) {
-            if attempt > 0 { Thread.sleep(forTimeInterval: backoff * Double(1 << (attempt - 1))) }
-            switch PDBArchive.send(url, body: body, timeout: timeout) {
+        for attempt in 1...tries {
+            switch PDBArchive.send(url, body: body, timeout: timeout, transferTimeout: transferTimeout) {
             case .success(let (status, data)) where status < 500:
                 return (status, data)
             case .success(let (status, _)):
                 last = "HTTP \(status)"
             case .failure(let failure):
-                last = failure.timedOut ? "no answer within \(Int(timeout)) s" : failure.message
+                last = failure.kind == 1 ? "no answer within \(Self.seconds(timeout)) s" : failure.message
+                if failure.kind == 2 {
+                    throw LibraryError(.machine, "\(what): could not reach \(url): \(last); \(Self.offlineHint)")
+                }
             }
+            guard attempt < tries else { break }
+            let wait = backoff * Double(1 << (attempt - 1))
+            retrying?("\(what): \(url): \(last); trying again in \(Self.seconds(wait)) s (attempt \(attempt + 1) of \(tries))")
+            Thread.sleep(forTimeInterval: wait)
         }
-        throw LibraryError(.machine, "\(what): \(url) failed \(attempts) times, last: \(last)")
+        throw LibraryError(.machine, "\(what): \(url) failed \(tries) times, last: \(last); \(Self.offlineHint)")
     }
 
     struct SendFailure: Error {
         let message: String
-        let timedOut: Bool
+        /// As `molshot_http_request` says: 1 a time limit, 0 worth another try, 2 not.
+        let kind: Int32
     }
 
     /// One HTTP exchange through libcurl (`Sources/CHTTP`, opened only when a command goes to the
     /// network): redirects followed, a stall or an unanswered connection cut off after `timeout`
-    /// seconds, the whole transfer after four times that.
-    static func send(_ url: String, body: Data?, timeout: Double) -> Result<(Int, Data), SendFailure> {
+    /// seconds, the whole transfer after `transferTimeout`.
+    static func send(_ url: String, body: Data?, timeout: Double, transferTimeout: Double) -> Result<(Int, Data), SendFailure> {
         var status = 0
         var out: UnsafeMutablePointer<UInt8>? = nil
         var size = 0
-        var timedOut: Int32 = 0
+        var kind: Int32 = 0
         var message = [CChar](repeating: 0, count: 512)
         let agent = "molshot/\(MolshotVersion.current)"
         let code: Int32 = (body.map { [UInt8]($0) }).withUnsafeOptionalBytes { bodyBytes, bodySize in
-            molshot_http_request(url, bodyBytes, bodySize, "application/json", agent, timeout, &status, &out, &size, &timedOut,
-                                 &message, message.count)
+            molshot_http_request(url, bodyBytes, bodySize, "application/json", agent, timeout, transferTimeout, &status, &out, &size,
+                                 &kind, &message, message.count)
         }
         guard code == 0, let out else {
             return .failure(SendFailure(message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
-                                        timedOut: timedOut != 0))
+                                        kind: kind))
         }
         defer { molshot_http_free(out) }
         return .success((status, Data(bytes: out, count: size)))
@@ -184,5 +222,7 @@ public enum MolshotVersion {
 }
 
 extension PDBArchive.Hit {
-    init(id: String) { self.init(id: id, title: nil, method: nil, resolution: nil) }
+    init(id: String, detailsMissing: String? = nil) {
+        self.init(id: id, title: nil, method: nil, resolution: nil, detailsMissing: detailsMissing)
+    }
 }

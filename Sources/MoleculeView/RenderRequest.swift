@@ -173,12 +173,11 @@ public struct RenderRequest: Sendable, Equatable {
     }
 
     public static let fields: [Field] = [
-        Field(name: "size", help: "WxH or N for a square, up to \(OffscreenPass.maximumSide) per side (default 512x512; 256 for thumbnails).",
+        Field(name: "size", help: "WxH or N for a square, up to \(OffscreenPass.maximumSide) per side.",
               isFlag: false) { r, v throws(RequestError) in
             (r.width, r.height) = try ValueText.size(v, field: "size", maximumSide: OffscreenPass.maximumSide)
         },
-        Field(name: "mode", help: "\(Representations.names.joined(separator: ", ")) or auto (cartoon for polymers with their ligands as ball-and-stick, spacefill past \(Representations.spacefillResidues) residues, ball-and-stick for small molecules); thumbnails take several, comma-separated "
-              + "(default \(BallAndStick.name); thumbnails \(Representations.thumbnailModes.joined(separator: ","))).", isFlag: false) { r, v throws(RequestError) in
+        Field(name: "mode", help: "\(Representations.names.joined(separator: ", ")) or auto (cartoon for polymers with their ligands as ball-and-stick, spacefill past \(Representations.spacefillResidues) residues, ball-and-stick for small molecules).", isFlag: false) { r, v throws(RequestError) in
             let names = v.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
             for name in names where Representations.named(name) == nil && name != Representations.automatic {
                 throw RequestError(field: "mode", "must be one of: \(Representations.names.joined(separator: ", ")), auto (got \(name.isEmpty ? v : name))")

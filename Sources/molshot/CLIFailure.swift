@@ -26,6 +26,28 @@ enum CLIFailure {
         return exitCode(error)
     }
 
+    /// Prints a warning: `molshot: warning: ...` on standard error.
+    static func warn(_ message: String) {
+        FileHandle.standardError.write(Data("molshot: warning: \(message)\n".utf8))
+    }
+
+    /// ArgumentParser's message for a usage error (`Error: ...`, then the usage and help lines)
+    /// with the one prefix every error has; help and other exits as they are.
+    static func usageMessage(_ full: String, code: ExitCode) -> String {
+        guard code != .success, full.hasPrefix("Error: ") else { return full }
+        var text = "molshot: error: " + full.dropFirst("Error: ".count)
+        // ArgumentParser says an option value that starts with "-" is missing; say what it is.
+        if text.hasPrefix("molshot: error: Missing value for '"), let option = text.split(separator: "'").dropFirst().first,
+           let given = CommandLine.arguments.firstIndex(where: { option.hasPrefix($0 + " ") || option == $0 }),
+           given + 1 < CommandLine.arguments.count, CommandLine.arguments[given + 1].hasPrefix("-"),
+           Double(CommandLine.arguments[given + 1]) != nil {
+            let name = option.split(separator: " ").first.map(String.init) ?? String(option)
+            text = "molshot: error: \(name) must not be negative (got \(CommandLine.arguments[given + 1]))"
+                + (text.firstIndex(of: "\n").map { String(text[$0...]) } ?? "")
+        }
+        return text
+    }
+
     /// Runs `body`, turning any failure that is not already an exit into the printed message and status.
     static func run(_ body: () throws -> Void) throws {
         do { try body() } catch let e as ExitCode { throw e } catch let e as ValidationError { throw e } catch {

@@ -24,7 +24,7 @@ struct ExportCommand: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: "The file to write: .glb, .gltf, .dae, .obj or .stl.")
     var output: String
 
-    @Option(help: ArgumentHelp(RenderRequest.help("mode"))) var mode: String?
+    @Option(help: ArgumentHelp(RenderRequest.help("mode") + " Default \(BallAndStick.name).")) var mode: String?
     @Option(help: ArgumentHelp(RenderRequest.help("show"))) var show: [String] = []
     @Option(help: ArgumentHelp(RenderRequest.help("color"))) var color: String?
     @Flag(help: ArgumentHelp(RenderRequest.help("hydrogens"))) var hydrogens = false

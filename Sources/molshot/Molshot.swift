@@ -8,7 +8,7 @@ struct Molshot: ParsableCommand {
         commandName: "molshot",
         abstract: "Headless 3D molecule renderer.",
         version: MolshotVersion.current,
-        subcommands: [Info.self, Render.self, ExportCommand.self, PathwayCommand.self, ServeCommand.self, ThumbnailsCommand.self, ReplayCommand.self, LibraryCommand.self, Search.self, Fetch.self, MeasureParse.self, MeasureRender.self, MeasureSQL.self, MeasureLoad.self, MeasureLive.self]
+        subcommands: [Info.self, Render.self, ExportCommand.self, PathwayCommand.self, ServeRun.self, ThumbnailsCommand.self, ReplayCommand.self, LibraryCommand.self, Search.self, Fetch.self, MeasureParse.self, MeasureRender.self, MeasureSQL.self, MeasureLoad.self, MeasureLive.self]
     )
 
     /// The subcommands that draw (and so open OSMesa), by name.

@@ -14,7 +14,7 @@ struct Search: ParsableCommand {
     @Flag(help: "Print {\"total\": N, \"hits\": [{\"id\", \"title\", \"method\", \"resolution\"}]}.") var json = false
 
     func validate() throws {
-        guard !text.isEmpty else { throw ValidationError("Give words to search for.") }
+        guard !text.joined().trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw ValidationError("Give words to search for.") }
         guard (1...1000).contains(limit) else { throw ValidationError("--limit must be 1 to 1000 (got \(limit)).") }
     }
 
@@ -26,9 +26,12 @@ struct Search: ParsableCommand {
                 print(try jsonText(Found(total: total, hits: hits)))
                 return
             }
+            if let why = hits.lazy.compactMap(\.detailsMissing).first {
+                CLIFailure.warn("the search answered but the entries' details could not be fetched (\(why)); those hits are listed by id alone")
+            }
             for h in hits {
                 let resolution = h.resolution.map { String(format: "%.2f Å", $0) } ?? "-"
-                print("\(h.id)\t\(h.method ?? "-")\t\(resolution)\t\(h.title ?? "")")
+                print("\(h.id)\t\(h.method ?? "-")\t\(resolution)\t\(h.detailsMissing == nil ? h.title ?? "" : "(details unavailable)")")
             }
             print("\(hits.count) of \(total) entries")
         }

@@ -6,12 +6,14 @@ import MoleculeView
 /// The options that choose a picture, declared once for every command that renders; each
 /// help text is the request field's own, so it reads the same everywhere. Values stay text
 /// here and are parsed by `RenderRequest`, the one parser the service shares. Options that
-/// take numbers take negative ones as given (`--rotate -90,0,0`).
-struct PictureOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(RenderRequest.help("size")))
+/// take numbers take negative ones as given (`--rotate -90,0,0`). What differs between the
+/// commands (defaults, several modes, one rotation per output) `Use` says, so each command's help
+/// speaks of that command only.
+struct PictureOptions<Use: PictureUse>: ParsableArguments {
+    @Option(help: ArgumentHelp(RenderRequest.help("size") + " " + Use.size))
     var size: String?
 
-    @Option(name: [.customLong("mode"), .customLong("modes")], help: ArgumentHelp(RenderRequest.help("mode")))
+    @Option(name: [.customLong("mode"), .customLong("modes")], help: ArgumentHelp(RenderRequest.help("mode") + " " + Use.mode))
     var mode: String?
 
     @Option(help: ArgumentHelp(RenderRequest.help("show")))
@@ -20,7 +22,7 @@ struct PictureOptions: ParsableArguments {
     @Option(help: ArgumentHelp(RenderRequest.help("view")))
     var view: String?
 
-    @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp(RenderRequest.help("rotate") + " Repeatable in render, one per -o."))
+    @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp(RenderRequest.help("rotate") + Use.rotate))
     var rotate: [String] = []
 
     @Option(parsing: .unconditional, help: ArgumentHelp(RenderRequest.help("zoom")))
@@ -120,6 +122,34 @@ struct PictureOptions: ParsableArguments {
             throw ValidationError(CLIFailure.message(error))
         }
     }
+}
+
+/// What a command's picture options say of it alone.
+protocol PictureUse {
+    /// The default size, as the help says it.
+    static var size: String { get }
+    /// How many modes it takes, and its default.
+    static var mode: String { get }
+    /// Said after --rotate's help.
+    static var rotate: String { get }
+}
+
+enum RenderUse: PictureUse {
+    static let size = "Default 512x512."
+    static let mode = "Default \(BallAndStick.name)."
+    static let rotate = " Repeatable, one per -o."
+}
+
+enum ThumbnailsUse: PictureUse {
+    static let size = "Default 256."
+    static let mode = "Several, comma-separated, make a thumbnail each (default \(Representations.thumbnailModes.joined(separator: ",")))."
+    static let rotate = ""
+}
+
+enum ReplayUse: PictureUse {
+    static let size = "The frames' size (default 512x512)."
+    static let mode = "The mode at the start (default \(BallAndStick.name)); a double tap changes it."
+    static let rotate = " The view at the start."
 }
 
 /// Options about reading input: the size limit, and the molecule library that `lib:ID`,

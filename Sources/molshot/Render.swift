@@ -22,7 +22,7 @@ struct Render: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: "PNG file to write (repeatable); - writes to standard output.")
     var outputs: [String] = []
 
-    @OptionGroup var picture: PictureOptions
+    @OptionGroup var picture: PictureOptions<RenderUse>
 
     func validate() throws {
         guard !outputs.isEmpty else { throw ValidationError("Give an output file with -o OUT.png.") }

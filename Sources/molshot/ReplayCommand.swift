@@ -46,7 +46,7 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Replace the frames an earlier replay left in the output folder.")
     var force = false
 
-    @OptionGroup var picture: PictureOptions
+    @OptionGroup var picture: PictureOptions<ReplayUse>
 
     func validate() throws {
         guard output != "-" else { throw ValidationError("--output is a folder for the frames; - (standard output) is not one.") }
@@ -58,6 +58,12 @@ struct ReplayCommand: ParsableCommand {
         if pathway != nil && (molecule != nil || catalog != nil) { throw ValidationError("Give --pathway or --molecule (and --catalog), not both.") }
         if log != nil && pathway == nil { throw ValidationError("--log records taps on a --pathway.") }
         if let log { do { try OutputPath.checkFile(log, field: "log", formats: ["jsonl", "json", "log", "txt"]) } catch { throw ValidationError(CLIFailure.message(error)) } }
+        // Without a structure every frame would be blank: an event file must load one.
+        if pathway == nil && molecule == nil && events != "-", let text = try? String(contentsOfFile: events, encoding: .utf8),
+           !text.split(separator: "\n").contains(where: Self.loadsAStructure) {
+            throw ValidationError("\(events) shows no structure: give --molecule FILE (or lib:ID, pdb:ID), or put a "
+                                  + "\"load\" (or, with --catalog, \"combine\") event in the event file")
+        }
         try picture.singleRotation()
         do { _ = try picture.request().singleMode() } catch { throw ValidationError(CLIFailure.message(error)) }
     }
@@ -113,8 +119,13 @@ struct ReplayCommand: ParsableCommand {
             (feed, finish, close) = ({ try r.feed($0, emit: emit) }, { try r.finish(emit: emit) }, r.close)
         }
         defer { close() }
+        // A stream cannot be looked at ahead: whether it loads a structure is known at its end.
+        var streamLoaded = events != "-"
         if events == "-" {
-            while let line = readLine(strippingNewline: true) { try feed(line) }
+            while let line = readLine(strippingNewline: true) {
+                if !streamLoaded && Self.loadsAStructure(line[...]) { streamLoaded = true }
+                try feed(line)
+            }
         } else {
             let text: String
             do { text = try String(contentsOfFile: events, encoding: .utf8) } catch {
@@ -125,9 +136,19 @@ struct ReplayCommand: ParsableCommand {
             for line in text.split(separator: "\n", omittingEmptySubsequences: false) { try feed(String(line)) }
         }
         try finish()
+        if pathway == nil && structure == nil && !streamLoaded {
+            CLIFailure.warn("no structure was shown (no --molecule, and no load event came on standard input): the frames are blank")
+        }
         let frames = try writer.finish()
         let frameTimes = times.withLock { $0 }
         if let apng { try AtomicFile.write(try ReplayAnimation.make(frames: frames, times: frameTimes, fps: fps), to: apng) }
         print("\(frameTimes.count) frames in \(output)" + (apng.map { ", animated in \($0)" } ?? ""))
+    }
+
+    /// A line that is a `load` or `combine` event (what can bring a structure into an empty view).
+    static func loadsAStructure(_ line: Substring) -> Bool {
+        guard line.contains("\"load\"") || line.contains("\"combine\""),
+              let object = (try? JSONText.parse(Array(line.utf8))) as? [String: Any], let type = object["type"] as? String else { return false }
+        return type == "load" || type == "combine"
     }
 }

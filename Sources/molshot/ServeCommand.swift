@@ -5,16 +5,6 @@ import Library
 import NIOCore
 import Service
 
-/// `molshot serve` (runs the service) and `molshot serve token add NAME`.
-struct ServeCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "serve",
-        abstract: "Serve images of the molecule library, of uploaded structures and of pathway maps, and thumbnails, over HTTP.",
-        subcommands: [ServeRun.self, ServeToken.self, ServeRenderProcess.self],
-        defaultSubcommand: ServeRun.self
-    )
-}
-
 struct ServeToken: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "token", abstract: "Tokens for the service's writes.",
                                                     subcommands: [Add.self])
@@ -44,16 +34,19 @@ struct ServeRenderProcess: ParsableCommand {
     }
 }
 
+/// `molshot serve [options]` runs the service (its options in `molshot serve --help`);
+/// `molshot serve token add NAME` makes a token.
 struct ServeRun: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "run",
+        commandName: "serve",
         abstract: "Serve images of the molecule library, of uploaded structures and of pathway maps, and thumbnails, over HTTP.",
         discussion: """
             Routes are described in Assets/openapi.yaml (served at /openapi.yaml). --render-threads workers draw \
             (this process and render processes of its own); past --render-queue waiting requests the answer is 503 \
             with Retry-After. One log line per request goes \
             to standard error. SIGTERM or SIGINT finishes the requests in flight and stops.
-            """
+            """,
+        subcommands: [ServeToken.self, ServeRenderProcess.self]
     )
 
     @Option(help: "The molecule library (default: $MOLSHOT_DB, else the XDG data folder).") var db: String?

@@ -28,7 +28,7 @@ struct ThumbnailsCommand: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: "Folder for the PNGs and index.jsonl.")
     var output: String
 
-    @OptionGroup var picture: PictureOptions
+    @OptionGroup var picture: PictureOptions<ThumbnailsUse>
 
     @Option(name: .customLong("jobs"), help: "Reader and encoder threads (default: all cores).")
     var jobsGiven: Int?

@@ -15,20 +15,17 @@ if drawing {
     SpareThread.start()
     OSMesaOffscreenContext.preload()
 }
-if drawing {
-    do {
-        var command = try Molshot.parseAsRoot()
-        try command.run()
-    } catch {
-        // ArgumentParser's exit, but by _exit: exit handlers run while OSMesa may still be loading
-        // on its thread crashed the process now and then (1 start in 10 with a missing --db).
-        let code = Molshot.exitCode(for: error), message = Molshot.fullMessage(for: error)
-        if !message.isEmpty { FileHandle(fileDescriptor: code == .success ? 1 : 2).write(Data((message + "\n").utf8)) }
-        fflush(nil)
-        _exit(code.rawValue)
-    }
-} else {
-    Molshot.main()
+do {
+    var command = try Molshot.parseAsRoot()
+    try command.run()
+} catch {
+    // ArgumentParser's exit, but by _exit: exit handlers run while OSMesa may still be loading
+    // on its thread crashed the process now and then (1 start in 10 with a missing --db).
+    let code = Molshot.exitCode(for: error)
+    let message = CLIFailure.usageMessage(Molshot.fullMessage(for: error), code: code)
+    if !message.isEmpty { FileHandle(fileDescriptor: code == .success ? 1 : 2).write(Data((message + "\n").utf8)) }
+    fflush(nil)
+    _exit(code.rawValue)
 }
 if drawing {
     // Everything is written. Tearing down Mesa's LLVM and llvmpipe's threads takes about 10 ms

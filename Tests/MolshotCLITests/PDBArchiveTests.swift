@@ -45,6 +45,10 @@ final class PDBArchiveTests: XCTestCase {
 
     func molshot(_ arguments: String...) throws -> MolshotBinary.Run { try MolshotBinary.run(arguments, environment: environment) }
 
+    func molshot(_ arguments: [String], changing: [String: String]) throws -> MolshotBinary.Run {
+        try MolshotBinary.run(arguments, environment: environment.merging(changing) { $1 })
+    }
+
     func testSearchListsHitsWithTitleMethodAndResolution() throws {
         let run = try molshot("search", "crambin")
         XCTAssertEqual(run.status, 0, run.stderr)
@@ -65,6 +69,42 @@ final class PDBArchiveTests: XCTestCase {
         let broken = try molshot("search", "broken")
         XCTAssertEqual(broken.status, 2)
         XCTAssertTrue(broken.stderr.contains("failed 2 times, last: HTTP 500"), broken.stderr)
+        XCTAssertTrue(broken.stderr.contains("search: http://127.0.0.1:\(port)/search: HTTP 500; trying again in 0.1 s (attempt 2 of 2)"),
+                      broken.stderr)
+        XCTAssertTrue(broken.stderr.contains("set MOLSHOT_PDB_MIRROR"), broken.stderr)
+    }
+
+    func testAnEmptySearchIsRefusedWithoutGoingToTheNetwork() throws {
+        for text in ["", "  "] {
+            let run = try molshot(["search", text], changing: ["MOLSHOT_PDB_SEARCH": "http://127.0.0.1:1/search"])
+            XCTAssertEqual(run.status, 64)
+            XCTAssertEqual(run.stderr.split(separator: "\n").first, "molshot: error: Give words to search for.")
+        }
+    }
+
+    func testHitsAreListedWhenTheirDetailsCannotBeFetched() throws {
+        let run = try molshot(["search", "crambin"], changing: ["MOLSHOT_PDB_ENTRY": "http://127.0.0.1:1/entry/{ID}"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stdout, "1CRN\t-\t-\t(details unavailable)\n1BNA\t-\t-\t(details unavailable)\n2 of 2 entries\n")
+        XCTAssertTrue(run.stderr.hasPrefix("molshot: warning: the search answered but the entries' details could not be fetched"), run.stderr)
+        let json = try molshot(["search", "crambin", "--json"], changing: ["MOLSHOT_PDB_ENTRY": "http://127.0.0.1:1/entry/{ID}"])
+        XCTAssertTrue(json.stdout.contains("\"detailsMissing\""), json.stdout)
+    }
+
+    /// A host that does not resolve (a name under .invalid never does) or refuses the connection is
+    /// said at once, with the URL and what to do offline: no retries, no waiting.
+    func testNoNetworkFailsAtOnceAndSaysWhatToDo() throws {
+        for (mirror, why) in [("http://no-such-host.invalid/{id}.{format}.gz", "no-such-host.invalid"),
+                              ("http://127.0.0.1:1/{id}.{format}.gz", "127.0.0.1")] {
+            let started = Date()
+            let run = try molshot(["fetch", "1crn"], changing: ["MOLSHOT_PDB_MIRROR": mirror, "MOLSHOT_HTTP_ATTEMPTS": "4", "MOLSHOT_HTTP_BACKOFF": "1"])
+            let seconds = Date().timeIntervalSince(started)
+            XCTAssertEqual(run.status, 2)
+            XCTAssertTrue(run.stderr.hasPrefix("molshot: error: 1CRN: could not reach \(mirror.replacingOccurrences(of: "{id}", with: "1crn").replacingOccurrences(of: "{format}", with: "cif"))"), run.stderr)
+            XCTAssertTrue(run.stderr.contains(why) && run.stderr.contains("no network? set MOLSHOT_PDB_MIRROR"), run.stderr)
+            XCTAssertFalse(run.stderr.contains("trying again"), "not retried: \(run.stderr)")
+            XCTAssertLessThan(seconds, 3, "a retry would have waited a second: \(run.stderr)")
+        }
     }
 
     func testFetchImportsAndRendersFromTheLibrary() throws {
@@ -103,6 +143,8 @@ final class PDBArchiveTests: XCTestCase {
         XCTAssertEqual(run.status, 2)
         // Given up by its own timeout, not by an answer the server sent late.
         XCTAssertTrue(run.stderr.contains("failed 2 times, last: no answer within 1 s"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("molshot: STAL: http://127.0.0.1:\(port)/files/stal.cif.gz: no answer within 1 s; trying again in 0.1 s (attempt 2 of 2)"),
+                      "a line for each retry: \(run.stderr)")
         XCTAssertTrue(try molshot("library", "list").stdout.hasSuffix("none of 0 molecules\n"))
     }
 
