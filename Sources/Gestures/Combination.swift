@@ -11,7 +11,7 @@ public enum Combination {
         case invalid(caption: String)
     }
 
-    public static func congratulations(_ parts: [String]) -> String { "Congratulations! " + parts.joined(separator: ", ") }
+    public static func congratulations(_ parts: [String]) -> String { "Congratulations! " + parts.map(Model.shown(chain:)).joined(separator: ", ") }
     public static func sorry(_ parts: [String]) -> String {
         "Sorry! The combination of " + parts.joined(separator: ", ") + " cannot be made"
     }

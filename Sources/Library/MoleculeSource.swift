@@ -4,7 +4,8 @@ import Structure
 
 /// Where a command's structure comes from: a file path, `lib:ID` or `lib:NAME` (the library),
 /// or `pdb:ID` (the library's copy of that PDB entry, fetched and imported first when the
-/// library has none). One place that every front end asks.
+/// library has none); a bare PDB id that is no file here is taken as `pdb:ID` where an archive
+/// is given. One place that every front end asks.
 public final class MoleculeSource: @unchecked Sendable {
     public let libraryPath: String
     public let maxBytes: Int
@@ -36,6 +37,10 @@ public final class MoleculeSource: @unchecked Sendable {
             }
             let (_, structure) = try withLibrary { try $0.load(String(record.id)) }
             return (structure, UInt64(record.checksum, radix: 16) ?? 0)
+        }
+        if let entry = StructureInputs.pdbEntry(spec), archive != nil {
+            StructureInputs.notePDBEntry(spec, entry)
+            return try load(entry)
         }
         let raw = try FileInput.readAll(path: spec, limit: maxBytes)
         var options = StructureFile.Options()

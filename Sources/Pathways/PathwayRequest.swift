@@ -44,8 +44,16 @@ public struct PathwayRequest: Sendable {
         guard [x, y, w, h].allSatisfy({ abs($0) <= Self.maximumCoordinate }) else {
             throw RequestError(field: "region", "must stay within \(Int(Self.maximumCoordinate)) map units (got \(region))")
         }
+        // A region that misses the map would be a blank picture: say where the map is instead.
+        let b = map.bounds
+        guard x < b.max.x, y < b.max.y, x + w > b.min.x, y + h > b.min.y else {
+            throw RequestError(field: "region", "\(region) is outside the map, which spans X \(Self.number(b.min.x)) to \(Self.number(b.max.x)) "
+                               + "and Y \(Self.number(b.min.y)) to \(Self.number(b.max.y))")
+        }
         return (SIMD2(x, y), SIMD2(x + w, y + h))
     }
+
+    static func number(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(format: "%.1f", v) }
 
     /// `scale` checked: a finite number in `scales`.
     static func checked(scale: Double) throws(RequestError) -> Double {

@@ -1,4 +1,7 @@
 extension Model {
+    /// A chain id as messages and listings show it: the blank id as `(blank)`.
+    public static func shown(chain id: String) -> String { id.isEmpty ? "(blank)" : id }
+
     /// The chain ids of this model, in order of first appearance.
     public var chainIDs: [String] {
         var seen = Set<String>()

@@ -106,7 +106,7 @@ public struct StructureSummary: Codable, Sendable, Equatable {
         if !chains.isEmpty {
             lines.append("chains:     \(chains.count)")
             for chain in chains {
-                lines.append("  \(chain.id.isEmpty ? "(blank)" : chain.id): \(chain.residues) residues, \(chain.atoms) atoms")
+                lines.append("  \(Model.shown(chain: chain.id)): \(chain.residues) residues, \(chain.atoms) atoms")
             }
         }
         if !ligands.isEmpty {

@@ -4,7 +4,8 @@ import Foundation
 /// command, each given `--part K/N --report`, do the others (one rasterizer per process: GL
 /// contexts in one process do not draw in parallel). A part process says how it goes on standard
 /// output, a line at a time: `progress DONE TOTAL FAILED`, and at its end `summary JSON`.
-public final class ThumbnailProcesses {
+/// `progress` may be read from any thread (the run and the parts count under their locks).
+public final class ThumbnailProcesses: @unchecked Sendable {
     private let run: ThumbnailRun
     private let parts: [ThumbnailPartProcess]
 

@@ -63,7 +63,7 @@ struct ExportCommand: ParsableCommand {
                 let wanted = parts.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
                 let missing = wanted.filter { !model.chainIDs.contains($0) }
                 guard missing.isEmpty, !wanted.isEmpty else {
-                    throw RequestError(field: "parts", "names chains the structure does not have: \(missing.joined(separator: ", ")) (it has \(model.chainIDs.joined(separator: ", ")))")
+                    throw RequestError(field: "parts", "names chains the structure does not have: \(missing.map(Model.shown(chain:)).joined(separator: ", ")) (it has \(model.chainIDs.map(Model.shown(chain:)).joined(separator: ", ")))")
                 }
                 structure.models = [model.selecting(chains: Set(wanted))]
             }

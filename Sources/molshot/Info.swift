@@ -49,7 +49,7 @@ struct Info: ParsableCommand {
                                                 "residues": residues.count, "chains": chains]
                         print(String(decoding: try JSONSerialization.data(withJSONObject: o, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self))
                     } else {
-                        print("\(file): \(atoms.count) of \(model.atoms.count) atoms, \(residues.count) residues, chains \(chains.isEmpty ? "-" : chains.joined(separator: ", "))")
+                        print("\(file): \(atoms.count) of \(model.atoms.count) atoms, \(residues.count) residues, chains \(chains.isEmpty ? "-" : chains.map(Model.shown(chain:)).joined(separator: ", "))")
                     }
                     continue
                 }

@@ -29,7 +29,11 @@ struct LibraryCommand: ParsableCommand {
                 let library = try input.library()
                 let perception = try BondPerception.standard()
                 var added = 0, present = 0, failed = 0
-                for path in try StructureInputs.collect(inputs) {
+                let paths = try StructureInputs.collect(inputs, pdbIDs: false)
+                let done = Locked(0)
+                Interruption.report("files imported") { (done.withLock { $0 }, paths.count) }
+                for path in paths {
+                    defer { done.withLock { $0 += 1 } }
                     do {
                         switch try library.importFile(path, maxBytes: try input.limit(), perception: perception) {
                         case .added(let r):

@@ -96,6 +96,8 @@ struct ThumbnailsCommand: ParsableCommand {
         let run = try ThumbnailProcesses(job: job, processes: processes, executable: exe, arguments: Array(CommandLine.arguments.dropFirst()))
         let progress = ProgressReporter { run.progress }
         progress.start()
+        // Part processes end with this one (they watch it), so the counts here are the run's.
+        Interruption.report("done") { let p = run.progress; return (p.done, p.total) }
         let summary: ThumbnailSummary
         do {
             summary = try run.finish()
