@@ -48,8 +48,7 @@ public final class MolshotService: Sendable {
         perception = Handed(value: try BondPerception.standard())
         cache = try configuration.cache.map { try ImageCache(directory: $0, maxBytes: configuration.cacheBytes) }
         workers = RenderWorkers(count: configuration.renderThreads, executable: configuration.renderProcess.map { URL(fileURLWithPath: $0) },
-                                arguments: ["serve", "render-process", "--db", configuration.database, "--max-bytes", String(configuration.maxBodyBytes * 8),
-                                            "--max-atoms", String(configuration.maxAtoms)])
+                                arguments: ["serve", "render-process", URL(fileURLWithPath: configuration.database).path, String(configuration.maxBodyBytes * 8), String(configuration.maxAtoms)])
         // This process's share of llvmpipe's threads, read when its first context is made (unless set).
         if workers.count > 1 && ProcessInfo.processInfo.environment["LP_NUM_THREADS"] == nil {
             setenv("LP_NUM_THREADS", String(RenderWorkers.rasterizerThreads(workers: workers.count)), 1)

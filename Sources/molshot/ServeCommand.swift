@@ -13,10 +13,12 @@ struct ServeToken: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Make a token for NAME: its SHA-256 goes into the tokens file, the token is printed once.")
         @Argument(help: "Who the token is for (letters, digits, ._-@).") var name: String
-        @Option(help: "The tokens file (NAME SHA256-HEX a line).") var tokens = "tokens.txt"
+        // The same option group as serve's: serve parses --tokens before this command is reached,
+        // and ArgumentParser hands a group of the same type on to the subcommand.
+        @OptionGroup var file: TokensFile
 
         func run() throws {
-            try CLIFailure.run { print(try Tokens.add(name, to: tokens)) }
+            try CLIFailure.run { print(try Tokens.add(name, to: file.tokens ?? "tokens.txt")) }
         }
     }
 }
@@ -25,9 +27,10 @@ struct ServeToken: ParsableCommand {
 struct ServeRenderProcess: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "render-process", abstract: "A render process of molshot serve.",
                                                     shouldDisplay: false)
-    @Option var db: String
-    @Option var maxBytes: Int
-    @Option var maxAtoms: Int
+    // Arguments, not options: serve's own --db and --max-atoms would take options of these names.
+    @Argument var db: String
+    @Argument var maxBytes: Int
+    @Argument var maxAtoms: Int
 
     func run() throws {
         try CLIFailure.run { try RenderProcessServer.run(database: db, maxBytes: maxBytes, maxAtoms: maxAtoms) }
@@ -64,8 +67,7 @@ struct ServeRun: ParsableCommand {
     @Option(help: "Seconds a request waits for its picture before 503 (30).") var renderSeconds: Double?
     @Option(help: "Keep rendered images in this folder, keyed by structure checksum and settings.") var cache: String?
     @Option(help: "Most bytes the image cache holds (1 GiB); the oldest images go first.") var cacheBytes: Int?
-    @Option(help: "Bearer tokens (NAME SHA256-HEX a line, from molshot serve token add): needed to import and remove molecules.")
-    var tokens: String?
+    @OptionGroup var tokensFile: TokensFile
     @Flag(help: "Reads need a token too (anonymous reads are allowed by default).") var tokenToRead = false
     @Option(help: "Live sessions open at once (16); a new one past it is closed with the reason.") var maxSessions: Int?
     @Option(help: "Seconds a live session may stay silent before it is closed (300).") var sessionIdleSeconds: Double?
@@ -109,7 +111,7 @@ struct ServeRun: ParsableCommand {
         if let renderSeconds { c.renderSeconds = renderSeconds }
         if let cache { c.cache = cache }
         if let cacheBytes { c.cacheBytes = cacheBytes }
-        if let tokens { c.tokens = try Tokens.load(tokens) }
+        if let tokens = tokensFile.tokens { c.tokens = try Tokens.load(tokens) }
         if tokenToRead { c.tokenToRead = true }
         if let maxSessions { c.maxSessions = maxSessions }
         if let sessionIdleSeconds { c.sessionIdleSeconds = sessionIdleSeconds }
@@ -187,4 +189,11 @@ extension ServeRun {
         default: return "cannot listen on \(host):\(port): \(String(cString: strerror(errno)))"
         }
     }
+}
+
+/// `--tokens FILE`, of serve and of serve token add alike.
+struct TokensFile: ParsableArguments {
+    @Option(help: ArgumentHelp("The tokens file (NAME SHA256-HEX a line, from molshot serve token add; tokens.txt where token add is not told): "
+                               + "serve needs a token from it to import and remove molecules."))
+    var tokens: String?
 }

@@ -40,8 +40,7 @@ final class RenderWorkersTests: XCTestCase {
     }
 
     func process(_ db: String, maxAtoms: Int = 2_000_000) throws -> RenderProcess {
-        let p = RenderProcess(executable: try molshot(), arguments: ["serve", "render-process", "--db", db, "--max-bytes", "100000000",
-                                                                     "--max-atoms", String(maxAtoms)],
+        let p = RenderProcess(executable: try molshot(), arguments: ["serve", "render-process", db, "100000000", String(maxAtoms)],
                               environment: ["LP_NUM_THREADS": "0"])
         addTeardownBlock { p.close() }
         return p
