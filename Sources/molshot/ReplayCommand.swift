@@ -16,6 +16,12 @@ struct ReplayCommand: ParsableCommand {
             Frames come at every "frame" event, or with --fps at N frames per second of event time, plus one of \
             the final view. EVENTS may be - to read a live stream from standard input; each frame is written as \
             soon as it is due. The same file and options give the same frames, byte for byte.
+
+            The event file is JSON Lines: a header {"type":"header","version":1,"viewport":{"width":W,"height":H}}, \
+            then events with "t" in seconds: touches {"type":"touch","phase":"began|moved|ended","id":N,"x":X,"y":Y} \
+            (one finger turns, two pan and pinch, a double tap changes the mode) and commands (rotate, pan, pinch, \
+            twist, mode, reset, load, addPart, combine, clear, frame). Assets/samples/gestures.jsonl is an example; \
+            the README has the whole format.
             """
     )
 

@@ -93,7 +93,12 @@ final class NewUserTests: XCTestCase {
         let catalog = scratch.appendingPathComponent("catalog.json")
         try Data(#"{"combinations": [{"name": "Dimer", "structure": "1crn.pdb"}]}"#.utf8).write(to: catalog)
         let events = scratch.appendingPathComponent("events.jsonl")
-        try Data(#"{"type":"header","version":1,"viewport":{"width":100,"height":100}}"#.utf8).write(to: events)
+        // Events that combine parts (an event file that shows no structure at all is refused before the catalog is read).
+        try Data(#"""
+            {"type":"header","version":1,"viewport":{"width":100,"height":100}}
+            {"type":"addPart","t":0,"part":"A"}
+            {"type":"combine","t":0}
+            """#.utf8).write(to: events)
         let run = try molshot("replay", events.path, "-o", scratch.appendingPathComponent("f").path, "--catalog", catalog.path)
         XCTAssertEqual(run.status, 1)
         XCTAssertTrue(run.stderr.contains("\(catalog.path): not a combinations catalog: missing \"parts\" at combinations[0]"), run.stderr)

@@ -130,13 +130,23 @@ final class OnePictureTests: XCTestCase {
 
     func testEveryLookOptionReadsTheSameInEveryCommand() throws {
         let render = try helpBlocks("render"), thumbnails = try helpBlocks("thumbnails"), replay = try helpBlocks("replay")
-        let shared = ["--size", "--mode", "--rotate", "--zoom", "--pan", "--perspective", "--color", "--background", "--hydrogens",
+        let shared = ["--zoom", "--pan", "--perspective", "--color", "--background", "--hydrogens",
                       "--waters", "--antialias", "--depth-cue", "--png-level", "--max-bytes"]
         for option in shared {
             XCTAssertNotNil(render[option], "render has no \(option)")
             XCTAssertEqual(render[option], thumbnails[option], option)
             XCTAssertEqual(render[option], replay[option], option)
         }
+        // These read the same up to what each command says of itself (its default, repeats).
+        for (option, end) in [("--size", "per side."), ("--mode", "small molecules)."), ("--rotate", "fitted view.")] {
+            let texts = [render, thumbnails, replay].map { blocks -> String? in
+                guard let block = blocks[option], let r = block.range(of: end) else { return nil }
+                return String(block[..<r.upperBound])
+            }
+            XCTAssertNotNil(texts[0], option)
+            XCTAssertEqual(Set(texts).count, 1, "\(option): \(texts)")
+        }
+        XCTAssertNotEqual(render["--size"], thumbnails["--size"], "each says its own default")
         let info = try helpBlocks("info")
         XCTAssertEqual(info["--max-bytes"], render["--max-bytes"])
     }
