@@ -15,7 +15,7 @@ for root, _, files in os.walk(sources):
 used.discard("OSMesaOffscreenContext")
 names = sorted(used, key=lambda n: (not n.startswith("OSMesa"), n))
 
-flat = re.sub(r"\s+", " ", "".join(open(h).read() for h in ("/usr/include/GL/gl.h", "/usr/include/GL/glext.h", "/usr/include/GL/osmesa.h")))
+flat = re.sub(r"\s+", " ", "".join(open(h).read() for h in ("/usr/include/GL/gl.h", "/usr/include/GL/glext.h", os.path.join(here, "include", "COSMesa.h"))))
 protos = {}
 for m in re.finditer(r"([A-Za-z_][A-Za-z0-9_ \*]*?)\s*(?:GLAPIENTRY|APIENTRY)?\s*\b(gl[A-Z]\w*|OSMesa\w+)\s*\(([^;{}]*?)\)\s*;", flat):
     name = m.group(2)

@@ -15,7 +15,7 @@ public final class GraphicsDevice {
     public private(set) var liveObjects: [String: Int] = [:]
 
     public init(context: OffscreenContext? = nil, shaders: ShaderLibrary? = nil) throws {
-        self.context = try context ?? OSMesaOffscreenContext()
+        self.context = try context ?? OffscreenContexts.make()
         self.shaders = try shaders ?? ShaderLibrary.standard()
         try self.context.makeCurrent()
         glDisable(GLenum(GL_DITHER))

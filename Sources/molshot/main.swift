@@ -7,16 +7,19 @@ Molshot.keepImageBuffersInTheHeap()
 // Commands that draw open OSMesa on a thread of their own while they parse their options and read
 // their input (Mesa's LLVM takes tens of milliseconds to load); the first context waits for it.
 // The thread that reads is started before, since no thread can start while the load goes on.
-let drawing = CommandLine.arguments.count > 1 && Molshot.drawingCommands.contains(CommandLine.arguments[1])
+// --gl and --gl-device choose the OpenGL backend before it is opened (they go to MOLSHOT_GL and
+// MOLSHOT_GL_DEVICE, which render processes and thumbnail parts inherit).
+let arguments = Molshot.takeGLOptions(Array(CommandLine.arguments.dropFirst()))
+let drawing = arguments.first.map { Molshot.drawingCommands.contains($0) } ?? false
 if drawing {
     // The service runs long on many threads: there, large buffers are mapped apart and returned
     // when freed (kept in arenas, 12 renders of a 1.9M-atom upload had grown it by 2.8 GB).
-    if CommandLine.arguments[1] != "serve" { Molshot.drawInHugePages() } else { Molshot.returnLargeBuffers() }
+    if arguments[0] != "serve" { Molshot.drawInHugePages() } else { Molshot.returnLargeBuffers() }
     SpareThread.start()
-    OSMesaOffscreenContext.preload()
+    OffscreenContexts.preload()
 }
 do {
-    var command = try Molshot.parseAsRoot()
+    var command = try Molshot.parseAsRoot(arguments)
     try command.run()
 } catch {
     // ArgumentParser's exit, but by _exit: exit handlers run while OSMesa may still be loading
