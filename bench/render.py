@@ -21,15 +21,17 @@ env = dict(os.environ, PATH="/usr/bin:" + os.environ.get("PATH", ""))
 sys.path.insert(0, os.path.join(here, "peers"))
 import runners
 
-def run_molshot(out, binary=args.molshot):
-    # The real command, held to one process (the thumbnails suite measures the default of two).
-    return runners.timed([binary, "thumbnails", "--processes", "1", "--size", str(args.size), "-o", out] + files)
+def run_molshot(out, binary=args.molshot, gl="osmesa"):
+    # The real command, held to one process (the thumbnails suite measures the default of two);
+    # "molshot" is OSMesa, the peer "egl" the same binary on EGL (an earlier baseline takes no --gl).
+    return runners.timed([binary] + (["--gl", gl] if gl else []) + ["thumbnails", "--processes", "1", "--size", str(args.size), "-o", out] + files)
 
 peers = runners.available()
+peers["egl"] = lambda files, out, size: run_molshot(out, gl="egl")
 baseline = runners.baseline()
 if baseline:
-    peers["baseline"] = lambda files, out, size: run_molshot(out, baseline)
-wanted = ["molshot"] + [n for n in ("pymol-ray", "jmol", "baseline") if n in peers]
+    peers["baseline"] = lambda files, out, size: run_molshot(out, baseline, gl=None)
+wanted = ["molshot"] + [n for n in ("egl", "pymol-ray", "jmol", "baseline") if n in peers]
 for n in ("pymol-ray", "jmol"):
     if n not in peers:
         print(f"# {n} is not installed; skipped")
@@ -41,7 +43,7 @@ counts = {}
 # molshot's run is about a second against the peers' fifteen or more, so one burst of load on
 # this shared machine moves it far more; it runs three times a round, and the median is over all.
 for _ in range(args.rounds):
-    for name in [n for n in wanted for _ in range(3 if n in ("molshot", "baseline") else 1)]:
+    for name in [n for n in wanted for _ in range(3 if n in ("molshot", "egl", "baseline") else 1)]:
         out = tempfile.mkdtemp(prefix=f"bench-{name}-")
         t, _, stdout = run[name](out)
         counts[name] = len([f for f in os.listdir(out) if f.endswith(".png")])
@@ -61,7 +63,7 @@ m = n / median(times["molshot"])
 for name in wanted[1:]:
     if times[name]:
         p = n / median(times[name])
-        print(f"RESULT suite=render case=thumbnails-{args.size} molshot={m:.1f} peer={name}:{p:.2f} ratio={m / p:.{2 if name == 'baseline' else 1}f}")
+        print(f"RESULT suite=render case=thumbnails-{args.size} molshot={m:.1f} peer={name}:{p:.2f} ratio={m / p:.{2 if name in ('baseline', 'egl') else 1}f}")
 if len(wanted) == 1:
     print(f"RESULT suite=render case=thumbnails-{args.size} molshot={m:.1f}")
 # Cartoon thumbnails of the corpus against PyMOL's cartoons, ray-traced (alternating rounds).
