@@ -14,8 +14,8 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        // OSMesa is opened at run time (dlopen), not linked: see Sources/COSMesa/include/COSMesa.h.
-        .target(name: "COSMesa", path: "Sources/COSMesa", exclude: ["generate_entry_points.py"],
+        // OSMesa or EGL is opened at run time (dlopen), not linked: see Sources/COpenGL/include/COpenGL.h.
+        .target(name: "COpenGL", path: "Sources/COpenGL", exclude: ["generate_entry_points.py"],
                 linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
@@ -30,7 +30,7 @@ let package = Package(
         // Pictures as pixels, with no GL: images, PNG and APNG, edge smoothing, depth effects.
         .target(name: "Imaging", dependencies: ["CPNGWriter", "CZlib", "Core"]),
         // The GL device: OSMesa, buffers, programs, the offscreen pass.
-        .target(name: "Graphics", dependencies: ["COSMesa", "Imaging", "Core"]),
+        .target(name: "Graphics", dependencies: ["COpenGL", "Imaging", "Core"]),
         .target(name: "Scene", dependencies: ["Core"]),
         .target(name: "Library", dependencies: ["CHTTP", "CSQLite", "Core", "Structure"]),
         .target(name: "Pathways", dependencies: ["Imaging", "Core", "Graphics", "Text"]),

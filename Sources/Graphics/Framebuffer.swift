@@ -1,4 +1,4 @@
-import COSMesa
+import COpenGL
 
 /// An offscreen RGBA8 color target, with a 24-bit depth buffer where drawing needs one (a flat map
 /// does not: leaving it out saves allocating and clearing as many bytes again as the picture).

@@ -1,4 +1,4 @@
-import COSMesa
+import COpenGL
 
 /// Vertex data in GPU memory.
 public final class GPUBuffer {

@@ -1,4 +1,4 @@
-import COSMesa
+import COpenGL
 import Imaging
 
 /// The one place that calls OpenGL. Everything above speaks in buffers, vertex arrays,

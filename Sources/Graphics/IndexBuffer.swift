@@ -1,4 +1,4 @@
-import COSMesa
+import COpenGL
 
 /// Vertex indices in GPU memory, for drawing shared vertices (meshes, outlines) with `drawIndexed`.
 public final class IndexBuffer {

@@ -1,4 +1,4 @@
-import COSMesa
+import COpenGL
 import Core
 
 /// An OpenGL 4.5 core context with no window. Current on the thread that created it: keep all
@@ -85,7 +85,7 @@ public final class OSMesaOffscreenContext: OffscreenContext {
 }
 
 /// EGL with no surface: a GPU's device where there is one, else Mesa's surfaceless platform on
-/// llvmpipe (`Sources/COSMesa/egl.c`).
+/// llvmpipe (`Sources/COpenGL/egl.c`).
 public final class EGLOffscreenContext: OffscreenContext {
     private let context: UnsafeMutableRawPointer
     public let backendName: String

@@ -1,5 +1,5 @@
 import Core
-import COSMesa
+import COpenGL
 
 /// A linked GLSL program; uniforms are set by name, their locations looked up once.
 public final class ShaderProgram {

@@ -1,4 +1,4 @@
-import COSMesa
+import COpenGL
 
 /// A 2D texture: RGBA8 pictures, or one channel of coverage (a glyph atlas). Sampled linearly,
 /// clamped at the edges.

@@ -14,7 +14,7 @@ final class LayoutTests: XCTestCase {
         "Structure": ["Core"],
         "Scene": ["Core"],
         "Text": ["CFreeType", "Imaging", "Core"],
-        "Graphics": ["COSMesa", "Imaging", "Core"],
+        "Graphics": ["COpenGL", "Imaging", "Core"],
         "MoleculeView": ["Graphics", "Structure", "Scene", "Imaging", "Core"],
         "Pathways": ["Graphics", "Text", "Imaging", "Core"],
         "Library": ["CHTTP", "CSQLite", "Structure", "Core"],

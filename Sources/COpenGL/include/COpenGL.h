@@ -9,8 +9,8 @@
 // GL call then silently does nothing: see ../shared/design/OSMESA-NOTES.md). With EGL they come
 // from eglGetProcAddress. Neither backend's headers are needed to build: the few OSMesa and EGL
 // declarations Molshot uses are below (GL/gl.h and GL/glext.h come from libgl-dev).
-#ifndef MOLSHOT_COSMESA_H
-#define MOLSHOT_COSMESA_H
+#ifndef MOLSHOT_COPENGL_H
+#define MOLSHOT_COPENGL_H
 #define GL_GLEXT_PROTOTYPES 1
 #include <GL/gl.h>
 #include <GL/glext.h>

@@ -1,4 +1,4 @@
-#include "include/COSMesa.h"
+#include "include/COpenGL.h"
 #include <stdint.h>
 
 /// An entry point by name and where its address goes.
