@@ -325,9 +325,23 @@ public final class MoleculeLibrary {
         try database.statement("SELECT owner FROM molecules WHERE id = ?").bind(.int(id)).first { $0.text(0) } ?? nil
     }
 
-    /// A page of molecules in id order, and how many match in all. `query` matches name, title
-    /// and source path, anywhere, in any case; a service reader sees only what it may.
-    public func list(offset: Int = 0, limit: Int = 50, query: String? = nil, viewer: Viewer = .everything) throws -> (total: Int, molecules: [MoleculeRecord]) {
+    /// The orders a list can take.
+    public enum ListOrder: String, CaseIterable, Sendable {
+        case id, name, atoms, newest
+        var sql: String {
+            switch self {
+            case .id: return "id"
+            case .name: return "name COLLATE NOCASE, id"
+            case .atoms: return "atoms DESC, id"
+            case .newest: return "id DESC"
+            }
+        }
+    }
+
+    /// A page of molecules in `order` (id by default), and how many match in all. `query` matches
+    /// name, title and source path, anywhere, in any case; a service reader sees only what it may.
+    public func list(offset: Int = 0, limit: Int = 50, query: String? = nil, order: ListOrder = .id,
+                     viewer: Viewer = .everything) throws -> (total: Int, molecules: [MoleculeRecord]) {
         let pattern: SQLValue = query.map { q in
             .text("%" + q.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
                 .replacingOccurrences(of: "_", with: "\\_") + "%")
@@ -342,7 +356,7 @@ public final class MoleculeLibrary {
         return try database.snapshot {
             let count = try database.statement("SELECT count(*) FROM molecules WHERE \(filter)").bind(pattern, .null, .null, reader)
             let total = try count.first { $0.int(0) } ?? 0
-            let page = try database.statement("SELECT \(MoleculeRecord.columns) FROM molecules WHERE \(filter) ORDER BY id LIMIT ?2 OFFSET ?3")
+            let page = try database.statement("SELECT \(MoleculeRecord.columns) FROM molecules WHERE \(filter) ORDER BY \(order.sql) LIMIT ?2 OFFSET ?3")
                 .bind(pattern, .int(max(0, limit)), .int(max(0, offset)), reader)
             return (total, try page.all { MoleculeRecord($0) })
         }

@@ -54,9 +54,26 @@ extension MolshotService {
         if let query, query.count > Self.maxQuery {
             throw HTTPError(.badRequest, message: "parameter query is longer than \(Self.maxQuery) characters")
         }
-        let (total, molecules) = try reading { try $0.list(offset: offset, limit: limit, query: query, viewer: viewer) }
-        struct Page: Encodable { var total: Int; var molecules: [MoleculeRecord] }
-        return try Self.json(Page(total: total, molecules: molecules))
+        let sort = Self.parameter(request, "sort") ?? "id"
+        guard let order = MoleculeLibrary.ListOrder(rawValue: sort) else {
+            throw HTTPError(.badRequest, message: "parameter sort must be one of \(MoleculeLibrary.ListOrder.allCases.map(\.rawValue).joined(separator: ", ")) (got \(sort))")
+        }
+        let (total, molecules) = try reading { try $0.list(offset: offset, limit: limit, query: query, order: order, viewer: viewer) }
+        // Each with the thumbnail `molshot thumbnails` made of its file, where there is one.
+        struct Entry: Encodable {
+            var record: MoleculeRecord
+            var thumbnail: String?
+            func encode(to encoder: Encoder) throws {
+                try record.encode(to: encoder)
+                enum Keys: String, CodingKey { case thumbnail }
+                var c = encoder.container(keyedBy: Keys.self)
+                try c.encodeIfPresent(thumbnail, forKey: .thumbnail)
+            }
+        }
+        struct Page: Encodable { var total: Int; var molecules: [Entry] }
+        return try Self.json(Page(total: total, molecules: molecules.map {
+            Entry(record: $0, thumbnail: thumbnailName(checksum: $0.checksum).map { "/v1/thumbnails/" + $0 })
+        }))
     }
 
     /// The molecule `reference` names, if `viewer` may see it; a private molecule of someone else

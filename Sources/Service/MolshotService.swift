@@ -32,6 +32,8 @@ public final class MolshotService: Sendable {
     /// names hold what is in them).
     let thumbnailFiles = Locked<(files: [String: (bytes: ByteBuffer, etag: String)], order: [String], total: Int)>(([:], [], 0))
     static let thumbnailMemory = 64 << 20
+    /// The thumbnail shown for each checksum, and when the folder was last listed.
+    let thumbnailIndex = Locked<(modified: Date?, names: [String: String])>((nil, [:]))
     /// Private molecules' checksums and owners, read again when a second old.
     let privates = Locked<(read: Double, owners: [String: [String?]])>((-1, [:]))
     /// Live sessions (`LiveRoute.swift`).

@@ -114,10 +114,36 @@ extension MolshotService {
         }
         let edges = map.edges.filter { $0.from == node.id || $0.to == node.id }
         let neighbours = Set(edges.flatMap { [$0.from, $0.to].compactMap { $0 } }).subtracting([node.id]).sorted()
-        return Self.response(Array(Self.jsonLine([
-            "id": node.id, "name": node.name, "kind": node.kind.rawValue, "label": node.label,
-            "x": node.center.x, "y": node.center.y, "width": node.size.x, "height": node.size.y, "neighbours": neighbours,
-        ]).utf8), type: "application/json")
+        let byID = Dictionary(map.nodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var fields = Self.nodeFields(node)
+        fields["neighbours"] = neighbours
+        // The neighbours as a reader wants them: by name, with their kind.
+        fields["linked"] = neighbours.map { id -> [String: Any] in
+            guard let n = byID[id] else { return ["id": id] }
+            return ["id": id, "name": n.name.isEmpty ? (n.label.isEmpty ? id : n.label) : n.name, "kind": n.kind.rawValue]
+        }
+        return Self.response(Array(Self.jsonLine(fields).utf8), type: "application/json")
+    }
+
+    static func nodeFields(_ node: PathwayMap.Node) -> [String: Any] {
+        ["id": node.id, "name": node.name, "kind": node.kind.rawValue, "label": node.label,
+         "x": node.center.x, "y": node.center.y, "width": node.size.x, "height": node.size.y]
+    }
+
+    /// `GET /v1/pathways/{id}/nodes?query=TEXT&limit=N`: nodes whose name, label or id holds the
+    /// text (any case), those that begin with it first, at most `limit` (20).
+    func pathwayNodes(_ request: Request, id: String) async throws -> Response {
+        let map = try await pathway(id).entry.map
+        guard let query = Self.parameter(request, "query")?.lowercased(), !query.isEmpty, query.count <= Self.maxQuery else {
+            throw HTTPError(.badRequest, message: "parameter query is needed: part of a node's name (at most \(Self.maxQuery) characters)")
+        }
+        let limit = Int(Self.parameter(request, "limit") ?? "20").map { max(1, min($0, 200)) } ?? 20
+        let found = map.nodes.compactMap { node -> (Int, PathwayMap.Node)? in
+            let texts = [node.name, node.label, node.id].map { $0.lowercased() }
+            if texts.contains(where: { $0.hasPrefix(query) }) { return (0, node) }
+            return texts.contains(where: { $0.contains(query) }) ? (1, node) : nil
+        }.sorted { ($0.0, $0.1.name, $0.1.id) < ($1.0, $1.1.name, $1.1.id) }.prefix(limit)
+        return Self.response(Array(Self.jsonLine(["nodes": found.map { Self.nodeFields($0.1) }]).utf8), type: "application/json")
     }
 }
 

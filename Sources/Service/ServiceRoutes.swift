@@ -68,6 +68,7 @@ extension MolshotService {
         .init(.post, "/v1/molecules", .write) { s, r, _ in try await s.importMolecule(r) },
         .init(.get, "/v1/molecules/:id", .read) { s, r, c in try s.molecule(r, try parameter(c, "id")) },
         .init(.delete, "/v1/molecules/:id", .write) { s, r, c in try s.removeMolecule(r, try parameter(c, "id")) },
+        .init(.get, "/v1/molecules/:id/sequence", .read) { s, r, c in try await s.moleculeSequence(r, try parameter(c, "id")) },
         .init(.get, "/v1/molecules/:id/image", .read) { s, r, c in try await s.moleculeImage(r, id: try parameter(c, "id")) },
         .init(.post, "/v1/render", .read) { s, r, _ in try await s.renderUpload(r) },
         .init(.post, "/v1/replay", .read) { s, r, c in try await s.replay(r, connection: c.channel) },
@@ -81,6 +82,7 @@ extension MolshotService {
         .init(.get, "/v1/thumbnails/:name", .read) { s, r, c in try s.thumbnail(r, name: try parameter(c, "name")) },
         .init(.get, "/v1/pathways", .read) { s, _, _ in try s.listPathways() },
         .init(.get, "/v1/pathways/:id", .read) { s, _, c in try await s.pathwayInfo(try parameter(c, "id")) },
+        .init(.get, "/v1/pathways/:id/nodes", .read) { s, r, c in try await s.pathwayNodes(r, id: try parameter(c, "id")) },
         .init(.get, "/v1/pathways/:id/node", .read) { s, r, c in try await s.pathwayNode(r, id: try parameter(c, "id")) },
         .init(.get, "/v1/pathways/:id/image", .read) { s, r, c in try await s.pathwayImage(r, id: try parameter(c, "id")) },
         .init(.get, "/v1/pathways/:id/tiles/:z/:x/:y", .read) { s, _, c in

@@ -63,6 +63,26 @@ extension MolshotService {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: buffer))
     }
 
+    /// The thumbnail the viewer shows for the file with this checksum: its cartoon, else
+    /// ball-and-stick, else spacefill, else any (the folder is listed again when it changes).
+    func thumbnailName(checksum: String) -> String? {
+        guard let folder = configuration.thumbnails else { return nil }
+        let modified = (try? FileManager.default.attributesOfItem(atPath: folder)[.modificationDate] as? Date) ?? nil
+        return thumbnailIndex.withLock { index -> String? in
+            if index.modified != modified || modified == nil {
+                var best: [String: (rank: Int, name: String)] = [:]
+                let preference = ["-cartoon.png", "-ball-and-stick.png", "-spacefill.png"]
+                for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasSuffix(".png") {
+                    guard let dash = name.firstIndex(of: "-") else { continue }
+                    let key = String(name[..<dash]), rank = preference.firstIndex { name.hasSuffix($0) } ?? preference.count
+                    if best[key].map({ (rank, name) < ($0.rank, $0.name) }) ?? true { best[key] = (rank, name) }
+                }
+                index = (modified, best.mapValues(\.name))
+            }
+            return index.names[checksum]
+        }
+    }
+
     /// `bytes=A-B`, `bytes=A-` or `bytes=-N` within `length`, as inclusive offsets.
     static func byteRange(_ text: String, length: Int) -> (Int, Int)? {
         guard text.hasPrefix("bytes="), !text.contains(","), length > 0 else { return nil }
