@@ -1,7 +1,7 @@
 // Molshot's web viewer: plain JavaScript over the service's routes, no build step.
-// Pages (by the address's hash): #/?page=N&q=TEXT the library, nine thumbnails a page;
-// #/molecule/ID a live view (a WebSocket session: gestures in, frames out); #/combine/ID the
-// combination building screen; #/pathways and #/pathway/ID the tile pyramid with node taps.
+// Pages (by the address's hash): #/?page=N&q=TEXT&sort=S&per=N the library; #/molecule/ID a live
+// view (a WebSocket session: gestures in, frames out) with its controls and panels;
+// #/combine/ID the combination building screen; #/pathways and #/pathway/ID the tile pyramid.
 "use strict";
 
 const main = document.getElementById("main");
@@ -11,18 +11,33 @@ let leave = () => {};  // closes what the current page opened
 function el(tag, attributes = {}, ...children) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attributes)) {
-    if (k.startsWith("on")) e.addEventListener(k.slice(2), v); else e.setAttribute(k, v);
+    if (k.startsWith("on")) e.addEventListener(k.slice(2), v); else if (v !== undefined && v !== null) e.setAttribute(k, v);
   }
-  for (const c of children) e.append(c);
+  for (const c of children) if (c !== null && c !== undefined) e.append(c);
   return e;
 }
 
 function say(text) { statusLine.textContent = text; }
 
+/// The service's answer as JSON; a failure as an Error whose message is the service's sentence.
 async function json(url, options) {
-  const r = await fetch(url, options);
-  if (!r.ok) throw new Error(`${url}: ${r.status} ${await r.text()}`);
+  let r;
+  try { r = await fetch(url, options); } catch (e) { throw new Error("The server cannot be reached. Is molshot serve running?"); }
+  if (!r.ok) {
+    let message = `the server answered ${r.status}`;
+    try { const body = await r.json(); message = (body.error && body.error.message) || message; } catch (e) { /* not JSON */ }
+    const error = new Error(message);
+    error.status = r.status;
+    throw error;
+  }
   return r.json();
+}
+
+/// A failure shown in the page as a sentence.
+function showError(what, error) {
+  const text = error && error.status === 404 ? `${what}: there is no such entry in this library.` : `${what}: ${error.message || error}.`;
+  main.replaceChildren(el("p", { class: "error", role: "alert", id: "error" }, text.replace(/\.\.$/, ".")),
+    el("p", {}, el("a", { href: "#/" }, "Back to the library")));
 }
 
 function route() {
@@ -33,141 +48,347 @@ function route() {
   const [path, query] = location.hash.replace(/^#/, "").split("?");
   const params = new URLSearchParams(query || "");
   const parts = (path || "/").split("/").filter(Boolean).map(decodeURIComponent);
-  const page = { molecule: moleculePage, combine: combinePage, pathways: pathwaysPage, pathway: pathwayPage }[parts[0]] || libraryPage;
-  page(parts[1], params).catch(e => say(String(e.message || e)));
+  const pages = { molecule: [moleculePage, "This molecule cannot be shown"], combine: [combinePage, "This molecule cannot be shown"],
+                  pathways: [pathwaysPage, "The pathway maps cannot be listed"], pathway: [pathwayPage, "This map cannot be shown"] };
+  const [page, what] = pages[parts[0]] || [libraryPage, "The library cannot be listed"];
+  page(parts[1], params).catch(e => showError(what, e));
 }
 
 // MARK: Library
 
-const perPage = 9;
-
 async function libraryPage(_, params) {
-  const page = Math.max(1, parseInt(params.get("page") || "1", 10));
-  const q = params.get("q") || "";
-  const search = el("input", { type: "search", id: "search", placeholder: "Search names and titles", value: q });
-  search.addEventListener("keydown", e => { if (e.key === "Enter") location.hash = `#/?q=${encodeURIComponent(search.value)}`; });
+  const started = performance.now();
+  const state = { page: Math.max(1, parseInt(params.get("page") || "1", 10)), q: params.get("q") || "",
+                  sort: params.get("sort") || "id", per: parseInt(params.get("per") || "9", 10) };
+  if (![9, 18, 36].includes(state.per)) state.per = 9;
+  const search = el("input", { type: "search", id: "search", placeholder: "Search names and titles", value: state.q, "aria-label": "Search" });
+  const sort = el("select", { id: "sort", "aria-label": "Order" },
+    ...[["id", "Order added"], ["newest", "Newest first"], ["name", "Name"], ["atoms", "Largest first"]]
+      .map(([v, t]) => el("option", { value: v, ...(v === state.sort ? { selected: "" } : {}) }, t)));
+  const per = el("select", { id: "per", "aria-label": "Molecules a page" },
+    ...[9, 18, 36].map(n => el("option", { value: n, ...(n === state.per ? { selected: "" } : {}) }, `${n} a page`)));
   const prev = el("button", { id: "prev" }, "Previous"), next = el("button", { id: "next" }, "Next");
   const label = el("span", { id: "page" });
   const grid = el("div", { id: "grid" });
-  main.append(el("div", { class: "toolbar" }, search, prev, label, next), grid);
-  const answer = await json(`/v1/molecules?offset=${(page - 1) * perPage}&limit=${perPage}` + (q ? `&query=${encodeURIComponent(q)}` : ""));
-  const pages = Math.max(1, Math.ceil(answer.total / perPage));
-  label.textContent = `${page} of ${pages}`;
-  const go = p => { location.hash = `#/?page=${p}` + (q ? `&q=${encodeURIComponent(q)}` : ""); };
-  prev.disabled = page <= 1;
-  next.disabled = page >= pages;
-  prev.onclick = () => go(page - 1);
-  next.onclick = () => go(page + 1);
-  for (const m of answer.molecules) {
-    const src = `/v1/molecules/${m.id}/image?size=256`;
-    const img = el("img", { src, alt: m.name, loading: "eager" });
-    // A busy server answers 503 with Retry-After: ask again a few times, a second apart.
-    let tries = 0;
-    img.onerror = () => { if (++tries <= 5) setTimeout(() => { img.src = `${src}&try=${tries}`; }, 1000); };
-    grid.append(el("a", { href: `#/molecule/${m.id}`, title: m.title || m.name }, img, el("span", { class: "name" }, m.name)));
+  main.append(el("div", { class: "toolbar" }, search, sort, per, prev, label, next), grid);
+  const address = () => `#/?page=${state.page}&sort=${state.sort}&per=${state.per}` + (state.q ? `&q=${encodeURIComponent(state.q)}` : "");
+  let shown = 0;
+  async function load() {
+    const asked = ++shown;
+    const answer = await json(`/v1/molecules?offset=${(state.page - 1) * state.per}&limit=${state.per}&sort=${state.sort}`
+                              + (state.q ? `&query=${encodeURIComponent(state.q)}` : ""));
+    if (asked !== shown) return;  // a newer search answered first
+    const pages = Math.max(1, Math.ceil(answer.total / state.per));
+    label.textContent = `${state.page} of ${pages}`;
+    prev.disabled = state.page <= 1;
+    next.disabled = state.page >= pages;
+    grid.replaceChildren();
+    const images = [];
+    for (const m of answer.molecules) {
+      // The file molshot thumbnails made, where there is one; else a picture drawn now.
+      const src = m.thumbnail || `/v1/molecules/${m.id}/image?size=256`;
+      const img = el("img", { src, alt: m.name, loading: "eager", "data-source": m.thumbnail ? "thumbnail" : "rendered", width: 256, height: 256 });
+      // A busy server answers 503 with Retry-After: ask again a few times, a second apart.
+      let tries = 0;
+      img.onerror = () => { if (++tries <= 5) setTimeout(() => { img.src = `${src}${src.includes("?") ? "&" : "?"}try=${tries}`; }, 1000); };
+      images.push(new Promise(done => { img.addEventListener("load", done); img.addEventListener("error", () => { if (tries > 5) done(); }); }));
+      grid.append(el("a", { href: `#/molecule/${m.id}`, title: m.title || m.name }, img, el("span", { class: "name" }, m.name)));
+    }
+    if (!answer.molecules.length) grid.append(el("p", {}, state.q ? `Nothing matches “${state.q}”.` : "The library is empty: add molecules with molshot library import."));
+    await Promise.all(images);
+    window.molshotGridMs = Math.round(performance.now() - started);
   }
-  if (!answer.molecules.length) grid.append(el("p", {}, q ? "Nothing matches." : "The library is empty."));
+  const go = changes => { Object.assign(state, changes); history.replaceState(null, "", address()); load().catch(e => showError("The library cannot be listed", e)); };
+  let typing = null;
+  search.addEventListener("input", () => { clearTimeout(typing); typing = setTimeout(() => go({ q: search.value.trim(), page: 1 }), 200); });
+  sort.addEventListener("change", () => go({ sort: sort.value, page: 1 }));
+  per.addEventListener("change", () => go({ per: parseInt(per.value, 10), page: 1 }));
+  prev.onclick = () => go({ page: state.page - 1 });
+  next.onclick = () => go({ page: state.page + 1 });
+  await load();
 }
 
 // MARK: Live sessions
 
-/// A live session on `img`: pointer, wheel and touch input become lines of the gesture event format.
-function liveSession(id, img, onInfo) {
-  const size = 512;
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${scheme}://${location.host}/v1/sessions?molecule=${encodeURIComponent(id)}&size=${size}x${size}`);
-  ws.binaryType = "blob";
-  const start = performance.now();
-  let last = 0;
-  const now = () => { last = Math.max(last, (performance.now() - start) / 1000); return Math.round(last * 1000) / 1000; };
-  const send = event => { if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(event)); };
-  let pendingInfo = null, url = null;
-  ws.onopen = () => {
-    const box = img.getBoundingClientRect();
-    ws.send(JSON.stringify({ type: "header", version: 1, viewport: { width: box.width || size, height: box.height || size } }));
-  };
-  ws.onmessage = m => {
-    if (typeof m.data === "string") {
-      const info = JSON.parse(m.data);
-      if (info.type === "frame") pendingInfo = info;
-      else if (info.type === "error") say(`line ${info.line}: ${info.message}`);
-      return;
-    }
-    if (url) URL.revokeObjectURL(url);
-    url = URL.createObjectURL(m.data);
-    img.src = url;
-    img.dataset.events = pendingInfo ? pendingInfo.events : "0";
-    if (pendingInfo && onInfo) onInfo(pendingInfo);
-  };
-  ws.onclose = e => { if (e.reason) say(e.reason); };
+/// A live view of molecule `id` in `img` that survives: the gestures sent are kept, and a new
+/// session (after an idle close, a dropped connection, or a new look: mode, colour, highlight)
+/// is sent them again, so its camera is where it was. `look()` gives the session's query.
+class LiveView {
+  constructor(id, img, { look, onFrame, onState, record }) {
+    Object.assign(this, { id, img, look, onFrame, onState, record });
+    this.sent = [];
+    this.start = performance.now();
+    this.last = 0;
+    this.ws = null;
+    this.closed = false;
+    this.sessionID = null;
+    this.retries = 0;
+    this.url = null;
+    this.attach();
+  }
 
-  // Pointers (mouse, pen, fingers) are touches; ids are the pointers' own.
-  const point = e => { const b = img.getBoundingClientRect(); return { x: e.clientX - b.left, y: e.clientY - b.top }; };
-  const down = new Map();
-  let lastTap = { time: -1, x: 0, y: 0 };
-  img.addEventListener("pointerdown", e => {
-    e.preventDefault();
-    img.setPointerCapture(e.pointerId);
-    const p = point(e);
-    down.set(e.pointerId, p);
-    send({ t: now(), type: "touch", phase: "began", id: e.pointerId, x: p.x, y: p.y });
-  });
-  img.addEventListener("pointermove", e => {
-    if (!down.has(e.pointerId)) return;
-    const p = point(e);
-    send({ t: now(), type: "touch", phase: "moved", id: e.pointerId, x: p.x, y: p.y });
-  });
-  const up = (e, phase) => {
-    if (!down.has(e.pointerId)) return;
-    const start = down.get(e.pointerId), p = point(e);
-    down.delete(e.pointerId);
-    // A second short tap near the first within 0.35 s is a double tap (the next mode).
-    const t = now(), still = Math.hypot(p.x - start.x, p.y - start.y) < 10;
-    const double = still && phase === "ended" && t - lastTap.time < 0.35 && Math.hypot(p.x - lastTap.x, p.y - lastTap.y) < 30;
-    lastTap = still ? { time: double ? -1 : t, x: p.x, y: p.y } : { time: -1, x: 0, y: 0 };
-    send({ t, type: "touch", phase, id: e.pointerId, x: p.x, y: p.y, tapCount: double ? 2 : 1 });
-  };
-  img.addEventListener("pointerup", e => up(e, "ended"));
-  img.addEventListener("pointercancel", e => up(e, "cancelled"));
-  // The wheel zooms; a trackpad pinch arrives as a wheel with ctrlKey and zooms faster.
-  img.addEventListener("wheel", e => {
-    e.preventDefault();
-    send({ t: now(), type: "pinch", scale: Math.exp(-e.deltaY / (e.ctrlKey ? 100 : 500)) });
-  }, { passive: false });
-  return { send, now, close: () => ws.close(), socket: ws };
+  now() { this.last = Math.max(this.last, (performance.now() - this.start) / 1000); return Math.round(this.last * 1000) / 1000; }
+
+  header() {
+    const box = this.img.getBoundingClientRect();
+    return { type: "header", version: 1, viewport: { width: Math.round(box.width) || 512, height: Math.round(box.height) || 512 } };
+  }
+
+  connect() {
+    if (this.closed) return;
+    if (this.ws) { this.ws.onclose = null; this.ws.close(); }
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${scheme}://${location.host}/v1/sessions?molecule=${encodeURIComponent(this.id)}&size=512x512&${this.look()}`
+                             + (this.record ? "&record=1" : ""));
+    this.ws = ws;
+    ws.binaryType = "blob";
+    this.onState("loading");
+    let info = null;
+    ws.onopen = () => {
+      ws.send(JSON.stringify(this.header()));
+      // A double tap's change of mode is in the query now (the page follows the frames' mode):
+      // sent again, it would change the mode a second time.
+      for (const e of this.sent) ws.send(JSON.stringify(e.tapCount === 2 ? { ...e, tapCount: 1 } : e));
+      // A frame now, even with no gesture to replay.
+      ws.send(JSON.stringify({ t: this.now(), type: "frame" }));
+    };
+    ws.onmessage = m => {
+      if (typeof m.data === "string") {
+        const message = JSON.parse(m.data);
+        if (message.type === "frame") info = message;
+        else if (message.type === "session") this.sessionID = message.id;
+        else if (message.type === "error") say(`The view refused an event: ${message.message}`);
+        return;
+      }
+      this.retries = 0;
+      if (this.url) URL.revokeObjectURL(this.url);
+      this.url = URL.createObjectURL(m.data);
+      this.img.src = this.url;
+      this.img.dataset.events = info ? info.events : "0";
+      this.onState("live");
+      if (info) this.onFrame(info);
+    };
+    ws.onclose = e => {
+      if (this.ws !== ws || this.closed) return;
+      this.ws = null;
+      if (e.code === 1001 || e.code === 1000) {
+        // Idle: the next gesture opens a new session where this one left off.
+        this.onState("paused", "The view went to sleep; touch it to wake it.");
+      } else if (e.code === 1013 || e.code === 1008) {
+        this.onState("failed", e.reason || "The server refused the view.");
+      } else {
+        this.onState("reconnecting", "The connection dropped; reconnecting…");
+        setTimeout(() => this.connect(), Math.min(8000, 500 * 2 ** this.retries++));
+      }
+    };
+  }
+
+  /// Keeps `event` and sends it, opening a session first if there is none.
+  send(event) {
+    this.sent.push(event);
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(event));
+    else if (!this.ws) this.connect();
+  }
+
+  close() { this.closed = true; if (this.ws) this.ws.close(); }
+
+  attach() {
+    const img = this.img;
+    // Pointers (mouse, pen, fingers) are touches; ids are the pointers' own.
+    const point = e => { const b = img.getBoundingClientRect(); return { x: e.clientX - b.left, y: e.clientY - b.top }; };
+    const down = new Map();
+    let lastTap = { time: -1, x: 0, y: 0 };
+    img.addEventListener("pointerdown", e => {
+      e.preventDefault();
+      img.setPointerCapture(e.pointerId);
+      const p = point(e);
+      down.set(e.pointerId, p);
+      this.send({ t: this.now(), type: "touch", phase: "began", id: e.pointerId, x: p.x, y: p.y });
+    });
+    img.addEventListener("pointermove", e => {
+      if (!down.has(e.pointerId)) return;
+      const p = point(e);
+      this.send({ t: this.now(), type: "touch", phase: "moved", id: e.pointerId, x: p.x, y: p.y });
+    });
+    const up = (e, phase) => {
+      if (!down.has(e.pointerId)) return;
+      const start = down.get(e.pointerId), p = point(e);
+      down.delete(e.pointerId);
+      // A second short tap near the first within 0.35 s is a double tap (the next mode).
+      const t = this.now(), still = Math.hypot(p.x - start.x, p.y - start.y) < 10;
+      const double = still && phase === "ended" && t - lastTap.time < 0.35 && Math.hypot(p.x - lastTap.x, p.y - lastTap.y) < 30;
+      lastTap = still ? { time: double ? -1 : t, x: p.x, y: p.y } : { time: -1, x: 0, y: 0 };
+      this.send({ t, type: "touch", phase, id: e.pointerId, x: p.x, y: p.y, tapCount: double ? 2 : 1 });
+    };
+    img.addEventListener("pointerup", e => up(e, "ended"));
+    img.addEventListener("pointercancel", e => up(e, "cancelled"));
+    // The wheel zooms; a trackpad pinch arrives as a wheel with ctrlKey and zooms faster.
+    img.addEventListener("wheel", e => {
+      e.preventDefault();
+      this.send({ t: this.now(), type: "pinch", scale: Math.exp(-e.deltaY / (e.ctrlKey ? 100 : 500)) });
+    }, { passive: false });
+    // The keyboard: arrows turn, + and - zoom, 0 resets.
+    img.addEventListener("keydown", e => {
+      const turn = { ArrowLeft: [-20, 0], ArrowRight: [20, 0], ArrowUp: [0, -20], ArrowDown: [0, 20] }[e.key];
+      if (turn) this.send({ t: this.now(), type: "rotate", dx: turn[0], dy: turn[1] });
+      else if (e.key === "+" || e.key === "=") this.send({ t: this.now(), type: "pinch", scale: 1.15 });
+      else if (e.key === "-") this.send({ t: this.now(), type: "pinch", scale: 1 / 1.15 });
+      else if (e.key === "0") this.send({ t: this.now(), type: "reset" });
+      else return;
+      e.preventDefault();
+    });
+  }
 }
+
+const representations = ["auto", "ball-and-stick", "spacefill", "sticks", "lines", "cartoon"];
+const colourings = [["element", "By element"], ["chain", "By chain"], ["residue", "By residue"], ["bfactor", "By B-factor"]];
+
+/// The width and height a PNG says it has.
+async function pngSize(blob) {
+  const head = new DataView(await blob.slice(0, 24).arrayBuffer());
+  return head.byteLength < 24 || head.getUint32(0) !== 0x89504e47 ? null : { width: head.getUint32(16), height: head.getUint32(20) };
+}
+
+function download(blob, name) {
+  const a = el("a", { href: URL.createObjectURL(blob), download: name });
+  document.body.append(a);
+  a.click();
+  setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+}
+
+function chainLabel(c) { return c.id ? `Chain ${c.id}` : "Blank chain id"; }
 
 async function moleculePage(id) {
   const record = await json(`/v1/molecules/${encodeURIComponent(id)}`);
-  const img = el("img", { id: "view", alt: record.name, draggable: "false" });
-  const mode = el("div", { id: "mode" }), caption = el("div", { id: "caption" });
-  const session = liveSession(id, img, info => {
-    mode.textContent = `Mode: ${info.mode}`;
-    caption.textContent = info.caption || "";
+  const look = { mode: "ball-and-stick", color: "element", highlight: null };
+  const img = el("img", { id: "view", alt: `${record.name}, live view`, draggable: "false", tabindex: "0", width: 512, height: 512 });
+  const loading = el("div", { id: "loading", class: "loading", role: "status" }, "Loading the view…");
+  const stage = el("div", { class: "viewport" }, img, loading);
+  const mode = el("div", { id: "mode" }), caption = el("div", { id: "caption" }), notice = el("p", { id: "notice", role: "status" });
+  // The session's query (spaces as %20: the service reads + as itself, not as a space).
+  const query = () => {
+    const p = [];
+    const rep = look.mode === "auto" ? "ball-and-stick" : look.mode;
+    if (look.highlight) {
+      // The picked part in yellow over the rest, in the representation chosen.
+      p.push(["show", `${rep}: not (${look.highlight})`], ["show", `${rep} yellow: ${look.highlight}`]);
+    } else {
+      p.push(["mode", look.mode]);
+    }
+    p.push(["color", look.color]);
+    return p.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&");
+  };
+  const view = new LiveView(record.id, img, {
+    look: query, record: true,
+    onFrame: info => {
+      mode.textContent = `Mode: ${info.mode}`;
+      // A double tap changed the mode: the menu, and the next session's query, follow.
+      if (info.mode !== look.mode && representations.includes(info.mode) && !look.highlight) {
+        look.mode = info.mode;
+        modeMenu.value = info.mode;
+      }
+      caption.textContent = info.caption || "";
+    },
+    onState: (state, text) => {
+      loading.hidden = state === "live";
+      img.classList.toggle("waiting", state !== "live");
+      loading.textContent = state === "loading" ? "Loading the view…" : text || "";
+      notice.textContent = state === "live" ? "" : text || "";
+      img.dataset.state = state;
+    },
   });
-  leave = session.close;
-  main.append(el("div", { class: "stage" }, img, el("div", { class: "side" },
-    el("h2", {}, record.name), el("p", {}, record.title || ""),
-    el("p", {}, `${record.atoms} atoms, ${record.chains} chains, ${record.format}`), mode, caption,
-    el("p", {}, "Drag to turn, wheel or pinch to zoom, two fingers to pan, double-tap for the next mode."),
-    el("p", {}, el("button", { id: "reset", onclick: () => session.send({ t: session.now(), type: "reset" }) }, "Reset view"), " ",
-      el("a", { href: `#/combine/${record.id}` }, "Combine chains")))));
+  view.connect();
+  leave = () => view.close();
+
+  const modeMenu = el("select", { id: "mode-menu", "aria-label": "Representation" },
+    ...representations.map(m => el("option", { value: m, ...(m === look.mode ? { selected: "" } : {}) }, m)));
+  const colourMenu = el("select", { id: "color-menu", "aria-label": "Colour" },
+    ...colourings.map(([v, t]) => el("option", { value: v, ...(v === look.color ? { selected: "" } : {}) }, t)));
+  modeMenu.addEventListener("change", () => { look.mode = modeMenu.value; view.connect(); });
+  colourMenu.addEventListener("change", () => { look.color = colourMenu.value; view.connect(); });
+
+  // Chains and ligands: picking one shows it in yellow over the rest.
+  const picks = el("div", { id: "parts", class: "parts" });
+  const pick = (button, selection) => {
+    const same = look.highlight === selection;
+    for (const b of picks.querySelectorAll("button")) b.setAttribute("aria-pressed", "false");
+    look.highlight = same ? null : selection;
+    if (!same) button.setAttribute("aria-pressed", "true");
+    view.connect();
+  };
+  for (const c of record.chainList || []) {
+    const b = el("button", { class: "part chain", "data-chain": c.id, "aria-pressed": "false" }, `${chainLabel(c)} · ${c.residues} residues`);
+    if (c.id) b.addEventListener("click", () => pick(b, `chain ${c.id}`)); else b.disabled = true;
+    picks.append(b);
+  }
+  for (const l of record.ligands || []) {
+    const b = el("button", { class: "part ligand", "data-ligand": l.name, "aria-pressed": "false" }, `${l.name}${l.copies > 1 ? ` ×${l.copies}` : ""}`);
+    b.addEventListener("click", () => pick(b, `resn ${l.name}`));
+    picks.append(b);
+  }
+
+  // Download: the current view at a chosen size (a replay of the gestures sent), or the events.
+  const size = el("select", { id: "download-size", "aria-label": "Picture size" }, ...[512, 1024, 2048].map(n => el("option", { value: n }, `${n} px`)));
+  const downloadPNG = el("button", { id: "download-png" }, "Download PNG");
+  downloadPNG.addEventListener("click", async () => {
+    const n = size.value, events = [view.header(), ...view.sent].map(e => JSON.stringify(e)).join("\n") + "\n";
+    const r = await fetch(`/v1/replay?molecule=${record.id}&size=${n}x${n}&${query()}`, { method: "POST", body: events });
+    if (!r.ok) { notice.textContent = `The picture could not be made: ${(await r.json().catch(() => ({}))).error?.message || r.status}.`; return; }
+    const blob = new Blob([await r.arrayBuffer()], { type: "image/png" });
+    window.molshotDownload = { ...(await pngSize(blob)), bytes: blob.size };
+    download(blob, `${record.name}-${n}.png`);
+  });
+  const downloadEvents = el("button", { id: "download-events" }, "Download events");
+  downloadEvents.addEventListener("click", async () => {
+    if (!view.sessionID) return;
+    const r = await fetch(`/v1/sessions/${view.sessionID}/events`);
+    if (r.ok) download(new Blob([await r.text()], { type: "application/x-ndjson" }), `${record.name}-events.jsonl`);
+  });
+
+  const meta = record.metadata || {};
+  const facts = [record.pdbId && `PDB ${record.pdbId}`, record.method, record.resolution && `${Number(record.resolution).toFixed(2)} Å`,
+                 `${record.atoms} atoms`, `${record.chains} ${record.chains === 1 ? "chain" : "chains"}`, `${record.residues} residues`].filter(Boolean).join(" · ");
+  const sequences = el("div", { id: "sequences" });
+  main.append(el("div", { class: "stage" }, stage, el("div", { class: "side" },
+    el("h2", {}, record.name), el("p", { class: "title" }, record.title || meta.title || ""), el("p", { id: "facts" }, facts),
+    el("div", { class: "controls" }, el("label", {}, "Representation ", modeMenu), el("label", {}, "Colour ", colourMenu)),
+    mode, caption, notice,
+    el("h3", {}, "Chains and ligands"), picks,
+    el("div", { class: "controls" }, size, downloadPNG, downloadEvents,
+      el("button", { id: "reset", onclick: () => view.send({ t: view.now(), type: "reset" }) }, "Reset view")),
+    el("p", { class: "hint" }, "Drag to turn, wheel or pinch to zoom, two fingers to pan, double-tap for the next mode; with the view focused, arrows turn, + and − zoom, 0 resets."),
+    el("p", {}, el("a", { href: `#/combine/${record.id}` }, "Combine chains")))),
+  el("h3", {}, "Sequence"), sequences);
+
+  // Sequences with their secondary structure, a line a chain.
+  json(`/v1/molecules/${record.id}/sequence`).then(answer => {
+    if (!answer.chains.length) { sequences.append(el("p", {}, "No polymer chains.")); return; }
+    for (const c of answer.chains) {
+      const letters = el("span", { class: "letters" });
+      [...c.letters].forEach((letter, i) => letters.append(el("span", { class: `ss-${c.structure[i] === "H" ? "helix" : c.structure[i] === "E" ? "strand" : "coil"}`,
+                                                                    title: `${c.letters[i]} ${c.first + i}` }, letter)));
+      sequences.append(el("div", { class: "sequence", "data-chain": c.chain }, el("span", { class: "chain-name" }, c.chain || "(blank)"), letters));
+    }
+    sequences.append(el("p", { class: "hint" }, el("span", { class: "ss-helix" }, "helix"), " ", el("span", { class: "ss-strand" }, "strand"), " coil"));
+  }).catch(e => sequences.append(el("p", {}, `The sequence cannot be read: ${e.message}.`)));
 }
 
 async function combinePage(id) {
   const record = await json(`/v1/molecules/${encodeURIComponent(id)}`);
-  const img = el("img", { id: "view", alt: record.name, draggable: "false" });
-  const caption = el("div", { id: "caption" });
-  const session = liveSession(id, img, info => { caption.textContent = info.caption || ""; });
-  leave = session.close;
-  const chains = el("div", { class: "chains" });
+  const img = el("img", { id: "view", alt: `${record.name}, live view`, draggable: "false", tabindex: "0", width: 512, height: 512 });
+  const caption = el("div", { id: "caption", role: "status" });
+  const view = new LiveView(record.id, img, { look: () => "", onFrame: info => { caption.textContent = info.caption || ""; }, onState: () => {} });
+  view.connect();
+  leave = () => view.close();
+  const chains = el("fieldset", { class: "chains" }, el("legend", {}, "Chains"));
   for (const c of record.chainList) {
-    chains.append(el("label", {}, el("input", { type: "checkbox", value: c.id, class: "chain" }), ` ${c.id} (${c.residues} residues)`));
+    const what = c.id ? `Chain ${c.id}` : "The blank chain id (waters and ligands without a chain)";
+    chains.append(el("label", {}, el("input", { type: "checkbox", value: c.id, class: "chain" }), ` ${what} · ${c.residues} residues`));
   }
   const combine = () => {
-    for (const box of chains.querySelectorAll("input:checked")) session.send({ t: session.now(), type: "addPart", part: box.value });
-    session.send({ t: session.now(), type: "combine" });
-    session.send({ t: session.now(), type: "frame" });
+    for (const box of chains.querySelectorAll("input:checked")) view.send({ t: view.now(), type: "addPart", part: box.value });
+    view.send({ t: view.now(), type: "combine" });
+    view.send({ t: view.now(), type: "frame" });
   };
   main.append(el("div", { class: "stage" }, img, el("div", { class: "side" },
     el("h2", {}, `Build from ${record.name}`), el("p", {}, "Pick chains and combine them: a complex only forms when every part touches another."),
@@ -186,16 +407,22 @@ async function pathwaysPage() {
 
 async function pathwayPage(id) {
   const info = await json(`/v1/pathways/${encodeURIComponent(id)}`);
-  const map = el("div", { id: "map" });
-  const node = el("div", { id: "node" }, "Tap a node to see it.");
+  const map = el("div", { id: "map", tabindex: "0", "aria-label": "Map: arrows pan, + and − zoom" });
+  const mark = el("div", { id: "highlight", hidden: "" });
+  map.append(mark);
+  const node = el("div", { id: "node", role: "status" }, "Click a node, or find one by name.");
+  const find = el("input", { type: "search", id: "node-search", placeholder: "Find a node by name", "aria-label": "Find a node" });
+  const found = el("ul", { class: "plain", id: "found" });
   main.append(el("div", { class: "stage" }, map, el("div", { class: "side" },
-    el("h2", {}, info.title || id), el("p", {}, `${info.nodes} nodes; drag to pan, wheel to zoom, click a node.`), node)));
+    el("h2", {}, info.title || id), el("p", {}, `${info.nodes} nodes; drag to pan, wheel to zoom, click a node.`),
+    el("div", { class: "toolbar" }, find), found, node)));
   const W = map.clientWidth, H = map.clientHeight, T = info.tileSize;
   const deepest = info.levels.length - 1;
   // The view: a level and the level pixel at the top left corner.
   let z = Math.max(0, Math.min(deepest, Math.floor(Math.log2(Math.min(W, H) / T))));
   const grid = () => info.levels[z];
   let ox = (grid().columns * T - W) / 2, oy = (grid().rows * T - H) / 2;
+  let picked = null;  // the node shown, in map units
   const tiles = new Map();
   function draw() {
     const g = grid(), wanted = new Set();
@@ -207,14 +434,39 @@ async function pathwayPage(id) {
         if (!img) {
           img = el("img", { src: `/v1/pathways/${encodeURIComponent(id)}/tiles/${key}.png`, alt: "", class: "tile" });
           tiles.set(key, img);
-          map.append(img);
+          map.insertBefore(img, mark);
         }
         img.style.left = `${x * T - ox}px`;
         img.style.top = `${y * T - oy}px`;
       }
     }
     for (const [key, img] of tiles) if (!wanted.has(key)) { img.remove(); tiles.delete(key); }
-    window.molshotMap = { z, ox, oy, scale: grid().scale, bounds: info.bounds, width: W, height: H };
+    if (picked) {
+      const s = g.scale, pad = 4;
+      mark.hidden = false;
+      mark.style.left = `${(picked.x - picked.width / 2 - info.bounds.x) * s - ox - pad}px`;
+      mark.style.top = `${(picked.y - picked.height / 2 - info.bounds.y) * s - oy - pad}px`;
+      mark.style.width = `${picked.width * s + 2 * pad}px`;
+      mark.style.height = `${picked.height * s + 2 * pad}px`;
+    }
+    window.molshotMap = { z, ox, oy, scale: g.scale, bounds: info.bounds, width: W, height: H, picked: picked && picked.id };
+  }
+  function show(n) {
+    picked = n;
+    const title = (n.name || n.label || n.id).replace(/\n/g, " ");
+    const linked = (n.linked || []).map(l => el("li", {}, `${(l.name || l.id).replace(/\n/g, " ")} `, el("span", { class: "kind" }, `(${l.kind})`)));
+    node.replaceChildren(el("h3", { id: "node-name" }, title), el("p", {}, `${n.kind} · id ${n.id}`),
+      linked.length ? el("div", {}, el("p", {}, "Linked to:"), el("ul", { class: "plain", id: "linked" }, ...linked)) : el("p", {}, "No edges."));
+    draw();
+  }
+  async function nodeAt(x, y, tolerance) {
+    const r = await fetch(`/v1/pathways/${encodeURIComponent(id)}/node?x=${x}&y=${y}&tolerance=${tolerance}`);
+    return r.ok ? r.json() : null;
+  }
+  function centre(n) {
+    const s = grid().scale;
+    ox = (n.x - info.bounds.x) * s - W / 2;
+    oy = (n.y - info.bounds.y) * s - H / 2;
   }
   draw();
   let drag = null;
@@ -232,24 +484,42 @@ async function pathwayPage(id) {
     if (!tap) return;
     const b = map.getBoundingClientRect();
     const s = grid().scale;
-    const x = info.bounds.x + (ox + e.clientX - b.left) / s, y = info.bounds.y + (oy + e.clientY - b.top) / s;
-    const r = await fetch(`/v1/pathways/${encodeURIComponent(id)}/node?x=${x}&y=${y}&tolerance=${Math.max(2, 6 / s)}`);
-    if (!r.ok) { node.textContent = "No node there."; return; }
-    const n = await r.json();
-    node.replaceChildren(el("h3", { id: "node-name" }, n.name || n.label || n.id),
-      el("p", {}, `${n.kind} · id ${n.id}`), el("p", {}, n.neighbours.length ? `Linked to: ${n.neighbours.join(", ")}` : "No edges."));
+    const n = await nodeAt(info.bounds.x + (ox + e.clientX - b.left) / s, info.bounds.y + (oy + e.clientY - b.top) / s, Math.max(2, 6 / s));
+    if (n) show(n); else { picked = null; mark.hidden = true; node.textContent = "No node there."; draw(); }
   });
-  map.addEventListener("wheel", e => {
-    e.preventDefault();
-    const step = e.deltaY < 0 ? 1 : -1, nz = Math.max(0, Math.min(deepest, z + step));
+  const zoom = (step, mx = W / 2, my = H / 2) => {
+    const nz = Math.max(0, Math.min(deepest, z + step));
     if (nz === z) return;
-    const b = map.getBoundingClientRect(), mx = e.clientX - b.left, my = e.clientY - b.top;
     const k = info.levels[nz].scale / grid().scale;
     ox = (ox + mx) * k - mx;
     oy = (oy + my) * k - my;
     z = nz;
     draw();
+  };
+  map.addEventListener("wheel", e => {
+    e.preventDefault();
+    const b = map.getBoundingClientRect();
+    zoom(e.deltaY < 0 ? 1 : -1, e.clientX - b.left, e.clientY - b.top);
   }, { passive: false });
+  map.addEventListener("keydown", e => {
+    const pan = { ArrowLeft: [-64, 0], ArrowRight: [64, 0], ArrowUp: [0, -64], ArrowDown: [0, 64] }[e.key];
+    if (pan) { ox += pan[0]; oy += pan[1]; draw(); } else if (e.key === "+" || e.key === "=") zoom(1); else if (e.key === "-") zoom(-1); else return;
+    e.preventDefault();
+  });
+  // Find: the nodes whose name holds the text; picking one centres and highlights it.
+  let typing = null;
+  const search = async pickFirst => {
+    const text = find.value.trim();
+    if (!text) { found.replaceChildren(); return; }
+    const answer = await json(`/v1/pathways/${encodeURIComponent(id)}/nodes?query=${encodeURIComponent(text)}&limit=8`);
+    const go = async n => { centre(n); show((await nodeAt(n.x, n.y, 0)) || n); };
+    found.replaceChildren(...answer.nodes.map(n => el("li", {}, el("button", { class: "found", onclick: () => go(n) },
+      `${(n.name || n.label || n.id).replace(/\n/g, " ")} (${n.kind})`))));
+    if (!answer.nodes.length) found.append(el("li", {}, `No node is called “${text}”.`));
+    else if (pickFirst) await go(answer.nodes[0]);
+  };
+  find.addEventListener("input", () => { clearTimeout(typing); typing = setTimeout(() => search(false).catch(() => {}), 200); });
+  find.addEventListener("keydown", e => { if (e.key === "Enter") search(true).catch(err => { node.textContent = err.message; }); });
 }
 
 window.addEventListener("hashchange", route);

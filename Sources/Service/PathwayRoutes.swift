@@ -118,9 +118,21 @@ extension MolshotService {
         var fields = Self.nodeFields(node)
         fields["neighbours"] = neighbours
         // The neighbours as a reader wants them: by name, with their kind.
+        func title(_ n: PathwayMap.Node) -> String { n.name.isEmpty ? n.label : n.name }
         fields["linked"] = neighbours.map { id -> [String: Any] in
             guard let n = byID[id] else { return ["id": id] }
-            return ["id": id, "name": n.name.isEmpty ? (n.label.isEmpty ? id : n.label) : n.name, "kind": n.kind.rawValue]
+            var name = title(n)
+            // A reaction without a name is read by what it turns into what.
+            if name.isEmpty && n.kind == .reaction {
+                let names = { (ids: [String?]) in ids.compactMap { $0.flatMap { byID[$0] }.map(title) }.filter { !$0.isEmpty } }
+                // Enzymes and regulators are not what it consumes.
+                let flows = map.edges.filter { ![.catalysis, .inhibition, .stimulation].contains($0.kind) }
+                let inputs = names(flows.filter { $0.to == id }.map(\.from)), outputs = names(flows.filter { $0.from == id }.map(\.to))
+                // Drawn with arrows at both ends (a reversible step), all its species are outputs.
+                name = inputs.isEmpty ? outputs.joined(separator: " ⇌ ")
+                    : "\(inputs.joined(separator: " + ")) → \(outputs.joined(separator: " + "))"
+            }
+            return ["id": id, "name": name.isEmpty ? id : name, "kind": n.kind.rawValue]
         }
         return Self.response(Array(Self.jsonLine(fields).utf8), type: "application/json")
     }

@@ -1,8 +1,10 @@
 """The web viewer in a real browser: Debian's chromium and chromium-driver driven by Selenium,
-against `molshot serve` on 127.0.0.1 with a library of the test fixtures. Checks: the library
-page shows nine thumbnails and pages forward; a drag on a molecule page changes its image; a
-click on a pathway node shows the node's name; combining two chains says "Congratulations!".
-Screenshots go to --shots. Exit status 1 on the first failed check, with what failed."""
+against `molshot serve` on 127.0.0.1 with a library of the test fixtures and their thumbnails.
+Checks: the library grid shows the thumbnail files, pages forward and searches as you type; a
+drag, the menus, a picked chain and the keyboard change the live picture; a download is a PNG of
+the chosen size; a session closed for idleness wakes on the next drag; a bad id is a sentence; a
+pathway node clicked or found by name is shown and highlighted; combining two chains says
+"Congratulations!". Screenshots go to --shots. Exit status 1 if a check failed, with what failed."""
 import argparse, json, os, shutil, subprocess, sys, tempfile, time, urllib.request
 
 ap = argparse.ArgumentParser()
@@ -15,6 +17,8 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
 
 fixtures = os.path.join(args.root, "Tests", "Fixtures")
 scratch = tempfile.mkdtemp(prefix="molshot-viewer-")
@@ -24,7 +28,11 @@ files = ["1crn.pdb", "1bna.pdb", "1orc.pdb", "Caffeine.pdb", "Nanotube.pdb", "he
          "TYR.sdf", "Heme.sdf", "adrenalin.mol2", "SampleMolecule.xyz"]
 for f in files:
     subprocess.run([args.molshot, "library", "import", os.path.join(fixtures, f), "--db", db], check=True, capture_output=True)
-server = subprocess.Popen([args.molshot, "serve", "--port", "0", "--db", db, "--pathways", os.path.join(fixtures, "pathways")],
+thumbs = os.path.join(scratch, "thumbs")
+subprocess.run([args.molshot, "thumbnails", "--library", "--db", db, "-o", thumbs, "--size", "256"], check=True, capture_output=True)
+# Sessions idle for 4 s are closed, so that waking one is checked without a long wait.
+server = subprocess.Popen([args.molshot, "serve", "--port", "0", "--db", db, "--pathways", os.path.join(fixtures, "pathways"),
+                           "--thumbnails", thumbs, "--session-idle-seconds", "4"],
                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=args.root)
 base = "http://127.0.0.1:" + server.stdout.readline().strip().rsplit(":", 1)[-1]
 
@@ -54,14 +62,36 @@ def wait(condition, seconds=30):
         time.sleep(0.1)
     return None
 
+PIXELS = """
+const img = arguments[0], c = document.createElement('canvas');
+c.width = img.naturalWidth; c.height = img.naturalHeight;
+const g = c.getContext('2d'); g.drawImage(img, 0, 0);
+const d = g.getImageData(0, 0, c.width, c.height).data;
+let sum = 0, yellow = 0;
+for (let i = 0; i < d.length; i += 4) { sum = (sum * 31 + d[i] + 3 * d[i + 1] + 7 * d[i + 2]) % 1000000007; if (d[i] > 200 && d[i + 1] > 180 && d[i + 2] < 90) yellow++; }
+return {sum, yellow, width: c.width};
+"""
+
+def pixels(element):
+    return driver.execute_script(PIXELS, element)
+
+def changed(element, before, seconds=20):
+    """The picture in `element` once it differs from `before` (and is live), or None."""
+    return wait(lambda: (lambda p: p if p["sum"] != before["sum"] and element.get_attribute("data-state") == "live" else None)(pixels(element)), seconds)
+
 def loaded_images(css):
     return driver.execute_script(f"return [...document.querySelectorAll('{css}')].filter(i => i.complete && i.naturalWidth > 0).length")
 
 try:
-    # The library: nine thumbnails, then the next page.
+    # The library: nine thumbnails (the files molshot thumbnails made), then the next page.
     driver.get(base + "/")
     wait(lambda: loaded_images("#grid img") == 9)
     check("the library page shows nine thumbnails", loaded_images("#grid img") == 9)
+    grid_ms = wait(lambda: driver.execute_script("return window.molshotGridMs"))
+    print(f"      the first page of the grid loaded in {grid_ms} ms")
+    requested = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+    check("the grid's images come from /v1/thumbnails/", sum("/v1/thumbnails/" in r for r in requested) == 9
+          and not any("/image?" in r for r in requested))
     check("the page label says 1 of 2", driver.find_element(By.ID, "page").text == "1 of 2")
     driver.save_screenshot(os.path.join(args.shots, "library-1.png"))
     driver.find_element(By.ID, "next").click()
@@ -69,6 +99,17 @@ try:
     check("Next shows page 2 with the other three", driver.find_element(By.ID, "page").text == "2 of 2"
           and loaded_images("#grid img") == len(files) - 9)
     driver.save_screenshot(os.path.join(args.shots, "library-2.png"))
+    search = driver.find_element(By.ID, "search")
+    search.send_keys("heme")
+    wait(lambda: driver.find_element(By.ID, "page").text == "1 of 1" and len(driver.find_elements(By.CSS_SELECTOR, "#grid a")) == 2)
+    names = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#grid .name")]
+    check("typing a search shows what matches", sorted(names) == ["Heme", "heme-site"])
+
+    # A bad id: a sentence, no JSON.
+    driver.get(f"{base}/#/molecule/999")
+    error = wait(lambda: driver.find_element(By.ID, "error"))
+    check("a bad id shows a sentence and no JSON", error is not None and "no such entry" in error.text and "{" not in driver.find_element(By.TAG_NAME, "body").text)
+    driver.save_screenshot(os.path.join(args.shots, "molecule-bad-id.png"))
 
     # A molecule: a drag turns it.
     molecules = json.load(urllib.request.urlopen(base + "/v1/molecules?query=1crn"))["molecules"]
@@ -88,6 +129,45 @@ try:
     check("a double click changes the mode", "spacefill" in driver.find_element(By.ID, "mode").text)
     time.sleep(0.5)
     driver.save_screenshot(os.path.join(args.shots, "molecule-spacefill.png"))
+
+    # The menus and the keyboard change the live picture.
+    before = pixels(view)
+    Select(driver.find_element(By.ID, "mode-menu")).select_by_value("cartoon")
+    after = changed(view, before)
+    check("the representation menu changes the picture", after is not None and "cartoon" in driver.find_element(By.ID, "mode").text)
+    before = pixels(view)
+    Select(driver.find_element(By.ID, "color-menu")).select_by_value("residue")
+    check("the colour menu changes the picture", changed(view, before) is not None)
+    before = pixels(view)
+    view.send_keys(Keys.ARROW_RIGHT)
+    check("an arrow key turns the molecule", changed(view, before) is not None)
+    driver.save_screenshot(os.path.join(args.shots, "molecule-menus.png"))
+    # A download at the size chosen.
+    Select(driver.find_element(By.ID, "download-size")).select_by_value("1024")
+    driver.find_element(By.ID, "download-png").click()
+    got = wait(lambda: driver.execute_script("return window.molshotDownload"))
+    check("Download PNG gives a 1024 px PNG", got is not None and got.get("width") == 1024 and got.get("height") == 1024)
+    # Idle: the session is closed after 4 s; the next drag wakes it where it was and turns the molecule.
+    asleep = wait(lambda: view.get_attribute("data-state") == "paused", 15)
+    check("an idle session is closed and the page says so", asleep is not None and "sleep" in driver.find_element(By.ID, "notice").text)
+    before = pixels(view)
+    ActionChains(driver).move_to_element(view).click_and_hold().move_by_offset(50, 0).move_by_offset(50, 0).release().perform()
+    woke = changed(view, before)
+    check("the next drag reconnects and turns the molecule", woke is not None)
+    if woke is None:
+        print("      state:", view.get_attribute("data-state"), "notice:", driver.find_element(By.ID, "notice").text, "status:", driver.find_element(By.ID, "status").text)
+
+    # Chains in the panel: picking one draws it in yellow.
+    dna = json.load(urllib.request.urlopen(base + "/v1/molecules?query=1bna"))["molecules"][0]
+    driver.get(f"{base}/#/molecule/{dna['id']}")
+    view = wait(lambda: driver.find_element(By.ID, "view") if driver.find_element(By.ID, "view").get_attribute("data-state") == "live" else None)
+    before = pixels(view)
+    driver.find_element(By.CSS_SELECTOR, "button.chain[data-chain='A']").click()
+    after = changed(view, before)
+    check("a chain picked in the panel is drawn in yellow", after is not None and after["yellow"] > before["yellow"] + 500)
+    check("the sequence panel shows both chains", wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#sequences .sequence")) == 2) is not None)
+    time.sleep(0.3)
+    driver.save_screenshot(os.path.join(args.shots, "molecule-chain-picked.png"))
 
     # A pathway: click where a node is; its name shows.
     pid = "sbgn_glycolysis"
@@ -118,12 +198,29 @@ try:
         wait(lambda: driver.find_elements(By.ID, "node-name"))
         shown = driver.find_elements(By.ID, "node-name")
         check(f"a click on {node['name']} shows its name", bool(shown) and shown[0].text in (node["name"], node["label"], node["id"]))
+        check("the clicked node is highlighted on the map", driver.find_element(By.ID, "highlight").is_displayed())
+        linked = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#linked li")]
+        check("its neighbours are listed with their kind", bool(linked) and all("(" in t for t in linked))
         driver.save_screenshot(os.path.join(args.shots, "pathway-tap.png"))
+    # Find a node by name: it is centred and highlighted.
+    find = driver.find_element(By.ID, "node-search")
+    find.send_keys("glucose")
+    find.send_keys(Keys.ENTER)
+    wait(lambda: driver.execute_script("return window.molshotMap.picked") == "glyph0")
+    state = driver.execute_script("return window.molshotMap")
+    box = driver.execute_script("const r = document.getElementById('highlight').getBoundingClientRect(), m = document.getElementById('map').getBoundingClientRect();"
+                                "return [r.left + r.width / 2 - m.left, r.top + r.height / 2 - m.top]")
+    check("a pathway search centres and highlights the node", state["picked"] == "glyph0"
+          and abs(box[0] - state["width"] / 2) < 4 and abs(box[1] - state["height"] / 2) < 4)
+    driver.save_screenshot(os.path.join(args.shots, "pathway-search.png"))
 
     # Combination building: both DNA strands of 1bna form one complex.
     dna = json.load(urllib.request.urlopen(base + "/v1/molecules?query=1bna"))["molecules"][0]
     driver.get(f"{base}/#/combine/{dna['id']}")
     wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, "input.chain")) == 2 and driver.find_element(By.ID, "view").get_attribute("src"))
+    labels = [e.text for e in driver.find_elements(By.CSS_SELECTOR, ".chains label")]
+    check("the combination screen labels the chains", [l.split(" · ")[0] for l in labels] == ["Chain A", "Chain B"]
+          and all(l.endswith(" residues") for l in labels))
     for box in driver.find_elements(By.CSS_SELECTOR, "input.chain"):
         box.click()
     driver.find_element(By.ID, "combine").click()
