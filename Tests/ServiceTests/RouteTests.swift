@@ -116,6 +116,38 @@ final class RouteTests: XCTestCase {
         }
     }
 
+    func testListingsNameEachMoleculesThumbnailAndTakeAnOrder() async throws {
+        let s = try served()
+        let crambin = try XCTUnwrap(try MoleculeLibrary(path: s.service.configuration.database, create: false).record(id: 1)?.checksum)
+        let spacefill = try thumbnail(checksum: crambin)
+        let preferred = "\(crambin)-00000000-ball-and-stick.png"
+        try Data("b".utf8).write(to: thumbs.appendingPathComponent(preferred))
+        try await test(s) { client in
+            let byName = try Self.json(try await client.execute(uri: "/v1/molecules?sort=name", method: .get))
+            let molecules = try XCTUnwrap(byName["molecules"] as? [[String: Any]])
+            XCTAssertEqual(molecules.map { $0["name"] as? String }, ["1crn", "heme-site", "TYR"])
+            XCTAssertEqual(molecules[0]["thumbnail"] as? String, "/v1/thumbnails/\(preferred)", "ball-and-stick before \(spacefill)")
+            XCTAssertNil(molecules[1]["thumbnail"], "no file, no thumbnail")
+            let largest = try Self.json(try await client.execute(uri: "/v1/molecules?sort=atoms", method: .get))
+            XCTAssertEqual((largest["molecules"] as? [[String: Any]])?.map { $0["name"] as? String }, ["1crn", "TYR", "heme-site"])
+            let bad = try await client.execute(uri: "/v1/molecules?sort=size", method: .get)
+            XCTAssertEqual(bad.status, .badRequest)
+            XCTAssertTrue(String(buffer: bad.body).contains("parameter sort must be one of id, name, atoms, newest"), String(buffer: bad.body))
+        }
+    }
+
+    func testASequenceHasOneLetterAResidueWithItsSecondaryStructure() async throws {
+        try await test(try served(["1crn.pdb"])) { client in
+            let answer = try Self.json(try await client.execute(uri: "/v1/molecules/1crn/sequence", method: .get))
+            let chain = try XCTUnwrap((answer["chains"] as? [[String: Any]])?.first)
+            XCTAssertEqual(chain["chain"] as? String, "A")
+            XCTAssertEqual(chain["first"] as? Int, 1)
+            XCTAssertEqual(chain["letters"] as? String, "TTCCPSIVARSNFNVCRLPGTPEAICATYTGCIIIPGATCPGDYAN")
+            // The file's two helices (HELIX 1: 7-19, HELIX 2: 23-30) and its sheet.
+            XCTAssertEqual(chain["structure"] as? String, "-EE---HHHHHHHHHHHH----HHHHHHHH--EE------------")
+        }
+    }
+
     // MARK: Images
 
     func testAMoleculeImageIsAPNGOfTheAskedSize() async throws {
@@ -302,6 +334,21 @@ final class RouteTests: XCTestCase {
             let node = try Self.json(try await client.execute(uri: "/v1/pathways/sbgn_glycolysis/node?x=990&y=70", method: .get))
             XCTAssertEqual(node["id"] as? String, "glyph5")
             XCTAssertEqual(node["kind"] as? String, "metabolite")
+        }
+    }
+
+    func testNodesAreFoundByNameAndATappedNodesNeighboursAreNamed() async throws {
+        try await test(try served([])) { client in
+            let found = try Self.json(try await client.execute(uri: "/v1/pathways/sbgn_glycolysis/nodes?query=GLUCOSE&limit=2", method: .get))
+            let nodes = try XCTUnwrap(found["nodes"] as? [[String: Any]])
+            XCTAssertEqual(nodes.map { $0["id"] as? String }, ["glyph0", "glyph1"], "names that begin with the text, in name order")
+            XCTAssertEqual(nodes.first?["x"] as? Double, 120)
+            let none = try await client.execute(uri: "/v1/pathways/sbgn_glycolysis/nodes", method: .get)
+            XCTAssertEqual(none.status, .badRequest)
+            let tapped = try Self.json(try await client.execute(uri: "/v1/pathways/sbgn_glycolysis/node?x=990&y=70", method: .get))
+            let linked = try XCTUnwrap(tapped["linked"] as? [[String: Any]])
+            XCTAssertEqual(linked.map { $0["kind"] as? String }, ["reaction", "reaction"])
+            XCTAssertTrue(linked.allSatisfy { ($0["name"] as? String ?? "").contains("DHA-P") }, "a nameless reaction is read by its species: \(linked)")
         }
     }
 
