@@ -157,6 +157,16 @@ try:
     if woke is None:
         print("      state:", view.get_attribute("data-state"), "notice:", driver.find_element(By.ID, "notice").text, "status:", driver.find_element(By.ID, "status").text)
 
+    # At 200% zoom (a 640 px wide window at twice the scale) the page reads without sideways scrolling.
+    driver.set_window_size(640, 900)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 640, "height": 900, "deviceScaleFactor": 2, "mobile": False})
+    time.sleep(0.5)
+    wide = driver.execute_script("return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    check("at 200% zoom nothing needs sideways scrolling", wide[0] <= wide[1] + 1)
+    driver.save_screenshot(os.path.join(args.shots, "molecule-zoom-200.png"))
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    driver.set_window_size(1280, 900)
+
     # Chains in the panel: picking one draws it in yellow.
     dna = json.load(urllib.request.urlopen(base + "/v1/molecules?query=1bna"))["molecules"][0]
     driver.get(f"{base}/#/molecule/{dna['id']}")
