@@ -23,12 +23,19 @@ public struct Color: Sendable, Hashable {
     public static let black = Color(red: 0, green: 0, blue: 0)
     public static let transparent = Color(red: 0, green: 0, blue: 0, alpha: 0)
 
-    /// `white`, `black`, `transparent` (or `none`), `#RRGGBB` or `#RRGGBBAA` (the `#` optional); nil otherwise.
+    /// Colors by name, those PyMOL and Jmol users write most.
+    public static let names: [String: UInt32] = [
+        "red": 0xFF0000, "green": 0x00FF00, "blue": 0x0000FF, "yellow": 0xFFFF00, "cyan": 0x00FFFF, "magenta": 0xFF00FF,
+        "orange": 0xFF8000, "purple": 0xA020F0, "pink": 0xFFC0CB, "salmon": 0xFF9999, "white": 0xFFFFFF, "gray": 0x808080,
+        "grey": 0x808080, "black": 0x000000, "wheat": 0xF5DEB3, "slate": 0x7F7FFF, "lightblue": 0xBFBFFF, "teal": 0x00BFBF,
+    ]
+
+    /// A color name (`names`, any case), `transparent` (or `none`), `#RRGGBB` or `#RRGGBBAA` (the
+    /// `#` optional); nil otherwise.
     public init?(parsing text: String) {
         switch text.lowercased() {
-        case "white": self = .white
-        case "black": self = .black
         case "transparent", "none": self = .transparent
+        case let name where Color.names[name] != nil: self.init(rgb: Color.names[name]!)
         default:
             var hex = Substring(text)
             if hex.hasPrefix("#") { hex = hex.dropFirst() }

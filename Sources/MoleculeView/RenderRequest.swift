@@ -178,9 +178,10 @@ public struct RenderRequest: Sendable, Equatable {
             (r.width, r.height) = try ValueText.size(v, field: "size", maximumSide: OffscreenPass.maximumSide)
         },
         Field(name: "mode", help: "\(Representations.names.joined(separator: ", ")) or auto (cartoon for polymers with their ligands as ball-and-stick, spacefill past \(Representations.spacefillResidues) residues, ball-and-stick for small molecules).", isFlag: false) { r, v throws(RequestError) in
-            let names = v.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            for name in names where Representations.named(name) == nil && name != Representations.automatic {
-                throw RequestError(field: "mode", "must be one of: \(Representations.names.joined(separator: ", ")), auto (got \(name.isEmpty ? v : name))")
+            var names: [String] = []
+            for given in v.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
+                guard let name = Representations.canonical(given) else { throw RequestError(field: "mode", Representations.unknown(given.isEmpty ? v : given)) }
+                names.append(name)
             }
             guard r.shows.isEmpty else { throw RequestError(field: "mode", "cannot be given with show: give one or the other") }
             r.modes = names
@@ -216,10 +217,11 @@ public struct RenderRequest: Sendable, Equatable {
               isFlag: false) { r, v throws(RequestError) in
             r.color = try choice(v, field: "color")
         },
-        Field(name: "background", help: "white, black, transparent, #RRGGBB or #RRGGBBAA (default white).",
+        Field(name: "background", help: "A color name (white, black, gray, blue, ...), transparent, #RRGGBB or #RRGGBBAA (default white).",
               isFlag: false) { r, v throws(RequestError) in
             guard let color = Color(parsing: v) else {
-                throw RequestError(field: "background", "must be white, black, transparent, #RRGGBB or #RRGGBBAA (got \(v))")
+                throw RequestError(field: "background", "must be a color name (\(Color.names.keys.sorted().joined(separator: ", "))), "
+                                   + "transparent, #RRGGBB or #RRGGBBAA (got \(v))" + NearMiss.hint(for: v, among: Array(Color.names.keys)))
             }
             r.background = color
         },
@@ -273,7 +275,8 @@ public struct RenderRequest: Sendable, Equatable {
     private static func choice<T: CaseIterable & RawRepresentable>(_ text: String, field: String) throws(RequestError) -> T
     where T.RawValue == String {
         guard let value = T(rawValue: text.lowercased()) else {
-            throw RequestError(field: field, "must be one of: \(T.allCases.map(\.rawValue).joined(separator: ", ")) (got \(text))")
+            let known = T.allCases.map(\.rawValue)
+            throw RequestError(field: field, "must be one of: \(known.joined(separator: ", ")) (got \(text))" + NearMiss.hint(for: text, among: known))
         }
         return value
     }

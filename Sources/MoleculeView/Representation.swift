@@ -1,3 +1,4 @@
+import Core
 import Structure
 
 /// A way of drawing a molecule. A new one is one type and one line in `Representations.all`.
@@ -29,6 +30,26 @@ public enum Representations {
 
     public static func named(_ name: String) -> (any Representation.Type)? {
         all.first { $0.name == name }
+    }
+
+    /// Other names PyMOL, ChimeraX and Jmol users type for the same representations.
+    static let aliases: [String: String] = [
+        "spheres": Spacefill.name, "sphere": Spacefill.name, "cpk": Spacefill.name, "vdw": Spacefill.name,
+        "stick": Sticks.name, "licorice": Sticks.name, "line": Lines.name, "wire": Lines.name, "wireframe": Lines.name,
+        "cartoons": Cartoon.name, "ball_and_stick": BallAndStick.name, "ballandstick": BallAndStick.name, "balls": BallAndStick.name,
+    ]
+
+    /// The representation (or `auto`) a name means, in any case and by its aliases; nil for none.
+    public static func canonical(_ name: String) -> String? {
+        let lower = name.lowercased()
+        if named(lower) != nil || lower == automatic { return lower }
+        return aliases[lower]
+    }
+
+    /// What a name that means no representation is told: the names, and the nearest one.
+    public static func unknown(_ name: String) -> String {
+        "must be one of: \((names + [automatic]).joined(separator: ", ")) (got \(name))"
+            + NearMiss.hint(for: name, among: names + [automatic] + Array(aliases.keys))
     }
 
     /// `--mode auto`: the representation a PyMOL or Mol* user expects for this model: cartoon for

@@ -29,13 +29,6 @@ public struct Show: Sendable, Equatable {
     /// The mode of a picture made of shows (a thumbnail's name and a replay's mode say it).
     public static let mode = "shows"
 
-    /// Colors by name, those PyMOL and Jmol users write most.
-    static let namedColors: [String: UInt32] = [
-        "red": 0xFF0000, "green": 0x00FF00, "blue": 0x0000FF, "yellow": 0xFFFF00, "cyan": 0x00FFFF, "magenta": 0xFF00FF,
-        "orange": 0xFF8000, "purple": 0xA020F0, "pink": 0xFFC0CB, "salmon": 0xFF9999, "white": 0xFFFFFF, "gray": 0x808080,
-        "grey": 0x808080, "black": 0x000000, "wheat": 0xF5DEB3, "slate": 0x7F7FFF, "lightblue": 0xBFBFFF, "teal": 0x00BFBF,
-    ]
-
     public init(representation: String, coloring: Coloring = .request, selection: Selection = .all, text: String? = nil) {
         self.representation = representation
         self.coloring = coloring
@@ -49,9 +42,10 @@ public struct Show: Sendable, Equatable {
         let head = colon.map { text[..<$0] } ?? Substring(text)
         let words = head.split(whereSeparator: \.isWhitespace).map(String.init)
         let known = Representations.names + [Representations.automatic]
-        guard let name = words.first?.lowercased(), known.contains(name) else {
+        guard let name = words.first.flatMap(Representations.canonical) else {
             throw RequestError(field: "show", "must start with a representation, one of: \(known.joined(separator: ", ")) "
-                               + "(as in \"cartoon: polymer\"; got \(text.isEmpty ? "nothing" : "\"\(text)\""))")
+                               + "(as in \"cartoon: polymer\"; got \(text.isEmpty ? "nothing" : "\"\(text)\""))"
+                               + (words.first.map { NearMiss.hint(for: $0, among: known) } ?? ""))
         }
         guard words.count <= 2 else {
             throw RequestError(field: "show", "takes REPRESENTATION [COLOR]: SELECTION; \"\(words[2...].joined(separator: " "))\" "
@@ -62,13 +56,13 @@ public struct Show: Sendable, Equatable {
             let c = words[1].lowercased()
             if let theme = ColorTheme(rawValue: c) {
                 coloring = .theme(theme)
-            } else if let named = Show.namedColors[c] {
+            } else if let named = Color.names[c] {
                 coloring = .fixed(named)
             } else if c.hasPrefix("#"), let color = Color(parsing: c), color.isOpaque {
                 coloring = .fixed(color.rgb)
             } else {
                 throw RequestError(field: "show", "color \"\(words[1])\" is none of: \(ColorTheme.allCases.map(\.rawValue).joined(separator: ", ")), "
-                                   + "a color name (\(Show.namedColors.keys.sorted().joined(separator: ", "))) or #RRGGBB (in \"\(text)\")")
+                                   + "a color name (\(Color.names.keys.sorted().joined(separator: ", "))) or #RRGGBB (in \"\(text)\")")
             }
         }
         var selection = Selection.all

@@ -4,13 +4,16 @@ import Core
 ///
 ///     chain A and resi 10-20           resn HEM or elem Fe        not (water or hydrogen)
 ///     name CA+CB                       polymer and not chain B    within 5 of resn HEM
+///     byres (resn HEM around 5)        sidechain and chain A      het and not water
 ///
 /// Words: `all`, `none`, `polymer` (`protein` and `nucleic` apart), `ligand` (neither polymer nor
-/// water), `water`, `hydrogen`, `hetatm`, `backbone`; `chain IDS`, `resn NAMES`, `name NAMES`,
-/// `elem SYMBOLS` (lists joined by `+` or `,`; `*` ends a name prefix, `C*`), `resi RANGES`
-/// (`5`, `10-20`, `-3--1`, joined by `+` or `,`), `within D of S`; `and`, `or`, `not` (binding
-/// tighter in that order: not, and, or) and parentheses. Keywords and names are read in any case;
-/// chain ids as written. A bad expression is an error that says what was expected where.
+/// water), `water`, `hydrogen`, `hetatm` (`het`), `backbone` (of polymer residues), `sidechain`
+/// (protein atoms but N, CA, C, O, OXT); `chain IDS`, `resn NAMES`, `name NAMES`, `elem SYMBOLS`
+/// (lists joined by `+` or `,`; `*` ends a name prefix, `C*`), `resi RANGES` (`5`, `10-20`,
+/// `-3--1`, joined by `+` or `,`), `within D of S` (S included), `S around D` (PyMOL's: within D
+/// of S, S left out), `byres S` (whole residues of S); `and`, `or`, `not` (binding tighter in
+/// that order: not, and, or) and parentheses. Keywords and names are read in any case; chain ids
+/// as written. A bad expression is an error that says what was expected where.
 public indirect enum Selection: Sendable, Equatable {
     case all
     case none
@@ -22,12 +25,15 @@ public indirect enum Selection: Sendable, Equatable {
     case hydrogen
     case hetatm
     case backbone
+    case sidechain
     case chain([String])
     case residueName([String])
     case atomName([String])
     case element([String])
     case residueNumber([ClosedRange<Int>])
     case within(Float, Selection)
+    case around(Float, Selection)
+    case byResidue(Selection)
     case and(Selection, Selection)
     case or(Selection, Selection)
     case not(Selection)
@@ -38,6 +44,7 @@ public indirect enum Selection: Sendable, Equatable {
                                           "HIP", "CYX", "ASX", "GLX"]
     public static let nucleotides: Set<String> = ["A", "C", "G", "U", "T", "I", "N", "DA", "DC", "DG", "DT", "DU", "DI", "DN"]
     static let backboneNames: Set<String> = ["N", "CA", "C", "O", "OXT", "P", "OP1", "OP2", "O1P", "O2P", "O5'", "C5'", "C4'", "C3'", "O3'"]
+    static let proteinBackbone: Set<String> = ["N", "CA", "C", "O", "OXT", "H", "HA", "H1", "H2", "H3"]
 
     // MARK: Parsing
 
@@ -115,7 +122,20 @@ public indirect enum Selection: Sendable, Equatable {
                 next += 1
                 return .not(try negation())
             }
-            return try primary()
+            if peek()?.lower == "byres" || peek()?.lower == "br." {
+                next += 1
+                return .byResidue(try negation())
+            }
+            var inner = try primary()
+            // PyMOL's postfix `S around D`.
+            while peek()?.lower == "around" {
+                let word = take()!
+                guard let d = take(), let distance = Float(d.text), distance.isFinite, distance >= 0 else {
+                    throw error(at: previous, "expected a distance in Å after \(word.text)")
+                }
+                inner = .around(distance, inner)
+            }
+            return inner
         }
 
         /// The list after a property word: one token of items joined by `+` or `,`.
@@ -143,8 +163,9 @@ public indirect enum Selection: Sendable, Equatable {
             case "ligand", "ligands", "organic": return .ligand
             case "water", "waters", "solvent": return .water
             case "hydrogen", "hydrogens", "h.": return .hydrogen
-            case "hetatm", "hetero": return .hetatm
+            case "hetatm", "hetero", "het": return .hetatm
             case "backbone", "bb.": return .backbone
+            case "sidechain", "sc.": return .sidechain
             case "chain", "c.": return .chain(try list(after: t, "chain ids"))
             case "resn", "r.": return .residueName(try list(after: t, "residue names").map { $0.uppercased() })
             case "name", "n.": return .atomName(try list(after: t, "atom names").map { $0.uppercased() })
@@ -166,9 +187,13 @@ public indirect enum Selection: Sendable, Equatable {
             case "and", "or":
                 throw error(at: t, "expected a selection before \(t.text)")
             default:
-                throw error(at: t, "\(t.text) is not a selection word (chain, resi, resn, name, elem, polymer, ligand, water, hydrogen, within, ...)")
+                throw error(at: t, "\(t.text) is not a selection word (chain, resi, resn, name, elem, polymer, ligand, water, hydrogen, within, byres, ...)"
+                            + NearMiss.hint(for: t.text, among: Parser.words))
             }
         }
+
+        static let words = ["all", "none", "polymer", "protein", "nucleic", "ligand", "water", "hydrogen", "hetatm", "backbone", "sidechain",
+                            "chain", "resn", "name", "elem", "resi", "within", "around", "byres", "and", "or", "not"]
 
         /// `5`, `10-20`, `-3`, `-5--2`.
         static func range(_ item: String) -> ClosedRange<Int>? {
@@ -191,6 +216,14 @@ public indirect enum Selection: Sendable, Equatable {
         case .and(let a, let b): return zip(a.mask(in: model), b.mask(in: model)).map { $0 && $1 }
         case .or(let a, let b): return zip(a.mask(in: model), b.mask(in: model)).map { $0 || $1 }
         case .not(let a): return a.mask(in: model).map { !$0 }
+        case .around(let distance, let inner):
+            let core = inner.mask(in: model)
+            return zip(Selection.within(distance, inner).mask(in: model), core).map { $0 && !$1 }
+        case .byResidue(let inner):
+            let chosen = inner.mask(in: model)
+            var residues = Set<Int32>()
+            for (i, atom) in model.atoms.enumerated() where chosen[i] { residues.insert(atom.residue) }
+            return model.atoms.map { residues.contains($0.residue) }
         case .within(let distance, let inner):
             var out = inner.mask(in: model)
             let seeds = out
@@ -224,7 +257,12 @@ public indirect enum Selection: Sendable, Equatable {
         case .ligand: return !residue.isWater && !Selection.aminoAcids.contains(resn) && !Selection.nucleotides.contains(resn)
         case .hydrogen: return atom.element.symbol.uppercased() == "H" || atom.element.symbol.uppercased() == "D"
         case .hetatm: return residue.isHetero
-        case .backbone: return Selection.backboneNames.contains(atom.name.description.uppercased())
+        case .backbone:
+            // Of polymer residues only: a water's O is not backbone.
+            return (Selection.aminoAcids.contains(resn) || Selection.nucleotides.contains(resn))
+                && Selection.backboneNames.contains(atom.name.description.uppercased())
+        case .sidechain:
+            return Selection.aminoAcids.contains(resn) && !Selection.proteinBackbone.contains(atom.name.description.uppercased())
         case .chain(let ids): return ids.contains(chain.id)
         case .residueName(let names): return Selection.matches(resn, names)
         case .atomName(let names): return Selection.matches(atom.name.description.uppercased(), names)

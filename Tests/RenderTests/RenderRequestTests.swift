@@ -7,6 +7,25 @@ import XCTest
 
 /// The one request every front end builds, from the same named fields.
 final class RenderRequestTests: XCTestCase {
+    /// The names PyMOL, ChimeraX and Jmol users type: modes in any case and by alias, color names
+    /// for the background, and the nearest name for a near miss.
+    func testNamesUsersTypeAndNearMisses() throws {
+        let r = try RenderRequest([("mode", "Cartoon,SPHERES,stick,cpk"), ("background", "Blue")])
+        XCTAssertEqual(r.modes, ["cartoon", "spacefill", "sticks", "spacefill"])
+        XCTAssertEqual(r.background.rgb, 0x0000FF)
+        XCTAssertEqual(try RenderRequest([("background", "slate")]).background.rgb, 0x7F7FFF)
+        let shows = try RenderRequest([("show", "Spheres red: ligand")]).shows
+        XCTAssertEqual(shows.first?.representation, "spacefill")
+        for (field, value, message) in [("mode", "catoon", "(did you mean cartoon?)"), ("color", "chian", "(did you mean chain?)"),
+                                        ("background", "bleu", "(did you mean blue?)"), ("look", "ilustrated", "(did you mean illustrated?)")] {
+            XCTAssertThrowsError(try RenderRequest([(field, value)]), field) { e in
+                XCTAssertTrue("\(e)".hasSuffix(message), "\(field): \(e)")
+            }
+        }
+        XCTAssertThrowsError(try RenderRequest([("mode", "hologram")])) { e in XCTAssertFalse("\(e)".contains("did you mean"), "\(e)") }
+        XCTAssertEqual(NearMiss.suggestion(for: "xyz", among: ["element", "chain"]), nil)
+    }
+
     func testFieldsSetFromTheirTextForms() throws {
         let r = try RenderRequest([("size", "320x200"), ("mode", "spacefill"), ("color", "chain"), ("background", "#102030"),
                                    ("rotate", "-90,0,10"), ("zoom", "1.5"), ("pan", "-4,6"), ("perspective", "true"),

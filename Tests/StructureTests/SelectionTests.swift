@@ -32,6 +32,32 @@ final class SelectionTests: XCTestCase {
         XCTAssertEqual(try count("name CA or name CB", in: m), try count("name CA+CB", in: m))
     }
 
+    /// PyMOL's words: sidechain, byres, around, het; backbone of polymer residues only (1hpv's
+    /// 80 waters have O atoms; counts from awk over the ATOM and HETATM records).
+    func testPyMOLWordsAndBackboneOfPolymersOnly() throws {
+        let crambin = try model("1crn.pdb")
+        XCTAssertEqual(try count("sidechain", in: crambin), 142)
+        XCTAssertEqual(try count("sc. and name CA", in: crambin), 0)
+        XCTAssertEqual(try count("byres name SG", in: crambin), try count("resn CYS", in: crambin))
+        XCTAssertEqual(try count("name SG around 3", in: crambin), 18 - 6, "within 3 of SG without the SG atoms")
+        XCTAssertEqual(try count("byres (name SG around 3)", in: crambin), try count("byres (within 3 of name SG)", in: crambin))
+        let protease = try model("1hpv.pdb")
+        XCTAssertEqual(try count("backbone", in: protease), 794)
+        XCTAssertEqual(try count("backbone and water", in: protease), 0)
+        XCTAssertEqual(try count("het", in: protease), 115)
+        XCTAssertEqual(try count("het and not water", in: protease), 35)
+        // byres takes whole residues: every residue it touches is there entire.
+        let near = try Selection(parsing: "byres (resn 478 around 4)").mask(in: protease)
+        for (i, atom) in protease.atoms.enumerated() where near[i] {
+            let residue = protease.residues[Int(atom.residue)]
+            XCTAssertTrue(residue.atoms.allSatisfy { near[Int($0)] })
+        }
+        XCTAssertThrowsError(try Selection(parsing: "chian A")) { e in
+            XCTAssertTrue("\(e)".contains("chian is not a selection word") && "\(e)".contains("(did you mean chain?)"), "\(e)")
+        }
+        XCTAssertThrowsError(try Selection(parsing: "ligand around")) { e in XCTAssertTrue("\(e)".contains("expected a distance in Å after around"), "\(e)") }
+    }
+
     func testNucleicAcidWaterAndChains() throws {
         let m = try model("1bna.pdb")
         XCTAssertEqual(try count("all", in: m), 566)
