@@ -241,7 +241,9 @@ class LiveView {
 }
 
 const representations = ["auto", "ball-and-stick", "spacefill", "sticks", "lines", "cartoon"];
-const colourings = [["element", "By element"], ["chain", "By chain"], ["residue", "By residue"], ["bfactor", "By B-factor"]];
+const colourings = [["auto", "Automatic"], ["element", "By element"], ["chain", "By chain"], ["entity", "By entity"],
+  ["rainbow", "Rainbow (N to C)"], ["secondary-structure", "By secondary structure"], ["hydrophobicity", "By hydrophobicity"],
+  ["residue", "By residue"], ["bfactor", "By B-factor"]];
 
 /// The width and height a PNG says it has.
 async function pngSize(blob) {
@@ -260,7 +262,7 @@ function chainLabel(c) { return c.id ? `Chain ${c.id}` : "Blank chain id"; }
 
 async function moleculePage(id) {
   const record = await json(`/v1/molecules/${encodeURIComponent(id)}`);
-  const look = { mode: "ball-and-stick", color: "element", highlight: null };
+  const look = { mode: "auto", color: "auto", highlight: null };
   const img = el("img", { id: "view", alt: `${record.name}, live view`, draggable: "false", tabindex: "0", width: 512, height: 512 });
   const loading = el("div", { id: "loading", class: "loading", role: "status" }, "Loading the view…");
   const stage = el("div", { class: "viewport" }, img, loading);
@@ -268,7 +270,7 @@ async function moleculePage(id) {
   // The session's query (spaces as %20: the service reads + as itself, not as a space).
   const query = () => {
     const p = [];
-    const rep = look.mode === "auto" ? "ball-and-stick" : look.mode;
+    const rep = look.mode;
     if (look.highlight) {
       // The picked part in yellow over the rest, in the representation chosen.
       p.push(["show", `${rep}: not (${look.highlight})`], ["show", `${rep} yellow: ${look.highlight}`]);

@@ -28,6 +28,12 @@ public struct Color: Sendable, Hashable {
         "red": 0xFF0000, "green": 0x00FF00, "blue": 0x0000FF, "yellow": 0xFFFF00, "cyan": 0x00FFFF, "magenta": 0xFF00FF,
         "orange": 0xFF8000, "purple": 0xA020F0, "pink": 0xFFC0CB, "salmon": 0xFF9999, "white": 0xFFFFFF, "gray": 0x808080,
         "grey": 0x808080, "black": 0x000000, "wheat": 0xF5DEB3, "slate": 0x7F7FFF, "lightblue": 0xBFBFFF, "teal": 0x00BFBF,
+        // PyMOL's own names for its palette (its color table's RGB, to the nearest 8 bits).
+        "forest": 0x339933, "firebrick": 0xB22222, "marine": 0x0080FF, "skyblue": 0x3380CC, "violet": 0xFF80FF,
+        "lime": 0x80FF80, "olive": 0xC4B200, "brown": 0xA65229, "deepblue": 0x4040A6, "hotpink": 0xFF0080,
+        "raspberry": 0xB24D66, "palegreen": 0xA6E6A6, "lightpink": 0xFFBFDE, "limon": 0xBFFF40, "deepteal": 0x1A9999,
+        "lightorange": 0xFFCC80, "gold": 0xFFD124, "sand": 0xB88C4D, "deepsalmon": 0xFF8080, "greencyan": 0x40FFBF,
+        "palecyan": 0xCCFFFF, "lightmagenta": 0xFF33CC, "silver": 0xBFBFBF,
     ]
 
     /// A color name (`names`, any case), `transparent` (or `none`), `#RRGGBB` or `#RRGGBBAA` (the

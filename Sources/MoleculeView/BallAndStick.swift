@@ -1,7 +1,7 @@
 import Structure
 
 /// Atoms as spheres at a quarter of their van der Waals radius, bonds as cylinders split at the
-/// midpoint, each half in its atom's color.
+/// midpoint, each half in its atom's color; double, triple and aromatic bonds as `BondOrders` draws them.
 public struct BallAndStick: Representation {
     public static let name = "ball-and-stick"
     public static let usesBonds = true
@@ -15,14 +15,12 @@ public struct BallAndStick: Representation {
         g.cylinders.reserveCapacity(bonds.count * 8)
         g.cylinderRadii.reserveCapacity(bonds.count)
         let r = BallAndStick.bondRadius
-        func hidden(_ atom: Int32) -> Float {
-            // Where the bond's surface leaves the sphere, less a little so no seam can open.
+        // Where a cylinder's surface (`offset` off the bond's axis, of `radius`) leaves the
+        // sphere, less a little so no seam can open.
+        BondOrders.addBonds(&g, model: model, bonds: bonds, visible: visible, radius: r) { atom, offset, radius in
             let s = elements.vanDerWaalsRadius(model.atoms[Int(atom)].element) * BallAndStick.sphereScale
-            return max(0, (max(s * s - r * r, 0)).squareRoot() - 0.02)
-        }
-        for bond in bonds where visible[Int(bond.a)] && visible[Int(bond.b)] {
-            g.addCylinder(bond.a, model.atoms[Int(bond.a)].position, hidden: hidden(bond.a),
-                          bond.b, model.atoms[Int(bond.b)].position, hidden: hidden(bond.b), radius: r)
+            let edge = offset + radius
+            return max(0, (max(s * s - edge * edge, 0)).squareRoot() - 0.02)
         }
         return g
     }

@@ -1,12 +1,60 @@
 import Structure
+import Core
 
 /// How atoms are colored: a pure function from an atom of a model to an sRGB color (0xRRGGBB).
 public enum ColorTheme: String, Sendable, CaseIterable {
-    case element, chain, residue, bfactor
+    /// What a PyMOL or Mol* user expects unasked: elements for small molecules; for polymers,
+    /// elements with carbons in their chain's color (ligands by element), cartoons in chain colors;
+    /// for assemblies (`Representations.spacefillResidues` polymer residues and more), every
+    /// polymer atom in a pale color of its chain, which the illustrated look's outlines and
+    /// occlusion keep readable.
+    case auto
+    case element, chain
+    /// One color per entity: chains with the same sequence of polymer residues share it.
+    case entity
+    /// Blue at each chain's first polymer residue through green to red at its last (PyMOL's
+    /// `spectrum`, ChimeraX's `rainbow`).
+    case rainbow
+    /// Helices red, strands yellow, the rest green (PyMOL's `util.cbss`): the file's ranges, else DSSP's.
+    case secondaryStructure = "secondary-structure"
+    /// Kyte-Doolittle: dark cyan (hydrophilic, -4.5) through white (0) to goldenrod (hydrophobic,
+    /// 4.5), as ChimeraX colors it; residues off the scale white.
+    case hydrophobicity
+    case residue, bfactor
 
-    /// A color per atom of `model`.
-    public func colors(for model: Model, elements: ElementTable) -> [UInt32] {
+    /// Other names PyMOL, ChimeraX and Mol* users type for the same themes.
+    static let aliases: [String: ColorTheme] = [
+        "spectrum": .rainbow, "ss": .secondaryStructure, "secondary": .secondaryStructure, "sstruct": .secondaryStructure,
+        "cpk": .element, "atom": .element, "elem": .element, "chains": .chain, "chain-id": .chain, "entities": .entity,
+        "entity-id": .entity, "hydrophobic": .hydrophobicity, "kyte-doolittle": .hydrophobicity, "b": .bfactor,
+        "b-factor": .bfactor, "residues": .residue, "resn": .residue,
+    ]
+
+    /// The theme a name means, in any case and by its aliases; nil for none.
+    public static func named(_ text: String) -> ColorTheme? {
+        let lower = text.lowercased()
+        return ColorTheme(rawValue: lower) ?? aliases[lower]
+    }
+
+    /// Every name a theme answers to, for did-you-mean hints.
+    static var allNames: [String] { allCases.map(\.rawValue) + aliases.keys.sorted() }
+
+    /// A color per atom of `model`. `secondaryStructure`: the file's helices and strands (by
+    /// `secondary-structure`; without them, DSSP's assignment).
+    public func colors(for model: Model, elements: ElementTable, secondaryStructure: [SecondaryStructureRange] = []) -> [UInt32] {
         switch self {
+        case .auto:
+            let polymer = ColorTheme.polymerResidues(model)
+            let count = polymer.reduce(0) { $0 + ($1 ? 1 : 0) }
+            guard count >= 3 else { return ColorTheme.element.colors(for: model, elements: elements) }
+            let assembly = count > Representations.spacefillResidues
+            let chainColor = ColorTheme.polymerChainColors(model, polymer: polymer, pale: assembly)
+            return model.atoms.map { atom in
+                let r = Int(atom.residue)
+                guard polymer[r] else { return ColorTheme.elementColor(atom.element, elements) }
+                let c = chainColor[Int(model.residues[r].chain)]
+                return assembly || atom.element.atomicNumber == 6 ? c : ColorTheme.elementColor(atom.element, elements)
+            }
         case .element:
             return model.atoms.map { ColorTheme.elementColor($0.element, elements) }
         case .chain:
@@ -14,6 +62,47 @@ public enum ColorTheme: String, Sendable, CaseIterable {
             let index = Dictionary(uniqueKeysWithValues: model.chainIDs.enumerated().map { ($1, $0) })
             let chainColor = model.chains.map { ColorTheme.chainPalette[index[$0.id]! % ColorTheme.chainPalette.count] }
             return model.atoms.map { chainColor[Int(model.residues[Int($0.residue)].chain)] }
+        case .entity:
+            let polymer = ColorTheme.polymerResidues(model)
+            var entities: [[ShortName]: Int] = [:]
+            let chainColor: [UInt32?] = model.chains.map { chain in
+                let sequence = chain.residues.filter { polymer[Int($0)] }.map { model.residues[Int($0)].name }
+                guard !sequence.isEmpty else { return nil }
+                let k = entities[sequence] ?? entities.count
+                entities[sequence] = k
+                return ColorTheme.chainPalette[k % ColorTheme.chainPalette.count]
+            }
+            return model.atoms.map { atom in
+                chainColor[Int(model.residues[Int(atom.residue)].chain)] ?? ColorTheme.elementColor(atom.element, elements)
+            }
+        case .rainbow:
+            let polymer = ColorTheme.polymerResidues(model)
+            var residueColor = [UInt32?](repeating: nil, count: model.residues.count)
+            for chain in model.chains {
+                let shown = chain.residues.filter { polymer[Int($0)] }
+                for (k, r) in shown.enumerated() {
+                    residueColor[Int(r)] = ColorTheme.rainbow(shown.count > 1 ? Float(k) / Float(shown.count - 1) : 0)
+                }
+            }
+            return model.atoms.map { residueColor[Int($0.residue)] ?? ColorTheme.elementColor($0.element, elements) }
+        case .secondaryStructure:
+            let polymer = ColorTheme.polymerResidues(model)
+            let states = model.secondaryStructure(stated: secondaryStructure)
+            return model.atoms.map { atom in
+                let r = Int(atom.residue)
+                guard polymer[r] else { return ColorTheme.elementColor(atom.element, elements) }
+                switch states[r] {
+                case .helix: return 0xFF3333
+                case .strand: return 0xFFD91A
+                case .coil: return 0x33CC33
+                }
+            }
+        case .hydrophobicity:
+            return model.atoms.map { atom in
+                let residue = model.residues[Int(atom.residue)]
+                if let h = ColorTheme.kyteDoolittle[residue.name] { return ColorTheme.hydrophobicityColor(h) }
+                return residue.isHetero && !residue.isWater ? ColorTheme.elementColor(atom.element, elements) : 0xFFFFFF
+            }
         case .residue:
             return model.atoms.map { atom in
                 ColorTheme.residueColors[model.residues[Int(atom.residue)].name] ?? ColorTheme.otherResidue
@@ -24,6 +113,45 @@ public enum ColorTheme: String, Sendable, CaseIterable {
             // All alike (or none): the middle of the scale, not its coldest end.
             guard hi > lo else { return model.atoms.map { _ in ColorTheme.blueWhiteRed(0.5) } }
             return model.atoms.map { ColorTheme.blueWhiteRed(($0.bFactor - lo) / (hi - lo)) }
+        }
+    }
+
+    /// The colors a cartoon's ribbons take under this theme, per atom: element colors would make
+    /// them all carbon gray (and `auto`'s the phosphorus orange), so those two give chain colors,
+    /// as in PyMOL and Mol*; other themes color ribbons as they color atoms.
+    func meshColors(for model: Model, atomColors: [UInt32], elements: ElementTable) -> [UInt32] {
+        switch self {
+        case .element: return ColorTheme.chain.colors(for: model, elements: elements)
+        case .auto:
+            let polymer = ColorTheme.polymerResidues(model)
+            let assembly = polymer.reduce(0) { $0 + ($1 ? 1 : 0) } > Representations.spacefillResidues
+            let chainColor = ColorTheme.polymerChainColors(model, polymer: polymer, pale: assembly)
+            return model.atoms.map { chainColor[Int(model.residues[Int($0.residue)].chain)] }
+        default: return atomColors
+        }
+    }
+
+    /// Whether each residue is an amino acid or nucleotide (of a polymer, not a lone ligand).
+    static func polymerResidues(_ model: Model) -> [Bool] {
+        model.residues.map { r in
+            let name = r.name.description.uppercased()
+            return !r.isWater && (Selection.aminoAcids.contains(name) || Selection.nucleotides.contains(name))
+        }
+    }
+
+    /// A color per chain, counting only chains with polymer residues, so a water or ligand chain
+    /// does not take a color; pale for assemblies.
+    static func polymerChainColors(_ model: Model, polymer: [Bool], pale: Bool) -> [UInt32] {
+        var next = 0
+        var byID: [String: UInt32] = [:]
+        let palette = pale ? paleChainPalette : chainPalette
+        return model.chains.map { chain in
+            if let c = byID[chain.id] { return c }
+            guard chain.residues.contains(where: { polymer[Int($0)] }) else { return palette[0] }
+            let c = palette[next % palette.count]
+            next += 1
+            byID[chain.id] = c
+            return c
         }
     }
 
@@ -55,6 +183,48 @@ public enum ColorTheme: String, Sendable, CaseIterable {
 
     static let otherResidue: UInt32 = 0xBEA06E
 
+    /// Pastel chain colors, as Mol*'s and the RCSB's illustrations of large complexes use: light
+    /// enough that outlines and occlusion darken them without turning them to mud, apart enough
+    /// that neighbouring chains read as different.
+    static let paleChainPalette: [UInt32] = [
+        0x8CCFE6, 0xF2B38C, 0xA6DBA0, 0xE6A6C7, 0xC2B3E6, 0xF2DC8C, 0x8CD9C7, 0xE6998C,
+        0xB3C7F2, 0xD9E68C, 0xD9B399, 0x99C2D9,
+    ]
+
+    /// Kyte and Doolittle's hydropathy index (J. Mol. Biol. 157, 105, 1982).
+    static let kyteDoolittle: [ShortName: Float] = {
+        let table: [(String, Float)] = [
+            ("ILE", 4.5), ("VAL", 4.2), ("LEU", 3.8), ("PHE", 2.8), ("CYS", 2.5), ("MET", 1.9), ("ALA", 1.8), ("GLY", -0.4),
+            ("THR", -0.7), ("SER", -0.8), ("TRP", -0.9), ("TYR", -1.3), ("PRO", -1.6), ("HIS", -3.2), ("GLU", -3.5),
+            ("GLN", -3.5), ("ASP", -3.5), ("ASN", -3.5), ("LYS", -3.9), ("ARG", -4.5),
+        ]
+        var map: [ShortName: Float] = [:]
+        for (name, h) in table { map[ShortName(name)] = h }
+        return map
+    }()
+
+    /// -4.5 dark cyan (0x008B8B), 0 white, 4.5 goldenrod (0xDAA520).
+    static func hydrophobicityColor(_ h: Float) -> UInt32 {
+        let t = max(-1, min(1, h / 4.5))
+        let end: SIMD3<Float> = t < 0 ? SIMD3(0x00, 0x8B, 0x8B) : SIMD3(0xDA, 0xA5, 0x20)
+        let c = SIMD3<Float>(repeating: 255) + (end - SIMD3(repeating: 255)) * abs(t)
+        return UInt32(c.x.rounded()) << 16 | UInt32(c.y.rounded()) << 8 | UInt32(c.z.rounded())
+    }
+
+    /// 0 blue, 0.25 cyan, 0.5 green, 0.75 yellow, 1 red (hue 240 to 0 degrees, full saturation).
+    static func rainbow(_ t: Float) -> UInt32 {
+        let h = (1 - max(0, min(1, t))) * 4  // 4 blue ... 0 red, in sixths of the hue circle
+        let x = 1 - abs(h.truncatingRemainder(dividingBy: 2) - 1)
+        let (r, g, b): (Float, Float, Float)
+        switch h {
+        case ..<1: (r, g, b) = (1, x, 0)
+        case ..<2: (r, g, b) = (x, 1, 0)
+        case ..<3: (r, g, b) = (0, 1, x)
+        default: (r, g, b) = (0, x, 1)
+        }
+        return UInt32(r * 255 + 0.5) << 16 | UInt32(g * 255 + 0.5) << 8 | UInt32(b * 255 + 0.5)
+    }
+
     /// 0 blue, 0.5 white, 1 red.
     static func blueWhiteRed(_ t: Float) -> UInt32 {
         let t = max(0, min(1, t))
@@ -68,4 +238,54 @@ public enum ColorTheme: String, Sendable, CaseIterable {
         }
         return UInt32(r * 255 + 0.5) << 16 | UInt32(g * 255 + 0.5) << 8 | UInt32(b * 255 + 0.5)
     }
+}
+
+/// A request's colors: a theme, or one color for every atom (`--color red`, `--color #FF8000`).
+public enum AtomColoring: Sendable, Equatable {
+    case theme(ColorTheme)
+    case fixed(UInt32)
+
+    /// A theme's name or alias, a color name or #RRGGBB, in any case; nil for none of those.
+    public init?(parsing text: String) {
+        if let theme = ColorTheme.named(text) {
+            self = .theme(theme)
+        } else if let named = Color.names[text.lowercased()] {
+            self = .fixed(named)
+        } else if text.hasPrefix("#"), let color = Color(parsing: text), color.isOpaque {
+            self = .fixed(color.rgb)
+        } else {
+            return nil
+        }
+    }
+
+    /// " (did you mean X?)" for a near miss: a theme first (`chian` is as near `cyan`), else a color name.
+    static func hint(for text: String) -> String {
+        let theme = NearMiss.hint(for: text, among: ColorTheme.allNames)
+        return theme.isEmpty ? NearMiss.hint(for: text, among: Array(Color.names.keys)) : theme
+    }
+
+    /// As `parsing` reads it back: the theme's name, or #RRGGBB.
+    public var text: String {
+        switch self {
+        case .theme(let t): return t.rawValue
+        case .fixed(let c): return "#" + String(c, radix: 16, uppercase: true).leftPadded(to: 6)
+        }
+    }
+
+    /// The theme, nil for one color.
+    public var theme: ColorTheme? {
+        if case .theme(let t) = self { return t }
+        return nil
+    }
+
+    public func colors(for model: Model, elements: ElementTable, secondaryStructure: [SecondaryStructureRange] = []) -> [UInt32] {
+        switch self {
+        case .theme(let t): return t.colors(for: model, elements: elements, secondaryStructure: secondaryStructure)
+        case .fixed(let c): return [UInt32](repeating: c, count: model.atoms.count)
+        }
+    }
+}
+
+private extension String {
+    func leftPadded(to n: Int) -> String { count >= n ? self : String(repeating: "0", count: n - count) + self }
 }

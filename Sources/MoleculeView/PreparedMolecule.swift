@@ -40,7 +40,7 @@ public struct PreparedMolecule: Sendable {
     /// Builds everything for `mode` ("ball-and-stick", "spacefill") from the first model of `structure`.
     /// `pixelsPerÅngström`, where given, lets a representation (cartoons) leave out detail a picture
     /// of that scale cannot show.
-    public init(_ structure: Structure, mode: String, color: ColorTheme = .element, filter: AtomFilter = AtomFilter(),
+    public init(_ structure: Structure, mode: String, color: AtomColoring = .theme(.element), filter: AtomFilter = AtomFilter(),
                 perception: BondPerception, pixelsPerÅngström: Float? = nil) throws {
         let model = try PreparedMolecule.firstModel(of: structure)
         let representation = try PreparedMolecule.representation(mode, for: model, field: "mode")
@@ -53,11 +53,11 @@ public struct PreparedMolecule: Sendable {
         bonds = representation.usesBonds ? perception.bonds(of: model, embedded: structure.embeddedTemplates) : []
         geometry = representation.make(pixelsPerÅngström: pixelsPerÅngström).geometry(of: model, bonds: bonds, visible: visible, elements: perception.elements,
                                                    secondaryStructure: structure.secondaryStructure)
-        let colors = color.colors(for: model, elements: perception.elements)
+        let colors = color.colors(for: model, elements: perception.elements, secondaryStructure: structure.secondaryStructure)
         atomColors = colors
         id = PreparedMolecule.ids.add(1, ordering: .relaxed).newValue
         detailScale = PreparedMolecule.detailScale(pixelsPerÅngström, geometry)
-        PreparedMolecule.colorMeshes(&geometry, colors, theme: color, model: model, elements: perception.elements)
+        PreparedMolecule.colorMeshes(&geometry, colors, theme: color.theme, model: model, elements: perception.elements)
     }
 
     /// The first model of `structure`, or an error naming it.
@@ -85,18 +85,24 @@ public struct PreparedMolecule: Sendable {
     }
 
     /// Element colors make a cartoon all carbon gray: its ribbons take chain colors then, as in
-    /// PyMOL and Mol*, and the atoms drawn beside it keep their elements'.
+    /// PyMOL and Mol*, and the atoms drawn beside it keep their elements' (`ColorTheme.meshColors`).
     private static func colorMeshes(_ geometry: inout MoleculeGeometry, _ colors: [UInt32], theme: ColorTheme?, model: Model,
                                     elements: ElementTable) {
-        let meshColors = !geometry.meshes.isEmpty && theme == .element ? ColorTheme.chain.colors(for: model, elements: elements) : colors
-        for k in geometry.meshes.indices { geometry.meshes[k].colors = geometry.meshes[k].atoms.map { meshColors[Int($0)] } }
+        guard !geometry.meshes.isEmpty else { return }
+        // Surfaces take the colors of the atoms beneath, as PyMOL's do.
+        let ribbons = geometry.meshes.contains { $0.name != Surface.name }
+        let meshColors = ribbons ? theme?.meshColors(for: model, atomColors: colors, elements: elements) ?? colors : colors
+        for k in geometry.meshes.indices {
+            let source = geometry.meshes[k].name == Surface.name ? colors : meshColors
+            geometry.meshes[k].colors = geometry.meshes[k].atoms.map { source[Int($0)] }
+        }
     }
 
     /// Builds a picture of several parts (`Show`), each a representation of the atoms its selection
     /// names in its own colors, drawn together. A selection's atoms less the hydrogens and waters
     /// `filter` hides, unless that leaves none of them (`sticks: water` shows the waters). Parts
     /// that select nothing in this structure are left out; where all do, it is an error.
-    public init(_ structure: Structure, shows: [Show], color: ColorTheme = .element, filter: AtomFilter = AtomFilter(),
+    public init(_ structure: Structure, shows: [Show], color: AtomColoring = .theme(.element), filter: AtomFilter = AtomFilter(),
                 perception: BondPerception, pixelsPerÅngström: Float? = nil) throws {
         let model = try PreparedMolecule.firstModel(of: structure)
         guard !shows.isEmpty else { throw RequestError(field: "show", "is empty: give at least one") }
@@ -104,7 +110,7 @@ public struct PreparedMolecule: Sendable {
         let filtered = filter.visible(model)
         let conformer = model.defaultConformerMask()
         var bonds: [Bond]?
-        let requested = color.colors(for: model, elements: perception.elements)
+        let requested = color.colors(for: model, elements: perception.elements, secondaryStructure: structure.secondaryStructure)
         var geometry = MoleculeGeometry()
         for show in shows {
             let selected = show.selection.mask(in: model)
@@ -117,7 +123,7 @@ public struct PreparedMolecule: Sendable {
             }
             var part = representation.make(pixelsPerÅngström: pixelsPerÅngström).geometry(of: model, bonds: representation.usesBonds ? bonds ?? [] : [], visible: visible,
                                                       elements: perception.elements, secondaryStructure: structure.secondaryStructure)
-            let colors = show.colors(for: model, theme: color, elements: perception.elements)
+            let colors = show.colors(for: model, theme: color, elements: perception.elements, secondaryStructure: structure.secondaryStructure)
             PreparedMolecule.colorMeshes(&part, colors, theme: show.theme(color), model: model, elements: perception.elements)
             geometry.merge(part, atomColors: requested, otherColors: colors)
         }

@@ -13,13 +13,13 @@ public struct RenderRequest: Sendable, Equatable {
     public var width = 512
     public var height = 512
     /// Representations by name; one picture each where a front end draws several (thumbnails).
-    public var modes = [BallAndStick.name]
+    public var modes = [Representations.automatic]
     /// Several representations in one picture, each on a selection in its own colors; where
     /// given, `modes` is `[Show.mode]`.
     public var shows: [Show] = []
     /// Whether `mode` was given (it and `show` exclude each other).
     private var modeGiven = false
-    public var color = ColorTheme.element
+    public var color = AtomColoring.theme(.auto)
     public var background = Color.white
     public var filter = AtomFilter()
     /// Where the view starts before `rotate`, `zoom` and `pan`.
@@ -142,7 +142,7 @@ public struct RenderRequest: Sendable, Equatable {
     public var canonical: String {
         let b = [background.red, background.green, background.blue, background.alpha].map { String($0) }.joined(separator: ",")
         let r = [rotate.x, rotate.y, rotate.z].map { String($0) }.joined(separator: ",")
-        var line = "v1 size=\(width)x\(height) modes=\(modes.joined(separator: ",")) color=\(color.rawValue) background=\(b) "
+        var line = "v1 size=\(width)x\(height) modes=\(modes.joined(separator: ",")) color=\(color.text) background=\(b) "
             + "hydrogens=\(filter.hydrogens) waters=\(filter.waters) antialias=\(antialias) rotate=\(r) zoom=\(zoom) "
             + "perspective=\(perspective) depthcue=\(depthCue ?? false)"
         if pan != .zero { line += " pan=\(pan.x),\(pan.y)" }
@@ -213,9 +213,15 @@ public struct RenderRequest: Sendable, Equatable {
         Field(name: "perspective", help: "Perspective projection instead of orthographic.", isFlag: true) { r, v throws(RequestError) in
             r.perspective = try ValueText.flag(v, field: "perspective")
         },
-        Field(name: "color", help: "\(ColorTheme.allCases.map(\.rawValue).joined(separator: ", ")) (default element).",
-              isFlag: false) { r, v throws(RequestError) in
-            r.color = try choice(v, field: "color")
+        Field(name: "color", help: "A color theme: \(ColorTheme.allCases.map(\.rawValue).joined(separator: ", ")) (default auto: elements "
+              + "for small molecules, carbons and cartoons in chain colors for polymers, pale chain colors for large assemblies; "
+              + "rainbow runs blue to red from each chain's start to its end); or one color for every atom, a name (red, marine, "
+              + "...) or #RRGGBB.", isFlag: false) { r, v throws(RequestError) in
+            guard let coloring = AtomColoring(parsing: v) else {
+                throw RequestError(field: "color", "must be a color theme (\(ColorTheme.allCases.map(\.rawValue).joined(separator: ", "))), "
+                                   + "a color name or #RRGGBB (got \(v))" + AtomColoring.hint(for: v))
+            }
+            r.color = coloring
         },
         Field(name: "background", help: "A color name (white, black, gray, blue, ...), transparent, #RRGGBB or #RRGGBBAA (default white).",
               isFlag: false) { r, v throws(RequestError) in

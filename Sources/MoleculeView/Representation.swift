@@ -26,7 +26,7 @@ extension Representation {
 }
 
 public enum Representations {
-    public static let all: [any Representation.Type] = [BallAndStick.self, Spacefill.self, Sticks.self, Lines.self, Cartoon.self]
+    public static let all: [any Representation.Type] = [BallAndStick.self, Spacefill.self, Sticks.self, Lines.self, Cartoon.self, Surface.self]
 
     public static func named(_ name: String) -> (any Representation.Type)? {
         all.first { $0.name == name }
@@ -36,7 +36,7 @@ public enum Representations {
     static let aliases: [String: String] = [
         "spheres": Spacefill.name, "sphere": Spacefill.name, "cpk": Spacefill.name, "vdw": Spacefill.name,
         "stick": Sticks.name, "licorice": Sticks.name, "line": Lines.name, "wire": Lines.name, "wireframe": Lines.name,
-        "cartoons": Cartoon.name, "ball_and_stick": BallAndStick.name, "ballandstick": BallAndStick.name, "balls": BallAndStick.name,
+        "cartoons": Cartoon.name, "surf": Surface.name, "surfaces": Surface.name, "ses": Surface.name, "ball_and_stick": BallAndStick.name, "ballandstick": BallAndStick.name, "balls": BallAndStick.name,
     ]
 
     /// The representation (or `auto`) a name means, in any case and by its aliases; nil for none.

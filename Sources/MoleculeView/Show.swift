@@ -53,16 +53,13 @@ public struct Show: Sendable, Equatable {
         }
         var coloring = Coloring.request
         if words.count == 2 {
-            let c = words[1].lowercased()
-            if let theme = ColorTheme(rawValue: c) {
-                coloring = .theme(theme)
-            } else if let named = Color.names[c] {
-                coloring = .fixed(named)
-            } else if c.hasPrefix("#"), let color = Color(parsing: c), color.isOpaque {
-                coloring = .fixed(color.rgb)
-            } else {
+            switch AtomColoring(parsing: words[1]) {
+            case .theme(let theme)?: coloring = .theme(theme)
+            case .fixed(let c)?: coloring = .fixed(c)
+            case nil:
                 throw RequestError(field: "show", "color \"\(words[1])\" is none of: \(ColorTheme.allCases.map(\.rawValue).joined(separator: ", ")), "
-                                   + "a color name (\(Color.names.keys.sorted().joined(separator: ", "))) or #RRGGBB (in \"\(text)\")")
+                                   + "a color name (\(Color.names.keys.sorted().joined(separator: ", "))) or #RRGGBB (in \"\(text)\")"
+                                   + AtomColoring.hint(for: words[1]))
             }
         }
         var selection = Selection.all
@@ -83,15 +80,18 @@ public struct Show: Sendable, Equatable {
     }
 
     /// A color per atom of `model`: the show's own, or by `theme` (the request's).
-    func colors(for model: Model, theme: ColorTheme, elements: ElementTable) -> [UInt32] {
-        if case .fixed(let c) = coloring { return [UInt32](repeating: c, count: model.atoms.count) }
-        return self.theme(theme)!.colors(for: model, elements: elements)
+    func colors(for model: Model, theme: AtomColoring, elements: ElementTable, secondaryStructure: [SecondaryStructureRange]) -> [UInt32] {
+        switch coloring {
+        case .request: return theme.colors(for: model, elements: elements, secondaryStructure: secondaryStructure)
+        case .theme(let t): return t.colors(for: model, elements: elements, secondaryStructure: secondaryStructure)
+        case .fixed(let c): return [UInt32](repeating: c, count: model.atoms.count)
+        }
     }
 
     /// The theme the show's colors come from (nil for one color).
-    func theme(_ requested: ColorTheme) -> ColorTheme? {
+    func theme(_ requested: AtomColoring) -> ColorTheme? {
         switch coloring {
-        case .request: return requested
+        case .request: return requested.theme
         case .theme(let t): return t
         case .fixed: return nil
         }

@@ -15,11 +15,8 @@ extension StickRepresentation {
         var g = MoleculeGeometry(atomsOf: model, visible: visible) { _ in r }
         g.cylinders.reserveCapacity(bonds.count * 8)
         g.cylinderRadii.reserveCapacity(bonds.count)
-        for bond in bonds where visible[Int(bond.a)] && visible[Int(bond.b)] {
-            // The cylinder's end lies inside its atom's sphere, of the same radius: nothing hidden to trim.
-            g.addCylinder(bond.a, model.atoms[Int(bond.a)].position, hidden: 0, bond.b, model.atoms[Int(bond.b)].position,
-                          hidden: 0, radius: r)
-        }
+        // A cylinder's end lies inside its atom's sphere, of the same radius or more: nothing hidden to trim.
+        BondOrders.addBonds(&g, model: model, bonds: bonds, visible: visible, radius: r) { _, _, _ in 0 }
         return g
     }
 }

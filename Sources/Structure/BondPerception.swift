@@ -34,8 +34,9 @@ public struct BondPerception: Sendable {
         var bonds: [Bond] = []
         bonds.reserveCapacity(atoms.count + atoms.count / 8)
         var seen = Set<UInt64>(minimumCapacity: atoms.count * 2)
+        @inline(__always) func key(_ bond: Bond) -> UInt64 { UInt64(UInt32(bond.a)) << 32 | UInt64(UInt32(bond.b)) }
         @inline(__always) func add(_ bond: Bond) {
-            if seen.insert(UInt64(UInt32(bond.a)) << 32 | UInt64(UInt32(bond.b))).inserted { bonds.append(bond) }
+            if seen.insert(key(bond)).inserted { bonds.append(bond) }
         }
         @inline(__always) func withinRule(_ i: Int, _ j: Int) -> Bool {
             let d = atoms[i].position - atoms[j].position
@@ -46,6 +47,10 @@ public struct BondPerception: Sendable {
 
         for bond in model.explicitBonds { add(bond) }
         if model.bondsAreComplete { return bonds }
+        // A PDB file's CONECT records give no orders: where a template names the same bond, its
+        // order and aromaticity are taken.
+        var stated: [UInt64: Int] = [:]
+        for (k, bond) in bonds.enumerated() { stated[key(bond)] = k }
 
         // Templates.
         var covered = [Bool](repeating: false, count: atoms.count)
@@ -63,8 +68,13 @@ public struct BondPerception: Sendable {
                     covered[i] = true
                     for j in range where atoms[j].name == t.b {
                         covered[j] = true
-                        if BondPerception.compatible(atoms[i].altLoc, atoms[j].altLoc) && withinRule(i, j) {
-                            add(Bond(Int32(i), Int32(j), order: t.order, aromatic: t.aromatic, source: .template))
+                        guard BondPerception.compatible(atoms[i].altLoc, atoms[j].altLoc) else { continue }
+                        let bond = Bond(Int32(i), Int32(j), order: t.order, aromatic: t.aromatic, source: .template)
+                        if let k = stated[key(bond)] {
+                            bonds[k].order = t.order
+                            bonds[k].aromatic = t.aromatic
+                        } else if withinRule(i, j) {
+                            add(bond)
                         }
                     }
                 }

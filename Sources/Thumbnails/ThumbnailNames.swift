@@ -2,11 +2,13 @@ import Core
 import MoleculeView
 
 extension RenderRequest {
-    /// The thumbnails' defaults: 256 x 256, ball-and-stick and spacefill.
+    /// The thumbnails' defaults: 256 x 256, ball-and-stick and spacefill in element colors (the
+    /// sample browser's two cards, whose names stay as they were before `auto` was the default).
     public static var thumbnails: RenderRequest {
         var r = RenderRequest()
         (r.width, r.height) = (256, 256)
         r.modes = Representations.thumbnailModes
+        r.color = .theme(.element)
         return r
     }
 

@@ -23,9 +23,9 @@ final class ExportCommandTests: XCTestCase {
 
     func testPartsKeepChainsAndBadRequestsAreRefused() throws {
         let out = scratch.appendingPathComponent("dna.glb").path
-        let both = try MolshotBinary.run(["export", "Tests/Fixtures/1bna.pdb", "-o", out, "--detail", "low"])
+        let both = try MolshotBinary.run(["export", "Tests/Fixtures/1bna.pdb", "-o", out, "--detail", "low", "--mode", "ball-and-stick"])
         XCTAssertTrue(both.stderr.contains("2 meshes"), both.stderr)
-        let one = try MolshotBinary.run(["export", "Tests/Fixtures/1bna.pdb", "-o", out, "--parts", "B", "--detail", "low"])
+        let one = try MolshotBinary.run(["export", "Tests/Fixtures/1bna.pdb", "-o", out, "--parts", "B", "--detail", "low", "--mode", "ball-and-stick"])
         XCTAssertEqual(one.status, 0, one.stderr)
         XCTAssertTrue(one.stderr.contains("1 mesh,"), one.stderr)
         let missing = try MolshotBinary.run(["export", "Tests/Fixtures/1bna.pdb", "-o", out, "--parts", "A,Q"])

@@ -68,7 +68,7 @@ final class LiveSessionTests: XCTestCase {
 
     func testADragTurnsTheMoleculeAsAReplayOfTheSameEventsDoesAndTheRecordingReplaysToTheSameFrames() throws {
         let base = try serve.start()
-        let s = try Session(base, query: "molecule=1crn&size=96x96&background=white&record=1")
+        let s = try Session(base, query: "molecule=1crn&size=96x96&background=white&record=1&mode=ball-and-stick")
         try s.send([Session.header])
         var live = [try image(s.frame().png)]
         XCTAssertEqual(live[0].width, 96)
@@ -89,7 +89,8 @@ final class LiveSessionTests: XCTestCase {
         let file = serve.scratch.appendingPathComponent("drag.jsonl")
         try ([Session.header] + lines).joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
         let out = serve.scratch.appendingPathComponent("replayed").path
-        let r = try MolshotBinary.run(["replay", file.path, "--molecule", "Tests/Fixtures/1crn.pdb", "-o", out, "--size", "96x96", "--background", "white"])
+        let r = try MolshotBinary.run(["replay", file.path, "--molecule", "Tests/Fixtures/1crn.pdb", "-o", out, "--size", "96x96", "--background", "white",
+                                      "--mode", "ball-and-stick"])
         XCTAssertEqual(r.status, 0, r.stderr)
         for k in 1...4 {
             let replayed = try PNGDecoder.read("\(out)/frame-\(String(format: "%05d", k)).png")
@@ -125,7 +126,8 @@ final class LiveSessionTests: XCTestCase {
         let recorded = serve.scratch.appendingPathComponent("recorded.jsonl")
         try recording.body.write(to: recorded)
         let again = serve.scratch.appendingPathComponent("again").path
-        let r2 = try MolshotBinary.run(["replay", recorded.path, "--molecule", "Tests/Fixtures/1crn.pdb", "-o", again, "--size", "96x96", "--background", "white"])
+        let r2 = try MolshotBinary.run(["replay", recorded.path, "--molecule", "Tests/Fixtures/1crn.pdb", "-o", again, "--size", "96x96", "--background", "white",
+                                       "--mode", "ball-and-stick"])
         XCTAssertEqual(r2.status, 0, r2.stderr)
         let frames = try FileManager.default.contentsOfDirectory(atPath: again).filter { $0.hasSuffix(".png") }.sorted()
         XCTAssertTrue(try PNGDecoder.read("\(again)/\(frames.last!)") == image(tapped.png), "the recording replays to the same last frame")

@@ -51,12 +51,12 @@ final class OnePictureTests: XCTestCase {
     }
 
     func testChainColorsOnATransparentBackgroundTurned() throws {
-        try assertSame("Tests/Fixtures/1bna.pdb", ["--color", "chain", "--background", "transparent", "--rotate", "-30,20,0"])
+        try assertSame("Tests/Fixtures/1bna.pdb", ["--mode", "ball-and-stick", "--color", "chain", "--background", "transparent", "--rotate", "-30,20,0"])
     }
 
     func testSpacefillPannedWithDepthCueAndSupersampling() throws {
-        try assertSame("Tests/Fixtures/1crn.pdb", ["--mode", "spacefill", "--pan", "-6,4", "--depth-cue", "--antialias", "2",
-                                                   "--background", "#203040"])
+        try assertSame("Tests/Fixtures/1crn.pdb", ["--mode", "spacefill", "--color", "auto", "--pan", "-6,4", "--depth-cue",
+                                                   "--antialias", "2", "--background", "#203040"])
     }
 
     func testSeveralRepresentationsOnSelections() throws {

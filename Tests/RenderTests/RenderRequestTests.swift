@@ -34,7 +34,7 @@ final class RenderRequestTests: XCTestCase {
         XCTAssertEqual(r.width, 320)
         XCTAssertEqual(r.height, 200)
         XCTAssertEqual(r.modes, ["spacefill"])
-        XCTAssertEqual(r.color, .chain)
+        XCTAssertEqual(r.color, .theme(.chain))
         XCTAssertEqual(r.background.rgb, 0x102030)
         XCTAssertEqual(r.rotate, SIMD3(-90, 0, 10))
         XCTAssertEqual(r.zoom, 1.5)
@@ -53,7 +53,7 @@ final class RenderRequestTests: XCTestCase {
     }
 
     func testAWrongValueNamesItsField() {
-        for (field, value) in [("size", "10x"), ("mode", "cartoonish"), ("color", "rainbow"), ("background", "#12"), ("zoom", "0"),
+        for (field, value) in [("size", "10x"), ("mode", "cartoonish"), ("color", "sepia"), ("background", "#12"), ("zoom", "0"),
                                ("antialias", "5"), ("rotate", "1,2"), ("pan", "x,y"), ("hydrogens", "perhaps"),
                                ("view", "sideways"), ("look", "fancy"), ("outline", "-1"), ("occlusion", "2")] {
             XCTAssertThrowsError(try RenderRequest([(field, value)]), field) { error in
@@ -90,6 +90,7 @@ final class RenderRequestTests: XCTestCase {
         var r = RenderRequest()
         (r.width, r.height) = (256, 256)
         r.modes = ["ball-and-stick", "spacefill"]
+        r.color = .theme(.element)
         XCTAssertNotEqual(r.settingsKey, "35caef4a", "the oriented, auto look is a new picture")
         r.view = .file
         r.look = .plain

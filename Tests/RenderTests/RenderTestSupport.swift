@@ -28,7 +28,7 @@ enum Rendering {
     }
 
     static func prepared(_ s: Structure, _ mode: String, color: ColorTheme = .element, hydrogens: Bool = false) throws -> PreparedMolecule {
-        try PreparedMolecule(s, mode: mode, color: color, filter: AtomFilter(hydrogens: hydrogens), perception: try BondPerception.standard())
+        try PreparedMolecule(s, mode: mode, color: .theme(color), filter: AtomFilter(hydrogens: hydrogens), perception: try BondPerception.standard())
     }
 
     static func draw(_ p: PreparedMolecule, size: Int = 200, style: RenderStyle = .transparent, _ adjust: (inout Camera) -> Void = { _ in }) throws -> RGBAImage {

@@ -1,0 +1,78 @@
+import Scene
+import Structure
+
+/// Bonds drawn with their order, as Mol* and PyMOL's `valence` draw them: a double bond as two
+/// thinner parallel cylinders and a triple as three, in the plane of the atoms' other bonds; an
+/// aromatic bond as its full cylinder with a thin dashed one inside the ring. Orders come from
+/// the file (SDF, MOL2) or the Chemical Component Dictionary; bonds of unknown order (0, found by
+/// distance) and single bonds are one cylinder.
+enum BondOrders {
+    /// Adds a cylinder (or several) for each visible bond of `bonds` to `g`, of `radius` for one
+    /// cylinder; `hidden(atom, offset, radius)`: how far a cylinder `offset` off the bond's axis,
+    /// of `radius`, runs inside `atom`'s sphere.
+    static func addBonds(_ g: inout MoleculeGeometry, model: Model, bonds: [Bond], visible: [Bool], radius r: Float,
+                         hidden: (Int32, Float, Float) -> Float) {
+        let shown = bonds.filter { visible[Int($0.a)] && visible[Int($0.b)] }
+        let ordered = shown.contains { $0.aromatic || $0.order >= 2 }
+        // Neighbours, only where some bond has an order to draw (most proteins' bonds have none).
+        var neighbours: [Int32: [Int32]] = [:]
+        var aromaticNeighbours: [Int32: [Int32]] = [:]
+        if ordered {
+            for b in shown {
+                neighbours[b.a, default: []].append(b.b)
+                neighbours[b.b, default: []].append(b.a)
+                if b.aromatic {
+                    aromaticNeighbours[b.a, default: []].append(b.b)
+                    aromaticNeighbours[b.b, default: []].append(b.a)
+                }
+            }
+        }
+        for bond in shown {
+            let pa = model.atoms[Int(bond.a)].position, pb = model.atoms[Int(bond.b)].position
+            guard ordered, bond.aromatic || bond.order >= 2 else {
+                g.addCylinder(bond.a, pa, hidden: hidden(bond.a, 0, r), bond.b, pb, hidden: hidden(bond.b, 0, r), radius: r)
+                continue
+            }
+            if bond.aromatic {
+                g.addCylinder(bond.a, pa, hidden: hidden(bond.a, 0, r), bond.b, pb, hidden: hidden(bond.b, 0, r), radius: r)
+                // The ring's inside: toward the other ring atoms next to this bond.
+                let others = ((aromaticNeighbours[bond.a] ?? []) + (aromaticNeighbours[bond.b] ?? []))
+                    .filter { $0 != bond.a && $0 != bond.b }.map { model.atoms[Int($0)].position }
+                let side = perpendicular(pa, pb, toward: others)
+                let dash = r * 0.4, offset = r + dash + max(0.05, r * 0.6)
+                let axis = pb - pa
+                // Three dashes over the middle 60% of the bond, each in the color of the atom it is nearer.
+                for k in 0..<3 {
+                    let t0 = 0.2 + Float(k) * 0.22, t1 = t0 + 0.14
+                    let atom = t0 + t1 < 1 ? bond.a : bond.b
+                    g.addCylinder(atom, pa + axis * t0 + side * offset, hidden: 0, atom, pa + axis * t1 + side * offset, hidden: 0, radius: dash)
+                }
+                continue
+            }
+            let others = ((neighbours[bond.a] ?? []) + (neighbours[bond.b] ?? []))
+                .filter { $0 != bond.a && $0 != bond.b }.map { model.atoms[Int($0)].position }
+            let side = perpendicular(pa, pb, toward: others)
+            let thin = bond.order == 2 ? r * 0.6 : r * 0.5
+            let spacing = thin * 2.4
+            let offsets: [Float] = bond.order == 2 ? [-spacing / 2, spacing / 2] : [-spacing, 0, spacing]
+            for o in offsets {
+                let d = side * o
+                g.addCylinder(bond.a, pa + d, hidden: hidden(bond.a, abs(o), thin), bond.b, pb + d, hidden: hidden(bond.b, abs(o), thin),
+                              radius: thin)
+            }
+        }
+    }
+
+    /// A unit vector across the bond from `a` to `b`, in the plane of `points` (its neighbours)
+    /// and toward their side; where they balance out, in the plane of the first that is off the
+    /// bond's line; any perpendicular where none is.
+    static func perpendicular(_ a: SIMD3<Float>, _ b: SIMD3<Float>, toward points: [SIMD3<Float>]) -> SIMD3<Float> {
+        let axis = normalize(b - a)
+        let middle = (a + b) / 2
+        let across = points.map { p -> SIMD3<Float> in let d = p - middle; return d - axis * dot(d, axis) }
+        let sum = across.reduce(SIMD3<Float>(repeating: 0), +)
+        if length(sum) > 1e-3 { return normalize(sum) }
+        if let off = across.first(where: { length($0) > 1e-3 }) { return normalize(off) }
+        return Scene.perpendicular(axis)
+    }
+}
