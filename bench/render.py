@@ -37,6 +37,42 @@ for n in ("pymol-ray", "jmol"):
         print(f"# {n} is not installed; skipped")
 run = {"molshot": run_molshot, **{n: (lambda f: (lambda out: f(files, out, args.size)))(peers[n]) for n in peers}}
 
+def median(v):
+    v = sorted(v)
+    return v[len(v) // 2]
+
+# Surface thumbnails against PyMOL's `show surface`, ray-traced (alternating rounds), on the corpus's
+# proteins and nucleic acids under 10,000 atoms (PyMOL takes minutes for the assemblies).
+def surface_case():
+    if "pymol-ray" not in peers:
+        return
+    def atoms(path):
+        opener = __import__("gzip").open if path.endswith(".gz") else open
+        with opener(path, "rt", errors="replace") as f:
+            return sum(1 for l in f if l.startswith(("ATOM", "HETATM")))
+    small = [f for f in files if f.endswith((".pdb", ".cif", ".pdb.gz", ".cif.gz")) and atoms(f) <= 10000]
+    st, pt = [], []
+    for _ in range(args.rounds):
+        for who in ("molshot", "pymol"):
+            out = tempfile.mkdtemp(prefix=f"bench-surface-{who}-")
+            if who == "molshot":
+                t, _, _ = runners.timed([args.molshot, "thumbnails", "--processes", "1", "--size", str(args.size), "--mode", "surface", "-o", out] + small)
+            else:
+                t, _, _ = runners.pymol(small, out, args.size, modes="surface")
+            shutil.rmtree(out, ignore_errors=True)
+            if t is not None:
+                (st if who == "molshot" else pt).append(t)
+    if st and pt:
+        ms, ps = len(small) / median(st), len(small) / median(pt)
+        print(f"RESULT suite=render case=surface-thumbnails-{args.size} molshot={ms:.1f} peer=pymol-ray:{ps:.2f} ratio={ms / ps:.1f}  # {len(small)} structures/s, target >= 10")
+
+
+# RENDER_ONLY=surface: the surface case alone.
+if os.environ.get("RENDER_ONLY") == "surface":
+    surface_case()
+    sys.exit(0)
+
+
 times = {n: [] for n in wanted}
 stages = ""
 counts = {}
@@ -50,10 +86,6 @@ for _ in range(args.rounds):
         shutil.rmtree(out, ignore_errors=True)
         if t is not None:
             times[name].append(t)
-
-def median(v):
-    v = sorted(v)
-    return v[len(v) // 2]
 
 n = len(files)
 print(f"# render: {n} structures x 2 modes at {args.size}x{args.size}, {args.rounds} alternating rounds (molshot 3 runs a round), whole-process wall time")
@@ -82,6 +114,8 @@ if "pymol-ray" in peers:
     if ct and pt:
         mc, pc = n / median(ct), n / median(pt)
         print(f"RESULT suite=render case=cartoon-thumbnails-{args.size} molshot={mc:.1f} peer=pymol-ray:{pc:.2f} ratio={mc / pc:.1f}  # structures/s, target >= 20")
+
+surface_case()
 
 # Stage times from one sequential pass over the same files (the pipeline overlaps them).
 stages = subprocess.run([args.molshot, "measure-render", "--size", str(args.size)] + files,

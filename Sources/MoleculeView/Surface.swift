@@ -37,10 +37,10 @@ public struct Surface: Representation {
         self.probe = probe
     }
 
-    /// About one voxel every 1.5 pixels: finer shows nothing more.
+    /// About one voxel every 2 pixels: finer shows nothing more at that size.
     public static func make(pixelsPerÅngström: Float?) -> Surface {
         guard let p = pixelsPerÅngström else { return Surface(spacing: finestSpacing) }
-        return Surface(spacing: min(1.5, max(finestSpacing, 1.5 / p)))
+        return Surface(spacing: min(1.5, max(finestSpacing, 2 / p)))
     }
 
     public func geometry(of model: Model, bonds: [Bond], visible: [Bool], elements: ElementTable) -> MoleculeGeometry {
@@ -143,34 +143,33 @@ public struct Surface: Representation {
             if dot(n, outward) >= 0 { mesh.indices += [p, q, r] } else { mesh.indices += [p, r, q] }
         }
         let corner = [0, 1, 1 + nx, nx, nx * ny, 1 + nx * ny, 1 + nx + nx * ny, nx + nx * ny]
-        let cornerOffset: [SIMD3<Float>] = [SIMD3(0, 0, 0), SIMD3(1, 0, 0), SIMD3(1, 1, 0), SIMD3(0, 1, 0),
-                                            SIMD3(0, 0, 1), SIMD3(1, 0, 1), SIMD3(1, 1, 1), SIMD3(0, 1, 1)]
-        let tetrahedra: [(Int, Int, Int, Int)] = [(0, 6, 1, 2), (0, 6, 2, 3), (0, 6, 3, 7), (0, 6, 7, 4), (0, 6, 4, 5), (0, 6, 5, 1)]
+        // About as many edges cross the surface as it has voxels, which grow as count^(2/3): room for more.
+        vertexOfEdge.reserveCapacity(Int(Double(count).squareRoot().squareRoot() * Double(count).squareRoot()) * 4)
         for z in 0..<(nz - 1) {
             for y in 0..<(ny - 1) {
-                for x in 0..<(nx - 1) {
-                    let base = (z * ny + y) * nx + x
-                    var inside = 0
-                    for c in corner where field[base + c] >= 0 { inside += 1 }
-                    guard inside > 0 && inside < 8 else { continue }
-                    for (t0, t1, t2, t3) in tetrahedra {
-                        let ids = [t0, t1, t2, t3]
-                        let inner = ids.filter { field[base + corner[$0]] >= 0 }
-                        let outer = ids.filter { field[base + corner[$0]] < 0 }
-                        guard !inner.isEmpty && !outer.isEmpty else { continue }
+                var base = (z * ny + y) * nx
+                for _ in 0..<(nx - 1) {
+                    defer { base += 1 }
+                    var cubeMask = 0
+                    for c in 0..<8 where field[base + corner[c]] >= 0 { cubeMask |= 1 << c }
+                    guard cubeMask != 0 && cubeMask != 255 else { continue }
+                    for (t, tet) in Surface.tetrahedra.enumerated() {
+                        var mask = 0
+                        for k in 0..<4 where cubeMask & (1 << tet[k]) != 0 { mask |= 1 << k }
+                        let cut = Surface.tetrahedronCuts[mask]
+                        guard !cut.isEmpty else { continue }
                         // Out of the surface: from the inside corners' middle toward the outside ones'.
-                        let mid = { (cs: [Int]) in cs.reduce(SIMD3<Float>(repeating: 0)) { $0 + cornerOffset[$1] } / Float(cs.count) }
-                        let outward = mid(outer) - mid(inner)
-                        let g = { (i: Int, o: Int) in vertex(base + corner[i], base + corner[o]) }
-                        switch inner.count {
-                        case 1:
-                            triangle(g(inner[0], outer[0]), g(inner[0], outer[1]), g(inner[0], outer[2]), outward: outward)
-                        case 3:
-                            triangle(g(inner[0], outer[0]), g(inner[1], outer[0]), g(inner[2], outer[0]), outward: outward)
-                        default:
-                            let a = g(inner[0], outer[0]), b = g(inner[0], outer[1]), c = g(inner[1], outer[1]), d = g(inner[1], outer[0])
-                            triangle(a, b, c, outward: outward)
-                            triangle(a, c, d, outward: outward)
+                        let outward = Surface.outward[t * 16 + mask]
+                        var k = 0
+                        while k < cut.count {
+                            var v: (UInt32, UInt32, UInt32) = (0, 0, 0)
+                            for j in 0..<3 {
+                                let (i, o) = cut[k + j]
+                                let id = vertex(base + corner[tet[i]], base + corner[tet[o]])
+                                if j == 0 { v.0 = id } else if j == 1 { v.1 = id } else { v.2 = id }
+                            }
+                            triangle(v.0, v.1, v.2, outward: outward)
+                            k += 3
                         }
                     }
                 }
@@ -187,6 +186,40 @@ public struct Surface: Representation {
         }
         mesh.normals = mesh.normals.map { length($0) > 0 ? normalize($0) : SIMD3(0, 0, 1) }
         return mesh
+    }
+}
+
+extension Surface {
+    /// Six tetrahedra to a cube, around its diagonal from corner 0 to corner 6: every cube split
+    /// alike, so neighbouring cubes cut their shared faces along the same diagonal.
+    static let tetrahedra: [[Int]] = [[0, 6, 1, 2], [0, 6, 2, 3], [0, 6, 3, 7], [0, 6, 7, 4], [0, 6, 4, 5], [0, 6, 5, 1]]
+    static let cubeCorners: [SIMD3<Float>] = [SIMD3(0, 0, 0), SIMD3(1, 0, 0), SIMD3(1, 1, 0), SIMD3(0, 1, 0),
+                                              SIMD3(0, 0, 1), SIMD3(1, 0, 1), SIMD3(1, 1, 1), SIMD3(0, 1, 1)]
+
+    /// For each mask of a tetrahedron's corners inside (bit k: corner k), its triangles as
+    /// (inside corner, outside corner) edge pairs, three a triangle: one triangle where one corner
+    /// or three are inside, two (a quad) where two are.
+    static let tetrahedronCuts: [[(Int, Int)]] = (0..<16).map { mask in
+        let inner = (0..<4).filter { mask & (1 << $0) != 0 }, outer = (0..<4).filter { mask & (1 << $0) == 0 }
+        switch inner.count {
+        case 1: return [(inner[0], outer[0]), (inner[0], outer[1]), (inner[0], outer[2])]
+        case 3: return [(inner[0], outer[0]), (inner[1], outer[0]), (inner[2], outer[0])]
+        case 2:
+            let a = (inner[0], outer[0]), b = (inner[0], outer[1]), c = (inner[1], outer[1]), d = (inner[1], outer[0])
+            return [a, b, c, a, c, d]
+        default: return []
+        }
+    }
+
+    /// Per tetrahedron and mask, the direction out of the surface: from the inside corners'
+    /// middle toward the outside ones'.
+    static let outward: [SIMD3<Float>] = tetrahedra.flatMap { tet in
+        (0..<16).map { mask -> SIMD3<Float> in
+            let inner = (0..<4).filter { mask & (1 << $0) != 0 }, outer = (0..<4).filter { mask & (1 << $0) == 0 }
+            guard !inner.isEmpty && !outer.isEmpty else { return .zero }
+            let mid = { (cs: [Int]) in cs.reduce(SIMD3<Float>(repeating: 0)) { $0 + cubeCorners[tet[$1]] } / Float(cs.count) }
+            return mid(outer) - mid(inner)
+        }
     }
 }
 

@@ -19,6 +19,9 @@ for i, f in enumerate(files):
             # PyMOL's picture of a polymer: its cartoon, with what the cartoon cannot show as sticks.
             cmd.show("cartoon")
             cmd.show("sticks", "not polymer")
+        elif mode == "surface":
+            # PyMOL's molecular surface (solvent-excluded, its default surface_type 0), colored by atom.
+            cmd.show("surface")
         elif mode == "spacefill":
             cmd.show("spheres")
         else:
