@@ -205,6 +205,29 @@ final class SlidePictureTests: XCTestCase {
         }
     }
 
+    func testAnExportedSurfaceIsAClosedSTL() throws {
+        // Through export's own path (meshes of the prepared molecule, STL bytes), read back: every
+        // edge, matched by its two corners' positions, is shared by exactly two triangles.
+        let p = try PreparedMolecule(try load("Caffeine.pdb"), mode: "surface", perception: try BondPerception.standard())
+        let stl = MeshFormat.stl.files(MoleculeMesh.meshes(p), path: "x.stl")[0].1
+        let triangles = Int(stl[80]) | Int(stl[81]) << 8 | Int(stl[82]) << 16 | Int(stl[83]) << 24
+        XCTAssertEqual(stl.count, 84 + 50 * triangles)
+        func point(_ at: Int) -> [UInt32] {
+            (0..<3).map { k in (0..<4).reduce(UInt32(0)) { $0 | UInt32(stl[at + 4 * k + $1]) << (8 * $1) } }
+        }
+        var edges: [[UInt32]: Int] = [:]
+        for t in 0..<triangles {
+            let base = 84 + 50 * t + 12
+            let corners = [point(base), point(base + 12), point(base + 24)]
+            for k in 0..<3 {
+                let a = corners[k], b = corners[(k + 1) % 3]
+                edges[a.lexicographicallyPrecedes(b) ? a + b : b + a, default: 0] += 1
+            }
+        }
+        XCTAssertGreaterThan(triangles, 1000)
+        XCTAssertEqual(edges.values.filter { $0 != 2 }.count, 0, "every edge of the printed surface shared by two triangles")
+    }
+
     func testSurfaceAreasMatchValuesComputedAnotherWay() throws {
         let r: Float = 1.7, probe: Float = 1.4
         // One atom: its sphere, whatever the probe.
