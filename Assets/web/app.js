@@ -240,7 +240,7 @@ class LiveView {
   }
 }
 
-const representations = ["auto", "ball-and-stick", "spacefill", "sticks", "lines", "cartoon"];
+const representations = ["auto", "ball-and-stick", "spacefill", "sticks", "lines", "cartoon", "surface"];
 const colourings = [["auto", "Automatic"], ["element", "By element"], ["chain", "By chain"], ["entity", "By entity"],
   ["rainbow", "Rainbow (N to C)"], ["secondary-structure", "By secondary structure"], ["hydrophobicity", "By hydrophobicity"],
   ["residue", "By residue"], ["bfactor", "By B-factor"]];

@@ -62,7 +62,7 @@ public final class ThumbnailRun: @unchecked Sendable {
         let writeQueue = BlockingQueue<WriteTask>(capacity: 4)
         // The shaders compile at the first draw: a two-atom picture while the first files are read.
         let worker = RenderWorker(capacity: 2) { try MoleculeRenderer() }
-        let meshes = job.request.modes.contains { [Cartoon.name, Representations.automatic, Show.mode].contains($0) }
+        let meshes = job.request.modes.contains { [Cartoon.name, Surface.name, Representations.automatic, Show.mode].contains($0) }
         worker.submit({ try $0.warmUp(meshes: meshes) }, failed: { _ in })
         let readers = DispatchGroup(), writers = DispatchGroup()
         let jobs = max(1, job.jobs)

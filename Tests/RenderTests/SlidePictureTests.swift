@@ -157,6 +157,21 @@ final class SlidePictureTests: XCTestCase {
         let shownBonds = bonds.filter { heme.models[0].atoms[Int($0.a)].element.symbol != "H" && heme.models[0].atoms[Int($0.b)].element.symbol != "H" }
         let expected = shownBonds.reduce(0) { $0 + ($1.aromatic ? 4 : max(1, Int($1.order))) }
         XCTAssertEqual(p.geometry.cylinderCount, expected, "singles one, doubles two, aromatic one and three dashes")
+        // Caffeine as an SDF (the fixture's coordinates, its Kekulé structure: two C=O, C=C, C=N).
+        let pdb = try load("Caffeine.pdb").models[0]
+        let doubleBonds: Set<[Int]> = [[1, 14], [4, 13], [5, 6], [9, 10]]
+        let pairs = [[1, 2], [1, 7], [1, 14], [2, 3], [2, 4], [3, 16], [3, 17], [3, 18], [4, 5], [4, 13], [5, 6], [5, 11], [6, 7], [6, 9],
+                     [7, 8], [8, 19], [8, 20], [8, 21], [9, 10], [10, 11], [10, 15], [11, 12], [12, 22], [12, 23], [12, 24]]
+        var sdf = "caffeine\n  test\n\n\(String(format: "%3d%3d", pdb.atoms.count, pairs.count))  0  0  0  0  0  0  0  0999 V2000\n"
+        for a in pdb.atoms {
+            let symbol = a.element.symbol.padding(toLength: 3, withPad: " ", startingAt: 0)
+            sdf += String(format: "%10.4f%10.4f%10.4f ", a.position.x, a.position.y, a.position.z) + symbol + " 0  0  0  0  0  0  0  0  0  0  0  0\n"
+        }
+        for p in pairs { sdf += String(format: "%3d%3d%3d  0\n", p[0], p[1], doubleBonds.contains(p) ? 2 : 1) }
+        sdf += "M  END\n$$$$\n"
+        let caffeine = try StructureFile.parse(Array(sdf.utf8), source: "caffeine.sdf")
+        let cp = try Rendering.prepared(caffeine, "ball-and-stick")
+        XCTAssertEqual(cp.geometry.cylinderCount, 15 + 4, "15 bonds between heavy atoms, four of them double")
         // 1hpv's inhibitor (478): CONECT records give no orders; the dictionary's are taken, so its
         // benzene rings are aromatic and its carbamate C=O double.
         let hpv = try load("1hpv.pdb")
