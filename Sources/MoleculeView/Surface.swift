@@ -1,3 +1,4 @@
+import Core
 import Scene
 import Structure
 
@@ -29,6 +30,9 @@ public struct Surface: Representation {
     /// The grid spacing, Å.
     public var spacing: Float
     public var probe: Float
+    /// For a picture (not an export): vertices within two voxels merged (`clustered`), a quarter
+    /// of the triangles for the rasterizer to set up, the mesh no longer closed.
+    public var forPicture = false
 
     public init() { self.init(spacing: 0.5) }
 
@@ -41,7 +45,9 @@ public struct Surface: Representation {
     /// side with 2 pixels for 1tii and 1hpv at 256 px), and a thumbnail takes half the time.
     public static func make(pixelsPerÅngström: Float?) -> Surface {
         guard let p = pixelsPerÅngström else { return Surface(spacing: finestSpacing) }
-        return Surface(spacing: min(1.5, max(finestSpacing, 3 / p)))
+        var surface = Surface(spacing: min(1.5, max(finestSpacing, 3 / p)))
+        surface.forPicture = true
+        return surface
     }
 
     public func geometry(of model: Model, bonds: [Bond], visible: [Bool], elements: ElementTable) -> MoleculeGeometry {
@@ -53,6 +59,7 @@ public struct Surface: Representation {
             atoms.append(Int32(i))
         }
         var mesh = Surface.mesh(centers: centers, radii: radii, probe: probe, spacing: spacing)
+        if forPicture { mesh = Surface.clustered(mesh, cell: spacing) }
         mesh.atoms = mesh.atoms.map { atoms[Int($0)] }
         if !mesh.indices.isEmpty { g.meshes.append(mesh) }
         return g
@@ -107,6 +114,7 @@ public struct Surface: Representation {
                 }
             }
         }
+        trace("surface: \(count) voxels of \(h) Å marked")
         // 2. The field: positive inside the surface, zero on it.
         var field = [Float](repeating: 0, count: count)
         if probe <= 0 {
@@ -123,6 +131,7 @@ public struct Surface: Representation {
             let bias = h * Surface.voxelBias
             for i in 0..<count { field[i] = owner[i] < 0 ? -probe : field[i].squareRoot() * h - bias - probe }
         }
+        trace("surface: distances")
         // 3. Marching tetrahedra.
         var vertexOfEdge: [UInt64: UInt32] = [:]
         func vertex(_ a: Int, _ b: Int) -> UInt32 {
@@ -176,7 +185,52 @@ public struct Surface: Representation {
                 }
             }
         }
-        // Normals: the faces' around each vertex, weighted by their area.
+        trace("surface: \(mesh.indices.count / 3) triangles")
+        computeNormals(&mesh)
+        return mesh
+    }
+
+    /// The mesh with the vertices in each cube of side `cell` merged into one at their mean
+    /// (taking the first one's atom), and the triangles that collapse left out: vertex clustering,
+    /// the simplest decimation, which keeps the shape to within a cell.
+    static func clustered(_ mesh: Mesh, cell: Float) -> Mesh {
+        var out = Mesh(name: mesh.name)
+        var clusterOf: [SIMD3<Int32>: UInt32] = [:]
+        clusterOf.reserveCapacity(mesh.positions.count / 3)
+        var sums: [SIMD3<Float>] = [], counts: [Float] = []
+        var map = [UInt32](repeating: 0, count: mesh.positions.count)
+        for (i, p) in mesh.positions.enumerated() {
+            let key = SIMD3<Int32>(Int32((p.x / cell).rounded(.down)), Int32((p.y / cell).rounded(.down)), Int32((p.z / cell).rounded(.down)))
+            if let c = clusterOf[key] {
+                map[i] = c
+                sums[Int(c)] += p
+                counts[Int(c)] += 1
+            } else {
+                let c = UInt32(sums.count)
+                clusterOf[key] = c
+                map[i] = c
+                sums.append(p)
+                counts.append(1)
+                out.atoms.append(mesh.atoms[i])
+            }
+        }
+        out.positions = zip(sums, counts).map { $0 / $1 }
+        out.indices.reserveCapacity(mesh.indices.count / 3)
+        for t in stride(from: 0, to: mesh.indices.count, by: 3) {
+            let a = map[Int(mesh.indices[t])], b = map[Int(mesh.indices[t + 1])], c = map[Int(mesh.indices[t + 2])]
+            guard a != b && b != c && a != c else { continue }
+            // A triangle the merge turned over would darken its corners' normals: turned back.
+            let p = mesh.positions, q = out.positions
+            let before = cross(p[Int(mesh.indices[t + 1])] - p[Int(mesh.indices[t])], p[Int(mesh.indices[t + 2])] - p[Int(mesh.indices[t])])
+            let after = cross(q[Int(b)] - q[Int(a)], q[Int(c)] - q[Int(a)])
+            out.indices += dot(before, after) >= 0 ? [a, b, c] : [a, c, b]
+        }
+        computeNormals(&out)
+        return out
+    }
+
+    /// Normals: the faces' around each vertex, weighted by their area.
+    static func computeNormals(_ mesh: inout Mesh) {
         mesh.normals = [SIMD3<Float>](repeating: .zero, count: mesh.positions.count)
         for t in stride(from: 0, to: mesh.indices.count, by: 3) {
             let i = Int(mesh.indices[t]), j = Int(mesh.indices[t + 1]), k = Int(mesh.indices[t + 2])
@@ -186,7 +240,6 @@ public struct Surface: Representation {
             mesh.normals[k] += n
         }
         mesh.normals = mesh.normals.map { length($0) > 0 ? normalize($0) : SIMD3(0, 0, 1) }
-        return mesh
     }
 }
 
