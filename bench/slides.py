@@ -39,6 +39,8 @@ cmd.load(f, "m")
 cmd.remove("hydro or solvent")
 cmd.hide("everything")
 residues = cmd.count_atoms("polymer and name CA+P")
+if surface and cmd.count_atoms("m") > 20000:
+    sys.exit(0)  # minutes in PyMOL: left blank
 if surface:
     cmd.show("surface")
 elif residues < 3:
@@ -51,13 +53,16 @@ else:
     cmd.show("sticks", "not polymer")
     util.cbc("m")
     util.cnc("m")
-cmd.orient("m")
+cmd.orient("m", state=1)
+cmd.zoom("m", complete=1, state=1)
 cmd.png(out, width=size, height=size, ray=1)
 """
 script = os.path.join(work, "peer.py")
 open(script, "w").write(PYMOL)
 columns = [("molshot, no options", []), ("molshot --mode surface", ["--mode", "surface"])]
-pymol = shutil.which("pymol")
+# Debian's pymol runs under Debian's python3: /usr/bin first.
+env = dict(os.environ, PATH="/usr/bin:" + os.environ.get("PATH", ""))
+pymol = shutil.which("pymol", path=env["PATH"])
 try:
     cells = {}
     for i, f in enumerate(files):
@@ -67,7 +72,7 @@ try:
                 cells[(i, c)] = out
             if pymol:
                 peer = f"{work}/p-{i}-{c}.png"
-                subprocess.run([pymol, "-cq", script, "--", f, peer, "1" if c else "0", str(a.size)], capture_output=True, timeout=900)
+                subprocess.run([pymol, "-cq", script, "--", f, peer, "1" if c else "0", str(a.size)], capture_output=True, timeout=900, env=env)
                 if os.path.exists(peer):
                     cells[(i, c + 2)] = peer
     labels = [l for l, _ in columns] + ["PyMOL ray, cartoon/spheres by chain", "PyMOL ray, show surface"]

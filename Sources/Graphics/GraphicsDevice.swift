@@ -86,6 +86,11 @@ public final class GraphicsDevice {
         }
     }
 
+    /// Whether drawing writes depth (see-through geometry tests depth without writing it).
+    public func setDepthWrite(_ on: Bool) {
+        glDepthMask(GLboolean(on ? GL_TRUE : GL_FALSE))
+    }
+
     public enum Capability {
         case depthTest, cullFace, blend
         var glValue: GLenum {

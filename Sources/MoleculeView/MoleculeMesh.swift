@@ -14,6 +14,8 @@ public struct Mesh: Sendable {
     /// The atom each vertex takes its color from, where a representation builds the mesh before
     /// colors are chosen (cartoons).
     public var atoms: [Int32] = []
+    /// 1 opaque; less (a surface with `transparency`) is drawn blended over the opaque geometry.
+    public var opacity: Float = 1
 
     public init(name: String) { self.name = name }
 

@@ -135,7 +135,8 @@ public final class MoleculeRenderer {
             for (p, n) in zip(mesh.positions, mesh.normals) { interleaved += [p.x, p.y, p.z, n.x, n.y, n.z] }
             let vertices = GPUBuffer(device: device, interleaved)
             let colors = GPUBuffer(device: device, MoleculeScene.packedColors(mesh.colors.count == mesh.positions.count
-                                                                                  ? mesh.colors : mesh.atoms.map { atomColors[Int($0)] }))
+                                                                                  ? mesh.colors : mesh.atoms.map { atomColors[Int($0)] },
+                                                                              opacity: mesh.opacity))
             let array = VertexArray(device: device, attributes: [
                 .init(location: 0, buffer: vertices, components: 3, stride: 24, offset: 0, perInstance: false),
                 .init(location: 1, buffer: vertices, components: 3, stride: 24, offset: 12, perInstance: false),
@@ -341,8 +342,26 @@ public final class MoleculeRenderer {
             // Cartoons: lit triangles, both faces (ribbons are thin).
             let program = try device.program(vertex: "mesh.vert", fragment: "mesh.frag", defines: variant)
             setView(program)
-            for mesh in scene.meshes {
+            // Opaque meshes first; then the see-through ones (surfaces with `transparency`)
+            // blended over them, testing depth without writing it, so that what lies inside
+            // shows through and the depth effects outline it.
+            let opaque = scene.geometry.meshes.map { $0.opacity >= 1 }
+            for (k, mesh) in scene.meshes.enumerated() where k >= opaque.count || opaque[k] {
                 device.drawIndexed(program, mesh.vertices, indices: mesh.indices, into: target.framebuffer, primitive: .triangles)
+            }
+            if opaque.contains(false) {
+                device.setEnabled(.blend, true)
+                device.setBlend(.alpha)
+                device.setDepthWrite(false)
+                // Front faces only (a surface is closed, wound counterclockwise seen from outside):
+                // one layer of it over what is inside, not its far side as well.
+                device.setEnabled(.cullFace, true)
+                for (k, mesh) in scene.meshes.enumerated() where k < opaque.count && !opaque[k] {
+                    device.drawIndexed(program, mesh.vertices, indices: mesh.indices, into: target.framebuffer, primitive: .triangles)
+                }
+                device.setEnabled(.cullFace, false)
+                device.setDepthWrite(true)
+                device.setEnabled(.blend, false)
             }
         }
     }

@@ -37,7 +37,7 @@ public final class MoleculeScene {
         packedCylinderColors = MoleculeScene.packedColors(geometry.colorsOfCylinders(atomColors))
         cylinderColors?.update(packedCylinderColors)
         for (k, m) in meshes.enumerated() where k < geometry.meshes.count && !geometry.hasOwnColors {
-            m.colors.update(MoleculeScene.packedColors(geometry.meshes[k].atoms.map { atomColors[Int($0)] }))
+            m.colors.update(MoleculeScene.packedColors(geometry.meshes[k].atoms.map { atomColors[Int($0)] }, opacity: geometry.meshes[k].opacity))
         }
         culledFor = nil
     }
@@ -55,7 +55,8 @@ public final class MoleculeScene {
     /// The meshes (cartoons): vertices with their colors, and the triangles' indices.
     var meshes: [(vertices: VertexArray, colors: GPUBuffer, indices: IndexBuffer)] = []
 
-    static func packedColors(_ colors: [UInt32]) -> [UInt32] {
-        colors.map { c in (c >> 16 & 0xFF) | (c & 0xFF00) | (c & 0xFF) << 16 | 0xFF00_0000 }
+    static func packedColors(_ colors: [UInt32], opacity: Float = 1) -> [UInt32] {
+        let alpha = UInt32((max(0, min(1, opacity)) * 255).rounded()) << 24
+        return colors.map { c in (c >> 16 & 0xFF) | (c & 0xFF00) | (c & 0xFF) << 16 | alpha }
     }
 }

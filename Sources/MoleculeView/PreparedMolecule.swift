@@ -149,6 +149,9 @@ public struct PreparedMolecule: Sendable {
             try self.init(structure, mode: mode, color: request.color, filter: request.filter, perception: perception,
                           pixelsPerÅngström: scale)
         }
+        for k in geometry.meshes.indices where geometry.meshes[k].name == Surface.name {
+            geometry.meshes[k].opacity = 1 - request.transparency
+        }
         let strength = request.atomOcclusion(shownAtoms: geometry.sphereCount, bonds: geometry.cylinderCount > 0)
         if strength > 0 { darkenBuriedAtoms(strength) }
     }

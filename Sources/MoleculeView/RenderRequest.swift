@@ -60,6 +60,8 @@ public struct RenderRequest: Sendable, Equatable {
         case screen, atoms
     }
     public var occlusionMethod = OcclusionMethod.screen
+    /// How see-through surfaces are: 0 opaque to 1 (PyMOL's `transparency`).
+    public var transparency: Float = 0
     /// PNG compression level, 0 to 9.
     public var pngLevel = 1
     /// Input files larger than this once inflated are refused.
@@ -152,6 +154,7 @@ public struct RenderRequest: Sendable, Equatable {
         if let occlusion { line += " occlusion=\(occlusion)" }
         if occlusionMethod != .screen { line += " occlusion-method=\(occlusionMethod.rawValue)" }
         if pngLevel != 1 { line += " png=\(pngLevel)" }
+        if transparency != 0 { line += " transparency=\(transparency)" }
         if !shows.isEmpty { line += " show=" + shows.map(\.text).joined(separator: "|") }
         return line
     }
@@ -265,6 +268,12 @@ public struct RenderRequest: Sendable, Equatable {
               + "(once per structure, from how many atoms surround each one: cheaper for large pictures and many views, coarser).",
               isFlag: false) { r, v throws(RequestError) in
             r.occlusionMethod = try choice(v, field: "occlusion-method")
+        },
+        Field(name: "transparency", help: "How see-through surfaces are, 0 (opaque, the default) to 1, as PyMOL's transparency "
+              + "setting: what lies inside (a cartoon, a ligand) shows through.", isFlag: false) { r, v throws(RequestError) in
+            let t = try ValueText.number(v, field: "transparency")
+            guard (0...1).contains(t) else { throw RequestError(field: "transparency", "must be 0 to 1 (got \(v))") }
+            r.transparency = t
         },
         Field(name: "png-level", help: "PNG compression level 0 to 9 (default 1, fast; 9 is smallest).", isFlag: false) { r, v throws(RequestError) in
             r.pngLevel = try ValueText.integer(v, field: "png-level", in: 0...9)

@@ -59,7 +59,10 @@ public struct Surface: Representation {
             atoms.append(Int32(i))
         }
         var mesh = Surface.mesh(centers: centers, radii: radii, probe: probe, spacing: spacing)
-        if forPicture { mesh = Surface.clustered(mesh, cell: spacing) }
+        if forPicture {
+            mesh = Surface.clustered(mesh, cell: spacing)
+            trace("surface: \(mesh.triangleCount) triangles after merging")
+        }
         mesh.atoms = mesh.atoms.map { atoms[Int($0)] }
         if !mesh.indices.isEmpty { g.meshes.append(mesh) }
         return g

@@ -64,6 +64,9 @@ struct PictureOptions<Use: PictureUse>: ParsableArguments {
     @Option(help: ArgumentHelp(RenderRequest.help("occlusion-method")))
     var occlusionMethod: String?
 
+    @Option(help: ArgumentHelp(RenderRequest.help("transparency")))
+    var transparency: String?
+
     @Option(parsing: .unconditional, help: ArgumentHelp(RenderRequest.help("png-level")))
     var pngLevel: String?
 
@@ -91,6 +94,7 @@ struct PictureOptions<Use: PictureUse>: ParsableArguments {
         if let occlusion { v.append(("occlusion", occlusion)) }
         if let occlusionMethod { v.append(("occlusion-method", occlusionMethod)) }
         if let pngLevel { v.append(("png-level", pngLevel)) }
+        if let transparency { v.append(("transparency", transparency)) }
         if let maxBytes = input.maxBytes { v.append(("max-bytes", maxBytes)) }
         return v
     }

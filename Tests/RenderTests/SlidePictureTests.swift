@@ -287,6 +287,19 @@ final class SlidePictureTests: XCTestCase {
         XCTAssertEqual(area(union), shrakeRupley, accuracy: 0.05 * shrakeRupley, "mesh \(area(union)) Å², Shrake-Rupley \(shrakeRupley) Å²")
     }
 
+    func testATransparentSurfaceShowsTheCartoonInside() throws {
+        let s = try load("1hpv.pdb")
+        func bluish(_ transparency: String) throws -> Int {
+            let request = try RenderRequest([("show", "surface #FF0000: polymer"), ("show", "cartoon #0000FF: polymer"),
+                                             ("transparency", transparency), ("size", "300")])
+            let p = try PreparedMolecule(s, mode: Show.mode, request: request, perception: try BondPerception.standard())
+            return try Rendering.draw(p, size: 300, style: .transparent).coverage { r, _, b in Int(b) > Int(r) + 30 }.count
+        }
+        XCTAssertLessThan(try bluish("0"), 50, "an opaque surface hides the cartoon")
+        XCTAssertGreaterThan(try bluish("0.6"), 2000, "through a surface 60% transparent the cartoon shows")
+        XCTAssertThrowsError(try RenderRequest([("transparency", "1.5")]))
+    }
+
     func testASurfaceSelectionIsDrawnWithACartoon() throws {
         let s = try load("1hpv.pdb")
         let p = try PreparedMolecule(s, shows: [try Show(parsing: "surface #FF0000: chain A"), try Show(parsing: "cartoon #0000FF: chain B")],
