@@ -17,6 +17,7 @@ let package = Package(
         // OSMesa or EGL is opened at run time (dlopen), not linked: see Sources/COpenGL/include/COpenGL.h.
         .target(name: "COpenGL", path: "Sources/COpenGL", exclude: ["generate_entry_points.py"],
                 linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+        .systemLibrary(name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .target(name: "CPNGWriter", dependencies: ["CZlib"], path: "Sources/CPNGWriter",
@@ -32,7 +33,7 @@ let package = Package(
         // The GL device: OSMesa, buffers, programs, the offscreen pass.
         .target(name: "Graphics", dependencies: ["COpenGL", "Imaging", "Core"]),
         .target(name: "Scene", dependencies: ["Core"]),
-        .target(name: "Library", dependencies: ["CHTTP", "CSQLite", "Core", "Structure"]),
+        .target(name: "Library", dependencies: ["CHTTP", "CSQLite", "CZstd", "Core", "Structure"]),
         .target(name: "Pathways", dependencies: ["Imaging", "Core", "Graphics", "Text"]),
         .target(name: "Text", dependencies: ["CFreeType", "Imaging", "Core"]),
         .target(name: "Service", dependencies: ["Imaging", "CMemory", "Core", "Structure", "Library", "MoleculeView", "Pathways", "Graphics", "Gestures",

@@ -115,6 +115,72 @@ enum LibrarySchema {
         CREATE INDEX molecules_checksum ON molecules(checksum);
         CREATE UNIQUE INDEX molecules_sha256_scope ON molecules(sha256, scope);
         """,
+        // 4: at the scale of the PDB. A molecule is a structure, with every file it was imported
+        // from in `sources` (1crn.pdb and 1CRN.cif.gz are one molecule); originals kept
+        // zstd-compressed (`codec`); atom and bond rows only for ligands (hetero residues other
+        // than water), with chains, ligands and element counts as rows of their own, the rest in
+        // the compact model; full-text search (FTS5) over names, titles, authors, keywords,
+        // ligand names and sources.
+        """
+        CREATE TABLE sources (
+            id INTEGER PRIMARY KEY,
+            molecule INTEGER NOT NULL REFERENCES molecules(id) ON DELETE CASCADE,
+            path TEXT NOT NULL,
+            format TEXT NOT NULL,
+            checksum TEXT NOT NULL,
+            sha256 TEXT,
+            scope TEXT NOT NULL DEFAULT '',
+            file_bytes INTEGER NOT NULL,
+            added TEXT NOT NULL
+        );
+        CREATE INDEX sources_molecule ON sources(molecule);
+        CREATE INDEX sources_checksum ON sources(checksum);
+        CREATE INDEX sources_sha256 ON sources(sha256);
+        INSERT INTO sources (molecule, path, format, checksum, sha256, scope, file_bytes, added)
+            SELECT id, source, format, checksum, sha256, scope, file_bytes, added FROM molecules;
+        DROP INDEX molecules_sha256_scope;
+        CREATE INDEX molecules_sha256 ON molecules(sha256);
+        ALTER TABLE originals ADD COLUMN codec TEXT NOT NULL DEFAULT 'raw';
+        CREATE TABLE chains (
+            molecule INTEGER NOT NULL REFERENCES molecules(id) ON DELETE CASCADE,
+            chain TEXT NOT NULL,
+            residues INTEGER NOT NULL,
+            atoms INTEGER NOT NULL,
+            first_atom INTEGER NOT NULL
+        );
+        CREATE INDEX chains_molecule ON chains(molecule);
+        INSERT INTO chains SELECT molecule, chain, count(DISTINCT residue_number || insertion_code), count(*), min(idx)
+            FROM atoms GROUP BY molecule, chain;
+        CREATE TABLE ligands (
+            molecule INTEGER NOT NULL REFERENCES molecules(id) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            copies INTEGER NOT NULL,
+            atoms INTEGER NOT NULL
+        );
+        CREATE INDEX ligands_molecule ON ligands(molecule);
+        CREATE INDEX ligands_name ON ligands(name);
+        INSERT INTO ligands SELECT molecule, residue_name, count(DISTINCT chain || ':' || residue_number || insertion_code), count(*)
+            FROM atoms WHERE hetero = 1 AND residue_name NOT IN ('HOH', 'WAT', 'DOD', 'H2O') GROUP BY molecule, residue_name;
+        CREATE TABLE elements (
+            molecule INTEGER NOT NULL REFERENCES molecules(id) ON DELETE CASCADE,
+            element TEXT NOT NULL,
+            count INTEGER NOT NULL
+        );
+        CREATE INDEX elements_molecule ON elements(molecule);
+        INSERT INTO elements SELECT molecule, element, count(*) FROM atoms GROUP BY molecule, element;
+        DELETE FROM atoms WHERE hetero = 0 OR residue_name IN ('HOH', 'WAT', 'DOD', 'H2O');
+        DELETE FROM bonds WHERE NOT EXISTS (SELECT 1 FROM atoms x WHERE x.molecule = bonds.molecule AND x.idx = bonds.a)
+            OR NOT EXISTS (SELECT 1 FROM atoms x WHERE x.molecule = bonds.molecule AND x.idx = bonds.b);
+        CREATE VIRTUAL TABLE molecule_search USING fts5(name, title, authors, keywords, ligands, sources, tokenize = 'unicode61');
+        INSERT INTO molecule_search (rowid, name, title, authors, keywords, ligands, sources)
+            SELECT m.id, m.name || ' ' || coalesce(m.pdb_id, ''), coalesce(m.title, ''), '',
+                   coalesce((SELECT group_concat(value, ' ') FROM metadata WHERE molecule = m.id AND key IN ('classification', 'compound')), ''),
+                   coalesce((SELECT group_concat(name, ' ') FROM ligands WHERE molecule = m.id), ''), m.source
+            FROM molecules m;
+        CREATE TRIGGER molecules_search_delete AFTER DELETE ON molecules BEGIN
+            DELETE FROM molecule_search WHERE rowid = old.id;
+        END;
+        """,
     ]
 
     static var version: Int { migrations.count }

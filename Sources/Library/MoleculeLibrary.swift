@@ -23,12 +23,31 @@ public final class MoleculeLibrary {
     /// removals are refused.
     public let isReadOnly: Bool
 
+    /// Whether opening it made the file (and said so where the caller prints it).
+    public private(set) var wasCreated = false
+
     /// Opens the library at `path` and brings its schema up to date; `create` makes it (and its
     /// folder) where there is none, else a missing file is an error. A file that cannot be
     /// written is opened read-only (its schema must be current); a file that is not SQLite, or
     /// SQLite without the library's tables, is refused naming it.
-    public init(path: String, create: Bool = true) throws {
+    /// `readOnly`: for commands that only read; the file must be there and is opened `mode=ro`
+    /// (or immutable where it cannot be written), after its schema is brought up to date.
+    public init(path: String, create: Bool = true, readOnly: Bool = false) throws {
         let exists = FileManager.default.fileExists(atPath: path)
+        var create = create
+        if readOnly {
+            create = false
+            if exists, FileManager.default.isWritableFile(atPath: path) {
+                // Bring the schema up to date first, on a connection that may write.
+                let writer = try MoleculeLibrary(path: path, create: false)
+                if writer.isReadOnly == false {
+                    database = try SQLiteDatabase(path: path, access: .readOnly)
+                    isReadOnly = true
+                    withExtendedLifetime(writer) {}
+                    return
+                }
+            }
+        }
         if !exists {
             guard create else {
                 throw LibraryError(.request, "no library at \(path): make one with molshot library import --db \(path) FILE..., or give the path of one")
@@ -47,6 +66,7 @@ public final class MoleculeLibrary {
             throw LibraryError(.request, "\(path) is not a Molshot library: \(e.message)")
         }
         if exists { try LibrarySchema.check(database) }
+        wasCreated = !exists
         if isReadOnly {
             guard try LibrarySchema.current(database) else {
                 throw LibraryError(.request, "\(path) is read-only and needs its schema brought up to date: open it once where it can be written")
@@ -62,6 +82,9 @@ public final class MoleculeLibrary {
         case added(MoleculeRecord)
         /// The same bytes are in the library already.
         case duplicate(MoleculeRecord)
+        /// Another file of a structure already there (the same PDB id and the same atoms where
+        /// they are): listed among its sources, not a molecule of its own.
+        case anotherSource(MoleculeRecord)
     }
 
     /// The name a file gets: its file name less the gzip and structure extensions.
@@ -74,88 +97,216 @@ public final class MoleculeLibrary {
         return name
     }
 
-    /// Imports one structure file (gzip kept as it is); a file already there (same checksum) is skipped.
+    /// zstd level of the kept originals: measured on the corpus (`bench/run library`), level 9
+    /// keeps them at 0.90x their gzip size at 40 MB/s a core; higher levels cost more time
+    /// than an import can spend.
+    public static let originalLevel: Int32 = 9
+
+    /// Imports one structure file; a file already there (same bytes) is skipped.
     public func importFile(_ path: String, name: String? = nil, maxBytes: Int = FileInput.defaultLimit,
-                           perception: BondPerception) throws -> ImportOutcome {
+                           perception: BondPerception, separate: Bool = false) throws -> ImportOutcome {
         let raw = try FileInput.readAll(path: path, limit: maxBytes)
         return try importBytes(raw, source: path, name: name ?? MoleculeLibrary.name(forPath: path), maxBytes: maxBytes,
-                               perception: perception)
+                               perception: perception, separate: separate)
     }
 
     /// Imports a file's bytes; `source` is where they came from (its name decides the format).
+    /// `separate` keeps the file a molecule of its own even where the library has its structure.
     public func importBytes(_ raw: [UInt8], source: String, name: String, maxBytes: Int = FileInput.defaultLimit,
                             perception: BondPerception, owner: String? = nil, isPrivate: Bool = false,
-                            maxAtoms: Int = .max) throws -> ImportOutcome {
-        let checksum = FNV1a.hex(FNV1a.hash(raw), digits: 16), sha256 = SHA256.hex(raw)
-        // The same file where the importer can see it; never one kept private by someone else.
-        let scope = isPrivate ? (owner ?? "") : ""
-        func existing() throws -> MoleculeRecord? { try record(sameFileAs: raw, checksum: checksum, sha256: sha256, scopes: [scope, ""]) }
-        if let existing = try existing() { return .duplicate(existing) }
+                            maxAtoms: Int = .max, separate: Bool = false) throws -> ImportOutcome {
+        let file = ImportedFile(raw, source: source, name: name, owner: owner, isPrivate: isPrivate)
+        if let existing = try existing(file) { return .duplicate(existing) }
+        let prepared = try MoleculeLibrary.prepare(file, maxBytes: maxBytes, perception: perception, maxAtoms: maxAtoms)
+        return try database.transaction { try store(prepared, separate: separate) }
+    }
+
+    /// A file's bytes and who brings them, hashed.
+    public struct ImportedFile: Sendable {
+        public var raw: [UInt8]
+        public var source: String
+        public var name: String
+        public var owner: String?
+        public var isPrivate: Bool
+        let checksum: String
+        let sha256: String
+        /// Public (""), or the owner of a private copy.
+        var scope: String { isPrivate ? (owner ?? "") : "" }
+
+        public init(_ raw: [UInt8], source: String, name: String, owner: String? = nil, isPrivate: Bool = false) {
+            self.raw = raw
+            self.source = source
+            self.name = name
+            self.owner = owner
+            self.isPrivate = isPrivate
+            checksum = FNV1a.hex(FNV1a.hash(raw), digits: 16)
+            sha256 = SHA256.hex(raw)
+        }
+    }
+
+    /// A file made ready to store without the database (on any thread): parsed, bonds perceived,
+    /// the compact model made and the original compressed.
+    public struct PreparedImport: @unchecked Sendable {
+        var file: ImportedFile
+        var structure: Structure
+        var content: MoleculeContent
+        var compact: [UInt8]
+        var original: [UInt8]
+        var ligandAtoms: [Int]
+    }
+
+    public static func prepare(_ file: ImportedFile, maxBytes: Int = FileInput.defaultLimit, perception: BondPerception,
+                               maxAtoms: Int = .max) throws -> PreparedImport {
         var options = StructureFile.Options()
         options.maxBytes = maxBytes
-        let structure = try StructureFile.decode(raw, source: source, options: options)
+        let text = file.raw.count >= 2 && file.raw[0] == 0x1F && file.raw[1] == 0x8B
+            ? try FileInput.inflate(file.raw, source: file.source, limit: maxBytes) : file.raw
+        var structure = try StructureFile.decode(text, source: file.source, options: options)
         let atoms = structure.models.first?.atoms.count ?? 0
-        guard atoms <= maxAtoms else { throw LibraryError(.request, "\(source) has \(atoms) atoms, more than the \(maxAtoms) allowed") }
+        guard atoms <= maxAtoms else { throw LibraryError(.request, "\(file.source) has \(atoms) atoms, more than the \(maxAtoms) allowed") }
         let content = MoleculeContent(structure, perception: perception)
-        return try database.transaction {
-            // Another process may have imported the same file meanwhile.
-            if let existing = try existing() { return .duplicate(existing) }
+        structure.models = Array(structure.models.prefix(1))
+        let model = content.model
+        let ligandAtoms = model.residues.filter { $0.isHetero && !$0.isWater }.flatMap { $0.atoms.map(Int.init) }
+        return PreparedImport(file: file, structure: structure, content: content,
+                              compact: CompactModel.encode(content.model, bonds: content.bonds),
+                              original: Zstd.compress(text, level: originalLevel), ligandAtoms: ligandAtoms)
+    }
+
+    /// The molecule the file's bytes already are, where the importer can see it (never one kept
+    /// private by someone else).
+    public func existing(_ file: ImportedFile) throws -> MoleculeRecord? {
+        let s = try database.statement("""
+            SELECT molecule FROM sources WHERE sha256 = ?1 AND scope IN (?2, '') ORDER BY scope = '' DESC, id LIMIT 1
+            """).bind(.text(file.sha256), .text(file.scope))
+        if let id = try s.first({ $0.int(0) }) { return try record(id: id) }
+        // Molecules imported before SHA-256 was kept: the same checksum and the same bytes.
+        let old = try database.statement("SELECT molecule, scope FROM sources WHERE checksum = ? AND sha256 IS NULL").bind(.text(file.checksum))
+        for (id, scope) in try old.all({ ($0.int(0), $0.text(1) ?? "") }) where scope == "" || scope == file.scope {
+            if try original(id: id) == file.raw { return try record(id: id) }
+        }
+        return nil
+    }
+
+    /// Stores a prepared file: inside a transaction the caller holds (several files may share
+    /// one), each in a savepoint of its own so one that fails leaves the others.
+    public func store(_ p: PreparedImport, separate: Bool = false) throws -> ImportOutcome {
+        try database.savepoint {
+            let file = p.file
+            // Another import may have stored the same bytes meanwhile.
+            if let existing = try existing(file) { return .duplicate(existing) }
+            if !separate, let same = try sameStructure(as: p) {
+                try addSource(file, format: p.structure.format, molecule: same.id)
+                return .anotherSource(same)
+            }
+            let structure = p.structure, content = p.content
             let insert = try database.statement("""
                 INSERT INTO molecules (name, source, checksum, format, pdb_id, title, method, resolution, models, atoms, bonds,
-                                       chains, residues, file_bytes, added)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                       chains, residues, file_bytes, added, owner, private, sha256, scope)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
-            insert.bind(.text(name), .text(source), .text(checksum), .text(structure.format.rawValue),
+            insert.bind(.text(file.name), .text(file.source), .text(file.checksum), .text(structure.format.rawValue),
                         .optional(structure.metadata.id.isEmpty ? nil : structure.metadata.id),
                         .optional(structure.metadata.title.isEmpty ? nil : structure.metadata.title),
                         .optional(structure.metadata.method.isEmpty ? nil : structure.metadata.method),
-                        .optional(structure.metadata.resolution), .int(structure.models.count), .int(content.model.atoms.count),
+                        .optional(structure.metadata.resolution), .int(p.content.modelCount), .int(content.model.atoms.count),
                         .int(content.bonds.count), .int(Set(content.model.chains.map(\.id)).count), .int(content.model.residues.count),
-                        .int(raw.count), .text(MoleculeLibrary.now()))
+                        .int(file.raw.count), .text(MoleculeLibrary.now()), .optional(file.owner), .int(file.isPrivate ? 1 : 0),
+                        .text(file.sha256), .text(file.scope))
             try insert.run()
             let id = Int(database.lastInsertedRow)
-            try database.statement("UPDATE molecules SET owner = ?, private = ?, sha256 = ?, scope = ? WHERE id = ?")
-                .bind(.optional(owner), .int(isPrivate ? 1 : 0), .text(sha256), .text(scope), .int(id)).run()
-            try database.statement("INSERT INTO originals (molecule, bytes) VALUES (?, ?)").bind(.int(id), .blob(raw)).run()
-            try write(content, molecule: id)
+            try addSource(file, format: structure.format, molecule: id)
+            try database.statement("INSERT INTO originals (molecule, bytes, codec) VALUES (?, ?, 'zstd')").bind(.int(id), .blob(p.original)).run()
+            try database.statement("INSERT INTO compact_models (molecule, bytes) VALUES (?, ?)").bind(.int(id), .blob(p.compact)).run()
+            try write(p, molecule: id)
             return .added(try record(id: id)!)
         }
     }
 
-    /// The rows and the compact model of one molecule's content.
-    private func write(_ content: MoleculeContent, molecule id: Int) throws {
-        try database.statement("INSERT INTO compact_models (molecule, bytes) VALUES (?, ?)")
-            .bind(.int(id), .blob(CompactModel.encode(content.model, bonds: content.bonds))).run()
+    private func addSource(_ file: ImportedFile, format: Structure.Format, molecule id: Int) throws {
+        try database.statement("""
+            INSERT INTO sources (molecule, path, format, checksum, sha256, scope, file_bytes, added) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """).bind(.int(id), .text(file.source), .text(format.rawValue), .text(file.checksum), .text(file.sha256), .text(file.scope),
+                      .int(file.raw.count), .text(MoleculeLibrary.now())).run()
+    }
+
+    /// A molecule in the file's scope that is the same structure: the same PDB id, the same
+    /// number of atoms in the first model and every atom within 0.002 Å (the PDB and mmCIF files
+    /// of one entry); never for files without an id.
+    func sameStructure(as p: PreparedImport) throws -> MoleculeRecord? {
+        let id = p.structure.metadata.id
+        guard !id.isEmpty else { return nil }
+        let atoms = p.content.model.atoms
+        let candidates = try database.statement("""
+            SELECT m.id FROM molecules m WHERE m.pdb_id = ? COLLATE NOCASE AND m.scope = ? AND m.atoms = ? ORDER BY m.id
+            """).bind(.text(id), .text(p.file.scope), .int(atoms.count)).all { $0.int(0) }
+        for candidate in candidates {
+            guard let blob = try database.statement("SELECT bytes FROM compact_models WHERE molecule = ?").bind(.int(candidate)).first({ $0.blob(0) }),
+                  let model = try? CompactModel.decode(blob) else { continue }
+            if zip(model.atoms, atoms).allSatisfy({ let d = $0.position - $1.position; return max(abs(d.x), abs(d.y), abs(d.z)) <= 0.002 }) {
+                return try record(id: candidate)
+            }
+        }
+        return nil
+    }
+
+    /// What SQL answers of one molecule beside its compact model: metadata, chains, ligands and
+    /// their atoms and bonds, element counts, and the search index's row.
+    private func write(_ p: PreparedImport, molecule id: Int) throws {
+        let content = p.content, model = content.model
         let meta = try database.statement("INSERT INTO metadata (molecule, key, value) VALUES (?, ?, ?)")
         for (key, value) in content.metadata {
             meta.bind(.int(id), .text(key), .text(value))
             try meta.run()
             meta.reset()
         }
+        let chain = try database.statement("INSERT INTO chains (molecule, chain, residues, atoms, first_atom) VALUES (?, ?, ?, ?, ?)")
+        for c in MoleculeContent.chainRows(model) {
+            try chain.bind(.int(id), .text(c.id), .int(c.residues), .int(c.atoms), .int(c.first)).run()
+            chain.reset()
+        }
+        let ligands = MoleculeContent.ligandRows(model)
+        let ligand = try database.statement("INSERT INTO ligands (molecule, name, copies, atoms) VALUES (?, ?, ?, ?)")
+        for l in ligands {
+            try ligand.bind(.int(id), .text(l.name), .int(l.copies), .int(l.atoms)).run()
+            ligand.reset()
+        }
+        let element = try database.statement("INSERT INTO elements (molecule, element, count) VALUES (?, ?, ?)")
+        var counts: [String: Int] = [:]
+        for a in model.atoms { counts[a.element.description, default: 0] += 1 }
+        for (e, n) in counts.sorted(by: { $0.key < $1.key }) {
+            try element.bind(.int(id), .text(e), .int(n)).run()
+            element.reset()
+        }
         let atom = try database.statement("""
             INSERT INTO atoms (molecule, idx, serial, name, element, residue_name, residue_number, insertion_code, chain, hetero,
                                alt_loc, x, y, z, occupancy, b_factor, charge)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        let model = content.model
-        let chainIDs = model.chains.map { SQLValue.text($0.id) }
-        let residueNames = model.residues.map { SQLValue.text($0.name.description) }
         func char(_ c: UInt8) -> SQLValue { .text(c == 0 ? "" : String(UnicodeScalar(c))) }
-        for (i, a) in model.atoms.enumerated() {
-            let r = model.residues[Int(a.residue)]
+        var kept = Set<Int32>()
+        for i in p.ligandAtoms {
+            let a = model.atoms[i], r = model.residues[Int(a.residue)]
+            kept.insert(Int32(i))
             atom.bind(.int(id), .int(i), .int(Int(a.serial)), .text(a.name.description), .text(a.element.description),
-                      residueNames[Int(a.residue)], .int(Int(r.number)), char(r.insertionCode), chainIDs[Int(r.chain)],
-                      .int(r.isHetero ? 1 : 0), char(a.altLoc), .real(Double(a.position.x)), .real(Double(a.position.y)),
+                      .text(r.name.description), .int(Int(r.number)), char(r.insertionCode), .text(model.chains[Int(r.chain)].id),
+                      .int(1), char(a.altLoc), .real(Double(a.position.x)), .real(Double(a.position.y)),
                       .real(Double(a.position.z)), .real(Double(a.occupancy)), .real(Double(a.bFactor)), .int(Int(a.charge)))
             try atom.run()
             atom.reset()
         }
         let bond = try database.statement("INSERT INTO bonds (molecule, a, b, bond_order, aromatic, source) VALUES (?, ?, ?, ?, ?, ?)")
-        for b in content.bonds {
+        for b in content.bonds where kept.contains(b.a) && kept.contains(b.b) {
             bond.bind(.int(id), .int(Int(b.a)), .int(Int(b.b)), .int(Int(b.order)), .int(b.aromatic ? 1 : 0), .text(b.source.rawValue))
             try bond.run()
             bond.reset()
         }
+        let m = p.structure.metadata
+        try database.statement("""
+            INSERT INTO molecule_search (rowid, name, title, authors, keywords, ligands, sources) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """).bind(.int(id), .text(p.file.name + " " + m.id), .text(m.title), .text(m.authors),
+                      .text([m.classification, m.keywords, m.compound].filter { !$0.isEmpty }.joined(separator: " ")),
+                      .text(ligands.map(\.name).joined(separator: " ")), .text(p.file.source)).run()
     }
 
     static func now() -> String {
@@ -171,38 +322,26 @@ public final class MoleculeLibrary {
         return try s.first(MoleculeRecord.init)
     }
 
-    /// The molecule in one of `scopes` ("" public, else an owner's private ones) whose file is
-    /// `raw`: the same SHA-256, or for molecules imported before it was kept, the same bytes.
-    func record(sameFileAs raw: [UInt8], checksum: String, sha256: String, scopes: [String]) throws -> MoleculeRecord? {
-        let s = try database.statement("""
-            SELECT \(MoleculeRecord.columns), sha256, scope FROM molecules WHERE checksum = ? ORDER BY scope = '' DESC, id
-            """).bind(.text(checksum))
-        let candidates = try s.all { (MoleculeRecord($0), $0.text(16), $0.text(17) ?? "") }
-        for (r, hash, scope) in candidates where scopes.contains(scope) {
-            if let hash {
-                if hash == sha256 { return r }
-            } else if try original(of: r.id) == raw {
-                return r
-            }
-        }
-        return nil
-    }
-
-    /// The bytes a molecule was imported from.
-    func original(of id: Int) throws -> [UInt8]? {
-        try database.statement("SELECT bytes FROM originals WHERE molecule = ?").bind(.int(id)).first { $0.blob(0) }
-    }
-
+    /// The molecule one of whose files has this checksum.
     public func record(checksum: String) throws -> MoleculeRecord? {
-        let s = try database.statement("SELECT \(MoleculeRecord.columns) FROM molecules WHERE checksum = ?").bind(.text(checksum))
+        let s = try database.statement("""
+            SELECT \(MoleculeRecord.columns) FROM molecules WHERE id = (SELECT molecule FROM sources WHERE checksum = ? ORDER BY id LIMIT 1)
+            """).bind(.text(checksum))
         return try s.first(MoleculeRecord.init)
     }
 
     /// The molecule imported from `source` (a path or a download URL), the newest if several.
     public func record(source: String) throws -> MoleculeRecord? {
-        let s = try database.statement("SELECT \(MoleculeRecord.columns) FROM molecules WHERE source = ? ORDER BY id DESC LIMIT 1")
-            .bind(.text(source))
+        let s = try database.statement("""
+            SELECT \(MoleculeRecord.columns) FROM molecules WHERE id = (SELECT molecule FROM sources WHERE path = ? ORDER BY id DESC LIMIT 1)
+            """).bind(.text(source))
         return try s.first(MoleculeRecord.init)
+    }
+
+    /// The files a molecule was imported from, first the one its model was read from.
+    public func sources(of id: Int) throws -> [(path: String, format: String, checksum: String, bytes: Int)] {
+        try database.statement("SELECT path, format, checksum, file_bytes FROM sources WHERE molecule = ? ORDER BY id").bind(.int(id))
+            .all { (path: $0.text(0) ?? "", format: $0.text(1) ?? "", checksum: $0.text(2) ?? "", bytes: $0.int(3)) }
     }
 
     /// The molecule an id or a name (any case; also a PDB id) names. A name that several
@@ -255,11 +394,14 @@ public final class MoleculeLibrary {
         return (record, structure)
     }
 
-    /// The file as it was imported.
+    /// The text of the file the molecule's model was read from (inflated where it was gzip;
+    /// libraries from before schema 4 keep the bytes as they were).
     public func original(id: Int) throws -> [UInt8] {
-        let s = try database.statement("SELECT bytes FROM originals WHERE molecule = ?").bind(.int(id))
-        guard let bytes = try s.first({ $0.blob(0) }) else { throw LibraryError(.request, "no molecule \(id) in the library \(path)") }
-        return bytes
+        let s = try database.statement("SELECT bytes, codec FROM originals WHERE molecule = ?").bind(.int(id))
+        guard let (bytes, codec) = try s.first({ ($0.blob(0), $0.text(1) ?? "raw") }) else {
+            throw LibraryError(.request, "no molecule \(id) in the library \(path)")
+        }
+        return codec == "zstd" ? try Zstd.decompress(bytes) : bytes
     }
 
     public func metadata(id: Int) throws -> [(key: String, value: String)] {
@@ -299,14 +441,10 @@ public final class MoleculeLibrary {
     /// Its chains with their residue and atom counts, and its ligands (hetero residues other
     /// than water) with how many copies.
     public func composition(of id: Int) throws -> (chains: [(id: String, residues: Int, atoms: Int)], ligands: [(name: String, copies: Int)]) {
-        let chains = try database.statement("""
-            SELECT chain, count(DISTINCT residue_number || insertion_code), count(*) FROM atoms WHERE molecule = ?
-            GROUP BY chain ORDER BY min(idx)
-            """).bind(.int(id)).all { (id: $0.text(0) ?? "", residues: $0.int(1), atoms: $0.int(2)) }
-        let ligands = try database.statement("""
-            SELECT residue_name, count(DISTINCT chain || ':' || residue_number || insertion_code) FROM atoms
-            WHERE molecule = ? AND hetero = 1 AND residue_name NOT IN ('HOH', 'WAT', 'DOD', 'H2O') GROUP BY residue_name ORDER BY residue_name
-            """).bind(.int(id)).all { (name: $0.text(0) ?? "", copies: $0.int(1)) }
+        let chains = try database.statement("SELECT chain, residues, atoms FROM chains WHERE molecule = ? ORDER BY first_atom, rowid")
+            .bind(.int(id)).all { (id: $0.text(0) ?? "", residues: $0.int(1), atoms: $0.int(2)) }
+        let ligands = try database.statement("SELECT name, copies FROM ligands WHERE molecule = ? ORDER BY name")
+            .bind(.int(id)).all { (name: $0.text(0) ?? "", copies: $0.int(1)) }
         return (chains, ligands)
     }
 
@@ -338,31 +476,51 @@ public final class MoleculeLibrary {
         }
     }
 
-    /// A page of molecules in `order` (id by default), and how many match in all. `query` matches
-    /// name, title and source path, anywhere, in any case; a service reader sees only what it may.
+    /// A page of molecules in `order` (id by default), and how many match in all. `query` is
+    /// words, each matched as a word or a word's start (any case) in the name, PDB id, title,
+    /// authors, keywords, ligand names or source path, all words in one molecule (SQLite FTS5);
+    /// where no molecule has them all, the text is matched anywhere in the name or source
+    /// path. A service reader sees only what it may.
     public func list(offset: Int = 0, limit: Int = 50, query: String? = nil, order: ListOrder = .id,
                      viewer: Viewer = .everything) throws -> (total: Int, molecules: [MoleculeRecord]) {
-        let pattern: SQLValue = query.map { q in
-            .text("%" + q.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-                .replacingOccurrences(of: "_", with: "\\_") + "%")
-        } ?? .null
-        var filter = "(?1 IS NULL OR name LIKE ?1 ESCAPE '\\' OR title LIKE ?1 ESCAPE '\\' OR source LIKE ?1 ESCAPE '\\')"
         var reader: SQLValue = .null
+        var visible = ""
         if case .reader(let name) = viewer {
-            filter += " AND (private = 0 OR owner = ?4)"
+            visible = " AND (private = 0 OR owner = ?4)"
             reader = name.map { .text($0) } ?? .null  // owner = NULL is never true
+        }
+        let words = query.map(MoleculeLibrary.searchWords) ?? []
+        func page(_ filter: String, _ pattern: SQLValue) throws -> (total: Int, molecules: [MoleculeRecord]) {
+            let count = try database.statement("SELECT count(*) FROM molecules WHERE \(filter)\(visible)").bind(pattern, .null, .null, reader)
+            let total = try count.first { $0.int(0) } ?? 0
+            let page = try database.statement("""
+                SELECT \(MoleculeRecord.columns) FROM molecules WHERE \(filter)\(visible) ORDER BY \(order.sql) LIMIT ?2 OFFSET ?3
+                """).bind(pattern, .int(max(0, limit)), .int(max(0, offset)), reader)
+            return (total, try page.all { MoleculeRecord($0) })
         }
         // One snapshot: the total counts the rows the page is taken from, even during an import.
         return try database.snapshot {
-            let count = try database.statement("SELECT count(*) FROM molecules WHERE \(filter)").bind(pattern, .null, .null, reader)
-            let total = try count.first { $0.int(0) } ?? 0
-            let page = try database.statement("SELECT \(MoleculeRecord.columns) FROM molecules WHERE \(filter) ORDER BY \(order.sql) LIMIT ?2 OFFSET ?3")
-                .bind(pattern, .int(max(0, limit)), .int(max(0, offset)), reader)
-            return (total, try page.all { MoleculeRecord($0) })
+            guard let query, !words.isEmpty else { return try page("?1 IS NULL", .null) }
+            let match = words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"*" }.joined(separator: " ")
+            let found = try page("id IN (SELECT rowid FROM molecule_search WHERE molecule_search MATCH ?1)", .text(match))
+            if found.total > 0 { return found }
+            let like = "%" + query.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                .replacingOccurrences(of: "_", with: "\\_") + "%"
+            return try page("(name LIKE ?1 ESCAPE '\\' OR source LIKE ?1 ESCAPE '\\')", .text(like))
         }
     }
 
+    /// A query's words as FTS5 tokenizes them (letters and digits; the rest separates).
+    static func searchWords(_ query: String) -> [String] {
+        query.split { !($0.isLetter || $0.isNumber) }.map(String.init).filter { !$0.isEmpty }
+    }
+
     // MARK: Changes
+
+    /// Removes the molecule an id or a name names (see `record(_:)`) with everything stored for it.
+    public func remove(_ reference: String) throws -> MoleculeRecord {
+        try remove(id: try record(reference).id)
+    }
 
     /// Removes a molecule with everything stored for it.
     public func remove(id: Int) throws -> MoleculeRecord {
@@ -374,30 +532,34 @@ public final class MoleculeLibrary {
     /// Reads every kept original again and rewrites its rows and compact model (after a schema
     /// or reader change), one molecule per transaction. Returns the count done and the failures.
     public func rescan(perception: BondPerception) throws -> (done: Int, failed: [(MoleculeRecord, Error)]) {
-        let ids = try database.statement("SELECT id FROM molecules ORDER BY id")
-        var all: [Int] = []
-        while try ids.step() { all.append(ids.int(0)) }
+        let all = try database.statement("SELECT id FROM molecules ORDER BY id").all { $0.int(0) }
         var done = 0
         var failed: [(MoleculeRecord, Error)] = []
         for id in all {
             guard let record = try record(id: id) else { continue }
             do {
-                let structure = try StructureFile.decode(try original(id: id), source: record.source)
-                let content = MoleculeContent(structure, perception: perception)
+                let text = try original(id: id)
+                var file = ImportedFile(text, source: record.source, name: record.name)
+                file.owner = try owner(of: id)
+                let p = try MoleculeLibrary.prepare(file, perception: perception)
+                let structure = p.structure, content = p.content
                 try database.transaction {
-                    for table in ["metadata", "atoms", "bonds", "compact_models"] {
+                    for table in ["metadata", "atoms", "bonds", "compact_models", "chains", "ligands", "elements", "originals"] {
                         try database.statement("DELETE FROM \(table) WHERE molecule = ?").bind(.int(id)).run()
                     }
+                    try database.statement("DELETE FROM molecule_search WHERE rowid = ?").bind(.int(id)).run()
                     try database.statement("""
                         UPDATE molecules SET format = ?, pdb_id = ?, title = ?, method = ?, resolution = ?, models = ?, atoms = ?,
                                              bonds = ?, chains = ?, residues = ? WHERE id = ?
                         """).bind(.text(structure.format.rawValue), .optional(structure.metadata.id.isEmpty ? nil : structure.metadata.id),
                                   .optional(structure.metadata.title.isEmpty ? nil : structure.metadata.title),
                                   .optional(structure.metadata.method.isEmpty ? nil : structure.metadata.method),
-                                  .optional(structure.metadata.resolution), .int(structure.models.count), .int(content.model.atoms.count),
+                                  .optional(structure.metadata.resolution), .int(content.modelCount), .int(content.model.atoms.count),
                                   .int(content.bonds.count), .int(Set(content.model.chains.map(\.id)).count),
                                   .int(content.model.residues.count), .int(id)).run()
-                    try write(content, molecule: id)
+                    try database.statement("INSERT INTO originals (molecule, bytes, codec) VALUES (?, ?, 'zstd')").bind(.int(id), .blob(p.original)).run()
+                    try database.statement("INSERT INTO compact_models (molecule, bytes) VALUES (?, ?)").bind(.int(id), .blob(p.compact)).run()
+                    try write(p, molecule: id)
                 }
                 done += 1
             } catch {
@@ -443,19 +605,52 @@ struct MoleculeContent {
     var model: Model
     var bonds: [Bond]
     var metadata: [(String, String)]
+    var modelCount: Int
 
     init(_ structure: Structure, perception: BondPerception) {
         model = structure.models.first ?? Model(number: 1)
+        modelCount = structure.models.count
         bonds = perception.bonds(of: model, embedded: structure.embeddedTemplates)
         let m = structure.metadata
         var meta: [(String, String)] = []
         for (key, value) in [("id", m.id), ("title", m.title), ("classification", m.classification), ("compound", m.compound),
-                             ("organism", m.source), ("method", m.method)] where !value.isEmpty {
+                             ("organism", m.source), ("method", m.method), ("authors", m.authors), ("keywords", m.keywords)]
+            where !value.isEmpty {
             meta.append((key, value))
         }
         if let r = m.resolution { meta.append(("resolution", String(r))) }
         for (chain, sequence) in MoleculeContent.sequences(model) { meta.append(("sequence." + chain, sequence)) }
         metadata = meta
+    }
+
+    /// Each chain id's residues and atoms (ids may repeat in a model: counted together), in the
+    /// order they first appear.
+    static func chainRows(_ model: Model) -> [(id: String, residues: Int, atoms: Int, first: Int)] {
+        var order: [String] = []
+        var rows: [String: (residues: Int, atoms: Int, first: Int)] = [:]
+        for c in model.chains {
+            var row = rows[c.id] ?? (0, 0, Int.max)
+            for r in c.residues {
+                let residue = model.residues[Int(r)]
+                row.residues += 1
+                row.atoms += residue.atoms.count
+                if !residue.atoms.isEmpty { row.first = min(row.first, Int(residue.atoms.lowerBound)) }
+            }
+            if rows[c.id] == nil { order.append(c.id) }
+            rows[c.id] = row
+        }
+        return order.map { (id: $0, residues: rows[$0]!.residues, atoms: rows[$0]!.atoms, first: rows[$0]!.first == .max ? 0 : rows[$0]!.first) }
+            .sorted { $0.first < $1.first }
+    }
+
+    /// Hetero residues other than water by name, with how many copies and atoms, by name.
+    static func ligandRows(_ model: Model) -> [(name: String, copies: Int, atoms: Int)] {
+        var rows: [String: (copies: Int, atoms: Int)] = [:]
+        for r in model.residues where r.isHetero && !r.isWater {
+            rows[r.name.description, default: (0, 0)].copies += 1
+            rows[r.name.description, default: (0, 0)].atoms += r.atoms.count
+        }
+        return rows.sorted { $0.key < $1.key }.map { (name: $0.key, copies: $0.value.copies, atoms: $0.value.atoms) }
     }
 
     /// One-letter sequences of the polymer chains (two or more standard residues).

@@ -25,17 +25,17 @@ public final class MoleculeSource: @unchecked Sendable {
     /// The structure `spec` names, and the checksum of its file.
     public func load(_ spec: String) throws -> (structure: Structure, checksum: UInt64) {
         if spec.hasPrefix("lib:") {
-            let (record, structure) = try withLibrary { try $0.load(String(spec.dropFirst(4))) }
+            let (record, structure) = try withLibrary(create: false) { try $0.load(String(spec.dropFirst(4))) }
             return (structure, UInt64(record.checksum, radix: 16) ?? 0)
         }
         if spec.hasPrefix("pdb:") {
             let id = String(spec.dropFirst(4))
-            let record = try withLibrary { library -> MoleculeRecord in
+            let record = try withLibrary(create: archive != nil) { library -> MoleculeRecord in
                 if let known = try library.record(pdbID: id) { return known }
                 guard let archive else { throw LibraryError(.request, "\(id) is not in the library \(libraryPath)") }
                 return try archive.fetch(id, into: library, perception: try BondPerception.standard(), maxBytes: maxBytes).record
             }
-            let (_, structure) = try withLibrary { try $0.load(String(record.id)) }
+            let (_, structure) = try withLibrary(create: false) { try $0.load(String(record.id)) }
             return (structure, UInt64(record.checksum, radix: 16) ?? 0)
         }
         if let entry = StructureInputs.pdbEntry(spec), archive != nil {
@@ -48,11 +48,12 @@ public final class MoleculeSource: @unchecked Sendable {
         return (try StructureFile.decode(raw, source: spec, options: options), FNV1a.hash(raw))
     }
 
-    /// Runs `body` with the library, opened on first use; one caller at a time.
-    private func withLibrary<T>(_ body: (MoleculeLibrary) throws -> T) throws -> T {
+    /// Runs `body` with the library, opened on first use (made only where `create`: a fetch
+    /// imports into it); one caller at a time.
+    private func withLibrary<T>(create: Bool, _ body: (MoleculeLibrary) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
-        if library == nil { library = try MoleculeLibrary(path: libraryPath) }
+        if library == nil { library = try MoleculeLibrary(path: libraryPath, create: create) }
         return try body(library!)
     }
 }

@@ -141,7 +141,7 @@ public struct PDBArchive: Sendable {
         switch try library.importBytes(bytes, source: source, name: id.uppercased(), maxBytes: maxBytes,
                                        perception: perception) {
         case .added(let r): return (r, true)
-        case .duplicate(let r): return (r, false)
+        case .duplicate(let r), .anotherSource(let r): return (r, false)
         }
     }
 

@@ -12,16 +12,30 @@ public final class SQLiteDatabase {
     public let path: String
     private var statements: [String: Statement] = [:]
 
-    /// `readOnly` opens the file as immutable: nothing is written, not even WAL's shared-memory
-    /// file, so a library on a read-only file or folder can be read.
-    public init(path: String, readOnly: Bool = false) throws {
+    /// How a connection may use its file.
+    public enum Access: Sendable {
+        /// Reads and writes; makes the file where there is none.
+        case readWrite
+        /// Reads only (`mode=ro`), still seeing what writers commit meanwhile.
+        case readOnly
+        /// Reads a file nothing writes (`immutable=1`): not even WAL's shared-memory file is
+        /// touched, so a library on a read-only file or folder can be read.
+        case immutable
+    }
+
+    public convenience init(path: String, readOnly: Bool) throws {
+        try self.init(path: path, access: readOnly ? .immutable : .readWrite)
+    }
+
+    public init(path: String, access: Access = .readWrite) throws {
         self.path = path
         let status: Int32
+        let readOnly = access != .readWrite
         if readOnly {
             var uri = URLComponents()
             uri.scheme = "file"
             uri.path = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-            uri.queryItems = [URLQueryItem(name: "immutable", value: "1")]
+            uri.queryItems = [access == .immutable ? URLQueryItem(name: "immutable", value: "1") : URLQueryItem(name: "mode", value: "ro")]
             status = sqlite3_open_v2(uri.string ?? path, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
         } else {
             status = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
@@ -78,6 +92,20 @@ public final class SQLiteDatabase {
     /// Runs `body` inside one read transaction, so that every statement in it sees the same
     /// snapshot (a count and the page it counts agree while another process writes).
     public func snapshot<T>(_ body: () throws -> T) throws -> T { try within("BEGIN DEFERRED", body) }
+
+    /// Runs `body` inside a savepoint of the current transaction: kept when it returns, undone
+    /// (and the transaction left going) when it throws.
+    public func savepoint<T>(_ body: () throws -> T) throws -> T {
+        try execute("SAVEPOINT one")
+        do {
+            let result = try body()
+            try execute("RELEASE one")
+            return result
+        } catch {
+            try? execute("ROLLBACK TO one; RELEASE one")
+            throw error
+        }
+    }
 
     /// `body` between `begin` and a commit, rolled back if it throws.
     private func within<T>(_ begin: String, _ body: () throws -> T) throws -> T {

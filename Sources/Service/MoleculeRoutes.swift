@@ -145,9 +145,10 @@ extension MolshotService {
             response.status = .created
             response.headers[.location] = "/v1/molecules/\(r.id)"
             return response
-        case .duplicate(let r):
-            // The same file, public or this token's own: a private copy of someone else's is
-            // never a duplicate (the upload is kept apart), so this tells nothing of others.
+        case .duplicate(let r), .anotherSource(let r):
+            // The same file (or the same structure in another file), public or this token's own:
+            // a private copy of someone else's is never one (the upload is kept apart), so this
+            // tells nothing of others.
             return try Self.json(r)
         }
     }

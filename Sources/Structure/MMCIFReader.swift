@@ -16,7 +16,7 @@ public enum MMCIFReader {
     }
 
     static let keptCategories: Set<String> = ["_struct", "_exptl", "_refine", "_entry", "_struct_conn", "_chem_comp_bond",
-                                              "_em_3d_reconstruction", "_reflns", "_struct_keywords",
+                                              "_em_3d_reconstruction", "_reflns", "_struct_keywords", "_audit_author",
                                               "_struct_conf", "_struct_sheet_range"]
 
     public static func read(_ b: UnsafeBufferPointer<UInt8>, source: String) throws -> Structure {
@@ -107,6 +107,10 @@ public enum MMCIFReader {
         meta.id = tables["_entry"]?.value(0, "_entry.id") ?? ""
         meta.title = (tables["_struct"]?.value(0, "_struct.title") ?? "").split(whereSeparator: \.isWhitespace).joined(separator: " ")
         meta.classification = tables["_struct_keywords"]?.value(0, "_struct_keywords.pdbx_keywords") ?? ""
+        meta.keywords = tables["_struct_keywords"]?.value(0, "_struct_keywords.text") ?? ""
+        if let authors = tables["_audit_author"] {
+            meta.authors = (0..<authors.rows.count).compactMap { authors.value($0, "_audit_author.name") }.joined(separator: ", ")
+        }
         if let exptl = tables["_exptl"] {
             meta.method = (0..<exptl.rows.count).compactMap { exptl.value($0, "_exptl.method") }.joined(separator: ", ")
         }

@@ -11,7 +11,7 @@ public enum PDBReader {
         var builder = ModelBuilder(number: 1, reserve: b.count / 81)
         var modelNumber = 1
         var conect: [(Int32, Int32)] = []
-        var titleParts: [String] = [], compoundParts: [String] = [], sourceParts: [String] = []
+        var titleParts: [String] = [], compoundParts: [String] = [], sourceParts: [String] = [], authorParts: [String] = [], keywordParts: [String] = []
         var lastSerial: Int32 = 0
         var idCode = ShortName.empty
 
@@ -104,6 +104,10 @@ public enum PDBReader {
                 compoundParts.append(recordText(b, s, e, idCode: idCode))
             case "SOURCE":
                 sourceParts.append(recordText(b, s, e, idCode: idCode))
+            case "AUTHOR":
+                authorParts.append(recordText(b, s, e, idCode: idCode))
+            case "KEYWDS":
+                keywordParts.append(recordText(b, s, e, idCode: idCode))
             case "EXPDTA":
                 structure.metadata.method = recordText(b, s, e, idCode: idCode)
             case "REMARK":
@@ -136,6 +140,8 @@ public enum PDBReader {
         // Files from before TITLE existed (1996) name their content in COMPND.
         structure.metadata.title = titleParts.isEmpty ? structure.metadata.compound : joinContinuation(titleParts)
         structure.metadata.source = joinContinuation(sourceParts)
+        structure.metadata.authors = joinContinuation(authorParts)
+        structure.metadata.keywords = joinContinuation(keywordParts)
         guard !structure.models.isEmpty else {
             throw StructureError(file: source, line: nil, message: "no ATOM or HETATM records: not a structure")
         }

@@ -29,6 +29,10 @@ public struct Metadata: Sendable, Equatable {
     public var resolution: Float?
     public var compound = ""
     public var source = ""
+    /// As the file lists them (PDB `AUTHOR`, mmCIF `_audit_author.name`), joined with ", ".
+    public var authors = ""
+    /// PDB `KEYWDS`, mmCIF `_struct_keywords.text`.
+    public var keywords = ""
     public init() {}
 }
 

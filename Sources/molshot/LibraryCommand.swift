@@ -17,38 +17,57 @@ struct LibraryCommand: ParsableCommand {
     )
 
     struct Import: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Import structure files (gzip kept as is); files already there are skipped.")
+        static let configuration = CommandConfiguration(
+            abstract: "Import structure files; files already there are skipped, other files of a structure there are listed as its sources.",
+            discussion: """
+                Files are read and parsed on every core and stored in input order, 64 to a transaction. A file with the \
+                PDB id and the atoms of a molecule already there (1crn.pdb after 1CRN.cif.gz) becomes one of its sources \
+                rather than a molecule of its own, unless --separate. Makes the library where there is none, and says so.
+                """)
 
         @Argument(help: "Files, folders (searched recursively) or @list.txt files.")
         var inputs: [String]
 
+        @Flag(help: "Keep every file a molecule of its own, even another file of a structure already there.")
+        var separate = false
+
+        @Option(help: "Threads that read and parse (default: cores).")
+        var workers: Int?
+
         @OptionGroup var input: InputOptions
+
+        func validate() throws {
+            if let workers, workers < 1 { throw ValidationError("--workers must be 1 or more (got \(workers)).") }
+        }
 
         func run() throws {
             try CLIFailure.run {
                 let library = try input.library()
+                if library.wasCreated { FileHandle.standardError.write(Data("molshot: made a new library at \(library.path)\n".utf8)) }
                 let perception = try BondPerception.standard()
-                var added = 0, present = 0, failed = 0
+                var added = 0, present = 0, sources = 0, failed = 0
                 let paths = try StructureInputs.collect(inputs, pdbIDs: false)
                 let done = Locked(0)
                 Interruption.report("files imported") { (done.withLock { $0 }, paths.count) }
-                for path in paths {
+                try library.importFiles(paths, workers: workers ?? ProcessInfo.processInfo.activeProcessorCount, maxBytes: try input.limit(),
+                                        perception: perception, separate: separate) { path, result in
                     defer { done.withLock { $0 += 1 } }
-                    do {
-                        switch try library.importFile(path, maxBytes: try input.limit(), perception: perception) {
-                        case .added(let r):
-                            added += 1
-                            print("added \(r.id) \(r.name) (\(r.atoms) atoms) from \(path)")
-                        case .duplicate(let r):
-                            present += 1
-                            print("already there: \(path) is \(r.id) \(r.name)")
-                        }
-                    } catch {
+                    switch result {
+                    case .success(.added(let r)):
+                        added += 1
+                        print("added \(r.id) \(r.name) (\(r.atoms) atoms) from \(path)")
+                    case .success(.duplicate(let r)):
+                        present += 1
+                        print("already there: \(path) is \(r.id) \(r.name)")
+                    case .success(.anotherSource(let r)):
+                        sources += 1
+                        print("another file of \(r.id) \(r.name): \(path)")
+                    case .failure(let error):
                         failed += 1
                         _ = CLIFailure.report(error)
                     }
                 }
-                print("\(added) added, \(present) already there, \(failed) failed; library \(library.path)")
+                print("\(added) added, \(sources) another file of a molecule there, \(present) already there, \(failed) failed; library \(library.path)")
                 if failed > 0 { throw ExitCode(1) }
             }
         }
@@ -60,7 +79,8 @@ struct LibraryCommand: ParsableCommand {
         @Flag(help: "Print {\"total\": N, \"molecules\": [...]}.") var json = false
         @Option(help: "Molecules to skip.") var offset = 0
         @Option(help: "Molecules to list at most.") var limit = 50
-        @Option(help: "Only molecules whose name, title or source path contains this text (any case).") var query: String?
+        @Option(help: "Words to find in names, PDB ids, titles, authors, keywords, ligand names and source paths (all of them, any case, as words or their starts).")
+        var query: String?
         @OptionGroup var input: InputOptions
 
         func validate() throws {
@@ -70,15 +90,15 @@ struct LibraryCommand: ParsableCommand {
 
         func run() throws {
             try CLIFailure.run {
-                let (total, molecules) = try input.library().list(offset: offset, limit: limit, query: query)
+                let (total, molecules) = try input.existingLibrary().list(offset: offset, limit: limit, query: query)
                 if json {
                     struct Page: Encodable { var total: Int; var molecules: [MoleculeRecord] }
                     print(try jsonText(Page(total: total, molecules: molecules)))
                     return
                 }
                 for m in molecules {
-                    let title = m.title.map { $0.count > 60 ? String($0.prefix(59)) + "…" : $0 } ?? ""
-                    print("\(m.id)\t\(m.name)\t\(m.format)\t\(m.atoms) atoms\t\(title)")
+                    let title = m.title.map { $0.count > 50 ? String($0.prefix(49)) + "…" : $0 } ?? ""
+                    print("\(m.id)\t\(m.name)\t\(m.format)\t\(m.atoms) atoms\t\(m.source)\t\(title)")
                 }
                 let shown = molecules.isEmpty ? "none" : "\(offset + 1)-\(offset + molecules.count)"
                 print("\(shown) of \(total) molecule\(total == 1 ? "" : "s")" + (query.map { " matching \"\($0)\"" } ?? ""))
@@ -95,7 +115,7 @@ struct LibraryCommand: ParsableCommand {
 
         func run() throws {
             try CLIFailure.run {
-                let library = try input.library()
+                let library = try input.existingLibrary()
                 let (record, structure) = try library.load(molecule)
                 let bonds = try BondPerception.standard().bonds(of: structure.models[0])
                 let summary = StructureSummary(file: "lib:\(record.id)", structure: structure, bonds: bonds)
@@ -113,7 +133,9 @@ struct LibraryCommand: ParsableCommand {
                 }
                 print("id:         \(record.id)")
                 print("name:       \(record.name)")
-                print("source:     \(record.source)")
+                for (i, s) in try library.sources(of: record.id).enumerated() {
+                    print((i == 0 ? "source:     " : "            ") + "\(s.path) (\(s.format), \(s.bytes) bytes)")
+                }
                 print("checksum:   \(record.checksum)")
                 print("added:      \(record.added)")
                 print(summary.text)
@@ -127,12 +149,12 @@ struct LibraryCommand: ParsableCommand {
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove a molecule and everything stored for it.")
 
-        @Argument(help: "The molecule's id.") var id: Int
+        @Argument(help: "The molecule's id or name (a name several molecules share is refused, listing them).") var molecule: String
         @OptionGroup var input: InputOptions
 
         func run() throws {
             try CLIFailure.run {
-                let r = try input.library().remove(id: id)
+                let r = try input.library(create: false).remove(molecule)
                 print("removed \(r.id) \(r.name)")
             }
         }
@@ -145,7 +167,7 @@ struct LibraryCommand: ParsableCommand {
 
         func run() throws {
             try CLIFailure.run {
-                let (done, failed) = try input.library().rescan(perception: try BondPerception.standard())
+                let (done, failed) = try input.library(create: false).rescan(perception: try BondPerception.standard())
                 for (record, error) in failed { _ = CLIFailure.report(LibraryError(error.faultKind, "\(record.id) \(record.name): \(CLIFailure.message(error))")) }
                 print("\(done) rescanned, \(failed.count) failed")
                 if !failed.isEmpty { throw ExitCode(1) }
@@ -161,7 +183,7 @@ struct LibraryCommand: ParsableCommand {
 
         func run() throws {
             try CLIFailure.run {
-                let library = try input.library()
+                let library = try input.existingLibrary()
                 let s = try library.stats()
                 if json {
                     print(try jsonText(s))

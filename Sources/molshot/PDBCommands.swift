@@ -63,6 +63,7 @@ struct Fetch: ParsableCommand {
     func run() throws {
         try CLIFailure.run {
             let library = try input.library()
+            if library.wasCreated { FileHandle.standardError.write(Data("molshot: made a new library at \(library.path)\n".utf8)) }
             let archive = PDBArchive.fromEnvironment()
             let perception = try BondPerception.standard()
             var failed: Int32 = 0

@@ -172,7 +172,11 @@ struct InputOptions: ParsableArguments {
 
     var libraryPath: String { db ?? MoleculeLibrary.defaultPath() }
 
-    func library() throws -> MoleculeLibrary { try MoleculeLibrary(path: libraryPath) }
+    /// The library for a command that writes (made where there is none: `import`, `fetch`).
+    func library(create: Bool = true) throws -> MoleculeLibrary { try MoleculeLibrary(path: libraryPath, create: create) }
+
+    /// The library for a command that only reads: opened read-only, never made.
+    func existingLibrary() throws -> MoleculeLibrary { try MoleculeLibrary(path: libraryPath, readOnly: true) }
 
     /// Where structures named by path, `lib:` or `pdb:` come from.
     func source() throws -> MoleculeSource {

@@ -69,7 +69,7 @@ struct ThumbnailsCommand: ParsableCommand {
         do {
             source = try picture.input.source()
             if library {
-                let lib = try picture.input.library()
+                let lib = try picture.input.existingLibrary()
                 all += try lib.list(offset: 0, limit: Int.max).molecules.map { "lib:\($0.id)" }
             }
         } catch { throw CLIFailure.report(error) }
