@@ -569,6 +569,25 @@ public final class MoleculeLibrary {
         return (done, failed)
     }
 
+    /// Writes a consistent, compacted copy of the library to `output` (which must not exist)
+    /// while others read and write it: `VACUUM INTO` a temporary file beside it, then a rename.
+    /// Returns the copy's size.
+    public func snapshot(to output: String) throws -> Int {
+        guard !FileManager.default.fileExists(atPath: output) else {
+            throw LibraryError(.request, "\(output) is already there: a snapshot goes to a new file")
+        }
+        let temporary = output + ".part-\(ProcessInfo.processInfo.processIdentifier)"
+        try? FileManager.default.removeItem(atPath: temporary)
+        do {
+            try database.statement("VACUUM INTO ?").bind(.text(temporary)).run()
+            try FileManager.default.moveItem(atPath: temporary, toPath: output)
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw LibraryError(.request, "cannot write the snapshot \(output): \((error as? LibraryError)?.message ?? error.localizedDescription)")
+        }
+        return (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
+    }
+
     // MARK: Statistics
 
     public struct Stats: Codable, Sendable {

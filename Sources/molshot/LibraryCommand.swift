@@ -13,8 +13,41 @@ struct LibraryCommand: ParsableCommand {
             with tables molecules, metadata, atoms and bonds that the sqlite3 shell can query. Every command that \
             takes a structure also takes lib:ID or lib:NAME.
             """,
-        subcommands: [Import.self, List.self, Show.self, Remove.self, Rescan.self, Stats.self]
+        subcommands: [Create.self, Import.self, List.self, Show.self, Remove.self, Rescan.self, Stats.self, Snapshot.self]
     )
+
+    struct Create: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Make an empty library (import and fetch make one too); one already there is left as it is.")
+
+        @OptionGroup var input: InputOptions
+
+        func run() throws {
+            try CLIFailure.run {
+                let library = try input.library()
+                print(library.wasCreated ? "made a new library at \(library.path)" : "a library is already at \(library.path)")
+            }
+        }
+    }
+
+    struct Snapshot: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a consistent copy of the library to a new file while it is in use (VACUUM INTO).",
+            discussion: """
+                The copy is what the library held at one moment, compacted, in one file with no WAL: what read-only \
+                service replicas are fed from while one writer imports. It is written beside OUT and renamed into place.
+                """)
+
+        @Argument(help: "The copy's path (must not exist).") var output: String
+        @OptionGroup var input: InputOptions
+
+        func run() throws {
+            try CLIFailure.run {
+                let library = try input.existingLibrary()
+                let bytes = try library.snapshot(to: output)
+                print("snapshot of \(library.path) at \(output): \(bytes) bytes")
+            }
+        }
+    }
 
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -23,7 +23,7 @@ final class MoleculeLibraryTests: XCTestCase {
 
     @discardableResult
     func add(_ name: String) throws -> MoleculeRecord {
-        guard case .added(let r) = try library.importFile(fixture(name), perception: perception) else {
+        guard case .added(let r) = try library.importFile(fixture(name), perception: perception, separate: true) else {
             XCTFail("\(name) was not added")
             throw LibraryError(.machine, "not added")
         }
@@ -45,7 +45,11 @@ final class MoleculeLibraryTests: XCTestCase {
         }
         XCTAssertEqual(again.id, r.id)
         let gz = try add("1lzh.pdb.gz")
-        XCTAssertEqual(try library.original(id: gz.id), try FileInput.readAll(path: fixture("1lzh.pdb.gz")), "gzip kept as it was")
+        XCTAssertEqual(try library.original(id: gz.id), try FileInput.read(path: fixture("1lzh.pdb.gz")), "the file's text kept")
+        let stored = try XCTUnwrap(library.database.statement("SELECT length(bytes), codec FROM originals WHERE molecule = ?").bind(.int(gz.id))
+            .first { ($0.int(0), $0.text(1)) })
+        XCTAssertEqual(stored.1, "zstd")
+        XCTAssertLessThan(stored.0, try FileInput.readAll(path: fixture("1lzh.pdb.gz")).count, "kept in less than its gzip")
     }
 
     func testALoadedMoleculeHasTheFilesAtomsAndBonds() throws {
@@ -127,8 +131,7 @@ final class MoleculeLibraryTests: XCTestCase {
         XCTAssertEqual(names, ["heme-site"])
         // Atoms per element in 1crn.
         let perElement = try library.database.statement("""
-            SELECT a.element, count(*) FROM atoms a JOIN molecules m ON m.id = a.molecule WHERE m.name = '1crn'
-            GROUP BY a.element ORDER BY count(*) DESC
+            SELECT e.element, e.count FROM elements e JOIN molecules m ON m.id = e.molecule WHERE m.name = '1crn' ORDER BY e.count DESC
             """)
         var counts: [String: Int] = [:]
         while try perElement.step() { counts[perElement.text(0)!] = perElement.int(1) }
@@ -166,7 +169,7 @@ final class MoleculeLibraryTests: XCTestCase {
                 for i in 0..<30 {
                     let copy = scratch.appendingPathComponent("copy\(i).pdb")
                     try Data((crambin + "REMARK 999 COPY \(i)\n").utf8).write(to: copy)
-                    _ = try writer.importFile(copy.path, perception: perception)
+                    _ = try writer.importFile(copy.path, perception: perception, separate: true)
                 }
             } catch { writerError = error }
             writerDone.signal()
@@ -176,8 +179,11 @@ final class MoleculeLibraryTests: XCTestCase {
         while writerDone.wait(timeout: .now()) == .timedOut {
             let (total, molecules) = try reader.list(limit: 1000)
             XCTAssertEqual(total, molecules.count)
-            // Every molecule listed is whole: its atoms are all there.
-            let s = try reader.database.statement("SELECT m.atoms, (SELECT count(*) FROM atoms a WHERE a.molecule = m.id) FROM molecules m")
+            // Every molecule listed is whole: its atoms are all counted, its model is there.
+            let s = try reader.database.statement("""
+                SELECT m.atoms, (SELECT sum(count) FROM elements e WHERE e.molecule = m.id)
+                    * (SELECT count(*) FROM compact_models c WHERE c.molecule = m.id) FROM molecules m
+                """)
             while try s.step() { XCTAssertEqual(s.int(0), s.int(1)) }
             reads += 1
         }
@@ -210,7 +216,11 @@ final class MoleculeLibraryTests: XCTestCase {
         let lib = try MoleculeLibrary(path: path)
         let kept = try XCTUnwrap(try lib.record(id: 7))
         XCTAssertEqual(kept.name, "1crn")
-        XCTAssertEqual(try lib.database.statement("SELECT count(*) FROM atoms WHERE molecule = 7").first { $0.int(0) }, 1, "its atoms stayed")
+        // Its polymer atom went from the rows into the counts (schema 4 keeps atom rows for ligands only).
+        XCTAssertEqual(try lib.database.statement("SELECT count(*) FROM atoms WHERE molecule = 7").first { $0.int(0) }, 0)
+        XCTAssertEqual(try lib.database.statement("SELECT count FROM elements WHERE molecule = 7").first { $0.int(0) }, 1)
+        XCTAssertEqual(try lib.database.statement("SELECT chain || residues || atoms FROM chains WHERE molecule = 7").first { $0.text(0) }, "A11")
+        XCTAssertEqual(try lib.list(query: "1crn").molecules.map(\.id), [7], "found through the search index the migration filled")
         // Alice importing her file again finds it (by its bytes: version 2 kept no SHA-256); bob gets his own.
         guard case .duplicate(let same) = try lib.importBytes(crambin, source: "1crn.pdb", name: "1crn", perception: perception,
                                                               owner: "alice", isPrivate: true) else { return XCTFail("alice's own file is hers") }
@@ -240,9 +250,9 @@ final class MoleculeLibraryTests: XCTestCase {
         XCTAssertGreaterThan(files.count, 50)
         for file in files {
             let r: MoleculeRecord
-            switch try library.importFile(file, perception: perception) {
+            switch try library.importFile(file, perception: perception, separate: true) {
             case .added(let a): r = a
-            case .duplicate(let d): r = d
+            case .duplicate(let d), .anotherSource(let d): r = d
             }
             let fromFile = try StructureFile.load(path: file)
             let stored = try library.load(String(r.id)).structure.models[0]

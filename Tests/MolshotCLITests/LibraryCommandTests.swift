@@ -17,7 +17,8 @@ final class LibraryCommandTests: XCTestCase {
     func testImportListShowRemove() throws {
         let imported = try molshot("library", "import", "Tests/Fixtures/1crn.pdb", "Tests/Fixtures/Caffeine.pdb", "Tests/Fixtures/TYR.sdf")
         XCTAssertEqual(imported.status, 0, imported.stderr)
-        XCTAssertTrue(imported.stdout.hasSuffix("3 added, 0 already there, 0 failed; library \(db)\n"), imported.stdout)
+        XCTAssertTrue(imported.stdout.hasSuffix("3 added, 0 another file of a molecule there, 0 already there, 0 failed; library \(db)\n"), imported.stdout)
+        XCTAssertEqual(imported.stderr, "molshot: made a new library at \(db)\n")
         let again = try molshot("library", "import", "Tests/Fixtures/1crn.pdb")
         XCTAssertTrue(again.stdout.contains("already there: Tests/Fixtures/1crn.pdb is 1 1crn"), again.stdout)
         let page = try molshot("library", "list", "--json", "--offset", "1", "--limit", "1")
@@ -27,7 +28,7 @@ final class LibraryCommandTests: XCTestCase {
         XCTAssertEqual(molecules.map { $0["name"] as? String }, ["Caffeine"])
         for key in ["id", "name", "source", "checksum", "title", "format", "atoms", "added"] { XCTAssertNotNil(molecules[0][key], key) }
         let query = try molshot("library", "list", "--query", "HYDROPHOBIC")
-        XCTAssertTrue(query.stdout.hasPrefix("1\t1crn\tpdb\t327 atoms\tWATER STRUCTURE"), query.stdout)
+        XCTAssertTrue(query.stdout.hasPrefix("1\t1crn\tpdb\t327 atoms\tTests/Fixtures/1crn.pdb\tWATER STRUCTURE"), query.stdout)
         XCTAssertTrue(query.stdout.hasSuffix("1-1 of 1 molecule matching \"HYDROPHOBIC\"\n"), query.stdout)
         let show = try molshot("library", "show", "1crn")
         XCTAssertTrue(show.stdout.contains("atoms:      327"), show.stdout)
@@ -61,11 +62,29 @@ final class LibraryCommandTests: XCTestCase {
         for name in try names(fromFiles) {
             XCTAssertEqual(try Data(contentsOf: fromFiles.appendingPathComponent(name)), try Data(contentsOf: fromLibrary.appendingPathComponent(name)), name)
         }
-        let ambiguous = try molshot("library", "import", "Tests/Fixtures/1CRN.cif")
-        XCTAssertEqual(ambiguous.status, 0)
-        let info = try molshot("info", "lib:1crn")
+        // The mmCIF file of the same entry is another source of the same molecule, not a second one.
+        let cif = try molshot("library", "import", "Tests/Fixtures/1CRN.cif")
+        XCTAssertEqual(cif.status, 0)
+        XCTAssertTrue(cif.stdout.hasPrefix("another file of 1 1crn: Tests/Fixtures/1CRN.cif\n"), cif.stdout)
+        XCTAssertEqual(try molshot("info", "lib:1crn").status, 0)
+        let shown = try molshot("library", "show", "1crn")
+        XCTAssertTrue(shown.stdout.contains("source:     Tests/Fixtures/1crn.pdb (pdb, ") && shown.stdout.contains("            Tests/Fixtures/1CRN.cif (mmcif, "), shown.stdout)
+        // Asked to keep it apart, it is a molecule of its own, and the name is ambiguous.
+        let apart = try molshot("library", "import", "--separate", "Tests/Fixtures/1CRN.cif")
+        XCTAssertTrue(apart.stdout.contains("already there"), "the same bytes are still the same file: \(apart.stdout)")
+        try FileManager.default.createDirectory(at: scratch.appendingPathComponent("copy"), withIntermediateDirectories: true)
+        let copy = scratch.appendingPathComponent("copy/1CRN.cif")
+        try (try Data(contentsOf: InfoCommandTests.root.appendingPathComponent("Tests/Fixtures/1CRN.cif")) + Data("#\n".utf8)).write(to: copy)
+        XCTAssertTrue(try molshot("library", "import", "--separate", copy.path).stdout.hasPrefix("added "))
+        XCTAssertEqual(try molshot("library", "import", copy.path).stdout.contains("already there"), true)
+        let info = try molshot("info", "lib:1CRN")
         XCTAssertEqual(info.status, 1)
-        XCTAssertTrue(info.stderr.contains("the name 1crn matches 2 molecules"), info.stderr)
+        XCTAssertTrue(info.stderr.contains("the name 1CRN matches 2 molecules: 1 (Tests/Fixtures/1crn.pdb), 3 (\(copy.path)); give the id"), info.stderr)
+        let remove = try molshot("library", "remove", "1crn")
+        XCTAssertEqual(remove.status, 1)
+        XCTAssertTrue(remove.stderr.contains("the name 1crn matches 2 molecules"), remove.stderr)
+        XCTAssertEqual(try molshot("library", "remove", "3").stdout, "removed 3 1CRN\n")
+        XCTAssertEqual(try molshot("info", "lib:1crn").status, 0)
     }
 
     func testVersionAndReplayFromTheLibrary() throws {
@@ -92,7 +111,7 @@ final class LibraryCommandTests: XCTestCase {
         for delay in [0.4, 0.9] {
             let p = Process()
             p.executableURL = exe.deletingLastPathComponent().appendingPathComponent("molshot")
-            p.arguments = ["library", "import", input.path, "--db", db]
+            p.arguments = ["library", "import", "--separate", input.path, "--db", db]
             p.standardOutput = FileHandle.nullDevice
             try p.run()
             Thread.sleep(forTimeInterval: delay)
@@ -103,14 +122,15 @@ final class LibraryCommandTests: XCTestCase {
             let check = try sqlite(["PRAGMA integrity_check;"])
             XCTAssertEqual(check, "ok")
             let partial = try sqlite(["""
-                SELECT count(*) FROM molecules m WHERE m.atoms != (SELECT count(*) FROM atoms a WHERE a.molecule = m.id)
-                OR m.bonds != (SELECT count(*) FROM bonds b WHERE b.molecule = m.id)
+                SELECT count(*) FROM molecules m WHERE m.atoms != (SELECT sum(count) FROM elements e WHERE e.molecule = m.id)
+                OR NOT EXISTS (SELECT 1 FROM sources s WHERE s.molecule = m.id)
+                OR NOT EXISTS (SELECT 1 FROM molecule_search f WHERE f.rowid = m.id)
                 OR NOT EXISTS (SELECT 1 FROM compact_models c WHERE c.molecule = m.id)
                 OR NOT EXISTS (SELECT 1 FROM originals o WHERE o.molecule = m.id);
                 """])
             XCTAssertEqual(partial, "0")
         }
-        let finished = try molshot("library", "import", input.path)
+        let finished = try molshot("library", "import", "--separate", input.path)
         XCTAssertEqual(finished.status, 0, finished.stderr)
         XCTAssertEqual(try sqlite(["SELECT count(*) FROM molecules;"]), "400")
     }

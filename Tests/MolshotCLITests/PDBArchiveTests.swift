@@ -100,7 +100,7 @@ final class PDBArchiveTests: XCTestCase {
             let run = try molshot(["fetch", "1crn"], changing: ["MOLSHOT_PDB_MIRROR": mirror, "MOLSHOT_HTTP_ATTEMPTS": "4", "MOLSHOT_HTTP_BACKOFF": "1"])
             let seconds = Date().timeIntervalSince(started)
             XCTAssertEqual(run.status, 2)
-            XCTAssertTrue(run.stderr.hasPrefix("molshot: error: 1CRN: could not reach \(mirror.replacingOccurrences(of: "{id}", with: "1crn").replacingOccurrences(of: "{format}", with: "cif"))"), run.stderr)
+            XCTAssertTrue(run.stderr.contains("molshot: error: 1CRN: could not reach \(mirror.replacingOccurrences(of: "{id}", with: "1crn").replacingOccurrences(of: "{format}", with: "cif"))"), run.stderr)
             XCTAssertTrue(run.stderr.contains(why) && run.stderr.contains("no network? set MOLSHOT_PDB_MIRROR"), run.stderr)
             XCTAssertFalse(run.stderr.contains("trying again"), "not retried: \(run.stderr)")
             XCTAssertLessThan(seconds, 3, "a retry would have waited a second: \(run.stderr)")

@@ -26,7 +26,7 @@ final class ServeHarness {
     /// Starts a server and gives its base URL.
     func start(_ extra: [String] = []) throws -> String {
         // serve opens only a library that is there: make an empty one first.
-        if !FileManager.default.fileExists(atPath: db) { _ = try MolshotBinary.run(["library", "list", "--db", db]) }
+        if !FileManager.default.fileExists(atPath: db) { _ = try MolshotBinary.run(["library", "create", "--db", db]) }
         let exe = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         let p = Process()
         p.executableURL = exe.deletingLastPathComponent().appendingPathComponent("molshot")
