@@ -500,10 +500,12 @@ public final class MoleculeLibrary {
         }
         // One snapshot: the total counts the rows the page is taken from, even during an import.
         return try database.snapshot {
-            guard let query, !words.isEmpty else { return try page("?1 IS NULL", .null) }
-            let match = words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"*" }.joined(separator: " ")
-            let found = try page("id IN (SELECT rowid FROM molecule_search WHERE molecule_search MATCH ?1)", .text(match))
-            if found.total > 0 { return found }
+            guard let query, !query.isEmpty else { return try page("?1 IS NULL", .null) }
+            if !words.isEmpty {
+                let match = words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"*" }.joined(separator: " ")
+                let found = try page("id IN (SELECT rowid FROM molecule_search WHERE molecule_search MATCH ?1)", .text(match))
+                if found.total > 0 { return found }
+            }
             let like = "%" + query.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
                 .replacingOccurrences(of: "_", with: "\\_") + "%"
             return try page("(name LIKE ?1 ESCAPE '\\' OR source LIKE ?1 ESCAPE '\\')", .text(like))

@@ -130,6 +130,11 @@ final class RouteTests: XCTestCase {
             XCTAssertNil(molecules[1]["thumbnail"], "no file, no thumbnail")
             let largest = try Self.json(try await client.execute(uri: "/v1/molecules?sort=atoms", method: .get))
             XCTAssertEqual((largest["molecules"] as? [[String: Any]])?.map { $0["name"] as? String }, ["1crn", "TYR", "heme-site"])
+            // Full-text search: authors (AUTHOR), keywords (KEYWDS), ligand names, all words in one molecule.
+            for (query, names) in [("teeter", ["1crn"]), ("plant%20seed", ["1crn"]), ("HEM", ["heme-site"]), ("hendrickson%20HEM", [])] {
+                let found = try Self.json(try await client.execute(uri: "/v1/molecules?query=\(query)", method: .get))
+                XCTAssertEqual((found["molecules"] as? [[String: Any]])?.map { $0["name"] as? String }, names, query)
+            }
             let bad = try await client.execute(uri: "/v1/molecules?sort=size", method: .get)
             XCTAssertEqual(bad.status, .badRequest)
             XCTAssertTrue(String(buffer: bad.body).contains("parameter sort must be one of id, name, atoms, newest"), String(buffer: bad.body))
