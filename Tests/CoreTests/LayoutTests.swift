@@ -17,7 +17,7 @@ final class LayoutTests: XCTestCase {
         "Graphics": ["COpenGL", "Imaging", "Core"],
         "MoleculeView": ["Graphics", "Structure", "Scene", "Imaging", "Core"],
         "Pathways": ["Graphics", "Text", "Imaging", "Core"],
-        "Library": ["CHTTP", "CSQLite", "Structure", "Core"],
+        "Library": ["CHTTP", "CSQLite", "CZstd", "Structure", "Core"],
         "Thumbnails": ["MoleculeView", "Graphics", "Structure", "Scene", "Text", "Imaging", "Core"],
         "Gestures": ["MoleculeView", "Pathways", "Graphics", "Structure", "Scene", "Text", "Imaging", "Core"],
         "Service": ["Gestures", "Library", "MoleculeView", "Pathways", "Graphics", "Structure", "Imaging", "Core", "CMemory"],
