@@ -152,6 +152,7 @@ public final class MoleculeLibrary {
         var content: MoleculeContent
         var compact: [UInt8]
         var original: [UInt8]
+        var originalCodec: String
         var ligandAtoms: [Int]
     }
 
@@ -168,9 +169,19 @@ public final class MoleculeLibrary {
         structure.models = Array(structure.models.prefix(1))
         let model = content.model
         let ligandAtoms = model.residues.filter { $0.isHetero && !$0.isWater }.flatMap { $0.atoms.map(Int.init) }
-        return PreparedImport(file: file, structure: structure, content: content,
-                              compact: CompactModel.encode(content.model, bonds: content.bonds),
-                              original: Zstd.compress(text, level: originalLevel), ligandAtoms: ligandAtoms)
+        let compact = CompactModel.encode(content.model, bonds: content.bonds)
+        // The original against the model as the library will read it back (what its decoding
+        // will write again), checked to come back whole; else kept with zstd alone.
+        var original = Zstd.compress(text, level: originalLevel), codec = "zstd"
+        if structure.format == .pdb || structure.format == .mmcif, let stored = try? CompactModel.decode(compact) {
+            let withModel = OriginalCodec.encode(text, model: stored, format: structure.format, level: originalLevel)
+            if withModel.count < original.count, (try? OriginalCodec.decode(withModel, model: { stored })) == text {
+                original = withModel
+                codec = OriginalCodec.codec
+            }
+        }
+        return PreparedImport(file: file, structure: structure, content: content, compact: compact, original: original,
+                              originalCodec: codec, ligandAtoms: ligandAtoms)
     }
 
     /// The molecule the file's bytes already are, where the importer can see it (never one kept
@@ -216,7 +227,8 @@ public final class MoleculeLibrary {
             try insert.run()
             let id = Int(database.lastInsertedRow)
             try addSource(file, format: structure.format, molecule: id)
-            try database.statement("INSERT INTO originals (molecule, bytes, codec) VALUES (?, ?, 'zstd')").bind(.int(id), .blob(p.original)).run()
+            try database.statement("INSERT INTO originals (molecule, bytes, codec) VALUES (?, ?, ?)")
+                .bind(.int(id), .blob(p.original), .text(p.originalCodec)).run()
             try database.statement("INSERT INTO compact_models (molecule, bytes) VALUES (?, ?)").bind(.int(id), .blob(p.compact)).run()
             try write(p, molecule: id)
             return .added(try record(id: id)!)
@@ -401,7 +413,18 @@ public final class MoleculeLibrary {
         guard let (bytes, codec) = try s.first({ ($0.blob(0), $0.text(1) ?? "raw") }) else {
             throw LibraryError(.request, "no molecule \(id) in the library \(path)")
         }
-        return codec == "zstd" ? try Zstd.decompress(bytes) : bytes
+        switch codec {
+        case "zstd": return try Zstd.decompress(bytes)
+        case OriginalCodec.codec:
+            return try OriginalCodec.decode(bytes) {
+                guard let blob = try database.statement("SELECT bytes FROM compact_models WHERE molecule = ?").bind(.int(id)).first({ $0.blob(0) }) else {
+                    throw LibraryError(.machine, "molecule \(id) has no stored model to read its original against")
+                }
+                return try CompactModel.decode(blob)
+            }
+        case "raw": return bytes
+        default: throw LibraryError(.machine, "molecule \(id)'s original is kept as \(codec), which this Molshot does not read")
+        }
     }
 
     public func metadata(id: Int) throws -> [(key: String, value: String)] {
@@ -559,7 +582,8 @@ public final class MoleculeLibrary {
                                   .optional(structure.metadata.resolution), .int(content.modelCount), .int(content.model.atoms.count),
                                   .int(content.bonds.count), .int(Set(content.model.chains.map(\.id)).count),
                                   .int(content.model.residues.count), .int(id)).run()
-                    try database.statement("INSERT INTO originals (molecule, bytes, codec) VALUES (?, ?, 'zstd')").bind(.int(id), .blob(p.original)).run()
+                    try database.statement("INSERT INTO originals (molecule, bytes, codec) VALUES (?, ?, ?)")
+                        .bind(.int(id), .blob(p.original), .text(p.originalCodec)).run()
                     try database.statement("INSERT INTO compact_models (molecule, bytes) VALUES (?, ?)").bind(.int(id), .blob(p.compact)).run()
                     try write(p, molecule: id)
                 }
