@@ -62,14 +62,22 @@ def cif_copy(text, new_id):
         elif line.startswith("_atom_site."):
             tags.append(line.split()[0]); in_site = True
         elif in_site and tags and line and not line.startswith(("#", "_", "loop_")):
-            parts = line.split()
-            if len(parts) == len(tags):
+            spans = [m.span() for m in re.finditer(r"\S+", line)]
+            if len(spans) == len(tags):
+                # The moved values in place of the old, the columns' padding kept.
                 for t in ("_atom_site.Cartn_x", "_atom_site.Cartn_y", "_atom_site.Cartn_z"):
                     if t in tags:
                         i = tags.index(t)
-                        try: parts[i] = "%.3f" % moved(parts[i])
-                        except ValueError: pass
-                line = " ".join(parts)
+                        a0, a1 = spans[i]
+                        try: v = "%.3f" % moved(line[a0:a1])
+                        except ValueError: continue
+                        end = a1
+                        while len(v) > end - a0 and end < len(line) - 1 and line[end] == " " and line[end + 1] == " ":
+                            end += 1
+                        v = v.ljust(end - a0)
+                        line = line[:a0] + v + line[end:]
+                        shift = len(v) - (end - a0) + (end - a1)
+                        spans = [(x + (len(v) - (end - a0)), y + (len(v) - (end - a0))) if k > i else (x, y) for k, (x, y) in enumerate(spans)]
         elif in_site and (line.startswith(("#", "loop_")) or line.startswith("_") and not line.startswith("_atom_site.")):
             in_site, tags = False, []
         out.append(line)

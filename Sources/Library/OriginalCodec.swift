@@ -13,14 +13,18 @@ enum OriginalCodec {
 
     enum Kind: UInt8 { case none = 0, pdb = 1, mmcif = 2 }
 
-    static func encode(_ text: [UInt8], model: Model, format: Structure.Format, level: Int32) -> [UInt8] {
+    /// The text compressed against `model`, checked to decompress to the text again (with the
+    /// same prefix the decoder writes from the same model); nil if it does not.
+    static func encode(_ text: [UInt8], model: Model, format: Structure.Format, level: Int32) -> [UInt8]? {
         let kind: Kind = format == .pdb ? .pdb : format == .mmcif ? .mmcif : .none
         let tags = kind == .mmcif ? atomSiteTags(text) : []
         var out = ByteWriter(capacity: text.count / 4)
         out.put(kind.rawValue)
         out.put(tags.joined(separator: "\n"))
         let prefix = kind == .none ? [] : render(model, kind: kind, tags: tags)
-        out.bytes += compress(text, prefix: prefix, level: level)
+        let frame = compress(text, prefix: prefix, level: level)
+        guard (try? decompress(frame, prefix: prefix)) == text else { return nil }
+        out.bytes += frame
         return out.bytes
     }
 
@@ -105,77 +109,134 @@ enum OriginalCodec {
         return tags
     }
 
+    /// The columns of an mmCIF atom loop the model can write.
+    enum Column {
+        case group, id, symbol, atomName, altID, compID, asymID, entityID, seqID, insertion, x, y, z, occupancy, bFactor, charge, authSeqID, model, unknown
+
+        init(_ tag: String) {
+            switch tag {
+            case "_atom_site.group_PDB": self = .group
+            case "_atom_site.id": self = .id
+            case "_atom_site.type_symbol": self = .symbol
+            case "_atom_site.label_atom_id", "_atom_site.auth_atom_id": self = .atomName
+            case "_atom_site.label_alt_id": self = .altID
+            case "_atom_site.label_comp_id", "_atom_site.auth_comp_id": self = .compID
+            case "_atom_site.label_asym_id", "_atom_site.auth_asym_id": self = .asymID
+            case "_atom_site.label_entity_id": self = .entityID
+            case "_atom_site.label_seq_id": self = .seqID
+            case "_atom_site.pdbx_PDB_ins_code": self = .insertion
+            case "_atom_site.Cartn_x": self = .x
+            case "_atom_site.Cartn_y": self = .y
+            case "_atom_site.Cartn_z": self = .z
+            case "_atom_site.occupancy": self = .occupancy
+            case "_atom_site.B_iso_or_equiv": self = .bFactor
+            case "_atom_site.pdbx_formal_charge": self = .charge
+            case "_atom_site.auth_seq_id": self = .authSeqID
+            case "_atom_site.pdbx_PDB_model_num": self = .model
+            default: self = .unknown
+            }
+        }
+    }
+
     static func render(_ model: Model, kind: Kind, tags: [String]) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(model.atoms.count * 82)
-        let coordinates = decimals(model.atoms.flatMap { [$0.position.x, $0.position.y, $0.position.z] }, least: 3)
-        let occupancy = decimals(model.atoms.map(\.occupancy), least: 2), bFactor = decimals(model.atoms.map(\.bFactor), least: 2)
+        out.reserveCapacity(model.atoms.count * 84)
+        var xyz: [Float] = []
+        xyz.reserveCapacity(model.atoms.count * 3)
+        var occupancies: [Float] = [], bFactors: [Float] = []
+        occupancies.reserveCapacity(model.atoms.count)
+        bFactors.reserveCapacity(model.atoms.count)
+        for a in model.atoms {
+            xyz.append(a.position.x); xyz.append(a.position.y); xyz.append(a.position.z)
+            occupancies.append(a.occupancy); bFactors.append(a.bFactor)
+        }
+        let coordinates = decimals(xyz, least: 3), occupancy = decimals(occupancies, least: 2), bFactor = decimals(bFactors, least: 2)
+        let symbols = (0..<Element.symbols.count).map { Array(Element.symbols[$0].uppercased().utf8) }
+        let chainIDs = model.chains.map { Array($0.id.utf8) }
+        var scratch: [UInt8] = []
+        scratch.reserveCapacity(32)
         switch kind {
         case .none: break
         case .pdb:
             for a in model.atoms {
                 let r = model.residues[Int(a.residue)]
-                let chain = model.chains[Int(r.chain)].id
-                put(&out, r.isHetero ? "HETATM" : "ATOM  ")
-                putRight(&out, String(a.serial), 5)
+                let chain = chainIDs[Int(r.chain)]
+                put(&out, r.isHetero ? hetatm : atom)
+                scratch.removeAll(keepingCapacity: true); integer(&scratch, Int64(a.serial)); right(&out, scratch, 5)
                 out.append(0x20)
-                let name = a.name.description, symbol = a.element.symbol.uppercased()
-                if name.count >= 4 || (symbol.count == 2 && name.uppercased().hasPrefix(symbol)) { putLeft(&out, name, 4) } else {
+                let symbol = symbols[Int(a.element.atomicNumber)]
+                scratch.removeAll(keepingCapacity: true); name(&scratch, a.name)
+                let twoLetter = symbol.count == 2 && scratch.count >= 2 && upper(scratch[0]) == symbol[0] && upper(scratch[1]) == symbol[1]
+                if scratch.count >= 4 || twoLetter { left(&out, scratch, 4) } else {
                     out.append(0x20)
-                    putLeft(&out, name, 3)
+                    left(&out, scratch, 3)
                 }
                 out.append(a.altLoc == 0 ? 0x20 : a.altLoc)
-                putRight(&out, r.name.description, 3)
+                scratch.removeAll(keepingCapacity: true); name(&scratch, r.name); right(&out, scratch, 3)
                 out.append(0x20)
-                putLeft(&out, String(chain.prefix(1)), 1)
-                putRight(&out, String(r.number), 4)
+                out.append(chain.first ?? 0x20)
+                scratch.removeAll(keepingCapacity: true); integer(&scratch, Int64(r.number)); right(&out, scratch, 4)
                 out.append(r.insertionCode == 0 ? 0x20 : r.insertionCode)
-                put(&out, "   ")
-                for v in [a.position.x, a.position.y, a.position.z] { putRight(&out, fixed(v, coordinates), 8) }
-                putRight(&out, fixed(a.occupancy, occupancy), 6)
-                putRight(&out, fixed(a.bFactor, bFactor), 6)
-                put(&out, "          ")
-                putRight(&out, symbol, 2)
-                put(&out, a.charge == 0 ? "  " : "\(abs(Int(a.charge)))\(a.charge > 0 ? "+" : "-")")
+                out.append(0x20); out.append(0x20); out.append(0x20)
+                for v in [a.position.x, a.position.y, a.position.z] {
+                    scratch.removeAll(keepingCapacity: true); fixed(&scratch, v, coordinates); right(&out, scratch, 8)
+                }
+                scratch.removeAll(keepingCapacity: true); fixed(&scratch, a.occupancy, occupancy); right(&out, scratch, 6)
+                scratch.removeAll(keepingCapacity: true); fixed(&scratch, a.bFactor, bFactor); right(&out, scratch, 6)
+                out.append(contentsOf: repeatElement(0x20, count: 10))
+                right(&out, symbol, 2)
+                if a.charge == 0 { out.append(0x20); out.append(0x20) } else {
+                    out.append(0x30 + UInt8(min(9, abs(Int(a.charge)))))
+                    out.append(a.charge > 0 ? 0x2B : 0x2D)
+                }
                 out.append(0x0A)
             }
         case .mmcif:
-            var columns: [[String]] = tags.map { _ in [] }
-            for a in model.atoms {
+            let columns = tags.map(Column.init)
+            func token(_ column: Column, _ a: Atom, _ out: inout [UInt8]) {
                 let r = model.residues[Int(a.residue)]
-                let chain = model.chains[Int(r.chain)].id
-                for (c, tag) in tags.enumerated() {
-                    let v: String
-                    switch tag {
-                    case "_atom_site.group_PDB": v = r.isHetero ? "HETATM" : "ATOM"
-                    case "_atom_site.id": v = String(a.serial)
-                    case "_atom_site.type_symbol": v = a.element.symbol.uppercased()
-                    case "_atom_site.label_atom_id", "_atom_site.auth_atom_id": v = quoted(a.name.description)
-                    case "_atom_site.label_alt_id": v = a.altLoc == 0 ? "." : String(UnicodeScalar(a.altLoc))
-                    case "_atom_site.label_comp_id", "_atom_site.auth_comp_id": v = r.name.description
-                    case "_atom_site.label_asym_id", "_atom_site.auth_asym_id": v = chain
-                    case "_atom_site.label_entity_id": v = "1"
-                    case "_atom_site.label_seq_id": v = r.isHetero ? "." : String(r.number)
-                    case "_atom_site.pdbx_PDB_ins_code": v = r.insertionCode == 0 ? "?" : String(UnicodeScalar(r.insertionCode))
-                    case "_atom_site.Cartn_x": v = fixed(a.position.x, coordinates)
-                    case "_atom_site.Cartn_y": v = fixed(a.position.y, coordinates)
-                    case "_atom_site.Cartn_z": v = fixed(a.position.z, coordinates)
-                    case "_atom_site.occupancy": v = fixed(a.occupancy, occupancy)
-                    case "_atom_site.B_iso_or_equiv": v = fixed(a.bFactor, bFactor)
-                    case "_atom_site.pdbx_formal_charge": v = a.charge == 0 ? "?" : String(a.charge)
-                    case "_atom_site.auth_seq_id": v = String(r.number)
-                    case "_atom_site.pdbx_PDB_model_num": v = String(model.number)
-                    default: v = "?"
-                    }
-                    columns[c].append(v)
+                switch column {
+                case .group: put(&out, r.isHetero ? hetatmCIF : atomCIF)
+                case .id: integer(&out, Int64(a.serial))
+                case .symbol: out.append(contentsOf: symbols[Int(a.element.atomicNumber)])
+                case .atomName:
+                    var quote = false
+                    for i in 0..<a.name.length where a.name.byte(i) == 0x27 { quote = true }
+                    if quote { out.append(0x22) }
+                    name(&out, a.name)
+                    if quote { out.append(0x22) }
+                case .altID: out.append(a.altLoc == 0 ? 0x2E : a.altLoc)
+                case .compID: name(&out, r.name)
+                case .asymID: out.append(contentsOf: chainIDs[Int(r.chain)])
+                case .entityID: out.append(0x31)
+                case .seqID: if r.isHetero { out.append(0x2E) } else { integer(&out, Int64(r.number)) }
+                case .insertion: out.append(r.insertionCode == 0 ? 0x3F : r.insertionCode)
+                case .x: fixed(&out, a.position.x, coordinates)
+                case .y: fixed(&out, a.position.y, coordinates)
+                case .z: fixed(&out, a.position.z, coordinates)
+                case .occupancy: fixed(&out, a.occupancy, occupancy)
+                case .bFactor: fixed(&out, a.bFactor, bFactor)
+                case .charge: if a.charge == 0 { out.append(0x3F) } else { integer(&out, Int64(a.charge)) }
+                case .authSeqID: integer(&out, Int64(r.number))
+                case .model: integer(&out, Int64(model.number))
+                case .unknown: out.append(0x3F)
                 }
             }
             // Columns padded to their widest value, as the PDB writes them.
-            let widths = columns.map { $0.reduce(0) { max($0, $1.utf8.count) } }
-            for i in model.atoms.indices {
-                for c in columns.indices {
-                    putLeft(&out, columns[c][i], widths[c])
-                    out.append(0x20)
+            var widths = [Int](repeating: 0, count: columns.count)
+            for a in model.atoms {
+                for (c, column) in columns.enumerated() {
+                    scratch.removeAll(keepingCapacity: true)
+                    token(column, a, &scratch)
+                    widths[c] = max(widths[c], scratch.count)
+                }
+            }
+            for a in model.atoms {
+                for (c, column) in columns.enumerated() {
+                    let start = out.count
+                    token(column, a, &out)
+                    let n = out.count - start
+                    out.append(contentsOf: repeatElement(0x20, count: widths[c] - n + 1))
                 }
                 out.append(0x0A)
             }
@@ -183,41 +244,65 @@ enum OriginalCodec {
         return out
     }
 
-    /// The decimals the values were written with: the fewest that give each back, at least `least`.
-    static func decimals(_ values: [Float], least: Int) -> Int {
-        for d in least...5 {
-            let scale = CompactScale.powers[d]
-            if values.allSatisfy({ Float((Double($0) * scale).rounded() / scale) == $0 }) { return d }
-        }
-        return 5
+    static let atom = Array("ATOM  ".utf8), hetatm = Array("HETATM".utf8), atomCIF = Array("ATOM".utf8), hetatmCIF = Array("HETATM".utf8)
+
+    @inline(__always) static func upper(_ c: UInt8) -> UInt8 { c >= 0x61 && c <= 0x7A ? c - 32 : c }
+
+    @inline(__always) static func put(_ out: inout [UInt8], _ bytes: [UInt8]) { out.append(contentsOf: bytes) }
+
+    static func name(_ out: inout [UInt8], _ n: ShortName) {
+        for i in 0..<n.length { out.append(n.byte(i)) }
     }
 
-    static func fixed(_ v: Float, _ decimals: Int) -> String {
+    static func integer(_ out: inout [UInt8], _ v: Int64) {
+        if v < 0 { out.append(0x2D) }
+        var m = v.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var n = 0
+        withUnsafeMutableBytes(of: &digits) { d in
+            repeat {
+                d[n] = 0x30 + UInt8(m % 10)
+                m /= 10
+                n += 1
+            } while m > 0
+            for i in stride(from: n - 1, through: 0, by: -1) { out.append(d[i]) }
+        }
+    }
+
+    static func fixed(_ out: inout [UInt8], _ v: Float, _ decimals: Int) {
         let scale = CompactScale.powers[decimals]
         let q = Int64((Double(v) * scale).rounded())
-        let negative = q < 0 || (q == 0 && v.sign == .minus)
-        let m = q.magnitude, whole = m / UInt64(scale), fraction = m % UInt64(scale)
-        var s = (negative ? "-" : "") + String(whole)
+        if q < 0 || (q == 0 && v.sign == .minus) { out.append(0x2D) }
+        let m = q.magnitude, unit = UInt64(scale)
+        integer(&out, Int64(m / unit))
         if decimals > 0 {
-            let f = String(fraction)
-            s += "." + String(repeating: "0", count: decimals - f.count) + f
+            out.append(0x2E)
+            var fraction = m % unit, d = unit / 10
+            while d > 0 {
+                out.append(0x30 + UInt8(fraction / d))
+                fraction %= d
+                d /= 10
+            }
         }
-        return s
     }
 
-    static func quoted(_ name: String) -> String { name.contains("'") ? "\"" + name + "\"" : name }
-
-    @inline(__always) static func put(_ out: inout [UInt8], _ s: String) { out.append(contentsOf: s.utf8) }
-
-    static func putRight(_ out: inout [UInt8], _ s: String, _ width: Int) {
-        let n = s.utf8.count
-        if n < width { out.append(contentsOf: repeatElement(0x20, count: width - n)) }
-        out.append(contentsOf: s.utf8)
+    static func right(_ out: inout [UInt8], _ s: [UInt8], _ width: Int) {
+        if s.count < width { out.append(contentsOf: repeatElement(0x20, count: width - s.count)) }
+        out.append(contentsOf: s)
     }
 
-    static func putLeft(_ out: inout [UInt8], _ s: String, _ width: Int) {
-        out.append(contentsOf: s.utf8)
-        let n = s.utf8.count
-        if n < width { out.append(contentsOf: repeatElement(0x20, count: width - n)) }
+    static func left(_ out: inout [UInt8], _ s: [UInt8], _ width: Int) {
+        out.append(contentsOf: s)
+        if s.count < width { out.append(contentsOf: repeatElement(0x20, count: width - s.count)) }
+    }
+
+    /// The decimals the values were written with: the fewest that give each back, at least `least`.
+    static func decimals(_ values: [Float], least: Int) -> Int {
+        var d = least
+        for v in values {
+            while d < 5 && Float((Double(v) * CompactScale.powers[d]).rounded() / CompactScale.powers[d]) != v { d += 1 }
+        }
+        return d
     }
 }
