@@ -154,13 +154,16 @@ struct LibraryCommand: ParsableCommand {
                 let summary = StructureSummary(file: "lib:\(record.id)", structure: structure, bonds: bonds)
                 let metadata = try library.metadata(id: record.id)
                 if json {
+                    struct Source: Encodable { var path: String; var format: String; var checksum: String; var bytes: Int }
                     struct Shown: Encodable {
                         var molecule: MoleculeRecord
+                        var sources: [Source]
                         var metadata: [String: String]
                         var summary: StructureSummary
                     }
-                    print(try jsonText(Shown(molecule: record, metadata: Dictionary(metadata.map { ($0.key, $0.value) },
-                                                                                      uniquingKeysWith: { a, _ in a }),
+                    let sources = try library.sources(of: record.id).map { Source(path: $0.path, format: $0.format, checksum: $0.checksum, bytes: $0.bytes) }
+                    print(try jsonText(Shown(molecule: record, sources: sources,
+                                             metadata: Dictionary(metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a }),
                                              summary: summary)))
                     return
                 }
