@@ -67,9 +67,51 @@ def surface_case():
         print(f"RESULT suite=render case=surface-thumbnails-{args.size} molshot={ms:.1f} peer=pymol-ray:{ps:.2f} ratio={ms / ps:.1f}  # {len(small)} structures/s, target >= 10")
 
 
-# RENDER_ONLY=surface: the surface case alone.
+# The distance to the floor, per size class: the whole `molshot thumbnails` run (both modes,
+# one process, wall time with process start) against the sum of its floors measured alone in one
+# thread (`measure-render`): parse only (reading every file as `info` does), draw only (geometry
+# already uploaded, no readback) and encode only (the same pictures to PNG). Below 1 the pipeline
+# overlaps the stages across cores; above, the rest (geometry, upload, readback, edge
+# smoothing, process start, queues) is what it costs beyond them.
+def floors_case():
+    classes = {"small-molecules": [], "proteins": [], "assemblies": []}
+    for r in rows:
+        f = os.path.join(args.corpus, r["file"])
+        atoms = int(r["atoms_model1"] or 0)
+        if r["format"] in ("SDF", "MOL2", "XYZ", "MOL") or atoms < 200:
+            classes["small-molecules"].append(f)
+        elif atoms < 20000:
+            classes["proteins"].append(f)
+        else:
+            classes["assemblies"].append(f)
+    for name, group in classes.items():
+        if not group:
+            continue
+        whole = []
+        for _ in range(max(3, args.rounds)):
+            out = tempfile.mkdtemp(prefix="bench-floors-")
+            t, _, _ = runners.timed([args.molshot, "thumbnails", "--processes", "1", "--size", str(args.size), "-o", out] + group)
+            shutil.rmtree(out, ignore_errors=True)
+            whole.append(t)
+        parts = []
+        for _ in range(3):
+            out = subprocess.run([args.molshot, "measure-render", "--size", str(args.size)] + group,
+                                 capture_output=True, text=True, check=True).stdout
+            parts.append(dict((k, float(v)) for k, v in (l.split("\t") for l in out.splitlines())))
+        floor = {k: median([p[f"stage.{k}"] for p in parts]) for k in ("parse", "draw", "png")}
+        rest = {k: median([p[f"stage.{k}"] for p in parts]) for k in ("geometry", "upload", "readback", "finish")}
+        w, total = median(whole), sum(floor.values())
+        print(f"RESULT suite=render case=floors-{name}-{args.size} molshot={w:.3f} floors=parse:{floor['parse']:.3f},draw:{floor['draw']:.3f},encode:{floor['png']:.3f} "
+              f"ratio={w / total:.2f}  # {len(group)} files x 2 modes, s; whole over the floors' sum; besides them, one thread: "
+              + ", ".join(f"{k} {v:.3f}" for k, v in rest.items()))
+
+
+# RENDER_ONLY=surface or floors: that case alone.
 if os.environ.get("RENDER_ONLY") == "surface":
     surface_case()
+    sys.exit(0)
+if os.environ.get("RENDER_ONLY") == "floors":
+    floors_case()
     sys.exit(0)
 
 
@@ -116,6 +158,7 @@ if "pymol-ray" in peers:
         print(f"RESULT suite=render case=cartoon-thumbnails-{args.size} molshot={mc:.1f} peer=pymol-ray:{pc:.2f} ratio={mc / pc:.1f}  # structures/s, target >= 20")
 
 surface_case()
+floors_case()
 
 # Stage times from one sequential pass over the same files (the pipeline overlaps them).
 stages = subprocess.run([args.molshot, "measure-render", "--size", str(args.size)] + files,
