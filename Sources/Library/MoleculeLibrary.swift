@@ -536,10 +536,16 @@ public final class MoleculeLibrary {
         }
     }
 
-    /// A query's words as FTS5 tokenizes them (letters and digits; the rest separates).
+    /// A query's words as FTS5 tokenizes them (letters and digits; the rest separates), each
+    /// once, at most `maxSearchWords` (a query of hundreds of one-letter words would otherwise
+    /// cost seconds of prefix scans at the scale of the PDB).
     static func searchWords(_ query: String) -> [String] {
-        query.split { !($0.isLetter || $0.isNumber) }.map(String.init).filter { !$0.isEmpty }
+        var seen = Set<String>()
+        return query.split { !($0.isLetter || $0.isNumber) }.map(String.init)
+            .filter { !$0.isEmpty && seen.insert($0.lowercased()).inserted }.prefix(maxSearchWords).map { $0 }
     }
+
+    public static let maxSearchWords = 16
 
     // MARK: Changes
 

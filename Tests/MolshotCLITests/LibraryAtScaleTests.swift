@@ -32,6 +32,7 @@ final class LibraryAtScaleTests: XCTestCase {
         XCTAssertEqual(try names("hendrickson 478"), [], "all words in one molecule")
         XCTAssertEqual(try names("\"*:("), [], "FTS5's syntax is not the user's")
         XCTAssertEqual(try names("crn"), ["1crn"], "no word matches: the text anywhere in a name")
+        XCTAssertEqual(try names(Array(repeating: "teeter", count: 300).joined(separator: " ")), ["1crn"], "a word once, however often given")
     }
 
     func testReadingCommandsNeverMakeALibraryAndRefuseWhatIsNotOne() throws {
