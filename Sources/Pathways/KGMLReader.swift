@@ -1,23 +1,43 @@
 import Core
 
-/// Reads KEGG KGML: entries with their `graphics` (rectangles for genes and orthologs, circles
-/// for compounds, round rectangles for linked maps, `line` graphics as polylines), reactions as
-/// substrate-to-enzyme and enzyme-to-product edges, and the relations KEGG draws (activation,
-/// inhibition, expression, maplink).
+/// Reads KEGG KGML 0.6.1 to 0.7.2 as KEGG draws it: entries with their `graphics` (rectangles for
+/// genes and orthologs labelled with their first name, small circles for compounds with their
+/// names below, round rectangles for linked maps, `line` graphics as polylines: the global maps),
+/// groups as a frame around their members, reactions as substrate-to-enzyme and
+/// enzyme-to-product edges (a reaction without an id, KGML 0.6.1, through the entries whose
+/// `reaction` names it; one whose enzyme is a `line` is that line), and relations (activation,
+/// inhibition, expression, maplink) kept apart in `relations`, drawn only when asked, as KEGG's
+/// own pictures do not draw them.
 enum KGMLReader {
+    /// A graphics name's first name: "PCK1, PEPCK-C, PEPCK1..." is PCK1; "TITLE:Citrate cycle" is the title.
+    static func firstName(_ name: String) -> String {
+        var first = name.hasPrefix("TITLE:") ? String(name.dropFirst(6)) : name
+        // Names are listed ", " apart (a compound's own name may hold a comma: 2,3-Bisphosphoglycerate).
+        if let comma = first.range(of: ", "), !name.hasPrefix("TITLE:") { first = String(first[..<comma.lowerBound]) }
+        if first.hasSuffix("...") { first.removeLast(3) }
+        return first.trimmingCharacters(in: .whitespaces)
+    }
+
     static func read(_ root: XMLElementNode, file: String) throws -> PathwayMap {
         guard root.name == "pathway" else { throw PathwayError(file: file, at: root.place, "a KGML file's root is <pathway>") }
         var map = PathwayMap()
         map.format = "kgml"
         map.title = root.attributes["title"] ?? root.attributes["name"] ?? ""
+        var lineEntries = Set<String>(), groups: [(XMLElementNode, String)] = []
+        let entryIDs = Set(root.all("entry").compactMap { $0.attributes["id"] })
         for entry in root.all("entry") {
             guard let id = entry.attributes["id"] else { throw PathwayError(file: file, at: entry.place, "an entry without an id") }
             let type = entry.attributes["type"] ?? ""
+            if type == "group" {
+                groups.append((entry, id))
+                continue
+            }
             for (k, g) in entry.all("graphics").enumerated() {
                 let fg = g.attributes["fgcolor"].flatMap(Color.init(parsing:)) ?? .black
                 let bg = g.attributes["bgcolor"].flatMap(Color.init(parsing:)) ?? .white
                 let nodeID = k == 0 ? id : "\(id).\(k)"
                 if g.attributes["type"] == "line" {
+                    lineEntries.insert(id)
                     let v = (g.attributes["coords"] ?? "").split(separator: ",").compactMap { Double($0) }
                     guard v.count >= 4, v.count % 2 == 0 else { throw PathwayError(file: file, at: g.place, "a line needs coords x1,y1,x2,y2,...") }
                     let points = stride(from: 0, to: v.count, by: 2).map { SIMD2(v[$0], v[$0 + 1]) }
@@ -29,7 +49,11 @@ enum KGMLReader {
                     throw PathwayError(file: file, at: g.place, "graphics without x and y")
                 }
                 let w = g.double("width") ?? 46, h = g.double("height") ?? 17
-                let label = g.attributes["name"] ?? ""
+                // Genes and orthologs list their names ", " apart: KEGG shows the first. A map's or a
+                // compound's name is one name, commas and all.
+                let graphicsName = g.attributes["name"] ?? ""
+                let label = ["map", "compound", "glycan"].contains(type)
+                    ? (graphicsName.hasPrefix("TITLE:") ? String(graphicsName.dropFirst(6)) : graphicsName) : firstName(graphicsName)
                 switch type {
                 case "compound", "glycan":
                     var node = PathwayMap.Node(id: nodeID, name: entry.attributes["name"] ?? label, kind: .metabolite, center: SIMD2(x, y),
@@ -41,8 +65,6 @@ enum KGMLReader {
                     map.nodes.append(PathwayMap.Node(id: nodeID, name: entry.attributes["name"] ?? label, kind: .pathway, center: SIMD2(x, y),
                                                      size: SIMD2(w, h), shape: .roundRectangle, fill: bg, stroke: fg, label: label,
                                                      fontSize: min(10, h * 0.5)))
-                case "group":
-                    continue
                 default:
                     map.nodes.append(PathwayMap.Node(id: nodeID, name: entry.attributes["name"] ?? label, kind: .geneProduct,
                                                      center: SIMD2(x, y), size: SIMD2(w, h), shape: .rectangle, fill: bg, stroke: fg,
@@ -50,7 +72,47 @@ enum KGMLReader {
                 }
             }
         }
-        let centers = Dictionary(map.nodes.map { ($0.id, $0.center) }, uniquingKeysWith: { a, _ in a })
+        for (entry, id) in groups where !entry.all("graphics").isEmpty || !entry.all("component").isEmpty {
+            let memberIDs = Set(entry.all("component").compactMap { $0.attributes["id"] })
+            let members = map.nodes.filter { memberIDs.contains($0.id) }
+            if entry.all("graphics").isEmpty && members.isEmpty { continue }
+            if memberIDs.isEmpty, let g = entry.all("graphics").first, let x = g.double("x"), let y = g.double("y") {
+                let size = SIMD2(g.double("width") ?? 46, g.double("height") ?? 17)
+                map.compartments.append(PathwayMap.Compartment(id: id, name: "", origin: SIMD2(x, y) - size / 2, size: size, color: Color(rgb: 0x909090)))
+                continue
+            }
+            guard !members.isEmpty else { continue }
+            var lo = members[0].center - members[0].size / 2, hi = members[0].center + members[0].size / 2
+            for m in members {
+                lo = pointwiseMin(lo, m.center - m.size / 2)
+                hi = pointwiseMax(hi, m.center + m.size / 2)
+            }
+            let pad = SIMD2<Double>(3, 3)
+            map.compartments.append(PathwayMap.Compartment(id: id, name: "", origin: lo - pad, size: hi - lo + 2 * pad, color: Color(rgb: 0x909090)))
+        }
+        var centers = Dictionary(map.nodes.map { ($0.id, $0.center) }, uniquingKeysWith: { a, _ in a })
+        for c in map.compartments { centers[c.id] = c.origin + c.size / 2 }
+        // KGML 0.6.1: a reaction has no id; its enzymes are the entries whose `reaction` names it.
+        var enzymesOf: [String: [String]] = [:]
+        for entry in root.all("entry") {
+            guard let id = entry.attributes["id"], let names = entry.attributes["reaction"] else { continue }
+            for name in names.split(separator: " ") { enzymesOf[String(name), default: []].append(id) }
+        }
+        // KGML 0.6.1 names a reaction's compounds (`name="cpd:C00065"`), not their entries: the
+        // entry of that name nearest the enzyme (a compound may be drawn in several places).
+        var entriesNamed: [String: [String]] = [:]
+        for entry in root.all("entry") where centers[entry.attributes["id"] ?? ""] != nil {
+            entriesNamed[entry.attributes["name"] ?? "", default: []].append(entry.attributes["id"]!)
+        }
+        func endpoint(_ element: XMLElementNode, near: SIMD2<Double>?, _ what: String) throws -> (id: String, center: SIMD2<Double>) {
+            if let id = element.attributes["id"] { return (id, try center(id, element, what)) }
+            let named = (entriesNamed[element.attributes["name"] ?? ""] ?? []).compactMap { id in centers[id].map { (id: id, center: $0) } }
+            guard let first = named.first else {
+                throw PathwayError(file: file, at: element.place, "\(what) \(element.attributes["name"] ?? "(none)") is not an entry of the map")
+            }
+            guard let near else { return first }
+            return named.min { (($0.center - near) * ($0.center - near)).sum() < (($1.center - near) * ($1.center - near)).sum() } ?? first
+        }
         func center(_ id: String?, _ element: XMLElementNode, _ what: String) throws -> SIMD2<Double> {
             guard let id, let c = centers[id] else {
                 throw PathwayError(file: file, at: element.place, "\(what) \(id ?? "(none)") is not an entry of the map")
@@ -58,25 +120,51 @@ enum KGMLReader {
             return c
         }
         for reaction in root.all("reaction") {
-            let enzymeID = reaction.attributes["id"]
-            let enzyme = try center(enzymeID, reaction, "the reaction's enzyme entry")
             let reversible = reaction.attributes["type"] == "reversible"
-            for s in reaction.all("substrate") {
-                let id = s.attributes["id"]
-                map.edges.append(PathwayMap.Edge(id: "\(enzymeID!)-\(id ?? "")", from: id, to: enzymeID, kind: .substrate,
-                                                 start: try center(id, s, "substrate"), segments: [.line(to: enzyme)],
-                                                 tail: reversible ? .arrow : .none, color: Color(rgb: 0x404040), reaction: enzymeID))
-            }
-            for p in reaction.all("product") {
-                let id = p.attributes["id"]
-                map.edges.append(PathwayMap.Edge(id: "\(enzymeID!)+\(id ?? "")", from: enzymeID, to: id, kind: .product, start: enzyme,
-                                                 segments: [.line(to: try center(id, p, "product"))], head: .arrow,
-                                                 color: Color(rgb: 0x404040), reaction: enzymeID))
+            let names = (reaction.attributes["name"] ?? "").split(separator: " ").map(String.init)
+            let enzymes: [String?] = reaction.attributes["id"].map { [$0] }
+                ?? { let found = names.flatMap { enzymesOf[$0] ?? [] }; return found.isEmpty ? [nil] : found }()
+            for enzymeID in enzymes {
+                // A global map's reaction is drawn as its enzyme's line.
+                if let enzymeID, lineEntries.contains(enzymeID) { continue }
+                let substrates = reaction.all("substrate"), products = reaction.all("product")
+                guard let enzymeID else {
+                    // No enzyme entry names it: substrate to product.
+                    let id = names.first ?? "reaction"
+                    for s in substrates {
+                        let a = try endpoint(s, near: nil, "substrate")
+                        for p in products {
+                            let b = try endpoint(p, near: a.center, "product")
+                            map.edges.append(PathwayMap.Edge(id: "\(id):\(a.id)>\(b.id)", from: a.id, to: b.id, kind: .product, start: a.center,
+                                                             segments: [.line(to: b.center)], head: .arrow, tail: reversible ? .arrow : .none,
+                                                             color: Color(rgb: 0x404040), reaction: id))
+                        }
+                    }
+                    continue
+                }
+                let enzyme = try center(enzymeID, reaction, "the reaction's enzyme entry")
+                for s in substrates {
+                    let a = try endpoint(s, near: enzyme, "substrate")
+                    map.edges.append(PathwayMap.Edge(id: "\(enzymeID)-\(a.id)", from: a.id, to: enzymeID, kind: .substrate,
+                                                     start: a.center, segments: [.line(to: enzyme)],
+                                                     tail: reversible ? .arrow : .none, color: Color(rgb: 0x404040), reaction: enzymeID))
+                }
+                for p in products {
+                    let b = try endpoint(p, near: enzyme, "product")
+                    map.edges.append(PathwayMap.Edge(id: "\(enzymeID)+\(b.id)", from: enzymeID, to: b.id, kind: .product, start: enzyme,
+                                                     segments: [.line(to: b.center)], head: .arrow,
+                                                     color: Color(rgb: 0x404040), reaction: enzymeID))
+                }
             }
         }
         for relation in root.all("relation") {
             let a = relation.attributes["entry1"], b = relation.attributes["entry2"]
-            let from = try center(a, relation, "entry1"), to = try center(b, relation, "entry2")
+            // One to an entry the file lacks is an error; to an entry the map does not draw as a
+            // place (a line) it is left out.
+            for (id, what) in [(a, "entry1"), (b, "entry2")] where !(id.map(entryIDs.contains) ?? false) {
+                throw PathwayError(file: file, at: relation.place, "\(what) \(id ?? "(none)") is not an entry of the map")
+            }
+            guard let from = a.flatMap({ centers[$0] }), let to = b.flatMap({ centers[$0] }) else { continue }
             let subtypes = Set(relation.all("subtype").compactMap { $0.attributes["name"] })
             let type = relation.attributes["type"] ?? ""
             // ECrel only says two enzymes share a compound: KEGG draws no line for it.
@@ -86,8 +174,8 @@ enum KGMLReader {
             if subtypes.contains("activation") || subtypes.contains("expression") { kind = .stimulation }
             let dashed = type == "maplink" || subtypes.contains("indirect effect")
             if type == "maplink" { head = .none }
-            map.edges.append(PathwayMap.Edge(id: "\(a!)~\(b!)", from: a, to: b, kind: kind, start: from, segments: [.line(to: to)],
-                                             head: head, color: Color(rgb: 0x808080), dashed: dashed))
+            map.relations.append(PathwayMap.Edge(id: "\(a!)~\(b!)", from: a, to: b, kind: kind, start: from, segments: [.line(to: to)],
+                                                 head: head, color: Color(rgb: 0x808080), dashed: dashed))
         }
         return map
     }

@@ -159,6 +159,9 @@ public struct PathwayMap: Sendable {
     public var format = ""
     public var nodes: [Node] = []
     public var edges: [Edge] = []
+    /// Edges the file states but its own tool does not draw unless asked (KGML relations):
+    /// `showingRelations()` adds them to `edges`.
+    public var relations: [Edge] = []
     public var compartments: [Compartment] = []
     public var texts: [Text] = []
     /// The drawing area the file states (Escher's canvas, GPML's board), if any.
@@ -167,6 +170,14 @@ public struct PathwayMap: Sendable {
     public var needsLayout = false
 
     public init() {}
+
+    /// The map with its relations drawn as edges too.
+    public func showingRelations() -> PathwayMap {
+        var map = self
+        map.edges += map.relations
+        map.relations = []
+        return map
+    }
 
     /// The smallest rectangle holding every node, edge point, compartment and text.
     public var bounds: (min: SIMD2<Double>, max: SIMD2<Double>) {

@@ -16,6 +16,8 @@ public struct PathwayRequest: Sendable {
     public var region: String?
     public var theme: PathwayTheme = PathwayTheme(.standard)
     public var samples = 1
+    /// Draw the relations a file states but its tool leaves out (KGML's).
+    public var relations = false
 
     public init() {}
 
@@ -25,6 +27,7 @@ public struct PathwayRequest: Sendable {
         "region": "Only this part of the map, X,Y,W,H in map units (the file's coordinates, y down).",
         "theme": "standard (the file's colors on white), dark, or print (black lines, light fills).",
         "samples": "Samples per pixel side, 1 to 4: lines are smooth at 1; 2 or more also smooth the edges of filled shapes, at a cost.",
+        "relations": "Also draw KGML relations (activation, inhibition, expression, maplinks), which KEGG's own pictures leave out.",
     ]
 
     /// Largest map coordinate or extent a region may name: far past any real map, and small enough

@@ -29,8 +29,10 @@ extension MolshotService {
     }
 
     func pathwayImage(_ request: Request, id: String) async throws -> Response {
-        let map = Handed(value: try await pathway(id).entry.map)
         var r = PathwayRequest()
+        do { r.relations = try ValueText.flag(Self.parameter(request, "relations") ?? "false", field: "relations") } catch { throw Self.badRequest(error) }
+        let loaded = try await pathway(id).entry.map
+        let map = Handed(value: r.relations ? loaded.showingRelations() : loaded)
         r.size = Self.parameter(request, "size")
         r.region = Self.parameter(request, "region")
         if let s = Self.parameter(request, "scale") {

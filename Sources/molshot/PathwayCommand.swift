@@ -29,6 +29,7 @@ struct PathwayCommand: ParsableCommand {
     @Option(help: ArgumentHelp(PathwayRequest.help["theme"]!)) var theme = "standard"
     @Option(help: "Background color (name, #RRGGBB, or transparent); the theme's when not given.") var background: String?
     @Option(help: ArgumentHelp(PathwayRequest.help["samples"]!)) var samples = 1
+    @Flag(help: ArgumentHelp(PathwayRequest.help["relations"]!)) var relations = false
     @Option(help: "Currency metabolites for the layout of a graph without positions (drawn as a small copy beside each reaction): names separated by commas, or @FILE with one or more a line. Default: ATP, ADP, AMP, NAD(P)(H), FAD, H2O, H+, CO2, Pi, PPi, CoA, O2, NH3/NH4+ (also as BiGG _c ids).")
     var currency: String?
     @Option(help: "Values per reaction (CSV id,value or a JSON object): its edges colored and widened on a scale, with a legend.")
@@ -53,6 +54,7 @@ struct PathwayCommand: ParsableCommand {
         }
         guard (1...4).contains(samples) else { throw RequestError(field: "samples", "must be a whole number from 1 to 4 (got \(samples))") }
         r.samples = samples
+        r.relations = relations
         return r
     }
 
@@ -82,6 +84,7 @@ struct PathwayCommand: ParsableCommand {
             let (input, reactionData, metaboliteData, tiles) = (input, reactionData, metaboliteData, tiles)
             let loading = Background { () throws -> (PathwayMap, [DataOverlay], PathwayPicture?) in
                 var map = try PathwayFile.load(path: input, layout: chosenLayout)
+                if request.relations { map = map.showingRelations() }
                 trace("pathway: read")
                 var overlays: [DataOverlay] = []
                 if let reactionData { overlays.append(try DataOverlay.load(path: reactionData, target: .reactions)) }

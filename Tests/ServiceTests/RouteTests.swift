@@ -322,7 +322,9 @@ final class RouteTests: XCTestCase {
             for (path, status) in [("/v1/pathways/sbgn_glycolysis/tiles/1/9/0.png", HTTPResponse.Status.notFound),
                                    ("/v1/pathways/none/image", .notFound), ("/v1/pathways/sbgn_glycolysis/image?region=1,2", .badRequest),
                                    ("/v1/pathways/sbgn_glycolysis/node?x=-100000&y=0", .notFound),
-                                   ("/v1/pathways/sbgn_glycolysis/node?x=abc&y=0", .badRequest)] {
+                                   ("/v1/pathways/sbgn_glycolysis/node?x=abc&y=0", .badRequest),
+                                   ("/v1/pathways/sbgn_glycolysis/image?size=100&relations=maybe", .badRequest),
+                                   ("/v1/pathways/sbgn_glycolysis/image?size=100&relations=true", .ok)] {
                 let r = try await client.execute(uri: path, method: .get)
                 XCTAssertEqual(r.status, status, path)
             }

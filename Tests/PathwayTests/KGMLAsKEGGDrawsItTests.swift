@@ -1,0 +1,84 @@
+import Core
+import Foundation
+import Graphics
+import Imaging
+@testable import Pathways
+import XCTest
+
+/// KGML as KEGG and KEGGgraph read it: first names in boxes, groups framed, relations left out
+/// unless asked, KGML 0.6.1 reactions (no id, compounds by name), global maps' line enzymes.
+final class KGMLAsKEGGDrawsItTests: XCTestCase {
+    typealias S = PathwayTestSupport
+
+    let kgml = """
+        <pathway name="path:hsa00000" title="Test">
+          <entry id="1" name="hsa:5105 hsa:5106" type="gene" reaction="rn:R00341">
+            <graphics name="PCK1, PEPCK-C, PEPCK1, PEPCKC..." x="100" y="100" width="46" height="17" bgcolor="#BFFFBF" type="rectangle"/></entry>
+          <entry id="2" name="cpd:C00036" type="compound"><graphics name="2,3-Bisphosphoglycerate" x="40" y="100" width="8" height="8" type="circle"/></entry>
+          <entry id="3" name="cpd:C00074" type="compound"><graphics name="C00074" x="160" y="100" width="8" height="8" type="circle"/></entry>
+          <entry id="4" name="cpd:C00036" type="compound"><graphics name="C00036" x="400" y="300" width="8" height="8" type="circle"/></entry>
+          <entry id="5" name="hsa:1 hsa:2" type="gene"><graphics name="A1, X" x="100" y="200" width="46" height="17" type="rectangle"/></entry>
+          <entry id="6" name="hsa:3" type="gene"><graphics name="B2" x="150" y="200" width="46" height="17" type="rectangle"/></entry>
+          <entry id="7" name="undefined" type="group"><component id="5"/><component id="6"/></entry>
+          <entry id="8" name="path:hsa00010" type="map"><graphics name="TITLE:Glycolysis, and more" x="300" y="30" width="150" height="25" type="roundrectangle"/></entry>
+          <entry id="9" name="ko:K00001" type="ortholog" reaction="rn:R00002"><graphics name="K00001" type="line" coords="10,300,200,300"/></entry>
+          <relation entry1="1" entry2="7" type="PPrel"><subtype name="activation" value="--&gt;"/></relation>
+          <relation entry1="1" entry2="9" type="PPrel"><subtype name="activation" value="--&gt;"/></relation>
+          <reaction name="rn:R00341" type="irreversible"><substrate name="cpd:C00036"/><product name="cpd:C00074"/></reaction>
+          <reaction name="rn:R00002" type="irreversible"><substrate name="cpd:C00036"/><product name="cpd:C00074"/></reaction>
+        </pathway>
+        """
+
+    func testNamesGroupsRelationsAndOldReactions() throws {
+        let map = try PathwayFile.parse(Data(kgml.utf8), file: "t.xml")
+        let labels = Dictionary(map.nodes.map { ($0.id, $0.label) }, uniquingKeysWith: { a, _ in a })
+        XCTAssertEqual(labels["1"], "PCK1", "the first of a gene's names")
+        XCTAssertEqual(labels["2"], "2,3-Bisphosphoglycerate", "a compound's name keeps its commas")
+        XCTAssertEqual(labels["8"], "Glycolysis, and more", "a map's whole name, without TITLE:")
+        // The group: a frame around its two members.
+        let group = try XCTUnwrap(map.compartments.first { $0.id == "7" })
+        XCTAssertLessThanOrEqual(group.origin.x, 100 - 23)
+        XCTAssertGreaterThanOrEqual(group.origin.x + group.size.x, 150 + 23)
+        XCTAssertLessThanOrEqual(group.origin.y, 200 - 8.5)
+        // Relations: kept apart (the one to the group found it; the one to a line is left out), drawn when asked.
+        XCTAssertEqual(map.relations.map(\.id), ["1~7"])
+        XCTAssertFalse(map.edges.contains { $0.id == "1~7" })
+        XCTAssertTrue(map.showingRelations().edges.contains { $0.id == "1~7" })
+        // KGML 0.6.1: the reaction has no id; its enzyme is entry 1 (reaction="rn:R00341"), its
+        // substrate the copy of C00036 nearest that enzyme (entry 2, not 4).
+        let into = try XCTUnwrap(map.edges.first { $0.to == "1" })
+        XCTAssertEqual(into.from, "2")
+        XCTAssertTrue(map.edges.contains { $0.from == "1" && $0.to == "3" })
+        // The global-map reaction whose enzyme is a line: the line is its picture, no more edges.
+        XCTAssertFalse(map.edges.contains { $0.reaction == "9" })
+        XCTAssertTrue(map.edges.contains { $0.id == "9" }, "the line itself")
+    }
+
+    /// The real files KEGGgraph ships (../shared/pathways-real), where present: read, with no
+    /// list of names in a box, and drawn without relations unless asked.
+    func testRealKGMLFiles() throws {
+        let folder = S.root.deletingLastPathComponent().appendingPathComponent("shared/pathways-real")
+        let tca = folder.appendingPathComponent("kgml_hsa00020.xml").path, glycine = folder.appendingPathComponent("kgml_map00260.xml").path
+        guard FileManager.default.fileExists(atPath: tca), FileManager.default.fileExists(atPath: glycine) else {
+            throw XCTSkip("no ../shared/pathways-real beside the checkout")
+        }
+        let map = try PathwayFile.load(path: tca)
+        XCTAssertFalse(map.nodes.contains { $0.kind == .geneProduct && $0.label.contains(", ") }, "first names only")
+        XCTAssertGreaterThan(map.relations.count, 20)
+        XCTAssertFalse(map.edges.contains { $0.dashed }, "no maplink drawn by default")
+        let old = try PathwayFile.load(path: glycine)  // KGML 0.6.1, reactions without ids: refused before
+        XCTAssertGreaterThan(old.edges.filter { $0.kind == .product }.count, 50)
+        // Drawn: the relations' grey only when asked.
+        let renderer = try S.renderer()
+        func grey(_ m: PathwayMap) throws -> Int {
+            let b = m.bounds
+            let image = try renderer.render(m, view: MapView(origin: b.min, scale: 1), width: Int(b.max.x - b.min.x), height: Int(b.max.y - b.min.y),
+                                            theme: PathwayTheme(.standard))
+            var n = 0
+            for y in 0..<image.height { for x in 0..<image.width where S.near(image, x, y, 0x808080, tolerance: 24) { n += 1 } }
+            return n
+        }
+        let without = try grey(map), with = try grey(map.showingRelations())
+        XCTAssertGreaterThan(with, without + 1000, "relations drawn when asked (\(without) grey pixels without, \(with) with)")
+    }
+}
