@@ -91,7 +91,7 @@ enum SBMLLayoutReader {
             guard let id = attribute(g, "id") else { throw fail(g, "a reaction glyph without an id") }
             let reaction = attribute(g, "reaction") ?? ""
             let own = try curve(g)
-            let center: SIMD2<Double>
+            var center: SIMD2<Double>, drawn = true
             if let own {
                 let points = PathwayMap.Edge(id: "", from: nil, to: nil, kind: .plain, start: own.start, segments: own.segments).polyline(pieces: 8)
                 center = points[points.count / 2]
@@ -100,9 +100,24 @@ enum SBMLLayoutReader {
             } else {
                 let (origin, size) = try box(g)
                 center = origin + size / 2
+                // SBW and JDesigner write an empty box at the origin and put the reaction only in its
+                // species references' curves: the reaction is where those curves leave their species
+                // (the ends away from them), and no process square is drawn at a place the file never gave.
+                if size.x <= 0 && size.y <= 0 {
+                    var ends: [SIMD2<Double>] = []
+                    for r in g.child("listOfSpeciesReferenceGlyphs")?.all("speciesReferenceGlyph") ?? [] {
+                        guard let path = try curve(r), let species = attribute(r, "speciesGlyph"), let c = map.node(species)?.center,
+                              let last = path.segments.last?.end else { continue }
+                        ends.append(PathwayMap.distance(path.start, c) > PathwayMap.distance(last, c) ? path.start : last)
+                    }
+                    if !ends.isEmpty {
+                        center = ends.reduce(SIMD2<Double>(0, 0), +) / Double(ends.count)
+                        drawn = false
+                    }
+                }
             }
             map.nodes.append(PathwayMap.Node(id: id, name: names[reaction] ?? reaction, kind: .reaction, center: center,
-                                             size: SIMD2(8, 8), shape: .process, fill: .white, stroke: .black))
+                                             size: SIMD2(8, 8), shape: drawn ? .process : .none, fill: .white, stroke: .black))
             glyphIDs.insert(id)
             for r in g.child("listOfSpeciesReferenceGlyphs")?.all("speciesReferenceGlyph") ?? [] {
                 let rid = attribute(r, "id") ?? "\(id).\(map.edges.count)"

@@ -82,3 +82,37 @@ final class KGMLAsKEGGDrawsItTests: XCTestCase {
         XCTAssertGreaterThan(with, without + 1000, "relations drawn when asked (\(without) grey pixels without, \(with) with)")
     }
 }
+
+/// SBML layouts as SBW and JDesigner write them: reaction glyphs with an empty box at the
+/// origin, placed from their species references' curves.
+final class SBMLLayoutFromCurvesTests: XCTestCase {
+    func testAnEmptyReactionBoxIsPlacedFromItsCurves() throws {
+        let file = PathwayTestSupport.root.deletingLastPathComponent().appendingPathComponent("shared/pathways-real/sbml_l2annot_FutileCycle.xml").path
+        guard FileManager.default.fileExists(atPath: file) else { throw XCTSkip("no ../shared/pathways-real beside the checkout") }
+        let map = try PathwayFile.load(path: file)
+        let reactions = map.nodes.filter { $0.kind == .reaction }
+        XCTAssertEqual(reactions.count, 4)
+        for r in reactions {
+            XCTAssertEqual(r.shape, .none, "no process square where the file gave none: \(r.id)")
+            XCTAssertGreaterThan(r.center.x, 50, "not at the origin: \(r.id) \(r.center)")
+        }
+        XCTAssertGreaterThan(map.bounds.min.x, 40, "nothing drawn at the top left: \(map.bounds)")
+        // A box that is not empty still places its reaction (the fixtures' CellDesigner and COPASI files).
+        let own = try PathwayFile.parse(Data("""
+            <sbml xmlns="http://www.sbml.org/sbml/level3/version1/core" xmlns:layout="http://www.sbml.org/sbml/level3/version1/layout/version1" level="3" version="1">
+            <model id="m"><listOfSpecies><species id="A"/><species id="B"/></listOfSpecies><listOfReactions><reaction id="R"/></listOfReactions>
+            <layout:listOfLayouts><layout:layout layout:id="l"><layout:dimensions layout:width="300" layout:height="100"/>
+            <layout:listOfSpeciesGlyphs>
+              <layout:speciesGlyph layout:id="gA" layout:species="A"><layout:boundingBox><layout:position layout:x="10" layout:y="40"/><layout:dimensions layout:width="40" layout:height="20"/></layout:boundingBox></layout:speciesGlyph>
+              <layout:speciesGlyph layout:id="gB" layout:species="B"><layout:boundingBox><layout:position layout:x="250" layout:y="40"/><layout:dimensions layout:width="40" layout:height="20"/></layout:boundingBox></layout:speciesGlyph>
+            </layout:listOfSpeciesGlyphs>
+            <layout:listOfReactionGlyphs><layout:reactionGlyph layout:id="gR" layout:reaction="R">
+              <layout:boundingBox><layout:position layout:x="146" layout:y="46"/><layout:dimensions layout:width="8" layout:height="8"/></layout:boundingBox>
+              <layout:listOfSpeciesReferenceGlyphs><layout:speciesReferenceGlyph layout:id="s1" layout:speciesGlyph="gA" layout:role="substrate"/></layout:listOfSpeciesReferenceGlyphs>
+            </layout:reactionGlyph></layout:listOfReactionGlyphs></layout:layout></layout:listOfLayouts></model></sbml>
+            """.utf8), file: "own.xml")
+        let r = try XCTUnwrap(own.nodes.first { $0.kind == .reaction })
+        XCTAssertEqual(r.shape, .process)
+        XCTAssertEqual(r.center, SIMD2(150, 50))
+    }
+}
