@@ -116,3 +116,58 @@ final class SBMLLayoutFromCurvesTests: XCTestCase {
         XCTAssertEqual(r.center, SIMD2(150, 50))
     }
 }
+
+/// GPML 2013a beside 2021: the capitalized spelling, points inside <Graphics>, elbow connectors.
+final class GPML2013aTests: XCTestCase {
+    let gpml = """
+        <Pathway xmlns="http://pathvisio.org/GPML/2013a" Name="Small">
+          <Graphics BoardWidth="400" BoardHeight="200"/>
+          <DataNode TextLabel="Glucose" GraphId="a" Type="Metabolite">
+            <Graphics CenterX="50" CenterY="50" Width="60" Height="20" FontSize="12" Color="0000ff"/></DataNode>
+          <DataNode TextLabel="HK1" GraphId="b" Type="GeneProduct">
+            <Graphics CenterX="300" CenterY="150" Width="60" Height="20" FontSize="12"/></DataNode>
+          <Label TextLabel="Cytosol" GraphId="l"><Graphics CenterX="200" CenterY="20" Width="80" Height="20" FontSize="14" Color="999999"/></Label>
+          <Interaction GraphId="i">
+            <Graphics ConnectorType="Elbow" ZOrder="12288" LineThickness="2.0" Color="ff0000">
+              <Point X="80" Y="50" GraphRef="a" RelX="1.0" RelY="0.0"/>
+              <Point X="270" Y="150" GraphRef="b" RelX="-1.0" RelY="0.0" ArrowHead="Arrow"/>
+            </Graphics>
+          </Interaction>
+        </Pathway>
+        """
+
+    func testGPML2013aIsReadWithElbowsInRightAngles() throws {
+        let map = try PathwayFile.parse(Data(gpml.utf8), file: "small.gpml")
+        XCTAssertEqual(map.title, "Small")
+        XCTAssertEqual(map.nodes.map(\.label), ["Glucose", "HK1"])
+        XCTAssertEqual(map.nodes[0].kind, .metabolite)
+        XCTAssertEqual(map.nodes[0].stroke, Color(rgb: 0x0000FF), "Color is the border's and the text's")
+        XCTAssertEqual(map.texts.map(\.text), ["Cytosol"])
+        let edge = try XCTUnwrap(map.edges.first)
+        XCTAssertEqual(edge.from, "a")
+        XCTAssertEqual(edge.to, "b")
+        XCTAssertEqual(edge.head, .arrow)
+        XCTAssertEqual(edge.color, Color(rgb: 0xFF0000))
+        XCTAssertEqual(edge.width, 2)
+        // Right angles: across to halfway, down, across.
+        let points = [edge.start] + edge.segments.map(\.end)
+        XCTAssertEqual(points, [SIMD2(80, 50), SIMD2(175, 50), SIMD2(175, 150), SIMD2(270, 150)])
+        // A GPML version neither reader knows is named.
+        let old = gpml.replacingOccurrences(of: "GPML/2013a", with: "GPML/2010a")
+        XCTAssertThrowsError(try PathwayFile.parse(Data(old.utf8), file: "old.gpml")) {
+            XCTAssertTrue(($0 as? PathwayError)?.message.contains("GPML of 2010a is not read: GPML 2013a and 2021 are") == true, "\($0)")
+        }
+    }
+
+    /// WikiPathways' WP534 as it is distributed (../shared/pathways-real), where present.
+    func testWikiPathwaysWP534() throws {
+        let file = PathwayTestSupport.root.deletingLastPathComponent().appendingPathComponent("shared/pathways-real/gpml2013a_WP534.gpml").path
+        guard FileManager.default.fileExists(atPath: file) else { throw XCTSkip("no ../shared/pathways-real beside the checkout") }
+        let map = try PathwayFile.load(path: file)
+        XCTAssertGreaterThan(map.nodes.count, 70)
+        XCTAssertTrue(map.nodes.contains { $0.label == "Glucose-6P" && $0.kind == .metabolite })
+        XCTAssertGreaterThan(map.edges.count, 60)
+        XCTAssertTrue(map.texts.contains { $0.text == "Mitochondrion" })
+        XCTAssertFalse(map.compartments.isEmpty)
+    }
+}
