@@ -1,9 +1,12 @@
 import Core
 
 /// Reads SBGN-ML (Process Description): glyphs by class (simple chemicals as ellipses,
-/// macromolecules and complexes as round rectangles, processes as small squares, compartments as
-/// boxes behind everything) and arcs by class (production arrows, catalysis circles, inhibition
-/// bars, stimulation open arrows), with the points the file gives.
+/// macromolecules and complexes as round rectangles, processes as small squares with their port
+/// lines, dissociation as two circles, compartments as boxes behind everything), glyphs in glyphs
+/// (complex members, state variables as "value@variable", units of information, submap
+/// terminals) over their parents, and arcs by class (production arrows, catalysis circles,
+/// inhibition bars, stimulation open arrows), with the points the file gives. Entity
+/// Relationship and Activity Flow maps are refused by name.
 enum SBGNReader {
     static func read(_ root: XMLElementNode, file: String) throws -> PathwayMap {
         guard root.name == "sbgn", let mapElement = root.child("map") else {
@@ -12,17 +15,32 @@ enum SBGNReader {
         var map = PathwayMap()
         map.format = "sbgn"
         map.title = mapElement.attributes["id"] ?? ""
+        // Only Process Description is drawn: an Entity Relationship or Activity Flow map drawn
+        // with PD's glyphs would say something else.
+        let language = (mapElement.attributes["language"] ?? "") + " " + (mapElement.attributes["version"] ?? "")
+        for (key, name) in [("entity relationship", "Entity Relationship"), ("sbgn.er.", "Entity Relationship"),
+                            ("activity flow", "Activity Flow"), ("sbgn.af.", "Activity Flow")] where language.contains(key) {
+            throw PathwayError(file: file, at: mapElement.place, "an SBGN \(name) map: Molshot draws SBGN Process Description maps only")
+        }
         var owner: [String: String] = [:]  // port id -> glyph id
-        for glyph in mapElement.all("glyph") {
+        var portLines: [(glyph: String, center: SIMD2<Double>, port: SIMD2<Double>)] = []
+        // Glyphs in glyphs (a complex's members, state variables, units of information, a
+        // submap's terminals) after their parent, so they are drawn over it.
+        func add(_ glyph: XMLElementNode) throws {
             guard let id = glyph.attributes["id"] else { throw PathwayError(file: file, at: glyph.place, "a glyph without an id") }
             let cls = glyph.attributes["class"] ?? ""
             guard let box = glyph.child("bbox"), let x = box.double("x"), let y = box.double("y"), let w = box.double("w"),
                   let h = box.double("h") else {
                 throw PathwayError(file: file, at: glyph.place, "a glyph needs a <bbox> with x, y, w and h")
             }
-            let label = glyph.child("label")?.attributes["text"] ?? ""
-            for port in glyph.all("port") { if let p = port.attributes["id"] { owner[p] = id } }
+            var label = glyph.child("label")?.attributes["text"] ?? ""
             let center = SIMD2(x + w / 2, y + h / 2)
+            for port in glyph.all("port") {
+                guard let p = port.attributes["id"] else { continue }
+                owner[p] = id
+                if let px = port.double("x"), let py = port.double("y") { portLines.append((id, center, SIMD2(px, py))) }
+            }
+            let small = min(14, h * 0.3)
             switch cls {
             case "compartment":
                 map.compartments.append(PathwayMap.Compartment(id: id, name: label, origin: SIMD2(x, y), size: SIMD2(w, h),
@@ -30,19 +48,58 @@ enum SBGNReader {
             case "process", "omitted process", "uncertain process", "association", "dissociation":
                 map.nodes.append(PathwayMap.Node(id: id, name: label, kind: .reaction, center: center, size: SIMD2(w, h),
                                                  shape: cls == "association" || cls == "dissociation" ? .ellipse : .process,
-                                                 fill: cls == "association" ? .black : .white, stroke: .black))
-            case "simple chemical", "source and sink", "perturbing agent":
+                                                 fill: cls == "association" ? .black : .white, stroke: .black,
+                                                 label: cls == "omitted process" ? "\\\\" : cls == "uncertain process" ? "?" : "",
+                                                 fontSize: h * 0.7))
+                if cls == "dissociation" {
+                    // Two circles, one in the other.
+                    map.nodes.append(PathwayMap.Node(id: id + ".inner", name: "", kind: .marker, center: center, size: SIMD2(w, h) * 0.55,
+                                                     shape: .ellipse, fill: .white, stroke: .black))
+                }
+            case "state variable":
+                // "value@variable", as the SBGN PD specification writes it.
+                let state = glyph.child("state")
+                let value = state?.attributes["value"] ?? "", variable = state?.attributes["variable"] ?? ""
+                label = variable.isEmpty ? value : value + "@" + variable
+                map.nodes.append(PathwayMap.Node(id: id, name: label, kind: .marker, center: center, size: SIMD2(w, h), shape: .ellipse,
+                                                 fill: .white, stroke: .black, label: label, fontSize: max(5, h * 0.5)))
+            case "unit of information":
+                label = glyph.child("label")?.attributes["text"] ?? ""
+                map.nodes.append(PathwayMap.Node(id: id, name: label, kind: .marker, center: center, size: SIMD2(w, h), shape: .rectangle,
+                                                 fill: .white, stroke: .black, label: label, fontSize: max(5, h * 0.5)))
+            case "simple chemical", "source and sink", "perturbing agent", "simple chemical multimer":
                 map.nodes.append(PathwayMap.Node(id: id, name: label, kind: .metabolite, center: center, size: SIMD2(w, h), shape: .ellipse,
-                                                 fill: Color(rgb: 0xFFF5D6), stroke: .black, label: label, fontSize: min(14, h * 0.3)))
+                                                 fill: cls == "source and sink" ? .white : Color(rgb: 0xFFF5D6), stroke: .black, label: label,
+                                                 fontSize: small))
             case "macromolecule", "nucleic acid feature", "complex", "macromolecule multimer", "complex multimer",
-                 "simple chemical multimer", "nucleic acid feature multimer":
+                 "nucleic acid feature multimer":
                 map.nodes.append(PathwayMap.Node(id: id, name: label, kind: .geneProduct, center: center, size: SIMD2(w, h),
-                                                 shape: .roundRectangle, fill: Color(rgb: 0xDCEBFA), stroke: .black, label: label,
-                                                 fontSize: min(14, h * 0.3)))
+                                                 shape: .roundRectangle, fill: cls.hasPrefix("complex") ? Color(rgb: 0xEEF4FA) : Color(rgb: 0xDCEBFA),
+                                                 stroke: .black, label: label, fontSize: small))
+            case "and", "or", "not":
+                map.nodes.append(PathwayMap.Node(id: id, name: cls, kind: .reaction, center: center, size: SIMD2(w, h), shape: .ellipse,
+                                                 fill: .white, stroke: .black, label: cls.uppercased(), fontSize: max(5, h * 0.35)))
+            case "phenotype", "submap", "tag", "terminal":
+                map.nodes.append(PathwayMap.Node(id: id, name: label, kind: cls == "submap" ? .pathway : .other, center: center,
+                                                 size: SIMD2(w, h), shape: cls == "phenotype" ? .roundRectangle : .rectangle, fill: .white,
+                                                 stroke: .black, label: label, fontSize: small))
             default:
                 map.nodes.append(PathwayMap.Node(id: id, name: label, kind: .other, center: center, size: SIMD2(w, h), shape: .rectangle,
-                                                 fill: .white, stroke: .black, label: label, fontSize: min(14, h * 0.3)))
+                                                 fill: .white, stroke: .black, label: label, fontSize: small))
             }
+            // A complex's label sits at its bottom edge, clear of its members.
+            let auxiliary: Set<String> = ["state variable", "unit of information"]
+            if cls.hasPrefix("complex"), glyph.all("glyph").contains(where: { !auxiliary.contains($0.attributes["class"] ?? "") }),
+               let i = map.nodes.indices.last {
+                map.nodes[i].labelPosition = SIMD2(center.x, y + h - small * 0.8)
+            }
+            for child in glyph.all("glyph") { try add(child) }
+        }
+        for glyph in mapElement.all("glyph") { try add(glyph) }
+        // Process, association and dissociation nodes: the short lines out to their ports.
+        for (glyph, center, port) in portLines {
+            map.edges.append(PathwayMap.Edge(id: glyph + ".port", from: glyph, to: glyph, kind: .plain, start: center,
+                                             segments: [.line(to: port)], width: 1.5))
         }
         let glyphs = Set(map.nodes.map(\.id) + map.compartments.map(\.id))
         func resolve(_ ref: String?, _ arc: XMLElementNode, _ what: String) throws -> String {

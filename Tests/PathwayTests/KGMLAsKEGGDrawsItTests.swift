@@ -171,3 +171,43 @@ final class GPML2013aTests: XCTestCase {
         XCTAssertFalse(map.compartments.isEmpty)
     }
 }
+
+/// SBGN PD as libsbgn's files have it: glyphs in glyphs, state variables, ports, languages.
+final class SBGNNotationTests: XCTestCase {
+    func testNestedGlyphsStateVariablesPortsAndLanguages() throws {
+        let sbgn = """
+            <sbgn xmlns="http://sbgn.org/libsbgn/0.2"><map language="process description">
+              <glyph id="c" class="complex"><label text="AB"/><bbox x="0" y="0" w="200" h="100"/>
+                <glyph id="a" class="macromolecule"><label text="A"/><bbox x="10" y="10" w="80" h="40"/>
+                  <glyph id="a.s" class="state variable"><state value="P" variable="S22"/><bbox x="60" y="0" w="30" h="16"/></glyph>
+                  <glyph id="a.u" class="unit of information"><label text="mt:prot"/><bbox x="15" y="2" w="40" h="14"/></glyph>
+                </glyph>
+                <glyph id="b" class="simple chemical"><label text="B"/><bbox x="110" y="10" w="40" h="40"/></glyph>
+              </glyph>
+              <glyph id="p" class="dissociation"><bbox x="300" y="40" w="20" h="20"/>
+                <port id="p.1" x="290" y="50"/><port id="p.2" x="330" y="50"/></glyph>
+              <glyph id="o" class="omitted process"><bbox x="300" y="140" w="20" h="20"/></glyph>
+              <arc id="x" class="consumption" source="c" target="p.1"><start x="200" y="50"/><end x="290" y="50"/></arc>
+              <arc id="y" class="production" source="p.2" target="b"><start x="330" y="50"/><end x="150" y="30"/></arc>
+            </map></sbgn>
+            """
+        let map = try PathwayFile.parse(Data(sbgn.utf8), file: "n.sbgn")
+        let ids = map.nodes.map(\.id)
+        XCTAssertEqual(Array(ids.prefix(5)), ["c", "a", "a.s", "a.u", "b"], "members after their complex, over it")
+        XCTAssertEqual(map.node("a.s")?.label, "P@S22")
+        XCTAssertEqual(map.node("a.u")?.label, "mt:prot")
+        XCTAssertEqual(map.node("a.u")?.shape, .rectangle)
+        XCTAssertEqual(map.node("o")?.label, "\\\\", "an omitted process says so")
+        XCTAssertNotNil(map.node("p.inner"), "dissociation: a circle in a circle")
+        XCTAssertEqual(map.edges.filter { $0.id == "p.port" }.count, 2, "port lines from the process to its ports")
+        XCTAssertEqual(map.edges.first { $0.id == "y" }?.to, "b", "an arc to a glyph inside a complex")
+        let label = try XCTUnwrap(map.node("c")?.labelPosition)
+        XCTAssertGreaterThan(label.y, 80, "a complex's label at its bottom, clear of its members")
+        for (language, name) in [("entity relationship", "Entity Relationship"), ("activity flow", "Activity Flow")] {
+            let other = sbgn.replacingOccurrences(of: "process description", with: language)
+            XCTAssertThrowsError(try PathwayFile.parse(Data(other.utf8), file: "x.sbgn")) {
+                XCTAssertTrue(($0 as? PathwayError)?.message.contains("an SBGN \(name) map: Molshot draws SBGN Process Description maps only") == true, "\($0)")
+            }
+        }
+    }
+}

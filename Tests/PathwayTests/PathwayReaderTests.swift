@@ -18,7 +18,7 @@ final class PathwayReaderTests: XCTestCase {
         let sbgn = try PathwayFile.load(path: S.fixture("sbgn_glycolysis.sbgn"))
         XCTAssertEqual(sbgn.format, "sbgn")
         XCTAssertEqual(sbgn.nodes.filter { $0.kind == .reaction }.count, 10)
-        XCTAssertEqual(sbgn.edges.count, 44)
+        XCTAssertEqual(sbgn.edges.count, 44 + 20, "the arcs and a port line for each of the processes' 20 ports")
         XCTAssertEqual(sbgn.edges.filter { $0.head == .circle }.count, 10, "catalysis arcs end in circles")
         let kgml = try PathwayFile.load(path: S.fixture("kgml_ko03070.xml.gz"))
         XCTAssertEqual(kgml.format, "kgml")
