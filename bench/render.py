@@ -41,6 +41,25 @@ def median(v):
     v = sorted(v)
     return v[len(v) // 2]
 
+def against_pymol(mode, group, target):
+    """`molshot thumbnails --mode MODE` against PyMOL's `show MODE` ray-traced, on `group`, in
+    alternating rounds; one RESULT line with the medians."""
+    times = {"molshot": [], "pymol": []}
+    for _ in range(args.rounds):
+        for who in times:
+            out = tempfile.mkdtemp(prefix=f"bench-{mode}-{who}-")
+            if who == "molshot":
+                t, _, _ = runners.timed([args.molshot, "thumbnails", "--processes", "1", "--size", str(args.size), "--mode", mode, "-o", out] + group)
+            else:
+                t, _, _ = runners.pymol(group, out, args.size, modes=mode)
+            shutil.rmtree(out, ignore_errors=True)
+            if t is not None:
+                times[who].append(t)
+    if times["molshot"] and times["pymol"]:
+        m, p = len(group) / median(times["molshot"]), len(group) / median(times["pymol"])
+        print(f"RESULT suite=render case={mode}-thumbnails-{args.size} molshot={m:.1f} peer=pymol-ray:{p:.2f} ratio={m / p:.1f}  # {len(group)} structures/s, {target}")
+
+
 # Surface thumbnails against PyMOL's `show surface`, ray-traced (alternating rounds), on the corpus's
 # proteins and nucleic acids under 10,000 atoms (PyMOL takes minutes for the assemblies).
 def surface_case():
@@ -51,20 +70,7 @@ def surface_case():
         with opener(path, "rt", errors="replace") as f:
             return sum(1 for l in f if l.startswith(("ATOM", "HETATM")))
     small = [f for f in files if f.endswith((".pdb", ".cif", ".pdb.gz", ".cif.gz")) and atoms(f) <= 10000]
-    st, pt = [], []
-    for _ in range(args.rounds):
-        for who in ("molshot", "pymol"):
-            out = tempfile.mkdtemp(prefix=f"bench-surface-{who}-")
-            if who == "molshot":
-                t, _, _ = runners.timed([args.molshot, "thumbnails", "--processes", "1", "--size", str(args.size), "--mode", "surface", "-o", out] + small)
-            else:
-                t, _, _ = runners.pymol(small, out, args.size, modes="surface")
-            shutil.rmtree(out, ignore_errors=True)
-            if t is not None:
-                (st if who == "molshot" else pt).append(t)
-    if st and pt:
-        ms, ps = len(small) / median(st), len(small) / median(pt)
-        print(f"RESULT suite=render case=surface-thumbnails-{args.size} molshot={ms:.1f} peer=pymol-ray:{ps:.2f} ratio={ms / ps:.1f}  # {len(small)} structures/s, target >= 10")
+    against_pymol("surface", small, "target >= 10")
 
 
 # The distance to the floor, per size class: the whole `molshot thumbnails` run (both modes,
@@ -142,20 +148,7 @@ if len(wanted) == 1:
     print(f"RESULT suite=render case=thumbnails-{args.size} molshot={m:.1f}")
 # Cartoon thumbnails of the corpus against PyMOL's cartoons, ray-traced (alternating rounds).
 if "pymol-ray" in peers:
-    ct, pt = [], []
-    for _ in range(args.rounds):
-        for who in ("molshot", "pymol"):
-            out = tempfile.mkdtemp(prefix=f"bench-cartoon-{who}-")
-            if who == "molshot":
-                t, _, _ = runners.timed([args.molshot, "thumbnails", "--processes", "1", "--size", str(args.size), "--mode", "cartoon", "-o", out] + files)
-            else:
-                t, _, _ = runners.pymol(files, out, args.size, modes="cartoon")
-            shutil.rmtree(out, ignore_errors=True)
-            if t is not None:
-                (ct if who == "molshot" else pt).append(t)
-    if ct and pt:
-        mc, pc = n / median(ct), n / median(pt)
-        print(f"RESULT suite=render case=cartoon-thumbnails-{args.size} molshot={mc:.1f} peer=pymol-ray:{pc:.2f} ratio={mc / pc:.1f}  # structures/s, target >= 20")
+    against_pymol("cartoon", files, "target >= 20")
 
 surface_case()
 floors_case()
