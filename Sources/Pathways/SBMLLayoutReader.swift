@@ -23,17 +23,62 @@ enum SBMLLayoutReader {
         attribute(e, name).flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0.isFinite ? $0 : nil }
     }
 
+    /// A model without a layout: its species and reactions as a graph for `PathwayLayout` to place
+    /// (reactants into each reaction, the reaction to its products, modifiers as catalysis), as a
+    /// map made from a file without positions is.
+    static func graph(_ model: XMLElementNode, names: [String: String], file: String) throws -> PathwayMap {
+        var map = PathwayMap()
+        map.format = "sbml"
+        map.title = attribute(model, "name") ?? attribute(model, "id") ?? ""
+        map.needsLayout = true
+        var species = Set<String>()
+        for s in model.child("listOfSpecies")?.all("species") ?? [] {
+            guard let id = attribute(s, "id") else { throw PathwayError(file: file, at: s.place, "a species without an id") }
+            species.insert(id)
+            let name = names[id] ?? id
+            map.nodes.append(PathwayMap.Node(id: id, name: name, kind: .metabolite, center: .zero, size: SIMD2(30, 30), shape: .ellipse,
+                                             fill: Color(rgb: 0xE0865B), stroke: .black, label: name, fontSize: 12))
+        }
+        for r in model.child("listOfReactions")?.all("reaction") ?? [] {
+            guard let id = attribute(r, "id") else { throw PathwayError(file: file, at: r.place, "a reaction without an id") }
+            map.nodes.append(PathwayMap.Node(id: id, name: names[id] ?? id, kind: .reaction, center: .zero, size: SIMD2(10, 10),
+                                             shape: .process, fill: .white, stroke: .black))
+            func references(_ list: String) throws -> [String] {
+                try (r.child(list)?.children ?? []).compactMap { ref in
+                    guard let s = attribute(ref, "species") else { return nil }
+                    guard species.contains(s) else { throw PathwayError(file: file, at: ref.place, "\(s) is not a species of the model") }
+                    return s
+                }
+            }
+            let color = Color(rgb: 0x334E75)
+            for s in try references("listOfReactants") {
+                map.edges.append(PathwayMap.Edge(id: "\(id)-\(s)", from: s, to: id, kind: .substrate, start: .zero, segments: [.line(to: .zero)],
+                                                 tail: attribute(r, "reversible") == "true" ? .arrow : .none, color: color, width: 2, reaction: id))
+            }
+            for s in try references("listOfProducts") {
+                map.edges.append(PathwayMap.Edge(id: "\(id)+\(s)", from: id, to: s, kind: .product, start: .zero, segments: [.line(to: .zero)],
+                                                 head: .arrow, color: color, width: 2, reaction: id))
+            }
+            for s in try references("listOfModifiers") {
+                map.edges.append(PathwayMap.Edge(id: "\(id)*\(s)", from: s, to: id, kind: .catalysis, start: .zero, segments: [.line(to: .zero)],
+                                                 head: .circle, color: color, width: 2, reaction: id))
+            }
+        }
+        guard !map.nodes.isEmpty else { throw PathwayError(file: file, at: model.place, "the model has no species and no layout: nothing to draw") }
+        return map
+    }
+
     static func read(_ root: XMLElementNode, file: String) throws -> PathwayMap {
         func fail(_ e: XMLElementNode, _ message: String) -> PathwayError { PathwayError(file: file, at: e.place, message) }
         guard let model = root.child("model") else { throw fail(root, "an SBML file holds a <model>") }
-        guard let layout = model.descendants("listOfLayouts").first?.all("layout").first else {
-            throw fail(model, "the model has no layout (the SBML Layout package): nothing says where to draw it")
-        }
         var names: [String: String] = [:]
         for list in ["listOfCompartments", "listOfSpecies", "listOfReactions"] {
             for e in model.child(list)?.children ?? [] {
                 if let id = attribute(e, "id") { names[id] = attribute(e, "name").flatMap { $0.isEmpty ? nil : $0 } ?? id }
             }
+        }
+        guard let layout = model.descendants("listOfLayouts").first?.all("layout").first else {
+            return try graph(model, names: names, file: file)
         }
         func box(_ glyph: XMLElementNode) throws -> (origin: SIMD2<Double>, size: SIMD2<Double>) {
             guard let b = glyph.child("boundingBox"), let p = b.child("position"), let d = b.child("dimensions"),

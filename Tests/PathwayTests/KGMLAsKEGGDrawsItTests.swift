@@ -211,3 +211,38 @@ final class SBGNNotationTests: XCTestCase {
         }
     }
 }
+
+/// SBML without the Layout package: its species and reactions laid out, not refused.
+final class SBMLWithoutLayoutTests: XCTestCase {
+    func testAModelWithoutALayoutIsLaidOut() throws {
+        let sbml = """
+            <sbml xmlns="http://www.sbml.org/sbml/level3/version1/core" level="3" version="1"><model id="m" name="Enzyme">
+              <listOfSpecies><species id="E" name="enzyme"/><species id="S"/><species id="ES"/><species id="P"/></listOfSpecies>
+              <listOfReactions>
+                <reaction id="bind" reversible="true"><listOfReactants><speciesReference species="E"/><speciesReference species="S"/></listOfReactants>
+                  <listOfProducts><speciesReference species="ES"/></listOfProducts></reaction>
+                <reaction id="make"><listOfReactants><speciesReference species="ES"/></listOfReactants>
+                  <listOfProducts><speciesReference species="E"/><speciesReference species="P"/></listOfProducts></reaction>
+              </listOfReactions></model></sbml>
+            """
+        let map = try PathwayFile.parse(Data(sbml.utf8), file: "e.xml")
+        XCTAssertEqual(map.title, "Enzyme")
+        XCTAssertFalse(map.needsLayout, "placed")
+        XCTAssertEqual(Set(map.nodes.filter { $0.kind == .reaction }.map(\.id)), ["bind", "make"])
+        XCTAssertEqual(map.node("E")?.label, "enzyme")
+        XCTAssertEqual(map.edges.filter { $0.reaction == "make" && $0.kind == .product }.count, 2)
+        // Placed in layers: every node apart from the others.
+        let centers = map.nodes.filter { !$0.id.contains("#") }.map(\.center)
+        for (i, a) in centers.enumerated() { for b in centers[(i + 1)...] { XCTAssertGreaterThan(((a - b) * (a - b)).sum(), 100) } }
+        // A reference to a species that is not there is named.
+        let bad = sbml.replacingOccurrences(of: "<speciesReference species=\"P\"/>", with: "<speciesReference species=\"Q\"/>")
+        XCTAssertThrowsError(try PathwayFile.parse(Data(bad.utf8), file: "b.xml")) {
+            XCTAssertTrue(($0 as? PathwayError)?.message.contains("Q is not a species of the model") == true, "\($0)")
+        }
+        let file = PathwayTestSupport.root.deletingLastPathComponent().appendingPathComponent("shared/pathways-real/sbml_nolayout_enzymekinetics.xml").path
+        if FileManager.default.fileExists(atPath: file) {
+            let real = try PathwayFile.load(path: file)
+            XCTAssertEqual(real.nodes.filter { $0.kind == .reaction }.count, 2)
+        }
+    }
+}
