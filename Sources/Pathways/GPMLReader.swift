@@ -103,7 +103,8 @@ enum GPMLReader {
                 case "Directed", "Arrow", "mim-conversion", "mim-translocation", "mim-transcription-translation", "Conversion": return .arrow
                 case "Catalysis", "mim-catalysis": return .circle
                 case "Inhibition", "mim-inhibition", "TBar": return .bar
-                case "Stimulation", "mim-stimulation", "mim-necessary-stimulation", "mim-modification", "Binding", "mim-binding": return .openArrow
+                case "mim-necessary-stimulation": return .barArrow
+                case "Stimulation", "mim-stimulation", "mim-modification", "Binding", "mim-binding": return .openArrow
                 default: return .none
                 }
             }
@@ -113,7 +114,7 @@ enum GPMLReader {
             case .arrow: kind = .product
             case .circle: kind = .catalysis
             case .bar: kind = .inhibition
-            case .openArrow: kind = .stimulation
+            case .openArrow, .barArrow, .diamond: kind = .stimulation
             case .none: kind = .plain
             }
             map.edges.append(PathwayMap.Edge(id: id, from: value(points.first!, "elementRef"), to: value(points.last!, "elementRef"),

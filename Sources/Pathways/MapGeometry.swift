@@ -180,7 +180,7 @@ struct MapGeometry {
         switch head {
         case .none, .bar: return 0
         case .arrow: return length * 0.8
-        case .openArrow: return length
+        case .openArrow, .diamond, .barArrow: return length
         case .circle: return half * 1.6
         }
     }
@@ -203,6 +203,17 @@ struct MapGeometry {
             let t = max(width, 2 / mesh.scale)
             let c = tip - d * (t / 2)
             mesh.stroke([c + n * half * 1.3, c - n * half * 1.3], width: t, color)
+        case .diamond:
+            let corners = [tip, tip - d * (length / 2) + n * half, tip - d * length, tip - d * (length / 2) - n * half]
+            mesh.fill(corners, theme.background)
+            mesh.stroke(corners, width: max(width * 0.5, mesh.hairline), color, closed: true)
+        case .barArrow:
+            let corners = [tip, tip - d * length + n * half, tip - d * length - n * half]
+            mesh.fill(corners, theme.background)
+            mesh.stroke(corners, width: max(width * 0.5, mesh.hairline), color, closed: true)
+            let t = max(width, 2 / mesh.scale)
+            let c = tip - d * (length + 2.5 * t)
+            mesh.stroke([c + n * half * 1.1, c - n * half * 1.1], width: t, color)
         case .circle:
             let r = half * 0.8
             let ring = mesh.ellipse(center: tip - d * r, radii: SIMD2(r, r))

@@ -57,6 +57,10 @@ public struct PathwayMap: Sendable {
     /// What an edge ends in.
     public enum Head: String, Sendable, Codable {
         case none, arrow, openArrow = "open-arrow", bar, circle
+        /// SBGN's modulation: an open diamond.
+        case diamond
+        /// SBGN's necessary stimulation: an open arrow with a bar behind it.
+        case barArrow = "bar-arrow"
     }
 
     /// A piece of an edge's path after its start: a straight line or a cubic Bezier curve.

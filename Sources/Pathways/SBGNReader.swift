@@ -125,7 +125,10 @@ enum SBGNReader {
             case "production": (kind, head) = (.product, .arrow)
             case "catalysis": (kind, head) = (.catalysis, .circle)
             case "inhibition": (kind, head) = (.inhibition, .bar)
-            case "stimulation", "necessary stimulation", "modulation": (kind, head) = (.stimulation, .openArrow)
+            case "stimulation", "absolute stimulation": (kind, head) = (.stimulation, .openArrow)
+            case "necessary stimulation": (kind, head) = (.stimulation, .barArrow)
+            case "modulation": (kind, head) = (.stimulation, .diamond)
+            case "absolute inhibition": (kind, head) = (.inhibition, .bar)
             default: (kind, head) = (.plain, .none)
             }
             map.edges.append(PathwayMap.Edge(id: arc.attributes["id"] ?? "\(from)->\(to)", from: from, to: to, kind: kind,

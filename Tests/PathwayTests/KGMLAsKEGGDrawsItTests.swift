@@ -203,6 +203,12 @@ final class SBGNNotationTests: XCTestCase {
         XCTAssertEqual(map.edges.first { $0.id == "y" }?.to, "b", "an arc to a glyph inside a complex")
         let label = try XCTUnwrap(map.node("c")?.labelPosition)
         XCTAssertGreaterThan(label.y, 80, "a complex's label at its bottom, clear of its members")
+        // Each arc class its own head.
+        let arcs = sbgn.replacingOccurrences(of: "<arc id=\"x\" class=\"consumption\"", with: "<arc id=\"x\" class=\"modulation\"")
+            .replacingOccurrences(of: "<arc id=\"y\" class=\"production\"", with: "<arc id=\"y\" class=\"necessary stimulation\"")
+        let heads = try PathwayFile.parse(Data(arcs.utf8), file: "h.sbgn").edges
+        XCTAssertEqual(heads.first { $0.id == "x" }?.head, .diamond)
+        XCTAssertEqual(heads.first { $0.id == "y" }?.head, .barArrow)
         for (language, name) in [("entity relationship", "Entity Relationship"), ("activity flow", "Activity Flow")] {
             let other = sbgn.replacingOccurrences(of: "process description", with: language)
             XCTAssertThrowsError(try PathwayFile.parse(Data(other.utf8), file: "x.sbgn")) {
