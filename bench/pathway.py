@@ -9,8 +9,13 @@ case tiles-<map>: molshot's tile pyramid of the largest corpus map against Graph
 case layout-500: a generated graph of 500 reactions without positions (each with one or two
   substrates and products, half with a currency pair), laid out and drawn by molshot, against
   `dot -Tpng` on the same graph with the currency metabolites copied per edge as molshot draws them.
+case layout-crossings-<map>: real maps laid out anew by molshot and by `dot`, the same graph: edge
+  crossings, total edge length and aspect ratio of each drawing (bench/layout_quality.py), and the
+  medians over the set (target: molshot's median crossings no more than dot's).
 Medians of several runs; ratio = graphviz seconds / molshot seconds."""
 import argparse, json, os, random, shutil, statistics, subprocess, sys, tempfile, time
+
+import layout_quality
 
 
 def timed(cmd, runs):
@@ -136,6 +141,9 @@ def main():
             print(f"RESULT suite=pathway case=layout-500 molshot={molshot:.3f}s peer=graphviz-dot:{peer:.3f}s ratio={peer / molshot:.2f}")
         else:
             print(f"RESULT suite=pathway case=layout-500 molshot={molshot:.3f}s peer=none ratio=n/a")
+        if dot_tool:
+            shared = os.path.dirname(os.path.abspath(a.corpus))
+            layout_quality.measure(a.molshot, dot_tool, layout_quality.real_graphs(a.corpus, shared), label=lambda s: print(s, flush=True))
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

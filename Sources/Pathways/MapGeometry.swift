@@ -45,8 +45,8 @@ struct MapGeometry {
 
     private func compartment(_ c: PathwayMap.Compartment, into mesh: inout MapMesh) {
         let outline = mesh.roundRectangle(min: c.origin, max: c.origin + c.size, radius: 20)
-        var fill = theme.fill(c.color)
-        fill.alpha = 0.10
+        var fill = theme.fill(c.fill ?? c.color)
+        if c.fill == nil { fill.alpha = 0.10 }
         mesh.fill(outline, fill)
         mesh.stroke(outline, width: theme.compartmentLine * theme.lineScale, theme.line(c.color), closed: true)
     }
@@ -58,8 +58,43 @@ struct MapGeometry {
         case .none: return nil
         case .rectangle, .process: return [lo, SIMD2(hi.x, lo.y), hi, SIMD2(lo.x, hi.y)]
         case .roundRectangle: return mesh.roundRectangle(min: lo, max: hi, radius: min(n.size.x, n.size.y) * 0.25)
-        case .ellipse: return mesh.ellipse(center: n.center, radii: n.size / 2)
+        case .ellipse, .sourceSink: return mesh.ellipse(center: n.center, radii: n.size / 2)
+        case .cutRectangle:
+            let c = min(min(n.size.x, n.size.y) * 0.2, 14)
+            return [SIMD2(lo.x + c, lo.y), SIMD2(hi.x - c, lo.y), SIMD2(hi.x, lo.y + c), SIMD2(hi.x, hi.y - c),
+                    SIMD2(hi.x - c, hi.y), SIMD2(lo.x + c, hi.y), SIMD2(lo.x, hi.y - c), SIMD2(lo.x, lo.y + c)]
+        case .bottomRounded:
+            // The round rectangle's bottom half below its top corners' straight edge.
+            let r = min(n.size.x, n.size.y) * 0.3
+            let rounded = mesh.roundRectangle(min: lo, max: hi, radius: r)
+            return [lo, SIMD2(hi.x, lo.y)] + rounded.filter { $0.y > lo.y + r + 1e-9 }
+        case .hexagon:
+            let d = min(n.size.x / 2, n.size.y / 2)
+            return [SIMD2(lo.x + d, lo.y), SIMD2(hi.x - d, lo.y), SIMD2(hi.x, n.center.y), SIMD2(hi.x - d, hi.y), SIMD2(lo.x + d, hi.y),
+                    SIMD2(lo.x, n.center.y)]
+        case .concaveHexagon:
+            let d = min(n.size.x / 4, n.size.y / 2)
+            return [lo, SIMD2(hi.x, lo.y), SIMD2(hi.x - d, n.center.y), hi, SIMD2(lo.x, hi.y), SIMD2(lo.x + d, n.center.y)]
+        case .tag:
+            let d = min(n.size.x / 2, n.size.y / 2)
+            return [lo, SIMD2(hi.x - d, lo.y), SIMD2(hi.x, n.center.y), SIMD2(hi.x - d, hi.y), SIMD2(lo.x, hi.y)]
+        case .tagLeft:
+            let d = min(n.size.x / 2, n.size.y / 2)
+            return [SIMD2(lo.x + d, lo.y), SIMD2(hi.x, lo.y), hi, SIMD2(lo.x + d, hi.y), SIMD2(lo.x, n.center.y)]
         }
+    }
+
+    /// The part of a shape below `y` (map units grow downwards): a convex outline cut by a line
+    /// (Sutherland-Hodgman with one edge), for clone markers.
+    static func below(_ points: [SIMD2<Double>], y: Double) -> [SIMD2<Double>] {
+        var out: [SIMD2<Double>] = []
+        for i in points.indices {
+            let a = points[i], b = points[(i + 1) % points.count]
+            let aIn = a.y >= y, bIn = b.y >= y
+            if aIn { out.append(a) }
+            if aIn != bIn { out.append(a + (b - a) * ((y - a.y) / (b.y - a.y))) }
+        }
+        return out
     }
 
     private func node(_ n: PathwayMap.Node, into mesh: inout MapMesh) {
@@ -70,12 +105,29 @@ struct MapGeometry {
             }
             return
         }
-        if let f = n.fill { mesh.fill(points, theme.fill(f)) }
+        if let f = n.fill {
+            if n.shape == .concaveHexagon {
+                // Not convex, but star-shaped about its centre.
+                for i in points.indices { mesh.triangle(n.center, points[i], points[(i + 1) % points.count], theme.fill(f)) }
+            } else {
+                mesh.fill(points, theme.fill(f))
+            }
+        }
+        if n.cloneMarker != nil {
+            // SBGN's clone marker: the lower 30% of the shape filled dark.
+            mesh.fill(MapGeometry.below(points, y: n.center.y + n.size.y * 0.2), theme.line(Color(rgb: 0x4A4A4A)))
+        }
         let stroke = n.stroke ?? (n.fill == nil ? .black : n.fill!.mixed(with: .black, 0.45))
+        let width = (n.lineWidth.map { min($0, 4) / 1.5 } ?? 1) * theme.nodeLine * theme.lineScale
         if selected.contains(n.id) {
             mesh.stroke(points, width: max(theme.nodeLine * 3, 3 / mesh.scale), MapGeometry.highlight, closed: true)
         } else {
-            mesh.stroke(points, width: theme.nodeLine * theme.lineScale, theme.line(stroke), closed: true)
+            mesh.stroke(points, width: width, theme.line(stroke), closed: true)
+            if n.shape == .sourceSink {
+                // Struck through from the bottom left to the top right.
+                let r = n.size / 2 * 0.7071
+                mesh.stroke([n.center + SIMD2(-r.x, r.y), n.center + SIMD2(r.x, -r.y)], width: width, theme.line(stroke))
+            }
         }
     }
 

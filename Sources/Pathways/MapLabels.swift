@@ -51,6 +51,13 @@ struct MapLabels {
             wanted.append(Wanted(text: t.text, size: t.fontSize, anchor: t.center, fromStart: false, color: t.color))
         }
         for c in map.compartments where !c.name.isEmpty {
+            if let box = c.labelBox, box.size.y > 0 {
+                // The file's own box: the name centred in it, as tall as the box allows.
+                let lines = Double(c.name.split(whereSeparator: \.isNewline).count)
+                wanted.append(Wanted(text: c.name, size: max(6, min(40, box.size.y * 0.75 / max(lines, 1))), anchor: box.origin + box.size / 2,
+                                     fromStart: false, color: c.color.mixed(with: .black, 0.3)))
+                continue
+            }
             let size = max(12, min(40, c.size.y * 0.05))
             wanted.append(Wanted(text: c.name, size: size, anchor: c.origin + SIMD2(12, 12 + size * 0.8), fromStart: true,
                                  color: c.color.mixed(with: .black, 0.3)))

@@ -5,18 +5,20 @@ import Foundation
 /// Molshot JSON (a JSON object), KGML, SBGN-ML, GPML and SBML with the Layout package (by the
 /// XML root element).
 public enum PathwayFile {
-    /// A map without positions is laid out with `layout`.
-    public static func load(path: String, maxBytes: Int = 256 << 20, layout: PathwayLayout = PathwayLayout()) throws -> PathwayMap {
+    /// A map without positions is laid out with `layout`; with `relayout`, every map is (its own
+    /// positions, compartments and free text left out).
+    public static func load(path: String, maxBytes: Int = 256 << 20, layout: PathwayLayout = PathwayLayout(),
+                            relayout: Bool = false) throws -> PathwayMap {
         let bytes = try FileInput.read(path: path, limit: maxBytes)
         trace("pathway: file read")
-        return try parse(bytes, file: path, layout: layout)
+        return try parse(bytes, file: path, layout: layout, relayout: relayout)
     }
 
     public static func parse(_ data: Data, file: String, layout: PathwayLayout = PathwayLayout()) throws -> PathwayMap {
         try parse([UInt8](data), file: file, layout: layout)
     }
 
-    public static func parse(_ data: [UInt8], file: String, layout: PathwayLayout = PathwayLayout()) throws -> PathwayMap {
+    public static func parse(_ data: [UInt8], file: String, layout: PathwayLayout = PathwayLayout(), relayout: Bool = false) throws -> PathwayMap {
         guard let first = data.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) else {
             throw PathwayError(file: file, "is empty")
         }
@@ -41,6 +43,7 @@ public enum PathwayFile {
             throw PathwayError(file: file, "not a pathway file: expected JSON (Escher, Molshot) or XML (KGML, SBGN-ML, GPML, SBML)")
         }
         guard !map.nodes.isEmpty || !map.edges.isEmpty else { throw PathwayError(file: file, "the map has no nodes") }
+        if relayout && !map.needsLayout { map = map.unplaced() }
         return map.needsLayout ? layout.laidOut(map) : map
     }
 }

@@ -6,15 +6,16 @@ import Core
 /// so that they do not become hubs that tie the drawing into knots.
 ///
 /// Steps: cycles broken by reversing the back edges of a depth-first search; ranks by longest
-/// path; edges that span several ranks get a bend point per rank; the order within each rank by
-/// barycenter sweeps down and up, keeping the order with the fewest crossings; x by the median
+/// path, then moved toward their neighbours; edges that span several ranks get a bend point per
+/// rank; the order within each rank by median sweeps with transposition from a depth-first
+/// start, keeping the order with the fewest crossings; x by the median
 /// of each node's neighbours with a minimum spacing, smoothed over a few sweeps.
 public struct PathwayLayout: Sendable {
     /// Names (ids, labels or names, any case) of currency metabolites.
     public var currency: Set<String>
     public var rankSeparation = 110.0
     public var nodeSeparation = 40.0
-    public var sweeps = 12
+    public var sweeps = 24
 
     public static let standardCurrency: Set<String> = [
         "atp", "adp", "amp", "gtp", "gdp", "utp", "udp", "ctp", "cdp", "nad", "nad+", "nadh", "nadp", "nadp+", "nadph",
@@ -233,35 +234,115 @@ public struct PathwayLayout: Sendable {
         return rank
     }
 
-    /// Orders each layer by barycenters, down then up, keeping the best order seen.
-    static func order(_ layers: inout [[Int]], links: [(Int, Int)], sweeps: Int) {
+    /// Orders each layer to cross few edges, as Graphviz's `dot` does: a depth-first first order
+    /// (so that connected nodes start together), then sweeps down and up sorting each layer by the
+    /// median of its neighbours' places in the layer before (the barycenter breaking ties), each
+    /// sweep followed by transposition (neighbours in a layer swapped wherever that crosses fewer
+    /// edges), keeping the best order seen. Both the given order and the depth-first one are tried.
+    static func order(_ layers: inout [[Int]], links: [(Int, Int)], sweeps: Int, restarts: Int = 6) {
         var up: [Int: [Int]] = [:], down: [Int: [Int]] = [:]
         for (a, b) in links {
             down[a, default: []].append(b)
             up[b, default: []].append(a)
         }
         var best = layers, bestCrossings = crossings(layers, down: down)
-        for sweep in 0..<sweeps {
-            let downward = sweep % 2 == 0
-            let range: [Int] = downward ? Array(layers.indices.dropFirst()) : Array(layers.indices.dropLast().reversed())
-            for r in range {
-                let fixed = layers[downward ? r - 1 : r + 1]
-                let place = Dictionary(fixed.enumerated().map { ($0.element, Double($0.offset)) }, uniquingKeysWith: { a, _ in a })
-                let current = Dictionary(layers[r].enumerated().map { ($0.element, Double($0.offset)) }, uniquingKeysWith: { a, _ in a })
-                func center(_ v: Int) -> Double {
-                    let ns = (downward ? up[v] : down[v]) ?? []
-                    let ps = ns.compactMap { place[$0] }
-                    return ps.isEmpty ? current[v]! : ps.reduce(0, +) / Double(ps.count)
+        // Starts: the given order, depth-first walks from the top and from the bottom, and a few
+        // shuffles (a fixed seed: the same map is always laid out the same way).
+        var starts = [layers, depthFirst(layers, up: up, down: down), depthFirst(layers.reversed(), up: down, down: up).reversed()]
+        var seed: UInt64 = 0x9E3779B97F4A7C15
+        for _ in 0..<restarts {
+            starts.append(layers.map { layer in
+                var l = layer
+                for i in stride(from: l.count - 1, to: 0, by: -1) {
+                    seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                    l.swapAt(i, Int((seed >> 33) % UInt64(i + 1)))
                 }
-                layers[r].sort { (center($0), current[$0]!) < (center($1), current[$1]!) }
-            }
-            let c = crossings(layers, down: down)
-            if c < bestCrossings {
-                best = layers
-                bestCrossings = c
+                return l
+            })
+        }
+        for start in starts where bestCrossings > 0 {
+            var current = start
+            transpose(&current, up: up, down: down)
+            var c = crossings(current, down: down)
+            if c < bestCrossings { (best, bestCrossings) = (current, c) }
+            var stale = 0
+            for sweep in 0..<sweeps where bestCrossings > 0 {
+                let downward = sweep % 2 == 0
+                let range: [Int] = downward ? Array(current.indices.dropFirst()) : Array(current.indices.dropLast().reversed())
+                for r in range {
+                    let fixed = current[downward ? r - 1 : r + 1]
+                    let place = Dictionary(fixed.enumerated().map { ($0.element, Double($0.offset)) }, uniquingKeysWith: { a, _ in a })
+                    let here = Dictionary(current[r].enumerated().map { ($0.element, Double($0.offset)) }, uniquingKeysWith: { a, _ in a })
+                    var key: [Int: (Double, Double, Double)] = [:]
+                    for v in current[r] {
+                        let ps = ((downward ? up[v] : down[v]) ?? []).compactMap { place[$0] }.sorted()
+                        if ps.isEmpty {
+                            key[v] = (here[v]!, here[v]!, here[v]!)
+                        } else {
+                            let median = ps.count % 2 == 1 ? ps[ps.count / 2] : (ps[ps.count / 2 - 1] + ps[ps.count / 2]) / 2
+                            key[v] = (median, ps.reduce(0, +) / Double(ps.count), here[v]!)
+                        }
+                    }
+                    current[r].sort { key[$0]! < key[$1]! }
+                }
+                transpose(&current, up: up, down: down)
+                c = crossings(current, down: down)
+                if c < bestCrossings {
+                    (best, bestCrossings) = (current, c)
+                    stale = 0
+                } else {
+                    stale += 1
+                    if stale >= 6 { break }
+                }
             }
         }
         layers = best
+    }
+
+    /// Each layer in the order a depth-first walk of the graph (edges either way) meets its nodes.
+    static func depthFirst(_ layers: [[Int]], up: [Int: [Int]], down: [Int: [Int]]) -> [[Int]] {
+        var layerOf: [Int: Int] = [:]
+        for (r, layer) in layers.enumerated() { for v in layer { layerOf[v] = r } }
+        var out = layers.map { _ in [Int]() }
+        var seen = Set<Int>()
+        for root in layers.joined() where !seen.contains(root) {
+            var stack = [root]
+            while let v = stack.popLast() {
+                guard seen.insert(v).inserted, let r = layerOf[v] else { continue }
+                out[r].append(v)
+                let next = (down[v] ?? []) + (up[v] ?? [])
+                for w in next.reversed() where !seen.contains(w) { stack.append(w) }
+            }
+        }
+        return out
+    }
+
+    /// Swaps neighbours in each layer while that lowers the crossings with the layers above and below.
+    static func transpose(_ layers: inout [[Int]], up: [Int: [Int]], down: [Int: [Int]]) {
+        var position: [Int: Int] = [:]
+        for layer in layers { for (k, v) in layer.enumerated() { position[v] = k } }
+        // Crossings between the edges of u and of v (u left of v) to one side.
+        func crossed(_ u: Int, _ v: Int, _ side: [Int: [Int]]) -> Int {
+            var n = 0
+            for a in side[u] ?? [] { for b in side[v] ?? [] where position[a]! > position[b]! { n += 1 } }
+            return n
+        }
+        for _ in 0..<8 {
+            var improved = false
+            for r in layers.indices where layers[r].count > 1 {
+                for k in 0..<(layers[r].count - 1) {
+                    let u = layers[r][k], v = layers[r][k + 1]
+                    let now = crossed(u, v, up) + crossed(u, v, down), swapped = crossed(v, u, up) + crossed(v, u, down)
+                    if swapped < now {
+                        layers[r].swapAt(k, k + 1)
+                        position[u] = k + 1
+                        position[v] = k
+                        improved = true
+                    }
+                }
+            }
+            if !improved { break }
+        }
     }
 
     /// Edge crossings between adjacent layers.

@@ -10,6 +10,20 @@ public struct PathwayMap: Sendable {
 
     public enum Shape: String, Sendable, Codable, CaseIterable {
         case rectangle, roundRectangle = "round-rectangle", ellipse, process, none
+        /// SBGN's complex: a rectangle with its corners cut off.
+        case cutRectangle = "cut-rectangle"
+        /// SBGN's nucleic acid feature: a rectangle with its bottom corners rounded.
+        case bottomRounded = "bottom-rounded"
+        /// SBGN's phenotype: a hexagon pointed left and right.
+        case hexagon
+        /// SBGN's perturbing agent: a rectangle with a notch in its left and right sides.
+        case concaveHexagon = "concave-hexagon"
+        /// SBGN's tag (and terminal): a box pointed to the right.
+        case tag
+        /// A tag pointed to the left.
+        case tagLeft = "tag-left"
+        /// SBGN's source and sink: a circle struck through.
+        case sourceSink = "source-sink"
     }
 
     public struct Node: Sendable {
@@ -29,6 +43,10 @@ public struct PathwayMap: Sendable {
         /// Label height in map units.
         public var fontSize: Double
         public var textColor: Color
+        /// SBGN's clone marker: the lower part of the shape filled dark, with its label if any.
+        public var cloneMarker: String?
+        /// Line width of the outline in map units where the file gives one (SBGN's and SBML's render styles).
+        public var lineWidth: Double?
 
         public init(id: String, name: String = "", kind: NodeKind, center: SIMD2<Double>, size: SIMD2<Double>, shape: Shape,
                     fill: Color? = nil, stroke: Color? = nil, label: String = "", labelPosition: SIMD2<Double>? = nil,
@@ -133,6 +151,10 @@ public struct PathwayMap: Sendable {
         public var origin: SIMD2<Double>
         public var size: SIMD2<Double>
         public var color: Color
+        /// The box the file gives for the name (SBGN's label bbox); the top left corner inside when nil.
+        public var labelBox: (origin: SIMD2<Double>, size: SIMD2<Double>)?
+        /// The fill where the file gives one (a render style); `color` lightened when nil.
+        public var fill: Color?
 
         public init(id: String, name: String, origin: SIMD2<Double>, size: SIMD2<Double>, color: Color) {
             self.id = id
@@ -174,6 +196,27 @@ public struct PathwayMap: Sendable {
     public var needsLayout = false
 
     public init() {}
+
+    /// The graph alone, to be laid out anew: nodes without their places, edges between two nodes
+    /// (not the lines inside one, as SBGN's port lines), no markers drawn on other nodes (state
+    /// variables, multimer outlines), no compartments, free text or canvas.
+    public func unplaced() -> PathwayMap {
+        var map = PathwayMap()
+        map.title = title
+        map.format = format
+        // Markers joined to others by an edge (Escher's midmarkers) are part of the graph.
+        var joined = Set<String>()
+        for e in edges { if let f = e.from, let t = e.to, f != t { joined.insert(f); joined.insert(t) } }
+        map.nodes = nodes.filter { $0.kind != .marker || joined.contains($0.id) }
+        let ids = Set(map.nodes.map(\.id))
+        map.edges = edges.filter { e in
+            guard let f = e.from, let t = e.to else { return false }
+            return f != t && ids.contains(f) && ids.contains(t)
+        }
+        map.relations = relations
+        map.needsLayout = true
+        return map
+    }
 
     /// The map with its relations drawn as edges too.
     public func showingRelations() -> PathwayMap {

@@ -1,8 +1,12 @@
 import Core
 
-/// Reads SBGN-ML (Process Description): glyphs by class (simple chemicals as ellipses,
-/// macromolecules and complexes as round rectangles, processes as small squares with their port
-/// lines, dissociation as two circles, compartments as boxes behind everything), glyphs in glyphs
+/// Reads SBGN-ML (Process Description): glyphs by class in the shapes of the SBGN PD Level 1
+/// specification (simple chemicals and unspecified entities as ellipses, macromolecules as round
+/// rectangles, nucleic acid features rounded below, complexes with cut corners, perturbing agents
+/// notched, phenotypes as hexagons, tags and terminals pointed, source and sink struck through,
+/// multimers doubled, clone markers filled dark; processes as small squares with their port
+/// lines, dissociation as two circles, compartments as boxes behind everything, their names in
+/// the label boxes the file gives), the render extension's colours, glyphs in glyphs
 /// (complex members, state variables as "value@variable", units of information, submap
 /// terminals) over their parents, and arcs by class (production arrows, catalysis circles,
 /// inhibition bars, stimulation open arrows), with the points the file gives. Entity
@@ -22,7 +26,10 @@ enum SBGNReader {
                             ("activity flow", "Activity Flow"), ("sbgn.af.", "Activity Flow")] where language.contains(key) {
             throw PathwayError(file: file, at: mapElement.place, "an SBGN \(name) map: Molshot draws SBGN Process Description maps only")
         }
+        // The render extension's colours (the SBML Render package's XML inside <extension>).
+        let styles = RenderStyles(under: mapElement.child("extension"))
         var owner: [String: String] = [:]  // port id -> glyph id
+        var compartmentOrder: [String: Double] = [:]
         var portLines: [(glyph: String, center: SIMD2<Double>, port: SIMD2<Double>)] = []
         // Glyphs in glyphs (a complex's members, state variables, units of information, a
         // submap's terminals) after their parent, so they are drawn over it.
@@ -43,8 +50,14 @@ enum SBGNReader {
             let small = min(14, h * 0.3)
             switch cls {
             case "compartment":
-                map.compartments.append(PathwayMap.Compartment(id: id, name: label, origin: SIMD2(x, y), size: SIMD2(w, h),
-                                                               color: Color(rgb: 0x9AA5B1)))
+                var c = PathwayMap.Compartment(id: id, name: label, origin: SIMD2(x, y), size: SIMD2(w, h), color: Color(rgb: 0x9AA5B1))
+                if let b = glyph.child("label")?.child("bbox"), let lx = b.double("x"), let ly = b.double("y"), let lw = b.double("w"),
+                   let lh = b.double("h") {
+                    c.labelBox = (SIMD2(lx, ly), SIMD2(lw, lh))
+                }
+                styles.apply(to: &c, type: "COMPARTMENTGLYPH")
+                compartmentOrder[id] = glyph.double("compartmentOrder") ?? 0
+                map.compartments.append(c)
             case "process", "omitted process", "uncertain process", "association", "dissociation":
                 map.nodes.append(PathwayMap.Node(id: id, name: label, kind: .reaction, center: center, size: SIMD2(w, h),
                                                  shape: cls == "association" || cls == "dissociation" ? .ellipse : .process,
@@ -63,29 +76,57 @@ enum SBGNReader {
                 label = variable.isEmpty ? value : value + "@" + variable
                 map.nodes.append(PathwayMap.Node(id: id, name: label, kind: .marker, center: center, size: SIMD2(w, h), shape: .ellipse,
                                                  fill: .white, stroke: .black, label: label, fontSize: max(5, h * 0.5)))
-            case "unit of information":
+            case "unit of information", "cardinality", "stoichiometry":
                 label = glyph.child("label")?.attributes["text"] ?? ""
                 map.nodes.append(PathwayMap.Node(id: id, name: label, kind: .marker, center: center, size: SIMD2(w, h), shape: .rectangle,
                                                  fill: .white, stroke: .black, label: label, fontSize: max(5, h * 0.5)))
-            case "simple chemical", "source and sink", "perturbing agent", "simple chemical multimer":
-                map.nodes.append(PathwayMap.Node(id: id, name: label, kind: .metabolite, center: center, size: SIMD2(w, h), shape: .ellipse,
-                                                 fill: cls == "source and sink" ? .white : Color(rgb: 0xFFF5D6), stroke: .black, label: label,
-                                                 fontSize: small))
-            case "macromolecule", "nucleic acid feature", "complex", "macromolecule multimer", "complex multimer",
-                 "nucleic acid feature multimer":
-                map.nodes.append(PathwayMap.Node(id: id, name: label, kind: .geneProduct, center: center, size: SIMD2(w, h),
-                                                 shape: .roundRectangle, fill: cls.hasPrefix("complex") ? Color(rgb: 0xEEF4FA) : Color(rgb: 0xDCEBFA),
-                                                 stroke: .black, label: label, fontSize: small))
+            case "simple chemical", "simple chemical multimer", "unspecified entity", "source and sink", "perturbing agent",
+                 "macromolecule", "macromolecule multimer", "nucleic acid feature", "nucleic acid feature multimer",
+                 "complex", "complex multimer":
+                let base = cls.replacingOccurrences(of: " multimer", with: "")
+                let shape: PathwayMap.Shape = ["simple chemical": .ellipse, "unspecified entity": .ellipse, "source and sink": .sourceSink,
+                                               "perturbing agent": .concaveHexagon, "macromolecule": .roundRectangle,
+                                               "nucleic acid feature": .bottomRounded, "complex": .cutRectangle][base] ?? .rectangle
+                let chemical = base == "simple chemical" || base == "unspecified entity" || base == "source and sink"
+                let fill = base == "source and sink" || base == "perturbing agent" ? Color.white
+                    : chemical ? Color(rgb: 0xFFF5D6) : base == "complex" ? Color(rgb: 0xEEF4FA) : Color(rgb: 0xDCEBFA)
+                var node = PathwayMap.Node(id: id, name: label, kind: chemical ? .metabolite : .geneProduct, center: center,
+                                           size: SIMD2(w, h), shape: shape, fill: fill, stroke: .black, label: label, fontSize: small)
+                if let clone = glyph.child("clone") {
+                    let text = clone.child("label")?.attributes["text"] ?? ""
+                    node.cloneMarker = text
+                    if !text.isEmpty {
+                        // The clone marker's label, white on the dark band.
+                        map.texts.append(PathwayMap.Text(text: text, center: SIMD2(center.x, y + h * 0.85), fontSize: max(4, h * 0.18),
+                                                         color: .white))
+                    }
+                }
+                styles.apply(to: &node, type: "SPECIESGLYPH", reshape: false)
+                if cls.hasSuffix("multimer") {
+                    // A multimer: a second outline behind, offset down and to the right.
+                    var shadow = node
+                    shadow.id = id + ".multimer"
+                    shadow.kind = .marker
+                    shadow.label = ""
+                    shadow.center += SIMD2(min(w, h) * 0.12, min(w, h) * 0.12)
+                    map.nodes.append(shadow)
+                }
+                map.nodes.append(node)
             case "and", "or", "not":
                 map.nodes.append(PathwayMap.Node(id: id, name: cls, kind: .reaction, center: center, size: SIMD2(w, h), shape: .ellipse,
                                                  fill: .white, stroke: .black, label: cls.uppercased(), fontSize: max(5, h * 0.35)))
             case "phenotype", "submap", "tag", "terminal":
-                map.nodes.append(PathwayMap.Node(id: id, name: label, kind: cls == "submap" ? .pathway : .other, center: center,
-                                                 size: SIMD2(w, h), shape: cls == "phenotype" ? .roundRectangle : .rectangle, fill: .white,
-                                                 stroke: .black, label: label, fontSize: small))
+                let orientation = glyph.attributes["orientation"] ?? "right"
+                let shape: PathwayMap.Shape = cls == "phenotype" ? .hexagon : cls == "submap" ? .rectangle : orientation == "left" ? .tagLeft : .tag
+                var node = PathwayMap.Node(id: id, name: label, kind: cls == "submap" ? .pathway : .other, center: center,
+                                           size: SIMD2(w, h), shape: shape, fill: .white, stroke: .black, label: label, fontSize: small)
+                styles.apply(to: &node, type: "SPECIESGLYPH", reshape: false)
+                map.nodes.append(node)
             default:
-                map.nodes.append(PathwayMap.Node(id: id, name: label, kind: .other, center: center, size: SIMD2(w, h), shape: .rectangle,
-                                                 fill: .white, stroke: .black, label: label, fontSize: small))
+                var node = PathwayMap.Node(id: id, name: label, kind: .other, center: center, size: SIMD2(w, h), shape: .rectangle,
+                                           fill: .white, stroke: .black, label: label, fontSize: small)
+                styles.apply(to: &node, type: "SPECIESGLYPH", reshape: false)
+                map.nodes.append(node)
             }
             // A complex's label sits at its bottom edge, clear of its members.
             let auxiliary: Set<String> = ["state variable", "unit of information"]
@@ -96,6 +137,10 @@ enum SBGNReader {
             for child in glyph.all("glyph") { try add(child) }
         }
         for glyph in mapElement.all("glyph") { try add(glyph) }
+        // Compartments drawn lowest compartmentOrder first (file order among equals), as the specification orders them.
+        map.compartments = map.compartments.enumerated().sorted {
+            (compartmentOrder[$0.element.id] ?? 0, $0.offset) < (compartmentOrder[$1.element.id] ?? 0, $1.offset)
+        }.map(\.element)
         // Process, association and dissociation nodes: the short lines out to their ports.
         for (glyph, center, port) in portLines {
             map.edges.append(PathwayMap.Edge(id: glyph + ".port", from: glyph, to: glyph, kind: .plain, start: center,
@@ -109,6 +154,8 @@ enum SBGNReader {
             throw PathwayError(file: file, at: arc.place, "the \(what) \(ref) is not a glyph or port of the map")
         }
         for arc in mapElement.all("arc") {
+            // An arc's cardinality or stoichiometry box, drawn like a unit of information.
+            for g in arc.all("glyph") { try add(g) }
             let from = try resolve(arc.attributes["source"], arc, "source"), to = try resolve(arc.attributes["target"], arc, "target")
             guard let s = arc.child("start"), let sx = s.double("x"), let sy = s.double("y"), let e = arc.child("end"),
                   let ex = e.double("x"), let ey = e.double("y") else {
@@ -131,8 +178,10 @@ enum SBGNReader {
             case "absolute inhibition": (kind, head) = (.inhibition, .bar)
             default: (kind, head) = (.plain, .none)
             }
-            map.edges.append(PathwayMap.Edge(id: arc.attributes["id"] ?? "\(from)->\(to)", from: from, to: to, kind: kind,
-                                             start: SIMD2(sx, sy), segments: segments, head: head, width: 1.5))
+            let arcID = arc.attributes["id"] ?? "\(from)->\(to)"
+            let style = styles.style(id: arcID, type: "SPECIESREFERENCEGLYPH")
+            map.edges.append(PathwayMap.Edge(id: arcID, from: from, to: to, kind: kind, start: SIMD2(sx, sy), segments: segments,
+                                             head: head, color: style?.stroke ?? .black, width: style?.width.map { min($0, 4) } ?? 1.5))
         }
         return map
     }

@@ -109,6 +109,9 @@ enum SBMLLayoutReader {
             return (start, segments)
         }
 
+        // The Render package's colours: the layout's own render information, else the global one.
+        let own = RenderStyles(under: layout)
+        let styles = own.isEmpty ? RenderStyles(under: model.descendants("listOfLayouts").first) : own
         var map = PathwayMap()
         map.format = "sbml"
         map.title = attribute(model, "name") ?? attribute(model, "id") ?? ""
@@ -118,8 +121,10 @@ enum SBMLLayoutReader {
         for g in layout.child("listOfCompartmentGlyphs")?.all("compartmentGlyph") ?? [] {
             let (origin, size) = try box(g)
             let id = attribute(g, "id") ?? ""
-            map.compartments.append(PathwayMap.Compartment(id: id, name: attribute(g, "compartment").map { names[$0] ?? $0 } ?? "",
-                                                           origin: origin, size: size, color: Color(rgb: 0x9AA5B1)))
+            var c = PathwayMap.Compartment(id: id, name: attribute(g, "compartment").map { names[$0] ?? $0 } ?? "",
+                                           origin: origin, size: size, color: Color(rgb: 0x9AA5B1))
+            styles.apply(to: &c, type: "COMPARTMENTGLYPH")
+            map.compartments.append(c)
         }
         var glyphIDs = Set<String>()
         for g in layout.child("listOfSpeciesGlyphs")?.all("speciesGlyph") ?? [] {
@@ -127,9 +132,11 @@ enum SBMLLayoutReader {
             let (origin, size) = try box(g)
             let species = attribute(g, "species") ?? ""
             let name = names[species] ?? species
-            map.nodes.append(PathwayMap.Node(id: id, name: name, kind: .metabolite, center: origin + size / 2, size: size,
-                                             shape: .roundRectangle, fill: speciesFill, stroke: .black, label: name,
-                                             fontSize: max(6, min(12, size.y * 0.45))))
+            var node = PathwayMap.Node(id: id, name: name, kind: .metabolite, center: origin + size / 2, size: size,
+                                       shape: .roundRectangle, fill: speciesFill, stroke: .black, label: name,
+                                       fontSize: max(6, min(12, size.y * 0.45)))
+            styles.apply(to: &node, type: "SPECIESGLYPH", reshape: true)
+            map.nodes.append(node)
             glyphIDs.insert(id)
         }
         for g in layout.child("listOfReactionGlyphs")?.all("reactionGlyph") ?? [] {
@@ -186,9 +193,10 @@ enum SBMLLayoutReader {
                 if !toSpecies, let first = path.segments.last?.end, PathwayMap.distance(first, speciesCenter) < PathwayMap.distance(path.start, speciesCenter) {
                     path = PathwayMap.reversed(path)
                 }
+                let style = styles.style(id: rid, type: "SPECIESREFERENCEGLYPH") ?? styles.style(id: id, type: "REACTIONGLYPH")
                 map.edges.append(PathwayMap.Edge(id: rid, from: toSpecies ? id : species, to: toSpecies ? species : id, kind: kind,
-                                                 start: path.start, segments: path.segments, head: head, color: lineColor, width: 1.5,
-                                                 reaction: id))
+                                                 start: path.start, segments: path.segments, head: head, color: style?.stroke ?? lineColor,
+                                                 width: style?.width.map { max(0.5, min($0, 4)) } ?? 1.5, reaction: id))
             }
         }
         for t in layout.child("listOfTextGlyphs")?.all("textGlyph") ?? [] {

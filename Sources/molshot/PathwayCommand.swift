@@ -17,7 +17,10 @@ struct PathwayCommand: ParsableCommand {
     )
 
     @Argument(help: "Pathway file.") var input: String
-    @Option(name: [.short, .customLong("output")], help: "PNG file to write; - writes to standard output.") var output: String?
+    @Option(name: [.short, .customLong("output")], help: "PNG file to write; - writes to standard output. A name ending in .json gets the map as Molshot pathway JSON instead (every node's place and size, every edge's points), as read or as laid out.")
+    var output: String?
+    @Flag(help: "Lay the map out anew as a graph (top to bottom, as for a file without positions), leaving out the file's own positions, compartments and free text.")
+    var relayout = false
     @Option(help: "Write a z/x/y pyramid of tiles into this folder (DIR/z/x/y.png and DIR/tiles.json) instead of one picture.")
     var tiles: String?
     @Option(help: "Tile side in pixels, 64 to 1024.") var tileSize = 256
@@ -63,7 +66,7 @@ struct PathwayCommand: ParsableCommand {
         guard (64...1024).contains(tileSize) else { throw ValidationError("--tile-size must be a whole number from 64 to 1024 (got \(tileSize)).") }
         if let levels, !(1...12).contains(levels) { throw ValidationError("--levels must be a whole number from 1 to 12 (got \(levels)).") }
         do {
-            if let output, output != "-" { try OutputPath.checkFile(output) }
+            if let output, output != "-" { try OutputPath.checkFile(output, formats: ["png", "json"]) }
             if let tiles { try OutputPath.checkFolder(tiles, field: "tiles") }
             _ = try request()
         } catch { throw ValidationError(CLIFailure.message(error)) }
@@ -81,9 +84,16 @@ struct PathwayCommand: ParsableCommand {
             // The map and its data are read, and a single picture's triangles and labels made, on
             // another thread while this one starts the graphics device and compiles its shaders,
             // which take about as long.
-            let (input, reactionData, metaboliteData, tiles) = (input, reactionData, metaboliteData, tiles)
+            let (input, reactionData, metaboliteData, tiles, relayout) = (input, reactionData, metaboliteData, tiles, relayout)
+            if let output, output.lowercased().hasSuffix(".json") {
+                // The map as JSON: no picture, no graphics device.
+                var map = try PathwayFile.load(path: input, layout: chosenLayout, relayout: relayout)
+                if request.relations { map = map.showingRelations() }
+                try AtomicFile.write([UInt8](try PathwayJSONWriter.data(map)), to: output)
+                return
+            }
             let loading = Background { () throws -> (PathwayMap, [DataOverlay], PathwayPicture?) in
-                var map = try PathwayFile.load(path: input, layout: chosenLayout)
+                var map = try PathwayFile.load(path: input, layout: chosenLayout, relayout: relayout)
                 if request.relations { map = map.showingRelations() }
                 trace("pathway: read")
                 var overlays: [DataOverlay] = []

@@ -1,0 +1,89 @@
+import Core
+
+/// The colours of SBML's Render package, which SBGN-ML's render extension uses too: colour
+/// definitions, gradients (drawn as the colour halfway between their end stops: the map is drawn
+/// with flat fills), and styles giving glyphs a stroke, a fill and a line width, by id (`idList`)
+/// or by kind of glyph (`typeList`). Where a style's `<g>` holds a shape (`<rectangle>`,
+/// `<ellipse>`, `<polygon>`), that shape's colours count as the style's and an ellipse or a
+/// rectangle gives the node its shape.
+struct RenderStyles {
+    struct Style {
+        var stroke: Color?
+        var fill: Color?
+        var width: Double?
+        var shape: PathwayMap.Shape?
+    }
+
+    private(set) var byID: [String: Style] = [:]
+    private(set) var byType: [String: Style] = [:]
+    private(set) var background: Color?
+
+    var isEmpty: Bool { byID.isEmpty && byType.isEmpty }
+
+    /// The first `renderInformation` under `root` (the layout's own, or a global one).
+    init(under root: XMLElementNode?) {
+        guard let info = root?.descendants("renderInformation").first else { return }
+        var colors: [String: Color] = [:]
+        for d in info.descendants("colorDefinition") {
+            if let id = Self.attribute(d, "id"), let value = Self.attribute(d, "value"), let c = Color(parsing: value) { colors[id] = c }
+        }
+        for g in info.descendants("linearGradient") + info.descendants("radialGradient") {
+            guard let id = Self.attribute(g, "id") else { continue }
+            let stops = g.all("stop").compactMap { s in Self.attribute(s, "stop-color").flatMap { colors[$0] ?? Color(parsing: $0) } }
+            if let a = stops.first, let b = stops.last { colors[id] = a.mixed(with: b, 0.5) }
+        }
+        func color(_ text: String?) -> Color? {
+            guard let text, text.lowercased() != "none" else { return nil }
+            return colors[text] ?? Color(parsing: text)
+        }
+        background = color(Self.attribute(info, "backgroundColor"))
+        for style in info.descendants("style") {
+            guard let g = style.child("g") else { continue }
+            var s = Style(stroke: color(Self.attribute(g, "stroke")), fill: color(Self.attribute(g, "fill")),
+                          width: Self.attribute(g, "stroke-width").flatMap { Double($0) })
+            if let shape = g.children.first(where: { ["rectangle", "ellipse", "polygon", "curve"].contains($0.name) }) {
+                s.stroke = color(Self.attribute(shape, "stroke")) ?? s.stroke
+                s.fill = color(Self.attribute(shape, "fill")) ?? s.fill
+                s.width = Self.attribute(shape, "stroke-width").flatMap { Double($0) } ?? s.width
+                if shape.name == "ellipse" { s.shape = .ellipse }
+                if shape.name == "rectangle" {
+                    let rounded = [Self.attribute(shape, "rx"), Self.attribute(shape, "ry")].contains { ($0.flatMap { Double($0.replacingOccurrences(of: "%", with: "")) } ?? 0) > 0 }
+                    s.shape = rounded ? .roundRectangle : .rectangle
+                }
+            }
+            guard s.stroke != nil || s.fill != nil || s.width != nil || s.shape != nil else { continue }
+            for id in (Self.attribute(style, "idList") ?? "").split(whereSeparator: \.isWhitespace) where byID[String(id)] == nil {
+                byID[String(id)] = s
+            }
+            for type in (Self.attribute(style, "typeList") ?? "").split(whereSeparator: \.isWhitespace) where byType[type.uppercased()] == nil {
+                byType[type.uppercased()] = s
+            }
+        }
+    }
+
+    /// The style of a glyph: its own, else its kind's (`SPECIESGLYPH`, `COMPARTMENTGLYPH`, ...), else `ANY`'s.
+    func style(id: String, type: String) -> Style? {
+        byID[id] ?? byType[type.uppercased()] ?? byType["ANY"]
+    }
+
+    /// Applies a style to the node `id` (colours, line width, and an ellipse or rectangle shape where `reshape`).
+    func apply(to node: inout PathwayMap.Node, type: String, reshape: Bool) {
+        guard let s = style(id: node.id, type: type) else { return }
+        if let f = s.fill { node.fill = f }
+        if let k = s.stroke { node.stroke = k }
+        if let w = s.width { node.lineWidth = w }
+        if reshape, let shape = s.shape { node.shape = shape }
+    }
+
+    func apply(to c: inout PathwayMap.Compartment, type: String) {
+        guard let s = style(id: c.id, type: type) else { return }
+        if let k = s.stroke ?? s.fill { c.color = k }
+        if let f = s.fill { c.fill = f }
+    }
+
+    /// An attribute by its local name (`render:fill` and `fill` alike).
+    static func attribute(_ e: XMLElementNode, _ name: String) -> String? {
+        if let v = e.attributes[name] { return v }
+        return e.attributes.first { $0.key.hasSuffix(":" + name) }?.value
+    }
+}
