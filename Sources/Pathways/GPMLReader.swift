@@ -14,6 +14,7 @@ enum GPMLReader {
         "shapeType": "ShapeType", "fontSize": "FontSize", "lineColor": "Color", "lineWidth": "LineThickness",
         "lineStyle": "LineStyle", "arrowHead": "ArrowHead", "elementRef": "GraphRef", "x": "X", "y": "Y",
         "boardWidth": "BoardWidth", "boardHeight": "BoardHeight", "connectorType": "ConnectorType", "title": "Name",
+        "relX": "RelX", "relY": "RelY",
     ]
 
     static func read(_ root: XMLElementNode, file: String) throws -> PathwayMap {
@@ -83,20 +84,24 @@ enum GPMLReader {
                 guard let x = number(p, "x"), let y = number(p, "y") else { throw PathwayError(file: file, at: p.place, "a Point needs x and y") }
                 return SIMD2(x, y)
             }
-            // An elbow connector runs in right angles: between two points, along the longer
-            // direction to halfway, across, and on (PathVisio routes by the sides it leaves from;
-            // this keeps its look without the nodes' sides).
-            if let g, value(g, "connectorType") == "Elbow" {
-                var routed = [xy[0]]
-                for (a, b) in zip(xy, xy.dropFirst()) where a != b {
-                    let d = b - a
-                    if abs(d.x) >= abs(d.y) {
-                        routed += [SIMD2(a.x + d.x / 2, a.y), SIMD2(a.x + d.x / 2, b.y), b]
-                    } else {
-                        routed += [SIMD2(a.x, a.y + d.y / 2), SIMD2(b.x, a.y + d.y / 2), b]
-                    }
-                }
-                xy = routed
+            // The side of its node a connector leaves or enters by (RelX/RelY of -1 or 1), as a
+            // direction out of the node.
+            func side(_ p: XMLElementNode) -> SIMD2<Double>? {
+                let rx = number(p, "relX") ?? 0, ry = number(p, "relY") ?? 0
+                if abs(ry) > 0.99 && abs(ry) >= abs(rx) { return SIMD2(0, ry > 0 ? 1 : -1) }
+                if abs(rx) > 0.99 { return SIMD2(rx > 0 ? 1 : -1, 0) }
+                return nil
+            }
+            let startSide = side(points.first!), endSide = side(points.last!)
+            var segments: [PathwayMap.Segment]
+            switch g.flatMap({ value($0, "connectorType") }) {
+            case "Elbow":
+                xy = GPMLReader.elbow(xy, startSide: startSide, endSide: endSide)
+                segments = xy.dropFirst().map { .line(to: $0) }
+            case "Curved":
+                segments = GPMLReader.curve(xy, startSide: startSide, endSide: endSide)
+            default:
+                segments = xy.dropFirst().map { .line(to: $0) }
             }
             func head(_ name: String?) -> PathwayMap.Head {
                 switch name ?? "Undirected" {
@@ -118,10 +123,81 @@ enum GPMLReader {
             case .none: kind = .plain
             }
             map.edges.append(PathwayMap.Edge(id: id, from: value(points.first!, "elementRef"), to: value(points.last!, "elementRef"),
-                                             kind: kind, start: xy[0], segments: xy.dropFirst().map { .line(to: $0) }, head: last, tail: first,
+                                             kind: kind, start: xy[0], segments: segments, head: last, tail: first,
                                              color: g.flatMap { color(value($0, "lineColor"), .black) } ?? .black,
                                              width: g.flatMap { number($0, "lineWidth") } ?? 1, dashed: g.flatMap { value($0, "lineStyle") } == "Dashed"))
         }
         return map
+    }
+
+    /// An elbow connector: right angles only. Where the ends say which side of their node they
+    /// leave by, a short stub goes straight out of that side first, then the line turns once or
+    /// twice to come into the other end straight; between waypoints, along the longer direction
+    /// to halfway, across, and on.
+    static func elbow(_ xy: [SIMD2<Double>], startSide: SIMD2<Double>?, endSide: SIMD2<Double>?) -> [SIMD2<Double>] {
+        var routed = [xy[0]]
+        if xy.count == 2, let ds = startSide ?? endSide.map({ -$0 }) {
+            let a = xy[0], b = xy[1], stub = 15.0
+            let a1 = a + ds * stub, b1 = endSide.map { b + $0 * stub } ?? b
+            // The routes with one or two turns from a1 to b1; the one that never doubles back on
+            // itself (out of a side and straight back) and turns least wins.
+            let mx = (a1.x + b1.x) / 2, my = (a1.y + b1.y) / 2
+            // (Halfway turns first: among equals, PathVisio's look.)
+            let candidates: [[SIMD2<Double>]] = [[SIMD2(mx, a1.y), SIMD2(mx, b1.y)], [SIMD2(a1.x, my), SIMD2(b1.x, my)],
+                                                 [SIMD2(b1.x, a1.y)], [SIMD2(a1.x, b1.y)]]
+            func cost(_ corners: [SIMD2<Double>]) -> Double {
+                let path = [a, a1] + corners + [b1, b]
+                var backs = 0, turns = 0, length = 0.0
+                var previous: SIMD2<Double>? = nil
+                for (p, q) in zip(path, path.dropFirst()) where PathwayMap.distance(p, q) > 1e-9 {
+                    let d = (q - p) / PathwayMap.distance(p, q)
+                    length += PathwayMap.distance(p, q)
+                    if let previous {
+                        let dot = (previous * d).sum()
+                        if dot < -0.5 { backs += 1 } else if dot < 0.5 { turns += 1 }
+                    }
+                    previous = d
+                }
+                return Double(backs) * 1e6 + Double(turns) * 1e3 + length
+            }
+            routed.append(a1)
+            routed += candidates.min { cost($0) < cost($1) }!
+            routed += [b1, b]
+            // Corners that are not corners (three in a line, or a point twice) go.
+            var clean: [SIMD2<Double>] = []
+            for p in routed {
+                if let last = clean.last, PathwayMap.distance(last, p) < 1e-9 { continue }
+                if clean.count >= 2 {
+                    let u = clean[clean.count - 1] - clean[clean.count - 2], v = p - clean[clean.count - 1]
+                    if abs(u.x * v.y - u.y * v.x) < 1e-9 && (u * v).sum() > 0 { clean[clean.count - 1] = p; continue }
+                }
+                clean.append(p)
+            }
+            return clean
+        }
+        for (a, b) in zip(xy, xy.dropFirst()) where a != b {
+            let d = b - a
+            if abs(d.x) >= abs(d.y) {
+                routed += [SIMD2(a.x + d.x / 2, a.y), SIMD2(a.x + d.x / 2, b.y), b]
+            } else {
+                routed += [SIMD2(a.x, a.y + d.y / 2), SIMD2(b.x, a.y + d.y / 2), b]
+            }
+        }
+        return routed
+    }
+
+    /// A curved connector: a smooth curve through every point (Catmull-Rom as cubic Beziers),
+    /// leaving and entering straight out of the sides the ends name.
+    static func curve(_ xy: [SIMD2<Double>], startSide: SIMD2<Double>?, endSide: SIMD2<Double>?) -> [PathwayMap.Segment] {
+        var out: [PathwayMap.Segment] = []
+        for i in 0..<(xy.count - 1) {
+            let a = xy[i], b = xy[i + 1], length = PathwayMap.distance(a, b)
+            var ta = i > 0 ? (b - xy[i - 1]) / 2 : (b - a)
+            var tb = i + 2 < xy.count ? (xy[i + 2] - a) / 2 : (b - a)
+            if i == 0, let ds = startSide { ta = ds * length }
+            if i + 2 == xy.count, let de = endSide { tb = -de * length }
+            out.append(.cubic(c1: a + ta / 3, c2: b - tb / 3, to: b))
+        }
+        return out
     }
 }

@@ -1,0 +1,174 @@
+import Core
+import Foundation
+import Graphics
+import Imaging
+@testable import Pathways
+import XCTest
+
+/// Real files from other projects (Tests/Fixtures/pathways-real/MANIFEST.tsv gives each one's
+/// source and license, and whether Molshot draws it or refuses its language by name), and the
+/// SBGN PD notation their pictures need.
+final class RealPathwayFilesTests: XCTestCase {
+    typealias S = PathwayTestSupport
+
+    struct Entry { let file: String, format: String, expect: String }
+
+    static func manifest(_ folder: URL) throws -> [Entry] {
+        let text = try String(contentsOf: folder.appendingPathComponent("MANIFEST.tsv"), encoding: .utf8)
+        return text.split(separator: "\n").dropFirst().map { line in
+            let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            return Entry(file: f[0], format: f[1], expect: f[2])
+        }
+    }
+
+    /// Every file in the manifest is drawn (a picture with ink in it) or refused naming its language.
+    func testEveryRealFileIsDrawnOrRefusedByName() throws {
+        let folder = S.root.appendingPathComponent("Tests/Fixtures/pathways-real")
+        let entries = try Self.manifest(folder)
+        XCTAssertGreaterThanOrEqual(entries.count, 30)
+        XCTAssertEqual(Set(entries.map { $0.format.split(separator: " ").first! }), ["SBGN-ML", "SBML", "KGML,", "GPML"])
+        let renderer = try S.renderer()
+        for e in entries {
+            let path = folder.appendingPathComponent(e.file).path
+            XCTAssertTrue(FileManager.default.fileExists(atPath: path), e.file)
+            if e.expect.hasPrefix("refuse:") {
+                let language = String(e.expect.dropFirst("refuse:".count))
+                XCTAssertThrowsError(try PathwayFile.load(path: path), e.file) {
+                    let message = ($0 as? PathwayError)?.message ?? "\($0)"
+                    XCTAssertTrue(message.contains("an SBGN \(language) map"), "\(e.file): \(message)")
+                }
+                continue
+            }
+            let map: PathwayMap
+            do { map = try PathwayFile.load(path: path) } catch {
+                XCTFail("\(e.file): \(error)")
+                continue
+            }
+            var request = PathwayRequest()
+            request.size = "200"
+            let image = try PathwayPicture(map, request: request).draw(renderer)
+            XCTAssertGreaterThan(S.inked(image, x: 0..<image.width, y: 0..<image.height), 50, "\(e.file): nothing drawn")
+        }
+    }
+
+    /// The files in ../shared/pathways-real, where present: each drawn or refused by its language.
+    func testSharedRealFiles() throws {
+        let folder = S.root.deletingLastPathComponent().appendingPathComponent("shared/pathways-real")
+        guard FileManager.default.fileExists(atPath: folder.path) else { throw XCTSkip("no ../shared/pathways-real beside the checkout") }
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasSuffix(".tsv") && !$0.hasPrefix("reference") }
+        XCTAssertGreaterThanOrEqual(files.count, 14)
+        for f in files {
+            do { _ = try PathwayFile.load(path: folder.appendingPathComponent(f).path) } catch {
+                let message = (error as? PathwayError)?.message ?? "\(error)"
+                XCTAssertTrue(f.contains("_AF_") || f.contains("_ER_"), "\(f) refused: \(message)")
+                XCTAssertTrue(message.contains("Molshot draws SBGN Process Description maps only"), "\(f): \(message)")
+            }
+        }
+    }
+
+    /// Each entity pool node in its own shape, multimers doubled, the clone marker's band dark.
+    func testSBGNShapesMultimersAndCloneMarkers() throws {
+        let sbgn = """
+            <sbgn xmlns="http://sbgn.org/libsbgn/0.2"><map language="process description">
+              <glyph id="cx" class="complex"><label text="C"/><bbox x="0" y="0" w="100" h="60"/></glyph>
+              <glyph id="na" class="nucleic acid feature"><label text="N"/><bbox x="120" y="0" w="100" h="60"/></glyph>
+              <glyph id="pa" class="perturbing agent"><label text="P"/><bbox x="240" y="0" w="100" h="60"/></glyph>
+              <glyph id="ph" class="phenotype"><label text="F"/><bbox x="360" y="0" w="100" h="60"/></glyph>
+              <glyph id="ss" class="source and sink"><bbox x="0" y="100" w="60" h="60"/></glyph>
+              <glyph id="mm" class="macromolecule multimer"><label text="M"/><bbox x="120" y="100" w="100" h="60"/>
+                <clone><label text="K"/></clone></glyph>
+              <glyph id="tg" class="tag" orientation="left"><label text="T"/><bbox x="240" y="100" w="100" h="60"/></glyph>
+            </map></sbgn>
+            """
+        let map = try PathwayFile.parse(Data(sbgn.utf8), file: "shapes.sbgn")
+        XCTAssertEqual(map.node("cx")?.shape, .cutRectangle)
+        XCTAssertEqual(map.node("na")?.shape, .bottomRounded)
+        XCTAssertEqual(map.node("pa")?.shape, .concaveHexagon)
+        XCTAssertEqual(map.node("ph")?.shape, .hexagon)
+        XCTAssertEqual(map.node("ss")?.shape, .sourceSink)
+        XCTAssertEqual(map.node("tg")?.shape, .tagLeft)
+        XCTAssertEqual(map.node("mm")?.cloneMarker, "K")
+        XCTAssertNotNil(map.node("mm.multimer"), "a multimer has a second outline behind it")
+        XCTAssertTrue(map.texts.contains { $0.text == "K" && $0.color == .white }, "the clone marker's label, white on the band")
+        var request = PathwayRequest()
+        request.scale = 2
+        let picture = try PathwayPicture(map, request: request)
+        let image = try picture.draw(try S.renderer())
+        func pixel(_ p: SIMD2<Double>) -> (Int, Int) { let q = picture.view.pixel(p); return (Int(q.x), Int(q.y)) }
+        let corner = pixel(SIMD2(3, 3)), inside = pixel(SIMD2(50, 20))
+        XCTAssertTrue(S.near(image, corner.0, corner.1, 0xFFFFFF, tolerance: 6), "the complex's corner is cut off")
+        XCTAssertTrue(S.near(image, inside.0, inside.1, 0xEEF4FA, tolerance: 6), "inside the complex is filled")
+        let band = pixel(SIMD2(150, 155)), top = pixel(SIMD2(150, 110))
+        XCTAssertTrue(S.near(image, band.0, band.1, 0x4A4A4A, tolerance: 50), "the clone marker fills the bottom dark")
+        XCTAssertFalse(S.near(image, top.0, top.1, 0x4A4A4A, tolerance: 50), "above the band the fill is light")
+        let notch = pixel(SIMD2(245, 30)), pa = pixel(SIMD2(265, 12))
+        XCTAssertTrue(S.near(image, notch.0, notch.1, 0xFFFFFF), "the perturbing agent's side is notched in")
+        XCTAssertTrue(S.near(image, pa.0, pa.1, 0xFFFFFF, tolerance: 30), "a perturbing agent is white inside")
+    }
+
+    /// The render extension's colours (SBML Render's XML inside SBGN-ML) fill and stroke glyphs by id.
+    func testRenderExtensionColours() throws {
+        let sbgn = """
+            <sbgn xmlns="http://sbgn.org/libsbgn/0.3"><map language="process description">
+              <extension><renderInformation xmlns="http://www.sbml.org/sbml/level3/version1/render/version1">
+                <listOfColorDefinitions><colorDefinition id="orange" value="#fa9e2f"/></listOfColorDefinitions>
+                <listOfGradientDefinitions><linearGradient id="g"><stop offset="0%" stop-color="#ffffff"/><stop offset="100%" stop-color="#0000ff"/></linearGradient></listOfGradientDefinitions>
+                <listOfStyles><style idList="a"><g stroke="orange" stroke-width="2" fill="g"/></style>
+                  <style idList="k"><g stroke="#ff0000" fill="#ffffcc"/></style></listOfStyles>
+              </renderInformation></extension>
+              <glyph id="k" class="compartment"><label text="cell"><bbox x="10" y="150" w="80" h="20"/></label><bbox x="0" y="0" w="200" h="180"/></glyph>
+              <glyph id="a" class="macromolecule"><label text="A"/><bbox x="20" y="20" w="80" h="40"/></glyph>
+            </map></sbgn>
+            """
+        let map = try PathwayFile.parse(Data(sbgn.utf8), file: "render.sbgn")
+        XCTAssertEqual(map.node("a")?.stroke, Color(rgb: 0xFA9E2F))
+        XCTAssertEqual(map.node("a")?.fill?.rgb, Color(rgb: 0xFFFFFF).mixed(with: Color(rgb: 0x0000FF), 0.5).rgb, "a gradient as its middle colour")
+        XCTAssertEqual(map.node("a")?.lineWidth, 2)
+        XCTAssertEqual(map.compartments.first?.fill, Color(rgb: 0xFFFFCC))
+        XCTAssertEqual(map.compartments.first?.labelBox?.origin, SIMD2(10, 150), "the compartment's name in its label box")
+    }
+
+    /// SBML's Render package: species glyphs coloured as the file's styles say (libSBML's own sample).
+    func testSBMLRenderColours() throws {
+        let map = try PathwayFile.load(path: S.root.appendingPathComponent("Tests/Fixtures/pathways-real/sbml_simple-L2-render-local.xml").path)
+        let species = map.nodes.filter { $0.kind == .metabolite }
+        XCTAssertEqual(species.count, 2)
+        for n in species { XCTAssertEqual(n.stroke, Color(rgb: 0xFF9900), n.id) }
+        XCTAssertTrue(map.edges.contains { $0.color == Color(rgb: 0x008000) }, "the reaction's curve in the style's green")
+    }
+
+    /// PathVisio's connectors: an elbow leaves and enters by the sides its ends name, in right
+    /// angles; a curved one is a smooth curve through its waypoints.
+    func testGPMLElbowAndCurvedConnectorsFromRealFiles() throws {
+        let folder = S.root.appendingPathComponent("Tests/Fixtures/pathways-real")
+        let elbow = try XCTUnwrap(PathwayFile.load(path: folder.appendingPathComponent("gpml2013a_edge-elbow-bottom1-to-right1.gpml").path).edges.first)
+        let points = [elbow.start] + elbow.segments.map(\.end)
+        for (p, q) in zip(points, points.dropFirst()) {
+            XCTAssertTrue(abs(p.x - q.x) < 1e-6 || abs(p.y - q.y) < 1e-6, "axis-aligned: \(p) to \(q)")
+        }
+        XCTAssertGreaterThan(points[1].y, points[0].y, "leaves the bottom of its node downwards")
+        XCTAssertLessThan(points[points.count - 1].x, points[points.count - 2].x, "enters the right side of its target leftwards")
+        let curved = try XCTUnwrap(PathwayFile.load(path: folder.appendingPathComponent("gpml2013a_edge-curved-top1-to-bottom1.gpml").path).edges.first)
+        XCTAssertEqual(curved.segments.count, 4, "one curve piece between each pair of points")
+        guard case .cubic(let c1, _, _) = curved.segments[0] else { return XCTFail("a curve") }
+        XCTAssertLessThan(c1.y, curved.start.y, "leaves the top of its node upwards")
+    }
+
+    /// `--relayout`'s map: the file's places left out, every node placed anew, top to bottom.
+    func testRelayoutPlacesEveryNodeAnew() throws {
+        let file = S.root.appendingPathComponent("Tests/Fixtures/pathways-real/sbgn_adh.sbgn").path
+        let original = try PathwayFile.load(path: file)
+        let laid = try PathwayFile.load(path: file, relayout: true)
+        XCTAssertTrue(laid.compartments.isEmpty)
+        XCTAssertFalse(laid.nodes.contains { $0.kind == .marker })
+        // The same nodes, currency metabolites (NAD, NADH, H+) as a copy beside each reaction.
+        XCTAssertEqual(Set(laid.nodes.map { String($0.id.split(separator: "#").first!) }), Set(original.nodes.filter { $0.kind != .marker }.map(\.id)))
+        XCTAssertTrue(laid.nodes.contains { $0.id.hasPrefix("glyph_nad#") })
+        XCTAssertGreaterThan(Set(laid.nodes.map { $0.center.y.rounded() }).count, 1, "more than one rank")
+        // Written as JSON and read back: the same nodes at the same places.
+        let json = try PathwayJSONWriter.data(laid)
+        let back = try PathwayFile.parse(json, file: "laid.json")
+        XCTAssertEqual(back.nodes.count, laid.nodes.count)
+        for (a, b) in zip(back.nodes, laid.nodes) { XCTAssertEqual(a.center.x, b.center.x, accuracy: 0.01) }
+    }
+}
