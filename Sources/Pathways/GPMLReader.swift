@@ -70,6 +70,24 @@ enum GPMLReader {
                                              fontSize: number(g, "fontSize") ?? 10,
                                              textColor: color(value(g, "textColor"), .black) ?? .black))
         }
+        // States: small glyphs on a data node's edge (relX, relY from -1 to 1 across it), nested in
+        // the node in GPML 2021, beside it with a GraphRef in 2013a.
+        let nodeFrames = Dictionary(map.nodes.map { ($0.id, ($0.center, $0.size)) }, uniquingKeysWith: { a, _ in a })
+        var states: [(owner: String, state: XMLElementNode)] = []
+        for node in root.descendants("DataNode") {
+            for st in node.child("States")?.all("State") ?? [] { if let id = value(node, "elementId") { states.append((id, st)) } }
+        }
+        for st in root.all("State") { if let owner = value(st, "elementRef") { states.append((owner, st)) } }
+        for (owner, state) in states {
+            guard let g = state.child("Graphics"), let (center, size) = nodeFrames[owner] else { continue }
+            let rel = SIMD2(number(g, "relX") ?? 0, number(g, "relY") ?? 0)
+            let w = number(g, "width") ?? 15, h = number(g, "height") ?? 15
+            let text = value(state, "textLabel") ?? ""
+            map.nodes.append(PathwayMap.Node(id: value(state, "elementId") ?? "\(owner).state", name: text, kind: .marker,
+                                             center: center + rel * size / 2, size: SIMD2(w, h), shape: shape(value(g, "shapeType")),
+                                             fill: color(value(g, "fillColor"), .white), stroke: color(value(g, "borderColor"), .black),
+                                             label: text, fontSize: max(5, h * 0.6)))
+        }
         for label in root.descendants("Label") {
             let (g, c, _) = try frame(label)
             map.texts.append(PathwayMap.Text(text: value(label, "textLabel") ?? "", center: c, fontSize: number(g, "fontSize") ?? 10,

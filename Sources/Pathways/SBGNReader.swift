@@ -54,6 +54,9 @@ enum SBGNReader {
                 if let b = glyph.child("label")?.child("bbox"), let lx = b.double("x"), let ly = b.double("y"), let lw = b.double("w"),
                    let lh = b.double("h") {
                     c.labelBox = (SIMD2(lx, ly), SIMD2(lw, lh))
+                } else {
+                    // Without a box, the name at the top in the middle, as SBGN's renderers put it.
+                    c.labelBox = (SIMD2(x, y + 6), SIMD2(w, min(26, max(12, h * 0.12))))
                 }
                 styles.apply(to: &c, type: "COMPARTMENTGLYPH")
                 compartmentOrder[id] = glyph.double("compartmentOrder") ?? 0
@@ -121,6 +124,16 @@ enum SBGNReader {
                 var node = PathwayMap.Node(id: id, name: label, kind: cls == "submap" ? .pathway : .other, center: center,
                                            size: SIMD2(w, h), shape: shape, fill: .white, stroke: .black, label: label, fontSize: small)
                 styles.apply(to: &node, type: "SPECIESGLYPH", reshape: false)
+                map.nodes.append(node)
+            case "annotation":
+                // A note: a pale box, its callout a line to the point it remarks on.
+                var node = PathwayMap.Node(id: id, name: label, kind: .other, center: center, size: SIMD2(w, h), shape: .rectangle,
+                                           fill: Color(rgb: 0xF2F2F2), stroke: Color(rgb: 0x808080), label: label, fontSize: small)
+                styles.apply(to: &node, type: "TEXTGLYPH", reshape: false)
+                if let p = glyph.child("callout")?.child("point"), let px = p.double("x"), let py = p.double("y") {
+                    map.edges.append(PathwayMap.Edge(id: id + ".callout", from: id, to: nil, kind: .plain, start: center,
+                                                     segments: [.line(to: SIMD2(px, py))], color: Color(rgb: 0x808080), width: 1.5))
+                }
                 map.nodes.append(node)
             default:
                 var node = PathwayMap.Node(id: id, name: label, kind: .other, center: center, size: SIMD2(w, h), shape: .rectangle,
