@@ -70,49 +70,77 @@ public struct PathwayLayout: Sendable {
                   !copyIndices.contains(f), !copyIndices.contains(t) else { continue }
             pairs.append((f, t))
         }
-        let acyclic = PathwayLayout.breakingCycles(pairs, nodes: ranked)
-        let rank = PathwayLayout.longestPathRanks(acyclic, nodes: ranked)
-        // Layers with bend points ("dummies", index >= nodes.count) on long edges.
-        var layers: [[Int]] = Array(repeating: [], count: (rank.values.max() ?? 0) + 1)
-        for n in ranked { layers[rank[n]!].append(n) }
-        var next = nodes.count
-        var chains: [Int: [Int]] = [:]  // edge pair index -> the dummies along it
-        var links: [(Int, Int)] = []    // between adjacent layers
-        var dummyRank: [Int: Int] = [:]
-        for (p, (f, t)) in acyclic.enumerated() {
-            let rf = rank[f]!, rt = rank[t]!
-            var previous = f
-            var chain: [Int] = []
-            if rt > rf + 1 {
-                for r in (rf + 1)..<rt {
-                    layers[r].append(next)
-                    dummyRank[next] = r
-                    chain.append(next)
-                    links.append((previous, next))
-                    previous = next
-                    next += 1
+        // Cycles broken two ways (fewest reversed edges; a depth-first walk's back edges, as dot
+        // does) and ranks counted from the sources or from the sinks: each is ordered, and the
+        // drawing with the fewest crossings is kept (the shorter edges among equals).
+        var best: (acyclic: [(Int, Int)], rank: [Int: Int], layers: [[Int]], links: [(Int, Int)], chains: [Int: [Int]], score: (Int, Int))?
+        for breaking in 0..<2 {
+            let acyclic = breaking == 0 ? PathwayLayout.breakingCycles(pairs, nodes: ranked) : PathwayLayout.depthFirstAcyclic(pairs, nodes: ranked)
+            for fromSinks in [false, true] {
+                var rank: [Int: Int]
+                if fromSinks {
+                    let reversed = PathwayLayout.longestPathRanks(acyclic.map { ($0.1, $0.0) }, nodes: ranked)
+                    let top = reversed.values.max() ?? 0
+                    rank = reversed.mapValues { top - $0 }
+                } else {
+                    rank = PathwayLayout.longestPathRanks(acyclic, nodes: ranked)
                 }
+                // Layers with bend points ("dummies", index >= nodes.count) on long edges.
+                var layers: [[Int]] = Array(repeating: [], count: (rank.values.max() ?? 0) + 1)
+                for n in ranked { layers[rank[n]!].append(n) }
+                var next = nodes.count
+                var chains: [Int: [Int]] = [:]  // edge pair index -> the dummies along it
+                var links: [(Int, Int)] = []    // between adjacent layers
+                for (p, (f, t)) in acyclic.enumerated() {
+                    let rf = rank[f]!, rt = rank[t]!
+                    var previous = f
+                    var chain: [Int] = []
+                    if rt > rf + 1 {
+                        for r in (rf + 1)..<rt {
+                            layers[r].append(next)
+                            chain.append(next)
+                            links.append((previous, next))
+                            previous = next
+                            next += 1
+                        }
+                    }
+                    links.append((previous, t))
+                    chains[p] = chain
+                }
+                PathwayLayout.order(&layers, links: links, sweeps: sweeps)
+                var down: [Int: [Int]] = [:]
+                for (a, b) in links { down[a, default: []].append(b) }
+                let score = (PathwayLayout.crossings(layers, down: down), links.count)
+                if best == nil || score < best!.score { best = (acyclic, rank, layers, links, chains, score) }
             }
-            links.append((previous, t))
-            chains[p] = chain
         }
-        PathwayLayout.order(&layers, links: links, sweeps: sweeps)
+        let (acyclic, _, layers, links, chains, _) = best!
         // Sizes: dummies are thin.
-        func width(_ v: Int) -> Double { v < nodes.count ? max(nodes[v].size.x, 10) : 4 }
+        // A node with currency copies is as wide as it and its copies on both sides, so that the
+        // copies sit at its height in room no other edge passes through.
+        var copyCount: [Int: Int] = [:]
+        for c in copies { if let p = index[c.partner] { copyCount[p, default: 0] += 1 } }
+        let copyStep = 30.0
+        func copyReach(_ v: Int) -> Double {
+            let n = copyCount[v] ?? 0
+            return n == 0 ? 0 : 14 + Double((n + 1) / 2) * copyStep
+        }
+        func width(_ v: Int) -> Double { v < nodes.count ? max(nodes[v].size.x, 10) + 2 * copyReach(v) : 4 }
         let x = PathwayLayout.coordinates(layers, links: links, width: width, separation: nodeSeparation)
         var position: [Int: SIMD2<Double>] = [:]
         for (r, layer) in layers.enumerated() {
             for v in layer { position[v] = SIMD2(x[v]!, Double(r) * rankSeparation) }
         }
         for n in ranked where position[n] == nil { position[n] = .zero }
-        // Currency copies beside their partner, alternating sides and rows.
+        // Currency copies beside their partner at its height, alternating sides, outwards.
         var besides: [String: Int] = [:]
         for c in copies {
             let partner = index[c.partner].flatMap { position[$0] } ?? .zero
             let k = besides[c.partner, default: 0]
             besides[c.partner] = k + 1
             let side = k % 2 == 0 ? 1.0 : -1.0
-            position[c.node] = partner + SIMD2(side * (36 + Double(k / 2) * 26), -26 + Double(k / 2 % 3) * 26)
+            let half = index[c.partner].map { max(nodes[$0].size.x, 10) / 2 } ?? 10
+            position[c.node] = partner + SIMD2(side * (half + 14 + (Double(k / 2) + 0.5) * copyStep), 0)
         }
         for (i, _) in nodes.enumerated() {
             nodes[i].center = position[i] ?? .zero
@@ -185,6 +213,36 @@ public struct PathwayLayout: Sendable {
         }
         let position = Dictionary((front + back.reversed()).enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { a, _ in a })
         return pairs.map { (f, t) in position[f]! > position[t]! ? (t, f) : (f, t) }
+    }
+
+    /// The edges with the back edges of a depth-first walk (from the nodes in their order) reversed.
+    static func depthFirstAcyclic(_ pairs: [(Int, Int)], nodes: [Int]) -> [(Int, Int)] {
+        var outs: [Int: [Int]] = [:]
+        for (f, t) in pairs where f != t { outs[f, default: []].append(t) }
+        var state: [Int: Int] = [:]  // 1 on the walk's stack, 2 done
+        var back = Set<[Int]>()
+        for root in nodes where state[root] == nil {
+            var stack: [(Int, Int)] = [(root, 0)]
+            state[root] = 1
+            while let (v, i) = stack.last {
+                let next = outs[v] ?? []
+                if i < next.count {
+                    stack[stack.count - 1].1 += 1
+                    let w = next[i]
+                    switch state[w] {
+                    case nil:
+                        state[w] = 1
+                        stack.append((w, 0))
+                    case 1: back.insert([v, w])
+                    default: break
+                    }
+                } else {
+                    state[v] = 2
+                    stack.removeLast()
+                }
+            }
+        }
+        return pairs.map { back.contains([$0.0, $0.1]) ? ($0.1, $0.0) : $0 }
     }
 
     /// Rank 0 for sources, then the longest path from them.
