@@ -73,10 +73,13 @@ public struct PathwayLayout: Sendable {
         // Cycles broken two ways (fewest reversed edges; a depth-first walk's back edges, as dot
         // does) and ranks counted from the sources or from the sinks: each is ordered, and the
         // drawing with the fewest crossings is kept (the shorter edges among equals).
+        // Large graphs (past 400 edges) get one way and fewer starts: the work grows with their
+        // square, and a map that size is read by its regions anyway.
+        let large = pairs.count > 400
         var best: (acyclic: [(Int, Int)], rank: [Int: Int], layers: [[Int]], links: [(Int, Int)], chains: [Int: [Int]], score: (Int, Int))?
-        for breaking in 0..<2 {
+        for breaking in 0..<(large ? 1 : 2) {
             let acyclic = breaking == 0 ? PathwayLayout.breakingCycles(pairs, nodes: ranked) : PathwayLayout.depthFirstAcyclic(pairs, nodes: ranked)
-            for fromSinks in [false, true] {
+            for fromSinks in large ? [false] : [false, true] {
                 var rank: [Int: Int]
                 if fromSinks {
                     let reversed = PathwayLayout.longestPathRanks(acyclic.map { ($0.1, $0.0) }, nodes: ranked)
@@ -107,7 +110,7 @@ public struct PathwayLayout: Sendable {
                     links.append((previous, t))
                     chains[p] = chain
                 }
-                PathwayLayout.order(&layers, links: links, sweeps: sweeps)
+                PathwayLayout.order(&layers, links: links, sweeps: large ? sweeps / 2 : sweeps, restarts: large ? 0 : 6)
                 var down: [Int: [Int]] = [:]
                 for (a, b) in links { down[a, default: []].append(b) }
                 let score = (PathwayLayout.crossings(layers, down: down), links.count)

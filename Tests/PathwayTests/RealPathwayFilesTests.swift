@@ -106,6 +106,26 @@ final class RealPathwayFilesTests: XCTestCase {
         XCTAssertTrue(S.near(image, pa.0, pa.1, 0xFFFFFF, tolerance: 30), "a perturbing agent is white inside")
     }
 
+    /// An arc to a terminal inside a submap reaches the terminal (the whole map was refused once:
+    /// "target glyph48 is not a glyph"); the terminal is pointed by its orientation.
+    func testAnArcToASubmapTerminalIsResolved() throws {
+        let sbgn = """
+            <sbgn xmlns="http://sbgn.org/libsbgn/0.2"><map language="process description">
+              <glyph id="sm" class="submap"><label text="MAPK"/><bbox x="100" y="0" w="200" h="120"/>
+                <glyph id="t1" class="terminal" orientation="left"><label text="A"/><bbox x="100" y="40" w="40" h="20"/></glyph>
+              </glyph>
+              <glyph id="e" class="macromolecule"><label text="ERK"/><bbox x="0" y="35" w="60" h="30"/></glyph>
+              <arc id="x" class="equivalence arc" source="e" target="t1"><start x="60" y="50"/><end x="100" y="50"/></arc>
+            </map></sbgn>
+            """
+        let map = try PathwayFile.parse(Data(sbgn.utf8), file: "submap.sbgn")
+        XCTAssertEqual(map.edges.first { $0.id == "x" }?.to, "t1")
+        XCTAssertEqual(map.node("t1")?.shape, .tagLeft)
+        XCTAssertEqual(map.node("sm")?.kind, .pathway)
+        let ids = map.nodes.map(\.id)
+        XCTAssertLessThan(ids.firstIndex(of: "sm")!, ids.firstIndex(of: "t1")!, "the terminal drawn over its submap")
+    }
+
     /// The render extension's colours (SBML Render's XML inside SBGN-ML) fill and stroke glyphs by id.
     func testRenderExtensionColours() throws {
         let sbgn = """
