@@ -12,7 +12,7 @@ case layout-500: a generated graph of 500 reactions without positions (each with
 case layout-crossings-<map>: real maps laid out anew by molshot and by `dot`, the same graph: edge
   crossings, total edge length and aspect ratio of each drawing (bench/layout_quality.py), and the
   medians over the set (target: molshot's median crossings no more than dot's).
-Medians of several runs; ratio = graphviz seconds / molshot seconds."""
+Medians of 9 runs; ratio = graphviz seconds / molshot seconds."""
 import argparse, json, os, random, shutil, statistics, subprocess, sys, tempfile, time
 
 import layout_quality
@@ -87,7 +87,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--molshot", required=True)
     ap.add_argument("--corpus", required=True)
-    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--runs", type=int, default=9)
     a = ap.parse_args()
     maps = os.path.join(a.corpus, "pathways")
     ecoli = os.path.join(maps, "escher_e_coli_core.json")
