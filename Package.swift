@@ -20,7 +20,8 @@ let package = Package(
         .systemLibrary(name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
-        .target(name: "CPNGWriter", dependencies: ["CZlib"], path: "Sources/CPNGWriter",
+        .systemLibrary(name: "CLibDeflate", path: "Sources/CLibDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
+        .target(name: "CPNGWriter", dependencies: ["CZlib", "CLibDeflate"], path: "Sources/CPNGWriter",
                 linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("pthread")]),
         .target(name: "CMemory", path: "Sources/CMemory"),
         // libcurl is opened at run time (dlopen) by the commands that go to the network.

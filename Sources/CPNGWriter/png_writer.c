@@ -1,5 +1,6 @@
 #include "png_writer.h"
 #include "fast_deflate.h"
+#include <libdeflate.h>
 #include <png.h>
 #include <pthread.h>
 #include <unistd.h>
@@ -165,9 +166,76 @@ static int encode_strip_fast(strip *s) {
     return ok;
 }
 
+/* Row y filtered as the strip's filter says (adaptive: the filter whose bytes sum smallest as signed
+ * values, as libpng chooses), into `line` or `best`; returns the one chosen. */
+static const uint8_t *filtered(const strip *s, const uint8_t *cur, const uint8_t *prev, size_t n, uint8_t **line, uint8_t **best) {
+    if (s->filters == MOLSHOT_PNG_FILTER_NONE) { apply(0, cur, prev, n, s->channels, *line); return *line; }
+    if (s->filters == MOLSHOT_PNG_FILTER_SUB) { apply(1, cur, prev, n, s->channels, *line); return *line; }
+    if (s->filters == MOLSHOT_PNG_FILTER_UP) { apply(2, cur, prev, n, s->channels, *line); return *line; }
+    unsigned long lowest = (unsigned long)-1;
+    for (int type = 0; type < 5; type++) {
+        apply(type, cur, prev, n, s->channels, *line);
+        unsigned long c = cost(*line, n);
+        if (c < lowest) { lowest = c; uint8_t *t = *best; *best = *line; *line = t; }
+    }
+    return *best;
+}
+
+/* The last strip (a whole thumbnail is one) with libdeflate: the rows filtered into one buffer and
+ * deflated in one call, about 1.5 times as fast as zlib at level 1 and a little smaller. libdeflate
+ * cannot end a piece without a final block, so strips before the last keep zlib's sync flush. Each
+ * thread keeps its compressor. Returns 0 to fall back to zlib. */
+static __thread struct libdeflate_compressor *compressor;
+static __thread int compressor_level = -1;
+
+/* zlib's level 1 becomes libdeflate's 2: on the corpus's thumbnails as fast as its 1 (1.5 times
+ * zlib's speed) and 3% smaller than zlib's 1, where libdeflate's 1 is 5% larger. Level 0 (stored)
+ * stays with zlib. */
+static int libdeflate_level(int level) { return level <= 1 ? 2 : level; }
+
+static int encode_strip_libdeflate(strip *s) {
+    if (!s->is_last || s->level < 1) return 0;
+    /* The first strip runs on the caller's thread, which keeps its compressor; a last strip after
+     * others runs on a thread of its own that ends with it, so it frees its own. */
+    struct libdeflate_compressor *own = NULL, *c;
+    if (s->first == 0) {
+        if (compressor_level != s->level) {
+            if (compressor) libdeflate_free_compressor(compressor);
+            compressor = libdeflate_alloc_compressor(libdeflate_level(s->level));
+            compressor_level = compressor ? s->level : -1;
+        }
+        c = compressor;
+    } else {
+        c = own = libdeflate_alloc_compressor(libdeflate_level(s->level));
+    }
+    if (!c) return 0;
+    size_t n = (size_t)s->width * s->channels, rows = (size_t)(s->last - s->first);
+    uint8_t *cur = malloc(n), *prev = calloc(n, 1), *line = malloc(n + 1), *best = malloc(n + 1), *all = malloc((n + 1) * rows);
+    int ok = cur && prev && line && best && all;
+    if (ok) {
+        if (s->first > 0) pixels(s, s->first - 1, prev);
+        uint8_t *at = all;
+        for (int y = s->first; y < s->last; y++) {
+            pixels(s, y, cur);
+            memcpy(at, filtered(s, cur, prev, n, &line, &best), n + 1);
+            at += n + 1;
+            uint8_t *t = prev; prev = cur; cur = t;
+        }
+        size_t capacity = libdeflate_deflate_compress_bound(c, (n + 1) * rows);
+        s->out = malloc(capacity);
+        s->adler = checksum(adler32(0L, Z_NULL, 0), all, (n + 1) * rows);
+        s->out_size = s->out ? libdeflate_deflate_compress(c, all, (n + 1) * rows, s->out, capacity) : 0;
+        if (s->out_size == 0) { free(s->out); s->out = NULL; ok = 0; }
+    }
+    free(cur); free(prev); free(line); free(best); free(all);
+    if (own) libdeflate_free_compressor(own);
+    return ok;
+}
+
 static void *encode_strip(void *argument) {
     strip *s = (strip *)argument;
     if (s->fast && encode_strip_fast(s)) return NULL;
+    if (!s->fast && encode_strip_libdeflate(s)) return NULL;
     size_t n = (size_t)s->width * s->channels;
     uint8_t *cur = malloc(n), *prev = calloc(n, 1), *line = malloc(n + 1), *best = malloc(n + 1);
     z_stream z;
@@ -186,19 +254,7 @@ static void *encode_strip(void *argument) {
     z.avail_out = (uInt)capacity;
     for (int y = s->first; y < s->last && !s->failed; y++) {
         pixels(s, y, cur);
-        const uint8_t *chosen;
-        if (s->filters == MOLSHOT_PNG_FILTER_NONE) { apply(0, cur, prev, n, s->channels, line); chosen = line; }
-        else if (s->filters == MOLSHOT_PNG_FILTER_SUB) { apply(1, cur, prev, n, s->channels, line); chosen = line; }
-        else if (s->filters == MOLSHOT_PNG_FILTER_UP) { apply(2, cur, prev, n, s->channels, line); chosen = line; }
-        else { /* adaptive: the filter whose bytes sum smallest as signed values, as libpng chooses */
-            unsigned long lowest = (unsigned long)-1;
-            for (int type = 0; type < 5; type++) {
-                apply(type, cur, prev, n, s->channels, line);
-                unsigned long c = cost(line, n);
-                if (c < lowest) { lowest = c; uint8_t *t = best; best = line; line = t; }
-            }
-            chosen = best;
-        }
+        const uint8_t *chosen = filtered(s, cur, prev, n, &line, &best);
         s->adler = checksum(s->adler, chosen, n + 1);
         z.next_in = (Bytef *)chosen;
         z.avail_in = (uInt)(n + 1);

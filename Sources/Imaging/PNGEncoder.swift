@@ -19,7 +19,8 @@ public struct PNGEncoder: Sendable {
 
     /// What compresses the filtered rows.
     public enum Deflate: Sendable {
-        /// zlib at `level`.
+        /// zlib at `level`; the picture's last strip (the whole of a thumbnail) through libdeflate
+        /// at the same level, 2.5 times as fast at level 1 and about 1% smaller.
         case zlib
         /// Molshot's own (`Sources/CPNGWriter/fast_deflate.c`): matches one pixel back, one byte back
         /// and in the row above, no hash table, Huffman codes per block; `level` is not used. For
