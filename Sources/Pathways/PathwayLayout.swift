@@ -346,7 +346,7 @@ public struct PathwayLayout: Sendable {
                     }
                     current[r].sort { key[$0]! < key[$1]! }
                 }
-                transpose(&current, up: up, down: down)
+                transpose(&current, up: up, down: down, equal: sweep % 2 == 1)
                 c = crossings(current, down: down)
                 if c < bestCrossings {
                     (best, bestCrossings) = (current, c)
@@ -379,7 +379,9 @@ public struct PathwayLayout: Sendable {
     }
 
     /// Swaps neighbours in each layer while that lowers the crossings with the layers above and below.
-    static func transpose(_ layers: inout [[Int]], up: [Int: [Int]], down: [Int: [Int]]) {
+    /// With `equal`, the first pass also swaps neighbours whose order makes no difference (as dot
+    /// does every other sweep), to leave a plateau the strict passes cannot.
+    static func transpose(_ layers: inout [[Int]], up: [Int: [Int]], down: [Int: [Int]], equal: Bool = false) {
         var position: [Int: Int] = [:]
         for layer in layers { for (k, v) in layer.enumerated() { position[v] = k } }
         // Crossings between the edges of u and of v (u left of v) to one side.
@@ -388,13 +390,13 @@ public struct PathwayLayout: Sendable {
             for a in side[u] ?? [] { for b in side[v] ?? [] where position[a]! > position[b]! { n += 1 } }
             return n
         }
-        for _ in 0..<8 {
+        for pass in 0..<8 {
             var improved = false
             for r in layers.indices where layers[r].count > 1 {
                 for k in 0..<(layers[r].count - 1) {
                     let u = layers[r][k], v = layers[r][k + 1]
                     let now = crossed(u, v, up) + crossed(u, v, down), swapped = crossed(v, u, up) + crossed(v, u, down)
-                    if swapped < now {
+                    if swapped < now || (equal && pass == 0 && swapped == now && now > 0) {
                         layers[r].swapAt(k, k + 1)
                         position[u] = k + 1
                         position[v] = k
