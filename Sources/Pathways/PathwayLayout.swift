@@ -79,14 +79,19 @@ public struct PathwayLayout: Sendable {
         var best: (acyclic: [(Int, Int)], rank: [Int: Int], layers: [[Int]], links: [(Int, Int)], chains: [Int: [Int]], score: (Int, Int))?
         for breaking in 0..<(large ? 1 : 2) {
             let acyclic = breaking == 0 ? PathwayLayout.breakingCycles(pairs, nodes: ranked) : PathwayLayout.depthFirstAcyclic(pairs, nodes: ranked)
-            for fromSinks in large ? [false] : [false, true] {
+            for ranking in large ? [0] : [0, 1, 2] {
                 var rank: [Int: Int]
-                if fromSinks {
+                if ranking == 1 {
                     let reversed = PathwayLayout.longestPathRanks(acyclic.map { ($0.1, $0.0) }, nodes: ranked)
                     let top = reversed.values.max() ?? 0
                     rank = reversed.mapValues { top - $0 }
                 } else {
                     rank = PathwayLayout.longestPathRanks(acyclic, nodes: ranked)
+                }
+                if ranking == 2 {
+                    // The shortest edges in total, as dot ranks (network simplex); skipped if it fails.
+                    guard let simplex = PathwayLayout.networkSimplexRanks(acyclic, nodes: ranked, start: rank) else { continue }
+                    rank = simplex
                 }
                 // Layers with bend points ("dummies", index >= nodes.count) on long edges.
                 var layers: [[Int]] = Array(repeating: [], count: (rank.values.max() ?? 0) + 1)
@@ -246,6 +251,113 @@ public struct PathwayLayout: Sendable {
             }
         }
         return pairs.map { back.contains([$0.0, $0.1]) ? ($0.1, $0.0) : $0 }
+    }
+
+    /// Ranks with the least total edge length (each edge at least one rank long) by the network
+    /// simplex method of Gansner, Koutsofios, North and Vo (1993), from a feasible `start`: a tree
+    /// of tight edges spanning each connected part, then tree edges with a negative cut value
+    /// exchanged for the slackest-but-least non-tree edge across the same cut until none is
+    /// left (or a bound on the exchanges is reached). Nil where a check fails, so that the caller
+    /// keeps its other rankings.
+    static func networkSimplexRanks(_ pairs: [(Int, Int)], nodes: [Int], start: [Int: Int], maxExchanges: Int = 400) -> [Int: Int]? {
+        var rank = start
+        let edges = pairs.filter { $0.0 != $0.1 }
+        guard !edges.isEmpty else { return rank }
+        var incident: [Int: [Int]] = [:]  // node -> edge indices
+        for (k, (f, t)) in edges.enumerated() {
+            incident[f, default: []].append(k)
+            incident[t, default: []].append(k)
+        }
+        func slack(_ k: Int) -> Int { rank[edges[k].1]! - rank[edges[k].0]! - 1 }
+        guard edges.indices.allSatisfy({ slack($0) >= 0 }) else { return nil }
+        var inTree = [Bool](repeating: false, count: edges.count)
+        var seen = Set<Int>()
+        // A feasible tight tree over each connected part.
+        for root in nodes where !seen.contains(root) && incident[root] != nil {
+            var tree: Set<Int> = [root]
+            // The part's nodes, to know when the tree spans it.
+            var part: Set<Int> = [root], stack = [root]
+            while let v = stack.popLast() {
+                for k in incident[v] ?? [] {
+                    let w = edges[k].0 == v ? edges[k].1 : edges[k].0
+                    if part.insert(w).inserted { stack.append(w) }
+                }
+            }
+            while tree.count < part.count {
+                // Grow along tight edges.
+                var grew = true
+                while grew {
+                    grew = false
+                    for v in Array(tree) {
+                        for k in incident[v] ?? [] where !inTree[k] && slack(k) == 0 {
+                            let w = edges[k].0 == v ? edges[k].1 : edges[k].0
+                            if !tree.contains(w) {
+                                tree.insert(w)
+                                inTree[k] = true
+                                grew = true
+                            }
+                        }
+                    }
+                }
+                guard tree.count < part.count else { break }
+                // The incident edge with least slack; shift the tree to make it tight.
+                var best: (k: Int, slack: Int)? = nil
+                for v in tree {
+                    for k in incident[v] ?? [] {
+                        let w = edges[k].0 == v ? edges[k].1 : edges[k].0
+                        if !tree.contains(w), best == nil || slack(k) < best!.slack { best = (k, slack(k)) }
+                    }
+                }
+                guard let b = best else { return nil }
+                let delta = tree.contains(edges[b.k].0) ? b.slack : -b.slack
+                for v in tree { rank[v]! += delta }
+            }
+            seen.formUnion(part)
+        }
+        // Tree adjacency and the side of each tree edge's cut.
+        func component(without cut: Int, from v: Int) -> Set<Int> {
+            var out: Set<Int> = [v], stack = [v]
+            while let x = stack.popLast() {
+                for k in incident[x] ?? [] where inTree[k] && k != cut {
+                    let y = edges[k].0 == x ? edges[k].1 : edges[k].0
+                    if out.insert(y).inserted { stack.append(y) }
+                }
+            }
+            return out
+        }
+        for _ in 0..<maxExchanges {
+            // A tree edge with a negative cut value: more edges cross its cut against it than with it.
+            var leaving: (k: Int, tail: Set<Int>)? = nil
+            for k in edges.indices where inTree[k] {
+                let tail = component(without: k, from: edges[k].0)
+                var cut = 0
+                for j in edges.indices {
+                    let a = tail.contains(edges[j].0), b = tail.contains(edges[j].1)
+                    if a && !b { cut += 1 } else if !a && b { cut -= 1 }
+                }
+                if cut < 0 { leaving = (k, tail); break }
+            }
+            guard let (k, tail) = leaving else { break }
+            // The non-tree edge from the head's side to the tail's with the least slack enters.
+            var entering: Int? = nil
+            for j in edges.indices where !inTree[j] && !tail.contains(edges[j].0) && tail.contains(edges[j].1) {
+                if entering == nil || slack(j) < slack(entering!) { entering = j }
+            }
+            guard let j = entering else { break }
+            let delta = slack(j)
+            // The head's side moves down by the slack, which makes the entering edge tight.
+            let part = component(without: k, from: edges[k].1)
+            for v in part { rank[v]! += delta }
+            inTree[k] = false
+            inTree[j] = true
+        }
+        guard edges.indices.allSatisfy({ slack($0) >= 0 }) else { return nil }
+        let lowest = rank.values.min() ?? 0
+        for key in rank.keys { rank[key]! -= lowest }
+        // Nodes without edges go to a rank of their own below the rest, out of the graph's way.
+        let last = rank.values.max() ?? 0
+        for v in nodes where incident[v] == nil { rank[v] = last + 1 }
+        return rank
     }
 
     /// Rank 0 for sources, then the longest path from them.

@@ -58,4 +58,20 @@ final class PathwayLayoutTests: XCTestCase {
             XCTAssertEqual(($0 as? PathwayError)?.location, "nodes[1].x")
         }
     }
+
+    /// Network simplex ranks: every edge at least a rank long, the total as short as it can be
+    /// (a source that feeds only the end of a chain sits just above it, not at the top).
+    func testNetworkSimplexShortensEdgesLongestPathLeavesLong() throws {
+        // a -> b -> c -> d, a -> d, x -> d, and a lone node z.
+        let pairs = [(0, 1), (1, 2), (2, 3), (0, 3), (4, 3)]
+        let nodes = [0, 1, 2, 3, 4, 5]
+        // Longest path from the sources, before any balancing: x at the top, three ranks above d.
+        let start = [0: 0, 1: 1, 2: 2, 3: 3, 4: 0, 5: 0]
+        let rank = try XCTUnwrap(PathwayLayout.networkSimplexRanks(pairs, nodes: nodes, start: start))
+        for (f, t) in pairs { XCTAssertGreaterThanOrEqual(rank[t]! - rank[f]!, 1, "\(f) -> \(t)") }
+        XCTAssertEqual(rank[3]! - rank[4]!, 1, "x just above d")
+        XCTAssertEqual(pairs.map { rank[$0.1]! - rank[$0.0]! }.reduce(0, +), 7, "3 along the chain, 3 for a -> d, 1 for x -> d")
+        XCTAssertEqual(rank[5], rank.values.max(), "a node without edges in a rank below the rest")
+        XCTAssertEqual(rank.values.min(), 0)
+    }
 }
