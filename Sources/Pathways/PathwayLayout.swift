@@ -5,11 +5,12 @@ import Core
 /// are not ranked: each of their edges gets a small copy of the metabolite next to its reaction,
 /// so that they do not become hubs that tie the drawing into knots.
 ///
-/// Steps: cycles broken by reversing the back edges of a depth-first search; ranks by longest
-/// path, then moved toward their neighbours; edges that span several ranks get a bend point per
-/// rank; the order within each rank by median sweeps with transposition from a depth-first
-/// start, keeping the order with the fewest crossings; x by the median
-/// of each node's neighbours with a minimum spacing, smoothed over a few sweeps.
+/// Steps: cycles broken two ways (fewest reversed edges, and a depth-first search's back edges);
+/// ranks three ways (longest path from the sources or from the sinks, then moved toward their
+/// neighbours, and network simplex); edges that span several ranks get a bend point per rank; the
+/// order within each rank by median sweeps with transposition from several starts; of all these
+/// the drawing with the fewest crossings is kept; x by the median of each node's neighbours with
+/// a minimum spacing, smoothed over a few sweeps.
 public struct PathwayLayout: Sendable {
     /// Names (ids, labels or names, any case) of currency metabolites.
     public var currency: Set<String>
