@@ -25,37 +25,41 @@ struct RenderStyles {
         guard let info = root?.descendants("renderInformation").first else { return }
         var colors: [String: Color] = [:]
         for d in info.descendants("colorDefinition") {
-            if let id = Self.attribute(d, "id"), let value = Self.attribute(d, "value"), let c = Color(parsing: value) { colors[id] = c }
+            if let id = d.attribute(local: "id"), let value = d.attribute(local: "value"), let c = Color(parsing: value) { colors[id] = c }
         }
         for g in info.descendants("linearGradient") + info.descendants("radialGradient") {
-            guard let id = Self.attribute(g, "id") else { continue }
-            let stops = g.all("stop").compactMap { s in Self.attribute(s, "stop-color").flatMap { colors[$0] ?? Color(parsing: $0) } }
+            guard let id = g.attribute(local: "id") else { continue }
+            let stops = g.all("stop").compactMap { s in s.attribute(local: "stop-color").flatMap { colors[$0] ?? Color(parsing: $0) } }
             if let a = stops.first, let b = stops.last { colors[id] = a.mixed(with: b, 0.5) }
         }
         func color(_ text: String?) -> Color? {
             guard let text, text.lowercased() != "none" else { return nil }
             return colors[text] ?? Color(parsing: text)
         }
-        background = color(Self.attribute(info, "backgroundColor"))
+        // A line width the picture can use: a finite number, not negative.
+        func lineWidth(_ e: XMLElementNode) -> Double? {
+            e.attribute(local: "stroke-width").flatMap { Double($0) }.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+        }
+        background = color(info.attribute(local: "backgroundColor"))
         for style in info.descendants("style") {
             guard let g = style.child("g") else { continue }
-            var s = Style(stroke: color(Self.attribute(g, "stroke")), fill: color(Self.attribute(g, "fill")),
-                          width: Self.attribute(g, "stroke-width").flatMap { Double($0) })
+            var s = Style(stroke: color(g.attribute(local: "stroke")), fill: color(g.attribute(local: "fill")),
+                          width: lineWidth(g))
             if let shape = g.children.first(where: { ["rectangle", "ellipse", "polygon", "curve"].contains($0.name) }) {
-                s.stroke = color(Self.attribute(shape, "stroke")) ?? s.stroke
-                s.fill = color(Self.attribute(shape, "fill")) ?? s.fill
-                s.width = Self.attribute(shape, "stroke-width").flatMap { Double($0) } ?? s.width
+                s.stroke = color(shape.attribute(local: "stroke")) ?? s.stroke
+                s.fill = color(shape.attribute(local: "fill")) ?? s.fill
+                s.width = lineWidth(shape) ?? s.width
                 if shape.name == "ellipse" { s.shape = .ellipse }
                 if shape.name == "rectangle" {
-                    let rounded = [Self.attribute(shape, "rx"), Self.attribute(shape, "ry")].contains { ($0.flatMap { Double($0.replacingOccurrences(of: "%", with: "")) } ?? 0) > 0 }
+                    let rounded = [shape.attribute(local: "rx"), shape.attribute(local: "ry")].contains { ($0.flatMap { Double($0.replacingOccurrences(of: "%", with: "")) } ?? 0) > 0 }
                     s.shape = rounded ? .roundRectangle : .rectangle
                 }
             }
             guard s.stroke != nil || s.fill != nil || s.width != nil || s.shape != nil else { continue }
-            for id in (Self.attribute(style, "idList") ?? "").split(whereSeparator: \.isWhitespace) where byID[String(id)] == nil {
+            for id in (style.attribute(local: "idList") ?? "").split(whereSeparator: \.isWhitespace) where byID[String(id)] == nil {
                 byID[String(id)] = s
             }
-            for type in (Self.attribute(style, "typeList") ?? "").split(whereSeparator: \.isWhitespace) where byType[type.uppercased()] == nil {
+            for type in (style.attribute(local: "typeList") ?? "").split(whereSeparator: \.isWhitespace) where byType[type.uppercased()] == nil {
                 byType[type.uppercased()] = s
             }
         }
@@ -79,11 +83,5 @@ struct RenderStyles {
         guard let s = style(id: c.id, type: type) else { return }
         if let k = s.stroke ?? s.fill { c.color = k }
         if let f = s.fill { c.fill = f }
-    }
-
-    /// An attribute by its local name (`render:fill` and `fill` alike).
-    static func attribute(_ e: XMLElementNode, _ name: String) -> String? {
-        if let v = e.attributes[name] { return v }
-        return e.attributes.first { $0.key.hasSuffix(":" + name) }?.value
     }
 }

@@ -14,10 +14,7 @@ enum SBMLLayoutReader {
     static let lineColor = Color(rgb: 0x404040)
 
     /// An attribute by its local name (`layout:x` and `x` alike).
-    static func attribute(_ e: XMLElementNode, _ name: String) -> String? {
-        if let v = e.attributes[name] { return v }
-        return e.attributes.first { $0.key.hasSuffix(":" + name) }?.value
-    }
+    static func attribute(_ e: XMLElementNode, _ name: String) -> String? { e.attribute(local: name) }
 
     static func number(_ e: XMLElementNode, _ name: String) -> Double? {
         attribute(e, name).flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0.isFinite ? $0 : nil }

@@ -33,6 +33,13 @@ final class XMLElementNode {
 
     func double(_ key: String) -> Double? { attributes[key].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) } }
 
+    /// An attribute by its local name (`layout:x` and `x` alike), as SBML's packages and the
+    /// render extension write them with or without a prefix.
+    func attribute(local name: String) -> String? {
+        if let v = attributes[name] { return v }
+        return attributes.first { $0.key.hasSuffix(":" + name) }?.value
+    }
+
     /// "line 12 <glyph id=...>", for errors.
     var place: String { "line \(line) <\(name)\(attributes["id"].map { " id=\"\($0)\"" } ?? "")>" }
 
