@@ -77,7 +77,7 @@ public struct PathwayLayout: Sendable {
         // Large graphs (past 400 edges) get one way and fewer starts: the work grows with their
         // square, and a map that size is read by its regions anyway.
         let large = pairs.count > 400
-        var best: (acyclic: [(Int, Int)], rank: [Int: Int], layers: [[Int]], links: [(Int, Int)], chains: [Int: [Int]], score: (Int, Int))?
+        var best: (acyclic: [(Int, Int)], layers: [[Int]], links: [(Int, Int)], chains: [Int: [Int]], score: (Int, Int))?
         for breaking in 0..<(large ? 1 : 2) {
             let acyclic = breaking == 0 ? PathwayLayout.breakingCycles(pairs, nodes: ranked) : PathwayLayout.depthFirstAcyclic(pairs, nodes: ranked)
             for ranking in large ? [0] : [0, 1, 2] {
@@ -116,14 +116,12 @@ public struct PathwayLayout: Sendable {
                     links.append((previous, t))
                     chains[p] = chain
                 }
-                PathwayLayout.order(&layers, links: links, sweeps: large ? sweeps / 2 : sweeps, restarts: large ? 0 : 6)
-                var down: [Int: [Int]] = [:]
-                for (a, b) in links { down[a, default: []].append(b) }
-                let score = (PathwayLayout.crossings(layers, down: down), links.count)
-                if best == nil || score < best!.score { best = (acyclic, rank, layers, links, chains, score) }
+                let crossed = PathwayLayout.order(&layers, links: links, sweeps: large ? sweeps / 2 : sweeps, restarts: large ? 0 : 6)
+                let score = (crossed, links.count)
+                if best == nil || score < best!.score { best = (acyclic, layers, links, chains, score) }
             }
         }
-        let (acyclic, _, layers, links, chains, _) = best!
+        let (acyclic, layers, links, chains, _) = best!
         // Sizes: dummies are thin.
         // A node with currency copies is as wide as it and its copies on both sides, so that the
         // copies sit at its height in room no other edge passes through.
@@ -408,12 +406,14 @@ public struct PathwayLayout: Sendable {
         return rank
     }
 
-    /// Orders each layer to cross few edges, as Graphviz's `dot` does: a depth-first first order
-    /// (so that connected nodes start together), then sweeps down and up sorting each layer by the
-    /// median of its neighbours' places in the layer before (the barycenter breaking ties), each
-    /// sweep followed by transposition (neighbours in a layer swapped wherever that crosses fewer
-    /// edges), keeping the best order seen. Both the given order and the depth-first one are tried.
-    static func order(_ layers: inout [[Int]], links: [(Int, Int)], sweeps: Int, restarts: Int = 6) {
+    /// Orders each layer to cross few edges, as Graphviz's `dot` does: from each start (the given
+    /// order, depth-first walks from the top and from the bottom, so that connected nodes start
+    /// together, and `restarts` shuffles), sweeps down and up sorting each layer by the median of
+    /// its neighbours' places in the layer before (the barycenter breaking ties), each sweep
+    /// followed by transposition (neighbours in a layer swapped wherever that crosses fewer
+    /// edges), keeping the best order seen. Returns its crossings.
+    @discardableResult
+    static func order(_ layers: inout [[Int]], links: [(Int, Int)], sweeps: Int, restarts: Int = 6) -> Int {
         var up: [Int: [Int]] = [:], down: [Int: [Int]] = [:]
         for (a, b) in links {
             down[a, default: []].append(b)
@@ -471,6 +471,7 @@ public struct PathwayLayout: Sendable {
             }
         }
         layers = best
+        return bestCrossings
     }
 
     /// Each layer in the order a depth-first walk of the graph (edges either way) meets its nodes.
