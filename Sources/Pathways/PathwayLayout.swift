@@ -273,7 +273,9 @@ public struct PathwayLayout: Sendable {
         var seen = Set<Int>()
         // A feasible tight tree over each connected part.
         for root in nodes where !seen.contains(root) && incident[root] != nil {
-            var tree: Set<Int> = [root]
+            // The tree's nodes as a set, and in the order they joined it: walked in that order, so
+            // that ties go the same way every run (a set's order changes with each process's hash seed).
+            var tree: Set<Int> = [root], members = [root]
             // The part's nodes, to know when the tree spans it.
             var part: Set<Int> = [root], stack = [root]
             while let v = stack.popLast() {
@@ -287,11 +289,12 @@ public struct PathwayLayout: Sendable {
                 var grew = true
                 while grew {
                     grew = false
-                    for v in Array(tree) {
+                    for v in members {
                         for k in incident[v] ?? [] where !inTree[k] && slack(k) == 0 {
                             let w = edges[k].0 == v ? edges[k].1 : edges[k].0
                             if !tree.contains(w) {
                                 tree.insert(w)
+                                members.append(w)
                                 inTree[k] = true
                                 grew = true
                             }
@@ -301,7 +304,7 @@ public struct PathwayLayout: Sendable {
                 guard tree.count < part.count else { break }
                 // The incident edge with least slack; shift the tree to make it tight.
                 var best: (k: Int, slack: Int)? = nil
-                for v in tree {
+                for v in members {
                     for k in incident[v] ?? [] {
                         let w = edges[k].0 == v ? edges[k].1 : edges[k].0
                         if !tree.contains(w), best == nil || slack(k) < best!.slack { best = (k, slack(k)) }

@@ -67,4 +67,20 @@ final class PathwayCommandTests: XCTestCase {
         let molecule = try molshot("replay", path("taps.jsonl"), "--pathway", path("map.json"), "--molecule", "x.pdb", "-o", path("f2"))
         XCTAssertNotEqual(molecule.status, 0)
     }
+
+    /// `--relayout -o OUT.json`: the map laid out anew and written as JSON, the same bytes in every
+    /// process (each process hashes with its own seed: a layout that followed a set's order would
+    /// differ from run to run).
+    func testRelayoutToJSONIsTheSameInEveryProcess() throws {
+        let map = "Tests/Fixtures/pathways-real/sbml_multi_YeastMAPK.xml.gz"
+        var outputs: [Data] = []
+        for k in 0..<4 {
+            let run = try molshot("pathway", map, "--relayout", "-o", path("laid\(k).json"))
+            XCTAssertEqual(run.status, 0, run.stderr)
+            outputs.append(try Data(contentsOf: URL(fileURLWithPath: path("laid\(k).json"))))
+        }
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: outputs[0]) as? [String: Any])
+        XCTAssertGreaterThan((json["nodes"] as? [Any])?.count ?? 0, 100)
+        XCTAssertEqual(Set(outputs).count, 1, "the same layout in every run")
+    }
 }
