@@ -25,7 +25,9 @@ enum GPMLReader {
         }
         // Each element read in either spelling.
         func value(_ e: XMLElementNode, _ key: String) -> String? { e.attributes[key] ?? older[key].flatMap { e.attributes[$0] } }
-        func number(_ e: XMLElementNode, _ key: String) -> Double? { value(e, key).flatMap { Double($0.trimmingCharacters(in: .whitespaces)) } }
+        func number(_ e: XMLElementNode, _ key: String) -> Double? {
+            value(e, key).flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0.isFinite ? $0 : nil }
+        }
         var map = PathwayMap()
         map.format = "gpml"
         map.title = value(root, "title") ?? ""

@@ -44,6 +44,14 @@ public enum PathwayFile {
         }
         guard !map.nodes.isEmpty || !map.edges.isEmpty else { throw PathwayError(file: file, "the map has no nodes") }
         if relayout && !map.needsLayout { map = map.unplaced() }
-        return map.needsLayout ? layout.laidOut(map) : map
+        if map.needsLayout { map = layout.laidOut(map) }
+        // Places past what a Double holds once added up (a size of 1e308 beside another) leave no
+        // picture, tile or JSON to make: said here, for every front end.
+        let b = map.bounds
+        guard b.min.x.isFinite, b.min.y.isFinite, b.max.x.isFinite, b.max.y.isFinite,
+              (b.max.x - b.min.x).isFinite, (b.max.y - b.min.y).isFinite else {
+            throw PathwayError(file: file, "the map's extent is not a finite number: its places or sizes reach past what can be drawn")
+        }
+        return map
     }
 }

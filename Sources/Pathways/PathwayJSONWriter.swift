@@ -6,7 +6,15 @@ import Foundation
 /// flattened), compartments and free text. A map read from any format, or laid out by Molshot,
 /// can so be kept, edited, or measured by other tools.
 public enum PathwayJSONWriter {
-    public static func data(_ map: PathwayMap) throws -> Data {
+    /// Throws, naming `file` and the node or edge, where a place is not a finite number (a map
+    /// laid out from sizes near the largest Double): JSON has no such numbers.
+    public static func data(_ map: PathwayMap, file: String = "map") throws -> Data {
+        if let n = map.nodes.first(where: { !($0.center.x.isFinite && $0.center.y.isFinite && $0.size.x.isFinite && $0.size.y.isFinite) }) {
+            throw PathwayError(file: file, at: "node \(n.id)", "its place or size is not a finite number")
+        }
+        if let e = map.edges.first(where: { !$0.polyline(pieces: 8).allSatisfy { $0.x.isFinite && $0.y.isFinite } }) {
+            throw PathwayError(file: file, at: "edge \(e.id)", "a point of it is not a finite number")
+        }
         func hex(_ c: Color?) -> String? { c.map { String(format: "#%06X", $0.rgb) } }
         func point(_ p: SIMD2<Double>) -> [Double] { [rounded(p.x), rounded(p.y)] }
         var nodes: [[String: Any]] = []
@@ -37,5 +45,6 @@ public enum PathwayJSONWriter {
         return try JSONSerialization.data(withJSONObject: root, options: [.sortedKeys])
     }
 
-    static func rounded(_ v: Double) -> Double { (v * 100).rounded() / 100 }
+    /// Two decimals; a number too large for them to matter is left as it is (times 100 it could overflow).
+    static func rounded(_ v: Double) -> Double { abs(v) < 1e13 ? (v * 100).rounded() / 100 : v }
 }

@@ -80,8 +80,9 @@ public struct PathwayRequest: Sendable {
             if parts.count == 1 {
                 let n = try ValueText.integer(size, field: "size", in: 1...OffscreenPass.maximumSide)
                 let longer = max(extent.x, extent.y)
-                width = max(1, Int((Double(n) * extent.x / longer).rounded()))
-                height = max(1, Int((Double(n) * extent.y / longer).rounded()))
+                // The ratio first: the extent may be near the largest Double, its product with n not.
+                width = max(1, Int((extent.x / longer * Double(n)).rounded()))
+                height = max(1, Int((extent.y / longer * Double(n)).rounded()))
             } else {
                 (width, height) = try ValueText.size(size, field: "size", maximumSide: OffscreenPass.maximumSide)
             }
@@ -94,8 +95,8 @@ public struct PathwayRequest: Sendable {
             height = max(1, Int(e.y.rounded(.up)))
         } else {
             let longer = max(extent.x, extent.y)
-            width = max(1, Int((Double(PathwayRequest.defaultSide) * extent.x / longer).rounded()))
-            height = max(1, Int((Double(PathwayRequest.defaultSide) * extent.y / longer).rounded()))
+            width = max(1, Int((extent.x / longer * Double(PathwayRequest.defaultSide)).rounded()))
+            height = max(1, Int((extent.y / longer * Double(PathwayRequest.defaultSide)).rounded()))
         }
         var view = MapView.fitting(area, width: width, height: height, margin: margin)
         if let scale {

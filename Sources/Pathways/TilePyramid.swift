@@ -22,7 +22,8 @@ public struct TilePyramid: Sendable {
         let margin = max(b.max.x - b.min.x, b.max.y - b.min.y) * 0.02
         bounds = (b.min - margin, b.max + margin)
         let side = max(bounds.max.x - bounds.min.x, bounds.max.y - bounds.min.y)
-        self.levels = levels ?? max(1, min(12, Int(saturating: log2(max(1, side / Double(tileSize))).rounded(.up)) + 1))
+        // (At most 11 before the + 1: a side of infinity would make Int.max + 1.)
+        self.levels = levels ?? max(1, min(11, Int(saturating: log2(max(1, side / Double(tileSize))).rounded(.up))) + 1)
     }
 
     var side: Double { max(bounds.max.x - bounds.min.x, bounds.max.y - bounds.min.y) }

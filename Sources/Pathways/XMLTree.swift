@@ -31,7 +31,11 @@ final class XMLElementNode {
         return out
     }
 
-    func double(_ key: String) -> Double? { attributes[key].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) } }
+    /// A number attribute; nil where it is missing or not a finite number ("nan", "inf", "1e999"),
+    /// so that a reader treats it as not given and says so, as for any other bad value.
+    func double(_ key: String) -> Double? {
+        attributes[key].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0.isFinite ? $0 : nil }
+    }
 
     /// An attribute by its local name (`layout:x` and `x` alike), as SBML's packages and the
     /// render extension write them with or without a prefix.

@@ -89,7 +89,7 @@ struct PathwayCommand: ParsableCommand {
                 // The map as JSON: no picture, no graphics device.
                 var map = try PathwayFile.load(path: input, layout: chosenLayout, relayout: relayout)
                 if request.relations { map = map.showingRelations() }
-                try AtomicFile.write([UInt8](try PathwayJSONWriter.data(map)), to: output)
+                try AtomicFile.write([UInt8](try PathwayJSONWriter.data(map, file: input)), to: output)
                 return
             }
             let loading = Background { () throws -> (PathwayMap, [DataOverlay], PathwayPicture?) in

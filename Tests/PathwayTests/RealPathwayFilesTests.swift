@@ -192,3 +192,59 @@ final class RealPathwayFilesTests: XCTestCase {
         for (a, b) in zip(back.nodes, laid.nodes) { XCTAssertEqual(a.center.x, b.center.x, accuracy: 0.01) }
     }
 }
+
+/// Numbers a file can say but no picture can hold: not-a-number, infinity, sizes near the
+/// largest Double. Each is an error naming the file (and the line where there is one), never a trap.
+final class HostilePathwayValuesTests: XCTestCase {
+    func testNotANumberIsAMissingValueNamedByItsLine() throws {
+        let sbgn = """
+            <sbgn xmlns="http://sbgn.org/libsbgn/0.3"><map language="process description">
+            <glyph id="m" class="macromolecule"><label text="M"/><bbox x="10" y="10" w="nan" h="10"/></glyph>
+            </map></sbgn>
+            """
+        XCTAssertThrowsError(try PathwayFile.parse(Data(sbgn.utf8), file: "nan.sbgn")) {
+            XCTAssertEqual(($0 as? PathwayError)?.description, "nan.sbgn: line 2 <glyph id=\"m\">: a glyph needs a <bbox> with x, y, w and h")
+        }
+        let gpml = """
+            <Pathway xmlns="http://pathvisio.org/GPML/2021" title="h">
+            <DataNode elementId="a" textLabel="A" type="GeneProduct"><Graphics centerX="inf" centerY="1" width="80" height="20"/></DataNode>
+            </Pathway>
+            """
+        XCTAssertThrowsError(try PathwayFile.parse(Data(gpml.utf8), file: "inf.gpml")) {
+            XCTAssertTrue(($0 as? PathwayError)?.description.hasPrefix("inf.gpml: line 2 <DataNode>: needs <Graphics> with centerX") == true, "\($0)")
+        }
+    }
+
+    func testAnExtentPastTheLargestDoubleIsRefusedForEveryFrontEnd() throws {
+        let sbgn = """
+            <sbgn xmlns="http://sbgn.org/libsbgn/0.3"><map language="process description">
+            <glyph id="a" class="macromolecule"><bbox x="-1e308" y="0" w="10" h="10"/></glyph>
+            <glyph id="b" class="macromolecule"><bbox x="1e308" y="0" w="10" h="10"/></glyph>
+            </map></sbgn>
+            """
+        // Two wide glyphs: their file's places fit, side by side in a layout anew they do not.
+        let wide = """
+            <sbgn xmlns="http://sbgn.org/libsbgn/0.3"><map language="process description">
+            <glyph id="a" class="macromolecule"><bbox x="0" y="0" w="1e308" h="10"/></glyph>
+            <glyph id="b" class="macromolecule"><bbox x="0" y="20" w="1e308" h="10"/></glyph>
+            </map></sbgn>
+            """
+        XCTAssertEqual(try PathwayFile.parse([UInt8](wide.utf8), file: "wide.sbgn").nodes.count, 2)
+        for (text, relayout) in [(sbgn, false), (wide, true)] {
+            XCTAssertThrowsError(try PathwayFile.parse([UInt8](text.utf8), file: "far.sbgn", relayout: relayout)) {
+                XCTAssertEqual(($0 as? PathwayError)?.message, "the map's extent is not a finite number: its places or sizes reach past what can be drawn")
+            }
+        }
+        // What a map built in code can still hold: a pyramid over it counts its levels without
+        // overflowing, and JSON refuses it by name.
+        var map = PathwayMap()
+        map.nodes = [PathwayMap.Node(id: "a", kind: .other, center: SIMD2(-1e308, 0), size: SIMD2(10, 10), shape: .rectangle),
+                     PathwayMap.Node(id: "b", kind: .other, center: SIMD2(1e308, 0), size: SIMD2(10, 10), shape: .rectangle)]
+        XCTAssertEqual(TilePyramid(map: map, tileSize: 256).levels, 12)
+        map.nodes[1].center.x = .infinity
+        XCTAssertThrowsError(try PathwayJSONWriter.data(map, file: "built")) {
+            XCTAssertEqual(($0 as? PathwayError)?.description, "built: node b: its place or size is not a finite number")
+        }
+    }
+}
+
