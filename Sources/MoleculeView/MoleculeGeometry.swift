@@ -40,7 +40,8 @@ public struct MoleculeGeometry: Sendable {
         spheres.reserveCapacity(model.atoms.count * 4)
         for (i, atom) in model.atoms.enumerated() where visible[i] {
             let p = atom.position
-            spheres += [p.x, p.y, p.z, radius(atom.element)]
+            // One element at a time: an array literal here would be allocated for every atom.
+            spheres.append(p.x); spheres.append(p.y); spheres.append(p.z); spheres.append(radius(atom.element))
             sphereAtoms.append(Int32(i))
         }
     }
@@ -51,8 +52,21 @@ public struct MoleculeGeometry: Sendable {
     /// are tuned to.
     static func medianRadius(_ spheres: [Float]) -> Float {
         var radii = stride(from: 3, to: spheres.count, by: 4).map { spheres[$0] }
-        radii.sort()
-        return radii.isEmpty ? 0 : radii[radii.count / 2]
+        guard !radii.isEmpty else { return 0 }
+        // The element a sort would put in the middle, found without sorting (quickselect).
+        let k = radii.count / 2
+        var lo = 0, hi = radii.count - 1
+        while lo < hi {
+            let pivot = radii[(lo + hi) / 2]
+            var i = lo, j = hi
+            while i <= j {
+                while radii[i] < pivot { i += 1 }
+                while radii[j] > pivot { j -= 1 }
+                if i <= j { radii.swapAt(i, j); i += 1; j -= 1 }
+            }
+            if k <= j { hi = j } else if k >= i { lo = i } else { break }
+        }
+        return radii[k]
     }
     public var cylinderCount: Int { cylinderAtoms.count / 2 }
 
@@ -62,8 +76,10 @@ public struct MoleculeGeometry: Sendable {
     /// A cylinder from atom `a` to atom `b` (`hiddenA`, `hiddenB`: how far it runs inside each one's sphere).
     public mutating func addCylinder(_ a: Int32, _ pa: SIMD3<Float>, hidden hiddenA: Float, _ b: Int32, _ pb: SIMD3<Float>,
                                      hidden hiddenB: Float, radius: Float) {
-        cylinders += [pa.x, pa.y, pa.z, hiddenA, pb.x, pb.y, pb.z, hiddenB]
-        cylinderAtoms += [a, b]
+        // One element at a time: array literals here would be allocated for every bond.
+        cylinders.append(pa.x); cylinders.append(pa.y); cylinders.append(pa.z); cylinders.append(hiddenA)
+        cylinders.append(pb.x); cylinders.append(pb.y); cylinders.append(pb.z); cylinders.append(hiddenB)
+        cylinderAtoms.append(a); cylinderAtoms.append(b)
         cylinderRadii.append(radius)
     }
 

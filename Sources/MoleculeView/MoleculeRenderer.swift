@@ -214,7 +214,7 @@ public final class MoleculeRenderer {
                     guard (a < seen.count && seen[a]) || (b < seen.count && seen[b]) else { continue }
                     ends += geometry.cylinders[(8 * c)..<(8 * c + 8)]
                     radii.append(geometry.cylinderRadii[c])
-                    endColors += [packed[2 * c], packed[2 * c + 1]]
+                    endColors.append(packed[2 * c]); endColors.append(packed[2 * c + 1])
                 }
                 let count = endColors.count / 2
                 if let c = scene.culledCylinders {

@@ -28,12 +28,18 @@ public enum SphereOcclusion {
         var covered = [Float](repeating: -.greatestFiniteMagnitude, count: cols * rows)
 
         // Front to back by the sphere's nearest point (view space looks down -z: larger is nearer).
-        let order = (0..<n).sorted { a, b in
-            let fa = z[a] + r[a], fb = z[b] + r[b]
-            return fa != fb ? fa > fb : a < b
+        // Sorted as one integer key each, nearest front first and ties by index: the front's
+        // bits, flipped to sort descending, above the index (a sort of integers, no closure).
+        var order = [UInt64](repeating: 0, count: n)
+        for i in 0..<n {
+            let bits = (z[i] + r[i] + 0).bitPattern // + 0: -0 as +0, as the comparison has them
+            let ascending = bits & 0x8000_0000 != 0 ? ~bits : bits | 0x8000_0000
+            order[i] = UInt64(~ascending) << 32 | UInt64(i)
         }
+        order.sort()
         var keep = [Bool](repeating: false, count: n)
-        for i in order {
+        for key in order {
+            let i = Int(key & 0xFFFF_FFFF)
             let front = z[i] + r[i]
             let c0 = max(0, Int((x[i] - r[i] - lo.x) / cell)), c1 = min(cols - 1, Int((x[i] + r[i] - lo.x) / cell))
             let r0 = max(0, Int((y[i] - r[i] - lo.y) / cell)), r1 = min(rows - 1, Int((y[i] + r[i] - lo.y) / cell))
