@@ -14,7 +14,12 @@ let drawing = arguments.first.map { Molshot.drawingCommands.contains($0) } ?? fa
 if drawing {
     // The service runs long on many threads: there, large buffers are mapped apart and returned
     // when freed (kept in arenas, 12 renders of a 1.9M-atom upload had grown it by 2.8 GB).
-    if arguments[0] != "serve" { Molshot.drawInHugePages() } else { Molshot.returnLargeBuffers() }
+    // Thumbnails choose by their size once their options are read (Molshot.hugePagesPay).
+    if arguments[0] == "serve" {
+        Molshot.returnLargeBuffers()
+    } else if !Molshot.hugePagesBySize.contains(arguments[0]) {
+        Molshot.drawInHugePages()
+    }
     SpareThread.start()
     OffscreenContexts.preload()
 }
