@@ -112,7 +112,16 @@ def floors_case():
               + ", ".join(f"{k} {v:.3f}" for k, v in rest.items()))
 
 
-# RENDER_ONLY=surface or floors: that case alone.
+# The whole PDB on one machine, projected from the corpus's cost by size (bench/projection.py).
+def projection_case():
+    subprocess.run([sys.executable, os.path.join(here, "projection.py"), "--molshot", args.molshot, "--corpus", args.corpus,
+                    "--size", str(args.size)], check=True)
+
+
+# RENDER_ONLY=surface, floors or projection: that case alone.
+if os.environ.get("RENDER_ONLY") == "projection":
+    projection_case()
+    sys.exit(0)
 if os.environ.get("RENDER_ONLY") == "surface":
     surface_case()
     sys.exit(0)
@@ -152,6 +161,7 @@ if "pymol-ray" in peers:
 
 surface_case()
 floors_case()
+projection_case()
 
 # Stage times from one sequential pass over the same files (the pipeline overlaps them).
 stages = subprocess.run([args.molshot, "measure-render", "--size", str(args.size)] + files,
