@@ -13,19 +13,40 @@ enum BondOrders {
     static func addBonds(_ g: inout MoleculeGeometry, model: Model, bonds: [Bond], visible: [Bool], radius r: Float,
                          hidden: (Int32, Float, Float) -> Float) {
         let shown = bonds.filter { visible[Int($0.a)] && visible[Int($0.b)] }
-        let ordered = shown.contains { $0.aromatic || $0.order >= 2 }
-        // Neighbours, only where some bond has an order to draw (most proteins' bonds have none).
-        var neighbours: [Int32: [Int32]] = [:]
-        var aromaticNeighbours: [Int32: [Int32]] = [:]
-        if ordered {
-            for b in shown {
-                neighbours[b.a, default: []].append(b.b)
-                neighbours[b.b, default: []].append(b.a)
-                if b.aromatic {
-                    aromaticNeighbours[b.a, default: []].append(b.b)
-                    aromaticNeighbours[b.b, default: []].append(b.a)
+        // Neighbours, only of the atoms of bonds with an order to draw (most of a protein's bonds
+        // have none), as lists in one array in the bonds' order: the same sums, in the same order,
+        // as a dictionary of arrays, without an array for every atom.
+        let atomCount = model.atoms.count
+        var needed = [Bool](repeating: false, count: atomCount)
+        for b in shown where b.aromatic || b.order >= 2 {
+            needed[Int(b.a)] = true
+            needed[Int(b.b)] = true
+        }
+        let ordered = needed.contains(true)
+        func adjacency(_ include: (Bond) -> Bool) -> (starts: [Int], atoms: [Int32]) {
+            guard ordered else { return ([], []) }
+            var starts = [Int](repeating: 0, count: atomCount + 1)
+            for b in shown where include(b) {
+                if needed[Int(b.a)] { starts[Int(b.a) + 1] += 1 }
+                if needed[Int(b.b)] { starts[Int(b.b) + 1] += 1 }
+            }
+            for i in 0..<atomCount { starts[i + 1] += starts[i] }
+            var next = starts, atoms = [Int32](repeating: 0, count: starts[atomCount])
+            for b in shown where include(b) {
+                if needed[Int(b.a)] { atoms[next[Int(b.a)]] = b.b; next[Int(b.a)] += 1 }
+                if needed[Int(b.b)] { atoms[next[Int(b.b)]] = b.a; next[Int(b.b)] += 1 }
+            }
+            return (starts, atoms)
+        }
+        let all = adjacency { _ in true }, aromatic = adjacency { $0.aromatic }
+        func around(_ list: (starts: [Int], atoms: [Int32]), _ a: Int32, _ b: Int32) -> [SIMD3<Float>] {
+            var points: [SIMD3<Float>] = []
+            for atom in [a, b] {
+                for k in list.starts[Int(atom)]..<list.starts[Int(atom) + 1] where list.atoms[k] != a && list.atoms[k] != b {
+                    points.append(model.atoms[Int(list.atoms[k])].position)
                 }
             }
+            return points
         }
         for bond in shown {
             let pa = model.atoms[Int(bond.a)].position, pb = model.atoms[Int(bond.b)].position
@@ -36,9 +57,7 @@ enum BondOrders {
             if bond.aromatic {
                 g.addCylinder(bond.a, pa, hidden: hidden(bond.a, 0, r), bond.b, pb, hidden: hidden(bond.b, 0, r), radius: r)
                 // The ring's inside: toward the other ring atoms next to this bond.
-                let others = ((aromaticNeighbours[bond.a] ?? []) + (aromaticNeighbours[bond.b] ?? []))
-                    .filter { $0 != bond.a && $0 != bond.b }.map { model.atoms[Int($0)].position }
-                let side = perpendicular(pa, pb, toward: others)
+                let side = perpendicular(pa, pb, toward: around(aromatic, bond.a, bond.b))
                 let dash = r * 0.4, offset = r + dash + max(0.05, r * 0.6)
                 let axis = pb - pa
                 // Three dashes over the middle 60% of the bond, each in the color of the atom it is nearer.
@@ -49,9 +68,7 @@ enum BondOrders {
                 }
                 continue
             }
-            let others = ((neighbours[bond.a] ?? []) + (neighbours[bond.b] ?? []))
-                .filter { $0 != bond.a && $0 != bond.b }.map { model.atoms[Int($0)].position }
-            let side = perpendicular(pa, pb, toward: others)
+            let side = perpendicular(pa, pb, toward: around(all, bond.a, bond.b))
             let thin = bond.order == 2 ? r * 0.55 : r * 0.45
             let spacing = thin * (bond.order == 2 ? 3 : 2.6)
             let offsets: [Float] = bond.order == 2 ? [-spacing / 2, spacing / 2] : [-spacing, 0, spacing]

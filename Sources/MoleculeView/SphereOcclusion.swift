@@ -28,18 +28,30 @@ public enum SphereOcclusion {
         var covered = [Float](repeating: -.greatestFiniteMagnitude, count: cols * rows)
 
         // Front to back by the sphere's nearest point (view space looks down -z: larger is nearer).
-        // Sorted as one integer key each, nearest front first and ties by index: the front's
-        // bits, flipped to sort descending, above the index (a sort of integers, no closure).
-        var order = [UInt64](repeating: 0, count: n)
+        // Nearest front first, ties by index: the fronts' bits as integers that sort descending,
+        // in four stable passes of a byte each (a radix sort), from the spheres in index order.
+        var keys = [UInt32](repeating: 0, count: n)
         for i in 0..<n {
-            let bits = (z[i] + r[i] + 0).bitPattern // + 0: -0 as +0, as the comparison has them
-            let ascending = bits & 0x8000_0000 != 0 ? ~bits : bits | 0x8000_0000
-            order[i] = UInt64(~ascending) << 32 | UInt64(i)
+            let bits = (z[i] + r[i] + 0).bitPattern // + 0: -0 as +0, as a comparison has them
+            keys[i] = ~(bits & 0x8000_0000 != 0 ? ~bits : bits | 0x8000_0000)
         }
-        order.sort()
+        var order = [Int32](unsafeUninitializedCapacity: n) { b, c in for i in 0..<n { b[i] = Int32(i) }; c = n }
+        var spare = order
+        for shift: UInt32 in stride(from: 0, to: 32, by: 8) {
+            var counts = [Int](repeating: 0, count: 257)
+            for key in keys { counts[Int((key >> shift) & 0xFF) + 1] += 1 }
+            if counts[1...].contains(n) { continue } // one value of this byte for all: nothing moves
+            for b in 0..<256 { counts[b + 1] += counts[b] }
+            for i in order {
+                let b = Int((keys[Int(i)] >> shift) & 0xFF)
+                spare[counts[b]] = i
+                counts[b] += 1
+            }
+            swap(&order, &spare)
+        }
         var keep = [Bool](repeating: false, count: n)
-        for key in order {
-            let i = Int(key & 0xFFFF_FFFF)
+        for k in order {
+            let i = Int(k)
             let front = z[i] + r[i]
             let c0 = max(0, Int((x[i] - r[i] - lo.x) / cell)), c1 = min(cols - 1, Int((x[i] + r[i] - lo.x) / cell))
             let r0 = max(0, Int((y[i] - r[i] - lo.y) / cell)), r1 = min(rows - 1, Int((y[i] + r[i] - lo.y) / cell))
