@@ -1,11 +1,11 @@
 #version 450 core
 #include "lighting.glsl"
 
-in vec3 vStart;
-in vec3 vEnd;
-in float vRadius;
-in vec3 vColorA;
-in vec3 vColorB;
+flat in vec3 vStart;
+flat in vec3 vEnd;
+flat in float vRadius;
+flat in vec3 vColorA;
+flat in vec3 vColorB;
 in vec3 vPosition;
 
 out vec4 fragColor;

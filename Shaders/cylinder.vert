@@ -14,11 +14,11 @@ uniform mat4 view;
 uniform mat4 projection;
 #include "view.glsl"
 
-out vec3 vStart;
-out vec3 vEnd;
-out float vRadius;
-out vec3 vColorA;
-out vec3 vColorB;
+flat out vec3 vStart;
+flat out vec3 vEnd;
+flat out float vRadius;
+flat out vec3 vColorA;
+flat out vec3 vColorB;
 out vec3 vPosition;
 
 void main() {

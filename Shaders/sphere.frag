@@ -1,9 +1,9 @@
 #version 450 core
 #include "lighting.glsl"
 
-in vec3 vCenter;
-in float vRadius;
-in vec3 vColor;
+flat in vec3 vCenter;
+flat in float vRadius;
+flat in vec3 vColor;
 in vec3 vPosition;
 
 out vec4 fragColor;

@@ -9,9 +9,9 @@ uniform mat4 view;
 uniform mat4 projection;
 uniform float minimumRadius; // view units: no atom drawn smaller than a few pixels
 
-out vec3 vCenter;
-out float vRadius;
-out vec3 vColor;
+flat out vec3 vCenter;
+flat out float vRadius;
+flat out vec3 vColor;
 out vec3 vPosition;
 
 void main() {
