@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "LiveClient"),
         .target(name: "MoleculeView", dependencies: ["Imaging", "Structure", "Graphics", "Scene", "Core"]),
         .target(name: "Gestures", dependencies: ["Imaging", "MoleculeView", "Pathways", "Structure", "Graphics", "Scene", "Text", "Core"]),
-        .target(name: "Thumbnails", dependencies: ["Imaging", "MoleculeView", "Structure", "Graphics", "Scene", "Text", "Core"]),
+        .target(name: "Thumbnails", dependencies: ["Imaging", "MoleculeView", "Structure", "Graphics", "Scene", "Text", "Core", "CMemory"]),
         .executableTarget(
             name: "molshot",
             dependencies: ["Core", "Structure", "Library", "Pathways", "Service", "MoleculeView", "Graphics", "Imaging", "Scene", "Thumbnails", "Gestures", "CMemory", "LiveClient",

@@ -65,3 +65,16 @@ size_t molshot_heap_in_huge_pages(size_t bytes) {
     return 0;
 #endif
 }
+
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+/* setpriority with a thread's id sets that thread's nice value alone (Linux). */
+int molshot_lower_thread_priority(int nice) {
+#if defined(__linux__) && defined(SYS_gettid)
+    return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice);
+#else
+    (void)nice;
+    return -1;
+#endif
+}
