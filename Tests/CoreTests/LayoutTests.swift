@@ -18,7 +18,7 @@ final class LayoutTests: XCTestCase {
         "MoleculeView": ["Graphics", "Structure", "Scene", "Imaging", "Core"],
         "Pathways": ["Graphics", "Text", "Imaging", "Core"],
         "Library": ["CHTTP", "CSQLite", "CZstd", "Structure", "Core"],
-        "Thumbnails": ["MoleculeView", "Graphics", "Structure", "Scene", "Text", "Imaging", "Core"],
+        "Thumbnails": ["MoleculeView", "Graphics", "Structure", "Scene", "Text", "Imaging", "Core", "CMemory"],
         "Gestures": ["MoleculeView", "Pathways", "Graphics", "Structure", "Scene", "Text", "Imaging", "Core"],
         "Service": ["Gestures", "Library", "MoleculeView", "Pathways", "Graphics", "Structure", "Imaging", "Core", "CMemory"],
         "LiveClient": [],
