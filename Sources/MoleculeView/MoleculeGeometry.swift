@@ -50,7 +50,7 @@ public struct MoleculeGeometry: Sendable {
 
     /// The median radius of `spheres` (x, y, z, r each), 0 for none: the size drawing and culling
     /// are tuned to.
-    static func medianRadius(_ spheres: [Float]) -> Float {
+    public static func medianRadius(_ spheres: [Float]) -> Float {
         var radii = stride(from: 3, to: spheres.count, by: 4).map { spheres[$0] }
         guard !radii.isEmpty else { return 0 }
         // The element a sort would put in the middle, found without sorting (quickselect).

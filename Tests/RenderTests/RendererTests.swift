@@ -165,6 +165,25 @@ final class RendererTests: XCTestCase {
         XCTAssertLessThanOrEqual(changed, 4, "culling changed \(changed) pixels in 8 pictures of 48 x 48")
     }
 
+    func testCullingTakesSpheresFrontToBackWhateverTheSignOfTheirDepth() {
+        // Spheres behind a large one, with fronts below zero (where a float's bits sort the other
+        // way round as integers), listed before it: culling must still take the large one first.
+        let spheres: [Float] = [
+            1, 1, -20, 1,   // 0: front -19, behind 3
+            -2, 0, -6, 2,   // 1: front -4, behind 3
+            0, -1, -0.5, 0.5, // 2: front 0 (as -0.5 + 0.5), behind 3
+            0, 0, 0, 10,    // 3: front 10, in front of all but 4
+            30, 0, 5, 1,    // 4: front 6, beside 3, in view
+            1, 1, 12, 1,    // 5: front 13, in front of 3
+        ]
+        XCTAssertEqual(SphereOcclusion.visible(spheres, rotation: .identity), [3, 4, 5])
+        // The median radius the culling grid is cut to, found without sorting: as a sort finds it.
+        var radii: [Float] = []
+        for k in 0..<101 { radii += [0, 0, 0, Float((k * 37) % 11) * 0.25] }
+        let sorted = stride(from: 3, to: radii.count, by: 4).map { radii[$0] }.sorted()
+        XCTAssertEqual(MoleculeGeometry.medianRadius(radii), sorted[sorted.count / 2])
+    }
+
     func testCullingDoneAheadIsUsedForItsDirectionOnly() throws {
         let renderer = try Rendering.renderer()
         let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("1crn.pdb").path)
