@@ -58,23 +58,31 @@ public enum FileInput {
     /// Inflates gzip data, every member of a multi-member file, up to `limit` bytes.
     public static func inflate(_ input: [UInt8], source: String, limit: Int = defaultLimit) throws -> [UInt8] {
         var capacity = min(max(1 << 16, gzipSizeHint(input) + 1), limit + 1)
-        var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-        defer { buffer.deallocate() }
-        var produced = 0
-        try input.withUnsafeBufferPointer { inBuf in
+        return try input.withUnsafeBufferPointer { inBuf in
             let gzip = try GzipStream(inBuf, source: source)
             defer { gzip.end() }
-            while try !gzip.inflate(into: buffer, capacity: capacity, produced: &produced, limit: limit, progress: { _ in }) {
-                // Full: grow and go on.
+            // Straight into the array, where the trailer's size is right (nearly always): no copy.
+            var produced = 0, finished = false
+            let first = try [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+                defer { count = produced }
+                finished = try gzip.inflate(into: buffer.baseAddress!, capacity: capacity, produced: &produced, limit: limit,
+                                            progress: { _ in })
+            }
+            if finished { return first }
+            // More than it said: grow and go on.
+            var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            defer { buffer.deallocate() }
+            first.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress!, count: produced) }
+            repeat {
                 let larger = min(capacity * 2, limit + 1)
                 let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
                 grown.update(from: buffer, count: produced)
                 buffer.deallocate()
                 buffer = grown
                 capacity = larger
-            }
+            } while try !gzip.inflate(into: buffer, capacity: capacity, produced: &produced, limit: limit, progress: { _ in })
+            return Array(UnsafeBufferPointer(start: buffer, count: produced))
         }
-        return Array(UnsafeBufferPointer(start: buffer, count: produced))
     }
 
     /// The inflated size the gzip trailer states (of the last member, mod 2^32): a first guess.
