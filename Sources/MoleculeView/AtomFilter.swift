@@ -19,8 +19,10 @@ public struct AtomFilter: Sendable, Equatable {
         let conformer = model.defaultConformerMask()
         var mask = conformer
         var heavy = 0
+        // Once a residue (a name looked up in a set), not once an atom.
+        let water = waters ? [] : model.residues.map(\.isWater)
         for (i, atom) in model.atoms.enumerated() where mask[i] {
-            if !waters && model.residues[Int(atom.residue)].isWater { mask[i] = false }
+            if !waters && water[Int(atom.residue)] { mask[i] = false }
             if atom.element.isHydrogen {
                 if !hydrogens { mask[i] = false }
             } else if mask[i] {

@@ -32,8 +32,10 @@ public struct PreparedMolecule: Sendable {
     public var principalAxes: Quaternion {
         let s = geometry.spheres
         var points = (0..<(s.count / 4)).map { SIMD3(s[4 * $0], s[4 * $0 + 1], s[4 * $0 + 2]) }
-        var seen = Set(geometry.sphereAtoms)
-        for m in geometry.meshes { for a in m.atoms where seen.insert(a).inserted { points.append(model.atoms[Int(a)].position) } }
+        if !geometry.meshes.isEmpty {
+            var seen = Set(geometry.sphereAtoms)
+            for m in geometry.meshes { for a in m.atoms where seen.insert(a).inserted { points.append(model.atoms[Int(a)].position) } }
+        }
         return Orientation.principalAxes(points)
     }
 
