@@ -57,7 +57,6 @@ def cpu_of(files):
 
 
 # The cost of a run beyond its structures: one small file.
-small = [f for f, n in structures if n < 1000]
 tiny = os.path.join(args.corpus, "HEM.pdb")
 start_cpu, start_wall = cpu_of([tiny if os.path.exists(tiny) else min(structures, key=lambda s: s[1])[0]])
 

@@ -61,27 +61,20 @@ public enum FileInput {
         return try input.withUnsafeBufferPointer { inBuf in
             let gzip = try GzipStream(inBuf, source: source)
             defer { gzip.end() }
-            // Straight into the array, where the trailer's size is right (nearly always): no copy.
-            var produced = 0, finished = false
-            let first = try [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
-                defer { count = produced }
-                finished = try gzip.inflate(into: buffer.baseAddress!, capacity: capacity, produced: &produced, limit: limit,
-                                            progress: { _ in })
-            }
-            if finished { return first }
-            // More than it said: grow and go on.
-            var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-            defer { buffer.deallocate() }
-            first.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress!, count: produced) }
+            // Straight into the array, sized by the trailer (right nearly always: no copy); where
+            // more comes (several members), into one twice as large with what came so far.
+            var result: [UInt8] = [], produced = 0, finished = false
             repeat {
-                let larger = min(capacity * 2, limit + 1)
-                let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
-                grown.update(from: buffer, count: produced)
-                buffer.deallocate()
-                buffer = grown
-                capacity = larger
-            } while try !gzip.inflate(into: buffer, capacity: capacity, produced: &produced, limit: limit, progress: { _ in })
-            return Array(UnsafeBufferPointer(start: buffer, count: produced))
+                let sofar = result
+                result = try [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+                    if produced > 0 { sofar.withUnsafeBufferPointer { buffer.baseAddress!.update(from: $0.baseAddress!, count: produced) } }
+                    defer { count = produced }
+                    finished = try gzip.inflate(into: buffer.baseAddress!, capacity: capacity, produced: &produced, limit: limit,
+                                                progress: { _ in })
+                }
+                capacity = min(capacity * 2, limit + 1)
+            } while !finished
+            return result
         }
     }
 

@@ -35,7 +35,7 @@ public enum SphereOcclusion {
             let bits = (z[i] + r[i] + 0).bitPattern // + 0: -0 as +0, as a comparison has them
             keys[i] = ~(bits & 0x8000_0000 != 0 ? ~bits : bits | 0x8000_0000)
         }
-        var order = [Int32](unsafeUninitializedCapacity: n) { b, c in for i in 0..<n { b[i] = Int32(i) }; c = n }
+        var order = Array(0..<Int32(n))
         var spare = order
         for shift: UInt32 in stride(from: 0, to: 32, by: 8) {
             var counts = [Int](repeating: 0, count: 257)

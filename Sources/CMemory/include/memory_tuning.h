@@ -21,7 +21,6 @@ int molshot_trim_heap(void);
 /// Returns how many bytes were advised (0 where the kernel or the heap would not).
 size_t molshot_heap_in_huge_pages(size_t bytes);
 
-
 /// Lowers the calling thread's scheduling priority to `nice` (0 to 19, Linux); 0 where it did.
 int molshot_lower_thread_priority(int nice);
 
