@@ -22,9 +22,16 @@ public struct DrawnPicture: Sendable {
         self.smoothEdges = smoothEdges
     }
 
-    init(samples: DrawnSamples, smoothEdges: Bool) {
+    /// Drawn samples (RGBA, bottom row first, `factor` x `factor` a pixel) and their window depths,
+    /// with depth cues still to draw: they are drawn on the samples before they are averaged, in the
+    /// finishing step, off the drawing thread. `projection`: for the output's pixels.
+    public init(samples pixels: [UInt8], depth: [Float], width: Int, height: Int, factor: Int, effects: DepthEffects,
+                projection: DepthEffects.Projection, smoothEdges: Bool) {
+        var projection = projection
+        projection.unitsPerPixel /= Float(factor)
         self.ready = RGBAImage(width: 0, height: 0, pixels: [])
-        self.samples = samples
+        self.samples = DrawnSamples(pixels: pixels, depth: depth, width: width, height: height, factor: factor,
+                                    effects: effects, projection: projection)
         self.smoothEdges = smoothEdges
     }
 
@@ -131,14 +138,9 @@ public final class OffscreenPass {
         let finished = DispatchTime.now().uptimeNanoseconds
         let picture: DrawnPicture
         let smooth = finishing == .smoothEdges && factor == 1
-        if !effects.isEmpty, depth, var projection {
-            // Outlines and occlusion are drawn on the samples before they are averaged, in the
-            // finishing step: off this (the GL) thread, which a pipeline keeps busy drawing.
-            projection.unitsPerPixel /= Float(factor)
-            let depths = device.readDepth(target.framebuffer)
-            let pixels = device.readSamples(target.framebuffer)
-            picture = DrawnPicture(samples: DrawnSamples(pixels: pixels, depth: depths, width: fw, height: fh, factor: factor,
-                                                         effects: effects, projection: projection), smoothEdges: smooth)
+        if !effects.isEmpty, depth, let projection {
+            picture = DrawnPicture(samples: device.readSamples(target.framebuffer), depth: device.readDepth(target.framebuffer),
+                                   width: fw, height: fh, factor: factor, effects: effects, projection: projection, smoothEdges: smooth)
         } else {
             picture = DrawnPicture(image: device.read(target.framebuffer, downsample: factor), smoothEdges: smooth)
         }

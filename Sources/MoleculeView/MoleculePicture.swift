@@ -32,6 +32,7 @@ public struct MoleculePicture: Sendable {
     /// `keepScene`: the scene stays in the renderer's cache for the next view of the same
     /// prepared molecule; otherwise it is freed once drawn.
     public func draw(_ renderer: MoleculeRenderer, keepScene: Bool = false) throws -> DrawnPicture {
+        if let cast = cast() { return cast }
         let scene: MoleculeScene
         if keepScene {
             scene = renderer.scene(for: prepared)
@@ -40,6 +41,30 @@ public struct MoleculePicture: Sendable {
             scene = renderer.makeScene(prepared.geometry, atomColors: prepared.atomColors, visibility: visibility)
         }
         return try renderer.draw(scene, camera: camera, width: request.width, height: request.height, style: style)
+    }
+
+    /// Samples a pixel per side this picture is drawn with.
+    var samples: Int {
+        let pixelsPerUnit = 1 / camera.worldUnitsPerPixel(width: request.width, height: request.height)
+        let requested = MoleculeRenderer.requestedSamples(style, typicalRadius: MoleculeGeometry.medianRadius(prepared.geometry.spheres),
+                                                          pixelsPerUnit: pixelsPerUnit)
+        return max(1, min(requested, 4))
+    }
+
+    /// Whether `draw` casts this picture on the CPU (`SphereCaster`) rather than drawing it with GL.
+    public var casts: Bool {
+        SphereCaster.casts(prepared.geometry, camera: camera, width: request.width, height: request.height, samples: samples)
+    }
+
+    /// The picture ray-cast on the CPU, on any thread, where `SphereCaster` draws it (small,
+    /// orthographic, spheres and bonds only); nil where GL must draw it.
+    public func cast() -> DrawnPicture? {
+        let samples = self.samples
+        let g = prepared.geometry
+        guard SphereCaster.casts(g, camera: camera, width: request.width, height: request.height, samples: samples) else { return nil }
+        return SphereCaster.draw(g, sphereColors: g.colorsOfSpheres(prepared.atomColors), cylinderColors: g.colorsOfCylinders(prepared.atomColors),
+                                 visible: visibility?.indices, camera: camera, width: request.width, height: request.height,
+                                 samples: samples, style: style)
     }
 
     /// The finished picture as the request's PNG.

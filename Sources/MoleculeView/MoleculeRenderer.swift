@@ -21,7 +21,9 @@ public final class MoleculeRenderer {
     /// Spheres drawn smaller than this radius in pixels, and bonds thinner than half of it, get one
     /// triangle each instead of a quad: fewer primitives to set up where setup costs more than
     /// the extra fragments. 0 always draws quads; the picture is the same either way.
-    public var triangleImpostorPixels: Float = 6
+    public var triangleImpostorPixels: Float = MoleculeRenderer.triangleImpostorPixels
+    /// The default of `triangleImpostorPixels`.
+    public static let triangleImpostorPixels: Float = 6
     /// Largest output side `render` accepts.
     public static let maximumSide = OffscreenPass.maximumSide
 
@@ -248,6 +250,13 @@ public final class MoleculeRenderer {
     /// Drawn atoms smaller than this many pixels across make `antialias` 1 supersample.
     public static let subpixelAtomDiameter: Float = 2
 
+    /// Samples a pixel per side that `style` asks for where the median sphere has `typicalRadius`:
+    /// automatic antialiasing supersamples twice where atoms are drawn under `subpixelAtomDiameter`.
+    static func requestedSamples(_ style: RenderStyle, typicalRadius: Float, pixelsPerUnit: Float) -> Int {
+        let subpixelAtoms = 2 * typicalRadius * pixelsPerUnit < MoleculeRenderer.subpixelAtomDiameter
+        return style.antialias == 1 ? (subpixelAtoms ? 2 : 1) : style.antialias
+    }
+
     /// The picture of `prepared` as drawn and read back, its scene uploaded on the first call
     /// and kept for the next ones (up to `cachedSceneLimit` molecules).
     public func draw(_ prepared: PreparedMolecule, camera: Camera, width: Int, height: Int, style: RenderStyle) throws -> DrawnPicture {
@@ -276,8 +285,7 @@ public final class MoleculeRenderer {
     public func draw(_ scene: MoleculeScene, camera: Camera, width: Int, height: Int, style: RenderStyle) throws -> DrawnPicture {
         let unitsPerPixel = camera.worldUnitsPerPixel(width: width, height: height), pixelsPerUnit = 1 / unitsPerPixel
         let cullingKey = MoleculeRenderer.cullingKey(scene.geometry, camera: camera, width: width, height: height, style: style)
-        let subpixelAtoms = 2 * scene.typicalSphereRadius * pixelsPerUnit < MoleculeRenderer.subpixelAtomDiameter
-        let requested = style.antialias == 1 ? (subpixelAtoms ? 2 : 1) : style.antialias
+        let requested = MoleculeRenderer.requestedSamples(style, typicalRadius: scene.typicalSphereRadius, pixelsPerUnit: pixelsPerUnit)
         // Smoothing wherever automatic antialiasing draws one sample (also where a picture too
         // large to supersample leaves it no other way).
         let (near, far) = camera.depthRange

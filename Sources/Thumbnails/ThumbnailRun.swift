@@ -61,10 +61,9 @@ public final class ThumbnailRun: @unchecked Sendable {
         let perception = try BondPerception.standard()
 
         let writeQueue = BlockingQueue<WriteTask>(capacity: 4)
-        // The shaders compile at the first draw: a two-atom picture while the first files are read.
-        let worker = RenderWorker(capacity: 2) { try MoleculeRenderer() }
-        let meshes = job.request.modes.contains { [Cartoon.name, Surface.name, Representations.automatic, Show.mode].contains($0) }
-        worker.submit({ try $0.warmUp(meshes: meshes) }, failed: { _ in })
+        let worker = LazyWorker(meshes: job.request.modes.contains {
+            [Cartoon.name, Surface.name, Representations.automatic, Show.mode].contains($0)
+        })
         let readers = DispatchGroup(), writers = DispatchGroup()
         let jobs = max(1, job.jobs)
         for _ in 0..<jobs {
@@ -88,7 +87,7 @@ public final class ThumbnailRun: @unchecked Sendable {
             writer.start()
         }
         readers.wait()
-        worker.close()
+        worker.closeIfMade()
         writeQueue.close()
         writers.wait()
 
@@ -151,7 +150,7 @@ public final class ThumbnailRun: @unchecked Sendable {
         job.request.modes.map { job.request.thumbnailName(checksum: checksum, mode: $0) }
     }
 
-    private func read(_ source: String, perception: BondPerception, worker: RenderWorker<MoleculeRenderer>,
+    private func read(_ source: String, perception: BondPerception, worker: LazyWorker,
                       into writeQueue: BlockingQueue<WriteTask>) {
         let started = Date()
         var checksum: UInt64 = 0
@@ -188,7 +187,14 @@ public final class ThumbnailRun: @unchecked Sendable {
             }
             let atoms = structure.models.first?.atoms.count ?? 0
             let request = job.request
-            worker.submit({ renderer in
+            // Small orthographic pictures of spheres and bonds are ray-cast here, on this thread (the
+            // readers draw in parallel); the rest go to the GL thread.
+            if pictures.allSatisfy({ $0.1.casts }) {
+                let images = pictures.map { mode, picture in (request.thumbnailName(checksum: checksum, mode: mode), picture.cast()!) }
+                writeQueue.push(WriteTask(source: source, checksum: checksum, images: images, atoms: atoms, started: started))
+                return
+            }
+            worker.get().submit({ renderer in
                 let images = try pictures.map { mode, picture in (request.thumbnailName(checksum: checksum, mode: mode), try picture.draw(renderer)) }
                 writeQueue.push(WriteTask(source: source, checksum: checksum, images: images, atoms: atoms, started: started))
             }, failed: { [self] error in fail(source, checksum, error, since: started) })
@@ -258,5 +264,34 @@ public final class ThumbnailRun: @unchecked Sendable {
         guard now.timeIntervalSince(lastSave) >= 1 else { return }
         lastSave = now
         try? index.save()
+    }
+}
+
+/// The GL thread of a thumbnail run, started at the first picture that needs it: a run whose
+/// pictures are all ray-cast on the CPU never makes a GL context or compiles a shader.
+final class LazyWorker: @unchecked Sendable {
+    private let lock = NSLock()
+    private var worker: RenderWorker<MoleculeRenderer>?
+    private let meshes: Bool
+
+    init(meshes: Bool) { self.meshes = meshes }
+
+    func get() -> RenderWorker<MoleculeRenderer> {
+        lock.lock()
+        defer { lock.unlock() }
+        if let worker { return worker }
+        let made = RenderWorker(capacity: 2) { try MoleculeRenderer() }
+        // The shaders compile at the first draw: a two-atom picture first, while more files are read.
+        let meshes = self.meshes
+        made.submit({ try $0.warmUp(meshes: meshes) }, failed: { _ in })
+        worker = made
+        return made
+    }
+
+    func closeIfMade() {
+        lock.lock()
+        let made = worker
+        lock.unlock()
+        made?.close()
     }
 }

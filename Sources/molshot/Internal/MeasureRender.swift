@@ -52,13 +52,22 @@ struct MeasureRender: ParsableCommand {
                 let picture = try MoleculePicture(structure, mode: mode, request: request, perception: perception)
                 stages["geometry"]! += now() - t
                 t = now()
-                let drawn = try picture.draw(renderer)
-                // Uploading is what the call took besides drawing and reading back.
-                stages["upload"]! += now() - t - renderer.lastTimings.draw - renderer.lastTimings.readback
-                stages["draw"]! += renderer.lastTimings.draw
-                stages["readback"]! += renderer.lastTimings.readback
+                let drawn: DrawnPicture
+                var drawTime: Double
+                if let cast = picture.cast() {
+                    // Ray-cast on the CPU: all of it is drawing.
+                    drawn = cast
+                    drawTime = now() - t
+                } else {
+                    drawn = try picture.draw(renderer)
+                    // Uploading is what the call took besides drawing and reading back.
+                    stages["upload"]! += now() - t - renderer.lastTimings.draw - renderer.lastTimings.readback
+                    drawTime = renderer.lastTimings.draw
+                    stages["readback"]! += renderer.lastTimings.readback
+                }
+                stages["draw"]! += drawTime
                 if perImage {
-                    print("image\t\(file)\t\(mode)\t\(picture.prepared.geometry.sphereCount)\t\(renderer.lastTimings.draw)")
+                    print("image\t\(file)\t\(mode)\t\(picture.prepared.geometry.sphereCount)\t\(drawTime)")
                 }
                 t = now()
                 let image = drawn.finished()

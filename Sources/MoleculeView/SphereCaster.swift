@@ -1,0 +1,335 @@
+import Core
+import Graphics
+import Imaging
+import Scene
+
+/// Small orthographic pictures of spheres and bonds ray-cast on the CPU, without OpenGL: the same
+/// surfaces, depths and light as the impostor shaders (`sphere.frag`, `cylinder.frag`,
+/// `lighting.glsl`), pixel for pixel to within float rounding. At thumbnail sizes llvmpipe spends
+/// most of a picture on what is not shading (binning, threads handing tiles over, per-draw
+/// setup) and shades every fragment a sphere covers; here each pixel's nearest surface is found
+/// first (spheres front to back, a pixel's depth tested before its surface is solved) and only
+/// that one is lit. Above `maximumSamples` llvmpipe's two threads are faster and draw instead.
+public enum SphereCaster {
+    /// Largest picture (samples drawn, supersampling included) cast here: above it llvmpipe's
+    /// threads draw faster.
+    public static let maximumSamples = 512 * 512
+
+    /// Whether a picture of `geometry` through `camera` at `samples` x `samples` a pixel is cast
+    /// here: orthographic, no meshes, small enough.
+    public static func casts(_ geometry: MoleculeGeometry, camera: Camera, width: Int, height: Int, samples: Int) -> Bool {
+        camera.isOrthographic && geometry.meshes.isEmpty && width > 0 && height > 0
+            && width * height * samples * samples <= maximumSamples
+    }
+
+    /// What one picture draws, in view space: spheres (x, y, z, drawn radius) with their colors,
+    /// cylinders with theirs.
+    struct Primitives {
+        var spheres: [SIMD4<Float>] = []
+        var sphereColors: [SIMD3<Float>] = []
+        var cylinders: [Cylinder] = []
+    }
+
+    /// A bond as the cylinder shader sees it: its whole axis from a to b, its radius, the colors of
+    /// its halves and the rectangle (or triangle, `thin`) on the screen that the vertex shader covers.
+    struct Cylinder {
+        var a: SIMD3<Float>
+        var u: SIMD3<Float>
+        var length: Float
+        var radius: Float
+        var colorA: SIMD3<Float>
+        var colorB: SIMD3<Float>
+        var middle: SIMD2<Float>
+        var across: SIMD2<Float>
+        var along: SIMD2<Float>
+        var halfLength: Float
+        /// The nearest view z any of it reaches.
+        var front: Float
+        /// Covered by one triangle rather than a quad.
+        var thin: Bool
+    }
+
+    /// The picture of `geometry` (colors: one 0xRRGGBB per sphere and two per cylinder, as
+    /// `MoleculeGeometry.colorsOfSpheres` and `colorsOfCylinders` give them; `visible`: the spheres
+    /// culling keeps, nil for all) as `MoleculeRenderer.draw` would draw it.
+    public static func draw(_ geometry: MoleculeGeometry, sphereColors: [UInt32], cylinderColors: [UInt32], visible: [Int32]?,
+                            camera: Camera, width: Int, height: Int, samples factor: Int, style: RenderStyle) -> DrawnPicture {
+        let fw = width * factor, fh = height * factor
+        let pixelsPerUnit = 1 / camera.worldUnitsPerPixel(width: width, height: height)
+        let view = camera.viewMatrix(width: width, height: height)
+        let projection = camera.projectionMatrix(width: width, height: height)
+        let primitives = primitivesInView(geometry, sphereColors: sphereColors, cylinderColors: cylinderColors, visible: visible,
+                                          view: view, minimumRadius: style.minimumAtomPixels / pixelsPerUnit,
+                                          thinBonds: geometry.cylinderRadius * Float(factor) * pixelsPerUnit
+                                              < MoleculeRenderer.triangleImpostorPixels / 2)
+        // Orthographic: x_ndc = p00 x + p30, so a sample's center lies at x = (ndc - p30) / p00.
+        let p = projection.columns
+        let du = 2 / (Float(fw) * p.0.x), dv = 2 / (Float(fh) * p.1.y)
+        let x0 = (-1 + 0.5 * 2 / Float(fw) - p.3.x) / p.0.x, y0 = (-1 + 0.5 * 2 / Float(fh) - p.3.y) / p.1.y
+        // Window depth quantized as the 24-bit depth buffer holds it: linear in view z.
+        let scale: Float = 16_777_215
+        let depthA = p.2.z * 0.5 * scale, depthB = (p.3.z * 0.5 + 0.5) * scale
+        let count = fw * fh
+        var depth = [UInt32](repeating: 0xFF_FFFF, count: count)
+        var ids = [Int32](repeating: -1, count: count)
+        let spheres = primitives.spheres, cylinders = primitives.cylinders
+        let nSpheres = spheres.count
+        // Front to back, so that most hidden samples fail their depth test before any root is taken;
+        // ties go to the lower index, as the first drawn wins with GL_LESS.
+        var keys = [UInt64]()
+        keys.reserveCapacity(nSpheres)
+        for (k, s) in spheres.enumerated() {
+            // The front's depth as an integer that orders like it (nearest first), then the index.
+            let bits = (s.z + s.w).bitPattern
+            let ascending = bits & 0x8000_0000 != 0 ? ~bits : bits | 0x8000_0000
+            keys.append(UInt64(~ascending) << 32 | UInt64(k))
+        }
+        keys.sort()
+        depth.withUnsafeMutableBufferPointer { zb in
+            ids.withUnsafeMutableBufferPointer { idb in
+                let z = zb.baseAddress!, id = idb.baseAddress!
+                for key in keys {
+                    let k = Int(truncatingIfNeeded: key & 0xFFFF_FFFF)
+                    let s = spheres[k]
+                    let r2 = s.w * s.w
+                    let front = quantized(depthA * (s.z + s.w) + depthB)
+                    var j0 = Int(((s.y - s.w - y0) / dv).rounded(.up)), j1 = Int(((s.y + s.w - y0) / dv).rounded(.down))
+                    j0 = max(j0, 0); j1 = min(j1, fh - 1)
+                    guard j0 <= j1 else { continue }
+                    for j in j0...j1 {
+                        let dy = y0 + Float(j) * dv - s.y
+                        let w2 = r2 - dy * dy
+                        guard w2 >= 0 else { continue }
+                        let w = w2.squareRoot()
+                        let i0 = max(Int(((s.x - w - x0) / du).rounded(.up)) - 1, 0)
+                        let i1 = min(Int(((s.x + w - x0) / du).rounded(.down)) + 1, fw - 1)
+                        guard i0 <= i1 else { continue }
+                        let row = j * fw
+                        for i in i0...i1 {
+                            let at = row + i
+                            let old = z[at]
+                            if old < front { continue }
+                            let dx = x0 + Float(i) * du - s.x
+                            let h = w2 - dx * dx
+                            if h < 0 { continue }
+                            let q = quantized(depthA * (s.z + h.squareRoot()) + depthB)
+                            if q < old || (q == old && Int32(k) < id[at]) {
+                                z[at] = q
+                                id[at] = Int32(k)
+                            }
+                        }
+                    }
+                }
+                for (c, cyl) in cylinders.enumerated() {
+                    castCylinder(cyl, index: Int32(nSpheres + c), depth: z, ids: id, width: fw, height: fh, x0: x0, y0: y0,
+                                 du: du, dv: dv, depthA: depthA, depthB: depthB)
+                }
+            }
+        }
+        let pixels = shade(primitives, ids: ids, width: fw, height: fh, x0: x0, y0: y0, du: du, dv: dv, camera: camera, style: style)
+        let smooth = style.antialias == 1 && factor == 1
+        let (near, far) = camera.depthRange
+        if !style.effects.isEmpty {
+            let windowDepths = depth.map { Float($0) / scale }
+            return DrawnPicture(samples: pixels, depth: windowDepths, width: fw, height: fh, factor: factor, effects: style.effects,
+                                projection: .init(near: near, far: far, orthographic: true, unitsPerPixel: 1 / pixelsPerUnit),
+                                smoothEdges: smooth)
+        }
+        return pixels.withUnsafeBufferPointer {
+            DrawnPicture(image: RGBAImage.fromBottomUp($0, width: fw, height: fh, factor: factor), smoothEdges: smooth)
+        }
+    }
+
+    /// A window depth times 2^24 - 1 as the 24-bit depth buffer holds it (nearest; 0 or more).
+    @inline(__always) static func quantized(_ scaled: Float) -> UInt32 { UInt32(max(0, scaled) + 0.5) }
+
+    /// One bond into the depth and id buffers, as `cylinder.frag` solves it for each sample its
+    /// vertex shader's cover reaches.
+    private static func castCylinder(_ c: Cylinder, index: Int32, depth z: UnsafeMutablePointer<UInt32>, ids id: UnsafeMutablePointer<Int32>,
+                                     width fw: Int, height fh: Int, x0: Float, y0: Float, du: Float, dv: Float,
+                                     depthA: Float, depthB: Float) {
+        var lo = SIMD2<Float>(repeating: .greatestFiniteMagnitude), hi = -lo
+        for (x, y) in c.coverCorners {
+            let p = c.middle + c.across * (x * c.radius) + c.along * (y * c.halfLength)
+            lo = pointwiseMin(lo, p); hi = pointwiseMax(hi, p)
+        }
+        let i0 = max(Int(((lo.x - x0) / du).rounded(.up)), 0), i1 = min(Int(((hi.x - x0) / du).rounded(.down)), fw - 1)
+        let j0 = max(Int(((lo.y - y0) / dv).rounded(.up)), 0), j1 = min(Int(((hi.y - y0) / dv).rounded(.down)), fh - 1)
+        guard i0 <= i1, j0 <= j1 else { return }
+        let front = quantized(depthA * c.front + depthB)
+        // The ray is (x, y, 0) + t (0, 0, -1); its part across the axis is the same for every sample.
+        let u = c.u
+        let dp = SIMD3<Float>(0, 0, -1) + u.z * u
+        let A = (dp * dp).sum()
+        guard A >= 1e-8 else { return }
+        let r2 = c.radius * c.radius
+        for j in j0...j1 {
+            let y = y0 + Float(j) * dv
+            let row = j * fw
+            for i in i0...i1 {
+                let at = row + i
+                let old = z[at]
+                if old < front { continue }
+                let x = x0 + Float(i) * du
+                guard c.covers(SIMD2(x, y)) else { continue }
+                let w = SIMD3(x, y, 0) - c.a
+                let wp = w - (w * u).sum() * u
+                let B = (wp * dp).sum(), C = (wp * wp).sum() - r2
+                let h = B * B - A * C
+                if h < 0 { continue }
+                let t = (-B - h.squareRoot()) / A
+                let s = (SIMD3(x, y, -t) - c.a) * u
+                let along = s.sum()
+                if along < 0 || along > c.length { continue }
+                let q = quantized(depthA * -t + depthB)
+                if q < old || (q == old && index < id[at]) {
+                    z[at] = q
+                    id[at] = index
+                }
+            }
+        }
+    }
+
+    /// The spheres and bonds as drawn, in view space: culling's subset and the bonds of its atoms
+    /// (as `MoleculeRenderer` draws them), radii no smaller than `minimumRadius`.
+    static func primitivesInView(_ g: MoleculeGeometry, sphereColors: [UInt32], cylinderColors: [UInt32], visible: [Int32]?,
+                                 view: Matrix4, minimumRadius: Float, thinBonds: Bool) -> Primitives {
+        func color(_ c: UInt32) -> SIMD3<Float> {
+            SIMD3(Float(c >> 16 & 0xFF), Float(c >> 8 & 0xFF), Float(c & 0xFF)) / 255
+        }
+        func inView(_ xyz: [Float], _ k: Int) -> SIMD3<Float> {
+            let v = view * SIMD4(xyz[k], xyz[k + 1], xyz[k + 2], 1)
+            return SIMD3(v.x, v.y, v.z)
+        }
+        var out = Primitives()
+        var seen: [Bool]? = nil
+        if let visible {
+            out.spheres.reserveCapacity(visible.count)
+            var marks = [Bool](repeating: false, count: (g.sphereAtoms.max().map(Int.init) ?? -1) + 1)
+            for i in visible {
+                let k = Int(i)
+                out.spheres.append(SIMD4(inView(g.spheres, 4 * k), max(g.spheres[4 * k + 3], minimumRadius)))
+                out.sphereColors.append(color(sphereColors[k]))
+                marks[Int(g.sphereAtoms[k])] = true
+            }
+            seen = marks
+        } else {
+            out.spheres.reserveCapacity(g.sphereCount)
+            for k in 0..<g.sphereCount {
+                out.spheres.append(SIMD4(inView(g.spheres, 4 * k), max(g.spheres[4 * k + 3], minimumRadius)))
+                out.sphereColors.append(color(sphereColors[k]))
+            }
+        }
+        for c in 0..<g.cylinderCount {
+            if let seen {
+                let a = Int(g.cylinderAtoms[2 * c]), b = Int(g.cylinderAtoms[2 * c + 1])
+                guard (a < seen.count && seen[a]) || (b < seen.count && seen[b]) else { continue }
+            }
+            let e = 8 * c
+            let a = inView(g.cylinders, e), b = inView(g.cylinders, e + 4)
+            let r = g.cylinderRadii[c]
+            // As cylinder.vert: the part between the spheres, its middle, and the screen's
+            // directions across and along the axis (toward the eye is +z in an orthographic view).
+            let axis = b - a
+            let len = axis.length
+            let u = axis / max(len, 1e-6)
+            let a2 = a + u * min(g.cylinders[e + 3], 0.5 * len), b2 = b - u * min(g.cylinders[e + 7], 0.5 * len)
+            let middle = (a2 + b2) * 0.5
+            var across = SIMD3(axis.y, -axis.x, 0)
+            let acrossLength = across.length
+            across = acrossLength > 1e-6 ? across / acrossLength : SIMD3(1, 0, 0)
+            let along = SIMD3(-across.y, across.x, 0) / max(SIMD2(across.x, across.y).length, 1e-12)
+            let halfLength = 0.5 * abs(((b2 - a2) * along).sum()) + r
+            out.cylinders.append(Cylinder(a: a, u: axis / len, length: len, radius: r,
+                                          colorA: color(cylinderColors[2 * c]), colorB: color(cylinderColors[2 * c + 1]),
+                                          middle: SIMD2(middle.x, middle.y), across: SIMD2(across.x, across.y),
+                                          along: SIMD2(along.x, along.y), halfLength: halfLength,
+                                          front: max(a.z, b.z) + r, thin: thinBonds))
+        }
+        return out
+    }
+
+    /// Lights each sample's nearest surface as `lighting.glsl` does; RGBA, bottom row first.
+    private static func shade(_ primitives: Primitives, ids: [Int32], width fw: Int, height fh: Int, x0: Float, y0: Float,
+                              du: Float, dv: Float, camera: Camera, style: RenderStyle) -> [UInt8] {
+        func unit(_ v: SIMD3<Float>) -> SIMD3<Float> { v / v.length }
+        let light = unit(style.lightDirection)
+        let halfway = unit(light + SIMD3<Float>(0, 0, 1))
+        let bg = style.background
+        // Nearest, as llvmpipe converts; v is in 0...1 after the shader's clamp.
+        @inline(__always) func byte(_ v: Float) -> UInt32 { UInt32(max(0, min(1, v)) * 255 + 0.5) }
+        let background: UInt32 = byte(bg.red) | byte(bg.green) << 8 | byte(bg.blue) << 16 | byte(bg.alpha) << 24
+        let distance = camera.distance, r = camera.radius
+        let fogStart = distance - r * 0.2, fogEnd = distance + r
+        let fogStrength: Float = style.depthCue ? 0.75 : 0
+        let fogColor = bg.alpha > 0 ? SIMD3(bg.red, bg.green, bg.blue) : SIMD3<Float>(1, 1, 1)
+        let ambient = style.ambient, diffuse = style.diffuse, fill = style.fill, specular = style.specular
+        let spheres = primitives.spheres, colors = primitives.sphereColors, cylinders = primitives.cylinders
+        let nSpheres = spheres.count
+        return [UInt8](unsafeUninitializedCapacity: fw * fh * 4) { buffer, initialized in
+            buffer.withMemoryRebound(to: UInt32.self) { out in
+                ids.withUnsafeBufferPointer { idb in
+                    for j in 0..<fh {
+                        let y = y0 + Float(j) * dv
+                        let row = j * fw
+                        for i in 0..<fw {
+                            let k = Int(idb[row + i])
+                            if k < 0 { out[row + i] = background; continue }
+                            let x = x0 + Float(i) * du
+                            let n: SIMD3<Float>, base: SIMD3<Float>, hitZ: Float
+                            if k < nSpheres {
+                                let s = spheres[k]
+                                let dx = x - s.x, dy = y - s.y
+                                let dz = max(s.w * s.w - dx * dx - dy * dy, 0).squareRoot()
+                                n = SIMD3(dx, dy, dz) / s.w
+                                base = colors[k]
+                                hitZ = s.z + dz
+                            } else {
+                                let c = cylinders[k - nSpheres]
+                                let u = c.u
+                                let dp = SIMD3<Float>(0, 0, -1) + u.z * u
+                                let A = (dp * dp).sum()
+                                let w = SIMD3(x, y, 0) - c.a
+                                let wp = w - (w * u).sum() * u
+                                let B = (wp * dp).sum(), C = (wp * wp).sum() - c.radius * c.radius
+                                let t = (-B - max(B * B - A * C, 0).squareRoot()) / A
+                                let hit = SIMD3(x, y, -t)
+                                let s = ((hit - c.a) * u).sum()
+                                n = (hit - c.a - s * u) / c.radius
+                                base = s < 0.5 * c.length ? c.colorA : c.colorB
+                                hitZ = -t
+                            }
+                            let lambert = max((n * light).sum(), 0)
+                            let hx = max((n * halfway).sum(), 0)
+                            let x2 = hx * hx, x4 = x2 * x2, x8 = x4 * x4, x16 = x8 * x8
+                            let highlight = lambert > 0 ? x16 * x16 * x16 : 0
+                            var color = base * (ambient + diffuse * lambert + fill * max(n.z, 0)) + SIMD3(repeating: specular * highlight)
+                            if fogStrength > 0 {
+                                let f = min(max((-hitZ - fogStart) / max(fogEnd - fogStart, 1e-4), 0), 1)
+                                color = color + (fogColor - color) * (f * fogStrength)
+                            }
+                            out[row + i] = byte(color.x) | byte(color.y) << 8 | byte(color.z) << 16 | 0xFF00_0000
+                        }
+                    }
+                }
+            }
+            initialized = fw * fh * 4
+        }
+    }
+}
+
+extension SphereCaster.Cylinder {
+    /// The corners of the vertex shader's cover, in units of the radius across and of the half
+    /// length along: the quad, or for thin bonds the one triangle (`MoleculeRenderer`'s corner buffer).
+    var coverCorners: [(Float, Float)] {
+        thin ? [(-2, -1), (2, -1), (0, 3)] : [(-1, -1), (1, -1), (-1, 1), (1, 1)]
+    }
+
+    /// Whether the cover reaches the view-space point `p` (x, y).
+    @inline(__always) func covers(_ p: SIMD2<Float>) -> Bool {
+        let d = p - middle
+        let x = (d * across).sum() / radius, y = (d * along).sum() / halfLength
+        if thin { return y >= -1 && y <= 3 - 2 * abs(x) }
+        return abs(x) <= 1 && abs(y) <= 1
+    }
+}
