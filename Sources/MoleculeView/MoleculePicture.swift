@@ -29,10 +29,11 @@ public struct MoleculePicture: Sendable {
     }
 
     /// Uploads the scene and draws it; on the renderer's thread. `finished()` completes it.
+    /// A picture `SphereCaster` draws is cast instead, uploading nothing (as the renderer would).
     /// `keepScene`: the scene stays in the renderer's cache for the next view of the same
     /// prepared molecule; otherwise it is freed once drawn.
     public func draw(_ renderer: MoleculeRenderer, keepScene: Bool = false) throws -> DrawnPicture {
-        if let cast = cast() { return cast }
+        if renderer.castsSmallPictures, let cast = cast() { return cast }
         let scene: MoleculeScene
         if keepScene {
             scene = renderer.scene(for: prepared)
@@ -62,7 +63,8 @@ public struct MoleculePicture: Sendable {
         let samples = self.samples
         let g = prepared.geometry
         guard SphereCaster.casts(g, camera: camera, width: request.width, height: request.height, samples: samples) else { return nil }
-        return SphereCaster.draw(g, sphereColors: g.colorsOfSpheres(prepared.atomColors), cylinderColors: g.colorsOfCylinders(prepared.atomColors),
+        return SphereCaster.draw(g, sphereColors: MoleculeScene.packedColors(g.colorsOfSpheres(prepared.atomColors)),
+                                 cylinderColors: MoleculeScene.packedColors(g.colorsOfCylinders(prepared.atomColors)),
                                  visible: visibility?.indices, camera: camera, width: request.width, height: request.height,
                                  samples: samples, style: style)
     }

@@ -24,6 +24,10 @@ public final class MoleculeRenderer {
     public var triangleImpostorPixels: Float = MoleculeRenderer.triangleImpostorPixels
     /// The default of `triangleImpostorPixels`.
     public static let triangleImpostorPixels: Float = 6
+    /// Small orthographic pictures of spheres and bonds are ray-cast on the CPU (`SphereCaster`),
+    /// the same picture to within float rounding and faster than llvmpipe; false draws every
+    /// picture with GL (tests that compare the two).
+    public var castsSmallPictures = true
     /// Largest output side `render` accepts.
     public static let maximumSide = OffscreenPass.maximumSide
 
@@ -286,6 +290,17 @@ public final class MoleculeRenderer {
         let unitsPerPixel = camera.worldUnitsPerPixel(width: width, height: height), pixelsPerUnit = 1 / unitsPerPixel
         let cullingKey = MoleculeRenderer.cullingKey(scene.geometry, camera: camera, width: width, height: height, style: style)
         let requested = MoleculeRenderer.requestedSamples(style, typicalRadius: scene.typicalSphereRadius, pixelsPerUnit: pixelsPerUnit)
+        let samples = pass.samples(requested, width: width, height: height)
+        if castsSmallPictures, SphereCaster.casts(scene.geometry, camera: camera, width: width, height: height, samples: samples) {
+            var visible: [Int32]? = nil
+            if MoleculeRenderer.culls(scene.geometry, camera, minimum: occlusionCullingMinimum, balls: ballCullingMinimum) {
+                visible = scene.visibility.flatMap { $0.key == cullingKey ? $0.indices : nil }
+                    ?? SphereOcclusion.visible(MoleculeRenderer.drawnSpheres(scene.geometry, minimumRadius: cullingKey.minimumRadius),
+                                               rotation: camera.rotation)
+            }
+            return SphereCaster.draw(scene.geometry, sphereColors: scene.packedSphereColors, cylinderColors: scene.packedCylinderColors,
+                                     visible: visible, camera: camera, width: width, height: height, samples: samples, style: style)
+        }
         // Smoothing wherever automatic antialiasing draws one sample (also where a picture too
         // large to supersample leaves it no other way).
         let (near, far) = camera.depthRange

@@ -55,7 +55,7 @@ public final class MoleculeScene {
     /// The meshes (cartoons): vertices with their colors, and the triangles' indices.
     var meshes: [(vertices: VertexArray, colors: GPUBuffer, indices: IndexBuffer)] = []
 
-    static func packedColors(_ colors: [UInt32], opacity: Float = 1) -> [UInt32] {
+    public static func packedColors(_ colors: [UInt32], opacity: Float = 1) -> [UInt32] {
         let alpha = UInt32((max(0, min(1, opacity)) * 255).rounded()) << 24
         return colors.map { c in (c >> 16 & 0xFF) | (c & 0xFF00) | (c & 0xFF) << 16 | alpha }
     }

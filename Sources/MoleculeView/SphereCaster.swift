@@ -1,4 +1,5 @@
 import Core
+import Foundation
 import Graphics
 import Imaging
 import Scene
@@ -15,10 +16,16 @@ public enum SphereCaster {
     /// threads draw faster.
     public static let maximumSamples = 512 * 512
 
+    /// False where `MOLSHOT_CAST=0` is set: every picture is drawn with GL (to compare the GL
+    /// backends, or to measure llvmpipe).
+    public static let enabled = ProcessInfo.processInfo.environment["MOLSHOT_CAST"] != "0"
+
     /// Whether a picture of `geometry` through `camera` at `samples` x `samples` a pixel is cast
-    /// here: orthographic, no meshes, small enough.
+    /// here: orthographic, no meshes, small enough, within the sizes `OffscreenPass` accepts.
     public static func casts(_ geometry: MoleculeGeometry, camera: Camera, width: Int, height: Int, samples: Int) -> Bool {
-        camera.isOrthographic && geometry.meshes.isEmpty && width > 0 && height > 0
+        // Sizes outside the pass's limits go to it, which refuses them.
+        enabled && camera.isOrthographic && geometry.meshes.isEmpty && width > 0 && height > 0
+            && width <= OffscreenPass.maximumSide && height <= OffscreenPass.maximumSide
             && width * height * samples * samples <= maximumSamples
     }
 
@@ -49,9 +56,9 @@ public enum SphereCaster {
         var thin: Bool
     }
 
-    /// The picture of `geometry` (colors: one 0xRRGGBB per sphere and two per cylinder, as
-    /// `MoleculeGeometry.colorsOfSpheres` and `colorsOfCylinders` give them; `visible`: the spheres
-    /// culling keeps, nil for all) as `MoleculeRenderer.draw` would draw it.
+    /// The picture of `geometry` (colors: one per sphere and two per cylinder, packed as
+    /// `MoleculeScene` uploads them; `visible`: the spheres culling keeps, nil for all) as the
+    /// impostor shaders draw it.
     public static func draw(_ geometry: MoleculeGeometry, sphereColors: [UInt32], cylinderColors: [UInt32], visible: [Int32]?,
                             camera: Camera, width: Int, height: Int, samples factor: Int, style: RenderStyle) -> DrawnPicture {
         let fw = width * factor, fh = height * factor
@@ -194,8 +201,9 @@ public enum SphereCaster {
     /// (as `MoleculeRenderer` draws them), radii no smaller than `minimumRadius`.
     static func primitivesInView(_ g: MoleculeGeometry, sphereColors: [UInt32], cylinderColors: [UInt32], visible: [Int32]?,
                                  view: Matrix4, minimumRadius: Float, thinBonds: Bool) -> Primitives {
+        // Packed as uploaded: red in the low byte.
         func color(_ c: UInt32) -> SIMD3<Float> {
-            SIMD3(Float(c >> 16 & 0xFF), Float(c >> 8 & 0xFF), Float(c & 0xFF)) / 255
+            SIMD3(Float(c & 0xFF), Float(c >> 8 & 0xFF), Float(c >> 16 & 0xFF)) / 255
         }
         func inView(_ xyz: [Float], _ k: Int) -> SIMD3<Float> {
             let v = view * SIMD4(xyz[k], xyz[k + 1], xyz[k + 2], 1)

@@ -114,22 +114,27 @@ final class RendererTests: XCTestCase {
 
     func testCullingHiddenSpheresChangesNoPixel() throws {
         let renderer = try Rendering.renderer()
-        defer { renderer.occlusionCullingMinimum = MoleculeRenderer.spheresToCull }
-        for file in ["1crn.pdb", "1bna.pdb"] {
-            let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent(file).path)
-            let p = try Rendering.prepared(s, "spacefill")
-            let scene = renderer.makeScene(p.geometry, atomColors: p.atomColors)
-            for turn in [Float(0), 37, 90, 161] {
-                var camera = p.fittedCamera
-                camera.rotate(degreesX: turn, degreesY: turn * 1.3, degreesZ: 0)
-                renderer.occlusionCullingMinimum = Int.max
-                let all = try renderer.render(scene, camera: camera, width: 300, height: 300, style: .transparent)
-                renderer.occlusionCullingMinimum = 0
-                let culled = try renderer.render(scene, camera: camera, width: 300, height: 300, style: .transparent)
-                XCTAssertTrue(all == culled, "\(file) turned \(turn): culling changed pixels")
+        defer { renderer.castsSmallPictures = true }
+        // Both ways of drawing: ray-cast on the CPU and with GL.
+        for casting in [true, false] {
+            renderer.castsSmallPictures = casting
+            defer { renderer.occlusionCullingMinimum = MoleculeRenderer.spheresToCull }
+            for file in ["1crn.pdb", "1bna.pdb"] {
+                let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent(file).path)
+                let p = try Rendering.prepared(s, "spacefill")
+                let scene = renderer.makeScene(p.geometry, atomColors: p.atomColors)
+                for turn in [Float(0), 37, 90, 161] {
+                    var camera = p.fittedCamera
+                    camera.rotate(degreesX: turn, degreesY: turn * 1.3, degreesZ: 0)
+                    renderer.occlusionCullingMinimum = Int.max
+                    let all = try renderer.render(scene, camera: camera, width: 300, height: 300, style: .transparent)
+                    renderer.occlusionCullingMinimum = 0
+                    let culled = try renderer.render(scene, camera: camera, width: 300, height: 300, style: .transparent)
+                    XCTAssertTrue(all == culled, "\(file) turned \(turn): culling changed pixels")
+                }
+                let visible = SphereOcclusion.visible(p.geometry.spheres, rotation: p.fittedCamera.rotation)
+                XCTAssertLessThan(visible.count, p.geometry.sphereCount, "\(file): some spheres are hidden")
             }
-            let visible = SphereOcclusion.visible(p.geometry.spheres, rotation: p.fittedCamera.rotation)
-            XCTAssertLessThan(visible.count, p.geometry.sphereCount, "\(file): some spheres are hidden")
         }
     }
 
@@ -137,32 +142,37 @@ final class RendererTests: XCTestCase {
         // Ball-and-stick is culled from `ballsToCull` balls up; here from any count, at sizes where
         // atoms are a few pixels across, as a large structure in a thumbnail.
         let renderer = try Rendering.renderer()
-        renderer.ballCullingMinimum = 0
-        defer { renderer.ballCullingMinimum = MoleculeRenderer.ballsToCull }
-        var changed = 0, culledSome = false
-        for file in ["1crn.pdb", "1bna.pdb"] {
-            let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent(file).path)
-            let p = try Rendering.prepared(s, "ball-and-stick")
-            let scene = renderer.makeScene(p.geometry, atomColors: p.atomColors)
-            for turn in [Float(0), 37, 90, 161] {
-                var camera = p.fittedCamera
-                camera.rotate(degreesX: turn, degreesY: turn * 1.3, degreesZ: 0)
-                renderer.occlusionCullingMinimum = Int.max
-                let all = try renderer.render(scene, camera: camera, width: 48, height: 48, style: .transparent)
-                renderer.occlusionCullingMinimum = 0
-                let culled = try renderer.render(scene, camera: camera, width: 48, height: 48, style: .transparent)
-                renderer.occlusionCullingMinimum = MoleculeRenderer.spheresToCull
-                for i in stride(from: 0, to: all.pixels.count, by: 4) where (0..<4).contains(where: { abs(Int(all.pixels[i + $0]) - Int(culled.pixels[i + $0])) > 8 }) {
-                    changed += 1
+        defer { renderer.castsSmallPictures = true }
+        // Both ways of drawing: ray-cast on the CPU and with GL.
+        for casting in [true, false] {
+            renderer.castsSmallPictures = casting
+            renderer.ballCullingMinimum = 0
+            defer { renderer.ballCullingMinimum = MoleculeRenderer.ballsToCull }
+            var changed = 0, culledSome = false
+            for file in ["1crn.pdb", "1bna.pdb"] {
+                let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent(file).path)
+                let p = try Rendering.prepared(s, "ball-and-stick")
+                let scene = renderer.makeScene(p.geometry, atomColors: p.atomColors)
+                for turn in [Float(0), 37, 90, 161] {
+                    var camera = p.fittedCamera
+                    camera.rotate(degreesX: turn, degreesY: turn * 1.3, degreesZ: 0)
+                    renderer.occlusionCullingMinimum = Int.max
+                    let all = try renderer.render(scene, camera: camera, width: 48, height: 48, style: .transparent)
+                    renderer.occlusionCullingMinimum = 0
+                    let culled = try renderer.render(scene, camera: camera, width: 48, height: 48, style: .transparent)
+                    renderer.occlusionCullingMinimum = MoleculeRenderer.spheresToCull
+                    for i in stride(from: 0, to: all.pixels.count, by: 4) where (0..<4).contains(where: { abs(Int(all.pixels[i + $0]) - Int(culled.pixels[i + $0])) > 8 }) {
+                        changed += 1
+                    }
+                    let minimumRadius = RenderStyle().minimumAtomPixels * camera.worldUnitsPerPixel(width: 48, height: 48)
+                    var drawn = p.geometry.spheres
+                    for k in stride(from: 3, to: drawn.count, by: 4) { drawn[k] = max(drawn[k], minimumRadius) }
+                    if SphereOcclusion.visible(drawn, rotation: camera.rotation).count < p.geometry.sphereCount { culledSome = true }
                 }
-                let minimumRadius = RenderStyle().minimumAtomPixels * camera.worldUnitsPerPixel(width: 48, height: 48)
-                var drawn = p.geometry.spheres
-                for k in stride(from: 3, to: drawn.count, by: 4) { drawn[k] = max(drawn[k], minimumRadius) }
-                if SphereOcclusion.visible(drawn, rotation: camera.rotation).count < p.geometry.sphereCount { culledSome = true }
             }
+            XCTAssertTrue(culledSome, "some balls are hidden")
+            XCTAssertLessThanOrEqual(changed, 4, "culling changed \(changed) pixels in 8 pictures of 48 x 48")
         }
-        XCTAssertTrue(culledSome, "some balls are hidden")
-        XCTAssertLessThanOrEqual(changed, 4, "culling changed \(changed) pixels in 8 pictures of 48 x 48")
     }
 
     func testCullingTakesSpheresFrontToBackWhateverTheSignOfTheirDepth() {
@@ -186,30 +196,37 @@ final class RendererTests: XCTestCase {
 
     func testCullingDoneAheadIsUsedForItsDirectionOnly() throws {
         let renderer = try Rendering.renderer()
-        let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("1crn.pdb").path)
-        let p = try Rendering.prepared(s, "spacefill")
-        var camera = p.fittedCamera
-        camera.rotate(degreesX: 20, degreesY: 45, degreesZ: 0)
-        let ahead = try XCTUnwrap(MoleculeRenderer.visibleSpheres(p.geometry, camera: camera, width: 240, height: 240, style: .transparent))
-        XCTAssertLessThan(ahead.indices.count, p.geometry.sphereCount)
-        XCTAssertNil(MoleculeRenderer.visibleSpheres(try Rendering.prepared(s, "ball-and-stick").geometry, camera: camera, width: 240, height: 240,
-                                                     style: .transparent),
-                     "no culling with bonds under ballsToCull balls")
-        let plain = try renderer.render(renderer.makeScene(p.geometry, atomColors: p.atomColors), camera: camera,
-                                        width: 240, height: 240, style: .transparent)
-        let scene = renderer.makeScene(p.geometry, atomColors: p.atomColors, visibility: ahead)
-        XCTAssertTrue(try renderer.render(scene, camera: camera, width: 240, height: 240, style: .transparent) == plain)
-        // Another direction ignores it: a sphere hidden from the first view is still drawn in the second.
-        var other = camera
-        other.rotate(degreesX: 0, degreesY: 180, degreesZ: 0)
-        let reference = try renderer.render(renderer.makeScene(p.geometry, atomColors: p.atomColors), camera: other,
+        defer { renderer.castsSmallPictures = true }
+        // Both ways of drawing: ray-cast on the CPU and with GL.
+        for casting in [true, false] {
+            renderer.castsSmallPictures = casting
+            let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("1crn.pdb").path)
+            let p = try Rendering.prepared(s, "spacefill")
+            var camera = p.fittedCamera
+            camera.rotate(degreesX: 20, degreesY: 45, degreesZ: 0)
+            let ahead = try XCTUnwrap(MoleculeRenderer.visibleSpheres(p.geometry, camera: camera, width: 240, height: 240, style: .transparent))
+            XCTAssertLessThan(ahead.indices.count, p.geometry.sphereCount)
+            XCTAssertNil(MoleculeRenderer.visibleSpheres(try Rendering.prepared(s, "ball-and-stick").geometry, camera: camera, width: 240, height: 240,
+                                                         style: .transparent),
+                         "no culling with bonds under ballsToCull balls")
+            let plain = try renderer.render(renderer.makeScene(p.geometry, atomColors: p.atomColors), camera: camera,
                                             width: 240, height: 240, style: .transparent)
-        XCTAssertTrue(try renderer.render(scene, camera: other, width: 240, height: 240, style: .transparent) == reference)
+            let scene = renderer.makeScene(p.geometry, atomColors: p.atomColors, visibility: ahead)
+            XCTAssertTrue(try renderer.render(scene, camera: camera, width: 240, height: 240, style: .transparent) == plain)
+            // Another direction ignores it: a sphere hidden from the first view is still drawn in the second.
+            var other = camera
+            other.rotate(degreesX: 0, degreesY: 180, degreesZ: 0)
+            let reference = try renderer.render(renderer.makeScene(p.geometry, atomColors: p.atomColors), camera: other,
+                                                width: 240, height: 240, style: .transparent)
+            XCTAssertTrue(try renderer.render(scene, camera: other, width: 240, height: 240, style: .transparent) == reference)
+        }
     }
 
     func testOneTriangleImpostorsDrawTheSamePictureAsQuads() throws {
         let renderer = try Rendering.renderer()
-        defer { renderer.triangleImpostorPixels = 6 }
+        // One-triangle covers are GL's: the CPU ray caster has none.
+        renderer.castsSmallPictures = false
+        defer { renderer.triangleImpostorPixels = 6; renderer.castsSmallPictures = true }
         let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("1bna.pdb").path)
         let p = try Rendering.prepared(s, "ball-and-stick")
         let scene = renderer.makeScene(p.geometry, atomColors: p.atomColors)
@@ -235,26 +252,31 @@ final class RendererTests: XCTestCase {
 
     func testBondsTrimmedToTheirVisiblePartDrawTheSamePicture() throws {
         let renderer = try Rendering.renderer()
-        let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("Caffeine.pdb").path)
-        let p = try Rendering.prepared(s, "ball-and-stick", hydrogens: true)
-        var whole = p.geometry
-        for i in 0..<whole.cylinderCount {
-            whole.cylinders[i * 8 + 3] = 0
-            whole.cylinders[i * 8 + 7] = 0
+        defer { renderer.castsSmallPictures = true }
+        // Both ways of drawing: ray-cast on the CPU and with GL.
+        for casting in [true, false] {
+            renderer.castsSmallPictures = casting
+            let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("Caffeine.pdb").path)
+            let p = try Rendering.prepared(s, "ball-and-stick", hydrogens: true)
+            var whole = p.geometry
+            for i in 0..<whole.cylinderCount {
+                whole.cylinders[i * 8 + 3] = 0
+                whole.cylinders[i * 8 + 7] = 0
+            }
+            XCTAssertTrue(p.geometry.cylinders[3] > 0.2, "a carbon's sphere hides the first 0.35 Å of its bonds")
+            var camera = p.fittedCamera
+            camera.rotate(degreesX: 50, degreesY: 20, degreesZ: 0)
+            let trimmed = try renderer.render(renderer.makeScene(p.geometry, atomColors: p.atomColors), camera: camera,
+                                              width: 300, height: 300, style: .transparent)
+            let full = try renderer.render(renderer.makeScene(whole, atomColors: p.atomColors), camera: camera,
+                                           width: 300, height: 300, style: .transparent)
+            var differing = 0
+            for i in stride(from: 0, to: full.pixels.count, by: 4) {
+                let d = (0..<4).map { abs(Int(full.pixels[i + $0]) - Int(trimmed.pixels[i + $0])) }.max()!
+                if d > 8 { differing += 1 }
+            }
+            XCTAssertLessThan(differing, full.coverage().count / 100, "the trimmed ends were hidden anyway")
         }
-        XCTAssertTrue(p.geometry.cylinders[3] > 0.2, "a carbon's sphere hides the first 0.35 Å of its bonds")
-        var camera = p.fittedCamera
-        camera.rotate(degreesX: 50, degreesY: 20, degreesZ: 0)
-        let trimmed = try renderer.render(renderer.makeScene(p.geometry, atomColors: p.atomColors), camera: camera,
-                                          width: 300, height: 300, style: .transparent)
-        let full = try renderer.render(renderer.makeScene(whole, atomColors: p.atomColors), camera: camera,
-                                       width: 300, height: 300, style: .transparent)
-        var differing = 0
-        for i in stride(from: 0, to: full.pixels.count, by: 4) {
-            let d = (0..<4).map { abs(Int(full.pixels[i + $0]) - Int(trimmed.pixels[i + $0])) }.max()!
-            if d > 8 { differing += 1 }
-        }
-        XCTAssertLessThan(differing, full.coverage().count / 100, "the trimmed ends were hidden anyway")
     }
 
     func testSizesAboveTheLimitAreRefused() throws {
