@@ -26,6 +26,9 @@ public struct MoleculePicture: Sendable {
         camera = request.camera(for: prepared)
         style = request.style(for: prepared)
         visibility = MoleculeRenderer.visibleSpheres(prepared.geometry, camera: camera, width: request.width, height: request.height, style: style)
+        let pixelsPerUnit = 1 / camera.worldUnitsPerPixel(width: request.width, height: request.height)
+        samples = max(1, min(MoleculeRenderer.requestedSamples(style, typicalRadius: MoleculeGeometry.medianRadius(prepared.geometry.spheres),
+                                                               pixelsPerUnit: pixelsPerUnit), 4))
     }
 
     /// Uploads the scene and draws it; on the renderer's thread. `finished()` completes it.
@@ -44,13 +47,8 @@ public struct MoleculePicture: Sendable {
         return try renderer.draw(scene, camera: camera, width: request.width, height: request.height, style: style)
     }
 
-    /// Samples a pixel per side this picture is drawn with.
-    var samples: Int {
-        let pixelsPerUnit = 1 / camera.worldUnitsPerPixel(width: request.width, height: request.height)
-        let requested = MoleculeRenderer.requestedSamples(style, typicalRadius: MoleculeGeometry.medianRadius(prepared.geometry.spheres),
-                                                          pixelsPerUnit: pixelsPerUnit)
-        return max(1, min(requested, 4))
-    }
+    /// Samples a pixel per side this picture is drawn with, as the renderer would choose.
+    let samples: Int
 
     /// Whether `draw` casts this picture on the CPU (`SphereCaster`) rather than drawing it with GL.
     public var casts: Bool {
