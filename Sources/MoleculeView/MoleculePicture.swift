@@ -25,10 +25,16 @@ public struct MoleculePicture: Sendable {
         self.request = request
         camera = request.camera(for: prepared)
         style = request.style(for: prepared)
-        visibility = MoleculeRenderer.visibleSpheres(prepared.geometry, camera: camera, width: request.width, height: request.height, style: style)
         let pixelsPerUnit = 1 / camera.worldUnitsPerPixel(width: request.width, height: request.height)
-        samples = max(1, min(MoleculeRenderer.requestedSamples(style, typicalRadius: MoleculeGeometry.medianRadius(prepared.geometry.spheres),
-                                                               pixelsPerUnit: pixelsPerUnit), 4))
+        let samples = max(1, min(MoleculeRenderer.requestedSamples(style, typicalRadius: MoleculeGeometry.medianRadius(prepared.geometry.spheres),
+                                                                   pixelsPerUnit: pixelsPerUnit), 4))
+        self.samples = samples
+        // Culling ahead, at the threshold of the way it will be drawn.
+        let casts = SphereCaster.casts(prepared.geometry, camera: camera, width: request.width, height: request.height, samples: samples)
+        visibility = casts
+            ? MoleculeRenderer.visibleSpheres(prepared.geometry, camera: camera, width: request.width, height: request.height, style: style,
+                                              minimum: SphereCaster.spheresToCull, balls: SphereCaster.spheresToCull)
+            : MoleculeRenderer.visibleSpheres(prepared.geometry, camera: camera, width: request.width, height: request.height, style: style)
     }
 
     /// Uploads the scene and draws it; on the renderer's thread. `finished()` completes it.

@@ -98,8 +98,8 @@ public final class MoleculeRenderer {
     /// spheres, ball-and-stick under `ballsToCull`). CPU work only: a pipeline does it on a reading
     /// thread and hands it to `makeScene`, off the drawing thread.
     public static func visibleSpheres(_ geometry: MoleculeGeometry, camera: Camera, width: Int, height: Int, style: RenderStyle,
-                                      minimum: Int = spheresToCull) -> SphereVisibility? {
-        guard culls(geometry, camera, minimum: minimum) else { return nil }
+                                      minimum: Int = spheresToCull, balls: Int = ballsToCull) -> SphereVisibility? {
+        guard culls(geometry, camera, minimum: minimum, balls: balls) else { return nil }
         let key = cullingKey(geometry, camera: camera, width: width, height: height, style: style)
         return SphereVisibility(key: key, indices: SphereOcclusion.visible(drawnSpheres(geometry, minimumRadius: key.minimumRadius),
                                                                            rotation: camera.rotation))
@@ -178,6 +178,9 @@ public final class MoleculeRenderer {
     public static let spheresToCull = 300
     /// This renderer's threshold, `spheresToCull` unless changed; `Int.max` turns culling off.
     public var occlusionCullingMinimum = MoleculeRenderer.spheresToCull
+    /// This renderer's threshold for pictures `SphereCaster` casts (spheres or balls),
+    /// `SphereCaster.spheresToCull` unless changed.
+    public var castCullingMinimum = SphereCaster.spheresToCull
     /// This renderer's threshold for ball-and-stick, `ballsToCull` unless changed.
     public var ballCullingMinimum = MoleculeRenderer.ballsToCull
 
@@ -293,7 +296,7 @@ public final class MoleculeRenderer {
         let samples = pass.samples(requested, width: width, height: height)
         if castsSmallPictures, SphereCaster.casts(scene.geometry, camera: camera, width: width, height: height, samples: samples) {
             var visible: [Int32]? = nil
-            if MoleculeRenderer.culls(scene.geometry, camera, minimum: occlusionCullingMinimum, balls: ballCullingMinimum) {
+            if MoleculeRenderer.culls(scene.geometry, camera, minimum: castCullingMinimum, balls: castCullingMinimum) {
                 visible = scene.visibility.flatMap { $0.key == cullingKey ? $0.indices : nil }
                     ?? SphereOcclusion.visible(MoleculeRenderer.drawnSpheres(scene.geometry, minimumRadius: cullingKey.minimumRadius),
                                                rotation: camera.rotation)

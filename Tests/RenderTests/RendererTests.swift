@@ -118,7 +118,7 @@ final class RendererTests: XCTestCase {
         // Both ways of drawing: ray-cast on the CPU and with GL.
         for casting in [true, false] {
             renderer.castsSmallPictures = casting
-            defer { renderer.occlusionCullingMinimum = MoleculeRenderer.spheresToCull }
+            defer { renderer.occlusionCullingMinimum = MoleculeRenderer.spheresToCull; renderer.castCullingMinimum = SphereCaster.spheresToCull }
             for file in ["1crn.pdb", "1bna.pdb"] {
                 let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent(file).path)
                 let p = try Rendering.prepared(s, "spacefill")
@@ -126,9 +126,9 @@ final class RendererTests: XCTestCase {
                 for turn in [Float(0), 37, 90, 161] {
                     var camera = p.fittedCamera
                     camera.rotate(degreesX: turn, degreesY: turn * 1.3, degreesZ: 0)
-                    renderer.occlusionCullingMinimum = Int.max
+                    renderer.occlusionCullingMinimum = Int.max; renderer.castCullingMinimum = Int.max
                     let all = try renderer.render(scene, camera: camera, width: 300, height: 300, style: .transparent)
-                    renderer.occlusionCullingMinimum = 0
+                    renderer.occlusionCullingMinimum = 0; renderer.castCullingMinimum = 0
                     let culled = try renderer.render(scene, camera: camera, width: 300, height: 300, style: .transparent)
                     XCTAssertTrue(all == culled, "\(file) turned \(turn): culling changed pixels")
                 }
@@ -156,11 +156,11 @@ final class RendererTests: XCTestCase {
                 for turn in [Float(0), 37, 90, 161] {
                     var camera = p.fittedCamera
                     camera.rotate(degreesX: turn, degreesY: turn * 1.3, degreesZ: 0)
-                    renderer.occlusionCullingMinimum = Int.max
+                    renderer.occlusionCullingMinimum = Int.max; renderer.castCullingMinimum = Int.max
                     let all = try renderer.render(scene, camera: camera, width: 48, height: 48, style: .transparent)
-                    renderer.occlusionCullingMinimum = 0
+                    renderer.occlusionCullingMinimum = 0; renderer.castCullingMinimum = 0
                     let culled = try renderer.render(scene, camera: camera, width: 48, height: 48, style: .transparent)
-                    renderer.occlusionCullingMinimum = MoleculeRenderer.spheresToCull
+                    renderer.occlusionCullingMinimum = MoleculeRenderer.spheresToCull; renderer.castCullingMinimum = SphereCaster.spheresToCull
                     for i in stride(from: 0, to: all.pixels.count, by: 4) where (0..<4).contains(where: { abs(Int(all.pixels[i + $0]) - Int(culled.pixels[i + $0])) > 8 }) {
                         changed += 1
                     }
@@ -196,8 +196,9 @@ final class RendererTests: XCTestCase {
 
     func testCullingDoneAheadIsUsedForItsDirectionOnly() throws {
         let renderer = try Rendering.renderer()
-        defer { renderer.castsSmallPictures = true }
-        // Both ways of drawing: ray-cast on the CPU and with GL.
+        defer { renderer.castsSmallPictures = true; renderer.castCullingMinimum = SphereCaster.spheresToCull }
+        // Both ways of drawing: ray-cast on the CPU and with GL (both culling from 300 spheres here).
+        renderer.castCullingMinimum = MoleculeRenderer.spheresToCull
         for casting in [true, false] {
             renderer.castsSmallPictures = casting
             let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("1crn.pdb").path)
