@@ -88,49 +88,45 @@ public enum SphereCaster {
         var ids = [Int32](repeating: -1, count: count)
         let spheres = primitives.spheres, cylinders = primitives.cylinders
         let nSpheres = spheres.count
-        // Front to back, so that most hidden samples fail their depth test before any root is taken;
-        // ties go to the lower index, as the first drawn wins with GL_LESS.
-        var keys = [UInt64]()
-        keys.reserveCapacity(nSpheres)
-        for (k, s) in spheres.enumerated() {
-            // The front's depth as an integer that orders like it (nearest first), then the index.
-            let bits = (s.z + s.w).bitPattern
-            let ascending = bits & 0x8000_0000 != 0 ? ~bits : bits | 0x8000_0000
-            keys.append(UInt64(~ascending) << 32 | UInt64(k))
-        }
-        keys.sort()
+        // Front to back, so that most hidden samples fail their depth test before any root is
+        // taken: an order by the fronts in a few thousand buckets (a counting sort) does as well as
+        // a full sort. The order decides nothing else: ties go to the lower index whatever the
+        // order, as the first drawn wins with GL_LESS.
+        let order = frontToBack(spheres)
         depth.withUnsafeMutableBufferPointer { zb in
             ids.withUnsafeMutableBufferPointer { idb in
                 let z = zb.baseAddress!, id = idb.baseAddress!
-                for key in keys {
-                    let k = Int(truncatingIfNeeded: key & 0xFFFF_FFFF)
-                    let s = spheres[k]
-                    let r2 = s.w * s.w
-                    let front = s.z + s.w
-                    let j0 = max(firstIndex(atOrAbove: (s.y - s.w - y0) / dv), 0)
-                    let j1 = min(lastIndex(atOrBelow: (s.y + s.w - y0) / dv), fh - 1)
-                    guard j0 <= j1 else { continue }
-                    for j in j0...j1 {
-                        let dy = y0 + Float(j) * dv - s.y
-                        let w2 = r2 - dy * dy
-                        guard w2 >= 0 else { continue }
-                        let w = w2.squareRoot()
-                        let i0 = max(firstIndex(atOrAbove: (s.x - w - x0) / du) - 1, 0)
-                        let i1 = min(lastIndex(atOrBelow: (s.x + w - x0) / du) + 1, fw - 1)
-                        guard i0 <= i1 else { continue }
-                        let row = j * fw
-                        var dx = x0 + Float(i0) * du - s.x
-                        for i in i0...i1 {
-                            defer { dx += du }
-                            let at = row + i
-                            let old = z[at]
-                            if old > front { continue }
-                            let h = w2 - dx * dx
-                            if h < 0 { continue }
-                            let q = s.z + h.squareRoot()
-                            if q > old || (q == old && Int32(k) < id[at]) {
-                                z[at] = q
-                                id[at] = Int32(k)
+                spheres.withUnsafeBufferPointer { spheres in
+                    for k32 in order {
+                        let k = Int(k32)
+                        let s = spheres[k]
+                        let r2 = s.w * s.w
+                        let front = s.z + s.w
+                        let j0 = max(firstIndex(atOrAbove: (s.y - s.w - y0) / dv), 0)
+                        let j1 = min(lastIndex(atOrBelow: (s.y + s.w - y0) / dv), fh - 1)
+                        guard j0 <= j1 else { continue }
+                        for j in j0...j1 {
+                            let dy = y0 + Float(j) * dv - s.y
+                            let w2 = r2 - dy * dy
+                            guard w2 >= 0 else { continue }
+                            let w = w2.squareRoot()
+                            let i0 = max(firstIndex(atOrAbove: (s.x - w - x0) / du) - 1, 0)
+                            let i1 = min(lastIndex(atOrBelow: (s.x + w - x0) / du) + 1, fw - 1)
+                            guard i0 <= i1 else { continue }
+                            let row = j * fw
+                            var dx = x0 + Float(i0) * du - s.x
+                            for i in i0...i1 {
+                                defer { dx += du }
+                                let at = row + i
+                                let old = z[at]
+                                if old > front { continue }
+                                let h = w2 - dx * dx
+                                if h < 0 { continue }
+                                let q = s.z + h.squareRoot()
+                                if q > old || (q == old && Int32(k) < id[at]) {
+                                    z[at] = q
+                                    id[at] = Int32(k)
+                                }
                             }
                         }
                     }
@@ -213,6 +209,32 @@ public enum SphereCaster {
                 }
             }
         }
+    }
+
+    /// Sphere indices, nearest front first to within a bucket (of up to 4,096 over the fronts'
+    /// range), by counting.
+    static func frontToBack(_ spheres: [SIMD4<Float>]) -> [Int32] {
+        let n = spheres.count
+        guard n > 1 else { return n == 1 ? [0] : [] }
+        var lo = Float.greatestFiniteMagnitude, hi = -lo
+        for s in spheres { let f = s.z + s.w; lo = min(lo, f); hi = max(hi, f) }
+        let buckets = min(4096, n)
+        let scale = hi > lo ? Float(buckets - 1) / (hi - lo) : 0
+        var bucketOf = [Int32](repeating: 0, count: n)
+        var counts = [Int](repeating: 0, count: buckets + 1)
+        for (k, s) in spheres.enumerated() {
+            let b = Int((hi - (s.z + s.w)) * scale)
+            bucketOf[k] = Int32(b)
+            counts[b + 1] += 1
+        }
+        for b in 0..<buckets { counts[b + 1] += counts[b] }
+        var order = [Int32](repeating: 0, count: n)
+        for k in 0..<n {
+            let b = Int(bucketOf[k])
+            order[counts[b]] = Int32(k)
+            counts[b] += 1
+        }
+        return order
     }
 
     /// The first sample index at or after position `p` (in samples from the first center), and
@@ -309,47 +331,51 @@ public enum SphereCaster {
         let nSpheres = spheres.count
         return [UInt8](unsafeUninitializedCapacity: fw * fh * 4) { buffer, initialized in
             buffer.withMemoryRebound(to: UInt32.self) { out in
-                ids.withUnsafeBufferPointer { idb in
-                    for j in 0..<fh {
-                        let y = y0 + Float(j) * dv
-                        let row = j * fw
-                        for i in 0..<fw {
-                            let k = Int(idb[row + i])
-                            if k < 0 { out[row + i] = background; continue }
-                            let x = x0 + Float(i) * du
-                            let n: SIMD3<Float>, base: SIMD3<Float>, hitZ: Float
-                            if k < nSpheres {
-                                let s = spheres[k]
-                                let dx = x - s.x, dy = y - s.y
-                                let dz = max(s.w * s.w - dx * dx - dy * dy, 0).squareRoot()
-                                n = SIMD3(dx, dy, dz) / s.w
-                                base = colors[k]
-                                hitZ = s.z + dz
-                            } else {
-                                let c = cylinders[k - nSpheres]
-                                let u = c.u
-                                let dp = SIMD3<Float>(0, 0, -1) + u.z * u
-                                let A = (dp * dp).sum()
-                                let w = SIMD3(x, y, 0) - c.a
-                                let wp = w - (w * u).sum() * u
-                                let B = (wp * dp).sum(), C = (wp * wp).sum() - c.radius * c.radius
-                                let t = (-B - max(B * B - A * C, 0).squareRoot()) / A
-                                let hit = SIMD3(x, y, -t)
-                                let s = ((hit - c.a) * u).sum()
-                                n = (hit - c.a - s * u) / c.radius
-                                base = s < 0.5 * c.length ? c.colorA : c.colorB
-                                hitZ = -t
+                spheres.withUnsafeBufferPointer { spheres in
+                    colors.withUnsafeBufferPointer { colors in
+                        ids.withUnsafeBufferPointer { idb in
+                            for j in 0..<fh {
+                                let y = y0 + Float(j) * dv
+                                let row = j * fw
+                                for i in 0..<fw {
+                                    let k = Int(idb[row + i])
+                                    if k < 0 { out[row + i] = background; continue }
+                                    let x = x0 + Float(i) * du
+                                    let n: SIMD3<Float>, base: SIMD3<Float>, hitZ: Float
+                                    if k < nSpheres {
+                                        let s = spheres[k]
+                                        let dx = x - s.x, dy = y - s.y
+                                        let dz = max(s.w * s.w - dx * dx - dy * dy, 0).squareRoot()
+                                        n = SIMD3(dx, dy, dz) / s.w
+                                        base = colors[k]
+                                        hitZ = s.z + dz
+                                    } else {
+                                        let c = cylinders[k - nSpheres]
+                                        let u = c.u
+                                        let dp = SIMD3<Float>(0, 0, -1) + u.z * u
+                                        let A = (dp * dp).sum()
+                                        let w = SIMD3(x, y, 0) - c.a
+                                        let wp = w - (w * u).sum() * u
+                                        let B = (wp * dp).sum(), C = (wp * wp).sum() - c.radius * c.radius
+                                        let t = (-B - max(B * B - A * C, 0).squareRoot()) / A
+                                        let hit = SIMD3(x, y, -t)
+                                        let s = ((hit - c.a) * u).sum()
+                                        n = (hit - c.a - s * u) / c.radius
+                                        base = s < 0.5 * c.length ? c.colorA : c.colorB
+                                        hitZ = -t
+                                    }
+                                    let lambert = max((n * light).sum(), 0)
+                                    let hx = max((n * halfway).sum(), 0)
+                                    let x2 = hx * hx, x4 = x2 * x2, x8 = x4 * x4, x16 = x8 * x8
+                                    let highlight = lambert > 0 ? x16 * x16 * x16 : 0
+                                    var color = base * (ambient + diffuse * lambert + fill * max(n.z, 0)) + SIMD3(repeating: specular * highlight)
+                                    if fogStrength > 0 {
+                                        let f = min(max((-hitZ - fogStart) / max(fogEnd - fogStart, 1e-4), 0), 1)
+                                        color = color + (fogColor - color) * (f * fogStrength)
+                                    }
+                                    out[row + i] = byte(color.x) | byte(color.y) << 8 | byte(color.z) << 16 | 0xFF00_0000
+                                }
                             }
-                            let lambert = max((n * light).sum(), 0)
-                            let hx = max((n * halfway).sum(), 0)
-                            let x2 = hx * hx, x4 = x2 * x2, x8 = x4 * x4, x16 = x8 * x8
-                            let highlight = lambert > 0 ? x16 * x16 * x16 : 0
-                            var color = base * (ambient + diffuse * lambert + fill * max(n.z, 0)) + SIMD3(repeating: specular * highlight)
-                            if fogStrength > 0 {
-                                let f = min(max((-hitZ - fogStart) / max(fogEnd - fogStart, 1e-4), 0), 1)
-                                color = color + (fogColor - color) * (f * fogStrength)
-                            }
-                            out[row + i] = byte(color.x) | byte(color.y) << 8 | byte(color.z) << 16 | 0xFF00_0000
                         }
                     }
                 }
