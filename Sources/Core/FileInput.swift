@@ -1,3 +1,4 @@
+import CLibDeflate
 import CZlib
 #if canImport(Glibc)
 import Glibc
@@ -57,6 +58,7 @@ public enum FileInput {
 
     /// Inflates gzip data, every member of a multi-member file, up to `limit` bytes.
     public static func inflate(_ input: [UInt8], source: String, limit: Int = defaultLimit) throws -> [UInt8] {
+        if let whole = inflateOneMember(input, limit: limit) { return whole }
         var capacity = min(max(1 << 16, gzipSizeHint(input) + 1), limit + 1)
         return try input.withUnsafeBufferPointer { inBuf in
             let gzip = try GzipStream(inBuf, source: source)
@@ -76,6 +78,27 @@ public enum FileInput {
             } while !finished
             return result
         }
+    }
+
+    /// One gzip member inflated at once by libdeflate into an array of the size its trailer states,
+    /// where that is all the input and its size is right (nearly every .gz): faster than zlib's
+    /// stream (the corpus's four .cif.gz files, 2.0 MB, read and parsed in 34 ms against 44). Nil
+    /// otherwise (several members, a size past 4 GB or the limit, damage), for zlib's stream,
+    /// which reads every member and says what is wrong.
+    static func inflateOneMember(_ input: [UInt8], limit: Int) -> [UInt8]? {
+        let size = gzipSizeHint(input)
+        guard size > 0, size <= limit, let decompressor = libdeflate_alloc_decompressor() else { return nil }
+        defer { libdeflate_free_decompressor(decompressor) }
+        var whole = false
+        let out = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            var used = 0, produced = 0
+            let status = input.withUnsafeBufferPointer {
+                libdeflate_gzip_decompress_ex(decompressor, $0.baseAddress, $0.count, buffer.baseAddress, size, &used, &produced)
+            }
+            whole = status == LIBDEFLATE_SUCCESS && used == input.count && produced == size
+            count = whole ? produced : 0
+        }
+        return whole ? out : nil
     }
 
     /// The inflated size the gzip trailer states (of the last member, mod 2^32): a first guess.
