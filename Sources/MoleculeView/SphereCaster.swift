@@ -137,7 +137,11 @@ public enum SphereCaster {
                 }
             }
         }
-        let pixels = shade(primitives, ids: ids, width: fw, height: fh, x0: x0, y0: y0, du: du, dv: dv, camera: camera, style: style)
+        // One sample a pixel and no depth cues: the rows written top row first, the picture as it is
+        // kept, with no copy turning it over.
+        let topDown = factor == 1 && style.effects.isEmpty
+        let pixels = shade(primitives, ids: ids, width: fw, height: fh, x0: x0, y0: y0, du: du, dv: dv, camera: camera, style: style,
+                           topDown: topDown)
         let smooth = style.antialias == 1 && factor == 1
         let (near, far) = camera.depthRange
         if !style.effects.isEmpty {
@@ -148,6 +152,7 @@ public enum SphereCaster {
                                 projection: .init(near: near, far: far, orthographic: true, unitsPerPixel: 1 / pixelsPerUnit),
                                 smoothEdges: smooth)
         }
+        if topDown { return DrawnPicture(image: RGBAImage(width: fw, height: fh, pixels: pixels), smoothEdges: smooth) }
         return pixels.withUnsafeBufferPointer {
             DrawnPicture(image: RGBAImage.fromBottomUp($0, width: fw, height: fh, factor: factor), smoothEdges: smooth)
         }
@@ -311,9 +316,10 @@ public enum SphereCaster {
         return out
     }
 
-    /// Lights each sample's nearest surface as `lighting.glsl` does; RGBA, bottom row first.
+    /// Lights each sample's nearest surface as `lighting.glsl` does; RGBA, bottom row first (as GL
+    /// reads back), or top row first (`topDown`).
     @inline(never) private static func shade(_ primitives: Primitives, ids: [Int32], width fw: Int, height fh: Int, x0: Float, y0: Float,
-                              du: Float, dv: Float, camera: Camera, style: RenderStyle) -> [UInt8] {
+                              du: Float, dv: Float, camera: Camera, style: RenderStyle, topDown: Bool) -> [UInt8] {
         func unit(_ v: SIMD3<Float>) -> SIMD3<Float> { v / v.length }
         let light = unit(style.lightDirection)
         let halfway = unit(light + SIMD3<Float>(0, 0, 1))
@@ -336,9 +342,9 @@ public enum SphereCaster {
                         ids.withUnsafeBufferPointer { idb in
                             for j in 0..<fh {
                                 let y = y0 + Float(j) * dv
-                                let row = j * fw
+                                let row = (topDown ? fh - 1 - j : j) * fw
                                 for i in 0..<fw {
-                                    let k = Int(idb[row + i])
+                                    let k = Int(idb[j * fw + i])
                                     if k < 0 { out[row + i] = background; continue }
                                     let x = x0 + Float(i) * du
                                     let n: SIMD3<Float>, base: SIMD3<Float>, hitZ: Float
