@@ -6,7 +6,9 @@ import Scene
 
 /// Small orthographic pictures of spheres and bonds ray-cast on the CPU, without OpenGL: the same
 /// surfaces, depths and light as the impostor shaders (`sphere.frag`, `cylinder.frag`,
-/// `lighting.glsl`), pixel for pixel to within float rounding. At thumbnail sizes llvmpipe spends
+/// `lighting.glsl`), to within float rounding (a sphere's surface is solved from the sample's
+/// offset and the radius, where the shader takes a difference of two large squares: less rounding
+/// at the rims, so a rim sample's shade may differ). At thumbnail sizes llvmpipe spends
 /// most of a picture on what is not shading (binning, threads handing tiles over, per-draw
 /// setup) and shades every fragment a sphere covers; here each pixel's nearest surface is found
 /// first (spheres front to back, a pixel's depth tested before its surface is solved) and only
@@ -318,7 +320,7 @@ public enum SphereCaster {
 
     /// Lights each sample's nearest surface as `lighting.glsl` does; RGBA, bottom row first (as GL
     /// reads back), or top row first (`topDown`).
-    @inline(never) private static func shade(_ primitives: Primitives, ids: [Int32], width fw: Int, height fh: Int, x0: Float, y0: Float,
+    private static func shade(_ primitives: Primitives, ids: [Int32], width fw: Int, height fh: Int, x0: Float, y0: Float,
                               du: Float, dv: Float, camera: Camera, style: RenderStyle, topDown: Bool) -> [UInt8] {
         func unit(_ v: SIMD3<Float>) -> SIMD3<Float> { v / v.length }
         let light = unit(style.lightDirection)

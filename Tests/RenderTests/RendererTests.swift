@@ -112,28 +112,45 @@ final class RendererTests: XCTestCase {
         XCTAssertEqual(renderer.device.liveObjects, before)
     }
 
+    /// The culling tests' fixtures in `mode`, each uploaded once and turned four ways.
+    private func eachTurnedView(_ renderer: MoleculeRenderer, _ mode: String,
+                                _ body: (String, PreparedMolecule, MoleculeScene, Camera, Float) throws -> Void) throws {
+        for file in ["1crn.pdb", "1bna.pdb"] {
+            let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent(file).path)
+            let p = try Rendering.prepared(s, mode)
+            let scene = renderer.makeScene(p.geometry, atomColors: p.atomColors)
+            for turn in [Float(0), 37, 90, 161] {
+                var camera = p.fittedCamera
+                camera.rotate(degreesX: turn, degreesY: turn * 1.3, degreesZ: 0)
+                try body(file, p, scene, camera, turn)
+            }
+        }
+    }
+
+    /// `scene` drawn square with no culling, then with culling from any count (either way of
+    /// drawing, as the renderer is set); the thresholds are put back after.
+    private func withoutAndWithCulling(_ renderer: MoleculeRenderer, _ scene: MoleculeScene, _ camera: Camera,
+                                       size: Int) throws -> (all: RGBAImage, culled: RGBAImage) {
+        defer { renderer.occlusionCullingMinimum = MoleculeRenderer.spheresToCull; renderer.castCullingMinimum = SphereCaster.spheresToCull }
+        renderer.occlusionCullingMinimum = Int.max; renderer.castCullingMinimum = Int.max
+        let all = try renderer.render(scene, camera: camera, width: size, height: size, style: .transparent)
+        renderer.occlusionCullingMinimum = 0; renderer.castCullingMinimum = 0
+        return (all, try renderer.render(scene, camera: camera, width: size, height: size, style: .transparent))
+    }
+
     func testCullingHiddenSpheresChangesNoPixel() throws {
         let renderer = try Rendering.renderer()
         defer { renderer.castsSmallPictures = true }
         // Both ways of drawing: ray-cast on the CPU and with GL.
         for casting in [true, false] {
             renderer.castsSmallPictures = casting
-            defer { renderer.occlusionCullingMinimum = MoleculeRenderer.spheresToCull; renderer.castCullingMinimum = SphereCaster.spheresToCull }
-            for file in ["1crn.pdb", "1bna.pdb"] {
-                let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent(file).path)
-                let p = try Rendering.prepared(s, "spacefill")
-                let scene = renderer.makeScene(p.geometry, atomColors: p.atomColors)
-                for turn in [Float(0), 37, 90, 161] {
-                    var camera = p.fittedCamera
-                    camera.rotate(degreesX: turn, degreesY: turn * 1.3, degreesZ: 0)
-                    renderer.occlusionCullingMinimum = Int.max; renderer.castCullingMinimum = Int.max
-                    let all = try renderer.render(scene, camera: camera, width: 300, height: 300, style: .transparent)
-                    renderer.occlusionCullingMinimum = 0; renderer.castCullingMinimum = 0
-                    let culled = try renderer.render(scene, camera: camera, width: 300, height: 300, style: .transparent)
-                    XCTAssertTrue(all == culled, "\(file) turned \(turn): culling changed pixels")
+            try eachTurnedView(renderer, "spacefill") { file, p, scene, camera, turn in
+                let (all, culled) = try withoutAndWithCulling(renderer, scene, camera, size: 300)
+                XCTAssertTrue(all == culled, "\(file) turned \(turn): culling changed pixels")
+                if turn == 0 {
+                    let visible = SphereOcclusion.visible(p.geometry.spheres, rotation: camera.rotation)
+                    XCTAssertLessThan(visible.count, p.geometry.sphereCount, "\(file): some spheres are hidden")
                 }
-                let visible = SphereOcclusion.visible(p.geometry.spheres, rotation: p.fittedCamera.rotation)
-                XCTAssertLessThan(visible.count, p.geometry.sphereCount, "\(file): some spheres are hidden")
             }
         }
     }
@@ -149,26 +166,15 @@ final class RendererTests: XCTestCase {
             renderer.ballCullingMinimum = 0
             defer { renderer.ballCullingMinimum = MoleculeRenderer.ballsToCull }
             var changed = 0, culledSome = false
-            for file in ["1crn.pdb", "1bna.pdb"] {
-                let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent(file).path)
-                let p = try Rendering.prepared(s, "ball-and-stick")
-                let scene = renderer.makeScene(p.geometry, atomColors: p.atomColors)
-                for turn in [Float(0), 37, 90, 161] {
-                    var camera = p.fittedCamera
-                    camera.rotate(degreesX: turn, degreesY: turn * 1.3, degreesZ: 0)
-                    renderer.occlusionCullingMinimum = Int.max; renderer.castCullingMinimum = Int.max
-                    let all = try renderer.render(scene, camera: camera, width: 48, height: 48, style: .transparent)
-                    renderer.occlusionCullingMinimum = 0; renderer.castCullingMinimum = 0
-                    let culled = try renderer.render(scene, camera: camera, width: 48, height: 48, style: .transparent)
-                    renderer.occlusionCullingMinimum = MoleculeRenderer.spheresToCull; renderer.castCullingMinimum = SphereCaster.spheresToCull
-                    for i in stride(from: 0, to: all.pixels.count, by: 4) where (0..<4).contains(where: { abs(Int(all.pixels[i + $0]) - Int(culled.pixels[i + $0])) > 8 }) {
-                        changed += 1
-                    }
-                    let minimumRadius = RenderStyle().minimumAtomPixels * camera.worldUnitsPerPixel(width: 48, height: 48)
-                    var drawn = p.geometry.spheres
-                    for k in stride(from: 3, to: drawn.count, by: 4) { drawn[k] = max(drawn[k], minimumRadius) }
-                    if SphereOcclusion.visible(drawn, rotation: camera.rotation).count < p.geometry.sphereCount { culledSome = true }
+            try eachTurnedView(renderer, "ball-and-stick") { _, p, scene, camera, _ in
+                let (all, culled) = try withoutAndWithCulling(renderer, scene, camera, size: 48)
+                for i in stride(from: 0, to: all.pixels.count, by: 4) where (0..<4).contains(where: { abs(Int(all.pixels[i + $0]) - Int(culled.pixels[i + $0])) > 8 }) {
+                    changed += 1
                 }
+                let minimumRadius = RenderStyle().minimumAtomPixels * camera.worldUnitsPerPixel(width: 48, height: 48)
+                var drawn = p.geometry.spheres
+                for k in stride(from: 3, to: drawn.count, by: 4) { drawn[k] = max(drawn[k], minimumRadius) }
+                if SphereOcclusion.visible(drawn, rotation: camera.rotation).count < p.geometry.sphereCount { culledSome = true }
             }
             XCTAssertTrue(culledSome, "some balls are hidden")
             XCTAssertLessThanOrEqual(changed, 4, "culling changed \(changed) pixels in 8 pictures of 48 x 48")
