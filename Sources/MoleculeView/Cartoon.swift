@@ -25,7 +25,10 @@ public struct Cartoon: Representation {
     /// the backbone (3.8 Å a residue) and a section point every 4 pixels around a ribbon (2.2 Å
     /// wide), from 2 and 4 up to full detail. A thumbnail of a chaperonin draws 12 times fewer
     /// triangles, and looks the same.
-    public init(pixelsPerÅngström p: Float) {
+    public init(pixelsPerÅngström scale: Float) {
+        // Full detail is reached long before 1,000 pixels an ångström: a larger scale (or an infinite
+        // one) is full detail, and none converts past what an Int holds.
+        let p = scale.isNaN ? 0 : min(max(scale, 0), 1000)
         samples = max(2, min(Cartoon.fullSamples, Int((3.8 * p / 5).rounded(.up))))
         let around = Int((2.2 * p * .pi / 4).rounded(.up))
         sides = around <= 4 ? 4 : around <= 6 ? 6 : around <= 8 ? 8 : Cartoon.fullSides

@@ -33,6 +33,8 @@ public struct RenderRequest: Sendable, Equatable {
     /// Degrees about the screen's x, y and z axes, in that order, after the fitted view.
     public var rotate = SIMD3<Float>(0, 0, 0)
     public var zoom: Float = 1
+    /// The zooms a request may ask for.
+    public static let zoomRange: ClosedRange<Float> = 0.001...10_000
     /// Output pixels, x right, y down.
     public var pan = SIMD2<Float>(0, 0)
     public var perspective = false
@@ -208,7 +210,13 @@ public struct RenderRequest: Sendable, Equatable {
             r.rotate = try ValueText.triple(v, field: "rotate")
         },
         Field(name: "zoom", help: "Zoom factor; 2 is twice as large (default 1).", isFlag: false) { r, v throws(RequestError) in
-            r.zoom = try ValueText.number(v, field: "zoom", positive: true)
+            let zoom = try ValueText.number(v, field: "zoom", positive: true)
+            // Past these a picture is a few atoms' worth of one pixel, or a pixel's worth of
+            // an atom: nothing to see, and scales that overflow what is computed from them.
+            guard zoom >= RenderRequest.zoomRange.lowerBound, zoom <= RenderRequest.zoomRange.upperBound else {
+                throw RequestError(field: "zoom", "must be from \(RenderRequest.zoomRange.lowerBound) to \(RenderRequest.zoomRange.upperBound) (got \(v))")
+            }
+            r.zoom = zoom
         },
         Field(name: "pan", help: "Shift in output pixels, DX,DY (x right, y down).", isFlag: false) { r, v throws(RequestError) in
             r.pan = try ValueText.pair(v, field: "pan", meaning: "DX,DY in pixels")

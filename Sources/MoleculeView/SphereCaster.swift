@@ -230,7 +230,9 @@ public enum SphereCaster {
         var bucketOf = [Int32](repeating: 0, count: n)
         var counts = [Int](repeating: 0, count: buckets + 1)
         for (k, s) in spheres.enumerated() {
-            let b = Int((hi - (s.z + s.w)) * scale)
+            // Fronts past a float's range or not numbers (coordinates near its limits) go first.
+            let v = (hi - (s.z + s.w)) * scale
+            let b = v >= 0 && v < Float(buckets) ? Int(v) : (v >= Float(buckets) ? buckets - 1 : 0)
             bucketOf[k] = Int32(b)
             counts[b + 1] += 1
         }
@@ -246,13 +248,16 @@ public enum SphereCaster {
 
     /// The first sample index at or after position `p` (in samples from the first center), and
     /// the last at or before it; clamped far outside any picture, never trapping on a huge value.
+    /// Not a number (a sphere at infinity less another): past every picture, so nothing is drawn.
     @inline(__always) static func firstIndex(atOrAbove p: Float) -> Int {
+        guard !p.isNaN else { return Int.max }
         let v = min(max(p, -1e9), 1e9)
         let t = Int(v)
         return Float(t) < v ? t + 1 : t
     }
 
     @inline(__always) static func lastIndex(atOrBelow p: Float) -> Int {
+        guard !p.isNaN else { return Int.min }
         let v = min(max(p, -1e9), 1e9)
         let t = Int(v)
         return Float(t) > v ? t - 1 : t

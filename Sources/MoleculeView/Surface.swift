@@ -1,4 +1,5 @@
 import Core
+import Foundation
 import Scene
 import Structure
 
@@ -68,6 +69,17 @@ public struct Surface: Representation {
         return g
     }
 
+    /// The spacing of the grid over a box of `extent`: `requested` (at least 0.05 Å), or coarser
+    /// where the grid would pass `maximumVoxels`: the spacing whose cube is the volume a voxel may
+    /// have (a cube root; the eighth root taken before this left a box of 3,000 Å a side at 58
+    /// times the cap).
+    public static func gridSpacing(extent: SIMD3<Float>, requested: Float) -> Float {
+        let volume = Double(extent.x) * Double(extent.y) * Double(extent.z)
+        var h = requested
+        if volume / Double(h * h * h) > Double(maximumVoxels) { h = Float(cbrt(volume / Double(maximumVoxels)) * 1.0001) }
+        return max(h, 0.05)
+    }
+
     /// The solvent-excluded surface of spheres `centers`, `radii` for a probe of `probe` (0: the
     /// union of the spheres), on a grid of `spacing` (coarser where that would pass
     /// `maximumVoxels`). `atoms` of the mesh index `centers`.
@@ -77,11 +89,10 @@ public struct Surface: Representation {
         let reach = (radii.max() ?? 0) + probe
         var lo = SIMD3<Float>(repeating: .greatestFiniteMagnitude), hi = -lo
         for c in centers { lo = pointwiseMin(lo, c); hi = pointwiseMax(hi, c) }
-        var h = requested
         let extent = hi - lo + SIMD3(repeating: 2 * reach)
-        let volume = Double(extent.x) * Double(extent.y) * Double(extent.z)
-        if volume / Double(h * h * h) > Double(maximumVoxels) { h = Float((volume / Double(maximumVoxels)).squareRoot().squareRoot().squareRoot() * 1.0001) }
-        h = max(h, 0.05)
+        // Coordinates so far apart that their span is past a float's range: no grid can hold them.
+        guard extent.x.isFinite && extent.y.isFinite && extent.z.isFinite else { return mesh }
+        let h = gridSpacing(extent: extent, requested: requested)
         // Two voxels of margin beyond the farthest reach, so the outermost layer is outside.
         let origin = lo - SIMD3(repeating: reach + 2 * h)
         let nx = Int(((hi.x - lo.x + 2 * reach) / h).rounded(.up)) + 5

@@ -35,6 +35,38 @@ final class NewUserTests: XCTestCase {
         XCTAssertTrue(thumbs.stderr.contains("\(file.path) is a file, not a folder"), thumbs.stderr)
     }
 
+    func testAtomsNearAFloatsLimitOrAHugeZoomNeverCrash() throws {
+        // mmCIF takes any number: atoms 6e38 Å apart (their span past a float's range) drew with GL
+        // but trapped the CPU ray caster's sort and the surface's grid.
+        let cif = scratch.appendingPathComponent("apart.cif")
+        try Data("""
+        data_apart
+        loop_
+        _atom_site.group_PDB
+        _atom_site.id
+        _atom_site.type_symbol
+        _atom_site.label_atom_id
+        _atom_site.label_comp_id
+        _atom_site.label_asym_id
+        _atom_site.label_seq_id
+        _atom_site.Cartn_x
+        _atom_site.Cartn_y
+        _atom_site.Cartn_z
+        ATOM 1 C CA ALA A 1 3e38 3e38 3e38
+        ATOM 2 C CB ALA A 1 -3e38 -3e38 -3e38
+        ATOM 3 C C ALA A 1 1 1 1
+
+        """.utf8).write(to: cif)
+        for mode in ["spacefill", "ball-and-stick", "surface", "cartoon", "auto"] {
+            let run = try molshot("render", cif.path, "--mode", mode, "--size", "64", "-o", scratch.appendingPathComponent("\(mode).png").path)
+            XCTAssertEqual(run.status, 0, "\(mode): \(run.stderr)")
+        }
+        // A zoom past what any picture shows is refused, naming the option (it trapped cartoons).
+        let zoom = try molshot("render", "Tests/Fixtures/1crn.pdb", "--zoom", "1e30", "-o", scratch.appendingPathComponent("z.png").path)
+        XCTAssertNotEqual(zoom.status, 0)
+        XCTAssertTrue(zoom.stderr.contains("zoom") && zoom.stderr.contains("1e30"), zoom.stderr)
+    }
+
     func testDashWritesThePNGToStandardOutput() throws {
         let exe = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         let process = Process()

@@ -54,6 +54,7 @@ final class RenderRequestTests: XCTestCase {
 
     func testAWrongValueNamesItsField() {
         for (field, value) in [("size", "10x"), ("mode", "cartoonish"), ("color", "sepia"), ("background", "#12"), ("zoom", "0"),
+                               ("zoom", "1e30"), ("zoom", "0.00001"),
                                ("antialias", "5"), ("rotate", "1,2"), ("pan", "x,y"), ("hydrogens", "perhaps"),
                                ("view", "sideways"), ("look", "fancy"), ("outline", "-1"), ("occlusion", "2")] {
             XCTAssertThrowsError(try RenderRequest([(field, value)]), field) { error in

@@ -248,6 +248,22 @@ final class SlidePictureTests: XCTestCase {
         XCTAssertEqual(edges.values.filter { $0 != 2 }.count, 0, "every edge of the printed surface shared by two triangles")
     }
 
+    func testTheSurfaceGridStaysUnderItsCapHoweverFarApartTheAtoms() {
+        // A small box keeps the spacing asked for; a box of 3,000 Å a side (atoms far apart) gets
+        // the spacing that fills the cap, not more voxels than it.
+        XCTAssertEqual(Surface.gridSpacing(extent: SIMD3(40, 30, 20), requested: 0.5), 0.5)
+        for extent in [SIMD3<Float>(3000, 3000, 3000), SIMD3(300, 300, 300), SIMD3(100_000, 20, 20)] {
+            let h = Surface.gridSpacing(extent: extent, requested: 0.5)
+            let voxels = Double(extent.x / h) * Double(extent.y / h) * Double(extent.z / h)
+            XCTAssertLessThanOrEqual(voxels, Double(Surface.maximumVoxels), "\(extent)")
+            XCTAssertGreaterThan(voxels, 0.99 * Double(Surface.maximumVoxels), "\(extent): no coarser than needed")
+        }
+        // Atoms whose span is past a float's range: no surface, and no crash.
+        let apart = Surface.mesh(centers: [SIMD3(repeating: 3e38), SIMD3(repeating: -3e38), .zero], radii: [1.7, 1.7, 1.7],
+                                 probe: 1.4, spacing: 0.5)
+        XCTAssertTrue(apart.indices.isEmpty)
+    }
+
     func testSurfaceAreasMatchValuesComputedAnotherWay() throws {
         let r: Float = 1.7, probe: Float = 1.4
         // One atom: its sphere, whatever the probe.
