@@ -193,9 +193,7 @@ public final class MoleculeRenderer {
         guard MoleculeRenderer.culls(scene.geometry, camera, minimum: occlusionCullingMinimum, balls: ballCullingMinimum) else { return all }
         let geometry = scene.geometry
         if scene.culledFor != key {
-            let ahead = scene.visibility.flatMap { $0.key == key ? $0.indices : nil }
-            let visible = ahead ?? SphereOcclusion.visible(MoleculeRenderer.drawnSpheres(geometry, minimumRadius: key.minimumRadius),
-                                                           rotation: camera.rotation)
+            let visible = MoleculeRenderer.visibleSpheres(scene, camera, key: key)
             var xyzr = [Float](), colors = [UInt32]()
             xyzr.reserveCapacity(visible.count * 4)
             colors.reserveCapacity(visible.count)
@@ -242,6 +240,12 @@ public final class MoleculeRenderer {
         let spheres = scene.culled.map { ($0.vertices, $0.count) } ?? all.0
         let cylinders = geometry.cylinderCount > 0 ? (scene.culledCylinders.map { ($0.vertices, $0.count) } ?? all.1) : all.1
         return (spheres, cylinders)
+    }
+
+    /// The spheres of `scene` seen through `camera`: culled ahead for this key, or culled now.
+    private static func visibleSpheres(_ scene: MoleculeScene, _ camera: Camera, key: CullingKey) -> [Int32] {
+        scene.visibility.flatMap { $0.key == key ? $0.indices : nil }
+            ?? SphereOcclusion.visible(drawnSpheres(scene.geometry, minimumRadius: key.minimumRadius), rotation: camera.rotation)
     }
 
     /// The supersampling factor actually used for an output of `width` x `height`.
@@ -295,12 +299,8 @@ public final class MoleculeRenderer {
         let requested = MoleculeRenderer.requestedSamples(style, typicalRadius: scene.typicalSphereRadius, pixelsPerUnit: pixelsPerUnit)
         let samples = pass.samples(requested, width: width, height: height)
         if castsSmallPictures, SphereCaster.casts(scene.geometry, camera: camera, width: width, height: height, samples: samples) {
-            var visible: [Int32]? = nil
-            if MoleculeRenderer.culls(scene.geometry, camera, minimum: castCullingMinimum, balls: castCullingMinimum) {
-                visible = scene.visibility.flatMap { $0.key == cullingKey ? $0.indices : nil }
-                    ?? SphereOcclusion.visible(MoleculeRenderer.drawnSpheres(scene.geometry, minimumRadius: cullingKey.minimumRadius),
-                                               rotation: camera.rotation)
-            }
+            let culls = MoleculeRenderer.culls(scene.geometry, camera, minimum: castCullingMinimum, balls: castCullingMinimum)
+            let visible = culls ? MoleculeRenderer.visibleSpheres(scene, camera, key: cullingKey) : nil
             return SphereCaster.draw(scene.geometry, sphereColors: scene.packedSphereColors, cylinderColors: scene.packedCylinderColors,
                                      visible: visible, camera: camera, width: width, height: height, samples: samples, style: style)
         }

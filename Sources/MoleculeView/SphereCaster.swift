@@ -90,11 +90,10 @@ public enum SphereCaster {
         var ids = [Int32](repeating: -1, count: count)
         let spheres = primitives.spheres, cylinders = primitives.cylinders
         let nSpheres = spheres.count
-        // Front to back, so that most hidden samples fail their depth test before any root is
-        // taken: an order by the fronts in a few thousand buckets (a counting sort) does as well as
-        // a full sort. The order decides nothing else: ties go to the lower index whatever the
-        // order, as the first drawn wins with GL_LESS.
-        let order = frontToBack(spheres)
+        // Front to back (as culling takes them), so that most hidden samples fail their depth test
+        // before any root is taken. The order decides nothing else: ties go to the lower index
+        // whatever the order, as the first drawn wins with GL_LESS.
+        let order = SphereOcclusion.frontToBack(spheres.map { $0.z + $0.w })
         depth.withUnsafeMutableBufferPointer { zb in
             ids.withUnsafeMutableBufferPointer { idb in
                 let z = zb.baseAddress!, id = idb.baseAddress!
@@ -160,12 +159,10 @@ public enum SphereCaster {
         }
     }
 
-
     /// One bond into the depth and id buffers, as `cylinder.frag` solves it for each sample its
     /// vertex shader's cover reaches.
     private static func castCylinder(_ c: Cylinder, index: Int32, depth z: UnsafeMutablePointer<Float>, ids id: UnsafeMutablePointer<Int32>,
-                                     width fw: Int, height fh: Int, x0: Float, y0: Float, du: Float, dv: Float,
-                                     ) {
+                                     width fw: Int, height fh: Int, x0: Float, y0: Float, du: Float, dv: Float) {
         // The cover's corners on the screen (a rectangle, or one triangle for thin bonds), kept in
         // a fixed tuple: no allocation a bond.
         let across = c.across * c.radius, along = c.along * c.halfLength
@@ -216,34 +213,6 @@ public enum SphereCaster {
                 }
             }
         }
-    }
-
-    /// Sphere indices, nearest front first to within a bucket (of up to 4,096 over the fronts'
-    /// range), by counting.
-    static func frontToBack(_ spheres: [SIMD4<Float>]) -> [Int32] {
-        let n = spheres.count
-        guard n > 1 else { return n == 1 ? [0] : [] }
-        var lo = Float.greatestFiniteMagnitude, hi = -lo
-        for s in spheres { let f = s.z + s.w; lo = min(lo, f); hi = max(hi, f) }
-        let buckets = min(4096, n)
-        let scale = hi > lo ? Float(buckets - 1) / (hi - lo) : 0
-        var bucketOf = [Int32](repeating: 0, count: n)
-        var counts = [Int](repeating: 0, count: buckets + 1)
-        for (k, s) in spheres.enumerated() {
-            // Fronts past a float's range or not numbers (coordinates near its limits) go first.
-            let v = (hi - (s.z + s.w)) * scale
-            let b = v >= 0 && v < Float(buckets) ? Int(v) : (v >= Float(buckets) ? buckets - 1 : 0)
-            bucketOf[k] = Int32(b)
-            counts[b + 1] += 1
-        }
-        for b in 0..<buckets { counts[b + 1] += counts[b] }
-        var order = [Int32](repeating: 0, count: n)
-        for k in 0..<n {
-            let b = Int(bucketOf[k])
-            order[counts[b]] = Int32(k)
-            counts[b] += 1
-        }
-        return order
     }
 
     /// The first sample index at or after position `p` (in samples from the first center), and

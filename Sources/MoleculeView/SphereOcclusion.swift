@@ -7,6 +7,34 @@ import Scene
 /// sphere covers a cell only where the cell lies wholly inside its disk, and the covering depth
 /// is the surface's farthest point over the cell. Orthographic views only (rays are parallel).
 public enum SphereOcclusion {
+    /// Indices of `fronts` (view z of spheres' nearest points: larger is nearer), nearest first,
+    /// ties by index: the fronts' bits as integers that sort descending, in four stable passes of a
+    /// byte each (a radix sort), from the spheres in index order. Culling and the CPU ray caster
+    /// take spheres in this order.
+    public static func frontToBack(_ fronts: [Float]) -> [Int32] {
+        let n = fronts.count
+        var keys = [UInt32](repeating: 0, count: n)
+        for i in 0..<n {
+            let bits = (fronts[i] + 0).bitPattern // + 0: -0 as +0, as a comparison has them
+            keys[i] = ~(bits & 0x8000_0000 != 0 ? ~bits : bits | 0x8000_0000)
+        }
+        var order = Array(0..<Int32(n))
+        var spare = order
+        for shift: UInt32 in stride(from: 0, to: 32, by: 8) {
+            var counts = [Int](repeating: 0, count: 257)
+            for key in keys { counts[Int((key >> shift) & 0xFF) + 1] += 1 }
+            if counts[1...].contains(n) { continue } // one value of this byte for all: nothing moves
+            for b in 0..<256 { counts[b + 1] += counts[b] }
+            for i in order {
+                let b = Int((keys[Int(i)] >> shift) & 0xFF)
+                spare[counts[b]] = i
+                counts[b] += 1
+            }
+            swap(&order, &spare)
+        }
+        return order
+    }
+
     /// Indices of the spheres (x, y, z, r in `spheres`) not hidden behind others, in their original order.
     public static func visible(_ spheres: [Float], rotation: Quaternion) -> [Int32] {
         let n = spheres.count / 4
@@ -28,27 +56,7 @@ public enum SphereOcclusion {
         var covered = [Float](repeating: -.greatestFiniteMagnitude, count: cols * rows)
 
         // Front to back by the sphere's nearest point (view space looks down -z: larger is nearer).
-        // Nearest front first, ties by index: the fronts' bits as integers that sort descending,
-        // in four stable passes of a byte each (a radix sort), from the spheres in index order.
-        var keys = [UInt32](repeating: 0, count: n)
-        for i in 0..<n {
-            let bits = (z[i] + r[i] + 0).bitPattern // + 0: -0 as +0, as a comparison has them
-            keys[i] = ~(bits & 0x8000_0000 != 0 ? ~bits : bits | 0x8000_0000)
-        }
-        var order = Array(0..<Int32(n))
-        var spare = order
-        for shift: UInt32 in stride(from: 0, to: 32, by: 8) {
-            var counts = [Int](repeating: 0, count: 257)
-            for key in keys { counts[Int((key >> shift) & 0xFF) + 1] += 1 }
-            if counts[1...].contains(n) { continue } // one value of this byte for all: nothing moves
-            for b in 0..<256 { counts[b + 1] += counts[b] }
-            for i in order {
-                let b = Int((keys[Int(i)] >> shift) & 0xFF)
-                spare[counts[b]] = i
-                counts[b] += 1
-            }
-            swap(&order, &spare)
-        }
+        let order = frontToBack((0..<n).map { z[$0] + r[$0] })
         var keep = [Bool](repeating: false, count: n)
         for k in order {
             let i = Int(k)
