@@ -50,6 +50,9 @@ public enum SphereOcclusion {
             hi = pointwiseMax(hi, SIMD2(v.x + r[i], v.y + r[i]))
         }
         let extent = hi - lo
+        // Spheres so far apart that their span is past a float's range: no grid covers them, and
+        // every one is kept (drawing them all is what no culling does).
+        guard extent.x.isFinite && extent.y.isFinite else { return Array(0..<Int32(n)) }
         // Cells about half a typical radius, at most 1024 a side.
         let cell = max(MoleculeGeometry.medianRadius(spheres) * 0.5, max(extent.x, extent.y) / 1024, 1e-3)
         let cols = Int(extent.x / cell) + 1, rows = Int(extent.y / cell) + 1

@@ -61,6 +61,22 @@ final class NewUserTests: XCTestCase {
             let run = try molshot("render", cif.path, "--mode", mode, "--size", "64", "-o", scratch.appendingPathComponent("\(mode).png").path)
             XCTAssertEqual(run.status, 0, "\(mode): \(run.stderr)")
         }
+        // 400 atoms so: enough that culling hidden spheres (from 300, GL; from 20,000 cast) takes
+        // them, and its grid over their span trapped.
+        let many = scratch.appendingPathComponent("apart-many.cif")
+        var text = try String(contentsOf: cif, encoding: .utf8).components(separatedBy: "ATOM 1 ")[0]
+        for i in 1...400 {
+            let v = i % 3 == 0 ? "\(Double(i) * 0.5)" : i % 2 == 0 ? "3e38" : "-3e38"
+            text += "ATOM \(i) C CA ALA A \(i) \(v) \(v) \(v)\n"
+        }
+        try Data(text.utf8).write(to: many)
+        for mode in ["spacefill", "ball-and-stick"] {
+            for cast in ["1", "0"] {
+                let run = try MolshotBinary.run(["render", many.path, "--mode", mode, "--size", "64", "-o", scratch.appendingPathComponent("m.png").path],
+                                                environment: ["MOLSHOT_CAST": cast])
+                XCTAssertEqual(run.status, 0, "\(mode), MOLSHOT_CAST=\(cast): \(run.stderr)")
+            }
+        }
         // A zoom past what any picture shows is refused, naming the option (it trapped cartoons).
         let zoom = try molshot("render", "Tests/Fixtures/1crn.pdb", "--zoom", "1e30", "-o", scratch.appendingPathComponent("z.png").path)
         XCTAssertNotEqual(zoom.status, 0)
