@@ -61,9 +61,11 @@ public final class ThumbnailRun: @unchecked Sendable {
         let perception = try BondPerception.standard()
 
         let writeQueue = BlockingQueue<WriteTask>(capacity: 4)
-        let worker = LazyWorker(meshes: job.request.modes.contains {
-            [Cartoon.name, Surface.name, Representations.automatic, Show.mode].contains($0)
-        })
+        let meshes = job.request.modes.contains { [Cartoon.name, Surface.name, Representations.automatic, Show.mode].contains($0) }
+        let worker = LazyWorker(meshes: meshes)
+        // Modes with meshes are drawn with GL: start it now (Mesa loads, the shaders compile) while
+        // the first files are read.
+        if meshes { _ = worker.get() }
         let readers = DispatchGroup(), writers = DispatchGroup()
         let jobs = max(1, job.jobs)
         for _ in 0..<jobs {
@@ -133,7 +135,8 @@ public final class ThumbnailRun: @unchecked Sendable {
 
     /// Readers and writers run below the drawing thread and llvmpipe's (nice 10): drawing is the
     /// longest stage and every picture waits on it, while reading and encoding have the queues'
-    /// slack to fill what it leaves. Measured on the corpus's thumbnails (nine runs alternating,
+    /// slack to fill what it leaves. (Pictures ray-cast on the CPU are drawn by the readers, all
+    /// at one priority then.) Measured on the corpus's thumbnails (nine runs alternating,
     /// two cores): median 0.731 s all at one priority, 0.706 s so (5: 0.715 to 0.690 s; 19: 0.734 to
     /// 0.712 s, seven runs each).
     static func yieldToDrawing() { _ = molshot_lower_thread_priority(10) }

@@ -21,7 +21,9 @@ if drawing {
         Molshot.drawInHugePages()
     }
     SpareThread.start()
-    OffscreenContexts.preload()
+    // Thumbnails start their GL thread themselves, and only where a picture needs GL: most are
+    // ray-cast on the CPU (ThumbnailRun), where loading Mesa would be start-up spent for nothing.
+    if arguments[0] != "thumbnails" { OffscreenContexts.preload() }
 }
 do {
     var command = try Molshot.parseAsRoot(arguments)
