@@ -112,6 +112,16 @@ final class RendererTests: XCTestCase {
         XCTAssertEqual(renderer.device.liveObjects, before)
     }
 
+    /// `body` run twice: the renderer ray-casting small pictures on the CPU, then drawing them with
+    /// GL; it casts again after.
+    private func bothWaysOfDrawing(_ renderer: MoleculeRenderer, _ body: () throws -> Void) rethrows {
+        defer { renderer.castsSmallPictures = true }
+        for casting in [true, false] {
+            renderer.castsSmallPictures = casting
+            try body()
+        }
+    }
+
     /// The culling tests' fixtures in `mode`, each uploaded once and turned four ways.
     private func eachTurnedView(_ renderer: MoleculeRenderer, _ mode: String,
                                 _ body: (String, PreparedMolecule, MoleculeScene, Camera, Float) throws -> Void) throws {
@@ -140,10 +150,7 @@ final class RendererTests: XCTestCase {
 
     func testCullingHiddenSpheresChangesNoPixel() throws {
         let renderer = try Rendering.renderer()
-        defer { renderer.castsSmallPictures = true }
-        // Both ways of drawing: ray-cast on the CPU and with GL.
-        for casting in [true, false] {
-            renderer.castsSmallPictures = casting
+        try bothWaysOfDrawing(renderer) {
             try eachTurnedView(renderer, "spacefill") { file, p, scene, camera, turn in
                 let (all, culled) = try withoutAndWithCulling(renderer, scene, camera, size: 300)
                 XCTAssertTrue(all == culled, "\(file) turned \(turn): culling changed pixels")
@@ -159,10 +166,7 @@ final class RendererTests: XCTestCase {
         // Ball-and-stick is culled from `ballsToCull` balls up; here from any count, at sizes where
         // atoms are a few pixels across, as a large structure in a thumbnail.
         let renderer = try Rendering.renderer()
-        defer { renderer.castsSmallPictures = true }
-        // Both ways of drawing: ray-cast on the CPU and with GL.
-        for casting in [true, false] {
-            renderer.castsSmallPictures = casting
+        try bothWaysOfDrawing(renderer) {
             renderer.ballCullingMinimum = 0
             defer { renderer.ballCullingMinimum = MoleculeRenderer.ballsToCull }
             var changed = 0, culledSome = false
@@ -202,11 +206,10 @@ final class RendererTests: XCTestCase {
 
     func testCullingDoneAheadIsUsedForItsDirectionOnly() throws {
         let renderer = try Rendering.renderer()
-        defer { renderer.castsSmallPictures = true; renderer.castCullingMinimum = SphereCaster.spheresToCull }
-        // Both ways of drawing: ray-cast on the CPU and with GL (both culling from 300 spheres here).
+        defer { renderer.castCullingMinimum = SphereCaster.spheresToCull }
+        // Both culling from 300 spheres here.
         renderer.castCullingMinimum = MoleculeRenderer.spheresToCull
-        for casting in [true, false] {
-            renderer.castsSmallPictures = casting
+        try bothWaysOfDrawing(renderer) {
             let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("1crn.pdb").path)
             let p = try Rendering.prepared(s, "spacefill")
             var camera = p.fittedCamera
@@ -259,10 +262,7 @@ final class RendererTests: XCTestCase {
 
     func testBondsTrimmedToTheirVisiblePartDrawTheSamePicture() throws {
         let renderer = try Rendering.renderer()
-        defer { renderer.castsSmallPictures = true }
-        // Both ways of drawing: ray-cast on the CPU and with GL.
-        for casting in [true, false] {
-            renderer.castsSmallPictures = casting
+        try bothWaysOfDrawing(renderer) {
             let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("Caffeine.pdb").path)
             let p = try Rendering.prepared(s, "ball-and-stick", hydrogens: true)
             var whole = p.geometry
