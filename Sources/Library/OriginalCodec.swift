@@ -272,7 +272,13 @@ enum OriginalCodec {
 
     static func fixed(_ out: inout [UInt8], _ v: Float, _ decimals: Int) {
         let scale = CompactScale.powers[decimals]
-        let q = Int64((Double(v) * scale).rounded())
+        // A value no fixed-point column holds (past 9.2e18 scaled, or not a number): as Swift
+        // writes it. Such a value never reached a stored library before (it trapped here), so
+        // no stored original is read differently.
+        guard let q = Int64(exactly: (Double(v) * scale).rounded()) else {
+            out.append(contentsOf: Array(v.description.utf8))
+            return
+        }
         if q < 0 || (q == 0 && v.sign == .minus) { out.append(0x2D) }
         let m = q.magnitude, unit = UInt64(scale)
         integer(&out, Int64(m / unit))

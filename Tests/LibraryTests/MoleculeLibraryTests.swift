@@ -52,6 +52,34 @@ final class MoleculeLibraryTests: XCTestCase {
         XCTAssertLessThan(stored.0, try FileInput.readAll(path: fixture("1lzh.pdb.gz")).count, "kept in less than its gzip")
     }
 
+    func testAtomsPastWhatAFixedColumnHoldsAreImportedAndKeptByteForByte() throws {
+        // mmCIF takes any number: 3e38 scaled to a coordinate column passes an Int64, which trapped
+        // the writing of the kept original's prefix.
+        let file = scratch.appendingPathComponent("apart.cif")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        try Data("""
+        data_apart
+        loop_
+        _atom_site.group_PDB
+        _atom_site.id
+        _atom_site.type_symbol
+        _atom_site.label_atom_id
+        _atom_site.label_comp_id
+        _atom_site.label_asym_id
+        _atom_site.label_seq_id
+        _atom_site.Cartn_x
+        _atom_site.Cartn_y
+        _atom_site.Cartn_z
+        ATOM 1 C CA ALA A 1 3e38 3e38 3e38
+        ATOM 2 C CB ALA A 1 -3e38 1.5 -3e38
+        ATOM 3 C C ALA A 1 1 1 1
+
+        """.utf8).write(to: file)
+        guard case .added(let r) = try library.importFile(file.path, perception: perception) else { return XCTFail("not added") }
+        XCTAssertEqual(try library.original(id: r.id), try FileInput.read(path: file.path))
+        XCTAssertEqual(try library.load(String(r.id)).1.models[0].atoms.count, 3)
+    }
+
     func testALoadedMoleculeHasTheFilesAtomsAndBonds() throws {
         for name in ["1crn.pdb", "1CRN.cif", "Caffeine.pdb", "TYR.sdf", "adrenalin.mol2", "SampleMolecule.xyz", "small.pqr", "1lzh.pdb.gz"] {
             let r = try add(name)
