@@ -55,28 +55,8 @@ final class MoleculeLibraryTests: XCTestCase {
     func testAtomsPastWhatAFixedColumnHoldsAreImportedAndKeptByteForByte() throws {
         // mmCIF takes any number: 3e38 scaled to a coordinate column passes an Int64, which trapped
         // the writing of the kept original's prefix.
-        let file = scratch.appendingPathComponent("apart.cif")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        try Data("""
-        data_apart
-        loop_
-        _atom_site.group_PDB
-        _atom_site.id
-        _atom_site.type_symbol
-        _atom_site.label_atom_id
-        _atom_site.label_comp_id
-        _atom_site.label_asym_id
-        _atom_site.label_seq_id
-        _atom_site.Cartn_x
-        _atom_site.Cartn_y
-        _atom_site.Cartn_z
-        ATOM 1 C CA ALA A 1 3e38 3e38 3e38
-        ATOM 2 C CB ALA A 1 -3e38 1.5 -3e38
-        ATOM 3 C C ALA A 1 1 1 1
-
-        """.utf8).write(to: file)
-        guard case .added(let r) = try library.importFile(file.path, perception: perception) else { return XCTFail("not added") }
-        XCTAssertEqual(try library.original(id: r.id), try FileInput.read(path: file.path))
+        let r = try add("far-apart.cif")
+        XCTAssertEqual(try library.original(id: r.id), try FileInput.read(path: fixture("far-apart.cif")))
         XCTAssertEqual(try library.load(String(r.id)).1.models[0].atoms.count, 3)
     }
 

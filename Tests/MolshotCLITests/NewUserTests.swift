@@ -38,25 +38,7 @@ final class NewUserTests: XCTestCase {
     func testAtomsNearAFloatsLimitOrAHugeZoomNeverCrash() throws {
         // mmCIF takes any number: atoms 6e38 Å apart (their span past a float's range) drew with GL
         // but trapped the CPU ray caster's sort and the surface's grid.
-        let cif = scratch.appendingPathComponent("apart.cif")
-        try Data("""
-        data_apart
-        loop_
-        _atom_site.group_PDB
-        _atom_site.id
-        _atom_site.type_symbol
-        _atom_site.label_atom_id
-        _atom_site.label_comp_id
-        _atom_site.label_asym_id
-        _atom_site.label_seq_id
-        _atom_site.Cartn_x
-        _atom_site.Cartn_y
-        _atom_site.Cartn_z
-        ATOM 1 C CA ALA A 1 3e38 3e38 3e38
-        ATOM 2 C CB ALA A 1 -3e38 -3e38 -3e38
-        ATOM 3 C C ALA A 1 1 1 1
-
-        """.utf8).write(to: cif)
+        let cif = InfoCommandTests.root.appendingPathComponent("Tests/Fixtures/far-apart.cif")
         for mode in ["spacefill", "ball-and-stick", "surface", "cartoon", "auto"] {
             let run = try molshot("render", cif.path, "--mode", mode, "--size", "64", "-o", scratch.appendingPathComponent("\(mode).png").path)
             XCTAssertEqual(run.status, 0, "\(mode): \(run.stderr)")
