@@ -56,9 +56,17 @@ final class WorkerPipe: Sendable {
     static let largest = 1 << 30
 
     init(input: Int32, output: Int32) {
+        _ = WorkerPipe.brokenPipesAreErrors
         self.input = input
         self.output = output
     }
+
+    /// A write to a pipe whose reader has gone (a render process killed, the service gone) returns
+    /// EPIPE, which `send` reports as false, instead of raising SIGPIPE, which ends the writing
+    /// process: the service itself, where a render process died between a request and its send.
+    /// Process-wide, set once with the first pipe (the service's HTTP sockets already send
+    /// without the signal).
+    private static let brokenPipesAreErrors: Void = { signal(SIGPIPE, SIG_IGN) }()
 
     /// Writes one message whole (false once the other end has gone).
     @discardableResult

@@ -46,6 +46,17 @@ final class RenderWorkersTests: XCTestCase {
         return p
     }
 
+    func testSendingToAPipeWhoseReaderHasGoneIsFalseNotSIGPIPE() {
+        // A render process killed between a request and its send: the write fails, and the
+        // service (here the test process) goes on instead of dying of SIGPIPE.
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&fds), 0)
+        close(fds[0])
+        let worker = WorkerPipe(input: -1, output: fds[1])
+        XCTAssertFalse(worker.send(WorkerMessage(.event, id: 1), [1, 2, 3]))
+        close(fds[1])
+    }
+
     func testPicturesGoToTheLeastLoadedWorkerAndSessionsToTheOneWithFewest() throws {
         let w = RenderWorkers(count: 3, executable: URL(fileURLWithPath: "/bin/false"), arguments: [])
         XCTAssertEqual(w.count, 3)
