@@ -9,8 +9,11 @@ struct FrameClock {
 
     init(fps: Double?) { self.fps = fps }
 
-    /// The times of the frames due before an event at `time`, which becomes the latest.
-    mutating func due(before time: Double) -> [Double] {
+    /// The times of the frames due before an event at `time`, which becomes the latest; nil,
+    /// and nothing taken, when they would be more than `limit` (counted before any is listed:
+    /// an event at t = 1e300 would list more frame times than memory holds).
+    mutating func due(before time: Double, limit: Int) -> [Double]? {
+        guard count(upTo: time) <= Double(limit) else { return nil }
         defer { last = time }
         return take { $0 < time }
     }
@@ -19,6 +22,13 @@ struct FrameClock {
     mutating func remaining() -> [Double] {
         let end = last
         return take { $0 <= end }
+    }
+
+    /// About how many frames fall due from the next one up to `time` (one more at most than
+    /// `take` lists, which adds 1/fps at a time).
+    func count(upTo time: Double) -> Double {
+        guard let fps, time >= next else { return 0 }
+        return ((time - next) * fps).rounded(.down) + 1
     }
 
     private mutating func take(while due: (Double) -> Bool) -> [Double] {

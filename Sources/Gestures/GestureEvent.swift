@@ -59,7 +59,7 @@ public struct GestureFileError: Fault, Sendable, Equatable {
 public struct GestureEventReader: Sendable {
     public let source: String
     public private(set) var viewport: (width: Double, height: Double) = (0, 0)
-    private var lineNumber = 0
+    public private(set) var lineNumber = 0
     private var lastTime = -Double.infinity
     private var activeTouches = Set<Int>()
     private var sawHeader = false
@@ -76,18 +76,20 @@ public struct GestureEventReader: Sendable {
             throw fail("not a JSON object")
         }
         guard let type = object["type"] as? String else { throw fail("missing field \"type\"") }
+        // Errors quote the type's start only: a 1 MB type would make a 1 MB message.
+        let shown = Excerpt.of(type, length: 40)
         func number(_ key: String, in dict: [String: Any]? = nil) throws -> Double {
             guard let v = JSONText.number((dict ?? object)[key]), v.isFinite else {
-                throw fail("\(type): missing or non-numeric field \"\(key)\"")
+                throw fail("\(shown): missing or non-numeric field \"\(key)\"")
             }
             return v
         }
         func string(_ key: String) throws -> String {
-            guard let v = object[key] as? String else { throw fail("\(type): missing field \"\(key)\"") }
+            guard let v = object[key] as? String else { throw fail("\(shown): missing field \"\(key)\"") }
             return v
         }
         if !sawHeader {
-            guard type == "header" else { throw fail("the first line must be the header, found \"\(type)\"") }
+            guard type == "header" else { throw fail("the first line must be the header, found \"\(shown)\"") }
             guard JSONText.number(object["version"]) == 1 else { throw fail("header: unsupported version (1 is known)") }
             guard let viewport = object["viewport"] as? [String: Any] else { throw fail("header: missing field \"viewport\"") }
             let w = try number("width", in: viewport), h = try number("height", in: viewport)
@@ -133,7 +135,7 @@ public struct GestureEventReader: Sendable {
         case "combine": kind = .combine
         case "clear": kind = .clear
         case "frame": kind = .frame
-        default: throw fail("unknown event type \"\(type)\"")
+        default: throw fail("unknown event type \"\(shown)\"")
         }
         return GestureEvent(time: t, kind: kind, line: lineNumber)
     }

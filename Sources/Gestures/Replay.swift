@@ -20,6 +20,10 @@ public final class Replay<Driver: ViewDriver> {
     private let ownWorker: RenderWorker<Driver.Renderer>?
     private var clock: FrameClock
     public private(set) var frameCount = 0
+    /// Frames one replay may make; one past it is an error naming the limit, before it is drawn.
+    public var maxFrames = Replay.defaultMaxFrames
+    /// The command line's bound: 7 minutes at 240 frames a second.
+    public static var defaultMaxFrames: Int { 100_000 }
     private let lock = NSLock()
     private var failure: Error?
 
@@ -58,7 +62,11 @@ public final class Replay<Driver: ViewDriver> {
             return
         }
         guard let driver else { throw GestureFileError(file: source, line: event.line, message: "event before the header") }
-        for time in clock.due(before: event.time) {
+        guard let due = clock.due(before: event.time, limit: maxFrames - frameCount) else {
+            throw GestureFileError(file: source, line: event.line, message: "an event at t = \(event.time) s makes more than \(maxFrames) frames"
+                                   + (fps.map { " at \($0) frames a second" } ?? "") + ", the most one replay makes")
+        }
+        for time in due {
             driver.settle()
             try emitFrame(at: time, emit)
         }
@@ -85,6 +93,9 @@ public final class Replay<Driver: ViewDriver> {
     }
 
     private func emitFrame(at time: Double, _ emit: @escaping Emit) throws {
+        guard frameCount < maxFrames else {
+            throw GestureFileError(file: source, line: reader.lineNumber, message: "more than \(maxFrames) frames, the most one replay makes")
+        }
         let job = try driver!.frameJob()
         lane.submit({ renderer in try emit(try job.draw(renderer), time) }, failed: { [self] error in
             lock.lock()

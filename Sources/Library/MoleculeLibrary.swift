@@ -165,8 +165,11 @@ public final class MoleculeLibrary {
         let text = file.raw.count >= 2 && file.raw[0] == 0x1F && file.raw[1] == 0x8B
             ? try FileInput.inflate(file.raw, source: file.source, limit: maxBytes) : file.raw
         var structure = try StructureFile.decode(text, source: file.source, options: options)
-        let atoms = structure.models.first?.atoms.count ?? 0
-        guard atoms <= maxAtoms else { throw LibraryError(.request, "\(file.source) has \(atoms) atoms, more than the \(maxAtoms) allowed") }
+        // Every model read counts (a first model of 10 atoms hid 60,000 in the second).
+        let atoms = structure.models.reduce(0) { $0 + $1.atoms.count }
+        guard atoms <= maxAtoms else {
+            throw LibraryError(.request, "\(file.source) has \(atoms) atoms\(structure.models.count > 1 ? " in \(structure.models.count) models" : ""), more than the \(maxAtoms) allowed")
+        }
         let content = MoleculeContent(structure, perception: perception)
         structure.models = Array(structure.models.prefix(1))
         let model = content.model

@@ -198,6 +198,7 @@ public struct RenderRequest: Sendable, Equatable {
               + "SELECTION: chain A, resi 10-20, resn HEM, name CA, elem Fe, polymer, ligand, water, hydrogen, within 5 of ..., "
               + "and/or/not, parentheses.", isFlag: false) { r, v throws(RequestError) in
             guard !r.modeGiven else { throw RequestError(field: "show", "cannot be given with mode: give one or the other") }
+            guard r.shows.count < Show.maxCount else { throw RequestError(field: "show", "is given more than \(Show.maxCount) times: that is as many as one picture takes") }
             r.shows.append(try Show(parsing: v))
             r.modes = [Show.mode]
         },

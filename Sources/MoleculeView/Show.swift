@@ -29,6 +29,10 @@ public struct Show: Sendable, Equatable {
     /// The mode of a picture made of shows (a thumbnail's name and a replay's mode say it).
     public static let mode = "shows"
 
+    /// Shows one picture may have: each is a selection evaluated over every atom and a
+    /// representation built, so their number is bounded like a selection's length.
+    public static let maxCount = 16
+
     public init(representation: String, coloring: Coloring = .request, selection: Selection = .all, text: String? = nil) {
         self.representation = representation
         self.coloring = coloring
@@ -38,18 +42,20 @@ public struct Show: Sendable, Equatable {
 
     /// Reads `REPRESENTATION [COLOR]: SELECTION`; a `RequestError` for the field `show` says what is wrong.
     public init(parsing text: String) throws(RequestError) {
+        // Errors quote the show's start only, however long it is.
+        let quoted = Excerpt.of(text)
         let colon = text.firstIndex(of: ":")
         let head = colon.map { text[..<$0] } ?? Substring(text)
         let words = head.split(whereSeparator: \.isWhitespace).map(String.init)
         let known = Representations.names + [Representations.automatic]
         guard let name = words.first.flatMap(Representations.canonical) else {
             throw RequestError(field: "show", "must start with a representation, one of: \(known.joined(separator: ", ")) "
-                               + "(as in \"cartoon: polymer\"; got \(text.isEmpty ? "nothing" : "\"\(text)\""))"
+                               + "(as in \"cartoon: polymer\"; got \(text.isEmpty ? "nothing" : "\"\(quoted)\""))"
                                + (words.first.map { NearMiss.hint(for: $0, among: known) } ?? ""))
         }
         guard words.count <= 2 else {
             throw RequestError(field: "show", "takes REPRESENTATION [COLOR]: SELECTION; \"\(words[2...].joined(separator: " "))\" "
-                               + "is left over before the colon in \"\(text)\"")
+                               + "is left over before the colon in \"\(quoted)\"")
         }
         var coloring = Coloring.request
         if words.count == 2 {
@@ -58,7 +64,7 @@ public struct Show: Sendable, Equatable {
             case .fixed(let c)?: coloring = .fixed(c)
             case nil:
                 throw RequestError(field: "show", "color \"\(words[1])\" is none of: \(ColorTheme.allCases.map(\.rawValue).joined(separator: ", ")), "
-                                   + "a color name (\(Color.names.keys.sorted().joined(separator: ", "))) or #RRGGBB (in \"\(text)\")"
+                                   + "a color name (\(Color.names.keys.sorted().joined(separator: ", "))) or #RRGGBB (in \"\(quoted)\")"
                                    + AtomColoring.hint(for: words[1]))
             }
         }
@@ -66,14 +72,14 @@ public struct Show: Sendable, Equatable {
         if let colon {
             let expression = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             if expression.isEmpty {
-                throw RequestError(field: "show", "has nothing after the colon in \"\(text)\"; give a selection (polymer, ligand, chain A, ...) or leave out the colon")
+                throw RequestError(field: "show", "has nothing after the colon in \"\(quoted)\"; give a selection (polymer, ligand, chain A, ...) or leave out the colon")
             }
             do {
                 selection = try Selection(parsing: expression)
             } catch let e as SelectionError {
-                throw RequestError(field: "show", "in \"\(text)\": \(e)")
+                throw RequestError(field: "show", "in \"\(quoted)\": \(e)")
             } catch {
-                throw RequestError(field: "show", "in \"\(text)\": \(error)")
+                throw RequestError(field: "show", "in \"\(quoted)\": \(error)")
             }
         }
         self.init(representation: name, coloring: coloring, selection: selection, text: text.trimmingCharacters(in: .whitespaces))

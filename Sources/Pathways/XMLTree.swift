@@ -3,6 +3,14 @@ import Foundation
 import FoundationXML
 #endif
 
+/// What an XML pathway map may hold.
+public enum XMLLimits {
+    /// Elements inside one another: real maps nest a dozen deep (SBGN's complexes in
+    /// compartments, GPML's groups); a hostile one of 100,000 would exhaust the stack of
+    /// whatever walks the tree, and the tree's own release.
+    public static let depth = 256
+}
+
 /// A parsed XML document as plain elements (name without namespace prefix, attributes,
 /// children, text, and the line each starts on), for the XML pathway formats.
 final class XMLElementNode {
@@ -54,7 +62,11 @@ final class XMLElementNode {
         parser.shouldProcessNamespaces = false
         parser.shouldResolveExternalEntities = false
         builder.parser = parser
-        guard parser.parse(), let root = builder.root else {
+        let parsed = parser.parse()
+        if let deep = builder.tooDeep {
+            throw PathwayError(file: file, at: "line \(deep)", "elements nest more than \(XMLLimits.depth) deep, past what a map holds")
+        }
+        guard parsed, let root = builder.root else {
             let line = parser.lineNumber
             let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "not well-formed XML"
             throw PathwayError(file: file, at: "line \(line)", "not well-formed XML (\(reason))")
@@ -100,9 +112,16 @@ final class XMLElementNode {
         var root: XMLElementNode?
         var stack: [XMLElementNode] = []
         weak var parser: XMLParser?
+        /// The line where elements went past `XMLLimits.depth` (parsing stops there).
+        var tooDeep: Int?
 
         func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
                     attributes: [String: String] = [:]) {
+            guard stack.count < XMLLimits.depth else {
+                if tooDeep == nil { tooDeep = parser.lineNumber }
+                parser.abortParsing()
+                return
+            }
             let local = elementName.split(separator: ":").last.map(String.init) ?? elementName
             let node = XMLElementNode(name: local, attributes: attributes, line: parser.lineNumber)
             if let parent = stack.last { parent.children.append(node) } else { root = node }
@@ -110,6 +129,7 @@ final class XMLElementNode {
         }
 
         func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+            guard tooDeep == nil else { return }
             _ = stack.popLast()
         }
 

@@ -63,10 +63,18 @@ extension MolshotService {
             guard let list = object["entities"] as? [[String: Any]] else {
                 throw HTTPError(.badRequest, message: "entities is needed for \(key): a list of {\"PERM_ID\": .., \"REFCON\": ..}")
             }
-            return try list.enumerated().map { i, e in
+            // Each entity once, and a bounded number of them: one molecule named 1,500 times with
+            // IMAGES: DATA made a 2.8 GB answer of a 135 KB body.
+            let limit = ServiceLimits.entities
+            var seen = Set<String>(), ids: [String] = []
+            for (i, e) in list.enumerated() {
                 guard let id = e["PERM_ID"] as? String else { throw HTTPError(.badRequest, message: "entities[\(i)].PERM_ID is needed") }
-                return id
+                if seen.insert(id).inserted { ids.append(id) }
+                guard ids.count <= limit.value else {
+                    throw HTTPError(.contentTooLarge, message: "entities names more than \(limit.value) entities, the most one request asks for")
+                }
             }
+            return ids
         }
         let navigation = ["PERM_ID", "REFCON", "CATEGORY", "SUMMARY_HEADER", "SUMMARY", "CHILDREN"]
         switch key {
@@ -198,6 +206,15 @@ extension MolshotService {
             String(decoding: (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data(), as: UTF8.self)
         }
         var rows: [[String]] = []
+        // The answer's size as it grows, refused past the limit before more is drawn or kept.
+        let limit = ServiceLimits.entityAnswerBytes.value
+        var bytes = 0
+        let tooLarge = HTTPError(.contentTooLarge, message: "the answer would be larger than \(limit >> 20) MiB (entity answer bytes): "
+                                 + "ask for fewer entities, or for IMAGES: URL")
+        func count(_ row: [String]) throws {
+            bytes += row.reduce(16) { $0 + $1.utf8.count + 4 }
+            guard bytes <= limit else { throw tooLarge }
+        }
         for e in entities {
             var row: [String] = []
             for column in columns {
@@ -213,14 +230,19 @@ extension MolshotService {
                 case "ROOT_LEVEL": row.append(e.rootLevel ? "true" : "")
                 case "IMAGES":
                     var marquee: Any = NSNull(), tiled: [Any] = []
+                    // Images drawn one after another: stopped at the first that takes the answer past the limit.
+                    var drawn = 0
                     for (slot, image) in e.images {
                         let spec = try await imageSpec(image, form: form, base: base)
+                        drawn += ((spec["DATA"] as? [String: Any])?["BASE64"] as? String)?.utf8.count ?? 0
+                        guard bytes + drawn <= limit else { throw tooLarge }
                         if slot == "MARQUEE" { marquee = spec } else { tiled.append(spec) }
                     }
                     row.append(json(["MARQUEE": marquee, "TILED": tiled]))
                 default: row.append("")
                 }
             }
+            try count(row)
             rows.append(row)
         }
         return EntityTable(columns: columns, rows: rows)

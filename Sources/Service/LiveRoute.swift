@@ -15,7 +15,8 @@ import Structure
 /// first), so that recording sessions cannot fill the server's memory.
 final class LiveSessions: Sendable {
     struct State {
-        var open: [String: any LiveView] = [:]
+        /// Sessions by id; nil while one is being opened (its place is taken all the same).
+        var open: [String: (any LiveView)?] = [:]
         var recordings: [String: (text: String, closed: Double)] = [:]
         var recordingOrder: [String] = []
         var recordingBytes = 0
@@ -27,18 +28,26 @@ final class LiveSessions: Sendable {
 
     var count: Int { state.withLock { $0.open.count } }
 
-    /// Registers a session unless `limit` are open.
-    func open(_ id: String, _ session: any LiveView, limit: Int) -> Bool {
+    /// Takes a place for session `id` unless `limit` are open or being opened: asked before the
+    /// session is made anywhere (here or in a render process), so a refusal has nothing to undo.
+    /// Every place taken is given back by `close(id)`, whatever happens in between.
+    func reserve(_ id: String, limit: Int) -> Bool {
         state.withLock { s in
             guard s.open.count < limit else { return false }
-            s.open[id] = session
+            s.open[id] = .some(nil)
             return true
         }
     }
 
+    /// The session made for a place `reserve` took.
+    func attach(_ id: String, _ session: any LiveView) {
+        state.withLock { $0.open[id] = .some(session) }
+    }
+
+    /// Gives back the place of session `id` and keeps its recording, if it made one.
     func close(_ id: String) {
         state.withLock { s in
-            guard let session = s.open.removeValue(forKey: id), let recording = session.recording else { return }
+            guard let kept = s.open.removeValue(forKey: id), let session = kept, let recording = session.recording else { return }
             s.recordings[id] = (recording, Self.now())
             s.recordingOrder.append(id)
             s.recordingBytes += recording.utf8.count
@@ -50,7 +59,7 @@ final class LiveSessions: Sendable {
     func recording(_ id: String) -> String? {
         state.withLock { s in
             Self.forget(&s)
-            return s.open[id]?.recording ?? s.recordings[id]?.text
+            return (s.open[id] ?? nil)?.recording ?? s.recordings[id]?.text
         }
     }
 
@@ -70,23 +79,29 @@ final class LiveSessions: Sendable {
 
 /// What waits to be sent to one session's client, bounded: one frame at most waits (a newer
 /// frame takes the place of one not yet sent, so a client that reads slowly gets the newest
-/// view, not a backlog), and past 1,024 waiting messages (errors, taps) the rest are dropped, so
-/// a client cannot make the server keep what it does not take.
+/// view, not a backlog), and other messages (errors, taps) up to `messages` of them and `bytes`
+/// in all, each error cut to `messageBytes`; past that they are dropped, so a client that does
+/// not read cannot make the server keep what it does not take.
 final class SendBacklog: Sendable {
-    static let messages = 1024
-    private let waiting = Locked<(frame: LiveOutput?, messages: Int)>((nil, 0))
+    static let messages = ServiceLimits.sessionBacklogMessages.value
+    static let bytes = ServiceLimits.sessionBacklogBytes.value
+    static let messageBytes = 1024
+    private let waiting = Locked<(frame: LiveOutput?, messages: Int, bytes: Int)>((nil, 0, 0))
 
-    /// Whether `output` is to join the queue; a frame joins only where none waits (else it
-    /// replaces the waiting one, which is already queued).
-    func admit(_ output: LiveOutput) -> Bool {
-        waiting.withLock { w in
+    /// What to queue for `output`, nil when nothing is (a frame joins only where none waits, else
+    /// it replaces the waiting one, which is already queued; a message past the bounds is dropped).
+    func admit(_ output: LiveOutput) -> LiveOutput? {
+        let output = Self.cut(output)
+        return waiting.withLock { w in
             if case .frame = output {
                 defer { w.frame = output }
-                return w.frame == nil
+                return w.frame == nil ? output : nil
             }
-            guard w.messages < Self.messages else { return false }
+            let size = Self.size(output)
+            guard w.messages < Self.messages, w.bytes + size <= Self.bytes else { return nil }
             w.messages += 1
-            return true
+            w.bytes += size
+            return output
         }
     }
 
@@ -98,7 +113,30 @@ final class SendBacklog: Sendable {
                 return w.frame ?? output
             }
             w.messages -= 1
+            w.bytes -= Self.size(output)
             return output
+        }
+    }
+
+    /// An error's message cut to `messageBytes` (whole characters).
+    static func cut(_ output: LiveOutput) -> LiveOutput {
+        guard case .error(let line, let message) = output, message.utf8.count > messageBytes else { return output }
+        var out = "", count = 0
+        for c in message {
+            let n = String(c).utf8.count
+            if count + n > messageBytes - 4 { break }
+            out.append(c)
+            count += n
+        }
+        return .error(line: line, message: out + " ...")
+    }
+
+    /// The bytes a message holds while it waits (its text, and a little for the rest).
+    static func size(_ output: LiveOutput) -> Int {
+        switch output {
+        case .frame: return 0
+        case .error(_, let message): return message.utf8.count + 32
+        case .tapped(let tap): return 256 + (tap.node.map { $0.id.utf8.count + $0.name.utf8.count + $0.kind.utf8.count + $0.label.utf8.count } ?? 0)
         }
     }
 }
@@ -161,9 +199,11 @@ extension MolshotService {
             subject = .remote(worker: worker, library: r.id, settings: Self.pictureSettings(Self.query(request), defaultSize: "512"))
         } else {
             do {
-                let structure = try limits.load(.library(r.id))
-                try checkSize(structure)
-                subject = .molecule(options, Handed(value: structure))
+                // Read off the threads that answer requests, as pictures are.
+                let limits = limits
+                let structure = try await heavy { Handed(value: try limits.load(.library(r.id))) }
+                try checkSize(structure.value)
+                subject = .molecule(options, structure)
             } catch {
                 workers.done(worker, session: true)
                 throw error
@@ -176,6 +216,14 @@ extension MolshotService {
     /// One session: the first text message says its id; then event lines in, frames out (a JSON
     /// text message describing each frame, then the PNG as a binary message) and errors as JSON.
     func runSession(_ request: Request, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+        // The session's place first, before anything is read or opened: a refusal then leaves
+        // nothing behind, here or in a render process, and every later way out gives it back.
+        let id = UUID().uuidString.lowercased()
+        guard sessions.reserve(id, limit: configuration.maxSessions) else {
+            try await outbound.close(.unknown(1013), reason: Self.closeReason("too many live sessions: this server takes \(configuration.maxSessions) at once; try again later"))
+            return
+        }
+        defer { sessions.close(id) }
         let plan: SessionPlan
         do { plan = try await sessionPlan(request) } catch {
             let message = (error as? HTTPError)?.body ?? "\(error)"
@@ -185,8 +233,7 @@ extension MolshotService {
         }
         defer { if let worker = plan.worker { workers.done(worker, session: true) } }
         let (outputs, continuation) = AsyncStream<LiveOutput>.makeStream()
-        let backlog = SendBacklog(), send: @Sendable (LiveOutput) -> Void = { if backlog.admit($0) { continuation.yield($0) } }
-        let id = UUID().uuidString.lowercased()
+        let backlog = SendBacklog(), send: @Sendable (LiveOutput) -> Void = { if let admitted = backlog.admit($0) { continuation.yield(admitted) } }
         let session: any LiveView
         switch plan.subject {
         case .molecule(let options, let molecule):
@@ -205,14 +252,11 @@ extension MolshotService {
             session = LiveSession(source: "session \(id)", map: map.value, width: width, height: height, theme: PathwayTheme(.standard),
                                          lane: RenderLane(worker) { $0.pathways }, record: plan.record, send: send)
         }
-        guard sessions.open(id, session, limit: configuration.maxSessions) else {
-            try await outbound.close(.unknown(1013), reason: Self.closeReason("too many live sessions: this server takes \(configuration.maxSessions) at once; try again later"))
-            return
-        }
+        sessions.attach(id, session)
+        // Closed here before its place is given back (defers run last first).
         defer {
             session.close()
             continuation.finish()
-            sessions.close(id)
         }
         try await outbound.write(.text(Self.jsonLine([
             "type": "session", "id": id, "width": plan.width, "height": plan.height, "mode": plan.mode, "record": plan.record,
@@ -252,7 +296,7 @@ extension MolshotService {
                 }
             }
             do {
-                for try await message in inbound.messages(maxSize: 1 << 20) {
+                for try await message in inbound.messages(maxSize: ServiceLimits.eventLineBytes.value) {
                     lastHeard.withLock { $0 = DispatchTime.now().uptimeNanoseconds }
                     switch message {
                     case .text(let text):

@@ -203,6 +203,14 @@ struct WebFiles<Context: RequestContext>: RouterMiddleware {
         // A NUL, plain or percent-encoded, would end the file name where the filesystem reads it.
         let decoded = request.uri.path.removingPercentEncoding
         guard let decoded, !decoded.utf8.contains(0) else { throw HTTPError(.notFound) }
-        return try await files.handle(request, context: context, next: next)
+        // The viewer's files are small and served whole: Range is ignored, as RFC 9110 lets a
+        // server do (FileMiddleware answered `bytes=99999-` with 206 and a negative length, and
+        // `bytes=-5` with 6 bytes), and no ranges are offered.
+        var head = request.head
+        head.headerFields[.range] = nil
+        head.headerFields[.ifRange] = nil
+        var response = try await files.handle(Request(head: head, body: request.body), context: context, next: next)
+        response.headers[.acceptRanges] = nil
+        return response
     }
 }

@@ -49,11 +49,18 @@ extension MolshotService {
         }) {
             return Response(status: .notModified, headers: headers)
         }
-        if let range = request.headers[.range] {
+        // If-Range with another validator than ours asks for the whole (RFC 9110 13.1.5).
+        if let range = request.headers[.range], request.headers[.ifRange].map({ $0 == etag }) ?? true {
             let length = buffer.readableBytes
-            guard let (from, to) = Self.byteRange(range, length: length) else {
+            let (from, to): (Int, Int)
+            switch Self.byteRange(range, length: length) {
+            case .whole:
+                headers[.contentType] = "image/png"
+                return Response(status: .ok, headers: headers, body: .init(byteBuffer: buffer))
+            case .unsatisfiable:
                 headers[.contentRange] = "bytes */\(length)"
                 return Response(status: .rangeNotSatisfiable, headers: headers)
+            case .part(let a, let b): (from, to) = (a, b)
             }
             headers[.contentRange] = "bytes \(from)-\(to)/\(length)"
             headers[.contentType] = "image/png"
@@ -83,17 +90,37 @@ extension MolshotService {
         }
     }
 
-    /// `bytes=A-B`, `bytes=A-` or `bytes=-N` within `length`, as inclusive offsets.
-    static func byteRange(_ text: String, length: Int) -> (Int, Int)? {
-        guard text.hasPrefix("bytes="), !text.contains(","), length > 0 else { return nil }
+    /// What a `Range` header asks of a body of `length` bytes, as RFC 9110 14.2 says: one
+    /// range `bytes=A-B`, `bytes=A-` or `bytes=-N`, with a last position or suffix past the end
+    /// clamped to it (digits past what an Int holds too); unsatisfiable where it starts at or
+    /// past the end (or asks for a suffix of 0); and the whole body for what this server does
+    /// not serve in parts (other units, several ranges) or cannot read (the header is ignored).
+    enum ByteRange: Equatable {
+        case whole
+        case part(from: Int, to: Int)
+        case unsatisfiable
+    }
+
+    static func byteRange(_ text: String, length: Int) -> ByteRange {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        guard text.lowercased().hasPrefix("bytes="), !text.contains(",") else { return .whole }
         let spec = text.dropFirst(6).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-        guard spec.count == 2 else { return nil }
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        guard spec.count == 2 else { return .whole }
+        func digits(_ s: String) -> Bool { !s.isEmpty && s.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
+        // A number of digits only; past Int's range it is larger than any body.
+        func value(_ s: String) -> Int { Int(s) ?? .max }
         if spec[0].isEmpty {
-            guard let n = Int(spec[1]), n > 0 else { return nil }
-            return (max(0, length - n), length - 1)
+            guard digits(spec[1]) else { return .whole }
+            let n = value(spec[1])
+            guard n > 0, length > 0 else { return .unsatisfiable }
+            return .part(from: length - min(n, length), to: length - 1)
         }
-        guard let from = Int(spec[0]), from < length else { return nil }
-        let to = spec[1].isEmpty ? length - 1 : min(Int(spec[1]) ?? -1, length - 1)
-        return to >= from ? (from, to) : nil
+        guard digits(spec[0]), spec[1].isEmpty || digits(spec[1]) else { return .whole }
+        let from = value(spec[0])
+        let to = spec[1].isEmpty ? Int.max : value(spec[1])
+        guard to >= from else { return .whole }
+        guard from < length else { return .unsatisfiable }
+        return .part(from: from, to: min(to, length - 1))
     }
 }

@@ -87,4 +87,36 @@ public struct CellGrid {
             }
         }
     }
+
+    /// Whether some point of the grid is within `sqrt(limit)` (at most the cell size) of `p`, which
+    /// need not be one of its points nor inside its box; false for a point that is not finite.
+    public func hasPoint(near p: SIMD3<Float>, _ positions: [SIMD3<Float>], within limit: Float) -> Bool {
+        let f = (p - origin) / cellSize
+        guard f.x.isFinite, f.y.isFinite, f.z.isFinite else { return false }
+        // Cells two or more past the box hold nothing and have no neighbour inside it: clamped
+        // there, a far point converts without trapping and finds nothing.
+        let lo = SIMD3<Float>(repeating: -2), hi = SIMD3<Float>(Float(dims.x + 1), Float(dims.y + 1), Float(dims.z + 1))
+        let g = pointwiseMax(lo, pointwiseMin(f, hi))
+        let c = SIMD3(Int(g.x.rounded(.down)), Int(g.y.rounded(.down)), Int(g.z.rounded(.down)))
+        for dz in -1...1 {
+            let z = c.z + dz
+            if z < 0 || z >= dims.z { continue }
+            for dy in -1...1 {
+                let y = c.y + dy
+                if y < 0 || y >= dims.y { continue }
+                for dx in -1...1 {
+                    let x = c.x + dx
+                    if x < 0 || x >= dims.x { continue }
+                    let k = key(SIMD3(x, y, z))
+                    var j = useFlat ? flatHeads[k] : (hashedHeads[k] ?? -1)
+                    while j >= 0 {
+                        let d = positions[Int(j)] - p
+                        if (d * d).sum() <= limit { return true }
+                        j = next[Int(j)]
+                    }
+                }
+            }
+        }
+        return false
+    }
 }

@@ -48,9 +48,28 @@ public indirect enum Selection: Sendable, Equatable {
 
     // MARK: Parsing
 
+    /// What one expression may hold, checked before it is read: a parser and an evaluation that
+    /// recurse as deep as the expression nests, and whose work grows with its words, are bounded
+    /// by these (PyMOL users' selections are a few words and two or three parentheses deep).
+    public enum Limits {
+        /// Characters in one expression.
+        public static let length = 2000
+        /// Words, parentheses and operators in one expression.
+        public static let words = 256
+        /// Parentheses, `not`, `byres` and `within` inside one another.
+        public static let depth = 32
+    }
+
     /// Reads an expression; `SelectionError` says where it goes wrong.
     public init(parsing text: String) throws {
+        guard text.utf8.count <= Limits.length else {
+            throw SelectionError(expression: text, position: Limits.length + 1,
+                                 message: "longer than \(Limits.length) characters: a selection is a few words, not a program")
+        }
         var parser = Parser(text: text)
+        if parser.tokens.count > Limits.words {
+            throw parser.error(at: parser.tokens[Limits.words], "more than \(Limits.words) words and operators: this is as far as a selection may go")
+        }
         self = try parser.expression()
         if let extra = parser.peek() {
             throw parser.error(at: extra, "expected and, or or the end, found \(extra.text)")
@@ -68,6 +87,8 @@ public indirect enum Selection: Sendable, Equatable {
         let text: String
         var tokens: [Token] = []
         var next = 0
+        /// Parentheses, `not`, `byres` and `within` open around the token being read.
+        var depth = 0
 
         init(text: String) {
             self.text = text
@@ -117,14 +138,24 @@ public indirect enum Selection: Sendable, Equatable {
             return left
         }
 
+        /// Counts one more level of nesting around `body`, refused past `Limits.depth`.
+        mutating func nested<T>(at token: Token?, _ body: (inout Parser) throws -> T) throws -> T {
+            guard depth < Limits.depth else {
+                throw error(at: token, "nested more than \(Limits.depth) deep (parentheses, not, byres, within): this is as deep as a selection may go")
+            }
+            depth += 1
+            defer { depth -= 1 }
+            return try body(&self)
+        }
+
         mutating func negation() throws -> Selection {
             if peek()?.lower == "not" {
                 next += 1
-                return .not(try negation())
+                return .not(try nested(at: previous) { try $0.negation() })
             }
             if peek()?.lower == "byres" || peek()?.lower == "br." {
                 next += 1
-                return .byResidue(try negation())
+                return .byResidue(try nested(at: previous) { try $0.negation() })
             }
             var inner = try primary()
             // PyMOL's postfix `S around D`.
@@ -152,7 +183,7 @@ public indirect enum Selection: Sendable, Equatable {
             guard let t = take() else { throw error(at: nil, "expected a selection, found the end") }
             switch t.lower {
             case "(":
-                let inner = try expression()
+                let inner = try nested(at: t) { try $0.expression() }
                 guard take()?.text == ")" else { throw error(at: previous, "expected ) to close the ( at \(t.position)") }
                 return inner
             case "all", "*": return .all
@@ -181,7 +212,7 @@ public indirect enum Selection: Sendable, Equatable {
                     throw error(at: previous, "expected a distance in Å after within")
                 }
                 guard take()?.lower == "of" else { throw error(at: previous, "expected of after within \(d.text)") }
-                return .within(distance, try negation())
+                return .within(distance, try nested(at: t) { try $0.negation() })
             case ")":
                 throw error(at: t, "a ) with no ( before it")
             case "and", "or":
@@ -217,29 +248,39 @@ public indirect enum Selection: Sendable, Equatable {
         case .or(let a, let b): return zip(a.mask(in: model), b.mask(in: model)).map { $0 || $1 }
         case .not(let a): return a.mask(in: model).map { !$0 }
         case .around(let distance, let inner):
+            // The inner selection once (evaluating it again inside `within` doubled the work at
+            // every level of nesting).
             let core = inner.mask(in: model)
-            return zip(Selection.within(distance, inner).mask(in: model), core).map { $0 && !$1 }
+            return zip(Selection.near(core, distance: distance, in: model), core).map { $0 && !$1 }
         case .byResidue(let inner):
             let chosen = inner.mask(in: model)
             var residues = Set<Int32>()
             for (i, atom) in model.atoms.enumerated() where chosen[i] { residues.insert(atom.residue) }
             return model.atoms.map { residues.contains($0.residue) }
         case .within(let distance, let inner):
-            var out = inner.mask(in: model)
-            let seeds = out
-            let positions = model.atoms.map(\.position)
-            let grid = CellGrid(positions: positions, cellSize: max(distance, 0.5))
-            let limit = distance * distance
-            for i in positions.indices where seeds[i] {
-                grid.forEachNeighbor(of: i, positions) { j, d2 in if d2 <= limit { out[j] = true } }
-            }
-            return out
+            return Selection.near(inner.mask(in: model), distance: distance, in: model)
         default:
             return model.atoms.map { atom in
                 let residue = model.residues[Int(atom.residue)]
                 return test(atom, residue, model.chains[Int(residue.chain)])
             }
         }
+    }
+
+    /// `seeds` and every atom within `distance` of one: each atom asks a grid of the seeds alone
+    /// and stops at the first near enough, so the work stays linear in the atoms whatever the
+    /// distance (each seed marking its neighbours was quadratic at `within 1000 of all`).
+    static func near(_ seeds: [Bool], distance: Float, in model: Model) -> [Bool] {
+        let positions = model.atoms.map(\.position)
+        let seedPositions = positions.indices.filter { seeds[$0] }.map { positions[$0] }
+        guard !seedPositions.isEmpty else { return seeds }
+        let grid = CellGrid(positions: seedPositions, cellSize: max(distance, 0.5))
+        let limit = distance * distance
+        var out = seeds
+        for i in positions.indices where !seeds[i] {
+            out[i] = grid.hasPoint(near: positions[i], seedPositions, within: limit)
+        }
+        return out
     }
 
     /// The indices of the atoms of `model` selected.
@@ -285,7 +326,9 @@ public struct SelectionError: Fault, Sendable, Equatable {
     /// 1-based character position.
     public var position: Int
     public var message: String
+    /// The expression is quoted around the place only (`Excerpt`): an error is short whatever was sent.
     public var description: String {
-        "selection \"\(expression)\", at character \(position): \(message)\n    \(expression)\n    \(String(repeating: " ", count: max(0, position - 1)))^"
+        let (window, at) = Excerpt.around(expression, position: position)
+        return "selection \"\(Excerpt.of(expression))\", at character \(position): \(message)\n    \(window)\n    \(String(repeating: " ", count: max(0, at - 1)))^"
     }
 }

@@ -1,0 +1,71 @@
+import Core
+import Gestures
+import MoleculeView
+import Pathways
+import Structure
+
+/// One bound on what a request may make the service do: its name, its value and unit, the
+/// status a request past it gets, and what it bounds. `ServiceLimits.all` is the table the README's
+/// "Limits" section prints (a test reads both), as nginx's directives each have a name, a default
+/// and a line in its documentation.
+public struct ServiceLimit: Sendable, Equatable {
+    /// The name the README's table and the error messages use.
+    public let name: String
+    public let value: Int
+    public let unit: String
+    /// The HTTP status a request past the limit gets.
+    public let status: Int
+    /// What it bounds, and where it can be set (a `serve` option), if anywhere.
+    public let bounds: String
+}
+
+/// Every limit of the service that is not a setting of `serve` (those are `ServiceConfiguration`'s,
+/// listed after them in `all` with their defaults). Each is checked before the work it bounds starts.
+public enum ServiceLimits {
+    public static let selectionLength = ServiceLimit(name: "selection length", value: Selection.Limits.length, unit: "characters", status: 400,
+                                                     bounds: "one selection in show=")
+    public static let selectionWords = ServiceLimit(name: "selection words", value: Selection.Limits.words, unit: "words", status: 400,
+                                                    bounds: "words, parentheses and operators in one selection")
+    public static let selectionDepth = ServiceLimit(name: "selection depth", value: Selection.Limits.depth, unit: "levels", status: 400,
+                                                    bounds: "parentheses, not, byres and within inside one another")
+    public static let shows = ServiceLimit(name: "shows", value: Show.maxCount, unit: "show= parameters", status: 400,
+                                           bounds: "representations in one picture")
+    public static let pictureSamples = ServiceLimit(name: "picture samples", value: 1 << 26, unit: "samples", status: 413,
+                                                    bounds: "width x height x antialias^2 x (1 + occlusion + outline effects) of one picture")
+    public static let replayFrames = ServiceLimit(name: "replay frames", value: 600, unit: "frames", status: 413,
+                                                  bounds: "frames one POST /v1/replay makes, counted before they are listed")
+    public static let replayBytes = ServiceLimit(name: "replay bytes", value: 256 << 20, unit: "bytes", status: 413,
+                                                 bounds: "the PNG frames one replay keeps for its animation")
+    public static let jsonDepth = ServiceLimit(name: "JSON depth", value: JSONText.maximumDepth, unit: "levels", status: 400,
+                                               bounds: "arrays and objects inside one another in a JSON body or event line")
+    public static let xmlDepth = ServiceLimit(name: "XML depth", value: XMLLimits.depth, unit: "levels", status: 400,
+                                              bounds: "elements inside one another in a pathway map")
+    public static let entities = ServiceLimit(name: "entities", value: 100, unit: "entities", status: 413,
+                                              bounds: "entities one POST /v1/entities asks for")
+    public static let entityAnswerBytes = ServiceLimit(name: "entity answer bytes", value: 64 << 20, unit: "bytes", status: 413,
+                                                       bounds: "the answer of one POST /v1/entities, images included")
+    public static let sessionBacklogMessages = ServiceLimit(name: "session backlog messages", value: 1024, unit: "messages", status: 0,
+                                                            bounds: "errors and taps waiting for a live session's client (more are dropped)")
+    public static let sessionBacklogBytes = ServiceLimit(name: "session backlog bytes", value: 1 << 20, unit: "bytes", status: 0,
+                                                         bounds: "the bytes of those messages (each error cut to 1 KiB)")
+    public static let eventLineBytes = ServiceLimit(name: "event message bytes", value: 1 << 20, unit: "bytes", status: 0,
+                                                    bounds: "one WebSocket message of a live session (the session is closed past it)")
+
+    /// The table, in the README's order: these limits, then `serve`'s settings with their defaults.
+    public static var all: [ServiceLimit] {
+        let c = ServiceConfiguration(database: "")
+        return [selectionLength, selectionWords, selectionDepth, shows, pictureSamples, replayFrames, replayBytes, jsonDepth, xmlDepth,
+                entities, entityAnswerBytes, sessionBacklogMessages, sessionBacklogBytes, eventLineBytes,
+                ServiceLimit(name: "max-body", value: c.maxBodyBytes, unit: "bytes", status: 413, bounds: "a request body (--max-body)"),
+                ServiceLimit(name: "max-side", value: c.maxSide, unit: "pixels", status: 400, bounds: "a picture's width and height (--max-side)"),
+                ServiceLimit(name: "max-atoms", value: c.maxAtoms, unit: "atoms", status: 413,
+                             bounds: "atoms of every model of a structure drawn, imported or opened (--max-atoms)"),
+                ServiceLimit(name: "render-seconds", value: Int(c.renderSeconds), unit: "seconds", status: 503,
+                             bounds: "a picture's reading, preparing and drawing (--render-seconds)"),
+                ServiceLimit(name: "render-queue", value: c.renderQueue, unit: "requests", status: 503, bounds: "requests waiting for each render worker (--render-queue)"),
+                ServiceLimit(name: "max-sessions", value: c.maxSessions, unit: "sessions", status: 1013, bounds: "live sessions open at once (--max-sessions)"),
+                ServiceLimit(name: "max-connections", value: c.maxConnections, unit: "connections", status: 0,
+                             bounds: "connections open at once; more wait to be accepted (--max-connections)"),
+        ]
+    }
+}
