@@ -59,7 +59,7 @@ let package = Package(
         .testTarget(name: "RenderTests", dependencies: ["Imaging", "Core", "MoleculeView", "Graphics", "Scene", "Structure"]),
         .testTarget(name: "GestureTests", dependencies: ["Imaging", "Gestures", "Pathways", "MoleculeView", "Structure", "Graphics", "Scene"]),
         .testTarget(name: "ThumbnailTests", dependencies: ["Imaging", "Thumbnails", "MoleculeView", "Structure", "Graphics"]),
-        .testTarget(name: "ServiceTests", dependencies: ["Imaging", "MoleculeView", "Service", "Library", "Structure", "Graphics", "Core", "Gestures",
+        .testTarget(name: "ServiceTests", dependencies: ["Imaging", "MoleculeView", "Service", "Library", "Structure", "Graphics", "Core", "Gestures", "Pathways",
                                                          .product(name: "Hummingbird", package: "hummingbird"),
                                                          .product(name: "HummingbirdTesting", package: "hummingbird")]),
         .testTarget(name: "MolshotCLITests", dependencies: ["Imaging", "molshot", "Graphics", "LiveClient"]),

@@ -1,3 +1,4 @@
+import Core
 import Foundation
 import Graphics
 
@@ -63,8 +64,9 @@ public final class Replay<Driver: ViewDriver> {
         }
         guard let driver else { throw GestureFileError(file: source, line: event.line, message: "event before the header") }
         guard let due = clock.due(before: event.time, limit: maxFrames - frameCount) else {
-            throw GestureFileError(file: source, line: event.line, message: "an event at t = \(event.time) s makes more than \(maxFrames) frames"
-                                   + (fps.map { " at \($0) frames a second" } ?? "") + ", the most one replay makes")
+            throw FrameLimitError(file: source, line: event.line, limit: maxFrames,
+                                  message: "an event at t = \(event.time) s makes more than \(maxFrames) frames"
+                                  + (fps.map { " at \($0) frames a second" } ?? "") + ", the most one replay makes")
         }
         for time in due {
             driver.settle()
@@ -94,7 +96,7 @@ public final class Replay<Driver: ViewDriver> {
 
     private func emitFrame(at time: Double, _ emit: @escaping Emit) throws {
         guard frameCount < maxFrames else {
-            throw GestureFileError(file: source, line: reader.lineNumber, message: "more than \(maxFrames) frames, the most one replay makes")
+            throw FrameLimitError(file: source, line: reader.lineNumber, limit: maxFrames, message: "more than \(maxFrames) frames, the most one replay makes")
         }
         let job = try driver!.frameJob()
         lane.submit({ renderer in try emit(try job.draw(renderer), time) }, failed: { [self] error in
@@ -110,4 +112,15 @@ public final class Replay<Driver: ViewDriver> {
         defer { lock.unlock() }
         if let failure { throw failure }
     }
+}
+
+/// A replay that would make more frames than it may (`Replay.maxFrames`), found before they are
+/// drawn: a request too large rather than a bad file (the service answers 413).
+public struct FrameLimitError: Fault, Sendable, Equatable {
+    public var kind: FaultKind { .request }
+    public var file: String
+    public var line: Int
+    public var limit: Int
+    public var message: String
+    public var description: String { "\(file):\(line): \(message)" }
 }

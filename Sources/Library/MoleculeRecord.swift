@@ -43,6 +43,18 @@ public struct MoleculeRecord: Codable, Sendable, Equatable {
         added = s.text(15) ?? ""
     }
 
+    /// The record as a stranger may see it: the source without the server's folders (a file's
+    /// name only) and an upload without its uploader's token name ("uploaded").
+    public var withoutServerDetails: MoleculeRecord {
+        var r = self
+        if source.hasPrefix("upload:") {
+            r.source = "uploaded"
+        } else if !source.contains("://"), source.contains("/") {
+            r.source = String(source.split(separator: "/").last ?? "")
+        }
+        return r
+    }
+
     /// Absent values are written as `null`, as `info --json` does.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)

@@ -1,3 +1,4 @@
+import Core
 import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
@@ -15,8 +16,21 @@ struct GuardedServerChannel<Inner: ServerChildChannel>: ServerChildChannel {
     let inner: Inner
     let headSeconds: Double
     let answerSeconds: Double
+    let clients: ClientConnections
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Inner.Value> {
+        // One client's connections are bounded, so its idle sockets cannot take every place.
+        // One client's connections are bounded, so its idle sockets cannot take every place: one
+        // past the bound is answered 503 and closed (by a handler in front, once it is active).
+        if let address = channel.remoteAddress?.ipAddress {
+            if clients.open(address) {
+                channel.closeFuture.whenComplete { _ in clients.close(address) }
+            } else {
+                do { try channel.pipeline.syncOperations.addHandler(RefusedConnection(), position: .first) } catch {
+                    return channel.eventLoop.makeFailedFuture(error)
+                }
+            }
+        }
         do {
             try channel.pipeline.syncOperations.addHandler(FirstHeadDeadline(headSeconds: headSeconds, answerSeconds: answerSeconds), position: .first)
             try channel.pipeline.syncOperations.addHandler(PeerWatch(), position: .first)
@@ -35,20 +49,66 @@ extension MolshotService {
         let webSocketResponder = webSocketRouter().buildResponder()
         let idle = TimeAmount.nanoseconds(Int64(configuration.idleSeconds * 1e9))
         let configuration = HTTP1WebSocketUpgradeChannel.Configuration(http1: .init(idleTimeout: idle), ws: .init(maxFrameSize: 1 << 20))
-        let headSeconds = self.configuration.headSeconds
+        let headSeconds = self.configuration.headSeconds, clients = clientConnections
         // Long enough for the slowest first answer: a body, then a picture drawn.
         let answerSeconds = self.configuration.headSeconds + self.configuration.bodySeconds + self.configuration.renderSeconds
         return HTTPServerBuilder { responder in
             GuardedServerChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: configuration),
-                                 headSeconds: headSeconds, answerSeconds: answerSeconds)
+                                 headSeconds: headSeconds, answerSeconds: answerSeconds, clients: clients)
         }
+    }
+}
+
+/// Connections open from each client address, at most `ServiceLimits.connectionsPerClient`.
+final class ClientConnections: Sendable {
+    private let counts = Locked<[String: Int]>([:])
+    let limit: Int
+
+    init(limit: Int = ServiceLimits.connectionsPerClient.value) { self.limit = limit }
+
+    /// Counts a connection from `address`, unless it has `limit` open already.
+    func open(_ address: String) -> Bool {
+        counts.withLock { o in
+            guard o[address, default: 0] < limit else { return false }
+            o[address, default: 0] += 1
+            return true
+        }
+    }
+
+    func close(_ address: String) {
+        counts.withLock { o in
+            let n = o[address, default: 0] - 1
+            o[address] = n > 0 ? n : nil
+        }
+    }
+}
+
+/// Answers 503 at once and closes, reading nothing: a connection past its client's bound.
+final class RefusedConnection: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    private var answered = false
+
+    func handlerAdded(context: ChannelHandlerContext) { if context.channel.isActive { answer(context) } }
+    func channelActive(context: ChannelHandlerContext) { answer(context) }
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
+
+    private func answer(_ context: ChannelHandlerContext) {
+        guard !answered else { return }
+        answered = true
+        var answer = context.channel.allocator.buffer(capacity: 128)
+        answer.writeString("HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
+        let ctx = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.writeAndFlush(NIOAny(answer)).whenComplete { _ in ctx.value.close(promise: nil) }
     }
 }
 
 /// Closes a connection whose first request head (up to its blank line) has not come whole in
 /// `headSeconds` (408), or whose first answer has not begun `answerSeconds` after that (400: the
-/// head was not HTTP the server could read, and no handler will ever answer it). After the first
-/// answer it only passes bytes on.
+/// head was not HTTP the server could read, and no handler will ever answer it). A first head
+/// whose request line is longer than `ServiceLimits.requestLineBytes` is answered 414 at once,
+/// one longer than `ServiceLimits.headBytes` 431, one that is not HTTP/1.0 or 1.1 505, and one
+/// with both Content-Length and Transfer-Encoding (a smuggling attempt) 400, as nginx does, rather
+/// than waiting for the deadline. After the first answer it only passes bytes on.
 final class FirstHeadDeadline: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -59,8 +119,9 @@ final class FirstHeadDeadline: ChannelDuplexHandler, RemovableChannelHandler {
     let answerSeconds: Double
     private var deadline: Scheduled<Void>?
     private var sawHead = false
-    /// The last bytes seen, to find the blank line across reads.
-    private var tail: [UInt8] = []
+    /// The first head's bytes so far (at most `ServiceLimits.headBytes`).
+    private var head: [UInt8] = []
+    private var refused = false
 
     init(headSeconds: Double, answerSeconds: Double) {
         self.headSeconds = headSeconds
@@ -90,18 +151,52 @@ final class FirstHeadDeadline: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if refused { return }
         if !sawHead {
             let bytes = unwrapInboundIn(data)
-            tail.append(contentsOf: bytes.readableBytesView)
-            if Self.endsHead(tail) {
+            let from = max(0, head.count - 3)
+            head.append(contentsOf: bytes.readableBytesView.prefix(ServiceLimits.headBytes.value + 1 - head.count))
+            let ended = Self.endsHead(Array(head[from...]))
+            if let status = Self.refusal(head, whole: ended) {
+                refuse(context, status)
+                return
+            }
+            if ended {
                 sawHead = true
-                tail = []
+                head = []
                 arm(context, seconds: answerSeconds, answer: "400 Bad Request")
-            } else if tail.count > 3 {
-                tail.removeFirst(tail.count - 3)
             }
         }
         context.fireChannelRead(data)
+    }
+
+    /// Answers `status` at once and closes; nothing more is read.
+    private func refuse(_ context: ChannelHandlerContext, _ status: String) {
+        refused = true
+        deadline?.cancel()
+        deadline = nil
+        var answer = context.channel.allocator.buffer(capacity: 96)
+        answer.writeString("HTTP/1.1 \(status)\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
+        let ctx = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.writeAndFlush(NIOAny(IOData.byteBuffer(answer))).whenComplete { _ in ctx.value.close(promise: nil) }
+    }
+
+    /// The status a first head is refused with at once, if any: `head` is what came so far,
+    /// `whole` when it has ended.
+    static func refusal(_ head: [UInt8], whole: Bool) -> String? {
+        let lineEnd = head.firstIndex(of: 0x0A)
+        if (lineEnd ?? head.count) > ServiceLimits.requestLineBytes.value { return "414 URI Too Long" }
+        if head.count > ServiceLimits.headBytes.value { return "431 Request Header Fields Too Large" }
+        guard whole, let lineEnd else { return nil }
+        let line = String(decoding: head[..<lineEnd], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let version = line.split(separator: " ").last, line.split(separator: " ").count == 3 else { return "400 Bad Request" }
+        if version != "HTTP/1.1" && version != "HTTP/1.0" {
+            return version.hasPrefix("HTTP/") ? "505 HTTP Version Not Supported" : "400 Bad Request"
+        }
+        let fields = String(decoding: head[lineEnd...], as: UTF8.self).lowercased().split(whereSeparator: \.isNewline)
+        let length = fields.contains { $0.hasPrefix("content-length:") }, chunked = fields.contains { $0.hasPrefix("transfer-encoding:") }
+        if length && chunked { return "400 Bad Request" }
+        return nil
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {

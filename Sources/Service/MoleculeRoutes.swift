@@ -72,7 +72,7 @@ extension MolshotService {
         }
         struct Page: Encodable { var total: Int; var molecules: [Entry] }
         return try Self.json(Page(total: total, molecules: molecules.map {
-            Entry(record: $0, thumbnail: thumbnailName(checksum: $0.checksum).map { "/v1/thumbnails/" + $0 })
+            Entry(record: $0.withoutServerDetails, thumbnail: thumbnailName(checksum: $0.checksum).map { "/v1/thumbnails/" + $0 })
         }))
     }
 
@@ -116,7 +116,7 @@ extension MolshotService {
             }
         }
         let (metadata, composition) = try reading { (try $0.metadata(of: r.id), try $0.composition(of: r.id)) }
-        return try Self.json(Detail(record: r, metadata: metadata, chains: composition.chains.map { Chain(id: $0.id, residues: $0.residues, atoms: $0.atoms) },
+        return try Self.json(Detail(record: r.withoutServerDetails, metadata: metadata, chains: composition.chains.map { Chain(id: $0.id, residues: $0.residues, atoms: $0.atoms) },
                                     ligands: composition.ligands.map { Ligand(name: $0.name, copies: $0.copies) }))
     }
 
@@ -141,7 +141,7 @@ extension MolshotService {
         privates.withLock { $0.read = -1 }
         switch outcome {
         case .added(let r):
-            var response = try Self.json(r)
+            var response = try Self.json(r.withoutServerDetails)
             response.status = .created
             response.headers[.location] = "/v1/molecules/\(r.id)"
             return response
@@ -149,7 +149,7 @@ extension MolshotService {
             // The same file (or the same structure in another file), public or this token's own:
             // a private copy of someone else's is never one (the upload is kept apart), so this
             // tells nothing of others.
-            return try Self.json(r)
+            return try Self.json(r.withoutServerDetails)
         }
     }
 
@@ -225,13 +225,16 @@ extension MolshotService {
             return try await withRenderDeadline { try await process.draw(settings: settings, subject: subject) }
         }
         let perception = perception, limits = limits
-        let (picture, atoms) = try await heavy { Handed(value: try limits.picture(subject, view, perception: perception.value)) }.value
-        // Drawn on the render thread; smoothed and encoded off it, while it draws the next.
-        let drawn = try await draw { renderers in try picture.draw(renderers.molecules) }
-        let png = try await Self.finishing { try picture.png(drawn) }
-        // The large structure's arrays are freed by now: give their pages back rather than keep them.
-        if atoms >= PictureLimits.largeStructure { _ = molshot_trim_heap() }
-        return png
+        // The deadline covers the whole picture: reading and preparing, drawing, encoding.
+        return try await withRenderDeadline {
+            let (picture, atoms) = try await self.heavy { Handed(value: try limits.picture(subject, view, perception: perception.value)) }.value
+            // Drawn on the render thread; smoothed and encoded off it, while it draws the next.
+            let drawn = try await self.draw { renderers in try picture.draw(renderers.molecules) }
+            let png = try await Self.finishing { try picture.png(drawn) }
+            // The large structure's arrays are freed by now: give their pages back rather than keep them.
+            if atoms >= PictureLimits.largeStructure { _ = molshot_trim_heap() }
+            return png
+        }
     }
 
     static func imageResponse(_ png: [UInt8], json: Bool) throws -> Response {

@@ -41,6 +41,8 @@ public final class MolshotService: Sendable {
     /// Requests reading files off the answering threads (`heavy`): `heavyWork` at once, as many
     /// as the render queue holds waiting.
     let heavyGate: WorkGate
+    /// Connections open from each client address (`ConnectionGuard.swift`).
+    let clientConnections = ClientConnections()
 
     /// Opens the library (which must be there: a mistyped `--db` is an error, not a new empty
     /// library), so that a file that is not one fails here, at start-up, and not in every request.

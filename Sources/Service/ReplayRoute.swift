@@ -11,7 +11,7 @@ import Structure
 
 extension MolshotService {
     /// Most frames one replay request may make.
-    static let maxReplayFrames = 600
+    static let maxReplayFrames = ServiceLimits.replayFrames.value
 
     /// `POST /v1/replay?molecule=ID&fps=&size=...`: a gesture event file in the body, an animated
     /// PNG of its frames back. Event files may not load files of the server (`load` finds nothing).
@@ -60,11 +60,12 @@ extension MolshotService {
     }
 
     /// Most bytes of frames one replay keeps for its animation.
-    static let maxReplayBytes = 256 << 20
+    static let maxReplayBytes = ServiceLimits.replayBytes.value
 
     static func runReplay(_ text: String, options: MoleculeDriver.Options, molecule: Structure?, fps: Double?,
                           lane: RenderLane<MoleculeRenderer>, stop: ReplayStop) throws -> [UInt8] {
         let replay = Replay(source: "events", options: options, molecule: molecule, fps: fps, lane: lane)
+        replay.maxFrames = maxReplayFrames
         defer { replay.close() }
         let encoder = options.request.frameEncoder()
         let frames = Locked<(pngs: [[UInt8]], times: [Double], bytes: Int)>(([], [], 0))
@@ -89,7 +90,9 @@ extension MolshotService {
                 try replay.feed(String(line), emit: emit)
             }
             try replay.finish(emit: emit)
-        } catch let e as HTTPError { throw e } catch { throw badRequest(error) }
+        } catch let e as HTTPError { throw e } catch let e as FrameLimitError {
+            throw HTTPError(.contentTooLarge, message: "\(e) (replay frames)")
+        } catch { throw badRequest(error) }
         let (pngs, times) = frames.withLock { ($0.pngs, $0.times) }
         return try ReplayAnimation.make(frames: pngs, times: times, fps: fps)
     }

@@ -50,12 +50,19 @@ public enum ServiceLimits {
                                                          bounds: "the bytes of those messages (each error cut to 1 KiB)")
     public static let eventLineBytes = ServiceLimit(name: "event message bytes", value: 1 << 20, unit: "bytes", status: 0,
                                                     bounds: "one WebSocket message of a live session (the session is closed past it)")
+    public static let requestLineBytes = ServiceLimit(name: "request line bytes", value: 16 << 10, unit: "bytes", status: 414,
+                                                      bounds: "a request's first line, its path and query (answered at once)")
+    public static let headBytes = ServiceLimit(name: "head bytes", value: 64 << 10, unit: "bytes", status: 431,
+                                               bounds: "a request's head, its first line and header fields (answered at once)")
+    public static let connectionsPerClient = ServiceLimit(name: "connections per client", value: 128, unit: "connections", status: 503,
+                                                          bounds: "connections open at once from one address (more are answered 503 and closed)")
 
     /// The table, in the README's order: these limits, then `serve`'s settings with their defaults.
     public static var all: [ServiceLimit] {
         let c = ServiceConfiguration(database: "")
         return [selectionLength, selectionWords, selectionDepth, shows, pictureSamples, replayFrames, replayBytes, jsonDepth, xmlDepth,
-                entities, entityAnswerBytes, sessionBacklogMessages, sessionBacklogBytes, eventLineBytes,
+                entities, entityAnswerBytes, sessionBacklogMessages, sessionBacklogBytes, eventLineBytes, requestLineBytes, headBytes,
+                connectionsPerClient,
                 ServiceLimit(name: "max-body", value: c.maxBodyBytes, unit: "bytes", status: 413, bounds: "a request body (--max-body)"),
                 ServiceLimit(name: "max-side", value: c.maxSide, unit: "pixels", status: 400, bounds: "a picture's width and height (--max-side)"),
                 ServiceLimit(name: "max-atoms", value: c.maxAtoms, unit: "atoms", status: 413,
