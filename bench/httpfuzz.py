@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """An HTTP fuzz run against a live `molshot serve` on 127.0.0.1: every route with generated values
 (0, negative, 1e308, NaN, inf, huge lists, long strings, bad UTF-8, deep JSON, odd methods and
-heads), counting answers by status. Prints one RESULT line; exits 1 on a crash (the server gone),
-an unexpected 5xx (anything but 503 and 507), or RSS past --max-rss-mb.
+heads), and cases that know the grammars (selections nested deep, `around` nested, many shows,
+replays with events far in time and long type names, entities repeated, pictures past the sample
+budget, ranges, raw heads nginx refuses), counting answers by status. The server runs under an
+address-space cap (RLIMIT_AS, --address-space-mb, 2 GB: a request that asked for more memory than
+that would end it). Prints one RESULT line; exits 1 on a crash (the server gone), an unexpected 5xx
+(anything but 503 and 507), or RSS past --max-rss-mb.
 
     bench/httpfuzz.py --molshot .build/release/molshot --root . --requests 100000
 """
-import argparse, http.client, os, random, socket, subprocess, sys, tempfile, threading, time
+import argparse, http.client, os, random, resource, socket, subprocess, sys, tempfile, threading, time
 
 ROUTES = [
     ("GET", "/healthz"), ("GET", "/metrics"), ("GET", "/openapi.yaml"),
@@ -53,7 +57,64 @@ def body(rng, root):
     return ("\ud800" * 3).encode("utf-8", "surrogatepass")
 
 
+def selection(rng, depth=0):
+    """A selection as the grammar reads it, sometimes far past its limits (at most a few KB:
+    only the outermost level repeats its parts)."""
+    kind = rng.randrange(8)
+    if depth > 3 or kind == 0: return rng.choice(["all", "polymer", "chain A", "resi 1-10", "resn CYS", "name CA", "elem S", "water", "ligand"])
+    if kind == 1: return "(" * (n := rng.choice([3, 33, 1000, 5000])) + "all" + ")" * n
+    if kind == 2: return "(" + selection(rng, depth + 1) + " around " + rng.choice(["1", "5", "1e30", "1000"]) + ")"
+    if kind == 3: return "within " + rng.choice(["0", "4", "1e30", "1e308", "nan"]) + " of " + selection(rng, depth + 1)
+    if kind == 4: return "not " * rng.choice([1, 40, 600]) + selection(rng, depth + 1)
+    if kind == 5: return " or ".join(selection(rng, 4) for _ in range(rng.choice([2, 300]) if depth == 0 else 2))
+    if kind == 6: return "byres " + selection(rng, depth + 1)
+    s = "resi 10"
+    for _ in range(rng.choice([10, 30, 40])): s = "(" + s + " around 1)"
+    return s
+
+
+def grammar_request(rng, root):
+    """A request built to reach past one of the service's limits."""
+    kind = rng.randrange(7)
+    if kind == 0:
+        shows = "&".join("show=" + quote(rng.choice(["cartoon", "spacefill", "sticks"]) + ": " + selection(rng)) for _ in range(rng.choice([1, 2, 20])))
+        return "GET", "/v1/molecules/1/image?size=64&" + shows, {}, None
+    if kind == 1:
+        t = rng.choice(["1e300", "1e20", "11", "0.5", "-1", "1e-300"])
+        kind_name = rng.choice(["rotate", "x" * 100000, "pinch"])
+        events = '{"type":"header","version":1,"viewport":{"width":100,"height":100}}\n'
+        events += ('{"type":"%s","t":%s,"dx":1,"dy":0,"scale":2}\n' % (kind_name, t)) * (1 if len(kind_name) > 100 else rng.choice([1, 2000]))
+        return "POST", "/v1/replay?molecule=1&size=32&fps=" + rng.choice(["60", "1", "0.001", "1e308"]), {}, events.encode()
+    if kind == 2:
+        ids = ['{"PERM_ID":"%s","REFCON":{}}' % rng.choice(["MOLECULE:1", "CHAIN:1:A", "PATHWAY:sbgn_glycolysis", "MOLECULE:%d" % rng.randrange(1000)])
+               for _ in range(rng.choice([1, 150, 1500]))]
+        return "POST", "/v1/entities", {}, ('{"requestKey":"%s","IMAGES":"DATA","entities":[%s]}' % (rng.choice(["DETAIL", "DRILL"]), ",".join(ids))).encode()
+    if kind == 3:
+        q = "size=%s&antialias=%s&occlusion=%s&outline=%s" % (rng.choice(["64", "1024", "4096"]), rng.choice(["1", "2", "4"]),
+                                                               rng.choice(["0", "1"]), rng.choice(["0", "16", "64"]))
+        return "GET", "/v1/molecules/1/image?" + q, {}, None
+    if kind == 4:
+        return "GET", rng.choice(["/index.html", "/"]), {"Range": rng.choice(["bytes=99999-", "bytes=-5", "bytes=0-1,2-3", "items=0-5", "bytes=0-99999999999999999999999"])}, None
+    if kind == 5:
+        return "POST", "/v1/render?name=x.json&size=32", {}, b"[" * 100000 + b"]" * 100000
+    return "RAW", rng.choice([b"GET / HTTP/2.0\r\nHost: x\r\n\r\n", b"GET /" + b"a" * 20000 + b" HTTP/1.1\r\n\r\n",
+                              b"GET / HTTP/1.1\r\nX: " + b"a" * 70000 + b"\r\n\r\n",
+                              b"POST /v1/render HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"]), {}, None
+
+
+def raw_exchange(port, data):
+    """One raw request; the status of the answer, or "error"."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
+            s.sendall(data)
+            head = s.recv(64)
+        return int(head.split(b" ")[1]) if head.startswith(b"HTTP/1.1 ") else "error"
+    except (OSError, ValueError, IndexError):
+        return "error"
+
+
 def request(rng, root):
+    if rng.random() < 0.15: return grammar_request(rng, root)
     method, template = rng.choice(ROUTES)
     if rng.random() < 0.05: method = rng.choice(["PUT", "PATCH", "OPTIONS", "HEAD", "TRACE", "DELETE"])
     path = template
@@ -88,14 +149,22 @@ def main():
     p.add_argument("--threads", type=int, default=4)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--max-rss-mb", type=float, default=1500)
+    p.add_argument("--address-space-mb", type=int, default=2048)
+    p.add_argument("--server-log", help="the server's standard error goes here (else nowhere)")
     a = p.parse_args()
     scratch = tempfile.mkdtemp(prefix="molshot-httpfuzz-")
     db = os.path.join(scratch, "library.sqlite")
     subprocess.run([a.molshot, "library", "import", "--db", db, os.path.join(a.root, "Tests/Fixtures/1crn.pdb")],
                    check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    def cap():
+        # The server and its render processes under the address-space cap.
+        limit = a.address_space_mb << 20
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
     server = subprocess.Popen([a.molshot, "serve", "--port", "0", "--db", db, "--pathways", os.path.join(a.root, "Tests/Fixtures/pathways"),
                                "--max-side", "1024", "--render-seconds", "10"],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=a.root)
+                              stdout=subprocess.PIPE, stderr=open(a.server_log, "w") if a.server_log else subprocess.DEVNULL,
+                              cwd=a.root, preexec_fn=cap)
     line = server.stdout.readline().decode()
     port = int(line.rsplit(":", 1)[1])
     counts, unexpected, lock = {}, [], threading.Lock()
@@ -109,6 +178,13 @@ def main():
         for _ in range(per):
             method, path, headers, data = request(rng, a.root)
             status = "error"
+            if method == "RAW":
+                status = raw_exchange(port, path)
+                with lock:
+                    counts[status] = counts.get(status, 0) + 1
+                    if isinstance(status, int) and status >= 500 and status not in (503, 505, 507):
+                        unexpected.append((status, "RAW", path[:60]))
+                continue
             try:
                 if conn is None: conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
                 conn.request(method, path, body=data, headers=headers)
@@ -141,8 +217,8 @@ def main():
     print("statuses: " + " ".join("%s:%d" % (k, v) for k, v in sorted(counts.items(), key=lambda kv: str(kv[0]))), file=sys.stderr)
     for u in unexpected[:20]: print("unexpected: %s %s %s" % u, file=sys.stderr)
     crashes = 0 if alive and healthy else 1
-    print("RESULT suite=httpfuzz case=all-routes requests=%d seconds=%.1f crashes=%d unexpected5xx=%d peak_rss_mb=%.0f"
-          % (total, seconds, crashes, len(unexpected), peak[0]))
+    print("RESULT suite=httpfuzz case=all-routes requests=%d seconds=%.1f crashes=%d unexpected5xx=%d peak_rss_mb=%.0f address_space_mb=%d"
+          % (total, seconds, crashes, len(unexpected), peak[0], a.address_space_mb))
     sys.exit(1 if crashes or unexpected or peak[0] > a.max_rss_mb else 0)
 
 

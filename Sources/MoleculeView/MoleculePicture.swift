@@ -42,6 +42,8 @@ public struct MoleculePicture: Sendable {
     /// `keepScene`: the scene stays in the renderer's cache for the next view of the same
     /// prepared molecule; otherwise it is freed once drawn.
     public func draw(_ renderer: MoleculeRenderer, keepScene: Bool = false) throws -> DrawnPicture {
+        // A picture whose request is past its deadline is not drawn (it may have waited its turn).
+        try WorkDeadline.check()
         if renderer.castsSmallPictures, let cast = cast() { return cast }
         let scene: MoleculeScene
         if keepScene {
@@ -74,5 +76,10 @@ public struct MoleculePicture: Sendable {
     }
 
     /// The finished picture as the request's PNG.
-    public func png(_ drawn: DrawnPicture) throws -> [UInt8] { try request.pngEncoder.encode(drawn.finished()) }
+    public func png(_ drawn: DrawnPicture) throws -> [UInt8] {
+        try WorkDeadline.check()
+        let finished = drawn.finished()
+        try WorkDeadline.check()
+        return try request.pngEncoder.encode(finished)
+    }
 }

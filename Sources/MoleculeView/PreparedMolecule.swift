@@ -115,7 +115,9 @@ public struct PreparedMolecule: Sendable {
         let requested = color.colors(for: model, elements: perception.elements, secondaryStructure: structure.secondaryStructure)
         var geometry = MoleculeGeometry()
         for show in shows {
+            try WorkDeadline.check()
             let selected = show.selection.mask(in: model)
+            try WorkDeadline.check()
             var visible = zip(selected, filtered).map { $0 && $1 }
             if !visible.contains(true) { visible = zip(selected, conformer).map { $0 && $1 } }
             guard visible.contains(true) else { continue }
@@ -130,7 +132,7 @@ public struct PreparedMolecule: Sendable {
             geometry.merge(part, atomColors: requested, otherColors: colors)
         }
         guard geometry.sphereCount > 0 || geometry.cylinderCount > 0 || !geometry.meshes.isEmpty else {
-            throw InputFileError(file: PreparedMolecule.fileName(structure), message: "has no atom in any --show selection (\(shows.map(\.text).joined(separator: "; ")))")
+            throw InputFileError(file: PreparedMolecule.fileName(structure), message: "has no atom in any --show selection (\(Excerpt.of(shows.map(\.text).joined(separator: "; "))))")
         }
         self.bonds = bonds ?? []
         self.geometry = geometry
@@ -154,8 +156,11 @@ public struct PreparedMolecule: Sendable {
         for k in geometry.meshes.indices where geometry.meshes[k].name == Surface.name {
             geometry.meshes[k].opacity = 1 - request.transparency
         }
+        // Loops below stop early past the request's deadline (a surface, a selection): said here.
+        try WorkDeadline.check()
         let strength = request.atomOcclusion(shownAtoms: geometry.sphereCount, bonds: geometry.cylinderCount > 0)
         if strength > 0 { darkenBuriedAtoms(strength) }
+        try WorkDeadline.check()
     }
 
     /// Colors darkened by `AtomOcclusion`: the atoms' and, where it has its own, the geometry's.

@@ -103,6 +103,8 @@ public struct Surface: Representation {
         var owner = [Int32](repeating: -1, count: count)
         var depth = [Float](repeating: 0, count: count)
         for (a, c) in centers.enumerated() {
+            // Past the request's deadline the surface is left unfinished; the step around it throws.
+            if a & 1023 == 0 && WorkDeadline.stopped { break }
             let r = radii[a] + probe, r2 = r * r
             let g = (c - origin) / h
             let x0 = max(0, Int((g.x - r / h).rounded(.down))), x1 = min(nx - 1, Int((g.x + r / h).rounded(.up)))
@@ -170,6 +172,7 @@ public struct Surface: Representation {
         // About as many edges cross the surface as it has voxels, which grow as count^(2/3): room for more.
         vertexOfEdge.reserveCapacity(Int(Double(count).squareRoot().squareRoot() * Double(count).squareRoot()) * 4)
         for z in 0..<(nz - 1) {
+            if WorkDeadline.stopped { break }
             for y in 0..<(ny - 1) {
                 var base = (z * ny + y) * nx
                 for _ in 0..<(nx - 1) {

@@ -221,16 +221,22 @@ extension MolshotService {
     private func drawn(_ view: RenderRequest, settings: [(String, String)], subject: ImageSubject) async throws -> [UInt8] {
         let worker = try workers.take(forSession: false, queued: self.worker.queued, limit: configuration.renderQueue)
         defer { workers.done(worker, session: false) }
+        let seconds = configuration.renderSeconds
         if let process = workers.process(worker) {
-            return try await withRenderDeadline { try await process.draw(settings: settings, subject: subject) }
+            // The process keeps the same deadline for its work and stops it there.
+            return try await withRenderDeadline { try await process.draw(settings: settings, subject: subject, seconds: seconds) }
         }
         let perception = perception, limits = limits
-        // The deadline covers the whole picture: reading and preparing, drawing, encoding.
-        return try await withRenderDeadline {
-            let (picture, atoms) = try await self.heavy { Handed(value: try limits.picture(subject, view, perception: perception.value)) }.value
+        // The deadline covers the whole picture, reading and preparing, drawing, encoding, and the
+        // work stops at it wherever it has got to (`WorkDeadline`).
+        let deadline = WorkDeadline(seconds: seconds)
+        return try await withRenderDeadline(late: deadline.cancel) {
+            let (picture, atoms) = try await self.heavy {
+                Handed(value: try WorkDeadline.with(deadline) { try limits.picture(subject, view, perception: perception.value) })
+            }.value
             // Drawn on the render thread; smoothed and encoded off it, while it draws the next.
-            let drawn = try await self.draw { renderers in try picture.draw(renderers.molecules) }
-            let png = try await Self.finishing { try picture.png(drawn) }
+            let drawn = try await self.draw { renderers in try WorkDeadline.with(deadline) { try picture.draw(renderers.molecules) } }
+            let png = try await Self.finishing { try WorkDeadline.with(deadline) { try picture.png(drawn) } }
             // The large structure's arrays are freed by now: give their pages back rather than keep them.
             if atoms >= PictureLimits.largeStructure { _ = molshot_trim_heap() }
             return png

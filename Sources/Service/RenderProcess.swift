@@ -35,9 +35,10 @@ final class RenderProcess: @unchecked Sendable {
     var inFlight: Int { lock.withLock { pending.count } }
 
     /// The PNG of `subject` with the picture options `settings` (the query's, checked already).
-    func draw(settings: [(String, String)], subject: ImageSubject) async throws -> [UInt8] {
+    func draw(settings: [(String, String)], subject: ImageSubject, seconds: Double? = nil) async throws -> [UInt8] {
         var head = WorkerMessage(.image)
         head.settings = settings.map { [$0.0, $0.1] }
+        head.seconds = seconds
         let blob: [UInt8]
         switch subject {
         case .library(let id): head.library = id; blob = []

@@ -81,9 +81,11 @@ public enum RenderProcessServer {
                     do {
                         let view = try RenderRequest(pairs(head.settings))
                         let subject: ImageSubject = head.library.map { .library($0) } ?? .upload(blob, name: head.name ?? "upload")
-                        let (picture, atoms) = try limits.picture(subject, view, perception: perception.value)
-                        let drawn = try worker.perform { try picture.draw($0) }
-                        png = try picture.png(drawn)
+                        // The service's deadline for this picture, kept here: its work stops at it.
+                        let deadline = WorkDeadline(seconds: head.seconds ?? .infinity)
+                        let (picture, atoms) = try WorkDeadline.with(deadline) { try limits.picture(subject, view, perception: perception.value) }
+                        let drawn = try worker.perform { renderer in try WorkDeadline.with(deadline) { try picture.draw(renderer) } }
+                        png = try WorkDeadline.with(deadline) { try picture.png(drawn) }
                         if atoms >= PictureLimits.largeStructure { _ = molshot_trim_heap() }
                     } catch {
                         let http = (error as? HTTPError) ?? MolshotService.badRequest(error)

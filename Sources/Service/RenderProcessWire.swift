@@ -38,6 +38,9 @@ struct WorkerMessage: Codable, Sendable {
     var line: Int?
     var events: Int?
     var time: Double?
+    /// Seconds the work of an `image` may take (the service's `--render-seconds`); past them the
+    /// process stops it, as the service has answered 503 by then.
+    var seconds: Double?
     var mode: String?
     var caption: String?
 

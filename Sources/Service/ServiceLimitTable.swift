@@ -31,7 +31,7 @@ public enum ServiceLimits {
     public static let shows = ServiceLimit(name: "shows", value: Show.maxCount, unit: "show= parameters", status: 400,
                                            bounds: "representations in one picture")
     public static let pictureSamples = ServiceLimit(name: "picture samples", value: 1 << 26, unit: "samples", status: 413,
-                                                    bounds: "width x height x antialias^2 x (1 + occlusion + outline effects) of one picture")
+                                                    bounds: "width x height x antialias^2 x (1 + occlusion + outline effects) of one picture; an outline counts (outline x antialias)^2 / 32")
     public static let replayFrames = ServiceLimit(name: "replay frames", value: 600, unit: "frames", status: 413,
                                                   bounds: "frames one POST /v1/replay makes, counted before they are listed")
     public static let replayBytes = ServiceLimit(name: "replay bytes", value: 256 << 20, unit: "bytes", status: 413,

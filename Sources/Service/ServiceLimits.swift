@@ -60,12 +60,15 @@ extension MolshotService {
 
     /// What a picture costs before it is drawn: its samples (pixels times antialias squared)
     /// times one for the drawing and one more for each full-picture effect it may take
-    /// (occlusion, outlines, wider outlines more; an effect left to the look counts as taken).
+    /// (occlusion; outlines by their width in samples squared, over 32; an effect left to the
+    /// look counts as taken).
     /// `size=4096&antialias=4&occlusion=1&outline=16` was 6.7 GB and 36 s.
     static func samples(_ r: RenderRequest) -> Int {
         let aa = max(r.antialias, 1)
         let occlusion = (r.occlusion ?? 1) > 0 ? 1 : 0
-        let outline = (r.outline ?? 1) > 0 ? 1 + Int(min(r.outline ?? 1, 64) / 8) : 0
+        // An outline looks across a disc of its width in samples: its work grows as that width squared.
+        let reach = Int((min(max(r.outline ?? 1, 0), 16) * Float(aa)).rounded())
+        let outline = reach > 0 ? max(1, reach * reach / 32) : 0
         return r.width * r.height * aa * aa * (1 + occlusion + outline)
     }
 
@@ -104,23 +107,26 @@ extension MolshotService {
         return try await withRenderDeadline { try await worker.perform(job) }
     }
 
-    /// `work`'s picture, or 503 when it takes longer than the render time limit (the drawing goes
-    /// on; its picture is dropped).
-    func withRenderDeadline<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
+    /// `work`'s picture, or 503 when it takes longer than the render time limit; then `late` is
+    /// called (to cancel the work's `WorkDeadline`, whose loops stop; work that cannot stop, a GL
+    /// draw under way, finishes and its picture is dropped).
+    func withRenderDeadline<T: Sendable>(late: @escaping @Sendable () -> Void = {}, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
         let limit = configuration.renderSeconds
         do {
             return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
                 let once = Once()
-                Task {
-                    let result = await Result(catching: { try await work() })
-                    if once.claim() { continuation.resume(with: result) }
+                let timer = Task {
+                    try? await Task.sleep(nanoseconds: UInt64(limit * 1e9))
+                    if !Task.isCancelled && once.claim() {
+                        late()
+                        continuation.resume(throwing: HTTPError(.serviceUnavailable, headers: [.retryAfter: "5"],
+                                                                message: "the picture took longer than this server's \(limit) s (render-seconds)"))
+                    }
                 }
                 Task {
-                    try? await Task.sleep(nanoseconds: UInt64(limit * 1e9))
-                    if once.claim() {
-                        continuation.resume(throwing: HTTPError(.serviceUnavailable, headers: [.retryAfter: "5"],
-                                                                message: "the picture took longer than this server's \(limit) s to draw"))
-                    }
+                    let result = await Result(catching: { try await work() })
+                    timer.cancel()
+                    if once.claim() { continuation.resume(with: result) }
                 }
             }
         } catch let e as HTTPError { throw e } catch { throw Self.badRequest(error) }

@@ -1,5 +1,7 @@
 import Core
 import Foundation
+import Graphics
+import Imaging
 @testable import Gestures
 import Hummingbird
 import HummingbirdTesting
@@ -259,6 +261,29 @@ final class BoundedRequestTests: XCTestCase {
         while backlog.admit(.error(line: 1, message: huge)) != nil { admitted += 1 }
         XCTAssertLessThanOrEqual(admitted * SendBacklog.messageBytes, SendBacklog.bytes + SendBacklog.messageBytes)
         XCTAssertLessThan(admitted, SendBacklog.messages, "the bytes bound comes first for long errors")
+    }
+
+    /// Work past its request's deadline stops where it has got to: preparing a surface, a
+    /// selection's shows, drawing, encoding each throw `WorkStopped` under a deadline that has
+    /// passed, and the same work without one (the CLI's) runs to its end.
+    func testWorkStopsAtItsDeadlineWhereverItIs() throws {
+        let structure = try StructureFile.decode(try Self.fixture("1hpv.pdb"), source: "1hpv.pdb")
+        let perception = try BondPerception.standard()
+        let surface = try RenderRequest([("size", "256"), ("mode", "surface")])
+        let shows = try RenderRequest([("size", "256"), ("show", "spacefill: within 5 of resn HOH")])
+        let over = WorkDeadline(seconds: 60)
+        over.cancel()
+        for request in [surface, shows] {
+            XCTAssertThrowsError(try WorkDeadline.with(over) {
+                try MoleculePicture(structure, mode: try request.singleMode(), request: request, perception: perception)
+            }) { XCTAssertTrue($0 is WorkStopped, "\($0)") }
+        }
+        let picture = try MoleculePicture(structure, mode: "surface", request: surface, perception: perception)
+        XCTAssertNil(WorkDeadline.current, "the deadline was the thread's only while the work ran")
+        XCTAssertThrowsError(try WorkDeadline.with(WorkDeadline(seconds: 0)) { try picture.png(DrawnPicture(image: RGBAImage(width: 4, height: 4), smoothEdges: false)) })
+        XCTAssertFalse(WorkDeadline(seconds: .infinity).isOver)
+        XCTAssertFalse(WorkDeadline(seconds: 1e300).isOver, "a deadline past UInt64's nanoseconds is none")
+        XCTAssertTrue(WorkDeadline(seconds: -5).isOver)
     }
 
     /// The README's limits table is `ServiceLimits.all`, row for row.
