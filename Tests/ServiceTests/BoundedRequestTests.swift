@@ -286,8 +286,11 @@ final class BoundedRequestTests: XCTestCase {
         XCTAssertTrue(WorkDeadline(seconds: -5).isOver)
     }
 
-    /// The README's limits table is `ServiceLimits.all`, row for row.
+    /// The README's limits table and the OpenAPI document's `x-limits` are `ServiceLimits.all`, row for row.
     func testTheREADMELimitsTableIsServiceLimits() throws {
+        let openapi = try String(contentsOf: Self.root.appendingPathComponent("Assets/openapi.yaml"), encoding: .utf8)
+        let listed = openapi.split(separator: "\n").filter { $0.hasPrefix("    - {name: ") }.map(String.init)
+        XCTAssertEqual(listed, ServiceLimits.all.map { "    - {name: \"\($0.name)\", value: \($0.value), unit: \"\($0.unit)\", status: \($0.status)}" })
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
         let section = try XCTUnwrap(readme.components(separatedBy: "### Limits").dropFirst().first, "no Limits section")
         // The section's first table: its lines up to the first that is not one.
