@@ -181,6 +181,16 @@ enum LibrarySchema {
             DELETE FROM molecule_search WHERE rowid = old.id;
         END;
         """,
+        // 5: private molecules get ids drawn at random from a range of their own (from 2^40), so
+        // that the public ids a stranger sees run on without gaps where private rows were made;
+        // public ids keep counting here (never given again after a removal, as AUTOINCREMENT did,
+        // whose counter a random id would have carried past 2^40).
+        """
+        CREATE TABLE id_sequence (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+        INSERT INTO id_sequence (name, value)
+            SELECT 'public', max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'molecules'), 0),
+                                 coalesce((SELECT max(id) FROM molecules), 0));
+        """,
     ]
 
     static var version: Int { migrations.count }

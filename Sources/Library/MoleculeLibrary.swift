@@ -215,12 +215,13 @@ public final class MoleculeLibrary {
                 return .anotherSource(same)
             }
             let structure = p.structure, content = p.content
+            let id = try newID(isPrivate: file.isPrivate)
             let insert = try database.statement("""
-                INSERT INTO molecules (name, source, checksum, format, pdb_id, title, method, resolution, models, atoms, bonds,
+                INSERT INTO molecules (id, name, source, checksum, format, pdb_id, title, method, resolution, models, atoms, bonds,
                                        chains, residues, file_bytes, added, owner, private, sha256, scope)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
-            insert.bind(.text(file.name), .text(file.source), .text(file.checksum), .text(structure.format.rawValue),
+            insert.bind(.int(id), .text(file.name), .text(file.source), .text(file.checksum), .text(structure.format.rawValue),
                         .optional(structure.metadata.id.isEmpty ? nil : structure.metadata.id),
                         .optional(structure.metadata.title.isEmpty ? nil : structure.metadata.title),
                         .optional(structure.metadata.method.isEmpty ? nil : structure.metadata.method),
@@ -229,7 +230,6 @@ public final class MoleculeLibrary {
                         .int(file.raw.count), .text(MoleculeLibrary.now()), .optional(file.owner), .int(file.isPrivate ? 1 : 0),
                         .text(file.sha256), .text(file.scope))
             try insert.run()
-            let id = Int(database.lastInsertedRow)
             try addSource(file, format: structure.format, molecule: id)
             try database.statement("INSERT INTO originals (molecule, bytes, codec) VALUES (?, ?, ?)")
                 .bind(.int(id), .blob(p.original), .text(p.originalCodec)).run()
@@ -237,6 +237,27 @@ public final class MoleculeLibrary {
             try write(p, molecule: id)
             return .added(try record(id: id)!)
         }
+    }
+
+    /// Where private molecules' ids start: public ids stay below it.
+    public static let privateIDs = 1 << 40
+
+    /// The id of a new molecule: the next public one, or for a private one a free id drawn at
+    /// random from `privateIDs` up to 2^52 (exact in a JavaScript number), which tells nobody
+    /// how many private molecules there are or when they came.
+    private func newID(isPrivate: Bool) throws -> Int {
+        if isPrivate {
+            while true {
+                let id = Int.random(in: Self.privateIDs..<(1 << 52))
+                if try database.statement("SELECT 1 FROM molecules WHERE id = ?").bind(.int(id)).first({ $0.int(0) }) == nil { return id }
+            }
+        }
+        let counted = try database.statement("SELECT value FROM id_sequence WHERE name = 'public'").first { $0.int(0) } ?? 0
+        let highest = try database.statement("SELECT max(id) FROM molecules WHERE id < ?").bind(.int(Self.privateIDs)).first { $0.int(0) } ?? 0
+        let id = max(counted, highest) + 1
+        try database.statement("INSERT INTO id_sequence (name, value) VALUES ('public', ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value")
+            .bind(.int(id)).run()
+        return id
     }
 
     private func addSource(_ file: ImportedFile, format: Structure.Format, molecule id: Int) throws {

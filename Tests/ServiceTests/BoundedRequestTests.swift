@@ -196,6 +196,28 @@ final class BoundedRequestTests: XCTestCase {
         XCTAssertEqual(r.withoutServerDetails.source, "uploaded")
     }
 
+    /// A stranger counting public ids learns nothing of private molecules: those get ids drawn at
+    /// random above 2^40, and public ids run on without a gap where one was made (nor reuse a
+    /// removed one's).
+    func testPrivateMoleculesLeaveNoGapInPublicIds() throws {
+        _ = try service()
+        let lib = try MoleculeLibrary(path: scratch.appendingPathComponent("library.sqlite").path)
+        let perception = try BondPerception.standard()
+        func add(_ file: String, owner: String?, isPrivate: Bool) throws -> Int {
+            guard case .added(let r) = try lib.importBytes(try Self.fixture(file), source: file, name: file, perception: perception,
+                                                           owner: owner, isPrivate: isPrivate) else { throw LibraryError(.machine, "\(file) not added") }
+            return r.id
+        }
+        let hidden = try add("Caffeine.pdb", owner: "alice", isPrivate: true)
+        XCTAssertGreaterThanOrEqual(hidden, MoleculeLibrary.privateIDs)
+        XCTAssertLessThan(hidden, 1 << 52, "exact as a JavaScript number")
+        let next = try add("TYR.sdf", owner: nil, isPrivate: false)
+        XCTAssertEqual(next, 2, "crambin is 1; the private import took no public id")
+        _ = try lib.remove(id: next)
+        XCTAssertEqual(try add("Heme.sdf", owner: nil, isPrivate: false), 3, "a removed id is not given again")
+        XCTAssertNotEqual(try add("03F.sdf", owner: "bob", isPrivate: true), hidden)
+    }
+
     /// RFC 9110's ranges: one range clamped to the body, a suffix of it, 416 only where it starts
     /// past the end, and the whole body for what is not served in parts.
     func testByteRangesAsRFC9110SaysAndViewerFilesWhole() async throws {
