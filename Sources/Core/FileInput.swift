@@ -101,12 +101,20 @@ public enum FileInput {
         return whole ? out : nil
     }
 
-    /// The inflated size the gzip trailer states (of the last member, mod 2^32): a first guess.
+    /// The inflated size the gzip trailer states (of the last member, mod 2^32): a first guess,
+    /// and 0 (none) where it is more than deflate can make of the input (1032 bytes out for each
+    /// byte in at the most): 200 bytes of noise after a gzip header stated half a gigabyte, which
+    /// was allocated before a byte was inflated.
     public static func gzipSizeHint(_ input: [UInt8]) -> Int {
         let n = input.count
         guard n >= 18 else { return 0 }
-        return Int(input[n - 4]) | Int(input[n - 3]) << 8 | Int(input[n - 2]) << 16 | Int(input[n - 1]) << 24
+        let stated = Int(input[n - 4]) | Int(input[n - 3]) << 8 | Int(input[n - 2]) << 16 | Int(input[n - 1]) << 24
+        return stated <= n * maximumDeflateRatio ? stated : 0
     }
+
+    /// The most bytes deflate's format makes of one byte (RFC 1951: a 258-byte match in a code of
+    /// 1 bit, with its distance's code, two bits, about 1032 to 1).
+    public static let maximumDeflateRatio = 1032
 }
 
 /// A zlib inflate stream over gzip input. zlib keeps a pointer to its `z_stream`, so the

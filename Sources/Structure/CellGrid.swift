@@ -63,28 +63,13 @@ public struct CellGrid {
     public func forEachNeighbor(of i: Int, _ positions: [SIMD3<Float>], _ body: (Int, Float) -> Void) {
         let limit = cellSize * cellSize
         let p = positions[i]
-        let c = cell(p)
-        for dz in -1...1 {
-            let z = c.z + dz
-            if z < 0 || z >= dims.z { continue }
-            for dy in -1...1 {
-                let y = c.y + dy
-                if y < 0 || y >= dims.y { continue }
-                for dx in -1...1 {
-                    let x = c.x + dx
-                    if x < 0 || x >= dims.x { continue }
-                    let k = key(SIMD3(x, y, z))
-                    var j = useFlat ? flatHeads[k] : (hashedHeads[k] ?? -1)
-                    while j >= 0 {
-                        if Int(j) != i {
-                            let d = positions[Int(j)] - p
-                            let d2 = (d * d).sum()
-                            if d2 <= limit { body(Int(j), d2) }
-                        }
-                        j = next[Int(j)]
-                    }
-                }
+        forEachPoint(near: cell(p)) { j in
+            if j != i {
+                let d = positions[j] - p
+                let d2 = (d * d).sum()
+                if d2 <= limit { body(j, d2) }
             }
+            return true
         }
     }
 
@@ -97,7 +82,18 @@ public struct CellGrid {
         // there, a far point converts without trapping and finds nothing.
         let lo = SIMD3<Float>(repeating: -2), hi = SIMD3<Float>(Float(dims.x + 1), Float(dims.y + 1), Float(dims.z + 1))
         let g = pointwiseMax(lo, pointwiseMin(f, hi))
-        let c = SIMD3(Int(g.x.rounded(.down)), Int(g.y.rounded(.down)), Int(g.z.rounded(.down)))
+        var found = false
+        forEachPoint(near: SIMD3(Int(g.x.rounded(.down)), Int(g.y.rounded(.down)), Int(g.z.rounded(.down)))) { j in
+            let d = positions[j] - p
+            found = (d * d).sum() <= limit
+            return !found
+        }
+        return found
+    }
+
+    /// Calls `body(j)` for every point in cell `c` and the 26 around it, until it returns false.
+    @inline(__always)
+    private func forEachPoint(near c: SIMD3<Int>, _ body: (Int) -> Bool) {
         for dz in -1...1 {
             let z = c.z + dz
             if z < 0 || z >= dims.z { continue }
@@ -110,13 +106,11 @@ public struct CellGrid {
                     let k = key(SIMD3(x, y, z))
                     var j = useFlat ? flatHeads[k] : (hashedHeads[k] ?? -1)
                     while j >= 0 {
-                        let d = positions[Int(j)] - p
-                        if (d * d).sum() <= limit { return true }
+                        if !body(Int(j)) { return }
                         j = next[Int(j)]
                     }
                 }
             }
         }
-        return false
     }
 }

@@ -218,6 +218,21 @@ final class BoundedRequestTests: XCTestCase {
         XCTAssertNotEqual(try add("03F.sdf", owner: "bob", isPrivate: true), hidden)
     }
 
+    /// A gzip trailer that states more than its input can inflate to is no size to allocate:
+    /// noise after a gzip header stated half a gigabyte, allocated before a byte was read, which
+    /// ended the server under an address-space cap (the 100,000-request fuzz run found it).
+    func testAGzipTrailerIsNotBelievedPastWhatDeflateCanMake() async throws {
+        var noise: [UInt8] = [0x1F, 0x8B, 0x08, 0x00] + (0..<196).map { UInt8(truncatingIfNeeded: $0 &* 37) }
+        noise[noise.count - 1] = 0x20  // a trailer stating 512 MiB and more
+        XCTAssertEqual(FileInput.gzipSizeHint(noise), 0)
+        XCTAssertThrowsError(try FileInput.inflate(noise, source: "noise.gz", limit: 1 << 30))
+        let s = try service()
+        try await Application(router: s.router()).test(.router) { client in
+            let r = try await client.execute(uri: "/v1/render?name=x.pdb.gz&size=32", method: .post, body: ByteBuffer(bytes: noise))
+            XCTAssertEqual(r.status, .badRequest, String(buffer: r.body))
+        }
+    }
+
     /// RFC 9110's ranges: one range clamped to the body, a suffix of it, 416 only where it starts
     /// past the end, and the whole body for what is not served in parts.
     func testByteRangesAsRFC9110SaysAndViewerFilesWhole() async throws {
