@@ -219,6 +219,9 @@ extension MolshotService {
     /// The picture `view` (from `settings`) asks for of `subject`: in a render process, or read and
     /// prepared here off the threads that answer requests and drawn on this process's render thread.
     private func drawn(_ view: RenderRequest, settings: [(String, String)], subject: ImageSubject) async throws -> [UInt8] {
+        // Its memory first: pictures made at once stay within the server's picture memory.
+        let memory = try reserveMemory(Self.bytes(view))
+        defer { memory.release() }
         let worker = try workers.take(forSession: false, queued: self.worker.queued, limit: configuration.renderQueue)
         defer { workers.done(worker, session: false) }
         let seconds = configuration.renderSeconds

@@ -41,6 +41,8 @@ public final class MolshotService: Sendable {
     /// Requests reading files off the answering threads (`heavy`): `heavyWork` at once, as many
     /// as the render queue holds waiting.
     let heavyGate: WorkGate
+    /// Bytes of pictures being made now (`reserveMemory`).
+    let pictureMemory = Locked(0)
     /// Connections open from each client address (`ConnectionGuard.swift`).
     let clientConnections = ClientConnections()
 

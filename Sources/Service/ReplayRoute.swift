@@ -39,6 +39,9 @@ extension MolshotService {
         // drawn there between other requests' jobs, and stopped past the render time limit or
         // when the client has gone.
         try checkRenderQueue()
+        // One frame is made at a time: its memory is the replay's.
+        let memory = try reserveMemory(Self.bytes(options.request))
+        defer { memory.release() }
         let job = Handed(value: (text, options, structure?.value, fps))
         let lane = RenderLane(worker) { $0.molecules }, stop = ReplayStop(), limit = configuration.renderSeconds
         let apng: [UInt8] = try await withTaskCancellationHandler {

@@ -32,6 +32,9 @@ public enum ServiceLimits {
                                            bounds: "representations in one picture")
     public static let pictureSamples = ServiceLimit(name: "picture samples", value: 1 << 26, unit: "samples", status: 413,
                                                     bounds: "width x height x antialias^2 x (1 + occlusion + outline effects) of one picture; an outline counts (outline x antialias)^2 / 32")
+    public static let pictureMemory = ServiceLimit(name: "picture memory", value: 1 << 30, unit: "bytes", status: 503,
+                                                   bounds: "pictures' memory in flight at once, each estimated from its samples before it starts "
+                                                   + "(413 for one that alone is more)")
     public static let replayFrames = ServiceLimit(name: "replay frames", value: 600, unit: "frames", status: 413,
                                                   bounds: "frames one POST /v1/replay makes, counted before they are listed")
     public static let replayBytes = ServiceLimit(name: "replay bytes", value: 256 << 20, unit: "bytes", status: 413,
@@ -60,7 +63,7 @@ public enum ServiceLimits {
     /// The table, in the README's order: these limits, then `serve`'s settings with their defaults.
     public static var all: [ServiceLimit] {
         let c = ServiceConfiguration(database: "")
-        return [selectionLength, selectionWords, selectionDepth, shows, pictureSamples, replayFrames, replayBytes, jsonDepth, xmlDepth,
+        return [selectionLength, selectionWords, selectionDepth, shows, pictureSamples, pictureMemory, replayFrames, replayBytes, jsonDepth, xmlDepth,
                 entities, entityAnswerBytes, sessionBacklogMessages, sessionBacklogBytes, eventLineBytes, requestLineBytes, headBytes,
                 connectionsPerClient,
                 ServiceLimit(name: "max-body", value: c.maxBodyBytes, unit: "bytes", status: 413, bounds: "a request body (--max-body)"),

@@ -305,6 +305,49 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(try call("\(base)/healthz").status, 200, "still answering")
     }
 
+    /// The stranger's requests against the real server: each refused up front with a 4xx that
+    /// names its limit, the server answering after each, and its memory back within 10% of what it
+    /// held warmed up (resident pages, from /proc).
+    func testHostileRequestsAreRefusedUpFrontAndLeaveMemoryAsItWas() throws {
+        XCTAssertEqual(try MolshotBinary.run(["library", "import", "Tests/Fixtures/1crn.pdb", "--db", db]).status, 0)
+        let base = try start(["--render-threads", "1"])
+        let pid = try XCTUnwrap(harness.servers.last?.processIdentifier)
+        func residentKB() throws -> Int {
+            let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+            let line = try XCTUnwrap(status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") })
+            return try XCTUnwrap(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]))
+        }
+        func q(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! }
+        let header = #"{"type":"header","version":1,"viewport":{"width":100,"height":100}}"#
+        // Warmed up: every kind of work the hostile requests reach, done once for real.
+        for _ in 0..<2 {
+            XCTAssertEqual(try call("\(base)/v1/molecules/1/image?size=256&show=\(q("cartoon: polymer"))").status, 200)
+            XCTAssertEqual(try call("\(base)/v1/replay?molecule=1&size=64&fps=10", method: "POST",
+                                    body: Data((header + "\n" + #"{"type":"rotate","t":0.5,"dx":1,"dy":0}"#).utf8)).status, 200)
+            XCTAssertEqual(try call("\(base)/v1/entities", method: "POST",
+                                    body: Data(#"{"requestKey":"DETAIL","IMAGES":"DATA","entities":[{"PERM_ID":"MOLECULE:1","REFCON":{}}]}"#.utf8)).status, 200)
+        }
+        let warm = try residentKB()
+        let entities = (0...150).map { #"{"PERM_ID":"CHAIN:1:\#($0)","REFCON":{}}"# }.joined(separator: ",")
+        let hostile: [(String, String, Data?, Int, String)] = [
+            ("GET", "/v1/molecules/1/image?size=64&show=" + q("cartoon: " + String(repeating: "(", count: 2500) + "all" + String(repeating: ")", count: 2500)),
+             nil, 400, "longer than"),
+            ("GET", "/v1/molecules/1/image?size=64&show=" + q("cartoon: " + (0..<40).reduce("all") { s, _ in "(\(s) around 1)" }), nil, 400, "nested more than"),
+            ("POST", "/v1/replay?molecule=1&fps=60&size=32", Data((header + "\n" + #"{"type":"rotate","t":1e300,"dx":1,"dy":0}"#).utf8), 413, "frames"),
+            ("GET", "/v1/molecules/1/image?size=4096&antialias=4&occlusion=1&outline=16", nil, 413, "picture samples"),
+            ("POST", "/v1/entities", Data(#"{"requestKey":"DETAIL","IMAGES":"DATA","entities":[\#(entities)]}"#.utf8), 413, "entities"),
+        ]
+        for (method, path, body, status, says) in hostile {
+            let answer = try call(base + path, method: method, body: body)
+            XCTAssertEqual(answer.status, status, "\(path.prefix(60)): \(answer.text)")
+            XCTAssertTrue(answer.text.contains(says), "\(path.prefix(60)): \(answer.text)")
+            XCTAssertLessThan(answer.body.count, 2000, "an excerpt, not the request")
+            XCTAssertEqual(try call("\(base)/healthz").status, 200, "alive after \(path.prefix(60))")
+            let now = try residentKB()
+            XCTAssertLessThanOrEqual(Double(now), Double(warm) * 1.1, "\(path.prefix(60)): \(now) KB resident against \(warm) KB warmed up")
+        }
+    }
+
     /// A short run of the HTTP fuzz harness (`bench/run httpfuzz` makes 100,000 requests): every
     /// route with hostile values; no crash, no 5xx but 503, memory bounded.
     func testAShortHTTPFuzzRunLeavesTheServerUpWithNoUnexpected5xx() throws {

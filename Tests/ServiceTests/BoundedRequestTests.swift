@@ -148,7 +148,18 @@ final class BoundedRequestTests: XCTestCase {
             let fine = try await client.execute(uri: "/v1/molecules/1/image?size=256&antialias=2", method: .get)
             XCTAssertEqual(fine.status, .ok)
         }
+        // Memory: pictures in flight share the budget; one past it alone is 413, one that does not
+        // fit beside those being made 503, and the place comes back when a picture is done.
+        let limit = ServiceLimits.pictureMemory.value
+        XCTAssertThrowsError(try s.reserveMemory(limit + 1)) { XCTAssertEqual(($0 as? HTTPError)?.status, .contentTooLarge) }
+        let first = try s.reserveMemory(limit / 2 + 1)
+        XCTAssertThrowsError(try s.reserveMemory(limit / 2 + 1)) { XCTAssertEqual(($0 as? HTTPError)?.status, .serviceUnavailable) }
+        first.release()
+        first.release()
+        try s.reserveMemory(limit / 2 + 1).release()
+        XCTAssertEqual(s.pictureMemory.withLock { $0 }, 0, "every place given back once")
         var r = try RenderRequest([("size", "4096")])
+        XCTAssertLessThanOrEqual(MolshotService.bytes(r), limit, "the largest side at the default settings fits")
         XCTAssertLessThanOrEqual(MolshotService.samples(r), ServiceLimits.pictureSamples.value, "the largest side at the default settings draws")
         r.occlusion = 0
         r.outline = 0
@@ -222,8 +233,9 @@ final class BoundedRequestTests: XCTestCase {
     /// noise after a gzip header stated half a gigabyte, allocated before a byte was read, which
     /// ended the server under an address-space cap (the 100,000-request fuzz run found it).
     func testAGzipTrailerIsNotBelievedPastWhatDeflateCanMake() async throws {
-        var noise: [UInt8] = [0x1F, 0x8B, 0x08, 0x00] + (0..<196).map { UInt8(truncatingIfNeeded: $0 &* 37) }
-        noise[noise.count - 1] = 0x20  // a trailer stating 512 MiB and more
+        var bytes: [UInt8] = [0x1F, 0x8B, 0x08, 0x00] + (0..<196).map { UInt8(truncatingIfNeeded: $0 &* 37) }
+        bytes[bytes.count - 1] = 0x20  // a trailer stating 512 MiB and more
+        let noise = bytes
         XCTAssertEqual(FileInput.gzipSizeHint(noise), 0)
         XCTAssertThrowsError(try FileInput.inflate(noise, source: "noise.gz", limit: 1 << 30))
         let s = try service()
