@@ -237,8 +237,10 @@ extension MolshotService {
             let (picture, atoms) = try await self.heavy {
                 Handed(value: try WorkDeadline.with(deadline) { try limits.picture(subject, view, perception: perception.value) })
             }.value
-            // Drawn on the render thread; smoothed and encoded off it, while it draws the next.
-            let drawn = try await self.draw { renderers in try WorkDeadline.with(deadline) { try picture.draw(renderers.molecules) } }
+            // Drawn on the render thread; smoothed and encoded off it, while it draws the next. The
+            // deadline around all of it is this one (`draw` would start a second timer inside it).
+            try self.checkRenderQueue()
+            let drawn = try await self.worker.perform { renderers in try WorkDeadline.with(deadline) { try picture.draw(renderers.molecules) } }
             let png = try await Self.finishing { try WorkDeadline.with(deadline) { try picture.png(drawn) } }
             // The large structure's arrays are freed by now: give their pages back rather than keep them.
             if atoms >= PictureLimits.largeStructure { _ = molshot_trim_heap() }

@@ -65,7 +65,7 @@ extension MolshotService {
     /// `size=4096&antialias=4&occlusion=1&outline=16` was 6.7 GB and 36 s.
     static func samples(_ r: RenderRequest) -> Int {
         let aa = max(r.antialias, 1)
-        let occlusion = (r.occlusion ?? 1) > 0 ? 1 : 0
+        let occlusion = takesOcclusion(r) ? 1 : 0
         // An outline looks across a disc of its width in samples: its work grows as that width squared.
         let reach = Int((min(max(r.outline ?? 1, 0), 16) * Float(aa)).rounded())
         let outline = reach > 0 ? max(1, reach * reach / 32) : 0
@@ -78,9 +78,12 @@ extension MolshotService {
     /// effect (occlusion, outlines).
     static func bytes(_ r: RenderRequest) -> Int {
         let aa = max(r.antialias, 1)
-        let effects = ((r.occlusion ?? 1) > 0 ? 1 : 0) + ((r.outline ?? 1) > 0 ? 1 : 0)
+        let effects = (takesOcclusion(r) ? 1 : 0) + ((r.outline ?? 1) > 0 ? 1 : 0)
         return r.width * r.height * aa * aa * (12 + 10 * effects)
     }
+
+    /// Whether a picture may take ambient occlusion: asked for, or left to the look.
+    static func takesOcclusion(_ r: RenderRequest) -> Bool { (r.occlusion ?? 1) > 0 }
 
     /// A place in `ServiceLimits.pictureMemory` for a picture of `bytes`, given back by `release`;
     /// 413 for a picture that alone is more, 503 (Retry-After) while others hold too much.
