@@ -35,7 +35,7 @@ public final class Replay<Driver: ViewDriver> {
     }
 
     /// Draws on a worker of its own, whose renderer `renderer` makes on the worker's thread.
-    public convenience init(source: String, fps: Double?, renderer: @escaping () throws -> Driver.Renderer, driver: @escaping MakeDriver) {
+    public convenience init(source: String, fps: Double?, renderer: @escaping @Sendable () throws -> Driver.Renderer, driver: @escaping MakeDriver) {
         let worker = RenderWorker(makeContext: renderer)
         self.init(source: source, fps: fps, lane: RenderLane(worker), ownWorker: worker, driver: driver)
     }

@@ -1,186 +1,228 @@
 import Core
 import Foundation
+import Synchronization
 
-/// One thread that owns the GL device and serves drawing jobs from a bounded queue. All
-/// contexts of a process share one llvmpipe rasterizer, so one drawing thread is all there is to
-/// have; every front end hands it work: `submit` (fire and forget, waits only for room),
-/// `perform` (waits for the result) and `perform` from async code (suspends, never blocks a
-/// thread). When the queue is full, callers wait: back pressure, not unbounded memory.
+/// The drawing thread as an actor. All contexts of a process share one llvmpipe rasterizer, so
+/// one drawing thread is all there is to have; its `Context` (the GL device and what draws on it)
+/// is made on that thread, used only there and released there when the worker closes.
 ///
-/// `Context` (a renderer, say) is made on the worker's thread by `makeContext`, used only there
-/// and released there when the worker closes; if it cannot be made, every job gets that error.
-public final class RenderWorker<Context>: @unchecked Sendable {
-    public let capacity: Int
-    /// The queue and its thread's loop. The thread holds the queue, never the worker: a worker
-    /// released while its thread is still in a method of it would be freed with a reference held
-    /// (the runtime aborts on that), so the worker's `deinit` only closes the queue and waits.
-    private let queue: JobQueue<Context>
+/// The actor's executor is that thread (`GLThread`): its isolated methods run there, so code
+/// that awaits `perform` runs its job beside the GL context and only a `Sendable` result comes
+/// back. Threads outside Swift concurrency (the thumbnail pipeline's stages, a replay's reader)
+/// hand it jobs with `submit` (fire and forget, waits only for room) or the blocking `perform`.
+/// The queue is bounded: callers wait for room, async ones suspended, so memory stays bounded.
+public actor RenderWorker<Context> {
+    public nonisolated let capacity: Int
+    private nonisolated let thread: GLThread<Context>
 
-    public init(capacity: Int = 4, name: String = "molshot-draw", makeContext: @escaping () throws -> Context) {
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
+
+    public init(capacity: Int = 4, name: String = "molshot-draw", makeContext: @escaping @Sendable () throws -> Context) {
         self.capacity = max(1, capacity)
-        let queue = JobQueue<Context>(capacity: self.capacity)
-        self.queue = queue
-        // The body goes in a box: `makeContext` need not be Sendable, and runs on that thread only.
-        let box = ThreadBody()
-        box.run = {
-            // The name the system shows (top, perf, /proc), at most 15 bytes.
-            if let comm = fopen("/proc/thread-self/comm", "w") {
-                fputs(String(decoding: name.utf8.prefix(15), as: UTF8.self), comm)
-                fclose(comm)
-            }
-            queue.serve(makeContext)
-        }
-        let thread = Thread { box.run?() }
-        thread.stackSize = 8 << 20
-        thread.name = name
-        queue.thread = thread
-        thread.start()
+        thread = GLThread(capacity: self.capacity, name: name, makeContext: makeContext)
     }
 
-    deinit { queue.close() }
+    deinit { thread.close() }
 
     /// Jobs waiting, not counting one being drawn.
-    public var queued: Int { queue.queued }
+    public nonisolated var queued: Int { thread.queued }
+
+    /// Callers waiting for room in the queue (blocked threads and suspended tasks).
+    public nonisolated var waitingForRoom: Int { thread.waitingForRoom }
 
     /// Queues `job`, waiting while the queue is full; `failed` gets the error if the context
     /// could not be made, the worker is closed, or the job throws.
-    public func submit(_ job: @escaping (Context) throws -> Void, failed: @escaping (Error) -> Void) {
-        queue.submit(job, failed: failed)
+    public nonisolated func submit(_ job: @escaping (Context) throws -> Void, failed: @escaping (Error) -> Void) {
+        thread.submit(job, failed: failed)
     }
 
-    /// Runs `job` on the worker and waits for its result.
-    public func perform<T>(_ job: @escaping (Context) throws -> T) throws -> T {
+    /// Runs `job` on the worker and waits for its result (for threads outside Swift concurrency).
+    public nonisolated func perform<T>(_ job: @escaping (Context) throws -> T) throws -> T {
         try waitingFor(submit, job)
     }
 
-    /// Runs `job` on the worker; the caller suspends (no thread is blocked) while it waits for
-    /// room in the queue and for the result.
-    public func perform<T: Sendable>(_ job: @escaping @Sendable (Context) throws -> T) async throws -> T {
-        try await queue.perform(job)
+    /// Runs `job` on the drawing thread, isolated to this actor; the caller suspends (no thread
+    /// is blocked) while it waits for room in the queue and for its turn.
+    public func perform<T: Sendable>(_ job: (Context) throws -> T) async throws -> T {
+        try job(try thread.context())
+    }
+
+    /// Waits (suspended) for room in the queue, then runs `job` there.
+    public nonisolated func draw<T: Sendable>(_ job: @escaping @Sendable (Context) throws -> T) async throws -> T {
+        await thread.room()
+        return try await perform(job)
     }
 
     /// Finishes the jobs already queued, then ends the thread (releasing the context there).
     /// Later jobs fail with `RenderWorkerClosed`.
-    public func close() { queue.close() }
+    public nonisolated func close() { thread.close() }
 }
 
-/// A render worker's bounded queue of jobs and the loop its thread runs.
-private final class JobQueue<Context>: @unchecked Sendable {
-    typealias Job = (Result<Context, Error>) -> Void
-
+/// The GL thread: one thread that runs, in order, the jobs threads hand it and the jobs of tasks
+/// isolated to its `RenderWorker` (it is that actor's `SerialExecutor`), with the context made
+/// and released on it.
+///
+/// Sendable without a checker's proof in two places, each said where it is: the context, which
+/// only this thread touches (made, used, released by `serve`; `context()` checks the thread); and
+/// `Handed` jobs, closures passed whole to this thread and run here once.
+final class GLThread<Context>: SerialExecutor, Sendable {
     let capacity: Int
-    private let condition = NSCondition()
-    /// Jobs in order; a taken job's slot is emptied at once, so that what it holds (a large
-    /// structure's geometry) is freed when it is done, not when the array is next compacted.
-    private var jobs: [Job?] = []
-    private var head = 0
-    private var spaceWaiters: [CheckedContinuation<Void, Never>] = []
-    private var closed = false
-    private var finished = false
-    /// The thread serving the queue (set before it starts; weak: the thread's body holds the queue).
-    weak var thread: Thread?
+    private let state = Mutex<State>(State())
+    /// Counts items queued (and one for close): the thread waits on it.
+    private let ready = DispatchSemaphore(value: 0)
+    /// Signalled once the thread has released the context and ended.
+    private let ended = DispatchSemaphore(value: 0)
+    /// Only on this thread (see above).
+    nonisolated(unsafe) private var made: Result<Context, Error>?
+    nonisolated(unsafe) private var threadID: pthread_t?
 
-    init(capacity: Int) { self.capacity = capacity }
-
-    var queued: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return jobs.count - head
+    private enum Item {
+        case task(UnownedJob)
+        case job(Handed<(Result<Context, Error>) -> Void>)
     }
+
+    private struct State: ~Copyable {
+        var items: [Item?] = []
+        var head = 0
+        /// Blocked submitters and suspended drawers waiting for room.
+        var blocked: [DispatchSemaphore] = []
+        var suspended: [CheckedContinuation<Void, Never>] = []
+        var closed = false
+        var finished = false
+        var jobs: Int { items.count - head }
+    }
+
+    init(capacity: Int, name: String, makeContext: @escaping @Sendable () throws -> Context) {
+        self.capacity = capacity
+        BlockingPool.dedicated(name: name) { [self] in serve(makeContext) }
+    }
+
+    var queued: Int { state.withLock { $0.jobs } }
+    var waitingForRoom: Int { state.withLock { $0.blocked.count + $0.suspended.count } }
+
+    // MARK: SerialExecutor
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let unowned = UnownedJob(job)
+        // Tasks are never refused or made to wait: a task isolated to the worker must run to end.
+        state.withLock { $0.items.append(.task(unowned)) }
+        ready.signal()
+    }
+
+    func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: self) }
+
+    func checkIsolated() {
+        precondition(isCurrent, "not on the GL thread")
+    }
+
+    private var isCurrent: Bool { threadID.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+
+    /// The context, on this thread only.
+    func context() throws -> Context {
+        precondition(isCurrent, "the GL context is used off its thread")
+        return try made!.get()
+    }
+
+    // MARK: Jobs from threads
 
     func submit(_ job: @escaping (Context) throws -> Void, failed: @escaping (Error) -> Void) {
-        let wrapped: Job = { context in
+        let wrapped = Handed<(Result<Context, Error>) -> Void>({ context in
             do { try job(try context.get()) } catch { failed(error) }
-        }
-        condition.lock()
-        while jobs.count - head >= capacity && !closed { condition.wait() }
-        if closed {
-            condition.unlock()
-            failed(RenderWorkerClosed())
-            return
-        }
-        jobs.append(wrapped)
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    func perform<T: Sendable>(_ job: @escaping @Sendable (Context) throws -> T) async throws -> T {
-        while !tryReserve() {
-            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-                condition.lock()
-                if jobs.count - head < capacity || closed {
-                    condition.unlock()
-                    waiter.resume()
-                } else {
-                    spaceWaiters.append(waiter)
-                    condition.unlock()
+        })
+        while true {
+            let outcome = state.withLock { s -> DispatchSemaphore?? in
+                if s.closed { return .some(nil) }
+                if s.jobs < capacity {
+                    s.items.append(.job(wrapped))
+                    return nil
                 }
+                let wait = DispatchSemaphore(value: 0)
+                s.blocked.append(wait)
+                return .some(wait)
             }
-        }
-        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
-            let wrapped: Job = { context in
-                continuation.resume(with: Result { try job(try context.get()) })
-            }
-            condition.lock()
-            if closed {
-                condition.unlock()
-                continuation.resume(throwing: RenderWorkerClosed())
+            switch outcome {
+            case nil:
+                ready.signal()
                 return
+            case .some(nil):
+                failed(RenderWorkerClosed())
+                return
+            case .some(.some(let wait)):
+                wait.wait()
             }
-            // Room was seen a moment ago; a blocking submitter may have taken it since, which
-            // overfills the queue by at most one job per async caller rather than blocking a task.
-            jobs.append(wrapped)
-            condition.broadcast()
-            condition.unlock()
         }
     }
 
-    private func tryReserve() -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return jobs.count - head < capacity || closed
+    /// Returns (suspended meanwhile) once the queue has room or the thread has closed.
+    func room() async {
+        while true {
+            let free = state.withLock { $0.jobs < capacity || $0.closed }
+            if free { return }
+            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { s -> Bool in
+                    if s.jobs < capacity || s.closed { return true }
+                    s.suspended.append(waiter)
+                    return false
+                }
+                if now { waiter.resume() }
+            }
+        }
     }
 
     func close() {
-        condition.lock()
-        closed = true
-        condition.broadcast()
-        let waiters = spaceWaiters
-        spaceWaiters = []
-        while !finished && Thread.current != thread { condition.wait() }
-        condition.unlock()
-        waiters.forEach { $0.resume() }
+        let (waiters, already) = state.withLock { s -> ([DispatchSemaphore], Bool) in
+            defer { s.closed = true; s.blocked = [] }
+            return (s.blocked, s.closed)
+        }
+        let suspended = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+            defer { s.suspended = [] }
+            return s.suspended
+        }
+        waiters.forEach { $0.signal() }
+        suspended.forEach { $0.resume() }
+        if !already { ready.signal() }
+        // The thread itself may close its worker (a job holding the last reference): it cannot wait for itself.
+        guard !isCurrent else { return }
+        ended.wait()
+        ended.signal()
     }
 
-    func serve(_ makeContext: () throws -> Context) {
-        var context: Result<Context, Error>? = Result { try makeContext() }
-        while let job = next() { job(context!) }
-        context = nil
-        condition.lock()
-        finished = true
-        condition.broadcast()
-        condition.unlock()
+    // MARK: The thread
+
+    private func serve(_ makeContext: () throws -> Context) {
+        threadID = pthread_self()
+        made = Result { try makeContext() }
+        while let item = next() {
+            switch item {
+            case .task(let job): job.runSynchronously(on: asUnownedSerialExecutor())
+            case .job(let job): job.value(made!)
+            }
+        }
+        made = nil
+        ended.signal()
     }
 
-    private func next() -> Job? {
-        condition.lock()
-        while head == jobs.count && !closed { condition.wait() }
-        guard head < jobs.count else {
-            condition.unlock()
-            return nil
+    private func next() -> Item? {
+        while true {
+            ready.wait()
+            let taken = state.withLock { s -> (item: Item?, end: Bool, blocked: DispatchSemaphore?, suspended: CheckedContinuation<Void, Never>?) in
+                guard s.head < s.items.count else { return (nil, s.closed, nil, nil) }
+                let item = s.items[s.head]
+                s.items[s.head] = nil
+                s.head += 1
+                if s.head > 64 && s.head * 2 > s.items.count {
+                    s.items.removeFirst(s.head)
+                    s.head = 0
+                }
+                let blocked = s.blocked.isEmpty ? nil : s.blocked.removeFirst()
+                let suspended = blocked == nil && !s.suspended.isEmpty ? s.suspended.removeFirst() : nil
+                return (item, false, blocked, suspended)
+            }
+            taken.blocked?.signal()
+            taken.suspended?.resume()
+            if let item = taken.item { return item }
+            if taken.end { return nil }
         }
-        let job = jobs[head]
-        jobs[head] = nil
-        head += 1
-        if head > 64 && head * 2 > jobs.count {
-            jobs.removeFirst(head)
-            head = 0
-        }
-        let waiter = spaceWaiters.isEmpty ? nil : spaceWaiters.removeFirst()
-        condition.broadcast()
-        condition.unlock()
-        waiter?.resume()
-        return job
     }
 }
 
@@ -190,24 +232,23 @@ public struct RenderWorkerClosed: Fault, Sendable {
     public var description: String { "the render worker has closed" }
 }
 
-
 /// A way to a render worker's thread that sees part of its context: a replay or a live session
 /// draws molecules whether the worker holds a molecule renderer alone (`molshot replay`) or the
 /// service's renderers for molecules and pathways, sharing the one drawing thread with the rest.
-public struct RenderLane<Context>: @unchecked Sendable {
-    private let submitJob: (@escaping (Context) throws -> Void, @escaping (Error) -> Void) -> Void
+public struct RenderLane<Context>: Sendable {
+    private let submitJob: @Sendable (Handed<(Context) throws -> Void>, Handed<(Error) -> Void>) -> Void
 
-    public init<Base>(_ worker: RenderWorker<Base>, _ part: @escaping (Base) -> Context) {
-        submitJob = { job, failed in worker.submit({ try job(part($0)) }, failed: failed) }
+    public init<Base>(_ worker: RenderWorker<Base>, _ part: @escaping @Sendable (Base) -> Context) {
+        submitJob = { job, failed in worker.submit({ try job.value(part($0)) }, failed: failed.value) }
     }
 
     public init(_ worker: RenderWorker<Context>) {
-        submitJob = { job, failed in worker.submit(job, failed: failed) }
+        submitJob = { job, failed in worker.submit(job.value, failed: failed.value) }
     }
 
     /// As `RenderWorker.submit`.
     public func submit(_ job: @escaping (Context) throws -> Void, failed: @escaping (Error) -> Void) {
-        submitJob(job, failed)
+        submitJob(Handed(job), Handed(failed))
     }
 
     /// Runs `job` on the worker and waits for its result.
@@ -230,8 +271,4 @@ private func waitingFor<Context, T>(_ submit: (@escaping (Context) throws -> Voi
     })
     done.wait()
     return try result!.get()
-}
-
-private final class ThreadBody: @unchecked Sendable {
-    var run: (() -> Void)?
 }

@@ -261,10 +261,10 @@ extension MolshotService {
             return ["DATA": ["BASE64": Data(png).base64EncodedString(), "FORMAT": "PNG"]]
         case .pathway(let id, let size):
             if form == "URL" { return ["URL": "\(base)/v1/pathways/\(id)/image?size=\(size)"] }
-            let map = Handed(value: try await pathway(id).entry.map)
+            let map = try await pathway(id).entry.map
             var r = PathwayRequest()
             r.size = "\(size)"
-            let png = try await pathwayPNG(map.value, request: r)
+            let png = try await pathwayPNG(map, request: r)
             return ["DATA": ["BASE64": Data(png).base64EncodedString(), "FORMAT": "PNG"]]
         }
     }

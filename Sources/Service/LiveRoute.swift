@@ -157,10 +157,10 @@ extension MolshotService {
 
     struct SessionPlan {
         enum Subject {
-            case molecule(MoleculeDriver.Options, Handed<Structure>)
+            case molecule(MoleculeDriver.Options, Structure)
             /// A molecule drawn by render process `worker` (which reads it).
             case remote(worker: Int, library: Int, settings: [(String, String)])
-            case pathway(Handed<PathwayMap>, width: Int, height: Int)
+            case pathway(PathwayMap, width: Int, height: Int)
         }
         var subject: Subject
         /// The render worker a molecule session takes for its life (`RenderWorkers.done` at its end).
@@ -183,7 +183,7 @@ extension MolshotService {
             let frame: (view: MapView, width: Int, height: Int)
             do { frame = try r.frame(for: map) } catch { throw Self.badRequest(error) }
             try checkSide(width: frame.width, height: frame.height)
-            return SessionPlan(subject: .pathway(Handed(value: map), width: frame.width, height: frame.height), worker: nil, record: record,
+            return SessionPlan(subject: .pathway(map, width: frame.width, height: frame.height), worker: nil, record: record,
                                width: frame.width, height: frame.height, mode: "pathway")
         }
         guard let reference = Self.parameter(request, "molecule") else {
@@ -201,8 +201,8 @@ extension MolshotService {
             do {
                 // Read off the threads that answer requests, as pictures are.
                 let limits = limits
-                let structure = try await heavy { Handed(value: try limits.load(.library(r.id))) }
-                try checkSize(structure.value)
+                let structure = try await heavy { try limits.load(.library(r.id)) }
+                try checkSize(structure)
                 subject = .molecule(options, structure)
             } catch {
                 workers.done(worker, session: true)
@@ -237,7 +237,7 @@ extension MolshotService {
         let session: any LiveView
         switch plan.subject {
         case .molecule(let options, let molecule):
-            session = LiveSession(source: "session \(id)", options: options, molecule: molecule.value, lane: RenderLane(worker) { $0.molecules },
+            session = LiveSession(source: "session \(id)", options: options, molecule: molecule, lane: RenderLane(worker) { $0.molecules },
                                   record: plan.record, send: send)
         case .remote(let worker, let library, let settings):
             do {
@@ -249,7 +249,7 @@ extension MolshotService {
                 return
             }
         case .pathway(let map, let width, let height):
-            session = LiveSession(source: "session \(id)", map: map.value, width: width, height: height, theme: PathwayTheme(.standard),
+            session = LiveSession(source: "session \(id)", map: map, width: width, height: height, theme: PathwayTheme(.standard),
                                          lane: RenderLane(worker) { $0.pathways }, record: plan.record, send: send)
         }
         sessions.attach(id, session)

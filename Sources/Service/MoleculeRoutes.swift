@@ -130,14 +130,14 @@ extension MolshotService {
         let stem = name.split(separator: "/").last.map(String.init) ?? name
         let bytes = Array(buffer: body), configuration = configuration, perception = perception
         // Read and written off the threads that answer requests (`heavy`), on a connection of its own.
-        let outcome = try await heavy { () -> Handed<MoleculeLibrary.ImportOutcome> in
+        let outcome = try await heavy { () -> MoleculeLibrary.ImportOutcome in
             let lib = try self.library()
             do {
-                return Handed(value: try lib.importBytes(bytes, source: "upload:\(owner ?? "")/\(stem)", name: MoleculeLibrary.name(forPath: stem),
-                                                         maxBytes: configuration.maxBodyBytes * 8, perception: perception.value, owner: owner,
-                                                         isPrivate: isPrivate, maxAtoms: configuration.maxAtoms))
+                return try lib.importBytes(bytes, source: "upload:\(owner ?? "")/\(stem)", name: MoleculeLibrary.name(forPath: stem),
+                                                         maxBytes: configuration.maxBodyBytes * 8, perception: perception, owner: owner,
+                                                         isPrivate: isPrivate, maxAtoms: configuration.maxAtoms)
             } catch { throw Self.badRequest(error) }
-        }.value
+        }
         privates.withLock { $0.read = -1 }
         switch outcome {
         case .added(let r):
@@ -235,12 +235,12 @@ extension MolshotService {
         let deadline = WorkDeadline(seconds: seconds)
         return try await withRenderDeadline(late: deadline.cancel) {
             let (picture, atoms) = try await self.heavy {
-                Handed(value: try WorkDeadline.with(deadline) { try limits.picture(subject, view, perception: perception.value) })
-            }.value
+                try WorkDeadline.with(deadline) { try limits.picture(subject, view, perception: perception) }
+            }
             // Drawn on the render thread; smoothed and encoded off it, while it draws the next. The
             // deadline around all of it is this one (`draw` would start a second timer inside it).
             try self.checkRenderQueue()
-            let drawn = try await self.worker.perform { renderers in try WorkDeadline.with(deadline) { try picture.draw(renderers.molecules) } }
+            let drawn = try await self.worker.draw { renderers in try WorkDeadline.with(deadline) { try picture.draw(renderers.molecules) } }
             let png = try await Self.finishing { try WorkDeadline.with(deadline) { try picture.png(drawn) } }
             // The large structure's arrays are freed by now: give their pages back rather than keep them.
             if atoms >= PictureLimits.largeStructure { _ = molshot_trim_heap() }

@@ -24,7 +24,7 @@ public final class MolshotService: Sendable {
     /// This process's render thread (worker 0 of `workers`).
     let worker: RenderWorker<ServiceRenderers>
     let workers: RenderWorkers
-    let perception: Handed<BondPerception>
+    let perception: BondPerception
     let maps = MapCache()
     let cache: ImageCache?
     let reader = Locked<MoleculeLibrary?>(nil)
@@ -51,7 +51,7 @@ public final class MolshotService: Sendable {
     public init(configuration: ServiceConfiguration) throws {
         self.configuration = configuration
         let library = try MoleculeLibrary(path: configuration.database, create: false)
-        perception = Handed(value: try BondPerception.standard())
+        perception = try BondPerception.standard()
         cache = try configuration.cache.map { try ImageCache(directory: $0, maxBytes: configuration.cacheBytes) }
         workers = RenderWorkers(count: configuration.renderThreads, executable: configuration.renderProcess.map { URL(fileURLWithPath: $0) },
                                 arguments: ["serve", "render-process", URL(fileURLWithPath: configuration.database).path, String(configuration.maxBodyBytes * 8), String(configuration.maxAtoms)])

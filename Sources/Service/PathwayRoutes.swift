@@ -32,7 +32,7 @@ extension MolshotService {
         var r = PathwayRequest()
         do { r.relations = try ValueText.flag(Self.parameter(request, "relations") ?? "false", field: "relations") } catch { throw Self.badRequest(error) }
         let loaded = try await pathway(id).entry.map
-        let map = Handed(value: r.relations ? loaded.showingRelations() : loaded)
+        let map = r.relations ? loaded.showingRelations() : loaded
         r.size = Self.parameter(request, "size")
         r.region = Self.parameter(request, "region")
         if let s = Self.parameter(request, "scale") {
@@ -42,18 +42,18 @@ extension MolshotService {
             guard let name = PathwayTheme.Name(rawValue: t) else { throw HTTPError(.badRequest, message: "parameter theme must be standard, dark or print (got \(t))") }
             r.theme = PathwayTheme(name)
         }
-        return Self.response(try await pathwayPNG(map.value, request: r), type: "image/png")
+        return Self.response(try await pathwayPNG(map, request: r), type: "image/png")
     }
 
     /// The PNG `request` asks for of `map`: 400 for a bad parameter or a size over `--max-side`.
     func pathwayPNG(_ map: PathwayMap, request: PathwayRequest) async throws -> [UInt8] {
-        let maxSide = configuration.maxSide, map = Handed(value: map)
+        let maxSide = configuration.maxSide, map = map
         // Triangles and labels off the threads that answer requests, as files are read.
         let picture = try await heavy { () throws -> PathwayPicture in
             do {
-                let frame = try request.frame(for: map.value)
+                let frame = try request.frame(for: map)
                 try Self.checkSide(width: frame.width, height: frame.height, maxSide: maxSide)
-                return try PathwayPicture(map.value, view: frame.view, width: frame.width, height: frame.height, theme: request.theme,
+                return try PathwayPicture(map, view: frame.view, width: frame.width, height: frame.height, theme: request.theme,
                                           samples: request.samples)
             } catch let e as HTTPError { throw e } catch { throw Self.badRequest(error) }
         }
@@ -65,14 +65,14 @@ extension MolshotService {
         guard y.hasSuffix(".png"), let yi = Int(y.dropLast(4)) else { throw HTTPError(.notFound, message: "tiles are {z}/{x}/{y}.png") }
         let (path, entry) = try await pathway(id)
         guard (0...12).contains(z) else { throw HTTPError(.notFound, message: "no level \(z): levels are 0 to 12") }
-        let pyramid = entry.pyramid, map = Handed(value: entry.map)
+        let pyramid = entry.pyramid, map = entry.map
         let (columns, rows) = pyramid.grid(level: z)
         guard (0..<columns).contains(x), (0..<rows).contains(yi) else { throw HTTPError(.notFound, message: "no tile \(z)/\(x)/\(yi)") }
         let scale = pyramid.scale(level: z)
         let corner = pyramid.bounds.min * scale + SIMD2(Double(x * 256), Double(yi * 256))
         let png = try await draw { renderers in
             // A level's scene (the whole map's triangles and labels) serves all its tiles.
-            let scene = try renderers.tileScene("\(path)|\(z)") { try renderers.pathways.scene(map.value, scale: scale, theme: PathwayTheme(.standard)) }
+            let scene = try renderers.tileScene("\(path)|\(z)") { try renderers.pathways.scene(map, scale: scale, theme: PathwayTheme(.standard)) }
             return try PNGEncoder.flat.encode(try renderers.pathways.draw(scene, corner: corner, width: 256, height: 256, theme: PathwayTheme(.standard)))
         }
         return Self.response(png, type: "image/png", headers: [.cacheControl: "public, max-age=3600"])

@@ -69,7 +69,7 @@ public enum RenderProcessServer {
         dup2(2, 1)
         let pipe = WorkerPipe(input: 0, output: out)
         let limits = PictureLimits(database: database, maxBytes: maxBytes, maxAtoms: maxAtoms)
-        let perception = Handed(value: try BondPerception.standard())
+        let perception = try BondPerception.standard()
         let worker = RenderWorker(capacity: 64, name: "molshot-render-process") { try MoleculeRenderer() }
         var sessions: [String: (view: LiveSession<MoleculeDriver>, queue: DispatchQueue)] = [:]
         while let (head, blob) = pipe.receive() {
@@ -83,7 +83,7 @@ public enum RenderProcessServer {
                         let subject: ImageSubject = head.library.map { .library($0) } ?? .upload(blob, name: head.name ?? "upload")
                         // The service's deadline for this picture, kept here: its work stops at it.
                         let deadline = WorkDeadline(seconds: head.seconds ?? .infinity)
-                        let (picture, atoms) = try WorkDeadline.with(deadline) { try limits.picture(subject, view, perception: perception.value) }
+                        let (picture, atoms) = try WorkDeadline.with(deadline) { try limits.picture(subject, view, perception: perception) }
                         let drawn = try worker.perform { renderer in try WorkDeadline.with(deadline) { try picture.draw(renderer) } }
                         png = try WorkDeadline.with(deadline) { try picture.png(drawn) }
                         if atoms >= PictureLimits.largeStructure { _ = molshot_trim_heap() }

@@ -27,13 +27,13 @@ extension MolshotService {
             guard let v = Double(f), v > 0, v <= 60 else { throw HTTPError(.badRequest, message: "parameter fps must be a number in (0, 60] (got \(f))") }
             fps = v
         }
-        var structure: Handed<Structure>?
+        var structure: Structure?
         if let reference = Self.parameter(request, "molecule") {
             let r = try record(reference, viewer: viewer(request))
-            do { structure = Handed(value: try MoleculeSource(libraryPath: configuration.database).load("lib:\(r.id)").structure) } catch {
+            do { structure = try MoleculeSource(libraryPath: configuration.database).load("lib:\(r.id)").structure } catch {
                 throw Self.badRequest(error)
             }
-            if let structure { try checkSize(structure.value) }
+            if let structure { try checkSize(structure) }
         }
         // A replay is work for the render thread like a picture: refused when the queue is full,
         // drawn there between other requests' jobs, and stopped past the render time limit or
@@ -42,16 +42,16 @@ extension MolshotService {
         // One frame is made at a time: its memory is the replay's.
         let memory = try reserveMemory(Self.bytes(options.request))
         defer { memory.release() }
-        let job = Handed(value: (text, options, structure?.value, fps))
+        let job = (text, options, structure, fps)
         let lane = RenderLane(worker) { $0.molecules }, stop = ReplayStop(), limit = configuration.renderSeconds
         let apng: [UInt8] = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                // This thread reads the events and waits for room in the render queue.
-                Thread {
+                // A thread of the blocking pool reads the events and waits for room in the render queue.
+                BlockingPool.shared.submit {
                     continuation.resume(with: Result {
-                        try MolshotService.runReplay(job.value.0, options: job.value.1, molecule: job.value.2, fps: job.value.3, lane: lane, stop: stop)
+                        try MolshotService.runReplay(job.0, options: job.1, molecule: job.2, fps: job.3, lane: lane, stop: stop)
                     })
-                }.start()
+                }
                 DispatchQueue.global().asyncAfter(deadline: .now() + limit) { stop.stop(because: .late) }
                 // Hummingbird does not cancel a handler whose client has gone: look at the connection.
                 PeerWatch.whenGone(connection) { stop.stop(because: .gone) }

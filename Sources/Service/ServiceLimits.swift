@@ -9,7 +9,7 @@ import Structure
 /// The service's limits in one place: the render queue, the gate for reading files, atoms and
 /// picture sides a request may ask for, and the render time limit.
 extension MolshotService {
-    /// Runs `work` (reading a file, building geometry) on a thread outside Swift's cooperative
+    /// Runs `work` (reading a file, building geometry) on the blocking pool, outside Swift's cooperative
     /// pool, whose few threads answer every request: a gzip bomb being read does not stall
     /// `/healthz`. At most `heavyWork` run at once and `--render-queue` wait; past that, 503.
     func heavy<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
@@ -17,12 +17,8 @@ extension MolshotService {
         do { try await gate.enter() } catch {
             throw HTTPError(.serviceUnavailable, headers: [.retryAfter: "1"], message: "too many files are being read; try again in a second")
         }
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(with: Result { try work() })
-                gate.leave()
-            }.start()
-        }
+        defer { gate.leave() }
+        return try await BlockingPool.shared.run(work)
     }
 
     /// Files read at once for requests (each may take up to 8x `--max-body` unpacked).
@@ -135,7 +131,7 @@ extension MolshotService {
     func draw<T: Sendable>(_ job: @escaping @Sendable (ServiceRenderers) throws -> T) async throws -> T {
         try checkRenderQueue()
         let worker = worker
-        return try await withRenderDeadline { try await worker.perform(job) }
+        return try await withRenderDeadline { try await worker.draw(job) }
     }
 
     /// `work`'s picture, or 503 when it takes longer than the render time limit; then `late` is

@@ -34,8 +34,3 @@ public final class ServiceRenderers {
     }
 }
 
-/// A value handed between threads that the compiler cannot prove safe (a parsed structure is
-/// read by one thread at a time here).
-struct Handed<T>: @unchecked Sendable {
-    let value: T
-}

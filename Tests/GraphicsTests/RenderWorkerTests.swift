@@ -44,12 +44,32 @@ final class RenderWorkerTests: XCTestCase {
         worker.submit({ _ in gate.wait() }, failed: { _ in })
         worker.submit({ _ in }, failed: { _ in })
         worker.submit({ _ in }, failed: { _ in })
-        let submitted = DispatchSemaphore(value: 0)
-        Thread { worker.submit({ _ in }, failed: { _ in }); submitted.signal() }.start()
-        XCTAssertEqual(submitted.wait(timeout: .now() + 0.3), .timedOut, "the fourth job waits: one drawing, two queued")
+        let submitted = DispatchSemaphore(value: 0), returned = Locked(false)
+        Thread { worker.submit({ _ in }, failed: { _ in }); returned.withLock { $0 = true }; submitted.signal() }.start()
+        // Waits for the condition (at most 10 s), not for a time: the fourth job waits for room.
+        XCTAssertTrue(waitUntil { worker.waitingForRoom == 1 }, "the fourth job waits: one drawing, two queued")
+        XCTAssertFalse(returned.withLock { $0 })
         XCTAssertEqual(worker.queued, 2)
         gate.signal()
-        XCTAssertEqual(submitted.wait(timeout: .now() + 5), .success)
+        XCTAssertEqual(submitted.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(worker.waitingForRoom, 0)
+    }
+
+    /// An async caller's job runs isolated to the worker, on its GL thread: where the context
+    /// was made and where threads' jobs run.
+    func testAsyncJobsRunOnTheWorkersThread() async throws {
+        let worker = RenderWorker { () -> Counter in
+            let c = Counter()
+            c.thread = Thread.current
+            return c
+        }
+        let onWorker = try await worker.perform { c in Thread.current == c.thread }
+        XCTAssertTrue(onWorker)
+        let viaDraw = try await worker.draw { c in Thread.current == c.thread }
+        XCTAssertTrue(viaDraw)
+        let fromThread = try worker.perform { c in Thread.current == c.thread }
+        XCTAssertTrue(fromThread)
+        worker.close()
     }
 
     func testAsyncCallersGetResultsAndErrors() async throws {
@@ -97,4 +117,15 @@ final class RenderWorkerTests: XCTestCase {
             worker = nil
         }
     }
+}
+
+/// Waits for `condition` to hold, looking every 10 ms for at most `seconds`: a bounded wait for a
+/// state, never an assertion about how long something took.
+func waitUntil(seconds: Double = 10, _ condition: () -> Bool) -> Bool {
+    let end = Date().addingTimeInterval(seconds)
+    while Date() < end {
+        if condition() { return true }
+        usleep(10_000)
+    }
+    return condition()
 }
