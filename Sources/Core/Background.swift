@@ -1,26 +1,27 @@
 import Foundation
+import Synchronization
 
 /// Work started on its own thread now and waited for later: what one thread reads while another
 /// starts the graphics device, which must stay on the thread that made it.
-public final class Background<T: Sendable>: @unchecked Sendable {
+public final class Background<T: Sendable>: Sendable {
     private let done = DispatchSemaphore(value: 0)
-    private var result: Result<T, any Error>?
+    private let result = Mutex<Result<T, any Error>?>(nil)
 
     public init(_ work: @escaping @Sendable () throws -> T) {
         let body: @Sendable () -> Void = { [self] in
-            result = Result { try work() }
+            let outcome = Result { try work() }
+            result.withLock { $0 = outcome }
             done.signal()
         }
-        if !SpareThread.take(body) { Thread.detachNewThread(body) }
+        if !SpareThread.take(body) { BlockingPool.dedicated(name: "molshot-early", body) }
     }
 
     /// The work's value, or its error, once it has finished.
     public func value() throws -> T {
-        // Waits every time (and signals again for a later call): reading `result` without the
-        // semaphore would race with the thread that writes it.
+        // Waits every time (and signals again for a later call).
         done.wait()
         defer { done.signal() }
-        return try result!.get()
+        return try result.withLock { $0 }!.get()
     }
 }
 
@@ -39,7 +40,7 @@ public enum SpareThread {
             return !state.started
         }
         guard first else { return }
-        Thread.detachNewThread {
+        BlockingPool.dedicated(name: "molshot-spare") {
             ready.wait()
             parked.withLock { $0.work }?()
         }

@@ -123,9 +123,7 @@ final class RenderProcess: @unchecked Sendable {
         try? toProcess.fileHandleForWriting.close()
         process = p
         pipe = started
-        let reader = Thread { [self] in read(started, p) }
-        reader.name = "molshot-render-process-reader"
-        reader.start()
+        BlockingPool.dedicated(name: "molshot-rp-read") { [self] in read(started, p) }
         return started
     }
 

@@ -17,7 +17,7 @@ final class InflatingBuffer: @unchecked Sendable {
     init(compressed: [UInt8], source: String, limit: Int) {
         capacity = max(1, min(FileInput.gzipSizeHint(compressed), limit))
         base = .allocate(capacity: capacity)
-        let thread = Thread { [self] in
+        BlockingPool.dedicated(name: "molshot-inflate") { [self] in
             compressed.withUnsafeBufferPointer { input in
                 var produced = 0
                 do {
@@ -41,7 +41,6 @@ final class InflatingBuffer: @unchecked Sendable {
             condition.broadcast()
             condition.unlock()
         }
-        thread.start()
     }
 
     deinit { base.deallocate() }

@@ -1,3 +1,4 @@
+import Core
 import Foundation
 
 /// Shows how a run goes: on a terminal a bar redrawn in place with count, rate and time left;
@@ -8,7 +9,6 @@ public final class ProgressReporter: @unchecked Sendable {
     private let interval: Double
     private var stopped = false
     private let condition = NSCondition()
-    private var thread: Thread?
 
     public init(terminal: Bool = isatty(2) != 0,
                 sample: @escaping () -> (done: Int, total: Int, rendered: Int, failed: Int, elapsed: Double)) {
@@ -18,7 +18,7 @@ public final class ProgressReporter: @unchecked Sendable {
     }
 
     public func start() {
-        let t = Thread { [self] in
+        BlockingPool.dedicated(name: "molshot-progress") { [self] in
             condition.lock()
             while !stopped {
                 _ = condition.wait(until: Date().addingTimeInterval(interval))
@@ -26,8 +26,6 @@ public final class ProgressReporter: @unchecked Sendable {
             }
             condition.unlock()
         }
-        thread = t
-        t.start()
     }
 
     public func stop() {

@@ -1,3 +1,4 @@
+import Core
 import Foundation
 
 /// A thumbnail run over several processes: this one does part 1 of N, and N-1 copies of the same
@@ -43,18 +44,18 @@ public final class ThumbnailProcesses: @unchecked Sendable {
     /// leave workers behind).
     public static func runPart(_ job: ThumbnailJob) throws {
         let parent = getppid()
-        Thread {
+        BlockingPool.dedicated(name: "molshot-parent") {
             while getppid() == parent { Thread.sleep(forTimeInterval: 0.1) }
             _exit(2)
-        }.start()
+        }
         let run = ThumbnailRun(job)
-        Thread {
+        BlockingPool.dedicated(name: "molshot-progress") {
             while true {
                 let p = run.progress
                 FileHandle.standardOutput.write(Data("progress \(p.done) \(p.total) \(p.failed)\n".utf8))
                 Thread.sleep(forTimeInterval: 0.2)
             }
-        }.start()
+        }
         let summary = try run.run()
         FileHandle.standardOutput.write(Data(("summary " + String(decoding: try JSONEncoder().encode(summary), as: UTF8.self) + "\n").utf8))
     }
@@ -66,7 +67,8 @@ final class ThumbnailPartProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var done = 0, total = 0, failed = 0
     private var summary: ThumbnailSummary?
-    private var reader: Thread?
+    /// Signalled when the reader has read the pipe to its end.
+    private let readerDone = DispatchSemaphore(value: 0)
 
     init(executable: URL, arguments: [String]) throws {
         process.executableURL = executable
@@ -75,7 +77,8 @@ final class ThumbnailPartProcess: @unchecked Sendable {
         process.standardOutput = pipe
         process.standardError = FileHandle.standardError
         let handle = pipe.fileHandleForReading
-        let thread = Thread { [self] in
+        let readLines: @Sendable () -> Void = { [self] in
+            defer { readerDone.signal() }
             var buffer = Data()
             while true {
                 let chunk = handle.availableData
@@ -88,9 +91,8 @@ final class ThumbnailPartProcess: @unchecked Sendable {
                 }
             }
         }
-        reader = thread
         try process.run()
-        thread.start()
+        BlockingPool.dedicated(name: "molshot-part-read", readLines)
     }
 
     private func take(_ line: String) {
@@ -113,7 +115,8 @@ final class ThumbnailPartProcess: @unchecked Sendable {
     /// Waits for the process; its summary, or an error if it died without one.
     func wait() throws -> ThumbnailSummary {
         process.waitUntilExit()
-        while reader?.isFinished == false { Thread.sleep(forTimeInterval: 0.005) }
+        readerDone.wait()
+        readerDone.signal()
         lock.lock()
         defer { lock.unlock() }
         guard let summary else {

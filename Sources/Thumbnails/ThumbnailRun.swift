@@ -70,23 +70,19 @@ public final class ThumbnailRun: @unchecked Sendable {
         let jobs = max(1, job.jobs)
         for _ in 0..<jobs {
             readers.enter()
-            let reader = Thread { [self] in
+            BlockingPool.dedicated(name: "molshot-read") { [self] in
                 ThumbnailRun.yieldToDrawing()
                 while let source = takeNext() { read(source, perception: perception, worker: worker, into: writeQueue) }
                 readers.leave()
             }
-            reader.name = "molshot-read"
-            reader.start()
         }
         for _ in 0..<jobs {
             writers.enter()
-            let writer = Thread { [self] in
+            BlockingPool.dedicated(name: "molshot-write") { [self] in
                 ThumbnailRun.yieldToDrawing()
                 while let task = writeQueue.pop() { write(task) }
                 writers.leave()
             }
-            writer.name = "molshot-write"
-            writer.start()
         }
         readers.wait()
         worker.closeIfMade()

@@ -1,3 +1,4 @@
+import Core
 import ArgumentParser
 import Foundation
 import LiveClient
@@ -46,7 +47,7 @@ struct MeasureLive: ParsableCommand {
             let record = records[k], rate = rate
             group.enter()
             group.enter()
-            Thread {
+            BlockingPool.dedicated(name: "molshot-send") {
                 defer { group.leave() }
                 for i in 1...total {
                     let due = start + Double(i - 1) / rate
@@ -55,8 +56,8 @@ struct MeasureLive: ParsableCommand {
                     record.sent[i] = MeasureLive.now()
                     try? client.send(text: lines[i - 1])
                 }
-            }.start()
-            Thread {
+            }
+            BlockingPool.dedicated(name: "molshot-receive") {
                 defer { group.leave() }
                 while true {
                     guard let info = try? client.receiveJSON(), case .binary = try? client.receive() else { return }
@@ -64,7 +65,7 @@ struct MeasureLive: ParsableCommand {
                     record.frames.append((MeasureLive.now(), shown))
                     if shown >= total { return }
                 }
-            }.start()
+            }
         }
         group.wait()
         let elapsed = now() - start
