@@ -44,7 +44,7 @@ public final class SQLiteDatabase {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "status \(status)"
             sqlite3_close(handle)
             handle = nil
-            throw LibraryError(.machine, "cannot open the library \(path): \(message)")
+            throw LibraryError(SQLiteCondition(status), "cannot open the library \(path): \(message)")
         }
         sqlite3_busy_timeout(handle, 30_000)
         sqlite3_extended_result_codes(handle, 1)
@@ -63,26 +63,38 @@ public final class SQLiteDatabase {
     /// Runs SQL that returns no rows (several statements allowed).
     public func execute(_ sql: String) throws {
         var error: UnsafeMutablePointer<CChar>?
-        guard sqlite3_exec(handle, sql, nil, nil, &error) == SQLITE_OK else {
+        let status = sqlite3_exec(handle, sql, nil, nil, &error)
+        guard status == SQLITE_OK else {
             let message = error.map { String(cString: $0) } ?? "unknown error"
             sqlite3_free(error)
-            throw LibraryError(.machine, "\(path): \(message)")
+            throw LibraryError(SQLiteCondition(status), "\(path): \(message)")
         }
     }
 
-    /// A prepared statement for `sql`, made once per connection and reset for each use.
+    /// A prepared statement for `sql`, made once per connection and reset for each use. A cached
+    /// statement still stepping through its rows (the same SQL used inside a loop over it) is not
+    /// reset under its caller: that use gets a statement of its own, finalized when it is dropped.
     public func statement(_ sql: String) throws -> Statement {
         if let s = statements[sql] {
-            s.reset()
-            return s
+            if !s.isStepping {
+                s.reset()
+                return s
+            }
+            return try prepare(sql)
         }
-        var raw: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, sql, -1, &raw, nil) == SQLITE_OK, let raw else {
-            throw LibraryError(.machine, "\(path): \(String(cString: sqlite3_errmsg(handle))) in \(sql)")
-        }
-        let s = Statement(raw, database: self)
+        let s = try prepare(sql)
         statements[sql] = s
         return s
+    }
+
+    private func prepare(_ sql: String) throws -> Statement {
+        var raw: OpaquePointer?
+        let status = sqlite3_prepare_v2(handle, sql, -1, &raw, nil)
+        guard status == SQLITE_OK, let raw else {
+            sqlite3_finalize(raw)
+            throw failure(status, sql)
+        }
+        return Statement(raw, database: self)
     }
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
@@ -124,7 +136,7 @@ public final class SQLiteDatabase {
     public var changes: Int { Int(sqlite3_changes(handle)) }
 
     func failure(_ status: Int32, _ sql: String) -> LibraryError {
-        LibraryError(.machine, "\(path): \(String(cString: sqlite3_errmsg(handle))) (\(status)) in \(sql)")
+        LibraryError(SQLiteCondition(status), "\(path): \(String(cString: sqlite3_errmsg(handle))) (\(status)) in \(sql)")
     }
 
     /// A compiled statement: bind values by position (from 1), step through rows, read columns (from 0).
@@ -143,6 +155,9 @@ public final class SQLiteDatabase {
             sqlite3_reset(raw)
             sqlite3_clear_bindings(raw)
         }
+
+        /// Stepped to a row and not yet reset (a caller is reading its rows).
+        var isStepping: Bool { sqlite3_stmt_busy(raw) != 0 }
 
         private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
@@ -229,13 +244,61 @@ public enum SQLValue {
     public static func optional(_ v: Float?) -> SQLValue { v.map { .real(Double($0)) } ?? .null }
 }
 
-/// A failure of the molecule library, with whose fault it is.
+/// What an SQLite failure is, from its result code: the ones a caller answers differently.
+public enum SQLiteCondition: Sendable, Equatable {
+    /// Another connection holds the lock past the busy timeout (SQLITE_BUSY): try again later.
+    case busy
+    /// A lock inside this connection's own work (SQLITE_LOCKED): try again later.
+    case locked
+    /// A constraint (unique, foreign key, check) refused the change: the request conflicts.
+    case constraint
+    /// The file is damaged or is not a database (SQLITE_CORRUPT, SQLITE_NOTADB).
+    case corrupt
+    /// The disk or the file's size limit is full (SQLITE_FULL).
+    case full
+    /// The file or its folder cannot be written (SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM).
+    case cannotWrite
+    /// Anything else: the machine's fault.
+    case other(Int32)
+
+    public init(_ status: Int32) {
+        switch status & 0xFF {
+        case SQLITE_BUSY: self = .busy
+        case SQLITE_LOCKED: self = .locked
+        case SQLITE_CONSTRAINT: self = .constraint
+        case SQLITE_CORRUPT, SQLITE_NOTADB: self = .corrupt
+        case SQLITE_FULL: self = .full
+        case SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM: self = .cannotWrite
+        default: self = .other(status)
+        }
+    }
+
+    /// Whose fault: a conflict is the request's, a damaged file the input's, the rest the machine's.
+    public var kind: FaultKind {
+        switch self {
+        case .constraint: .request
+        case .corrupt: .input
+        case .busy, .locked, .full, .cannotWrite, .other: .machine
+        }
+    }
+}
+
+/// A failure of the molecule library, with whose fault it is and, for SQLite's own failures,
+/// which (`condition`).
 public struct LibraryError: Fault, Sendable, Equatable {
     public var kind: FaultKind
     public var message: String
+    public var condition: SQLiteCondition?
     public init(_ kind: FaultKind, _ message: String) {
         self.kind = kind
         self.message = message
     }
+    init(_ condition: SQLiteCondition, _ message: String) {
+        self.kind = condition.kind
+        self.message = message
+        self.condition = condition
+    }
+    /// Busy or locked past the busy timeout: the same request may succeed a moment later.
+    public var isTransient: Bool { condition == .busy || condition == .locked }
     public var description: String { message }
 }

@@ -81,10 +81,10 @@ extension MolshotService {
         case "CLIENT_PREFS":
             return EntityTable(columns: ["KEY", "VALUE"], rows: Self.clientPreferences.map { [$0.0, $0.1] })
         case "CATEGORIES":
-            return try await table(try categories(viewer), columns: ["PERM_ID", "REFCON", "SUMMARY_HEADER", "SUMMARY", "CHILDREN"], form: form, base: base)
+            return try await table(try await categories(viewer), columns: ["PERM_ID", "REFCON", "SUMMARY_HEADER", "SUMMARY", "CHILDREN"], form: form, base: base)
         case "ROOT":
             var all: [Entity] = []
-            for c in try categories(viewer) {
+            for c in try await categories(viewer) {
                 for child in c.children { if let e = try await entity(child, viewer: viewer) { all.append(e) } }
             }
             for i in all.indices { all[i].rootLevel = true }
@@ -119,8 +119,8 @@ extension MolshotService {
         }
     }
 
-    private func categories(_ viewer: MoleculeLibrary.Viewer) throws -> [Entity] {
-        let molecules = try reading { try $0.list(offset: 0, limit: 100_000, viewer: viewer).molecules }
+    private func categories(_ viewer: MoleculeLibrary.Viewer) async throws -> [Entity] {
+        let molecules = try await reading { try $0.list(offset: 0, limit: 100_000, viewer: viewer).molecules }
         let pathways = try pathwayFiles().keys.sorted()
         return [
             Entity(permId: "MOLECULES", category: "", header: "Molecules", summary: "\(molecules.count) structures in the library",
@@ -135,11 +135,11 @@ extension MolshotService {
         let parts = permId.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
         switch parts[0] {
         case "MOLECULES", "PATHWAYS":
-            return try categories(viewer).first { $0.permId == permId }
+            return try await categories(viewer).first { $0.permId == permId }
         case "MOLECULE", "CHAIN", "LIGAND":
             guard parts.count >= 2, let id = Int(parts[1]) else { return nil }
             let found: (MoleculeRecord, [String: String], (chains: [(id: String, residues: Int, atoms: Int)], ligands: [(name: String, copies: Int)]))?
-            found = try reading { lib in
+            found = try await reading { lib in
                 guard let r = try lib.record(id: id), try lib.isVisible(r.id, to: viewer) else { return nil }
                 return (r, try lib.metadata(of: r.id), try lib.composition(of: r.id))
             }

@@ -191,7 +191,7 @@ extension MolshotService {
         }
         var options = MoleculeDriver.Options()
         options.request = try renderRequest(Self.query(request), defaultSize: "512")
-        let r = try self.record(reference, viewer: viewer(request))
+        let r = try await self.record(reference, viewer: viewer(request))
         // The session's worker, for its life; a render process reads the molecule itself.
         let worker = try workers.take(forSession: true, queued: 0, limit: .max)
         let subject: SessionPlan.Subject

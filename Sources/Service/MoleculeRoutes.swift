@@ -10,41 +10,39 @@ import Structure
 extension MolshotService {
     // MARK: Molecules
 
-    /// A connection of its own, for writes (imports and removals); 403 where the library is read-only.
-    func library() throws -> MoleculeLibrary {
-        let lib: MoleculeLibrary
-        do { lib = try MoleculeLibrary(path: configuration.database, create: false) } catch { throw Self.badRequest(error) }
-        guard !lib.isReadOnly else { throw HTTPError(.forbidden, message: "this server's library is read-only") }
-        return lib
+    /// Runs `body` with the library's write connection on the blocking pool; 403 where the
+    /// library is read-only, the library's errors answered as `badRequest` says.
+    func writing<T: Sendable>(_ body: @escaping @Sendable (MoleculeLibrary) throws -> T) async throws -> T {
+        guard !library.isReadOnly else { throw HTTPError(.forbidden, message: "this server's library is read-only") }
+        do { return try await library.write(body) } catch let e as HTTPError { throw e } catch { throw Self.badRequest(error) }
     }
 
     /// Whether `viewer` may see the molecule with this checksum (or none is in the library).
-    func isVisible(checksum: String, to viewer: MoleculeLibrary.Viewer) throws -> Bool {
+    func isVisible(checksum: String, to viewer: MoleculeLibrary.Viewer) async throws -> Bool {
         let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
-        let owners: [String: [String?]] = try privates.withLock { p in
-            if now - p.read > 1 { p = (now, try reading { try $0.privateChecksums() }) }
-            return p.owners
+        var owners = privates.withLock { now - $0.read > 1 ? nil : $0.owners }
+        if owners == nil {
+            let read = try await reading { try $0.privateChecksums() }
+            privates.withLock { $0 = (now, read) }
+            owners = read
         }
-        guard let kept = owners[checksum] else { return true }
+        let kept = owners?[checksum]
+        guard let kept else { return true }
         if case .reader(let name) = viewer { return name != nil && kept.contains(name) }
         return true
     }
 
-    /// Reads go through one connection kept open, one at a time: opening the database for each
-    /// request cost more than the request (WAL lets each read see the latest commit).
-    func reading<T>(_ body: (MoleculeLibrary) throws -> T) throws -> T {
-        try reader.withLock { (kept: inout MoleculeLibrary?) in
-            if kept == nil {
-                do { kept = try MoleculeLibrary(path: configuration.database, create: false) } catch { throw Self.badRequest(error) }
-            }
-            return try body(kept!)
-        }
+    /// Runs `body` with one of the library's read connections on the blocking pool (opening the
+    /// database for each request cost more than the request; WAL lets each read see the latest
+    /// commit); the library's errors answered as `badRequest` says.
+    func reading<T: Sendable>(_ body: @escaping @Sendable (MoleculeLibrary) throws -> T) async throws -> T {
+        do { return try await library.read(body) } catch let e as HTTPError { throw e } catch { throw Self.badRequest(error) }
     }
 
     /// Longest search text (SQLite refuses LIKE patterns past 50,000 bytes; no name is this long).
     static let maxQuery = 1000
 
-    func listMolecules(_ request: Request) throws -> Response {
+    func listMolecules(_ request: Request) async throws -> Response {
         func number(_ key: String, _ fallback: Int, _ range: ClosedRange<Int>) throws -> Int {
             guard let text = Self.parameter(request, key) else { return fallback }
             do { return try ValueText.integer(text, field: key, in: range) } catch { throw Self.badRequest(error) }
@@ -58,7 +56,7 @@ extension MolshotService {
         guard let order = MoleculeLibrary.ListOrder(rawValue: sort) else {
             throw HTTPError(.badRequest, message: "parameter sort must be one of \(MoleculeLibrary.ListOrder.allCases.map(\.rawValue).joined(separator: ", ")) (got \(sort))")
         }
-        let (total, molecules) = try reading { try $0.list(offset: offset, limit: limit, query: query, order: order, viewer: viewer) }
+        let (total, molecules) = try await reading { try $0.list(offset: offset, limit: limit, query: query, order: order, viewer: viewer) }
         // Each with the thumbnail `molshot thumbnails` made of its file, where there is one.
         struct Entry: Encodable {
             var record: MoleculeRecord
@@ -78,9 +76,9 @@ extension MolshotService {
 
     /// The molecule `reference` names, if `viewer` may see it; a private molecule of someone else
     /// is "not there", as one that does not exist.
-    func record(_ reference: String, viewer: MoleculeLibrary.Viewer) throws -> MoleculeRecord {
+    func record(_ reference: String, viewer: MoleculeLibrary.Viewer) async throws -> MoleculeRecord {
         let notFound = HTTPError(.notFound, message: "no molecule \(reference)")
-        return try reading { lib in
+        return try await reading { lib in
             if let id = Int(reference) {
                 guard let r = try lib.record(id: id), try lib.isVisible(r.id, to: viewer) else { throw notFound }
                 return r
@@ -97,8 +95,8 @@ extension MolshotService {
     }
 
     /// A molecule's record with what its file says and what it is made of.
-    func molecule(_ request: Request, _ reference: String) throws -> Response {
-        let r = try record(reference, viewer: viewer(request))
+    func molecule(_ request: Request, _ reference: String) async throws -> Response {
+        let r = try await record(reference, viewer: viewer(request))
         struct Chain: Encodable { var id: String; var residues: Int; var atoms: Int }
         struct Ligand: Encodable { var name: String; var copies: Int }
         struct Detail: Encodable {
@@ -115,7 +113,7 @@ extension MolshotService {
                 try c.encode(ligands, forKey: .ligands)
             }
         }
-        let (metadata, composition) = try reading { (try $0.metadata(of: r.id), try $0.composition(of: r.id)) }
+        let (metadata, composition) = try await reading { (try $0.metadata(of: r.id), try $0.composition(of: r.id)) }
         return try Self.json(Detail(record: r.withoutServerDetails, metadata: metadata, chains: composition.chains.map { Chain(id: $0.id, residues: $0.residues, atoms: $0.atoms) },
                                     ligands: composition.ligands.map { Ligand(name: $0.name, copies: $0.copies) }))
     }
@@ -130,8 +128,7 @@ extension MolshotService {
         let stem = name.split(separator: "/").last.map(String.init) ?? name
         let bytes = Array(buffer: body), configuration = configuration, perception = perception
         // Read and written off the threads that answer requests (`heavy`), on a connection of its own.
-        let outcome = try await heavy { () -> MoleculeLibrary.ImportOutcome in
-            let lib = try self.library()
+        let outcome = try await writing { lib -> MoleculeLibrary.ImportOutcome in
             do {
                 return try lib.importBytes(bytes, source: "upload:\(owner ?? "")/\(stem)", name: MoleculeLibrary.name(forPath: stem),
                                                          maxBytes: configuration.maxBodyBytes * 8, perception: perception, owner: owner,
@@ -154,16 +151,18 @@ extension MolshotService {
     }
 
     /// Removes a molecule the token imported.
-    func removeMolecule(_ request: Request, _ reference: String) throws -> Response {
+    func removeMolecule(_ request: Request, _ reference: String) async throws -> Response {
         let who: String? = try writer(request)
-        let r = try record(reference, viewer: .reader(who))
-        let lib = try library()
-        guard try lib.owner(of: r.id) == who else { throw HTTPError(.forbidden, message: "molecule \(r.id) was not imported with this token") }
-        _ = try lib.remove(id: r.id)
+        let r = try await record(reference, viewer: .reader(who))
+        let fileGone = try await writing { lib -> Bool in
+            guard try lib.owner(of: r.id) == who else { throw HTTPError(.forbidden, message: "molecule \(r.id) was not imported with this token") }
+            _ = try lib.remove(id: r.id)
+            return try lib.record(checksum: r.checksum) == nil
+        }
         privates.withLock { $0.read = -1 }
         // Thumbnails of a file no molecule holds any longer go with it: a private molecule's
         // would otherwise become everyone's.
-        if try lib.record(checksum: r.checksum) == nil { removeThumbnails(checksum: r.checksum) }
+        if fileGone { removeThumbnails(checksum: r.checksum) }
         return Response(status: .noContent)
     }
 
@@ -185,7 +184,7 @@ extension MolshotService {
     }
 
     func moleculeImage(_ request: Request, id: String) async throws -> Response {
-        let r = try record(id, viewer: viewer(request))
+        let r = try await record(id, viewer: viewer(request))
         return try await image(content: ImageCache.content(library: r), subject: .library(r.id), request: request, json: false)
     }
 

@@ -27,7 +27,8 @@ public final class MolshotService: Sendable {
     let perception: BondPerception
     let maps = MapCache()
     let cache: ImageCache?
-    let reader = Locked<MoleculeLibrary?>(nil)
+    /// The library's connections: a few readers and one writer, used on the blocking pool.
+    let library: LibraryConnections
     /// Thumbnails by file name, with their ETags, bounded in bytes (the files never change: their
     /// names hold what is in them).
     let thumbnailFiles = Locked<(files: [String: (bytes: ByteBuffer, etag: String)], order: [String], total: Int)>(([:], [], 0))
@@ -50,7 +51,7 @@ public final class MolshotService: Sendable {
     /// library), so that a file that is not one fails here, at start-up, and not in every request.
     public init(configuration: ServiceConfiguration) throws {
         self.configuration = configuration
-        let library = try MoleculeLibrary(path: configuration.database, create: false)
+        library = try LibraryConnections(path: configuration.database)
         perception = try BondPerception.standard()
         cache = try configuration.cache.map { try ImageCache(directory: $0, maxBytes: configuration.cacheBytes) }
         workers = RenderWorkers(count: configuration.renderThreads, executable: configuration.renderProcess.map { URL(fileURLWithPath: $0) },
@@ -62,11 +63,12 @@ public final class MolshotService: Sendable {
         worker = RenderWorker(capacity: configuration.renderQueue, name: "molshot-serve-draw") { try ServiceRenderers() }
         heavyGate = WorkGate(slots: Self.heavyWork, waiting: configuration.renderQueue)
         let worker = worker, workers = workers, cache = cache
-        metrics.queueDepth = { worker.queued + workers.processQueued }
-        metrics.cacheCounts = { (cache?.hits ?? 0, cache?.misses ?? 0) }
         let sessions = sessions
-        metrics.liveSessions = { sessions.count }
-        reader.withLock { $0 = library }
+        metrics.gauges.withLock {
+            $0.queueDepth = { worker.queued + workers.processQueued }
+            $0.cacheCounts = { (cache?.hits ?? 0, cache?.misses ?? 0) }
+            $0.liveSessions = { sessions.count }
+        }
     }
 
     /// The port the server listens on (the configuration's, or the one `--port 0` was given).
@@ -131,6 +133,19 @@ public final class MolshotService: Sendable {
     /// A 400 that names the parameter, from the same errors the CLI reports as `--name ...`.
     static func badRequest(_ error: Error) -> HTTPError {
         if let e = error as? RequestError { return HTTPError(.badRequest, message: "parameter \(e.field) \(e.message)") }
+        // The library's conditions as what they are: busy is a moment's wait, a conflict is 409,
+        // a damaged library file is the server's (logged), never the request's.
+        if let e = error as? LibraryError, let condition = e.condition {
+            switch condition {
+            case .busy, .locked:
+                return HTTPError(.serviceUnavailable, headers: [.retryAfter: "1"], message: "the library is busy; try again in a second")
+            case .constraint:
+                return HTTPError(.conflict, message: "the library refused the change: it conflicts with what it holds")
+            case .corrupt, .full, .cannotWrite, .other:
+                LogWriter.shared.write("error: \(error)\n")
+                return HTTPError(.internalServerError, message: "the server failed to answer this request")
+            }
+        }
         if let e = error as? any Fault, e.kind != .machine { return HTTPError(.badRequest, message: e.description) }
         // Not a request's fault: logged in full, answered without the server's details.
         LogWriter.shared.write("error: \(error)\n")

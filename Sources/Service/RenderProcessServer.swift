@@ -17,7 +17,7 @@ enum ImageSubject: Sendable {
 /// What reading and drawing a molecule's picture needs to know of the service's limits, the same
 /// in the service's own process and in its render processes.
 struct PictureLimits: Sendable {
-    var database: String
+    var library: LibraryConnections
     /// Largest structure file read (unpacked).
     var maxBytes: Int
     var maxAtoms: Int
@@ -26,7 +26,7 @@ struct PictureLimits: Sendable {
     func load(_ subject: ImageSubject) throws -> Structure {
         do {
             switch subject {
-            case .library(let id): return try MoleculeSource(libraryPath: database).load("lib:\(id)").structure
+            case .library(let id): return try library.reading { try $0.load(String(id)).structure }
             case .upload(let bytes, let name):
                 var options = StructureFile.Options()
                 options.maxBytes = maxBytes
@@ -68,7 +68,7 @@ public enum RenderProcessServer {
         let out = dup(1)
         dup2(2, 1)
         let pipe = WorkerPipe(input: 0, output: out)
-        let limits = PictureLimits(database: database, maxBytes: maxBytes, maxAtoms: maxAtoms)
+        let limits = PictureLimits(library: try LibraryConnections(path: database, readers: 2), maxBytes: maxBytes, maxAtoms: maxAtoms)
         let perception = try BondPerception.standard()
         let worker = RenderWorker(capacity: 64, name: "molshot-render-process") { try MoleculeRenderer() }
         var sessions: [String: (view: LiveSession<MoleculeDriver>, queue: DispatchQueue)] = [:]

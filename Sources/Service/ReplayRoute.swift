@@ -29,10 +29,8 @@ extension MolshotService {
         }
         var structure: Structure?
         if let reference = Self.parameter(request, "molecule") {
-            let r = try record(reference, viewer: viewer(request))
-            do { structure = try MoleculeSource(libraryPath: configuration.database).load("lib:\(r.id)").structure } catch {
-                throw Self.badRequest(error)
-            }
+            let r = try await record(reference, viewer: viewer(request))
+            structure = try await reading { try $0.load(String(r.id)).structure }
             if let structure { try checkSize(structure) }
         }
         // A replay is work for the render thread like a picture: refused when the queue is full,

@@ -5,11 +5,8 @@ extension MolshotService {
     /// `GET /v1/molecules/{id}/sequence`: each polymer chain's sequence with its secondary
     /// structure (`ChainSequence`), read from the library's copy on the file-reading gate.
     func moleculeSequence(_ request: Request, _ reference: String) async throws -> Response {
-        let r = try record(reference, viewer: viewer(request))
-        let database = configuration.database
-        let chains = try await heavy { () -> [ChainSequence] in
-            ChainSequence.of(try MoleculeSource(libraryPath: database).load("lib:\(r.id)").structure)
-        }
+        let r = try await record(reference, viewer: viewer(request))
+        let chains = try await reading { ChainSequence.of(try $0.load(String(r.id)).structure) }
         struct Answer: Encodable { var chains: [ChainSequence] }
         return try Self.json(Answer(chains: chains))
     }

@@ -26,7 +26,7 @@ extension MolshotService {
 
     /// What reading a structure may take, as this process and its render processes read them.
     var limits: PictureLimits {
-        PictureLimits(database: configuration.database, maxBytes: configuration.maxBodyBytes * 8, maxAtoms: configuration.maxAtoms)
+        PictureLimits(library: library, maxBytes: configuration.maxBodyBytes * 8, maxAtoms: configuration.maxAtoms)
     }
 
     /// 400 for a picture wider or taller than `--max-side` (images, sessions, replays, maps).

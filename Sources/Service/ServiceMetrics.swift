@@ -1,34 +1,45 @@
+import Core
 import Foundation
 import Hummingbird
+import Synchronization
 
 /// Counters for `/metrics`, in Prometheus' text format: requests by route and status, a latency
 /// histogram, bytes served, the render queue's depth, image cache hits and misses. Written by
 /// hand: a few dozen lines against a package that builds for minutes.
-public final class ServiceMetrics: @unchecked Sendable {
+public final class ServiceMetrics: Sendable {
     static let buckets: [Double] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
-    private let lock = NSLock()
-    private var requests: [String: Int] = [:]      // "route|status"
-    private var latency: [String: [Int]] = [:]     // route -> bucket counts (+Inf last)
-    private var latencySum: [String: Double] = [:]
-    private var bytes = 0
-    var queueDepth: () -> Int = { 0 }
-    var cacheCounts: () -> (hits: Int, misses: Int) = { (0, 0) }
-    var liveSessions: () -> Int = { 0 }
+    private struct Counts {
+        var requests: [String: Int] = [:]      // "route|status"
+        var latency: [String: [Int]] = [:]     // route -> bucket counts (+Inf last)
+        var latencySum: [String: Double] = [:]
+        var bytes = 0
+    }
+    /// Where the gauges are read, set once the service's parts exist.
+    struct Gauges: Sendable {
+        var queueDepth: @Sendable () -> Int = { 0 }
+        var cacheCounts: @Sendable () -> (hits: Int, misses: Int) = { (0, 0) }
+        var liveSessions: @Sendable () -> Int = { 0 }
+    }
+    private let counts = Mutex(Counts())
+    let gauges = Locked(Gauges())
 
     func record(route: String, status: Int, seconds: Double, bytes sent: Int) {
-        lock.withLock {
-            requests["\(route)|\(status)", default: 0] += 1
-            var counts = latency[route] ?? Array(repeating: 0, count: ServiceMetrics.buckets.count + 1)
+        counts.withLock { c in
+            c.requests["\(route)|\(status)", default: 0] += 1
+            var buckets = c.latency[route] ?? Array(repeating: 0, count: ServiceMetrics.buckets.count + 1)
             let k = ServiceMetrics.buckets.firstIndex { seconds <= $0 } ?? ServiceMetrics.buckets.count
-            counts[k] += 1
-            latency[route] = counts
-            latencySum[route, default: 0] += seconds
-            bytes += sent
+            buckets[k] += 1
+            c.latency[route] = buckets
+            c.latencySum[route, default: 0] += seconds
+            c.bytes += sent
         }
     }
 
     public var text: String {
-        lock.withLock {
+        let g = gauges.withLock { $0 }
+        let (requests, latency, latencySum, bytes) = counts.withLock { ($0.requests, $0.latency, $0.latencySum, $0.bytes) }
+        let queueDepth = g.queueDepth, liveSessions = g.liveSessions, cacheCounts = g.cacheCounts
+        do {
             var out = "# HELP molshot_requests_total Requests by route and status.\n# TYPE molshot_requests_total counter\n"
             for (key, n) in requests.sorted(by: { $0.key < $1.key }) {
                 let parts = key.split(separator: "|", maxSplits: 1)
@@ -62,21 +73,21 @@ public final class ServiceMetrics: @unchecked Sendable {
 
 /// Log lines gathered and written to standard error together, every 200 ms or every 32 KB: one
 /// write a request cost a fifth of the time of serving a thumbnail.
-public final class LogWriter: @unchecked Sendable {
+public final class LogWriter: Sendable {
     static let shared = LogWriter()
-    private let lock = NSLock()
-    private var buffer = Data()
-    private let timer: DispatchSourceTimer
+    private let lock = Mutex(Data())
 
     private init() {
-        timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
-        timer.schedule(deadline: .now() + 0.2, repeating: 0.2)
-        timer.setEventHandler { [unowned self] in flush() }
-        timer.resume()
+        BlockingPool.dedicated(name: "molshot-log") {
+            while true {
+                usleep(200_000)
+                LogWriter.shared.flush()
+            }
+        }
     }
 
     func write(_ line: String) {
-        let full: Data? = lock.withLock {
+        let full: Data? = lock.withLock { buffer in
             buffer.append(contentsOf: line.utf8)
             guard buffer.count >= 32 << 10 else { return nil }
             defer { buffer.removeAll(keepingCapacity: true) }
@@ -89,7 +100,7 @@ public final class LogWriter: @unchecked Sendable {
     public static func flushAll() { shared.flush() }
 
     func flush() {
-        let pending: Data = lock.withLock {
+        let pending: Data = lock.withLock { buffer in
             defer { buffer.removeAll(keepingCapacity: true) }
             return buffer
         }

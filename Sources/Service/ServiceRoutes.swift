@@ -64,10 +64,10 @@ extension MolshotService {
             response(Array(try Data(contentsOf: Resources.asset("openapi.yaml"))), type: "application/yaml")
         },
         .init(.get, "/metrics", .read) { s, _, _ in response(Array(s.metrics.text.utf8), type: "text/plain; version=0.0.4") },
-        .init(.get, "/v1/molecules", .read) { s, r, _ in try s.listMolecules(r) },
+        .init(.get, "/v1/molecules", .read) { s, r, _ in try await s.listMolecules(r) },
         .init(.post, "/v1/molecules", .write) { s, r, _ in try await s.importMolecule(r) },
-        .init(.get, "/v1/molecules/:id", .read) { s, r, c in try s.molecule(r, try parameter(c, "id")) },
-        .init(.delete, "/v1/molecules/:id", .write) { s, r, c in try s.removeMolecule(r, try parameter(c, "id")) },
+        .init(.get, "/v1/molecules/:id", .read) { s, r, c in try await s.molecule(r, try parameter(c, "id")) },
+        .init(.delete, "/v1/molecules/:id", .write) { s, r, c in try await s.removeMolecule(r, try parameter(c, "id")) },
         .init(.get, "/v1/molecules/:id/sequence", .read) { s, r, c in try await s.moleculeSequence(r, try parameter(c, "id")) },
         .init(.get, "/v1/molecules/:id/image", .read) { s, r, c in try await s.moleculeImage(r, id: try parameter(c, "id")) },
         .init(.post, "/v1/render", .read) { s, r, _ in try await s.renderUpload(r) },
@@ -79,7 +79,7 @@ extension MolshotService {
                             message: "a live session is a WebSocket: send the upgrade headers")
         },
         .init(.get, "/v1/sessions/:id/events", .read) { s, _, c in try s.sessionEvents(try parameter(c, "id")) },
-        .init(.get, "/v1/thumbnails/:name", .read) { s, r, c in try s.thumbnail(r, name: try parameter(c, "name")) },
+        .init(.get, "/v1/thumbnails/:name", .read) { s, r, c in try await s.thumbnail(r, name: try parameter(c, "name")) },
         .init(.get, "/v1/pathways", .read) { s, _, _ in try s.listPathways() },
         .init(.get, "/v1/pathways/:id", .read) { s, _, c in try await s.pathwayInfo(try parameter(c, "id")) },
         .init(.get, "/v1/pathways/:id/nodes", .read) { s, r, c in try await s.pathwayNodes(r, id: try parameter(c, "id")) },

@@ -13,7 +13,7 @@ extension MolshotService {
     /// from disk through its thread pool every time), and it answers `Range: bytes=-N` with the
     /// first N+1 bytes, a range past the end with a negative Content-Length, and `W/"x"` in
     /// If-None-Match with 200.
-    func thumbnail(_ request: Request, name: String) throws -> Response {
+    func thumbnail(_ request: Request, name: String) async throws -> Response {
         guard let folder = configuration.thumbnails else { throw HTTPError(.notFound, message: "this server serves no thumbnails") }
         // Letters, digits and ._- only (checked on bytes: Character properties cost more than the rest of the request).
         guard name.hasSuffix(".png"), !name.hasPrefix("."), name.utf8.allSatisfy({ b in
@@ -25,7 +25,7 @@ extension MolshotService {
         // A private molecule's thumbnails are as absent as the molecule.
         let checksum = String(name.prefix(16))
         let viewer = try viewer(request)
-        guard try isVisible(checksum: checksum, to: viewer) else { throw HTTPError(.notFound, message: "no thumbnail \(name)") }
+        guard try await isVisible(checksum: checksum, to: viewer) else { throw HTTPError(.notFound, message: "no thumbnail \(name)") }
         // Kept as the buffer a response sends, so that serving one copies nothing.
         let (buffer, etag) = try thumbnailFiles.withLock { kept -> (ByteBuffer, String) in
             if let f = kept.files[name] { return (f.bytes, f.etag) }

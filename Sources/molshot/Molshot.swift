@@ -64,9 +64,10 @@ struct Molshot: ParsableCommand {
     /// Objects a drawing command leaves to the end of the process: a GL context takes milliseconds
     /// to take apart (llvmpipe's threads, its textures), and the process ends with `_exit` once
     /// everything is written (main.swift), where the kernel frees it all at once.
-    static let keptUntilExit = Locked<[AnyObject]>([])
+    /// (Handed over: nothing uses them again, they are only held.)
+    static let keptUntilExit = Locked<[Handed<AnyObject>]>([])
 
-    static func keepUntilExit(_ object: AnyObject) { keptUntilExit.withLock { $0.append(object) } }
+    static func keepUntilExit(_ object: AnyObject) { keptUntilExit.withLock { $0.append(Handed(object)) } }
 
     static func drawInHugePages() { _ = molshot_heap_in_huge_pages(192 << 20) }
     /// Commands that take the heap in 2 MB pages only for large pictures (`hugePagesPay`).

@@ -157,7 +157,7 @@ final class RenderWorkersTests: XCTestCase {
         let local = Outputs()
         var options = MoleculeDriver.Options()
         options.request = try RenderRequest(settings)
-        let molecule = try PictureLimits(database: db, maxBytes: 1 << 26, maxAtoms: 1 << 30).load(.library(1))
+        let molecule = try PictureLimits(library: try LibraryConnections(path: db), maxBytes: 1 << 26, maxAtoms: 1 << 30).load(.library(1))
         let here = LiveSession(options: options, molecule: molecule, lane: RenderLane(worker), record: true, send: local.add)
         for line in lines { here.receive(line) }
         try await local.waitForFrame(events: 3)

@@ -1,0 +1,90 @@
+import Core
+import Foundation
+import Library
+import XCTest
+
+/// The SQLite layer's promises: cached statements safe under nesting, failures named for what
+/// they are, and the library's connections shared by many callers at once.
+final class SQLiteDatabaseTests: XCTestCase {
+    private func temporary(_ name: String) -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-sqlite-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        return dir.appendingPathComponent(name).path
+    }
+
+    /// The same SQL inside a loop over it: the inner use must not reset the outer one (it did:
+    /// the outer loop saw its first row again, forever, or stopped early).
+    func testTheSameStatementInsideALoopOverItLeavesTheLoopAlone() throws {
+        let db = try SQLiteDatabase(path: temporary("nest.sqlite"))
+        try db.execute("CREATE TABLE t (n INTEGER); INSERT INTO t VALUES (1), (2), (3)")
+        let sql = "SELECT n FROM t WHERE n >= ? ORDER BY n"
+        let outer = try db.statement(sql).bind(.int(1))
+        var pairs: [[Int]] = []
+        while try outer.step() {
+            let n = outer.int(0)
+            let inner = try db.statement(sql).bind(.int(n)).all { $0.int(0) }
+            pairs.append([n] + inner)
+        }
+        XCTAssertEqual(pairs, [[1, 1, 2, 3], [2, 2, 3], [3, 3]])
+        // Once the loop is done, the cached statement is used again (and works).
+        XCTAssertEqual(try db.statement(sql).bind(.int(2)).all { $0.int(0) }, [2, 3])
+    }
+
+    func testFailuresAreNamedForWhatTheyAre() throws {
+        let db = try SQLiteDatabase(path: temporary("kinds.sqlite"))
+        try db.execute("CREATE TABLE u (name TEXT UNIQUE)")
+        try db.statement("INSERT INTO u VALUES (?)").bind(.text("a")).run()
+        XCTAssertThrowsError(try db.statement("INSERT INTO u VALUES (?)").bind(.text("a")).run()) { error in
+            let e = error as? LibraryError
+            XCTAssertEqual(e?.condition, .constraint)
+            XCTAssertEqual(e?.kind, .request, "a conflict is the request's, not the machine's")
+        }
+        XCTAssertThrowsError(try db.execute("SELECT * FROM missing")) { XCTAssertEqual(($0 as? LibraryError)?.kind, .machine) }
+        // A file that is not a database.
+        let junk = temporary("junk.sqlite")
+        try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: junk))
+        XCTAssertThrowsError(try SQLiteDatabase(path: junk).execute("SELECT * FROM sqlite_master")) { error in
+            XCTAssertEqual((error as? LibraryError)?.condition, .corrupt)
+            XCTAssertEqual((error as? LibraryError)?.kind, .input)
+        }
+    }
+
+    /// Many callers at once through `LibraryConnections`: every read answers, each on a connection
+    /// of its own, while a writer imports; at most `readers` connections are ever open.
+    func testConnectionsServeManyReadersAndOneWriterAtOnce() async throws {
+        let path = temporary("shared.sqlite")
+        do {
+            let lib = try MoleculeLibrary(path: path)
+            try lib.database.execute("SELECT 1")
+        }
+        let connections = try LibraryConnections(path: path, readers: 3)
+        let open = Locked((now: 0, most: 0))
+        let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+            for i in 0..<48 {
+                group.addTask {
+                    if i % 8 == 0 {
+                        return try await connections.write { lib in
+                            try lib.database.execute("CREATE TABLE IF NOT EXISTS scratch (n INTEGER)")
+                            try lib.database.statement("INSERT INTO scratch VALUES (?)").bind(.int(i)).run()
+                            return -1
+                        }
+                    }
+                    return try await connections.read { lib in
+                        open.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+                        defer { open.withLock { $0.now -= 1 } }
+                        return try lib.database.statement("SELECT count(*) FROM molecules").first { $0.int(0) } ?? -2
+                    }
+                }
+            }
+            var all: [Int] = []
+            for try await c in group { all.append(c) }
+            return all
+        }
+        XCTAssertEqual(counts.filter { $0 == 0 }.count, 42, "every read answered: the library holds no molecules")
+        XCTAssertEqual(counts.filter { $0 == -1 }.count, 6)
+        XCTAssertLessThanOrEqual(open.withLock { $0.most }, 3)
+        let written = try connections.reading { try $0.database.statement("SELECT count(*) FROM scratch").first { $0.int(0) } }
+        XCTAssertEqual(written, 6)
+    }
+}
