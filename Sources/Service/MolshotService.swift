@@ -51,7 +51,7 @@ public final class MolshotService: Sendable {
     /// library), so that a file that is not one fails here, at start-up, and not in every request.
     public init(configuration: ServiceConfiguration) throws {
         self.configuration = configuration
-        library = try LibraryConnections(path: configuration.database)
+        library = try LibraryConnections(path: configuration.database, readers: ServiceLimits.libraryReaders.value)
         perception = try BondPerception.standard()
         cache = try configuration.cache.map { try ImageCache(directory: $0, maxBytes: configuration.cacheBytes) }
         workers = RenderWorkers(count: configuration.renderThreads, executable: configuration.renderProcess.map { URL(fileURLWithPath: $0) },

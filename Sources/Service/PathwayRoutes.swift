@@ -161,20 +161,45 @@ extension MolshotService {
     }
 }
 
-/// Pathway maps read once and kept, each with its tile pyramid (the map's bounds, worked out once).
+/// Pathway maps read once and kept, each with its tile pyramid (the map's bounds, worked out
+/// once): at most `ServiceLimits.keptMaps`, the least recently asked for dropped first. A map is
+/// read and laid out on the blocking pool, never inside the actor (whose callers would all wait
+/// on one parse); callers asking for a map being read wait for that one reading.
 actor MapCache {
     struct Entry: Sendable {
         var map: PathwayMap
         var pyramid: TilePyramid
     }
 
+    let capacity: Int
     private var maps: [String: Entry] = [:]
+    /// Paths by last use, oldest first.
+    private var order: [String] = []
+    private var reading: [String: Task<Entry, Error>] = [:]
 
-    func entry(_ path: String) throws -> Entry {
-        if let e = maps[path] { return e }
-        let m = try PathwayFile.load(path: path)
-        let e = Entry(map: m, pyramid: TilePyramid(map: m, tileSize: 256, levels: 13))
+    init(capacity: Int = ServiceLimits.keptMaps.value) { self.capacity = max(1, capacity) }
+
+    var count: Int { maps.count }
+
+    func entry(_ path: String) async throws -> Entry {
+        if let e = maps[path] {
+            order.removeAll { $0 == path }
+            order.append(path)
+            return e
+        }
+        if let task = reading[path] { return try await task.value }
+        let task = Task {
+            try await BlockingPool.shared.run {
+                let m = try PathwayFile.load(path: path)
+                return Entry(map: m, pyramid: TilePyramid(map: m, tileSize: 256, levels: 13))
+            }
+        }
+        reading[path] = task
+        defer { reading[path] = nil }
+        let e = try await task.value
         maps[path] = e
+        order.append(path)
+        while order.count > capacity { maps[order.removeFirst()] = nil }
         return e
     }
 }

@@ -57,6 +57,12 @@ public enum ServiceLimits {
                                                       bounds: "a request's first line, its path and query (answered at once)")
     public static let headBytes = ServiceLimit(name: "head bytes", value: 64 << 10, unit: "bytes", status: 431,
                                                bounds: "a request's head, its first line and header fields (answered at once)")
+    public static let fileReads = ServiceLimit(name: "file reads", value: 4, unit: "reads", status: 503,
+                                               bounds: "structure files read and prepared for requests at once (as many more as the render queue wait)")
+    public static let libraryReaders = ServiceLimit(name: "library readers", value: 4, unit: "connections", status: 0,
+                                                    bounds: "read connections to the library open at once (callers past them wait their turn)")
+    public static let keptMaps = ServiceLimit(name: "kept maps", value: 16, unit: "maps", status: 0,
+                                              bounds: "pathway maps kept parsed and laid out (the least recently asked for goes first)")
     public static let connectionsPerClient = ServiceLimit(name: "connections per client", value: 128, unit: "connections", status: 503,
                                                           bounds: "connections open at once from one address (more are answered 503 and closed)")
 
@@ -65,7 +71,7 @@ public enum ServiceLimits {
         let c = ServiceConfiguration(database: "")
         return [selectionLength, selectionWords, selectionDepth, shows, pictureSamples, pictureMemory, replayFrames, replayBytes, jsonDepth, xmlDepth,
                 entities, entityAnswerBytes, sessionBacklogMessages, sessionBacklogBytes, eventLineBytes, requestLineBytes, headBytes,
-                connectionsPerClient,
+                fileReads, libraryReaders, keptMaps, connectionsPerClient,
                 ServiceLimit(name: "max-body", value: c.maxBodyBytes, unit: "bytes", status: 413, bounds: "a request body (--max-body)"),
                 ServiceLimit(name: "max-side", value: c.maxSide, unit: "pixels", status: 400, bounds: "a picture's width and height (--max-side)"),
                 ServiceLimit(name: "max-atoms", value: c.maxAtoms, unit: "atoms", status: 413,

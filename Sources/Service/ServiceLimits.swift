@@ -22,7 +22,7 @@ extension MolshotService {
     }
 
     /// Files read at once for requests (each may take up to 8x `--max-body` unpacked).
-    static let heavyWork = 4
+    static let heavyWork = ServiceLimits.fileReads.value
 
     /// What reading a structure may take, as this process and its render processes read them.
     var limits: PictureLimits {

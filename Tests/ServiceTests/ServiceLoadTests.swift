@@ -1,7 +1,12 @@
+import Core
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Hummingbird
 import HummingbirdTesting
 import Library
+import NIOCore
 @testable import Service
 import Structure
 import XCTest
@@ -70,4 +75,101 @@ final class OrderLog: @unchecked Sendable {
     private var list: [Int] = []
     func append(_ v: Int) { lock.lock(); list.append(v); lock.unlock() }
     var values: [Int] { lock.lock(); defer { lock.unlock() }; return list }
+}
+
+/// The service under a flood of everything at once, over real HTTP on 127.0.0.1 (each request on
+/// a connection of its own): library reads and writes, pathway maps read and drawn, molecule
+/// pictures. Blocking work runs on the blocking pool and the GL thread, so Swift's few cooperative
+/// threads stay free to answer: `/healthz` answers within a bounded wait the whole time, every
+/// request gets its answer (503 only from a full queue), and the library's answers stay
+/// consistent (no connection used by two at once).
+final class ServiceFloodTests: XCTestCase {
+    /// One request on a connection of its own; its status and body.
+    static func fetch(_ port: Int, _ uri: String, method: String = "GET", body: [UInt8]? = nil, token: String? = nil) async throws -> (Int, String) {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(uri)")!)
+        request.httpMethod = method
+        request.timeoutInterval = 120
+        if let body { request.httpBody = Data(body) }
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let (data, response) = try await session.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+
+    func testAFloodOfReadsMapsAndPicturesLeavesTheAnsweringThreadsFree() async throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-flood-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let db = scratch.appendingPathComponent("library.sqlite").path
+        do {
+            let lib = try MoleculeLibrary(path: db)
+            for name in ["1crn", "1orc"] {
+                _ = try lib.importBytes(try ServiceSafetyTests.fixture("\(name).pdb"), source: "\(name).pdb", name: name,
+                                        perception: try BondPerception.standard(), owner: nil, isPrivate: false)
+            }
+        }
+        var c = ServiceConfiguration(database: db)
+        c.pathways = BoundedRequestTests.root.appendingPathComponent("Tests/Fixtures/pathways-real").path
+        let tokenFile = scratch.appendingPathComponent("tokens").path
+        let token = try Tokens.add("writer", to: tokenFile)
+        c.tokens = try Tokens.load(tokenFile)
+        let service = try MolshotService(configuration: c)
+        addTeardownBlock { service.close() }
+        // Process Description maps, KGML and GPML (Activity Flow and Entity Relationship maps are refused).
+        let maps = try FileManager.default.contentsOfDirectory(atPath: c.pathways!)
+            .filter { !$0.hasSuffix(".tsv") && !$0.hasPrefix("sbgn_af") && !$0.hasPrefix("sbgn_er") }
+            .map { $0.replacingOccurrences(of: ".xml.gz", with: "").components(separatedBy: ".").first! }
+        XCTAssertGreaterThan(maps.count, 8)
+        let crambin = try ServiceSafetyTests.fixture("1crn.pdb")
+        try await Application(router: service.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0))).test(.live) { client in
+            let port = try XCTUnwrap(client.port)
+            let done = Locked(false)
+            // The prober: /healthz again and again while the flood lasts; the longest wait kept.
+            let prober = Task { () -> (count: Int, longest: Double, bad: Int) in
+                var count = 0, longest = 0.0, bad = 0
+                while !done.withLock({ $0 }) {
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    let (status, _) = try await Self.fetch(port, "/healthz")
+                    longest = max(longest, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+                    if status != 200 { bad += 1 }
+                    count += 1
+                    try await Task.sleep(nanoseconds: 20_000_000)
+                }
+                return (count, longest, bad)
+            }
+            let answers = try await withThrowingTaskGroup(of: (String, Int, String).self) { group in
+                func ask(_ uri: String, method: String = "GET", body: [UInt8]? = nil, token: String? = nil) {
+                    group.addTask {
+                        let (status, text) = try await Self.fetch(port, uri, method: method, body: body, token: token)
+                        return (uri, status, text)
+                    }
+                }
+                for round in 0..<6 {
+                    ask("/v1/molecules")
+                    ask("/v1/molecules/1")
+                    ask("/v1/molecules/2/sequence")
+                    ask("/v1/molecules/1crn")
+                    for map in maps { ask("/v1/pathways/\(map)") }
+                    ask("/v1/pathways/kgml_ko01100/image?size=\(600 + round)")
+                    ask("/v1/molecules/\(round % 2 + 1)/image?size=\(96 + round)")
+                    ask("/v1/molecules?name=upload\(round).pdb&private=true", method: "POST", body: crambin, token: token)
+                }
+                return try await group.reduce(into: [(String, Int, String)]()) { $0.append($1) }
+            }
+            done.withLock { $0 = true }
+            let health = try await prober.value
+            for (uri, status, body) in answers {
+                XCTAssertTrue([200, 201, 503].contains(status), "\(uri): \(status) \(body.prefix(200))")
+            }
+            XCTAssertGreaterThan(answers.filter { $0.1 == 200 || $0.1 == 201 }.count, answers.count * 3 / 4, "most of the flood is answered, not refused")
+            // Every list of molecules saw whole molecules: two public ones (the uploads are private).
+            for (uri, status, body) in answers where uri == "/v1/molecules" && status == 200 {
+                XCTAssertTrue(body.contains("\"total\":2"), body.prefix(200).description)
+            }
+            XCTAssertEqual(health.bad, 0)
+            XCTAssertGreaterThan(health.count, 3)
+            XCTAssertLessThan(health.longest, 2.0, "/healthz waited \(health.longest) s behind the flood")
+        }
+    }
 }
