@@ -50,18 +50,21 @@ let package = Package(
             dependencies: ["Core", "Structure", "Library", "Pathways", "Service", "MoleculeView", "Graphics", "Imaging", "Scene", "Thumbnails", "Gestures", "CMemory", "LiveClient",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // The tests' one rule for OpenGL (GLPolicy): a test that needs a context fails without one
+        // unless MOLSHOT_ALLOW_NO_GL=1.
+        .target(name: "TestSupport", dependencies: ["Graphics"], path: "Tests/TestSupport"),
         .testTarget(name: "CoreTests", dependencies: ["Core"]),
         .testTarget(name: "SceneTests", dependencies: ["Scene"]),
         .testTarget(name: "StructureTests", dependencies: ["Structure", "Core"]),
-        .testTarget(name: "PathwayTests", dependencies: ["Imaging", "Pathways", "Graphics", "Text", "Core"]),
+        .testTarget(name: "PathwayTests", dependencies: ["TestSupport", "Imaging", "Pathways", "Graphics", "Text", "Core"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "Structure", "Core"]),
-        .testTarget(name: "GraphicsTests", dependencies: ["Imaging", "Core", "Graphics"]),
-        .testTarget(name: "RenderTests", dependencies: ["Imaging", "Core", "MoleculeView", "Graphics", "Scene", "Structure"]),
-        .testTarget(name: "GestureTests", dependencies: ["Imaging", "Gestures", "Pathways", "MoleculeView", "Structure", "Graphics", "Scene"]),
-        .testTarget(name: "ThumbnailTests", dependencies: ["Imaging", "Thumbnails", "MoleculeView", "Structure", "Graphics"]),
-        .testTarget(name: "ServiceTests", dependencies: ["Imaging", "MoleculeView", "Service", "Library", "Structure", "Graphics", "Core", "Gestures", "Pathways",
+        .testTarget(name: "GraphicsTests", dependencies: ["TestSupport", "Imaging", "Core", "Graphics"]),
+        .testTarget(name: "RenderTests", dependencies: ["TestSupport", "Imaging", "Core", "MoleculeView", "Graphics", "Scene", "Structure"]),
+        .testTarget(name: "GestureTests", dependencies: ["TestSupport", "Imaging", "Gestures", "Pathways", "MoleculeView", "Structure", "Graphics", "Scene"]),
+        .testTarget(name: "ThumbnailTests", dependencies: ["TestSupport", "Imaging", "Thumbnails", "MoleculeView", "Structure", "Graphics"]),
+        .testTarget(name: "ServiceTests", dependencies: ["TestSupport", "Imaging", "MoleculeView", "Service", "Library", "Structure", "Graphics", "Core", "Gestures", "Pathways",
                                                          .product(name: "Hummingbird", package: "hummingbird"),
                                                          .product(name: "HummingbirdTesting", package: "hummingbird")]),
-        .testTarget(name: "MolshotCLITests", dependencies: ["Imaging", "molshot", "Graphics", "LiveClient"]),
+        .testTarget(name: "MolshotCLITests", dependencies: ["TestSupport", "Imaging", "molshot", "Graphics", "LiveClient"]),
     ]
 )

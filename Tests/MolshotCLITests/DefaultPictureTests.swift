@@ -1,9 +1,10 @@
 import Foundation
 import Imaging
+import TestSupport
 import XCTest
 
 /// `molshot render FILE -o x.png` with no options: what a PyMOL or Mol* user expects to see.
-final class DefaultPictureTests: XCTestCase {
+final class DefaultPictureTests: GLTestCase {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-default-\(UUID().uuidString)")
 
     override func setUpWithError() throws {

@@ -1,12 +1,16 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// OSMesa and EGL (surfaceless, on the same llvmpipe) draw the same pictures: every drawing path
 /// through the binary with `--gl osmesa` and `--gl egl`, compared byte for byte.
-final class GLBackendTests: XCTestCase {
+final class GLBackendTests: GLTestCase {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-gl-\(UUID().uuidString)")
 
-    override func setUpWithError() throws { try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true) }
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
     override func tearDown() { try? FileManager.default.removeItem(at: scratch) }
 
     /// Runs `arguments` once per backend, `{out}` replaced by a folder of that backend's own.

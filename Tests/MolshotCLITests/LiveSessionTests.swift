@@ -2,13 +2,15 @@ import Foundation
 import Graphics
 import Imaging
 import LiveClient
+import TestSupport
 import XCTest
 
 /// Live sessions of `molshot serve` over real WebSockets on 127.0.0.1.
-final class LiveSessionTests: XCTestCase {
+final class LiveSessionTests: GLTestCase {
     var serve: ServeHarness!
 
     override func setUpWithError() throws {
+        try super.setUpWithError()
         serve = try ServeHarness()
         let r = try MolshotBinary.run(["library", "import", "Tests/Fixtures/1crn.pdb", "--db", serve.db])
         XCTAssertEqual(r.status, 0, r.stderr)

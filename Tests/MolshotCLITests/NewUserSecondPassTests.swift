@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 extension MolshotBinary {
@@ -26,10 +27,13 @@ extension MolshotBinary {
 }
 
 /// What a new user trips over, each with the message it prints.
-final class NewUserSecondPassTests: XCTestCase {
+final class NewUserSecondPassTests: GLTestCase {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-newuser-\(UUID().uuidString)")
 
-    override func setUpWithError() throws { try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true) }
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
     override func tearDown() { try? FileManager.default.removeItem(at: scratch) }
 
     func molshot(_ arguments: String...) throws -> MolshotBinary.Run { try MolshotBinary.run(arguments) }

@@ -1,11 +1,13 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// What a new user tripped over, each case run as the user ran it.
-final class NewUserTests: XCTestCase {
+final class NewUserTests: GLTestCase {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-new-\(UUID().uuidString)")
 
     override func setUpWithError() throws {
+        try super.setUpWithError()
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     }
 

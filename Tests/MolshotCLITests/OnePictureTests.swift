@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// One picture asked for through `render`, `thumbnails` and `replay` is the same picture: the
 /// three commands build one render request from the same options.
-final class OnePictureTests: XCTestCase {
+final class OnePictureTests: GLTestCase {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-one-\(UUID().uuidString)")
 
     override func tearDown() { try? FileManager.default.removeItem(at: scratch) }

@@ -1,11 +1,15 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `molshot pathway` and `molshot replay --pathway` as a user runs them.
-final class PathwayCommandTests: XCTestCase {
+final class PathwayCommandTests: GLTestCase {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-pathway-\(UUID().uuidString)")
 
-    override func setUpWithError() throws { try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true) }
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
     override func tearDown() { try? FileManager.default.removeItem(at: scratch) }
 
     func path(_ name: String) -> String { scratch.appendingPathComponent(name).path }

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Glibc
+import TestSupport
 import XCTest
 
 /// A `molshot serve` started for real on 127.0.0.1 (a free port) over a scratch folder, stopped
@@ -50,10 +51,13 @@ final class ServeHarness {
 }
 
 /// `molshot serve` started for real on 127.0.0.1 (a free port) and asked over HTTP.
-final class ServeTests: XCTestCase {
+final class ServeTests: GLTestCase {
     var harness: ServeHarness!
 
-    override func setUpWithError() throws { harness = try ServeHarness() }
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        harness = try ServeHarness()
+    }
 
     override func tearDown() { harness.stop() }
 

@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// The thumbnails command run as a process, killed with SIGKILL partway and started again.
-final class ThumbnailsCommandTests: XCTestCase {
+final class ThumbnailsCommandTests: GLTestCase {
     func testHelperProcessesShareTheWorkAndOneIndex() throws {
         let root = InfoCommandTests.root
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-procs-\(UUID().uuidString)")

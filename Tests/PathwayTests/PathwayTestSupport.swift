@@ -3,6 +3,7 @@ import Foundation
 import Graphics
 import Imaging
 @testable import Pathways
+import TestSupport
 import XCTest
 
 /// Shared by the pathway tests: one renderer (one GL context) for the process, fixture paths,
@@ -12,7 +13,7 @@ enum PathwayTestSupport {
 
     static func renderer() throws -> PathwayRenderer {
         if let r = shared { return r }
-        let r = try PathwayRenderer()
+        let r = try GLPolicy.need { try PathwayRenderer() }
         shared = r
         return r
     }

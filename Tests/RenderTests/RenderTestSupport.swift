@@ -5,10 +5,11 @@ import Imaging
 import MoleculeView
 import Scene
 import Structure
+import TestSupport
 import XCTest
 
 /// One renderer for the whole suite (a context and compiled shaders cost tens of milliseconds);
-/// tests skip where no OpenGL context can be made.
+/// where no OpenGL context can be made, `GLPolicy` says what a test does.
 enum Rendering {
     nonisolated(unsafe) static var shared: Result<MoleculeRenderer, Error>?
 
@@ -17,9 +18,7 @@ enum Rendering {
         switch shared! {
         case .success(let r): return r
         case .failure(let e):
-            // CI sets MOLSHOT_REQUIRE_GL=1: there a machine without a context fails instead of skipping.
-            if ProcessInfo.processInfo.environment["MOLSHOT_REQUIRE_GL"] == "1" { throw e }
-            throw XCTSkip("no OpenGL context: \(e)")
+            throw GLPolicy.refusal(e)
         }
     }
 

@@ -10,6 +10,7 @@ import MoleculeView
 @testable import Pathways
 @testable import Service
 import Structure
+import TestSupport
 import XCTest
 
 /// Every finding of the stranger's second attack, as a request answered with a 4xx that names
@@ -17,7 +18,7 @@ import XCTest
 /// parentheses, a replay event at t = 1e300, a map nested 100,000 deep, exponential selections,
 /// pictures past the sample budget, repeated entities, multi-model files past max-atoms, ranges,
 /// heads, refused sessions and error backlogs.
-final class BoundedRequestTests: XCTestCase {
+final class BoundedRequestTests: GLTestCase {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-bounded-\(UUID().uuidString)")
 

@@ -5,10 +5,11 @@ import Imaging
 import Library
 @testable import Service
 import Structure
+import TestSupport
 import XCTest
 
 /// The openBIS iPad read protocol in-process: the service's own answer to each request body.
-final class EntityProtocolTests: XCTestCase {
+final class EntityProtocolTests: GLTestCase {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-entities-\(UUID().uuidString)")
 

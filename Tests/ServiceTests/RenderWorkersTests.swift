@@ -8,13 +8,14 @@ import Library
 import MoleculeView
 @testable import Service
 import Structure
+import TestSupport
 import XCTest
 
 /// The service's render workers: pictures to the least loaded, sessions to the one with fewest,
 /// and render processes (the real `molshot serve render-process`) that draw what the service's own
 /// render thread draws, byte for byte, answer errors as it does, and are started again when one
 /// ends under a request.
-final class RenderWorkersTests: XCTestCase {
+final class RenderWorkersTests: GLTestCase {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-workers-\(UUID().uuidString)")
 
     override func tearDown() { try? FileManager.default.removeItem(at: scratch) }

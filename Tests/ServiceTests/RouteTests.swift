@@ -5,12 +5,13 @@ import HummingbirdTesting
 import Library
 @testable import Service
 import Structure
+import TestSupport
 import XCTest
 
 /// The service's routes in-process through its router (`app.test(.router)`), one behaviour a
 /// test: molecules, images, uploads, replays, thumbnails, pathways, tokens and private molecules.
 /// What needs a real socket (floods, slow clients, start-up, the binary) stays in ServeTests.
-final class RouteTests: XCTestCase {
+final class RouteTests: GLTestCase {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-routes-\(UUID().uuidString)")
     var thumbs: URL { scratch.appendingPathComponent("thumbs") }
 

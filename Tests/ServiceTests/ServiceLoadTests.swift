@@ -9,11 +9,12 @@ import Library
 import NIOCore
 @testable import Service
 import Structure
+import TestSupport
 import XCTest
 
 /// Requests that arrive together: a page of thumbnails (a browser asks for six at once) waits its
 /// turn rather than failing; only a queue past its bound is refused.
-final class ServiceLoadTests: XCTestCase {
+final class ServiceLoadTests: GLTestCase {
     func testAGateLetsSlotsRunQueuesWaitersInOrderAndRefusesPastItsBound() async throws {
         let gate = WorkGate(slots: 2, waiting: 2)
         try await gate.enter()
@@ -83,7 +84,7 @@ final class OrderLog: @unchecked Sendable {
 /// threads stay free to answer: `/healthz` answers within a bounded wait the whole time, every
 /// request gets its answer (503 only from a full queue), and the library's answers stay
 /// consistent (no connection used by two at once).
-final class ServiceFloodTests: XCTestCase {
+final class ServiceFloodTests: GLTestCase {
     /// One request on a connection of its own; its status and body.
     static func fetch(_ port: Int, _ uri: String, method: String = "GET", body: [UInt8]? = nil, token: String? = nil) async throws -> (Int, String) {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(uri)")!)

@@ -7,12 +7,13 @@ import HummingbirdTesting
 import Library
 @testable import Service
 import Structure
+import TestSupport
 import XCTest
 
 /// What a stranger can send the service, in-process through its router: every route the table
 /// guards asks for a token, hostile numbers are 400s, a gesture `load` reads no server file,
 /// metrics stay as small as the table, and a crafted checksum collision does not poison the cache.
-final class ServiceSafetyTests: XCTestCase {
+final class ServiceSafetyTests: GLTestCase {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-safety-\(UUID().uuidString)")
 

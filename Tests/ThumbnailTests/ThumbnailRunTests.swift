@@ -3,14 +3,16 @@ import Graphics
 import Imaging
 import Structure
 import Thumbnails
+import TestSupport
 import XCTest
 
-final class ThumbnailRunTests: XCTestCase {
+final class ThumbnailRunTests: GLTestCase {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures")
     var dir: URL!
 
     override func setUpWithError() throws {
+        try super.setUpWithError()
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-thumbs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("in/sub"), withIntermediateDirectories: true)
         for name in ["1crn.pdb", "Caffeine.pdb", "TYR.sdf"] {
