@@ -177,7 +177,7 @@ public final class SQLiteDatabase {
             case .real(let v): sqlite3_bind_double(raw, index, v)
             case .text(let v): sqlite3_bind_text(raw, index, v, -1, Statement.transient)
             case .blob(let v):
-                v.withUnsafeBytes { sqlite3_bind_blob64(raw, index, $0.baseAddress, sqlite3_uint64($0.count), Statement.transient) }
+                _ = v.withUnsafeBytes { sqlite3_bind_blob64(raw, index, $0.baseAddress, sqlite3_uint64($0.count), Statement.transient) }
             }
         }
 

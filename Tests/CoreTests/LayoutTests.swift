@@ -1,17 +1,18 @@
 import Foundation
 import XCTest
 
-/// The README's layout holds: each module imports only the modules of ours its line names (the
-/// layers below it), and none imports a front end.
+/// The layout holds: every module of ours (the CLI included) imports only modules its target in
+/// `Package.swift` depends on, in every import form Swift has; and those dependencies are the
+/// layers below it that the README's Layout section names, so no module reaches a front end.
 final class LayoutTests: XCTestCase {
-    static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Sources")
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let sources = root.appendingPathComponent("Sources")
 
-    /// Of our modules, what each may import (as the README's Layout section says).
+    /// Of our modules, what each may depend on (as the README's Layout section says).
     static let allowed: [String: Set<String>] = [
         "Core": ["CZlib", "CLibDeflate"],
         "Imaging": ["CPNGWriter", "CZlib", "Core"],
-        "Structure": ["Core"],
+        "Structure": ["CZlib", "Core"],
         "Scene": ["Core"],
         "Text": ["CFreeType", "Imaging", "Core"],
         "Graphics": ["COpenGL", "Imaging", "Core"],
@@ -22,20 +23,97 @@ final class LayoutTests: XCTestCase {
         "Gestures": ["MoleculeView", "Pathways", "Graphics", "Structure", "Scene", "Text", "Imaging", "Core"],
         "Service": ["Gestures", "Library", "MoleculeView", "Pathways", "Graphics", "Structure", "Imaging", "Core", "CMemory"],
         "LiveClient": [],
+        "molshot": ["Core", "Structure", "Library", "Pathways", "Service", "MoleculeView", "Graphics", "Imaging", "Scene", "Thumbnails",
+                    "Gestures", "CMemory", "LiveClient"],
     ]
 
-    func testEachModuleImportsOnlyTheLayersItsLayoutLineNames() throws {
+    /// Each target's name and the names in its `dependencies:` list (targets and products), read
+    /// from `Package.swift` as written.
+    static func manifestTargets() throws -> [String: Set<String>] {
+        let text = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        var targets: [String: Set<String>] = [:]
+        let calls = try NSRegularExpression(pattern: #"\.(target|executableTarget|testTarget|systemLibrary)\(\s*name:\s*"([^"]+)""#)
+        let ns = text as NSString
+        for match in calls.matches(in: text, range: NSRange(location: 0, length: ns.length)) {
+            let name = ns.substring(with: match.range(at: 2))
+            // The call's text up to its closing parenthesis.
+            var depth = 0, end = match.range.location
+            let chars = Array(ns.substring(from: match.range.location).utf16)
+            for (i, c) in chars.enumerated() {
+                if c == 0x28 { depth += 1 } else if c == 0x29 { depth -= 1; if depth == 0 { end = match.range.location + i; break } }
+            }
+            let call = ns.substring(with: NSRange(location: match.range.location, length: end - match.range.location))
+            var deps: Set<String> = []
+            if let list = call.range(of: "dependencies:") {
+                var d = 0, body = ""
+                for c in call[list.upperBound...] {
+                    if c == "[" { d += 1; if d == 1 { continue } }
+                    if c == "]" { d -= 1; if d == 0 { break } }
+                    if d >= 1 { body.append(c) }
+                }
+                let quoted = try NSRegularExpression(pattern: #""([^"]+)""#)
+                let b = body as NSString
+                for q in quoted.matches(in: body, range: NSRange(location: 0, length: b.length)) { deps.insert(b.substring(with: q.range(at: 1))) }
+            }
+            targets[name] = deps
+        }
+        return targets
+    }
+
+    /// The modules a Swift file imports, in every form: `import X`, `import X.Y`, `import struct X.Y`,
+    /// with attributes (`@testable`, `@preconcurrency`, `@_exported`, `@_implementationOnly`) and
+    /// access levels (`public`, `package`, `internal`, `fileprivate`, `private`) before it.
+    static func imports(_ text: String) -> Set<String> {
+        let kinds: Set<String> = ["typealias", "struct", "class", "enum", "protocol", "let", "var", "func"]
+        var found: Set<String> = []
+        for raw in text.split(separator: "\n") {
+            var words = raw.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+            while let first = words.first, first.hasPrefix("@") || ["public", "package", "internal", "fileprivate", "private"].contains(first) {
+                words.removeFirst()
+            }
+            guard words.first == "import", words.count >= 2 else { continue }
+            var path = words[1]
+            if kinds.contains(path), words.count >= 3 { path = words[2] }
+            found.insert(String(path.split(separator: ".").first ?? ""))
+        }
+        return found
+    }
+
+    func testImportFormsAreAllRead() {
+        let text = """
+            import A
+            @testable import B
+            @preconcurrency import C
+            public import D
+            @_exported import E.Sub
+            import struct F.Thing
+            internal import G
+            @preconcurrency @_implementationOnly import H
+            // import NotThis
+            let importNot = 1
+            """
+        XCTAssertEqual(Self.imports(text), ["A", "B", "C", "D", "E", "F", "G", "H"])
+    }
+
+    func testEachModuleImportsOnlyItsDependenciesAndThoseAreTheLayersBelowIt() throws {
+        let targets = try Self.manifestTargets()
         let ours = Set(try FileManager.default.contentsOfDirectory(atPath: Self.sources.path))
-        XCTAssertTrue(ours.contains("Core") && ours.contains("Service"), "Sources/ found at \(Self.sources.path)")
-        for (module, allowed) in Self.allowed {
+        XCTAssertTrue(ours.contains("Core") && ours.contains("Service") && ours.contains("molshot"), "Sources/ found at \(Self.sources.path)")
+        XCTAssertEqual(Set(Self.allowed.keys), ours.filter { !$0.hasPrefix("C") || $0 == "Core" }, "every Swift module of ours has a layout line")
+        for module in ours.sorted() {
+            guard let deps = targets[module] else { XCTFail("Sources/\(module) has no target in Package.swift"); continue }
+            // Package.swift's dependencies among our modules are the layout's.
+            if let allowed = Self.allowed[module] {
+                for d in deps where ours.contains(d) {
+                    XCTAssertTrue(allowed.contains(d), "Package.swift lets \(module) depend on \(d), which the layout does not")
+                }
+            }
             let directory = Self.sources.appendingPathComponent(module)
-            guard let files = FileManager.default.enumerator(atPath: directory.path) else { return XCTFail("no \(module)") }
+            guard let files = FileManager.default.enumerator(atPath: directory.path) else { XCTFail("no \(module)"); continue }
             for case let file as String in files where file.hasSuffix(".swift") {
                 let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
-                for line in text.split(separator: "\n") where line.hasPrefix("import ") || line.hasPrefix("@testable import ") {
-                    let name = String(line.split(separator: " ").last!)
-                    guard ours.contains(name) else { continue }
-                    XCTAssertTrue(allowed.contains(name), "\(module)/\(file) imports \(name), which the layout does not let it")
+                for name in Self.imports(text) where ours.contains(name) && name != module {
+                    XCTAssertTrue(deps.contains(name), "\(module)/\(file) imports \(name), which its target in Package.swift does not depend on")
                 }
             }
         }

@@ -108,13 +108,21 @@ final class LibraryCommandTests: XCTestCase {
         let bna = try String(contentsOf: InfoCommandTests.root.appendingPathComponent("Tests/Fixtures/1bna.pdb"), encoding: .utf8)
         for i in 0..<400 { try Data((bna + "REMARK 999 COPY \(i)\n").utf8).write(to: input.appendingPathComponent("copy\(i).pdb")) }
         let exe = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        for delay in [0.4, 0.9] {
+        // Killed once a few molecules are in, then again further on: a state to wait for (at most
+        // a minute each), not a time.
+        func molecules() -> Int {
+            let run = try? MolshotBinary.run(["measure-sql", "--db", db, "SELECT count(*) FROM molecules;"])
+            return run.flatMap { $0.status == 0 ? Int($0.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) : nil } ?? 0
+        }
+        for more in [1, 60] {
+            let before = molecules()
             let p = Process()
             p.executableURL = exe.deletingLastPathComponent().appendingPathComponent("molshot")
             p.arguments = ["library", "import", "--separate", input.path, "--db", db]
             p.standardOutput = FileHandle.nullDevice
             try p.run()
-            Thread.sleep(forTimeInterval: delay)
+            let bound = Date().addingTimeInterval(60)
+            while p.isRunning && Date() < bound && molecules() < before + more { usleep(20_000) }
             kill(p.processIdentifier, SIGKILL)
             p.waitUntilExit()
             XCTAssertEqual(p.terminationReason, .uncaughtSignal, "the import was still running when killed")

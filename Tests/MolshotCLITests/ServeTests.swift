@@ -291,7 +291,6 @@ final class ServeTests: GLTestCase {
             let n = recv(fd, &answer, answer.count, 0)
             return n > 0 ? String(decoding: answer.prefix(n), as: UTF8.self) : ""
         }
-        let started = Date()
         XCTAssertTrue(try exchange(Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8), trickle: true).hasPrefix("HTTP/1.1 408"))
         XCTAssertTrue(try exchange(Array("POST /v1/render HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000000000\r\n\r\n".utf8)).hasPrefix("HTTP/1.1 413"))
         XCTAssertTrue(try exchange(Array("POST /v1/render HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc".utf8)).hasPrefix("HTTP/1.1 408"))
@@ -305,7 +304,6 @@ final class ServeTests: GLTestCase {
             XCTAssertTrue(try exchange(Array(bad.utf8)).hasPrefix("HTTP/1.1 \(status)"), String(bad.prefix(30)))
         }
         XCTAssertTrue(try exchange([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00]).hasPrefix("HTTP/1.1 408"), "a TLS hello")
-        XCTAssertLessThan(Date().timeIntervalSince(started), 60)
         XCTAssertEqual(try call("\(base)/healthz").status, 200, "still answering")
     }
 

