@@ -1,43 +1,36 @@
-import Foundation
-
 /// A bounded first-in first-out queue between threads: `push` waits while it is full (so a fast
 /// producer cannot fill memory), `pop` waits while it is empty and returns nil once closed and drained.
-public final class BlockingQueue<Element>: @unchecked Sendable {
-    private var items: [Element] = []
-    private var head = 0
+public final class BlockingQueue<Element: Sendable>: Sendable {
+    private struct State: Sendable {
+        var items: [Element] = []
+        var head = 0
+        var closed = false
+        var count: Int { items.count - head }
+    }
     private let capacity: Int
-    private var closed = false
-    private let condition = NSCondition()
+    private let state = Monitor(State())
 
     public init(capacity: Int) { self.capacity = max(1, capacity) }
 
     public func push(_ item: Element) {
-        condition.lock()
-        while items.count - head >= capacity && !closed { condition.wait() }
-        items.append(item)
-        condition.broadcast()
-        condition.unlock()
+        let capacity = capacity
+        state.wait(until: { $0.count < capacity || $0.closed }) { $0.items.append(item) }
     }
 
     public func pop() -> Element? {
-        condition.lock()
-        defer { condition.unlock() }
-        while head == items.count && !closed { condition.wait() }
-        guard head < items.count else { return nil }
-        let item = items[head]
-        head += 1
-        if head > 64 && head * 2 > items.count {
-            items.removeFirst(head)
-            head = 0
+        state.wait(until: { $0.count > 0 || $0.closed }) { s -> Element? in
+            guard s.head < s.items.count else { return nil }
+            let item = s.items[s.head]
+            s.head += 1
+            if s.head > 64 && s.head * 2 > s.items.count {
+                s.items.removeFirst(s.head)
+                s.head = 0
+            }
+            return item
         }
-        condition.broadcast()
-        return item
     }
 
     public func close() {
-        condition.lock()
-        closed = true
-        condition.broadcast()
-        condition.unlock()
+        state.update { $0.closed = true }
     }
 }

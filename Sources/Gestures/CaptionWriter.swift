@@ -6,19 +6,19 @@ import Text
 
 /// Writes captions across the bottom of frames, in lines, dark on a light background and light on
 /// a dark one. Keeps its font between frames; a lock lets frames be finished on several threads.
-final class CaptionWriter: @unchecked Sendable {
+final class CaptionWriter: Sendable {
     private let background: Color
-    private var font: Font?
-    private let lock = NSLock()
+    /// The font of the last size asked for.
+    private let kept = Locked<Font?>(nil)
 
     init(background: Color) { self.background = background }
 
     func draw(_ text: String, on image: inout RGBAImage) throws {
-        lock.lock()
-        defer { lock.unlock() }
         let size = max(11, min(image.width, image.height) / 18)
-        if font == nil || font!.pixelSize != size { font = try Font.standard(pixelSize: size) }
-        let font = font!
+        let font = try kept.withLock { (f: inout Font?) throws -> Font in
+            if f == nil || f!.pixelSize != size { f = try Font.standard(pixelSize: size) }
+            return f!
+        }
         var lines: [String] = []
         var line = ""
         for word in text.split(separator: " ") {

@@ -50,6 +50,10 @@ public enum LiveOutput: Sendable {
 /// an event is shown within a few frame times. The frame after a `frame` event shows what a
 /// replay of the same lines draws at that event, pixel for pixel. Transport-free: the service
 /// wires it to a WebSocket.
+///
+/// Sendable without the checker's proof: every mutable field is read and written under `lock`;
+/// the driver is used under it or on the render thread by a job the session hands over whole
+/// (at most one is queued, `queued`), and `taken` is called under the lock.
 public final class LiveSession<Driver: ViewDriver>: LiveView, @unchecked Sendable {
     public let source: String
     private let lock = NSLock()

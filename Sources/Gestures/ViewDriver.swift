@@ -38,6 +38,9 @@ public struct EventEffect: Sendable {
 }
 
 /// A view's state fixed when its frame was asked for, drawn on the render thread.
+///
+/// Sendable without the checker's proof: `make` captures a copy of the view's state (camera,
+/// geometry made before it, which nothing changes afterwards) and is run once, on the render thread.
 public struct FrameJob<Renderer>: @unchecked Sendable {
     let make: (Renderer) throws -> ReplayFrame
 

@@ -64,7 +64,8 @@ public actor RenderWorker<Context> {
 ///
 /// Sendable without a checker's proof in two places, each said where it is: the context, which
 /// only this thread touches (made, used, released by `serve`; `context()` checks the thread); and
-/// `Handed` jobs, closures passed whole to this thread and run here once.
+/// `Handed` jobs, closures passed whole to this thread and run here once. A close from the thread
+/// itself (a job holding the last reference) does not wait for the thread's end.
 final class GLThread<Context>: SerialExecutor, Sendable {
     let capacity: Int
     private let state = Mutex<State>(State())
@@ -74,7 +75,8 @@ final class GLThread<Context>: SerialExecutor, Sendable {
     private let ended = DispatchSemaphore(value: 0)
     /// Only on this thread (see above).
     nonisolated(unsafe) private var made: Result<Context, Error>?
-    nonisolated(unsafe) private var threadID: pthread_t?
+    /// The thread's id, set when it starts.
+    private let threadID = Mutex<pthread_t?>(nil)
 
     private enum Item {
         case task(UnownedJob)
@@ -115,7 +117,10 @@ final class GLThread<Context>: SerialExecutor, Sendable {
         precondition(isCurrent, "not on the GL thread")
     }
 
-    private var isCurrent: Bool { threadID.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+    private var isCurrent: Bool {
+        let me = pthread_self()
+        return threadID.withLock { $0.map { pthread_equal($0, me) != 0 } ?? false }
+    }
 
     /// The context, on this thread only.
     func context() throws -> Context {
@@ -190,7 +195,8 @@ final class GLThread<Context>: SerialExecutor, Sendable {
     // MARK: The thread
 
     private func serve(_ makeContext: () throws -> Context) {
-        threadID = pthread_self()
+        let me = pthread_self()
+        threadID.withLock { $0 = me }
         made = Result { try makeContext() }
         while let item = next() {
             switch item {

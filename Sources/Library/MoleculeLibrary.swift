@@ -148,7 +148,7 @@ public final class MoleculeLibrary {
 
     /// A file made ready to store without the database (on any thread): parsed, bonds perceived,
     /// the compact model made and the original compressed.
-    public struct PreparedImport: @unchecked Sendable {
+    public struct PreparedImport: Sendable {
         var file: ImportedFile
         var structure: Structure
         var content: MoleculeContent
@@ -677,7 +677,7 @@ public final class MoleculeLibrary {
 }
 
 /// What the library stores of a structure: its first model, that model's bonds, and metadata.
-struct MoleculeContent {
+struct MoleculeContent: Sendable {
     var model: Model
     var bonds: [Bond]
     var metadata: [(String, String)]

@@ -6,13 +6,13 @@ import Structure
 /// or `pdb:ID` (the library's copy of that PDB entry, fetched and imported first when the
 /// library has none); a bare PDB id that is no file here is taken as `pdb:ID` where an archive
 /// is given. One place that every front end asks.
-public final class MoleculeSource: @unchecked Sendable {
+public final class MoleculeSource: Sendable {
     public let libraryPath: String
     public let maxBytes: Int
     /// Fetches `pdb:` entries the library lacks; nil refuses them.
     public let archive: PDBArchive?
-    private var library: MoleculeLibrary?
-    private let lock = NSLock()
+    /// The library, opened on first use; `Handed`: used only inside this lock, by one caller at a time.
+    private let library = Locked<Handed<MoleculeLibrary>?>(nil)
 
     public init(libraryPath: String, maxBytes: Int = FileInput.defaultLimit, archive: PDBArchive? = nil) {
         self.libraryPath = libraryPath
@@ -50,10 +50,11 @@ public final class MoleculeSource: @unchecked Sendable {
 
     /// Runs `body` with the library, opened on first use (made only where `create`: a fetch
     /// imports into it); one caller at a time.
-    private func withLibrary<T>(create: Bool, _ body: (MoleculeLibrary) throws -> T) throws -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        if library == nil { library = try MoleculeLibrary(path: libraryPath, create: create) }
-        return try body(library!)
+    private func withLibrary<T: Sendable>(create: Bool, _ body: (MoleculeLibrary) throws -> T) throws -> T {
+        let path = libraryPath
+        return try library.withLock { kept in
+            if kept == nil { kept = Handed(try MoleculeLibrary(path: path, create: create)) }
+            return try body(kept!.value)
+        }
     }
 }

@@ -54,57 +54,49 @@ extension MoleculeLibrary {
 
 /// The import pipeline's hand-over: indexes handed to workers no further than `window` ahead of
 /// the writer, results waiting for it by index.
-private final class PipelineState: @unchecked Sendable {
-    enum Item {
+private final class PipelineState: Sendable {
+    enum Item: Sendable {
         case ready(MoleculeLibrary.PreparedImport)
         case known(MoleculeLibrary.ImportedFile)
         case failed(Error)
     }
 
-    private let condition = NSCondition()
-    private var next = 0, written = 0, cancelled = false
-    private var results: [Int: Item] = [:]
+    private struct State: Sendable {
+        var next = 0, written = 0, cancelled = false
+        var results: [Int: Item] = [:]
+    }
+    private let state = Monitor(State())
     let window: Int
 
     init(window: Int) { self.window = window }
 
     func take(limit: Int) -> Int? {
-        condition.lock()
-        defer { condition.unlock() }
-        while !cancelled && next < limit && next - written >= window { condition.wait() }
-        guard !cancelled, next < limit else { return nil }
-        next += 1
-        return next - 1
+        let window = window
+        return state.wait(until: { $0.cancelled || $0.next >= limit || $0.next - $0.written < window }) { s -> Int? in
+            guard !s.cancelled, s.next < limit else { return nil }
+            s.next += 1
+            return s.next - 1
+        }
     }
 
     func put(_ i: Int, _ item: Item) {
-        condition.lock()
-        results[i] = item
-        condition.broadcast()
-        condition.unlock()
+        state.update { $0.results[i] = item }
     }
 
     /// Those ready from `start` on, in order: at least one (waited for), at most `max`.
     func ready(from start: Int, max: Int) -> [Item] {
-        condition.lock()
-        defer { condition.unlock() }
-        while results[start] == nil { condition.wait() }
-        var out: [Item] = []
-        while out.count < max, let item = results.removeValue(forKey: start + out.count) { out.append(item) }
-        return out
+        state.wait(until: { $0.results[start] != nil }) { s -> [Item] in
+            var out: [Item] = []
+            while out.count < max, let item = s.results.removeValue(forKey: start + out.count) { out.append(item) }
+            return out
+        }
     }
 
     func consumed(_ count: Int) {
-        condition.lock()
-        written = count
-        condition.broadcast()
-        condition.unlock()
+        state.update { $0.written = count }
     }
 
     func cancel() {
-        condition.lock()
-        cancelled = true
-        condition.broadcast()
-        condition.unlock()
+        state.update { $0.cancelled = true }
     }
 }

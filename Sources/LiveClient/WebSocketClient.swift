@@ -7,6 +7,9 @@ import Glibc
 /// handshake, masked text frames out, text, binary (fragmented or not), ping and close frames in.
 /// For the tests and `molshot measure-live`, so that they talk to `molshot serve` as any client
 /// does, without a TLS stack's build. Sending and receiving may go on on two threads at once.
+///
+/// Sendable without the checker's proof: sends are serialized by `sending`; `buffer` belongs to
+/// the receiving side, which one thread uses at a time (a test's or `measure-live`'s reader).
 public final class WebSocketClient: @unchecked Sendable {
     public enum Message: Equatable {
         case text(String)

@@ -17,7 +17,7 @@ final class FontCache {
 
 /// A label set at one scale, in picture pixels of the whole map at that scale (map point `p` at
 /// `p * scale`): a picture of part of the map draws it shifted by its own origin.
-struct PlacedLabel {
+struct PlacedLabel: Sendable {
     /// One or more lines, each centered on the block (or from its left end).
     var lines: [(text: String, x: Double)]
     /// Each line set in its font, color and the theme's halo.

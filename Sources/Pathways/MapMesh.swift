@@ -5,7 +5,7 @@ import Core
 /// and two unused texture coordinates). Every shape is filled or stroked here on the CPU, so that
 /// one draw call puts a whole map on the screen: thick lines are quads with bevelled joins,
 /// curves are flattened, outlines are rings.
-struct MapMesh {
+struct MapMesh: Sendable {
     private(set) var floats: [Float] = []
     /// Pixels per map unit the mesh is built for: curves get enough pieces and lines at least a pixel.
     let scale: Double

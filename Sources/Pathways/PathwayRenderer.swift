@@ -6,7 +6,7 @@ import Imaging
 /// A map made ready to draw at one scale: its triangles on the GPU and its labels placed. Any
 /// part of the map at that scale (a picture, a tile, a block of tiles) draws from it.
 /// A scene's triangles and labels before they go to the GPU.
-public struct PathwaySceneParts: @unchecked Sendable {
+public struct PathwaySceneParts: Sendable {
     let mesh: MapMesh
     let labels: [PlacedLabel]
 }

@@ -220,6 +220,10 @@ final class FirstHeadDeadline: ChannelDuplexHandler, RemovableChannelHandler {
 
 /// Tells whoever asks when the client has stopped sending or gone (its end of the connection
 /// closed): Hummingbird lets a handler run on after that, and long work should not.
+///
+/// Sendable without the checker's proof, as NIO's handlers are: its state is touched only on its
+/// channel's event loop (NIO calls the handler there, and `whenGone` reaches it through
+/// `pipeline.handler(type:)`, whose future completes there).
 final class PeerWatch: ChannelInboundHandler, RemovableChannelHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
 

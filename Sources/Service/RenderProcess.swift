@@ -9,18 +9,21 @@ import Hummingbird
 /// (`draw`) and runs live sessions (`openSession`) sent to it over a pipe. A process that ends
 /// (a crash on a hostile file, say) fails what it was doing with a 500 and is started again for
 /// the next request.
-final class RenderProcess: @unchecked Sendable {
+final class RenderProcess: Sendable {
     private let executable: URL
     private let arguments: [String]
     private let environment: [String: String]
-    private let lock = NSLock()
-    private var process: Process?
-    private var pipe: WorkerPipe?
-    private var nextID: UInt64 = 1
-    private var pending: [UInt64: CheckedContinuation<[UInt8], Error>] = [:]
-    private var opening: [String: CheckedContinuation<Void, Error>] = [:]
-    private var sessions: [String: RemoteLiveView] = [:]
-    private var closed = false
+    /// The process now, its pipe, and what waits on it.
+    private struct State: Sendable {
+        var process: Process?
+        var pipe: WorkerPipe?
+        var nextID: UInt64 = 1
+        var pending: [UInt64: CheckedContinuation<[UInt8], Error>] = [:]
+        var opening: [String: CheckedContinuation<Void, Error>] = [:]
+        var sessions: [String: RemoteLiveView] = [:]
+        var closed = false
+    }
+    private let state = Locked(State())
 
     init(executable: URL, arguments: [String], environment: [String: String]) {
         self.executable = executable
@@ -29,10 +32,10 @@ final class RenderProcess: @unchecked Sendable {
     }
 
     /// The process running now, if one is.
-    var pid: pid_t? { lock.withLock { process?.processIdentifier } }
+    var pid: pid_t? { state.withLock { $0.process?.processIdentifier } }
 
     /// Pictures asked for and not answered yet.
-    var inFlight: Int { lock.withLock { pending.count } }
+    var inFlight: Int { state.withLock { $0.pending.count } }
 
     /// The PNG of `subject` with the picture options `settings` (the query's, checked already).
     func draw(settings: [(String, String)], subject: ImageSubject, seconds: Double? = nil) async throws -> [UInt8] {
@@ -45,15 +48,15 @@ final class RenderProcess: @unchecked Sendable {
         case .upload(let bytes, let name): head.name = name; blob = bytes
         }
         return try await withCheckedThrowingContinuation { continuation in
-            lock.lock()
-            guard let pipe = running() else {
-                lock.unlock()
-                return continuation.resume(throwing: Self.ended)
+            let sent = state.withLock { s -> (WorkerPipe, WorkerMessage)? in
+                guard let pipe = running(&s) else { return nil }
+                var head = head
+                head.id = s.nextID
+                s.nextID += 1
+                s.pending[head.id] = continuation
+                return (pipe, head)
             }
-            head.id = nextID
-            nextID += 1
-            pending[head.id] = continuation
-            lock.unlock()
+            guard let (pipe, head) = sent else { return continuation.resume(throwing: Self.ended) }
             // A write to a process that has just ended fails; its reader fails the job.
             pipe.send(head, blob)
         }
@@ -69,28 +72,28 @@ final class RenderProcess: @unchecked Sendable {
         head.settings = settings.map { [$0.0, $0.1] }
         head.record = record
         let view = RemoteLiveView(id: id, record: record, send: send) { [weak self] message, blob in
-            self?.lock.withLock { self?.pipe }?.send(message, blob)
-            if message.kind == .close { self?.lock.withLock { _ = self?.sessions.removeValue(forKey: id) } }
+            self?.state.withLock { $0.pipe }?.send(message, blob)
+            if message.kind == .close { self?.state.withLock { _ = $0.sessions.removeValue(forKey: id) } }
         }
+        let head0 = head
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
-            lock.lock()
-            guard let pipe = running() else {
-                lock.unlock()
-                return continuation.resume(throwing: Self.ended)
+            let pipe = state.withLock { s -> WorkerPipe? in
+                guard let pipe = running(&s) else { return nil }
+                s.opening[id] = continuation
+                s.sessions[id] = view
+                return pipe
             }
-            opening[id] = continuation
-            sessions[id] = view
-            lock.unlock()
-            pipe.send(head)
+            guard let pipe else { return continuation.resume(throwing: Self.ended) }
+            pipe.send(head0)
         }
         return view
     }
 
     /// Ends the process once it has finished what it holds (its input is closed).
     func close() {
-        let (process, pipe): (Process?, WorkerPipe?) = lock.withLock {
-            closed = true
-            return (self.process, self.pipe)
+        let (process, pipe): (Process?, WorkerPipe?) = state.withLock {
+            $0.closed = true
+            return ($0.process, $0.pipe)
         }
         if let pipe { Glibc.close(pipe.output) }
         process?.waitUntilExit()
@@ -98,10 +101,10 @@ final class RenderProcess: @unchecked Sendable {
 
     static let ended = HTTPError(.internalServerError, message: "the render process ended while drawing this; try again")
 
-    /// The pipe to the process, started if it is not running (under the lock).
-    private func running() -> WorkerPipe? {
-        if let pipe { return pipe }
-        guard !closed else { return nil }
+    /// The pipe to the process, started if it is not running (under the lock, `s` the state).
+    private func running(_ s: inout State) -> WorkerPipe? {
+        if let pipe = s.pipe { return pipe }
+        guard !s.closed else { return nil }
         let p = Process()
         p.executableURL = executable
         p.arguments = arguments
@@ -121,8 +124,8 @@ final class RenderProcess: @unchecked Sendable {
                                  output: dup(toProcess.fileHandleForWriting.fileDescriptor))
         try? fromProcess.fileHandleForReading.close()
         try? toProcess.fileHandleForWriting.close()
-        process = p
-        pipe = started
+        s.process = p
+        s.pipe = started
         BlockingPool.dedicated(name: "molshot-rp-read") { [self] in read(started, p) }
         return started
     }
@@ -132,66 +135,64 @@ final class RenderProcess: @unchecked Sendable {
         while let (head, blob) = from.receive() {
             switch head.kind {
             case .result:
-                let waiting = lock.withLock { pending.removeValue(forKey: head.id) }
+                let waiting = state.withLock { $0.pending.removeValue(forKey: head.id) }
                 if let status = head.status {
                     waiting?.resume(throwing: HTTPError(.init(code: status), message: head.message ?? "the picture could not be drawn"))
                 } else {
                     waiting?.resume(returning: blob)
                 }
             case .opened:
-                let waiting = lock.withLock { opening.removeValue(forKey: head.session ?? "") }
+                let waiting = state.withLock { $0.opening.removeValue(forKey: head.session ?? "") }
                 if let status = head.status {
-                    _ = lock.withLock { sessions.removeValue(forKey: head.session ?? "") }
+                    _ = state.withLock { $0.sessions.removeValue(forKey: head.session ?? "") }
                     waiting?.resume(throwing: HTTPError(.init(code: status), message: head.message ?? "the session could not open"))
                 } else {
                     waiting?.resume()
                 }
             case .frame, .error, .took:
-                lock.withLock { sessions[head.session ?? ""] }?.heard(head, blob)
+                state.withLock { $0.sessions[head.session ?? ""] }?.heard(head, blob)
             default:
                 break
             }
         }
         // The process has ended: what it held fails, and the next request starts another.
         p.waitUntilExit()
-        let (jobs, opens, views) = lock.withLock { () -> ([CheckedContinuation<[UInt8], Error>], [CheckedContinuation<Void, Error>], [RemoteLiveView]) in
+        let (jobs, opens, views) = state.withLock { s -> ([CheckedContinuation<[UInt8], Error>], [CheckedContinuation<Void, Error>], [RemoteLiveView]) in
             defer {
-                pending = [:]
-                opening = [:]
-                sessions = [:]
-                if pipe === from { pipe = nil; process = nil }
+                s.pending = [:]
+                s.opening = [:]
+                s.sessions = [:]
+                if s.pipe === from { s.pipe = nil; s.process = nil }
             }
-            return (Array(pending.values), Array(opening.values), Array(sessions.values))
+            return (Array(s.pending.values), Array(s.opening.values), Array(s.sessions.values))
         }
         Glibc.close(from.input)
         Glibc.close(from.output)
         jobs.forEach { $0.resume(throwing: Self.ended) }
         opens.forEach { $0.resume(throwing: Self.ended) }
         views.forEach { $0.ended() }
-        if !lock.withLock({ closed }) {
+        if !state.withLock({ $0.closed }) {
             LogWriter.shared.write("error: a render process ended (\(p.terminationReason == .uncaughtSignal ? "signal" : "status") \(p.terminationStatus)); the next request starts another\n")
         }
     }
 }
 
 /// A live session that runs in a render process: lines go there, frames come back.
-final class RemoteLiveView: LiveView, @unchecked Sendable {
+final class RemoteLiveView: LiveView, Sendable {
     let id: String
     private let send: @Sendable (LiveOutput) -> Void
-    private let post: (WorkerMessage, [UInt8]) -> Void
-    private let lock = NSLock()
-    private var recorded: EventRecording?
-    private var over = false
+    private let post: @Sendable (WorkerMessage, [UInt8]) -> Void
+    private let state: Locked<(recorded: EventRecording?, over: Bool)>
 
-    init(id: String, record: Bool, send: @escaping @Sendable (LiveOutput) -> Void, post: @escaping (WorkerMessage, [UInt8]) -> Void) {
+    init(id: String, record: Bool, send: @escaping @Sendable (LiveOutput) -> Void, post: @escaping @Sendable (WorkerMessage, [UInt8]) -> Void) {
         self.id = id
         self.send = send
         self.post = post
-        recorded = record ? EventRecording() : nil
+        state = Locked((record ? EventRecording() : nil, false))
     }
 
     func receive(_ line: String) {
-        if lock.withLock({ over }) {
+        if state.withLock({ $0.over }) {
             send(.error(line: 0, message: "the render process of this session ended; open a new session"))
             return
         }
@@ -199,14 +200,14 @@ final class RemoteLiveView: LiveView, @unchecked Sendable {
     }
 
     func close() {
-        let first = lock.withLock { () -> Bool in
-            defer { over = true }
-            return !over
+        let first = state.withLock { s -> Bool in
+            defer { s.over = true }
+            return !s.over
         }
         if first { post(WorkerMessage(.close, session: id), []) }
     }
 
-    var recording: String? { lock.withLock { recorded?.text } }
+    var recording: String? { state.withLock { $0.recorded?.text } }
 
     /// What the process sent for this session.
     func heard(_ head: WorkerMessage, _ blob: [UInt8]) {
@@ -216,7 +217,7 @@ final class RemoteLiveView: LiveView, @unchecked Sendable {
         case .error:
             send(.error(line: head.line ?? 0, message: head.message ?? "error"))
         case .took:
-            lock.withLock { recorded?.append(String(decoding: blob, as: UTF8.self)) }
+            state.withLock { $0.recorded?.append(String(decoding: blob, as: UTF8.self)) }
         default:
             break
         }
@@ -224,7 +225,7 @@ final class RemoteLiveView: LiveView, @unchecked Sendable {
 
     /// The process ended under the session.
     func ended() {
-        lock.withLock { over = true }
+        state.withLock { $0.over = true }
         send(.error(line: 0, message: "the render process of this session ended; open a new session"))
     }
 }

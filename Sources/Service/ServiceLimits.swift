@@ -189,14 +189,13 @@ extension MolshotService {
 }
 
 /// True for the first caller only.
-final class Once: @unchecked Sendable {
-    private let lock = NSLock()
-    private var done = false
+final class Once: Sendable {
+    private let done = Locked(false)
 
     func claim() -> Bool {
-        lock.withLock {
-            defer { done = true }
-            return !done
+        done.withLock { d in
+            defer { d = true }
+            return !d
         }
     }
 }

@@ -28,10 +28,10 @@ public struct ComponentTemplate: Sendable, Equatable {
 /// (all 49,086 components with bonds; see its header). The file is mapped, not read: its
 /// lines are sorted by component name, so a lookup is a binary search that touches a few
 /// pages, and a component's line is parsed the first time a structure asks for it.
-public final class ComponentDictionary: @unchecked Sendable {
+public final class ComponentDictionary: Sendable {
     private let text: Data
-    private let lock = NSLock()
-    private var parsed: [ShortName: ComponentTemplate?] = [:]
+    /// Templates parsed so far (nil: the dictionary has none for that name).
+    private let parsed = Locked<[ShortName: ComponentTemplate?]>([:])
     public let source: String
 
     /// A shipped table that is missing or broken is the installation's fault, not the input's.
@@ -70,14 +70,13 @@ public final class ComponentDictionary: @unchecked Sendable {
 
     /// The component's template, or nil when the dictionary has no bonds for it (ions, unknown names).
     public func template(_ name: ShortName) -> ComponentTemplate? {
-        lock.lock()
-        defer { lock.unlock() }
-        if let cached = parsed[name] { return cached }
+        if let cached = parsed.withLock({ $0[name] }) { return cached }
+        // Parsed outside the lock (two threads may parse the same line once each: the same answer).
         let template: ComponentTemplate? = text.withUnsafeBytes { raw in
             let b = raw.bindMemory(to: UInt8.self)
             return find(name, in: b).map { parse(name, b, $0) }
         }
-        parsed[name] = template
+        parsed.withLock { $0[name] = template }
         return template
     }
 

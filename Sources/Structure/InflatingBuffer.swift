@@ -5,6 +5,10 @@ import Foundation
 /// there: on two cores, inflating and parsing a large .pdb.gz overlap instead of adding up.
 /// The buffer is sized from the gzip trailer and never moves; if the data turns out larger
 /// (several members), `overflowed` is set and the caller reads the file the ordinary way.
+///
+/// Sendable without the checker's proof: the inflating thread writes only bytes past `available`
+/// and publishes each step under `condition`; readers read only bytes before the `available` they
+/// were given under it, and `failure`, `overflowed` once `done` is set.
 final class InflatingBuffer: @unchecked Sendable {
     let base: UnsafeMutablePointer<UInt8>
     let capacity: Int

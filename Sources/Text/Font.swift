@@ -5,6 +5,9 @@ import Imaging
 
 /// Text set with FreeType from a font file, drawn onto images: crisp at any pixel size because
 /// each size is rasterized from the outlines, not scaled from a bitmap.
+///
+/// Sendable without the checker's proof: FreeType's library and face are C handles, and every use
+/// of them, and of the glyph cache, is behind `lock` (FreeType's objects are not thread-safe).
 public final class Font: @unchecked Sendable {
     private var library: FT_Library?
     private var face: FT_Face?

@@ -3,15 +3,14 @@ import Foundation
 
 /// Shows how a run goes: on a terminal a bar redrawn in place with count, rate and time left;
 /// elsewhere (a log, CI) a plain line every few seconds.
-public final class ProgressReporter: @unchecked Sendable {
-    private let sample: () -> (done: Int, total: Int, rendered: Int, failed: Int, elapsed: Double)
+public final class ProgressReporter: Sendable {
+    private let sample: @Sendable () -> (done: Int, total: Int, rendered: Int, failed: Int, elapsed: Double)
     private let terminal: Bool
     private let interval: Double
-    private var stopped = false
-    private let condition = NSCondition()
+    private let stopped = Monitor(false)
 
     public init(terminal: Bool = isatty(2) != 0,
-                sample: @escaping () -> (done: Int, total: Int, rendered: Int, failed: Int, elapsed: Double)) {
+                sample: @escaping @Sendable () -> (done: Int, total: Int, rendered: Int, failed: Int, elapsed: Double)) {
         self.sample = sample
         self.terminal = terminal
         interval = terminal ? 0.2 : 5
@@ -19,20 +18,16 @@ public final class ProgressReporter: @unchecked Sendable {
 
     public func start() {
         BlockingPool.dedicated(name: "molshot-progress") { [self] in
-            condition.lock()
-            while !stopped {
-                _ = condition.wait(until: Date().addingTimeInterval(interval))
-                if !stopped { emit(final: false) }
+            // A line every `interval` until stopped (a stop wakes the wait at once).
+            // The line is written under the lock, so a stop's final line comes after it.
+            while stopped.wait(until: { $0 }, deadline: Date().addingTimeInterval(interval), then: { _ in true }) == nil {
+                stopped.read { if !$0 { emit(final: false) } }
             }
-            condition.unlock()
         }
     }
 
     public func stop() {
-        condition.lock()
-        stopped = true
-        condition.broadcast()
-        condition.unlock()
+        stopped.update { $0 = true }
         if terminal { emit(final: true) }
     }
 

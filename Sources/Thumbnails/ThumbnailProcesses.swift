@@ -6,7 +6,7 @@ import Foundation
 /// contexts in one process do not draw in parallel). A part process says how it goes on standard
 /// output, a line at a time: `progress DONE TOTAL FAILED`, and at its end `summary JSON`.
 /// `progress` may be read from any thread (the run and the parts count under their locks).
-public final class ThumbnailProcesses: @unchecked Sendable {
+public final class ThumbnailProcesses: Sendable {
     private let run: ThumbnailRun
     private let parts: [ThumbnailPartProcess]
 
@@ -62,11 +62,10 @@ public final class ThumbnailProcesses: @unchecked Sendable {
 }
 
 /// A part process of a run, its progress read as it comes.
-final class ThumbnailPartProcess: @unchecked Sendable {
+final class ThumbnailPartProcess: Sendable {
     private let process = Process()
-    private let lock = NSLock()
-    private var done = 0, total = 0, failed = 0
-    private var summary: ThumbnailSummary?
+    /// Its last progress line and its summary line, as read.
+    private let heard = Locked<(done: Int, total: Int, failed: Int, summary: ThumbnailSummary?)>((0, 0, 0, nil))
     /// Signalled when the reader has read the pipe to its end.
     private let readerDone = DispatchSemaphore(value: 0)
 
@@ -96,20 +95,17 @@ final class ThumbnailPartProcess: @unchecked Sendable {
     }
 
     private func take(_ line: String) {
-        lock.lock()
-        defer { lock.unlock() }
         if line.hasPrefix("progress ") {
             let v = line.split(separator: " ").dropFirst().compactMap { Int($0) }
-            if v.count == 3 { (done, total, failed) = (v[0], v[1], v[2]) }
+            if v.count == 3 { heard.withLock { ($0.done, $0.total, $0.failed) = (v[0], v[1], v[2]) } }
         } else if line.hasPrefix("summary ") {
-            summary = try? JSONDecoder().decode(ThumbnailSummary.self, from: Data(line.dropFirst(8).utf8))
+            let summary = try? JSONDecoder().decode(ThumbnailSummary.self, from: Data(line.dropFirst(8).utf8))
+            heard.withLock { $0.summary = summary }
         }
     }
 
     var counts: (Int, Int, Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        return (done, total, failed)
+        heard.withLock { ($0.done, $0.total, $0.failed) }
     }
 
     /// Waits for the process; its summary, or an error if it died without one.
@@ -117,9 +113,7 @@ final class ThumbnailPartProcess: @unchecked Sendable {
         process.waitUntilExit()
         readerDone.wait()
         readerDone.signal()
-        lock.lock()
-        defer { lock.unlock() }
-        guard let summary else {
+        guard let summary = heard.withLock({ $0.summary }) else {
             throw ThumbnailPartError(message: "a part process (\(process.arguments?.suffix(3).joined(separator: " ") ?? "")) ended without finishing its part, status \(process.terminationStatus)")
         }
         return summary

@@ -10,28 +10,38 @@ import Structure
 /// build geometry; a `RenderWorker` owns the GL context and draws (llvmpipe shares one
 /// rasterizer per process, so more contexts would not draw faster); encoder threads smooth edges
 /// and write the PNGs. Bounded queues between the stages keep memory flat however large the collection.
-public final class ThumbnailRun: @unchecked Sendable {
+public final class ThumbnailRun: Sendable {
     public let job: ThumbnailJob
-    private let lock = NSLock()
-    private var index: ThumbnailIndex
+    /// What the run's threads share: the index, the counts, the sources and the next to take.
+    private struct State: Sendable {
+        var index: ThumbnailIndex
+        var summary = ThumbnailSummary()
+        var lastSave = Date.distantPast
+        var next = 0
+        var sources: [String] = []
+
+        /// Rewrites the index at most once a second while the run goes on.
+        mutating func saveIfDue() {
+            let now = Date()
+            guard now.timeIntervalSince(lastSave) >= 1 else { return }
+            lastSave = now
+            try? index.save()
+        }
+    }
+    private let state: Locked<State>
     private let known: ThumbnailIndex?
-    private var summary = ThumbnailSummary()
-    private var lastSave = Date.distantPast
-    private var next = 0
-    private var sources: [String] = []
     private let start = Date()
 
     public init(_ job: ThumbnailJob) {
         self.job = job
-        index = ThumbnailIndex(directory: job.outputDirectory, shard: job.shard, part: job.isPartProcess ? job.part : .whole)
+        state = Locked(State(index: ThumbnailIndex(directory: job.outputDirectory, shard: job.shard, part: job.isPartProcess ? job.part : .whole)))
         // A part process writes its own part, but knows what the run's index already says.
         known = job.isPartProcess ? ThumbnailIndex(directory: job.outputDirectory, shard: job.shard) : nil
     }
 
     /// Counts so far, for progress reports.
     public var progress: (done: Int, total: Int, rendered: Int, failed: Int, elapsed: Double) {
-        lock.lock()
-        defer { lock.unlock() }
+        let summary = state.withLock { $0.summary }
         return (summary.rendered + summary.skipped + summary.failed, summary.total, summary.rendered, summary.failed,
                 Date().timeIntervalSince(start))
     }
@@ -55,9 +65,12 @@ public final class ThumbnailRun: @unchecked Sendable {
         }
         if !job.isPartProcess { AtomicFile.removeLeftovers(in: job.outputDirectory) }
         let all = try StructureInputs.collect(job.inputs).filter(job.shard.contains)
-        if !job.isPartProcess { index.absorbParts(in: job.outputDirectory, shard: job.shard) }
-        sources = all.enumerated().filter { $0.offset % job.part.count == job.part.index - 1 }.map(\.element)
-        summary.total = sources.count
+        let job = job
+        state.withLock { s in
+            if !job.isPartProcess { s.index.absorbParts(in: job.outputDirectory, shard: job.shard) }
+            s.sources = all.enumerated().filter { $0.offset % job.part.count == job.part.index - 1 }.map(\.element)
+            s.summary.total = s.sources.count
+        }
         let perception = try BondPerception.standard()
 
         let writeQueue = BlockingQueue<WriteTask>(capacity: 4)
@@ -90,19 +103,22 @@ public final class ThumbnailRun: @unchecked Sendable {
         writers.wait()
 
         if job.part == .whole { return try finish(adding: []) }
-        lock.lock()
-        defer { lock.unlock() }
-        try index.save()
-        summary.seconds = Date().timeIntervalSince(start)
-        summary.failures.sort { $0.source < $1.source }
-        return summary
+        let start = start
+        return try state.withLock { s in
+            try s.index.save()
+            s.summary.seconds = Date().timeIntervalSince(start)
+            s.summary.failures.sort { $0.source < $1.source }
+            return s.summary
+        }
     }
 
     /// After part processes have done the other parts: their index parts merged into this run's
     /// index, their counts added, and contact sheets drawn over the whole run.
     public func finish(adding parts: [ThumbnailSummary]) throws -> ThumbnailSummary {
-        lock.lock()
-        defer { lock.unlock() }
+        let job = job, start = start
+        return try state.withLock { s in
+        var summary = s.summary
+        defer { s.summary = summary }
         for h in parts {
             summary.total += h.total
             summary.rendered += h.rendered
@@ -111,8 +127,9 @@ public final class ThumbnailRun: @unchecked Sendable {
             summary.images += h.images
             summary.failures += h.failures
         }
-        index.absorbParts(in: job.outputDirectory, shard: job.shard)
-        try index.save()
+        s.index.absorbParts(in: job.outputDirectory, shard: job.shard)
+        try s.index.save()
+        let index = s.index
         let everything = try StructureInputs.collect(job.inputs).filter(job.shard.contains)
         if let layout = job.contactSheet {
             for (m, mode) in job.request.modes.enumerated() {
@@ -127,6 +144,7 @@ public final class ThumbnailRun: @unchecked Sendable {
         summary.seconds = Date().timeIntervalSince(start)
         summary.failures.sort { $0.source < $1.source }
         return summary
+        }
     }
 
     /// Readers and writers run below the drawing thread and llvmpipe's (nice 10): drawing is the
@@ -138,11 +156,11 @@ public final class ThumbnailRun: @unchecked Sendable {
     static func yieldToDrawing() { _ = molshot_lower_thread_priority(10) }
 
     private func takeNext() -> String? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard next < sources.count else { return nil }
-        next += 1
-        return sources[next - 1]
+        state.withLock { s -> String? in
+            guard s.next < s.sources.count else { return nil }
+            s.next += 1
+            return s.sources[s.next - 1]
+        }
     }
 
     private func outputs(_ checksum: UInt64) -> [String] {
@@ -223,74 +241,62 @@ public final class ThumbnailRun: @unchecked Sendable {
     }
 
     private func lockedEntry(_ source: String) -> ThumbnailIndex.Entry? {
-        lock.lock()
-        defer { lock.unlock() }
-        return index.entries[source] ?? known?.entries[source]
+        state.withLock { $0.index.entries[source] } ?? known?.entries[source]
     }
 
     private func finishRendered(_ entry: ThumbnailIndex.Entry, images: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        summary.rendered += 1
-        summary.images += images
-        index.record(entry)
-        saveIfDue()
+        state.withLock { s in
+            s.summary.rendered += 1
+            s.summary.images += images
+            s.index.record(entry)
+            s.saveIfDue()
+        }
     }
 
     private func finishSkipped(_ entry: ThumbnailIndex.Entry?) {
-        lock.lock()
-        defer { lock.unlock() }
-        summary.skipped += 1
-        if let entry { index.record(entry) }
-        saveIfDue()
+        state.withLock { s in
+            s.summary.skipped += 1
+            if let entry { s.index.record(entry) }
+            s.saveIfDue()
+        }
     }
 
     private func fail(_ source: String, _ checksum: UInt64, _ error: Error, since started: Date) {
         let message = "\(error)"
-        lock.lock()
-        defer { lock.unlock() }
-        summary.failed += 1
-        summary.failures.append(.init(source: source, error: message))
-        index.record(ThumbnailIndex.Entry(source: source, checksum: FNV1a.hex(checksum, digits: 16),
-                                          settingsKey: job.request.settingsKey, settings: job.request.canonical, outputs: [],
-                                          atoms: 0, seconds: Date().timeIntervalSince(started), status: "failed", error: message))
-        saveIfDue()
+        let entry = ThumbnailIndex.Entry(source: source, checksum: FNV1a.hex(checksum, digits: 16),
+                                         settingsKey: job.request.settingsKey, settings: job.request.canonical, outputs: [],
+                                         atoms: 0, seconds: Date().timeIntervalSince(started), status: "failed", error: message)
+        state.withLock { s in
+            s.summary.failed += 1
+            s.summary.failures.append(.init(source: source, error: message))
+            s.index.record(entry)
+            s.saveIfDue()
+        }
     }
 
-    /// Rewrites the index at most once a second while the run goes on. Called with the lock held.
-    private func saveIfDue() {
-        let now = Date()
-        guard now.timeIntervalSince(lastSave) >= 1 else { return }
-        lastSave = now
-        try? index.save()
-    }
 }
 
 /// The GL thread of a thumbnail run, started at the first picture that needs it: a run whose
 /// pictures are all ray-cast on the CPU never makes a GL context or compiles a shader.
-final class LazyWorker: @unchecked Sendable {
-    private let lock = NSLock()
-    private var worker: RenderWorker<MoleculeRenderer>?
+final class LazyWorker: Sendable {
+    private let worker = Locked<RenderWorker<MoleculeRenderer>?>(nil)
     private let meshes: Bool
 
     init(meshes: Bool) { self.meshes = meshes }
 
     func get() -> RenderWorker<MoleculeRenderer> {
-        lock.lock()
-        defer { lock.unlock() }
-        if let worker { return worker }
-        let made = RenderWorker(capacity: 2) { try MoleculeRenderer() }
-        // The shaders compile at the first draw: a two-atom picture first, while more files are read.
-        let meshes = self.meshes
-        made.submit({ try $0.warmUp(meshes: meshes) }, failed: { _ in })
-        worker = made
-        return made
+        let meshes = meshes
+        return worker.withLock { kept in
+            if let kept { return kept }
+            let made = RenderWorker(capacity: 2) { try MoleculeRenderer() }
+            // The shaders compile at the first draw: a two-atom picture first, while more files are read.
+            made.submit({ try $0.warmUp(meshes: meshes) }, failed: { _ in })
+            kept = made
+            return made
+        }
     }
 
     func closeIfMade() {
-        lock.lock()
-        let made = worker
-        lock.unlock()
-        made?.close()
+        worker.withLock { $0 }?.close()
     }
 }

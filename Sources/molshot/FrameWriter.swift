@@ -7,13 +7,11 @@ import Imaging
 /// Finishes, encodes and writes frames on a concurrent queue, at most four at a time (on two cores
 /// a serial one became the slower stage for small molecules); the first failure is reported by
 /// the next `write` or by `finish`.
-final class FrameWriter: @unchecked Sendable {
+final class FrameWriter: Sendable {
     private let queue = DispatchQueue(label: "molshot.frames", attributes: .concurrent)
     private let directory: String
     private let keep: Bool
-    private var kept: [Int: [UInt8]] = [:]
-    private var failure: Error?
-    private let lock = NSLock()
+    private let state = Locked<(kept: [Int: [UInt8]], failure: (any Error)?)>(([:], nil))
     private let slots = DispatchSemaphore(value: 4)
 
     private let encoder: PNGEncoder
@@ -31,22 +29,16 @@ final class FrameWriter: @unchecked Sendable {
 
     /// Queues `frame` to be finished (edge smoothing, caption), encoded and written.
     func write(_ frame: ReplayFrame, number: Int) throws {
-        lock.lock()
-        if let failure { lock.unlock(); throw failure }
-        lock.unlock()
+        if let failure = state.withLock({ $0.failure }) { throw failure }
         slots.wait()
         queue.async { [self] in
             defer { slots.signal() }
             do {
                 let png = try encoder.encode(try frame.finished())
                 try AtomicFile.write(png, to: (directory as NSString).appendingPathComponent(String(format: "frame-%05d.png", number)))
-                lock.lock()
-                if keep { kept[number] = png }
-                lock.unlock()
+                if keep { state.withLock { $0.kept[number] = png } }
             } catch {
-                lock.lock()
-                if failure == nil { failure = error }
-                lock.unlock()
+                state.withLock { if $0.failure == nil { $0.failure = error } }
             }
         }
     }
@@ -54,8 +46,7 @@ final class FrameWriter: @unchecked Sendable {
     /// Waits for every frame; returns the PNGs kept for an animation, in frame order.
     func finish() throws -> [[UInt8]] {
         queue.sync(flags: .barrier) {}
-        lock.lock()
-        defer { lock.unlock() }
+        let (kept, failure) = state.withLock { $0 }
         if let failure { throw failure }
         return kept.keys.sorted().map { kept[$0]! }
     }

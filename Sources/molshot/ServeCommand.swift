@@ -140,15 +140,15 @@ struct ServeRun: ParsableCommand {
             let app = service.application { port in
                 FileHandle.standardOutput.write(Data("molshot serve: listening on http://\(host):\(port)\n".utf8))
             }
-            let outcome = Outcome()
+            let outcome = Locked<(any Error)?>(nil)
             let done = DispatchSemaphore(value: 0)
             Task {
-                do { try await app.runService() } catch { outcome.error = error }
+                do { try await app.runService() } catch { outcome.withLock { $0 = error } }
                 done.signal()
             }
             done.wait()
             LogWriter.flushAll()
-            if let e = outcome.error as? IOError, e.errnoCode == EADDRINUSE {
+            if let e = outcome.withLock({ $0 }) as? IOError, e.errnoCode == EADDRINUSE {
                 // Taken between the check and the bind: the same line, and out at once, without
                 // taking apart a render thread that may still be making its context.
                 _ = CLIFailure.report(CLIError("port \(c.port) is in use; choose another with --port"))
@@ -157,12 +157,11 @@ struct ServeRun: ParsableCommand {
             // The render thread ends before the process does (llvmpipe crashes in a process
             // exiting while a context is still being made).
             service.close()
-            if let e = outcome.error { throw e }
+            if let e = outcome.withLock({ $0 }) { throw e }
         }
     }
 }
 
-private final class Outcome: @unchecked Sendable { var error: Error? }
 
 extension ServeRun {
     /// Why the service could not listen at `host:port`, found by binding there as the server

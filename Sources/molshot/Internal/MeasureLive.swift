@@ -35,12 +35,9 @@ struct MeasureLive: ParsableCommand {
         let total = Int(seconds * rate)
         // Lines made ahead: the writers only send.
         let lines = (1...total).map { String(format: #"{"t":%.4f,"type":"rotate","dx":3,"dy":1}"#, Double($0) / rate) }
-        final class Record: @unchecked Sendable {
-            var sent = [Double](repeating: 0, count: 0)
-            var frames: [(arrival: Double, events: Int)] = []
-        }
-        let records = (0..<sessions).map { _ in Record() }
-        for r in records { r.sent = [Double](repeating: 0, count: total + 1) }
+        /// One session's send times and frame arrivals (its sender and receiver threads write them).
+        struct Record { var sent: [Double]; var frames: [(arrival: Double, events: Int)] = [] }
+        let records = (0..<sessions).map { _ in Locked(Record(sent: [Double](repeating: 0, count: total + 1))) }
         let group = DispatchGroup()
         let start = now()
         for (k, client) in clients.enumerated() {
@@ -53,7 +50,8 @@ struct MeasureLive: ParsableCommand {
                     let due = start + Double(i - 1) / rate
                     let pause = due - MeasureLive.now()
                     if pause > 0 { Thread.sleep(forTimeInterval: pause) }
-                    record.sent[i] = MeasureLive.now()
+                    let t = MeasureLive.now()
+                    record.withLock { $0.sent[i] = t }
                     try? client.send(text: lines[i - 1])
                 }
             }
@@ -62,14 +60,15 @@ struct MeasureLive: ParsableCommand {
                 while true {
                     guard let info = try? client.receiveJSON(), case .binary = try? client.receive() else { return }
                     let shown = info["events"] as? Int ?? 0
-                    record.frames.append((MeasureLive.now(), shown))
+                    let t = MeasureLive.now()
+                    record.withLock { $0.frames.append((t, shown)) }
                     if shown >= total { return }
                 }
             }
         }
         group.wait()
         let elapsed = now() - start
-        for (k, r) in records.enumerated() {
+        for (k, r) in records.map({ $0.withLock { $0 } }).enumerated() {
             // Each frame's delay from the last event it shows (that event was sent before it).
             let delays = r.frames.filter { $0.events >= 1 && $0.events <= total }.map { ($0.arrival - r.sent[$0.events]) * 1000 }
             let text = delays.map { String(format: "%.2f", $0) }.joined(separator: ",")
