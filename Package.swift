@@ -65,6 +65,6 @@ let package = Package(
         .testTarget(name: "ServiceTests", dependencies: ["TestSupport", "Imaging", "MoleculeView", "Service", "Library", "Structure", "Graphics", "Core", "Gestures", "Pathways",
                                                          .product(name: "Hummingbird", package: "hummingbird"),
                                                          .product(name: "HummingbirdTesting", package: "hummingbird")]),
-        .testTarget(name: "MolshotCLITests", dependencies: ["TestSupport", "Imaging", "molshot", "Graphics", "LiveClient"]),
+        .testTarget(name: "MolshotCLITests", dependencies: ["TestSupport", "Service", "Imaging", "molshot", "Graphics", "LiveClient"]),
     ]
 )

@@ -23,6 +23,9 @@ public final class Replay<Driver: ViewDriver> {
     public private(set) var frameCount = 0
     /// Frames one replay may make; one past it is an error naming the limit, before it is drawn.
     public var maxFrames = Replay.defaultMaxFrames
+    /// Most frames a second a replay is made at (the command line's; the service's is
+    /// `ServiceLimits.replayFPS`).
+    public static var maxFPS: Double { 240 }
     /// The command line's bound: 7 minutes at 240 frames a second.
     public static var defaultMaxFrames: Int { 100_000 }
     private let lock = NSLock()

@@ -24,7 +24,10 @@ extension MolshotService {
         options.request = try renderRequest(Self.query(request), defaultSize: "256")
         var fps: Double?
         if let f = Self.parameter(request, "fps") {
-            guard let v = Double(f), v > 0, v <= 60 else { throw HTTPError(.badRequest, message: "parameter fps must be a number in (0, 60] (got \(f))") }
+            let most = Double(ServiceLimits.replayFPS.value)
+            guard let v = Double(f), v > 0, v <= most else {
+                throw HTTPError(.badRequest, message: "parameter fps must be a number in (0, \(ServiceLimits.replayFPS.value)] (got \(Excerpt.of(f)))")
+            }
             fps = v
         }
         var structure: Structure?

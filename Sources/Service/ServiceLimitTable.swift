@@ -37,6 +37,8 @@ public enum ServiceLimits {
                                                    + "(413 for one that alone is more)")
     public static let replayFrames = ServiceLimit(name: "replay frames", value: 600, unit: "frames", status: 413,
                                                   bounds: "frames one POST /v1/replay makes, counted before they are listed")
+    public static let replayFPS = ServiceLimit(name: "replay fps", value: 60, unit: "frames a second", status: 400,
+                                               bounds: "the frame rate one POST /v1/replay may ask for (the command line takes up to 240)")
     public static let replayBytes = ServiceLimit(name: "replay bytes", value: 256 << 20, unit: "bytes", status: 413,
                                                  bounds: "the PNG frames one replay keeps for its animation")
     public static let jsonDepth = ServiceLimit(name: "JSON depth", value: JSONText.maximumDepth, unit: "levels", status: 400,
@@ -68,20 +70,8 @@ public enum ServiceLimits {
 
     /// The table, in the README's order: these limits, then `serve`'s settings with their defaults.
     public static var all: [ServiceLimit] {
-        let c = ServiceConfiguration(database: "")
-        return [selectionLength, selectionWords, selectionDepth, shows, pictureSamples, pictureMemory, replayFrames, replayBytes, jsonDepth, xmlDepth,
+        [selectionLength, selectionWords, selectionDepth, shows, pictureSamples, pictureMemory, replayFrames, replayFPS, replayBytes, jsonDepth, xmlDepth,
                 entities, entityAnswerBytes, sessionBacklogMessages, sessionBacklogBytes, eventLineBytes, requestLineBytes, headBytes,
-                fileReads, libraryReaders, keptMaps, connectionsPerClient,
-                ServiceLimit(name: "max-body", value: c.maxBodyBytes, unit: "bytes", status: 413, bounds: "a request body (--max-body)"),
-                ServiceLimit(name: "max-side", value: c.maxSide, unit: "pixels", status: 400, bounds: "a picture's width and height (--max-side)"),
-                ServiceLimit(name: "max-atoms", value: c.maxAtoms, unit: "atoms", status: 413,
-                             bounds: "atoms of every model of a structure drawn, imported or opened (--max-atoms)"),
-                ServiceLimit(name: "render-seconds", value: Int(c.renderSeconds), unit: "seconds", status: 503,
-                             bounds: "a picture's reading, preparing and drawing (--render-seconds)"),
-                ServiceLimit(name: "render-queue", value: c.renderQueue, unit: "requests", status: 503, bounds: "requests waiting for each render worker (--render-queue)"),
-                ServiceLimit(name: "max-sessions", value: c.maxSessions, unit: "sessions", status: 1013, bounds: "live sessions open at once (--max-sessions)"),
-                ServiceLimit(name: "max-connections", value: c.maxConnections, unit: "connections", status: 0,
-                             bounds: "connections open at once; more wait to be accepted (--max-connections)"),
-        ]
+                fileReads, libraryReaders, keptMaps, connectionsPerClient] + ServiceSettings.limits
     }
 }

@@ -60,7 +60,7 @@ struct ReplayCommand: ParsableCommand {
             try OutputPath.checkFolder(output)
             if let apng { try OutputPath.checkFile(apng, field: "apng") }
         } catch { throw ValidationError(CLIFailure.message(error)) }
-        if let fps { guard fps > 0, fps <= 240 else { throw ValidationError("--fps must be in (0, 240].") } }
+        if let fps { guard fps > 0, fps <= Replay<MoleculeDriver>.maxFPS else { throw ValidationError("--fps must be in (0, \(Int(Replay<MoleculeDriver>.maxFPS))].") } }
         if pathway != nil && (molecule != nil || catalog != nil) { throw ValidationError("Give --pathway or --molecule (and --catalog), not both.") }
         if log != nil && pathway == nil { throw ValidationError("--log records taps on a --pathway.") }
         if let log { do { try OutputPath.checkFile(log, field: "log", formats: ["jsonl", "json", "log", "txt"]) } catch { throw ValidationError(CLIFailure.message(error)) } }

@@ -52,45 +52,56 @@ struct ServeRun: ParsableCommand {
         subcommands: [ServeToken.self, ServeRenderProcess.self]
     )
 
-    @Option(help: "The molecule library (default: $MOLSHOT_DB, else the XDG data folder).") var db: String?
-    @Option(help: "Settings from a JSON file (the options' names in camel case: host, port, maxBody, ...); options given here win.")
+    // Each option is a setting of `ServiceSettings.all` (its name, help, range and config key are
+    // there; a test checks that every setting has its option here and no other). Values are
+    // read as text and checked by the setting, as a config file's are.
+    @Option(help: ServeRun.help("db")) var db: String?
+    @Option(help: "Settings from a JSON file (the settings' names in camel case: host, port, maxBody, ...); options given here win.")
     var config: String?
-    @Option(help: "Address to listen on (127.0.0.1).") var host: String?
-    @Option(help: "Port to listen on (8080); 0 takes a free one (printed).") var port: Int?
-    @Option(help: "Folder of thumbnails made by molshot thumbnails, served by name.") var thumbnails: String?
-    @Option(help: "Folder of pathway maps, served by file name without extension.") var pathways: String?
-    @Option(help: "Largest request body in bytes (64 MiB; 413 past it).") var maxBody: Int?
-    @Option(help: "Largest picture side in pixels (4096).") var maxSide: Int?
-    @Option(help: "Requests that may wait for each render worker before 503 (8).") var renderQueue: Int?
-    @Option(help: "Render workers, each with a GL context: this process and N-1 render processes (default: the cores).")
-    var renderThreads: Int?
-    @Option(help: "Seconds a request waits for its picture before 503 (30).") var renderSeconds: Double?
-    @Option(help: "Keep rendered images in this folder, keyed by structure checksum and settings.") var cache: String?
-    @Option(help: "Most bytes the image cache holds (1 GiB); the oldest images go first.") var cacheBytes: Int?
+    @Option(help: ServeRun.help("host")) var host: String?
+    @Option(help: ServeRun.help("port")) var port: String?
+    @Option(help: ServeRun.help("thumbnails")) var thumbnails: String?
+    @Option(help: ServeRun.help("pathways")) var pathways: String?
+    @Option(help: ServeRun.help("max-body")) var maxBody: String?
+    @Option(help: ServeRun.help("max-side")) var maxSide: String?
+    @Option(help: ServeRun.help("max-atoms")) var maxAtoms: String?
+    @Option(help: ServeRun.help("render-seconds")) var renderSeconds: String?
+    @Option(help: ServeRun.help("render-queue")) var renderQueue: String?
+    @Option(help: ServeRun.help("render-threads")) var renderThreads: String?
+    @Option(help: ServeRun.help("max-sessions")) var maxSessions: String?
+    @Option(help: ServeRun.help("session-idle-seconds")) var sessionIdleSeconds: String?
+    @Option(help: ServeRun.help("max-connections")) var maxConnections: String?
+    @Option(help: ServeRun.help("idle-seconds")) var idleSeconds: String?
+    @Option(help: ServeRun.help("head-seconds")) var headSeconds: String?
+    @Option(help: ServeRun.help("body-seconds")) var bodySeconds: String?
+    @Option(help: ServeRun.help("cache")) var cache: String?
+    @Option(help: ServeRun.help("cache-bytes")) var cacheBytes: String?
+    @Flag(help: ServeRun.help("token-to-read")) var tokenToRead = false
     @OptionGroup var tokensFile: TokensFile
-    @Flag(help: "Reads need a token too (anonymous reads are allowed by default).") var tokenToRead = false
-    @Option(help: "Live sessions open at once (16); a new one past it is closed with the reason.") var maxSessions: Int?
-    @Option(help: "Seconds a live session may stay silent before it is closed (300).") var sessionIdleSeconds: Double?
-    @Option(help: "Most atoms in a structure drawn, imported or opened in a session (2000000; 413 past it).") var maxAtoms: Int?
-    @Option(help: "Connections open at once (1000); past it, new ones wait.") var maxConnections: Int?
-    @Option(help: "Seconds a connection may send nothing between requests before it is closed (60).") var idleSeconds: Double?
-    @Option(help: "Seconds a connection's first request head may take (30; 408 and closed past it).") var headSeconds: Double?
-    @Option(help: "Seconds a request's body may take to arrive (60; 408 past it).") var bodySeconds: Double?
-    @Option(help: "The address clients reach this server at, for image URLs in entity answers (default: http://HOST:PORT).")
-    var publicURL: String?
+    @Option(help: ServeRun.help("public-url")) var publicURL: String?
 
+    static func help(_ name: String) -> ArgumentHelp { ArgumentHelp(ServiceSettings.named(name)?.helpText ?? "") }
+
+    /// The options given, by their settings' names.
+    var given: [(name: String, text: String)] {
+        let all: [(String, String?)] = [
+            ("db", db), ("host", host), ("port", port), ("thumbnails", thumbnails), ("pathways", pathways), ("max-body", maxBody),
+            ("max-side", maxSide), ("max-atoms", maxAtoms), ("render-seconds", renderSeconds), ("render-queue", renderQueue),
+            ("render-threads", renderThreads), ("max-sessions", maxSessions), ("session-idle-seconds", sessionIdleSeconds),
+            ("max-connections", maxConnections), ("idle-seconds", idleSeconds), ("head-seconds", headSeconds),
+            ("body-seconds", bodySeconds), ("cache", cache), ("cache-bytes", cacheBytes), ("token-to-read", tokenToRead ? "true" : nil),
+            ("tokens", tokensFile.tokens), ("public-url", publicURL),
+        ]
+        return all.compactMap { name, text in text.map { (name, $0) } }
+    }
+
+    /// Every option's value checked by its setting before anything starts.
     func validate() throws {
-        if let port, !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535 (got \(port)).") }
-        for (name, value) in [("max-body", maxBody), ("max-side", maxSide), ("render-queue", renderQueue), ("render-threads", renderThreads), ("cache-bytes", cacheBytes),
-                              ("max-sessions", maxSessions), ("max-atoms", maxAtoms), ("max-connections", maxConnections)] {
-            if let value, value <= 0 { throw ValidationError("--\(name) must be positive (got \(value)).") }
-        }
-        if let renderSeconds, !(renderSeconds > 0 && renderSeconds.isFinite) { throw ValidationError("--render-seconds must be positive (got \(renderSeconds)).") }
-        for (name, value) in [("idle-seconds", idleSeconds), ("head-seconds", headSeconds), ("body-seconds", bodySeconds)] {
-            if let value, !(value > 0 && value <= 86_400) { throw ValidationError("--\(name) must be from 0 to 86400 seconds (got \(value)).") }
-        }
-        if let sessionIdleSeconds, !(sessionIdleSeconds > 0 && sessionIdleSeconds.isFinite) {
-            throw ValidationError("--session-idle-seconds must be positive (got \(sessionIdleSeconds)).")
+        var scratch = ServiceConfiguration(database: "")
+        for (name, text) in given where name != "tokens" {
+            do { try ServiceSettings.apply([(name, text)], to: &scratch) } catch let e as RequestError {
+                throw ValidationError("--\(e.field) \(e.message).")
+            }
         }
     }
 
@@ -98,36 +109,9 @@ struct ServeRun: ParsableCommand {
     func configuration() throws -> ServiceConfiguration {
         var c = ServiceConfiguration(database: MoleculeLibrary.defaultPath())
         if let config { try c.read(configFile: config) }
-        if let db { c.database = db }
-        if let host { c.host = host }
-        if let port { c.port = port }
-        if let thumbnails { c.thumbnails = thumbnails }
-        if let pathways { c.pathways = pathways }
-        if let maxBody { c.maxBodyBytes = maxBody }
-        if let maxSide { c.maxSide = maxSide }
-        if let renderQueue { c.renderQueue = renderQueue }
-        if let renderThreads { c.renderThreads = renderThreads }
+        try ServiceSettings.apply(given, to: &c)
         c.renderProcess = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        if let renderSeconds { c.renderSeconds = renderSeconds }
-        if let cache { c.cache = cache }
-        if let cacheBytes { c.cacheBytes = cacheBytes }
-        if let tokens = tokensFile.tokens { c.tokens = try Tokens.load(tokens) }
-        if tokenToRead { c.tokenToRead = true }
-        if let maxSessions { c.maxSessions = maxSessions }
-        if let sessionIdleSeconds { c.sessionIdleSeconds = sessionIdleSeconds }
-        if let maxAtoms { c.maxAtoms = maxAtoms }
-        if let maxConnections { c.maxConnections = maxConnections }
-        if let idleSeconds { c.idleSeconds = idleSeconds }
-        if let headSeconds { c.headSeconds = headSeconds }
-        if let bodySeconds { c.bodySeconds = bodySeconds }
-        if let publicURL { c.publicURL = publicURL }
-        for (name, folder) in [("thumbnails", c.thumbnails), ("pathways", c.pathways)] {
-            guard let folder else { continue }
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-                throw RequestError(field: name, "\(folder) is not a folder")
-            }
-        }
+        try ServiceSettings.checkFolders(c)
         return c
     }
 
@@ -192,7 +176,5 @@ extension ServeRun {
 
 /// `--tokens FILE`, of serve and of serve token add alike.
 struct TokensFile: ParsableArguments {
-    @Option(help: ArgumentHelp("The tokens file (NAME SHA256-HEX a line, from molshot serve token add; tokens.txt where token add is not told): "
-                               + "serve needs a token from it to import and remove molecules."))
-    var tokens: String?
+    @Option(help: ServeRun.help("tokens")) var tokens: String?
 }
