@@ -18,7 +18,6 @@ struct Molshot: ParsableCommand {
     )
 
     /// The subcommands that draw (and so open OSMesa), by name.
-    static let drawingCommands: Set<String> = ["render", "pathway", "serve", "thumbnails", "replay", "measure-render", "doctor"]
 
     /// `arguments` without `--gl X` and `--gl-device N` (or `=`), which are set in the environment
     /// as MOLSHOT_GL and MOLSHOT_GL_DEVICE. A missing value is a usage error.
@@ -52,15 +51,6 @@ struct Molshot: ParsableCommand {
         return kept
     }
 
-    /// Every picture allocates and frees buffers of a few hundred kilobytes (readback, smoothing,
-    /// PNG). glibc would map and unmap each one from the kernel, page faults and all (measured: a
-    /// fifth of the time of a run of small molecules); kept in the heap they are reused.
-    static func keepImageBuffersInTheHeap() { molshot_keep_buffers_in_heap() }
-
-    /// Commands that draw touch a few image-sized buffers a picture (the GL framebuffer, the
-    /// readback, the encoder's), and on these machines a 4 KB page fault costs about 2.5 us: a
-    /// 2000 px map touched 130 MB, 20,900 faults, half its time. 192 MB of heap in 2 MB pages:
-    /// 6,400 faults for the same map.
     /// Objects a drawing command leaves to the end of the process: a GL context takes milliseconds
     /// to take apart (llvmpipe's threads, its textures), and the process ends with `_exit` once
     /// everything is written (main.swift), where the kernel frees it all at once.
@@ -69,14 +59,4 @@ struct Molshot: ParsableCommand {
 
     static func keepUntilExit(_ object: AnyObject) { keptUntilExit.withLock { $0.append(Handed(object)) } }
 
-    static func drawInHugePages() { _ = molshot_heap_in_huge_pages(192 << 20) }
-    /// Commands that take the heap in 2 MB pages only for large pictures (`hugePagesPay`).
-    static let hugePagesBySize: Set<String> = ["thumbnails", "measure-render"]
-    /// Whether pictures of `pixels` pay for 2 MB pages: a 2 MB page is zeroed whole at its first
-    /// touch, and small pictures' buffers (a 256 px thumbnail's are 256 KB) touch few of each
-    /// one's 512 small pages. Measured on the corpus's 256 px thumbnails (seven runs alternating):
-    /// median 0.85 s with the heap in 2 MB pages, 0.79 s without; a 2000 px picture gains from them.
-    static func hugePagesPay(pixels: Int) -> Bool { pixels >= 1 << 20 }
-    /// The service runs for weeks: what a large request took goes back to the system after it.
-    static func returnLargeBuffers() { molshot_return_large_buffers() }
 }

@@ -79,7 +79,7 @@ struct ThumbnailsCommand: ParsableCommand {
             return (checksum, structure)
         }
         do { job.request = try picture.request(.thumbnails) } catch { throw CLIFailure.report(error) }
-        if Molshot.hugePagesPay(pixels: job.request.width * job.request.height) { Molshot.drawInHugePages() }
+        ProcessTuning.choosePages(pixels: job.request.width * job.request.height)
         job.jobs = jobs
         job.shard = Shard(shard)!
         job.force = force

@@ -27,7 +27,7 @@ struct MeasureRender: ParsableCommand {
     func run() throws {
         func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
         var stages: [String: Double] = ["parse": 0, "geometry": 0, "upload": 0, "draw": 0, "readback": 0, "finish": 0, "png": 0]
-        if Molshot.hugePagesPay(pixels: size * size) { Molshot.drawInHugePages() } // as `thumbnails` does
+        ProcessTuning.choosePages(pixels: size * size) // as `thumbnails` does
         let start = now()
         let renderer = try MoleculeRenderer()
         let setup = now() - start
