@@ -54,14 +54,3 @@ public struct PathwayTheme: Sendable, Equatable {
         }
     }
 }
-
-extension Color {
-    /// Relative luminance (Rec. 709 weights on the stored values).
-    var luminance: Float { 0.2126 * red + 0.7152 * green + 0.0722 * blue }
-
-    /// `self` moved a fraction `t` of the way to `other` (alpha kept).
-    func mixed(with other: Color, _ t: Float) -> Color {
-        Color(red: red + (other.red - red) * t, green: green + (other.green - green) * t, blue: blue + (other.blue - blue) * t,
-              alpha: alpha)
-    }
-}

@@ -1,5 +1,6 @@
 import Core
 import Foundation
+@testable import PathwayModel
 @testable import Pathways
 import XCTest
 

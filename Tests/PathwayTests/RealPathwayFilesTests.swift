@@ -2,6 +2,7 @@ import Core
 import Foundation
 import Graphics
 import Imaging
+@testable import PathwayModel
 @testable import Pathways
 import XCTest
 

@@ -7,6 +7,7 @@ import Hummingbird
 import HummingbirdTesting
 import Library
 import MoleculeView
+@testable import PathwayModel
 @testable import Pathways
 @testable import Service
 import Structure

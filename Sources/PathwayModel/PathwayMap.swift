@@ -257,11 +257,11 @@ public struct PathwayMap: Sendable {
 
     public func node(_ id: String) -> Node? { nodes.first { $0.id == id } }
 
-    static func distance(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> Double { ((a - b) * (a - b)).sum().squareRoot() }
+    package static func distance(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> Double { ((a - b) * (a - b)).sum().squareRoot() }
 
     /// A label's extent, estimated before any font is at hand (an average letter is about 0.6 of
     /// the font size wide, a line 1.2 high): centered on `a`, or from `a` on the first baseline.
-    static func estimatedBox(of text: String, size: Double, at a: SIMD2<Double>, fromStart: Bool) -> (min: SIMD2<Double>, max: SIMD2<Double>)? {
+    package static func estimatedBox(of text: String, size: Double, at a: SIMD2<Double>, fromStart: Bool) -> (min: SIMD2<Double>, max: SIMD2<Double>)? {
         guard !text.isEmpty else { return nil }
         let lines = text.split(whereSeparator: \.isNewline)
         let e = SIMD2(0.6 * size * Double(lines.map(\.count).max() ?? 0), 1.2 * size * Double(lines.count))
