@@ -76,7 +76,7 @@ struct DrawnSamples: Sendable {
 /// pathways are two drawers over it.
 public final class OffscreenPass {
     /// Largest output side a pass accepts.
-    public static let maximumSide = 8192
+    public static let maximumSide = PictureBounds.maximumSide
     /// Most pixels drawn for one image, supersampling included; past it the factor is lowered.
     public static let maximumDrawnPixels = 64 << 20
 

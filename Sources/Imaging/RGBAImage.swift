@@ -137,3 +137,9 @@ public struct RGBAImage: Sendable, Equatable {
         }
     }
 }
+
+/// The largest picture side anything here draws or makes (GL's framebuffers, the ray caster,
+/// every request's `size`): one number, GL-free, so that requests can be checked without GL.
+public enum PictureBounds {
+    public static let maximumSide = 8192
+}

@@ -1,6 +1,5 @@
 import Core
 import Foundation
-import Graphics
 import Imaging
 import Scene
 import Structure
@@ -178,9 +177,9 @@ public struct RenderRequest: Sendable, Equatable {
     }
 
     public static let fields: [Field] = [
-        Field(name: "size", help: "WxH or N for a square, up to \(OffscreenPass.maximumSide) per side.",
+        Field(name: "size", help: "WxH or N for a square, up to \(PictureBounds.maximumSide) per side.",
               isFlag: false) { r, v throws(RequestError) in
-            (r.width, r.height) = try ValueText.size(v, field: "size", maximumSide: OffscreenPass.maximumSide)
+            (r.width, r.height) = try ValueText.size(v, field: "size", maximumSide: PictureBounds.maximumSide)
         },
         Field(name: "mode", help: "\(Representations.names.joined(separator: ", ")) or auto (cartoon for polymers with their ligands as ball-and-stick, spacefill past \(Representations.spacefillResidues) residues, ball-and-stick for small molecules).", isFlag: false) { r, v throws(RequestError) in
             var names: [String] = []

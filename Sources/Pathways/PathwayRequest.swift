@@ -1,6 +1,6 @@
 import Foundation
 import Core
-import Graphics
+import Imaging
 
 /// One picture of a pathway map as the CLI and the service ask for it: what part of the map, how
 /// large, in which theme. Every field has the same text form in both (`ValueText`).
@@ -78,18 +78,18 @@ public struct PathwayRequest: Sendable {
         if let size {
             let parts = size.lowercased().split(separator: "x")
             if parts.count == 1 {
-                let n = try ValueText.integer(size, field: "size", in: 1...OffscreenPass.maximumSide)
+                let n = try ValueText.integer(size, field: "size", in: 1...PictureBounds.maximumSide)
                 let longer = max(extent.x, extent.y)
                 // The ratio first: the extent may be near the largest Double, its product with n not.
                 width = max(1, Int((extent.x / longer * Double(n)).rounded()))
                 height = max(1, Int((extent.y / longer * Double(n)).rounded()))
             } else {
-                (width, height) = try ValueText.size(size, field: "size", maximumSide: OffscreenPass.maximumSide)
+                (width, height) = try ValueText.size(size, field: "size", maximumSide: PictureBounds.maximumSide)
             }
         } else if let scale {
             let e = extent * (1 + 2 * margin) * scale
-            guard e.x <= Double(OffscreenPass.maximumSide), e.y <= Double(OffscreenPass.maximumSide) else {
-                throw RequestError(field: "scale", "\(scale) makes a picture of \(Int(saturating: e.x))x\(Int(saturating: e.y)) pixels, over \(OffscreenPass.maximumSide) a side: give a smaller scale, a --region, or write --tiles")
+            guard e.x <= Double(PictureBounds.maximumSide), e.y <= Double(PictureBounds.maximumSide) else {
+                throw RequestError(field: "scale", "\(scale) makes a picture of \(Int(saturating: e.x))x\(Int(saturating: e.y)) pixels, over \(PictureBounds.maximumSide) a side: give a smaller scale, a --region, or write --tiles")
             }
             width = max(1, Int(e.x.rounded(.up)))
             height = max(1, Int(e.y.rounded(.up)))
