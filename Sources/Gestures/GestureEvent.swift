@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import MoleculeView
 
 /// One line of a gesture event file (JSON Lines, `t` in seconds, non-decreasing).
 public struct GestureEvent: Sendable, Equatable {
@@ -9,7 +10,7 @@ public struct GestureEvent: Sendable, Equatable {
         /// A raw touch as the device reported it, in points of the recorded viewport, origin top left.
         case touch(phase: Phase, id: Int, x: Double, y: Double, tapCount: Int)
         case command(CameraCommand)
-        case mode(String)
+        case mode(DrawMode)
         case reset
         case load(String)
         case addPart(String)
@@ -128,7 +129,12 @@ public struct GestureEventReader: Sendable {
             guard scale > 0 else { throw fail("pinch: scale must be positive") }
             kind = .command(.pinch(scale: scale))
         case "pan": kind = .command(.pan(dx: try number("dx"), dy: try number("dy")))
-        case "mode": kind = .mode(try string("mode"))
+        case "mode":
+            let text = try string("mode")
+            guard let m = DrawMode(named: text) else {
+                throw fail("unknown mode \(Excerpt.of(text)); known: \((Representations.names + [Show.mode.name]).joined(separator: ", "))")
+            }
+            kind = .mode(m)
         case "reset": kind = .reset
         case "load": kind = .load(try string("source"))
         case "addPart": kind = .addPart(try string("part"))

@@ -172,7 +172,7 @@ public final class LiveSession<Driver: ViewDriver>: LiveView, @unchecked Sendabl
             }
             dirty = false
             let taken = Result { try driver.frameJob() }
-            let shown = (events: events, time: lastTime, mode: driver.mode, caption: driver.caption)
+            let shown = (events: events, time: lastTime, mode: driver.mode.name, caption: driver.caption)
             lock.unlock()
             let frame = try taken.get().draw(renderer)
             let drawn = now()

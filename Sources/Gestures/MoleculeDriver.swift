@@ -30,7 +30,8 @@ public final class MoleculeDriver: ViewDriver {
     private var recognizer = TouchRecognizer()
     private var structure: Structure?
     private var shown: Model?
-    public private(set) var mode: String
+    public private(set) var drawMode: DrawMode
+    public var mode: ViewMode { .molecule(drawMode) }
     public private(set) var camera: Camera?
     public private(set) var caption: String?
     public private(set) var parts: [String] = []
@@ -45,7 +46,7 @@ public final class MoleculeDriver: ViewDriver {
                 worker: RenderLane<MoleculeRenderer>) throws {
         self.viewport = viewport
         self.options = options
-        mode = options.request.mode
+        drawMode = options.request.mode
         captions = CaptionWriter(background: options.request.background)
         self.worker = worker
         perception = try BondPerception.standard()
@@ -74,7 +75,7 @@ public final class MoleculeDriver: ViewDriver {
         one.secondaryStructure = structure?.secondaryStructure ?? []
         var request = options.request
         request.zoom = max(request.zoom, preparedZoom)
-        prepared = try PreparedMolecule(one, mode: mode, request: request, perception: perception)
+        prepared = try PreparedMolecule(one, mode: drawMode, request: request, perception: perception)
         return prepared
     }
 
@@ -97,7 +98,7 @@ public final class MoleculeDriver: ViewDriver {
         case .touch: break
         case .command(let c): apply(c)
         case .mode(let m):
-            guard Representations.named(m) != nil || (m == Show.mode && !options.request.shows.isEmpty) else {
+            guard m.representation != nil || (m == .shows && !options.request.shows.isEmpty) else {
                 throw GestureFileError(file: source, line: event.line,
                                        message: "unknown mode \(m); known: \(Representations.names.joined(separator: ", "))")
             }
@@ -168,9 +169,9 @@ public final class MoleculeDriver: ViewDriver {
         for c in recognizer.flush() { apply(c) }
     }
 
-    func setMode(_ m: String) {
-        if m != mode {
-            mode = m
+    func setMode(_ m: DrawMode) {
+        if m != drawMode {
+            drawMode = m
             setPrepared(nil)
         }
     }
@@ -179,8 +180,8 @@ public final class MoleculeDriver: ViewDriver {
         switch command {
         case .nextMode:
             // The picture the request's shows make comes first, then each representation.
-            let names = (options.request.shows.isEmpty ? [] : [Show.mode]) + Representations.names
-            setMode(names[((names.firstIndex(of: mode) ?? -1) + 1) % names.count])
+            let modes = (options.request.shows.isEmpty ? [] : [DrawMode.shows]) + Representations.all.compactMap { DrawMode(rawValue: $0.name) }
+            setMode(modes[((modes.firstIndex(of: drawMode) ?? -1) + 1) % modes.count])
             return
         default: break
         }

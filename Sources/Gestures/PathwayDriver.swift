@@ -33,7 +33,7 @@ public final class PathwayDriver: ViewDriver {
         view = MapView.fitting(map.bounds, width: width, height: height)
     }
 
-    public var mode: String { "pathway" }
+    public var mode: ViewMode { .pathway }
     public var caption: String? { nil }
 
     public func apply(_ event: GestureEvent, source: String) throws -> EventEffect {

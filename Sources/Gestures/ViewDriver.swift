@@ -17,7 +17,7 @@ public protocol ViewDriver: AnyObject, SendableMetatype {
     /// What drawing the view as it is now takes, fixed now and drawn later.
     func frameJob() throws -> FrameJob<Renderer>
     /// What the frames show now: the mode, and the caption when there is one.
-    var mode: String { get }
+    var mode: ViewMode { get }
     var caption: String? { get }
 }
 
@@ -91,5 +91,19 @@ extension RenderRequest {
             encoder.deflate = PNGEncoder.flat.deflate
         }
         return encoder
+    }
+}
+
+/// What a view shows: a molecule in one of its modes, or a pathway map.
+public enum ViewMode: Sendable, Equatable {
+    case molecule(DrawMode)
+    case pathway
+
+    /// As frames and the viewer name it ("cartoon", "pathway").
+    public var name: String {
+        switch self {
+        case .molecule(let m): m.name
+        case .pathway: "pathway"
+        }
     }
 }

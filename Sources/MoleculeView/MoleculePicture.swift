@@ -15,7 +15,7 @@ public struct MoleculePicture: Sendable {
     let visibility: SphereVisibility?
 
     /// `structure` in `mode` (one of the request's), as `request` asks.
-    public init(_ structure: Structure, mode: String, request: RenderRequest, perception: BondPerception) throws {
+    public init(_ structure: Structure, mode: DrawMode, request: RenderRequest, perception: BondPerception) throws {
         self.init(try PreparedMolecule(structure, mode: mode, request: request, perception: perception), request: request)
     }
 

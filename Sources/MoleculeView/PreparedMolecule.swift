@@ -42,7 +42,7 @@ public struct PreparedMolecule: Sendable {
     /// Builds everything for `mode` ("ball-and-stick", "spacefill") from the first model of `structure`.
     /// `pixelsPerÅngström`, where given, lets a representation (cartoons) leave out detail a picture
     /// of that scale cannot show.
-    public init(_ structure: Structure, mode: String, color: AtomColoring = .theme(.element), filter: AtomFilter = AtomFilter(),
+    public init(_ structure: Structure, mode: DrawMode, color: AtomColoring = .theme(.element), filter: AtomFilter = AtomFilter(),
                 perception: BondPerception, pixelsPerÅngström: Float? = nil) throws {
         let model = try PreparedMolecule.firstModel(of: structure)
         let representation = try PreparedMolecule.representation(mode, for: model, field: "mode")
@@ -73,10 +73,10 @@ public struct PreparedMolecule: Sendable {
     }
 
     /// The representation `name` stands for (`auto`: the one `model` calls for), or an error for `field`.
-    private static func representation(_ name: String, for model: Model, field: String) throws -> any Representation.Type {
-        let name = name == Representations.automatic ? Representations.automatic(for: model) : name
-        guard let representation = Representations.named(name) else {
-            throw RequestError(field: field, "must be one of: \(Representations.names.joined(separator: ", ")), auto (got \(name))")
+    private static func representation(_ mode: DrawMode, for model: Model, field: String) throws -> any Representation.Type {
+        let mode = mode == .auto ? Representations.automatic(for: model) : mode
+        guard let representation = mode.representation else {
+            throw RequestError(field: field, "must be one of: \(Representations.names.joined(separator: ", ")), auto (got \(mode))")
         }
         return representation
     }
@@ -144,7 +144,7 @@ public struct PreparedMolecule: Sendable {
     /// Builds what `request` asks for, in `mode` (one of the request's modes; `Show.mode` for its
     /// shows). `fixedView`: the picture is drawn at the request's size and zoom, so detail it cannot
     /// show is left out; views that zoom in later (replay, live sessions) and exports keep it all.
-    public init(_ structure: Structure, mode: String, request: RenderRequest, perception: BondPerception, fixedView: Bool = true) throws {
+    public init(_ structure: Structure, mode: DrawMode, request: RenderRequest, perception: BondPerception, fixedView: Bool = true) throws {
         let scale = fixedView ? PreparedMolecule.pixelsPerÅngström(structure, request) : nil
         if mode == Show.mode {
             try self.init(structure, shows: request.shows, color: request.color, filter: request.filter, perception: perception,

@@ -12,7 +12,7 @@ public struct RenderRequest: Sendable, Equatable {
     public var width = 512
     public var height = 512
     /// Representations by name; one picture each where a front end draws several (thumbnails).
-    public var modes = [Representations.automatic]
+    public var modes: [DrawMode] = [.auto]
     /// Several representations in one picture, each on a selection in its own colors; where
     /// given, `modes` is `[Show.mode]`.
     public var shows: [Show] = []
@@ -71,7 +71,7 @@ public struct RenderRequest: Sendable, Equatable {
     public init() {}
 
     /// The first (for most front ends, the only) mode.
-    public var mode: String { modes[0] }
+    public var mode: DrawMode { modes[0] }
 
     /// The look of a picture of `prepared`: `auto` decided by how many atoms it shows.
     public func style(for prepared: PreparedMolecule) -> RenderStyle {
@@ -145,7 +145,7 @@ public struct RenderRequest: Sendable, Equatable {
     public var canonical: String {
         let b = [background.red, background.green, background.blue, background.alpha].map { String($0) }.joined(separator: ",")
         let r = [rotate.x, rotate.y, rotate.z].map { String($0) }.joined(separator: ",")
-        var line = "v1 size=\(width)x\(height) modes=\(modes.joined(separator: ",")) color=\(color.text) background=\(b) "
+        var line = "v1 size=\(width)x\(height) modes=\(modes.map(\.name).joined(separator: ",")) color=\(color.text) background=\(b) "
             + "hydrogens=\(filter.hydrogens) waters=\(filter.waters) antialias=\(antialias) rotate=\(r) zoom=\(zoom) "
             + "perspective=\(perspective) depthcue=\(depthCue ?? false)"
         if pan != .zero { line += " pan=\(pan.x),\(pan.y)" }
@@ -182,10 +182,12 @@ public struct RenderRequest: Sendable, Equatable {
             (r.width, r.height) = try ValueText.size(v, field: "size", maximumSide: PictureBounds.maximumSide)
         },
         Field(name: "mode", help: "\(Representations.names.joined(separator: ", ")) or auto (cartoon for polymers with their ligands as ball-and-stick, spacefill past \(Representations.spacefillResidues) residues, ball-and-stick for small molecules).", isFlag: false) { r, v throws(RequestError) in
-            var names: [String] = []
+            var names: [DrawMode] = []
             for given in v.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
-                guard let name = Representations.canonical(given) else { throw RequestError(field: "mode", Representations.unknown(given.isEmpty ? v : given)) }
-                names.append(name)
+                guard let canonical = Representations.canonical(given), let mode = DrawMode(rawValue: canonical) else {
+                    throw RequestError(field: "mode", Representations.unknown(given.isEmpty ? v : given))
+                }
+                names.append(mode)
             }
             guard r.shows.isEmpty else { throw RequestError(field: "mode", "cannot be given with show: give one or the other") }
             r.modes = names
@@ -199,7 +201,7 @@ public struct RenderRequest: Sendable, Equatable {
             guard !r.modeGiven else { throw RequestError(field: "show", "cannot be given with mode: give one or the other") }
             guard r.shows.count < Show.maxCount else { throw RequestError(field: "show", "is given more than \(Show.maxCount) times: that is as many as one picture takes") }
             r.shows.append(try Show(parsing: v))
-            r.modes = [Show.mode]
+            r.modes = [.shows]
         },
         Field(name: "view", help: "orient (the default: the largest spread across the picture, the next up it, fitted to the atoms) "
               + "or file (the file's own axes, fitted to a sphere around the atoms).", isFlag: false) { r, v throws(RequestError) in
@@ -322,8 +324,8 @@ public struct RenderRequest: Sendable, Equatable {
     }
 
     /// Refuses more than one mode, for front ends that draw one picture at a time.
-    public func singleMode() throws(RequestError) -> String {
-        guard modes.count == 1 else { throw RequestError(field: "mode", "takes one mode here (got \(modes.joined(separator: ",")))") }
+    public func singleMode() throws(RequestError) -> DrawMode {
+        guard modes.count == 1 else { throw RequestError(field: "mode", "takes one mode here (got \(modes.map(\.name).joined(separator: ",")))") }
         return modes[0]
     }
 }

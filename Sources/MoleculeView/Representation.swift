@@ -25,6 +25,36 @@ extension Representation {
     }
 }
 
+/// How a molecule is drawn, as every front end names it (`--mode`, `mode=`, event files, the
+/// viewer): one representation, `auto` (chosen from the structure) or `shows` (several
+/// representations on selections, `show=`). Typed, so that a mode is checked where it is read
+/// and every `switch` over modes is complete.
+public enum DrawMode: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
+    case ballAndStick = "ball-and-stick"
+    case spacefill
+    case sticks
+    case lines
+    case cartoon
+    case surface
+    /// Chosen from the structure when it is drawn (`Representations.automatic(for:)`).
+    case auto
+    /// The representations of `show=` together (`Show.mode`).
+    case shows
+
+    /// The name front ends use.
+    public var name: String { rawValue }
+    public var description: String { rawValue }
+
+    /// The representation this mode draws, for the six that are one.
+    public var representation: (any Representation.Type)? { Representations.named(rawValue) }
+
+    /// The mode a name means, in any case and by PyMOL's, ChimeraX's and Jmol's names for it.
+    public init?(named name: String) {
+        guard let canonical = Representations.canonical(name) ?? (name == DrawMode.shows.rawValue ? name : nil) else { return nil }
+        self.init(rawValue: canonical)
+    }
+}
+
 public enum Representations {
     public static let all: [any Representation.Type] = [BallAndStick.self, Spacefill.self, Sticks.self, Lines.self, Cartoon.self, Surface.self]
 
@@ -56,21 +86,21 @@ public enum Representations {
     /// polymers (ligands drawn as ball-and-stick beside it), spacefill for very large assemblies
     /// (more than `spacefillResidues` polymer residues: cartoons of them are a tangle at thumbnail
     /// size), ball-and-stick for small molecules.
-    public static let automatic = "auto"
+    public static let automatic = DrawMode.auto.rawValue
     public static let spacefillResidues = 5000
 
-    public static func automatic(for model: Model) -> String {
+    public static func automatic(for model: Model) -> DrawMode {
         var polymer = 0
         for residue in model.residues {
             let name = residue.name.description.uppercased()
             if Selection.aminoAcids.contains(name) || Selection.nucleotides.contains(name) { polymer += 1 }
         }
-        if polymer > spacefillResidues { return Spacefill.name }
-        return polymer >= 3 ? Cartoon.name : BallAndStick.name
+        if polymer > spacefillResidues { return .spacefill }
+        return polymer >= 3 ? .cartoon : .ballAndStick
     }
 
     public static var names: [String] { all.map { $0.name } }
 
     /// What `thumbnails` makes by default: the two classic pictures of the sample browser.
-    public static let thumbnailModes = [BallAndStick.name, Spacefill.name]
+    public static let thumbnailModes: [DrawMode] = [.ballAndStick, .spacefill]
 }

@@ -19,25 +19,25 @@ public struct Show: Sendable, Equatable {
         case fixed(UInt32)
     }
 
-    /// A representation's name, or `auto`.
-    public var representation: String
+    /// A representation, or `auto`.
+    public var representation: DrawMode
     public var coloring: Coloring
     public var selection: Selection
     /// As written, for the request's canonical line.
     public var text: String
 
     /// The mode of a picture made of shows (a thumbnail's name and a replay's mode say it).
-    public static let mode = "shows"
+    public static let mode = DrawMode.shows
 
     /// Shows one picture may have: each is a selection evaluated over every atom and a
     /// representation built, so their number is bounded like a selection's length.
     public static let maxCount = 16
 
-    public init(representation: String, coloring: Coloring = .request, selection: Selection = .all, text: String? = nil) {
+    public init(representation: DrawMode, coloring: Coloring = .request, selection: Selection = .all, text: String? = nil) {
         self.representation = representation
         self.coloring = coloring
         self.selection = selection
-        self.text = text ?? representation
+        self.text = text ?? representation.name
     }
 
     /// Reads `REPRESENTATION [COLOR]: SELECTION`; a `RequestError` for the field `show` says what is wrong.
@@ -48,7 +48,7 @@ public struct Show: Sendable, Equatable {
         let head = colon.map { text[..<$0] } ?? Substring(text)
         let words = head.split(whereSeparator: \.isWhitespace).map(String.init)
         let known = Representations.names + [Representations.automatic]
-        guard let name = words.first.flatMap(Representations.canonical) else {
+        guard let name = words.first.flatMap(Representations.canonical).flatMap(DrawMode.init(rawValue:)) else {
             throw RequestError(field: "show", "must start with a representation, one of: \(known.joined(separator: ", ")) "
                                + "(as in \"cartoon: polymer\"; got \(text.isEmpty ? "nothing" : "\"\(quoted)\""))"
                                + (words.first.map { NearMiss.hint(for: $0, among: known) } ?? ""))

@@ -168,7 +168,7 @@ extension MolshotService {
         var record: Bool
         var width: Int
         var height: Int
-        var mode: String
+        var mode: ViewMode
     }
 
     /// The session a query asks for: a molecule (one the caller may see) with the size and picture
@@ -184,7 +184,7 @@ extension MolshotService {
             do { frame = try r.frame(for: map) } catch { throw Self.badRequest(error) }
             try checkSide(width: frame.width, height: frame.height)
             return SessionPlan(subject: .pathway(map, width: frame.width, height: frame.height), worker: nil, record: record,
-                               width: frame.width, height: frame.height, mode: "pathway")
+                               width: frame.width, height: frame.height, mode: .pathway)
         }
         guard let reference = Self.parameter(request, "molecule") else {
             throw HTTPError(.badRequest, message: "parameter molecule is needed (a library id or name), or pathway")
@@ -210,7 +210,7 @@ extension MolshotService {
             }
         }
         return SessionPlan(subject: subject, worker: worker, record: record, width: options.request.width, height: options.request.height,
-                           mode: options.request.mode)
+                           mode: .molecule(options.request.mode))
     }
 
     /// One session: the first text message says its id; then event lines in, frames out (a JSON
@@ -259,7 +259,7 @@ extension MolshotService {
             continuation.finish()
         }
         try await outbound.write(.text(Self.jsonLine([
-            "type": "session", "id": id, "width": plan.width, "height": plan.height, "mode": plan.mode, "record": plan.record,
+            "type": "session", "id": id, "width": plan.width, "height": plan.height, "mode": plan.mode.name, "record": plan.record,
             "events": plan.record ? "/v1/sessions/\(id)/events" : NSNull(),
         ])))
         let lastHeard = Locked(DispatchTime.now().uptimeNanoseconds)

@@ -31,7 +31,7 @@ public enum ContactSheet {
 
     /// Writes `contact-KEY-MODE-NNN.png` pages into `directory` for `items` (label, thumbnail file
     /// name) in order; returns the page file names.
-    public static func write(_ items: [(label: String, file: String)], mode: String, request: RenderRequest,
+    public static func write(_ items: [(label: String, file: String)], mode: DrawMode, request: RenderRequest,
                              layout: Layout, directory: String) throws -> [String] {
         guard !items.isEmpty else { return [] }
         let w = request.width, h = request.height

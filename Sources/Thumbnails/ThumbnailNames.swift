@@ -14,7 +14,7 @@ extension RenderRequest {
 
     /// The PNG file name for a source of content checksum `checksum` in `mode`:
     /// CHECKSUM-SETTINGS-MODE.png, so a changed file or changed settings never overwrite.
-    public func thumbnailName(checksum: UInt64, mode: String) -> String {
+    public func thumbnailName(checksum: UInt64, mode: DrawMode) -> String {
         "\(FNV1a.hex(checksum, digits: 16))-\(settingsKey)-\(mode).png"
     }
 }

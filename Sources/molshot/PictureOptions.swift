@@ -146,7 +146,7 @@ enum RenderUse: PictureUse {
 
 enum ThumbnailsUse: PictureUse {
     static let size = "Default 256."
-    static let mode = "Several, comma-separated, make a thumbnail each (default \(Representations.thumbnailModes.joined(separator: ",")))."
+    static let mode = "Several, comma-separated, make a thumbnail each (default \(Representations.thumbnailModes.map(\.name).joined(separator: ",")))."
     static let rotate = ""
 }
 

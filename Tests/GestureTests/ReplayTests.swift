@@ -13,7 +13,7 @@ final class ReplayTests: XCTestCase {
     static let header = #"{"type":"header","version":1,"viewport":{"width":320,"height":320}}"#
 
     func replay(_ lines: [String], molecule: String? = "1bna.pdb", fps: Double? = nil, size: Int = 160,
-                catalog: CombinationCatalog? = nil, mode: String = "ball-and-stick") throws -> [RGBAImage] {
+                catalog: CombinationCatalog? = nil, mode: DrawMode = .ballAndStick) throws -> [RGBAImage] {
         var options = MoleculeDriver.Options()
         options.catalog = catalog
         options.request.modes = [mode]

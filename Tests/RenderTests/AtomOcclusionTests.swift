@@ -24,11 +24,11 @@ final class AtomOcclusionTests: XCTestCase {
         let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("1hpv.pdb").path)
         let perception = try BondPerception.standard()
         var request = try RenderRequest([("size", "160"), ("mode", "spacefill"), ("look", "plain"), ("background", "transparent")])
-        let plain = try PreparedMolecule(s, mode: "spacefill", request: request, perception: perception)
+        let plain = try PreparedMolecule(s, mode: .spacefill, request: request, perception: perception)
         try request.set("occlusion", "0.8")
         try request.set("occlusion-method", "atoms")
         XCTAssertEqual(request.style(shownAtoms: 2000).effects.occlusion, 0, "no screen-space occlusion on top")
-        let shaded = try PreparedMolecule(s, mode: "spacefill", request: request, perception: perception)
+        let shaded = try PreparedMolecule(s, mode: .spacefill, request: request, perception: perception)
         // Every atom keeps its hue and none gets lighter; many get darker.
         var darker = 0
         for (a, b) in zip(plain.atomColors, shaded.atomColors) {

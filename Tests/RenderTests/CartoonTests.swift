@@ -10,7 +10,7 @@ import XCTest
 final class CartoonTests: XCTestCase {
     func testHelicesAreDrawnWhereTheHelicalResiduesAre() throws {
         let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("1crn.pdb").path)
-        let p = try Rendering.prepared(s, "cartoon")
+        let p = try Rendering.prepared(s, .cartoon)
         XCTAssertEqual(p.geometry.meshes.count, 1)
         XCTAssertEqual(p.geometry.sphereCount, 0, "every residue of crambin is in the cartoon")
         var style = RenderStyle.transparent
@@ -41,10 +41,10 @@ final class CartoonTests: XCTestCase {
 
     func testCartoonsAreExportedAndLigandsKeepTheirAtoms() throws {
         let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("1bna.pdb").path)
-        let p = try Rendering.prepared(s, "cartoon")
+        let p = try Rendering.prepared(s, .cartoon)
         let meshes = MoleculeMesh.meshes(p, detail: .low)
-        XCTAssertTrue(meshes.contains { $0.name == "cartoon" && $0.triangleCount > 1000 }, "\(meshes.map(\.name))")
-        let cartoon = try XCTUnwrap(meshes.first { $0.name == "cartoon" })
+        XCTAssertTrue(meshes.contains { $0.name == Cartoon.name && $0.triangleCount > 1000 }, "\(meshes.map(\.name))")
+        let cartoon = try XCTUnwrap(meshes.first { $0.name == Cartoon.name })
         XCTAssertEqual(cartoon.colors.count, cartoon.positions.count)
         // The first residue of each strand has no phosphate: it stays as atoms.
         XCTAssertGreaterThan(p.geometry.sphereCount, 0)
@@ -65,17 +65,17 @@ final class CartoonTests: XCTestCase {
         func model(_ file: String) throws -> Model {
             try XCTUnwrap(try StructureFile.load(path: Rendering.fixtures.appendingPathComponent(file).path).models.first)
         }
-        XCTAssertEqual(Representations.automatic(for: try model("1crn.pdb")), "cartoon")
-        XCTAssertEqual(Representations.automatic(for: try model("1bna.pdb")), "cartoon")
-        XCTAssertEqual(Representations.automatic(for: try model("Caffeine.pdb")), "ball-and-stick")
-        XCTAssertEqual(Representations.automatic(for: try model("TYR.sdf")), "ball-and-stick")
+        XCTAssertEqual(Representations.automatic(for: try model("1crn.pdb")), .cartoon)
+        XCTAssertEqual(Representations.automatic(for: try model("1bna.pdb")), .cartoon)
+        XCTAssertEqual(Representations.automatic(for: try model("Caffeine.pdb")), .ballAndStick)
+        XCTAssertEqual(Representations.automatic(for: try model("TYR.sdf")), .ballAndStick)
         // Past the residue limit: spacefill (a large assembly made of crambin's residues many times over).
         var big = try model("1crn.pdb")
         let one = big.residues
         for _ in 0..<(Representations.spacefillResidues / one.count + 1) { big.residues += one }
-        XCTAssertEqual(Representations.automatic(for: big), "spacefill")
+        XCTAssertEqual(Representations.automatic(for: big), .spacefill)
         let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("1crn.pdb").path)
-        XCTAssertFalse(try Rendering.prepared(s, "auto").geometry.meshes.isEmpty, "auto draws crambin as a cartoon")
+        XCTAssertFalse(try Rendering.prepared(s, .auto).geometry.meshes.isEmpty, "auto draws crambin as a cartoon")
     }
 
     func testSmallPicturesGetCoarserCartoonsThatLookTheSame() throws {
@@ -86,8 +86,8 @@ final class CartoonTests: XCTestCase {
         request.width = 128
         request.height = 128
         let perception = try BondPerception.standard()
-        let small = try PreparedMolecule(s, mode: "cartoon", request: request, perception: perception)
-        let full = try PreparedMolecule(s, mode: "cartoon", request: request, perception: perception, fixedView: false)
+        let small = try PreparedMolecule(s, mode: .cartoon, request: request, perception: perception)
+        let full = try PreparedMolecule(s, mode: .cartoon, request: request, perception: perception, fixedView: false)
         XCTAssertNotNil(small.detailScale)
         XCTAssertNil(full.detailScale)
         let fewer = small.geometry.meshes[0].indices.count, all = full.geometry.meshes[0].indices.count
@@ -117,6 +117,6 @@ final class CartoonTests: XCTestCase {
         // At a size that shows every detail, full detail.
         request.width = 1024
         request.height = 1024
-        XCTAssertNil(try PreparedMolecule(s, mode: "cartoon", request: request, perception: perception).detailScale)
+        XCTAssertNil(try PreparedMolecule(s, mode: .cartoon, request: request, perception: perception).detailScale)
     }
 }

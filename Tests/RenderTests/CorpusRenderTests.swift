@@ -22,7 +22,7 @@ final class CorpusRenderTests: XCTestCase {
         for line in manifest.split(separator: "\n").dropFirst() {
             let file = String(line.split(separator: "\t")[0])
             let structure = try StructureFile.load(path: root.appendingPathComponent(file).path)
-            for mode in ["ball-and-stick", "spacefill"] {
+            for mode: DrawMode in [.ballAndStick, .spacefill] {
                 let p = try PreparedMolecule(structure, mode: mode, perception: perception)
                 let image = try renderer.render(renderer.makeScene(p.geometry, atomColors: p.atomColors), camera: p.fittedCamera,
                                                 width: 160, height: 120, style: style)

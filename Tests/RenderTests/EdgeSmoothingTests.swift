@@ -67,7 +67,7 @@ final class EdgeSmoothingTests: XCTestCase {
     }
 
     func testRenderedEdgesComeCloseToSupersampling() throws {
-        let p = try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0"]), "spacefill")
+        let p = try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0"]), .spacefill)
         var style = RenderStyle.transparent
         style.antialias = 0
         let hard = try Rendering.draw(p, style: style)
@@ -96,7 +96,7 @@ final class EdgeSmoothingTests: XCTestCase {
     }
 
     func testAtomsSmallerThanAPixelAreSupersampledInstead() throws {
-        let far = try Rendering.prepared(try Rendering.structure(xyz: ["C -400 0 0", "C 400 0 0", "O 0 300 0"]), "spacefill")
+        let far = try Rendering.prepared(try Rendering.structure(xyz: ["C -400 0 0", "C 400 0 0", "O 0 300 0"]), .spacefill)
         let r = try Rendering.renderer()
         let scene = r.makeScene(far.geometry, atomColors: far.atomColors)
         var style = RenderStyle.transparent

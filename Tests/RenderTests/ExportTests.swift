@@ -9,7 +9,7 @@ import XCTest
 /// Meshes of what is drawn and the files they are written as, each read back by a small reader
 /// of its own here: counts, bounds and colors as built.
 final class ExportTests: XCTestCase {
-    func crambin(_ mode: String = "ball-and-stick") throws -> PreparedMolecule {
+    func crambin(_ mode: DrawMode = .ballAndStick) throws -> PreparedMolecule {
         try Rendering.prepared(try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("1crn.pdb").path), mode)
     }
 
@@ -51,7 +51,7 @@ final class ExportTests: XCTestCase {
     }
 
     func testEachFormatReadsBack() throws {
-        let p = try crambin("spacefill")
+        let p = try crambin(.spacefill)
         let meshes = MoleculeMesh.meshes(p, detail: .low)
         let v = meshes[0].positions.count, t = meshes[0].triangleCount
         // GLB: header, JSON chunk, BIN chunk; accessors with the counts and the bounds.

@@ -11,11 +11,11 @@ final class RenderRequestTests: XCTestCase {
     /// for the background, and the nearest name for a near miss.
     func testNamesUsersTypeAndNearMisses() throws {
         let r = try RenderRequest([("mode", "Cartoon,SPHERES,stick,cpk"), ("background", "Blue")])
-        XCTAssertEqual(r.modes, ["cartoon", "spacefill", "sticks", "spacefill"])
+        XCTAssertEqual(r.modes, [.cartoon, .spacefill, .sticks, .spacefill])
         XCTAssertEqual(r.background.rgb, 0x0000FF)
         XCTAssertEqual(try RenderRequest([("background", "slate")]).background.rgb, 0x7F7FFF)
         let shows = try RenderRequest([("show", "Spheres red: ligand")]).shows
-        XCTAssertEqual(shows.first?.representation, "spacefill")
+        XCTAssertEqual(shows.first?.representation, .spacefill)
         for (field, value, message) in [("mode", "catoon", "(did you mean cartoon?)"), ("color", "chian", "(did you mean chain?)"),
                                         ("background", "bleu", "(did you mean blue?)"), ("look", "ilustrated", "(did you mean illustrated?)")] {
             XCTAssertThrowsError(try RenderRequest([(field, value)]), field) { e in
@@ -33,7 +33,7 @@ final class RenderRequestTests: XCTestCase {
                                    ("max-bytes", "1000"), ("view", "file"), ("look", "plain"), ("outline", "2"), ("occlusion", "0.5")])
         XCTAssertEqual(r.width, 320)
         XCTAssertEqual(r.height, 200)
-        XCTAssertEqual(r.modes, ["spacefill"])
+        XCTAssertEqual(r.modes, [.spacefill])
         XCTAssertEqual(r.color, .theme(.chain))
         XCTAssertEqual(r.background.rgb, 0x102030)
         XCTAssertEqual(r.rotate, SIMD3(-90, 0, 10))
@@ -90,7 +90,7 @@ final class RenderRequestTests: XCTestCase {
     func testTheSettingsKeyOfEarlierThumbnailsIsKept() {
         var r = RenderRequest()
         (r.width, r.height) = (256, 256)
-        r.modes = ["ball-and-stick", "spacefill"]
+        r.modes = [.ballAndStick, .spacefill]
         r.color = .theme(.element)
         XCTAssertNotEqual(r.settingsKey, "35caef4a", "the oriented, auto look is a new picture")
         r.view = .file

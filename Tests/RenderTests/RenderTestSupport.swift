@@ -26,7 +26,7 @@ enum Rendering {
         try StructureFile.parse(Array("\(lines.count)\ntest\n\(lines.joined(separator: "\n"))\n".utf8), source: "test.xyz")
     }
 
-    static func prepared(_ s: Structure, _ mode: String, color: ColorTheme = .element, hydrogens: Bool = false) throws -> PreparedMolecule {
+    static func prepared(_ s: Structure, _ mode: DrawMode, color: ColorTheme = .element, hydrogens: Bool = false) throws -> PreparedMolecule {
         try PreparedMolecule(s, mode: mode, color: .theme(color), filter: AtomFilter(hydrogens: hydrogens), perception: try BondPerception.standard())
     }
 

@@ -8,13 +8,13 @@ import XCTest
 
 final class RendererTests: XCTestCase {
     func testTransparentBackgroundAndOpaqueMolecule() throws {
-        let image = try Rendering.draw(try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0"]), "spacefill"))
+        let image = try Rendering.draw(try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0"]), .spacefill))
         for (x, y) in [(0, 0), (199, 0), (0, 199), (199, 199)] { XCTAssertEqual(image.pixel(x, y).a, 0, "corner \(x),\(y)") }
         XCTAssertEqual(image.pixel(100, 100).a, 255)
     }
 
     func testSingleCarbonIsACenteredGreyDiskOfTheFittedRadius() throws {
-        let image = try Rendering.draw(try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0"]), "spacefill"))
+        let image = try Rendering.draw(try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0"]), .spacefill))
         let (count, centroid) = image.coverage()
         // The view fits the van der Waals sphere (1.70 Å) plus a 3% margin into 100 pixels.
         let expected: Float = 100 * 1.70 / (1.70 * 1.03)
@@ -36,9 +36,9 @@ final class RendererTests: XCTestCase {
         // nothing, and only the fill light from the camera still shades the surface round.
         var style = RenderStyle.transparent
         style.antialias = 0
-        let image = try Rendering.draw(try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0"]), "spacefill"), style: style)
+        let image = try Rendering.draw(try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0"]), .spacefill), style: style)
         style.fill = 0
-        let flat = try Rendering.draw(try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0"]), "spacefill"), style: style)
+        let flat = try Rendering.draw(try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0"]), .spacefill), style: style)
         XCTAssertLessThanOrEqual(abs(Int(flat.pixel(158, 158).r) - Int(flat.pixel(167, 167).r)), 1, "without it, flat")
         let inner = image.pixel(158, 158), outer = image.pixel(167, 167)
         XCTAssertEqual(outer.a, 255)
@@ -47,14 +47,14 @@ final class RendererTests: XCTestCase {
     }
 
     func testZoomTwoDoublesTheProjectedSize() throws {
-        let p = try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0"]), "spacefill")
+        let p = try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0"]), .spacefill)
         let small = try Rendering.draw(p) { $0.zoom = 0.4 }.coverage().count
         let large = try Rendering.draw(p) { $0.zoom = 0.8 }.coverage().count
         XCTAssertEqual((Float(large) / Float(small)).squareRoot(), 2, accuracy: 0.03)
     }
 
     func testPanMovesThePictureByThosePixels() throws {
-        let p = try Rendering.prepared(try Rendering.structure(xyz: ["C -1 0 0", "O 1.4 0.3 0"]), "ball-and-stick")
+        let p = try Rendering.prepared(try Rendering.structure(xyz: ["C -1 0 0", "O 1.4 0.3 0"]), .ballAndStick)
         let before = try Rendering.draw(p) { $0.zoom = 0.6 }.coverage()
         let after = try Rendering.draw(p) { $0.zoom = 0.6; $0.pan = SIMD2(17, -9) }.coverage()
         XCTAssertEqual(after.count, before.count, accuracy: 3)
@@ -63,7 +63,7 @@ final class RendererTests: XCTestCase {
     }
 
     func testHalfTurnAboutYMirrorsAnAsymmetricMolecule() throws {
-        let p = try Rendering.prepared(try Rendering.structure(xyz: ["C -1.2 0 0", "O 1.0 0.4 0"]), "spacefill")
+        let p = try Rendering.prepared(try Rendering.structure(xyz: ["C -1.2 0 0", "O 1.0 0.4 0"]), .spacefill)
         let red = { (r: UInt8, g: UInt8, b: UInt8) in Int(r) > Int(g) + 60 }
         let front = try Rendering.draw(p).coverage(where: red)
         let back = try Rendering.draw(p) { $0.rotate(degreesX: 0, degreesY: 180, degreesZ: 0) }.coverage(where: red)
@@ -75,14 +75,14 @@ final class RendererTests: XCTestCase {
 
     func testSpacefillCoversMoreThanBallAndStick() throws {
         let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("1crn.pdb").path)
-        let sticks = try Rendering.draw(try Rendering.prepared(s, "ball-and-stick")).coverage().count
-        let spheres = try Rendering.draw(try Rendering.prepared(s, "spacefill")).coverage().count
+        let sticks = try Rendering.draw(try Rendering.prepared(s, .ballAndStick)).coverage().count
+        let spheres = try Rendering.draw(try Rendering.prepared(s, .spacefill)).coverage().count
         XCTAssertGreaterThan(Double(spheres), Double(sticks) * 1.2)
     }
 
     func testTheSameInputGivesIdenticalBytes() throws {
         let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("Caffeine.pdb").path)
-        let p = try Rendering.prepared(s, "ball-and-stick", hydrogens: true)
+        let p = try Rendering.prepared(s, .ballAndStick, hydrogens: true)
         let a = try Rendering.draw(p) { $0.rotate(degreesX: 20, degreesY: 30, degreesZ: 0) }
         let b = try Rendering.draw(p) { $0.rotate(degreesX: 20, degreesY: 30, degreesZ: 0) }
         XCTAssertTrue(a == b, "two renders differ")
@@ -91,7 +91,7 @@ final class RendererTests: XCTestCase {
 
     func testBallAndStickDrawsBondsBetweenAtoms() throws {
         // Two carbons 1.5 Å apart: the pixel halfway between them is covered only by the bond.
-        let p = try Rendering.prepared(try Rendering.structure(xyz: ["C -0.75 0 0", "C 0.75 0 0"]), "ball-and-stick")
+        let p = try Rendering.prepared(try Rendering.structure(xyz: ["C -0.75 0 0", "C 0.75 0 0"]), .ballAndStick)
         XCTAssertEqual(p.geometry.cylinderCount, 1, "one bond, one cylinder in two colors")
         let image = try Rendering.draw(p)
         XCTAssertEqual(image.pixel(100, 100).a, 255)
@@ -102,7 +102,7 @@ final class RendererTests: XCTestCase {
         let renderer = try Rendering.renderer()
         let before = renderer.device.liveObjects
         do {
-            let p = try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0", "C 1.5 0 0"]), "ball-and-stick")
+            let p = try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0", "C 1.5 0 0"]), .ballAndStick)
             let scene = renderer.makeScene(p.geometry, atomColors: p.atomColors)
             XCTAssertEqual(renderer.device.liveObjects["vertexArray", default: 0], before["vertexArray", default: 0] + 2)
             // Spheres and their colors; bonds, their radii and their colors.
@@ -123,7 +123,7 @@ final class RendererTests: XCTestCase {
     }
 
     /// The culling tests' fixtures in `mode`, each uploaded once and turned four ways.
-    private func eachTurnedView(_ renderer: MoleculeRenderer, _ mode: String,
+    private func eachTurnedView(_ renderer: MoleculeRenderer, _ mode: DrawMode,
                                 _ body: (String, PreparedMolecule, MoleculeScene, Camera, Float) throws -> Void) throws {
         for file in ["1crn.pdb", "1bna.pdb"] {
             let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent(file).path)
@@ -151,7 +151,7 @@ final class RendererTests: XCTestCase {
     func testCullingHiddenSpheresChangesNoPixel() throws {
         let renderer = try Rendering.renderer()
         try bothWaysOfDrawing(renderer) {
-            try eachTurnedView(renderer, "spacefill") { file, p, scene, camera, turn in
+            try eachTurnedView(renderer, .spacefill) { file, p, scene, camera, turn in
                 let (all, culled) = try withoutAndWithCulling(renderer, scene, camera, size: 300)
                 XCTAssertTrue(all == culled, "\(file) turned \(turn): culling changed pixels")
                 if turn == 0 {
@@ -170,7 +170,7 @@ final class RendererTests: XCTestCase {
             renderer.ballCullingMinimum = 0
             defer { renderer.ballCullingMinimum = MoleculeRenderer.ballsToCull }
             var changed = 0, culledSome = false
-            try eachTurnedView(renderer, "ball-and-stick") { _, p, scene, camera, _ in
+            try eachTurnedView(renderer, .ballAndStick) { _, p, scene, camera, _ in
                 let (all, culled) = try withoutAndWithCulling(renderer, scene, camera, size: 48)
                 for i in stride(from: 0, to: all.pixels.count, by: 4) where (0..<4).contains(where: { abs(Int(all.pixels[i + $0]) - Int(culled.pixels[i + $0])) > 8 }) {
                     changed += 1
@@ -211,12 +211,12 @@ final class RendererTests: XCTestCase {
         renderer.castCullingMinimum = MoleculeRenderer.spheresToCull
         try bothWaysOfDrawing(renderer) {
             let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("1crn.pdb").path)
-            let p = try Rendering.prepared(s, "spacefill")
+            let p = try Rendering.prepared(s, .spacefill)
             var camera = p.fittedCamera
             camera.rotate(degreesX: 20, degreesY: 45, degreesZ: 0)
             let ahead = try XCTUnwrap(MoleculeRenderer.visibleSpheres(p.geometry, camera: camera, width: 240, height: 240, style: .transparent))
             XCTAssertLessThan(ahead.indices.count, p.geometry.sphereCount)
-            XCTAssertNil(MoleculeRenderer.visibleSpheres(try Rendering.prepared(s, "ball-and-stick").geometry, camera: camera, width: 240, height: 240,
+            XCTAssertNil(MoleculeRenderer.visibleSpheres(try Rendering.prepared(s, .ballAndStick).geometry, camera: camera, width: 240, height: 240,
                                                          style: .transparent),
                          "no culling with bonds under ballsToCull balls")
             let plain = try renderer.render(renderer.makeScene(p.geometry, atomColors: p.atomColors), camera: camera,
@@ -238,7 +238,7 @@ final class RendererTests: XCTestCase {
         renderer.castsSmallPictures = false
         defer { renderer.triangleImpostorPixels = 6; renderer.castsSmallPictures = true }
         let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("1bna.pdb").path)
-        let p = try Rendering.prepared(s, "ball-and-stick")
+        let p = try Rendering.prepared(s, .ballAndStick)
         let scene = renderer.makeScene(p.geometry, atomColors: p.atomColors)
         var camera = p.fittedCamera
         camera.rotate(degreesX: 30, degreesY: 50, degreesZ: 0)
@@ -264,7 +264,7 @@ final class RendererTests: XCTestCase {
         let renderer = try Rendering.renderer()
         try bothWaysOfDrawing(renderer) {
             let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("Caffeine.pdb").path)
-            let p = try Rendering.prepared(s, "ball-and-stick", hydrogens: true)
+            let p = try Rendering.prepared(s, .ballAndStick, hydrogens: true)
             var whole = p.geometry
             for i in 0..<whole.cylinderCount {
                 whole.cylinders[i * 8 + 3] = 0
@@ -288,14 +288,14 @@ final class RendererTests: XCTestCase {
 
     func testSizesAboveTheLimitAreRefused() throws {
         let renderer = try Rendering.renderer()
-        let p = try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0"]), "spacefill")
+        let p = try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0"]), .spacefill)
         let scene = renderer.makeScene(p.geometry, atomColors: p.atomColors)
         XCTAssertThrowsError(try renderer.render(scene, camera: p.fittedCamera, width: 8193, height: 10, style: RenderStyle()))
     }
 
     func testWideAndTallImagesCropNothing() throws {
         let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("Caffeine.pdb").path)
-        let p = try Rendering.prepared(s, "ball-and-stick", hydrogens: true)
+        let p = try Rendering.prepared(s, .ballAndStick, hydrogens: true)
         let r = try Rendering.renderer()
         let scene = r.makeScene(p.geometry, atomColors: p.atomColors)
         for (w, h) in [(256, 256), (400, 120), (120, 400)] {

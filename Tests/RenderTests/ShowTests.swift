@@ -103,13 +103,13 @@ final class ShowTests: XCTestCase {
 
     func testShowIsReadAndBadOnesSayWhatIsWrong() throws {
         let s = try Show(parsing: "sticks element: resn HEM or elem Fe")
-        XCTAssertEqual(s.representation, "sticks")
+        XCTAssertEqual(s.representation, .sticks)
         XCTAssertEqual(s.coloring, .theme(.element))
         XCTAssertEqual(s.selection, try Selection(parsing: "resn HEM or elem Fe"))
         XCTAssertEqual(try Show(parsing: "Cartoon").selection, .all)
         XCTAssertEqual(try Show(parsing: "spacefill #ff8000: chain B").coloring, .fixed(0xFF8000))
         XCTAssertEqual(try Show(parsing: "lines red: all").coloring, .fixed(0xFF0000))
-        XCTAssertEqual(try Show(parsing: "auto: polymer").representation, "auto")
+        XCTAssertEqual(try Show(parsing: "auto: polymer").representation, .auto)
 
         for (text, expected) in [
             ("ribbon: polymer", "must start with a representation"),

@@ -83,7 +83,7 @@ final class SlidePictureTests: XCTestCase {
         XCTAssertEqual(try RenderRequest([("color", "Spectrum")]).color, .theme(.rainbow))
         XCTAssertEqual(try RenderRequest([("color", "ss")]).color, .theme(.secondaryStructure))
         XCTAssertEqual(try RenderRequest([("color", "cpk")]).color, .theme(.element))
-        XCTAssertEqual(try RenderRequest([("mode", "SURF")]).modes, ["surface"])
+        XCTAssertEqual(try RenderRequest([("mode", "SURF")]).modes, [.surface])
         XCTAssertThrowsError(try RenderRequest([("color", "rainbw")])) { e in
             XCTAssertTrue("\(e)".hasSuffix("(did you mean rainbow?)"), "\(e)")
         }
@@ -91,10 +91,10 @@ final class SlidePictureTests: XCTestCase {
             XCTAssertTrue("\(e)".hasSuffix("(did you mean forest?)"), "\(e)")
         }
         // One colour for all: every atom that colour.
-        let p = try PreparedMolecule(try load("Caffeine.pdb"), mode: "spacefill", color: .fixed(0x0080FF), perception: try BondPerception.standard())
+        let p = try PreparedMolecule(try load("Caffeine.pdb"), mode: .spacefill, color: .fixed(0x0080FF), perception: try BondPerception.standard())
         XCTAssertEqual(Set(p.atomColors), [0x0080FF])
         // A request's default is auto, in settings text too; thumbnails keep element.
-        XCTAssertEqual(RenderRequest().modes, ["auto"])
+        XCTAssertEqual(RenderRequest().modes, [.auto])
         XCTAssertTrue(RenderRequest().canonical.contains("color=auto"))
     }
 
@@ -122,7 +122,7 @@ final class SlidePictureTests: XCTestCase {
     """
 
     /// Runs of drawn pixels down the picture's middle column, across the C-C bond.
-    func runsAcrossTheBond(order: Int, mode: String) throws -> Int {
+    func runsAcrossTheBond(order: Int, mode: DrawMode) throws -> Int {
         let text = SlidePictureTests.ethylene.replacingOccurrences(of: "ORDER", with: String(order))
         let s = try StructureFile.parse(Array(text.utf8), source: "ethylene.sdf")
         let p = try Rendering.prepared(s, mode, hydrogens: true)
@@ -139,7 +139,7 @@ final class SlidePictureTests: XCTestCase {
     }
 
     func testDoubleAndTripleBondsAreParallelCylinders() throws {
-        for mode in ["ball-and-stick", "sticks"] {
+        for mode: DrawMode in [.ballAndStick, .sticks] {
             XCTAssertEqual(try runsAcrossTheBond(order: 1, mode: mode), 1, "\(mode): a single bond is one cylinder")
             XCTAssertEqual(try runsAcrossTheBond(order: 2, mode: mode), 2, "\(mode): a double bond two, with a gap between")
             XCTAssertEqual(try runsAcrossTheBond(order: 3, mode: mode), 3, "\(mode): a triple bond three")
@@ -153,7 +153,7 @@ final class SlidePictureTests: XCTestCase {
         let bonds = perception.bonds(of: heme.models[0])
         let doubles = bonds.filter { $0.order == 2 && !$0.aromatic }.count
         XCTAssertGreaterThan(doubles, 5)
-        let p = try Rendering.prepared(heme, "ball-and-stick")
+        let p = try Rendering.prepared(heme, .ballAndStick)
         let shownBonds = bonds.filter { heme.models[0].atoms[Int($0.a)].element.symbol != "H" && heme.models[0].atoms[Int($0.b)].element.symbol != "H" }
         let expected = shownBonds.reduce(0) { $0 + ($1.aromatic ? 4 : max(1, Int($1.order))) }
         XCTAssertEqual(p.geometry.cylinderCount, expected, "singles one, doubles two, aromatic one and three dashes")
@@ -170,7 +170,7 @@ final class SlidePictureTests: XCTestCase {
         for p in pairs { sdf += String(format: "%3d%3d%3d  0\n", p[0], p[1], doubleBonds.contains(p) ? 2 : 1) }
         sdf += "M  END\n$$$$\n"
         let caffeine = try StructureFile.parse(Array(sdf.utf8), source: "caffeine.sdf")
-        let cp = try Rendering.prepared(caffeine, "ball-and-stick")
+        let cp = try Rendering.prepared(caffeine, .ballAndStick)
         XCTAssertEqual(cp.geometry.cylinderCount, 15 + 4, "15 bonds between heavy atoms, four of them double")
         // 1hpv's inhibitor (478): CONECT records give no orders; the dictionary's are taken, so its
         // benzene rings are aromatic and its carbamate C=O double.
@@ -219,8 +219,8 @@ final class SlidePictureTests: XCTestCase {
             XCTAssertEqual(g.meshes.count, 1)
             assertClosed(g.meshes[0], file)
         }
-        let picture = try PreparedMolecule(try load("1crn.pdb"), mode: "surface", perception: try BondPerception.standard(), pixelsPerÅngström: 2)
-        let export = try PreparedMolecule(try load("1crn.pdb"), mode: "surface", perception: try BondPerception.standard(), pixelsPerÅngström: nil)
+        let picture = try PreparedMolecule(try load("1crn.pdb"), mode: .surface, perception: try BondPerception.standard(), pixelsPerÅngström: 2)
+        let export = try PreparedMolecule(try load("1crn.pdb"), mode: .surface, perception: try BondPerception.standard(), pixelsPerÅngström: nil)
         XCTAssertLessThan(picture.geometry.meshes[0].triangleCount * 3, export.geometry.meshes[0].triangleCount,
                           "a picture's surface is coarser than an export's")
     }
@@ -228,7 +228,7 @@ final class SlidePictureTests: XCTestCase {
     func testAnExportedSurfaceIsAClosedSTL() throws {
         // Through export's own path (meshes of the prepared molecule, STL bytes), read back: every
         // edge, matched by its two corners' positions, is shared by exactly two triangles.
-        let p = try PreparedMolecule(try load("Caffeine.pdb"), mode: "surface", perception: try BondPerception.standard())
+        let p = try PreparedMolecule(try load("Caffeine.pdb"), mode: .surface, perception: try BondPerception.standard())
         let stl = MeshFormat.stl.files(MoleculeMesh.meshes(p), path: "x.stl")[0].1
         let triangles = Int(stl[80]) | Int(stl[81]) << 8 | Int(stl[82]) << 16 | Int(stl[83]) << 24
         XCTAssertEqual(stl.count, 84 + 50 * triangles)

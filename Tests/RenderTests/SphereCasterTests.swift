@@ -50,7 +50,7 @@ final class SphereCasterTests: XCTestCase {
         supersampled.antialias = 2
         for file in ["1crn.pdb", "Caffeine.pdb", "1bna.pdb"] {
             let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent(file).path)
-            for mode in ["spacefill", "ball-and-stick"] {
+            for mode: DrawMode in [.spacefill, .ballAndStick] {
                 let p = try Rendering.prepared(s, mode)
                 for (name, style, samples) in [("plain", RenderStyle(), 1), ("outlined", outlined, 1), ("cued", cued, 1),
                                                ("supersampled", supersampled, 2)] {
@@ -70,7 +70,7 @@ final class SphereCasterTests: XCTestCase {
     }
 
     func testSingleCarbonIsACenteredLitDiskOfTheFittedRadius() throws {
-        let p = try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0"]), "spacefill")
+        let p = try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0"]), .spacefill)
         var style = RenderStyle.transparent
         style.antialias = 0
         let image = cast(p, camera: p.fittedCamera, size: 200, style: style)
@@ -87,7 +87,7 @@ final class SphereCasterTests: XCTestCase {
 
     func testNearerAtomHidesTheFartherOne() throws {
         // Oxygen (red) in front of carbon (grey), seen along z: the middle pixel is red.
-        let p = try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 -3", "O 0 0 3"]), "spacefill")
+        let p = try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 -3", "O 0 0 3"]), .spacefill)
         var camera = p.fittedCamera
         camera.rotation = .identity
         let image = cast(p, camera: camera, size: 100, style: .transparent)

@@ -7,10 +7,10 @@ import XCTest
 final class SticksTests: XCTestCase {
     func testSticksAndLinesAreBondsOfOneRadiusJoinedAtEveryAtom() throws {
         let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("1crn.pdb").path)
-        let bs = try Rendering.prepared(s, "ball-and-stick")
+        let bs = try Rendering.prepared(s, .ballAndStick)
         var drawn: [String: Int] = [:]
         for (mode, radius) in [("sticks", Sticks.radius), ("lines", Lines.radius)] {
-            let p = try Rendering.prepared(s, mode)
+            let p = try Rendering.prepared(s, DrawMode(rawValue: mode)!)
             XCTAssertEqual(p.geometry.sphereCount, bs.geometry.sphereCount, mode)
             XCTAssertEqual(p.geometry.cylinderCount, bs.geometry.cylinderCount, "\(mode): the same bonds")
             XCTAssertEqual(p.geometry.cylinderRadius, radius)
@@ -21,6 +21,6 @@ final class SticksTests: XCTestCase {
         }
         XCTAssertGreaterThan(drawn["sticks"]!, 0)
         XCTAssertGreaterThan(drawn["sticks"]! * 2, drawn["lines"]! * 3, "sticks are thicker than lines: \(drawn)")
-        XCTAssertEqual(Representations.thumbnailModes, ["ball-and-stick", "spacefill"], "thumbnails keep their two modes")
+        XCTAssertEqual(Representations.thumbnailModes, [.ballAndStick, .spacefill], "thumbnails keep their two modes")
     }
 }

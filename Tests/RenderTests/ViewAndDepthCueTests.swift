@@ -38,7 +38,7 @@ final class ViewAndDepthCueTests: XCTestCase {
 
     func testTheOrientedViewOfALongMoleculeLaysItAcross() throws {
         for direction in [SIMD3<Float>(1, 1, 1), SIMD3(0, 0, 1), SIMD3(-0.2, 1, 0.3)] {
-            let p = try Rendering.prepared(try Rendering.structure(xyz: rod(direction: direction)), "spacefill")
+            let p = try Rendering.prepared(try Rendering.structure(xyz: rod(direction: direction)), .spacefill)
             var request = RenderRequest()
             (request.width, request.height) = (300, 300)
             let (x0, y0, x1, y1) = box(try render(p, request))
@@ -51,7 +51,7 @@ final class ViewAndDepthCueTests: XCTestCase {
         let tube = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("Nanotube.pdb").path)
         var request = RenderRequest()
         (request.width, request.height) = (256, 256)
-        let (x0, y0, x1, y1) = box(try render(try Rendering.prepared(tube, "ball-and-stick"), request))
+        let (x0, y0, x1, y1) = box(try render(try Rendering.prepared(tube, .ballAndStick), request))
         XCTAssertGreaterThan(x1 - x0, y1 - y0, "the nanotube's axis runs across")
     }
 
@@ -100,20 +100,20 @@ final class ViewAndDepthCueTests: XCTestCase {
         (request.width, request.height) = (160, 120)
         var images: [RGBAImage] = []
         for _ in 0..<2 {
-            let p = try Rendering.prepared(try StructureFile.load(path: path), "ball-and-stick")
+            let p = try Rendering.prepared(try StructureFile.load(path: path), .ballAndStick)
             images.append(try render(p, request))
         }
         XCTAssertTrue(images[0] == images[1])
         // The view does not depend on the order of the atoms.
         let lines = rod(direction: SIMD3(1, 0.3, -0.5)) + ["O 3 4 1", "N -2 5 -1"]
-        let a = try Rendering.prepared(try Rendering.structure(xyz: lines), "spacefill")
-        let b = try Rendering.prepared(try Rendering.structure(xyz: lines.reversed()), "spacefill")
+        let a = try Rendering.prepared(try Rendering.structure(xyz: lines), .spacefill)
+        let b = try Rendering.prepared(try Rendering.structure(xyz: lines.reversed()), .spacefill)
         let qa = a.principalAxes, qb = b.principalAxes
         XCTAssertEqual(abs(qa.x * qb.x + qa.y * qb.y + qa.z * qb.z + qa.w * qb.w), 1, accuracy: 1e-4)
     }
 
     func testOutlinesFollowDepthEdgesAndLeaveAFlatSphereAlone() throws {
-        let p = try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0"]), "spacefill")
+        let p = try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0"]), .spacefill)
         var style = RenderStyle.transparent
         style.antialias = 0
         let plain = try Rendering.draw(p, style: style)
@@ -139,7 +139,7 @@ final class ViewAndDepthCueTests: XCTestCase {
         XCTAssertGreaterThan(darkRing, ring * 9 / 10, "its silhouette is outlined")
 
         // A small atom in front of a large one: an outline where the front one passes over the back.
-        let pair = try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0", "C 1.2 0 7"]), "spacefill")
+        let pair = try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0", "C 1.2 0 7"]), .spacefill)
         let front = try Rendering.draw(pair, style: style)
         var darkInside = 0
         for y in 60..<140 {
@@ -156,7 +156,7 @@ final class ViewAndDepthCueTests: XCTestCase {
             return "C \(3.2 * Foundation.cos(Double(a))) \(3.2 * Foundation.sin(Double(a))) 2.5"
         }
         func brightness(_ lines: [String], occlusion: Float, size: Int) throws -> Float {
-            let p = try Rendering.prepared(try Rendering.structure(xyz: lines), "spacefill")
+            let p = try Rendering.prepared(try Rendering.structure(xyz: lines), .spacefill)
             var style = RenderStyle.transparent
             style.effects = DepthEffects(occlusion: occlusion)
             var camera = p.fittedCamera
@@ -178,7 +178,7 @@ final class ViewAndDepthCueTests: XCTestCase {
     }
 
     func testAtomsFarApartAreNeverDrawnSmallerThanTheMinimum() throws {
-        let p = try Rendering.prepared(try Rendering.structure(xyz: ["H 0 0 0", "H 400 0 0", "H 0 300 0"]), "ball-and-stick")
+        let p = try Rendering.prepared(try Rendering.structure(xyz: ["H 0 0 0", "H 400 0 0", "H 0 300 0"]), .ballAndStick)
         var style = RenderStyle.transparent
         style.antialias = 0
         let image = try Rendering.draw(p, size: 256, style: style)

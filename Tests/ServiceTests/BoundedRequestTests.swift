@@ -329,7 +329,7 @@ final class BoundedRequestTests: GLTestCase {
                 try MoleculePicture(structure, mode: try request.singleMode(), request: request, perception: perception)
             }) { XCTAssertTrue($0 is WorkStopped, "\($0)") }
         }
-        let picture = try MoleculePicture(structure, mode: "surface", request: surface, perception: perception)
+        let picture = try MoleculePicture(structure, mode: .surface, request: surface, perception: perception)
         XCTAssertNil(WorkDeadline.current, "the deadline was the thread's only while the work ran")
         XCTAssertThrowsError(try WorkDeadline.with(WorkDeadline(seconds: 0)) { try picture.png(DrawnPicture(image: RGBAImage(width: 4, height: 4), smoothEdges: false)) })
         XCTAssertFalse(WorkDeadline(seconds: .infinity).isOver)

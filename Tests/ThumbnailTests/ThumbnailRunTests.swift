@@ -72,9 +72,9 @@ final class ThumbnailRunTests: GLTestCase {
     }
 
     func testOtherSettingsMakeOtherFiles() throws {
-        _ = try ThumbnailRun(job { $0.request.modes = ["spacefill"] }).run()
+        _ = try ThumbnailRun(job { $0.request.modes = [.spacefill] }).run()
         let before = try pngs()
-        let run = try ThumbnailRun(job { $0.request.modes = ["spacefill"]; $0.request.zoom = 2 }).run()
+        let run = try ThumbnailRun(job { $0.request.modes = [.spacefill]; $0.request.zoom = 2 }).run()
         XCTAssertEqual(run.rendered, 4)
         XCTAssertEqual(Set(try pngs()).intersection(before), Set(before), "the old pictures stay")
         XCTAssertEqual(try pngs().count, 8)
@@ -104,7 +104,7 @@ final class ThumbnailRunTests: GLTestCase {
     }
 
     func testContactSheetsShowEachThumbnailWithItsName() throws {
-        let run = try ThumbnailRun(job { $0.request.modes = ["spacefill"]; $0.contactSheet = ContactSheet.Layout(columns: 3, rows: 1) }).run()
+        let run = try ThumbnailRun(job { $0.request.modes = [.spacefill]; $0.contactSheet = ContactSheet.Layout(columns: 3, rows: 1) }).run()
         XCTAssertEqual(run.sheets.count, 2, "four good structures, three a page")
         let out = dir.appendingPathComponent("out").path
         let page = try PNGDecoder.read((out as NSString).appendingPathComponent(run.sheets[0]))

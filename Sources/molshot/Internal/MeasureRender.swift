@@ -75,7 +75,7 @@ struct MeasureRender: ParsableCommand {
                 t = now()
                 let png = try picture.request.pngEncoder.encode(image)
                 if let output {
-                    let name = URL(fileURLWithPath: file).lastPathComponent + "." + mode + ".png"
+                    let name = URL(fileURLWithPath: file).lastPathComponent + "." + mode.name + ".png"
                     try Data(png).write(to: URL(fileURLWithPath: output).appendingPathComponent(name))
                 }
                 stages["png"]! += now() - t
