@@ -25,8 +25,7 @@ public final class BlockingPool: Sendable {
     private let waiting = DispatchSemaphore(value: 0)
 
     private struct State: ~Copyable {
-        var jobs: [(@Sendable () -> Void)?] = []
-        var head = 0
+        var jobs = FIFO<@Sendable () -> Void>()
         var started = 0
         var running = 0
     }
@@ -38,7 +37,7 @@ public final class BlockingPool: Sendable {
 
     /// Jobs waiting for a thread and jobs running now.
     public var load: (waiting: Int, running: Int) {
-        state.withLock { ($0.jobs.count - $0.head, $0.running) }
+        state.withLock { ($0.jobs.count, $0.running) }
     }
 
     /// Runs `work` on one of the pool's threads; the caller suspends meanwhile.
@@ -53,7 +52,7 @@ public final class BlockingPool: Sendable {
         let start = state.withLock { s -> Bool in
             s.jobs.append(job)
             // A thread more while there are fewer than `threads` and more jobs than idle threads.
-            guard s.started < threads, s.jobs.count - s.head > s.started - s.running else { return false }
+            guard s.started < threads, s.jobs.count > s.started - s.running else { return false }
             s.started += 1
             return true
         }
@@ -67,14 +66,7 @@ public final class BlockingPool: Sendable {
         while true {
             waiting.wait()
             let job = state.withLock { s -> (@Sendable () -> Void)? in
-                guard s.head < s.jobs.count else { return nil }
-                let job = s.jobs[s.head]
-                s.jobs[s.head] = nil
-                s.head += 1
-                if s.head > 64 && s.head * 2 > s.jobs.count {
-                    s.jobs.removeFirst(s.head)
-                    s.head = 0
-                }
+                guard let job = s.jobs.popFirst() else { return nil }
                 s.running += 1
                 return job
             }

@@ -2,10 +2,9 @@
 /// producer cannot fill memory), `pop` waits while it is empty and returns nil once closed and drained.
 public final class BlockingQueue<Element: Sendable>: Sendable {
     private struct State: Sendable {
-        var items: [Element] = []
-        var head = 0
+        var items = FIFO<Element>()
         var closed = false
-        var count: Int { items.count - head }
+        var count: Int { items.count }
     }
     private let capacity: Int
     private let state = Monitor(State())
@@ -18,16 +17,7 @@ public final class BlockingQueue<Element: Sendable>: Sendable {
     }
 
     public func pop() -> Element? {
-        state.wait(until: { $0.count > 0 || $0.closed }) { s -> Element? in
-            guard s.head < s.items.count else { return nil }
-            let item = s.items[s.head]
-            s.head += 1
-            if s.head > 64 && s.head * 2 > s.items.count {
-                s.items.removeFirst(s.head)
-                s.head = 0
-            }
-            return item
-        }
+        state.wait(until: { $0.count > 0 || $0.closed }) { $0.items.popFirst() }
     }
 
     public func close() {

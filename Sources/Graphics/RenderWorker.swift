@@ -84,14 +84,13 @@ final class GLThread<Context>: SerialExecutor, Sendable {
     }
 
     private struct State: ~Copyable {
-        var items: [Item?] = []
-        var head = 0
+        var items = FIFO<Item>()
         /// Blocked submitters and suspended drawers waiting for room.
         var blocked: [DispatchSemaphore] = []
         var suspended: [CheckedContinuation<Void, Never>] = []
         var closed = false
         var finished = false
-        var jobs: Int { items.count - head }
+        var jobs: Int { items.count }
     }
 
     init(capacity: Int, name: String, makeContext: @escaping @Sendable () throws -> Context) {
@@ -212,14 +211,7 @@ final class GLThread<Context>: SerialExecutor, Sendable {
         while true {
             ready.wait()
             let taken = state.withLock { s -> (item: Item?, end: Bool, blocked: DispatchSemaphore?, suspended: CheckedContinuation<Void, Never>?) in
-                guard s.head < s.items.count else { return (nil, s.closed, nil, nil) }
-                let item = s.items[s.head]
-                s.items[s.head] = nil
-                s.head += 1
-                if s.head > 64 && s.head * 2 > s.items.count {
-                    s.items.removeFirst(s.head)
-                    s.head = 0
-                }
+                guard let item = s.items.popFirst() else { return (nil, s.closed, nil, nil) }
                 let blocked = s.blocked.isEmpty ? nil : s.blocked.removeFirst()
                 let suspended = blocked == nil && !s.suspended.isEmpty ? s.suspended.removeFirst() : nil
                 return (item, false, blocked, suspended)
