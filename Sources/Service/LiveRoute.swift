@@ -24,7 +24,7 @@ final class LiveSessions: Sendable {
 
     let state = Locked(State())
     static let keptSeconds = 3600.0
-    static let keptBytes = 64 << 20
+    static let keptBytes = ServiceLimits.keptRecordingBytes.value
 
     var count: Int { state.withLock { $0.open.count } }
 

@@ -40,7 +40,7 @@ extension MolshotService {
     }
 
     /// Longest search text (SQLite refuses LIKE patterns past 50,000 bytes; no name is this long).
-    static let maxQuery = 1000
+    static let maxQuery = ServiceLimits.searchLength.value
 
     func listMolecules(_ request: Request) async throws -> Response {
         func number(_ key: String, _ fallback: Int, _ range: ClosedRange<Int>) throws -> Int {

@@ -32,7 +32,7 @@ public final class MolshotService: Sendable {
     /// Thumbnails by file name, with their ETags, bounded in bytes (the files never change: their
     /// names hold what is in them).
     let thumbnailFiles = Locked<(files: [String: (bytes: ByteBuffer, etag: String)], order: [String], total: Int)>(([:], [], 0))
-    static let thumbnailMemory = 64 << 20
+    static let thumbnailMemory = ServiceLimits.keptThumbnailBytes.value
     /// The thumbnail shown for each checksum, and when the folder was last listed.
     let thumbnailIndex = Locked<(modified: Date?, names: [String: String])>((nil, [:]))
     /// Private molecules' checksums and owners, read again when a second old.

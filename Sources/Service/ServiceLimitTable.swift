@@ -65,6 +65,16 @@ public enum ServiceLimits {
                                                     bounds: "read connections to the library open at once (callers past them wait their turn)")
     public static let keptMaps = ServiceLimit(name: "kept maps", value: 16, unit: "maps", status: 0,
                                               bounds: "pathway maps kept parsed and laid out (the least recently asked for goes first)")
+    public static let searchLength = ServiceLimit(name: "search length", value: 1000, unit: "characters", status: 400,
+                                             bounds: "the query= text of a molecule or map-node search")
+    public static let nodeResults = ServiceLimit(name: "node results", value: 200, unit: "nodes", status: 0,
+                                             bounds: "nodes one map-node search answers (limit= past it is cut to it)")
+    public static let keptThumbnailBytes = ServiceLimit(name: "kept thumbnail bytes", value: 64 << 20, unit: "bytes", status: 0,
+                                             bounds: "thumbnails kept in memory to serve (the least recently read go first)")
+    public static let keptRecordingBytes = ServiceLimit(name: "kept recording bytes", value: 64 << 20, unit: "bytes", status: 0,
+                                             bounds: "live sessions' recordings kept after they close, at most an hour each")
+    public static let keptScenes = ServiceLimit(name: "kept scenes", value: 4, unit: "scenes", status: 0,
+                                             bounds: "map scenes kept on the render thread for tiles (the oldest go first)")
     public static let connectionsPerClient = ServiceLimit(name: "connections per client", value: 128, unit: "connections", status: 503,
                                                           bounds: "connections open at once from one address (more are answered 503 and closed)")
 
@@ -72,6 +82,7 @@ public enum ServiceLimits {
     public static var all: [ServiceLimit] {
         [selectionLength, selectionWords, selectionDepth, shows, pictureSamples, pictureMemory, replayFrames, replayFPS, replayBytes, jsonDepth, xmlDepth,
                 entities, entityAnswerBytes, sessionBacklogMessages, sessionBacklogBytes, eventLineBytes, requestLineBytes, headBytes,
-                fileReads, libraryReaders, keptMaps, connectionsPerClient] + ServiceSettings.limits
+                fileReads, libraryReaders, keptMaps, searchLength, nodeResults, keptThumbnailBytes, keptRecordingBytes, keptScenes,
+                connectionsPerClient] + ServiceSettings.limits
     }
 }

@@ -12,7 +12,7 @@ public final class ServiceRenderers {
 
     /// The scenes of the pyramid levels asked for last, newest at the end.
     private var scenes: [(key: String, scene: PathwayScene)] = []
-    static let keptScenes = 4
+    static let keptScenes = ServiceLimits.keptScenes.value
 
     /// The scene kept under `key`, or the one `make` builds (and then keeps).
     func tileScene(_ key: String, make: () throws -> PathwayScene) rethrows -> PathwayScene {
