@@ -36,8 +36,10 @@ public actor RenderWorker<Context> {
         thread.submit(job, failed: failed)
     }
 
-    /// Runs `job` on the worker and waits for its result (for threads outside Swift concurrency).
-    public nonisolated func perform<T>(_ job: @escaping (Context) throws -> T) throws -> T {
+    /// Runs `job` on the worker and waits for its result, blocking this thread: for threads
+    /// outside Swift concurrency only (a task awaits `perform` or `draw` instead; a name of its
+    /// own, so that overload resolution can never pick the blocking one in async code).
+    public nonisolated func performBlocking<T>(_ job: @escaping (Context) throws -> T) throws -> T {
         try waitingFor(submit, job)
     }
 

@@ -84,7 +84,7 @@ public enum RenderProcessServer {
                         // The service's deadline for this picture, kept here: its work stops at it.
                         let deadline = WorkDeadline(seconds: head.seconds ?? .infinity)
                         let (picture, atoms) = try WorkDeadline.with(deadline) { try limits.picture(subject, view, perception: perception) }
-                        let drawn = try worker.perform { renderer in try WorkDeadline.with(deadline) { try picture.draw(renderer) } }
+                        let drawn = try worker.performBlocking { renderer in try WorkDeadline.with(deadline) { try picture.draw(renderer) } }
                         png = try WorkDeadline.with(deadline) { try picture.png(drawn) }
                         if atoms >= PictureLimits.largeStructure { _ = molshot_trim_heap() }
                     } catch {

@@ -15,10 +15,10 @@ final class RenderWorkerTests: XCTestCase {
         }
         var seen: [Int] = []
         for i in 0..<20 { worker.submit({ c in c.jobs += 1; seen.append(i) }, failed: { XCTFail("\($0)") }) }
-        let (count, onWorker) = try worker.perform { c in (c.jobs, Thread.current == c.thread) }
+        let (count, onWorker) = try worker.performBlocking { c in (c.jobs, Thread.current == c.thread) }
         XCTAssertEqual(count, 20)
         XCTAssertTrue(onWorker)
-        XCTAssertFalse(Thread.current == (try worker.perform { $0.thread }))
+        XCTAssertFalse(Thread.current == (try worker.performBlocking { $0.thread }))
         XCTAssertEqual(seen, Array(0..<20))
     }
 
@@ -31,9 +31,9 @@ final class RenderWorkerTests: XCTestCase {
         do {
             let geometry = Geometry()
             held = geometry
-            try worker.perform { _ in withExtendedLifetime(geometry) {} }
+            try worker.performBlocking { _ in withExtendedLifetime(geometry) {} }
         }
-        try worker.perform { _ in }  // the first job's turn is over
+        try worker.performBlocking { _ in }  // the first job's turn is over
         XCTAssertNil(held)
         worker.close()
     }
@@ -67,7 +67,7 @@ final class RenderWorkerTests: XCTestCase {
         XCTAssertTrue(onWorker)
         let viaDraw = try await worker.draw { c in Thread.current == c.thread }
         XCTAssertTrue(viaDraw)
-        let fromThread = try worker.perform { c in Thread.current == c.thread }
+        let fromThread = try worker.performBlocking { c in Thread.current == c.thread }
         XCTAssertTrue(fromThread)
         worker.close()
     }
@@ -90,7 +90,7 @@ final class RenderWorkerTests: XCTestCase {
 
     func testAContextThatCannotBeMadeFailsEveryJob() throws {
         let worker = RenderWorker { () throws -> Counter in throw MachineError("no context here") }
-        XCTAssertThrowsError(try worker.perform { $0.jobs }) { XCTAssertEqual(($0 as? MachineError)?.message, "no context here") }
+        XCTAssertThrowsError(try worker.performBlocking { $0.jobs }) { XCTAssertEqual(($0 as? MachineError)?.message, "no context here") }
         let failed = DispatchSemaphore(value: 0)
         worker.submit({ _ in XCTFail("ran without a context") }, failed: { _ in failed.signal() })
         XCTAssertEqual(failed.wait(timeout: .now() + 5), .success)
@@ -102,7 +102,7 @@ final class RenderWorkerTests: XCTestCase {
         for _ in 0..<3 { worker.submit({ _ in Thread.sleep(forTimeInterval: 0.01); done += 1 }, failed: { _ in }) }
         worker.close()
         XCTAssertEqual(done, 3)
-        XCTAssertThrowsError(try worker.perform { $0.jobs }) { XCTAssertTrue($0 is RenderWorkerClosed) }
+        XCTAssertThrowsError(try worker.performBlocking { $0.jobs }) { XCTAssertTrue($0 is RenderWorkerClosed) }
     }
 
     /// A worker released while its thread is still finishing (the last job just done) is freed
