@@ -108,8 +108,14 @@ final class GLThread<Context>: SerialExecutor, Sendable {
     func enqueue(_ job: consuming ExecutorJob) {
         let unowned = UnownedJob(job)
         // Tasks are never refused or made to wait: a task isolated to the worker must run to end.
-        state.withLock { $0.items.append(.task(unowned)) }
-        ready.signal()
+        // Once the thread has ended, one is run here: its `context()` throws `RenderWorkerClosed`
+        // (a task left in a queue no thread serves would wait for ever).
+        let late = state.withLock { s -> Bool in
+            if s.finished { return true }
+            s.items.append(.task(unowned))
+            return false
+        }
+        if late { unowned.runSynchronously(on: asUnownedSerialExecutor()) } else { ready.signal() }
     }
 
     func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: self) }
@@ -125,6 +131,7 @@ final class GLThread<Context>: SerialExecutor, Sendable {
 
     /// The context, on this thread only.
     func context() throws -> Context {
+        if state.withLock({ $0.finished }) { throw RenderWorkerClosed() }
         precondition(isCurrent, "the GL context is used off its thread")
         return try made!.get()
     }
@@ -203,6 +210,14 @@ final class GLThread<Context>: SerialExecutor, Sendable {
             switch item {
             case .task(let job): job.runSynchronously(on: asUnownedSerialExecutor())
             case .job(let job): job.value(made!)
+            }
+        }
+        state.withLock { $0.finished = true }
+        // Tasks that came between the last item and `finished`: each is told the worker closed.
+        while let item = state.withLock({ $0.items.popFirst() }) {
+            switch item {
+            case .task(let job): job.runSynchronously(on: asUnownedSerialExecutor())
+            case .job(let job): job.value(.failure(RenderWorkerClosed()))
             }
         }
         made = nil

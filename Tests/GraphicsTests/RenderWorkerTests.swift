@@ -55,6 +55,21 @@ final class RenderWorkerTests: XCTestCase {
         XCTAssertEqual(worker.waitingForRoom, 0)
     }
 
+    /// A task that asks a closed worker is told so, never left waiting in a queue no thread serves.
+    func testAsyncCallersOfAClosedWorkerGetRenderWorkerClosed() async throws {
+        let worker = RenderWorker { Counter() }
+        _ = try await worker.draw { $0.jobs }
+        worker.close()
+        do {
+            _ = try await worker.draw { $0.jobs }
+            XCTFail("a closed worker drew")
+        } catch is RenderWorkerClosed {}
+        do {
+            _ = try await worker.perform { $0.jobs }
+            XCTFail("a closed worker drew")
+        } catch is RenderWorkerClosed {}
+    }
+
     /// An async caller's job runs isolated to the worker, on its GL thread: where the context
     /// was made and where threads' jobs run.
     func testAsyncJobsRunOnTheWorkersThread() async throws {
