@@ -9,7 +9,7 @@ import Synchronization
 /// The actor's executor is that thread (`GLThread`): its isolated methods run there, so code
 /// that awaits `perform` runs its job beside the GL context and only a `Sendable` result comes
 /// back. Threads outside Swift concurrency (the thumbnail pipeline's stages, a replay's reader)
-/// hand it jobs with `submit` (fire and forget, waits only for room) or the blocking `perform`.
+/// hand it jobs with `submit` (fire and forget, waits only for room) or `performBlocking`.
 /// The queue is bounded: callers wait for room, async ones suspended, so memory stays bounded.
 public actor RenderWorker<Context> {
     public nonisolated let capacity: Int
@@ -44,7 +44,7 @@ public actor RenderWorker<Context> {
     }
 
     /// Runs `job` on the drawing thread, isolated to this actor; the caller suspends (no thread
-    /// is blocked) while it waits for room in the queue and for its turn.
+    /// is blocked) while it waits for its turn. `draw` waits for room in the queue first.
     public func perform<T: Sendable>(_ job: (Context) throws -> T) async throws -> T {
         try job(try thread.context())
     }
@@ -183,13 +183,9 @@ final class GLThread<Context>: SerialExecutor, Sendable {
     }
 
     func close() {
-        let (waiters, already) = state.withLock { s -> ([DispatchSemaphore], Bool) in
-            defer { s.closed = true; s.blocked = [] }
-            return (s.blocked, s.closed)
-        }
-        let suspended = state.withLock { s -> [CheckedContinuation<Void, Never>] in
-            defer { s.suspended = [] }
-            return s.suspended
+        let (waiters, suspended, already) = state.withLock { s -> ([DispatchSemaphore], [CheckedContinuation<Void, Never>], Bool) in
+            defer { s.closed = true; s.blocked = []; s.suspended = [] }
+            return (s.blocked, s.suspended, s.closed)
         }
         waiters.forEach { $0.signal() }
         suspended.forEach { $0.resume() }
@@ -206,22 +202,21 @@ final class GLThread<Context>: SerialExecutor, Sendable {
         let me = pthread_self()
         threadID.withLock { $0 = me }
         made = Result { try makeContext() }
-        while let item = next() {
-            switch item {
-            case .task(let job): job.runSynchronously(on: asUnownedSerialExecutor())
-            case .job(let job): job.value(made!)
-            }
-        }
+        while let item = next() { run(item) }
         state.withLock { $0.finished = true }
-        // Tasks that came between the last item and `finished`: each is told the worker closed.
-        while let item = state.withLock({ $0.items.popFirst() }) {
-            switch item {
-            case .task(let job): job.runSynchronously(on: asUnownedSerialExecutor())
-            case .job(let job): job.value(.failure(RenderWorkerClosed()))
-            }
-        }
+        // Tasks that came between the last item and `finished`: each is told the worker closed
+        // (its `context()` throws now).
+        made = .failure(RenderWorkerClosed())
+        while let item = state.withLock({ $0.items.popFirst() }) { run(item) }
         made = nil
         ended.signal()
+    }
+
+    private func run(_ item: Item) {
+        switch item {
+        case .task(let job): job.runSynchronously(on: asUnownedSerialExecutor())
+        case .job(let job): job.value(made!)
+        }
     }
 
     private func next() -> Item? {

@@ -14,7 +14,7 @@ extension MolshotService {
     /// library is read-only, the library's errors answered as `badRequest` says.
     func writing<T: Sendable>(_ body: @escaping @Sendable (MoleculeLibrary) throws -> T) async throws -> T {
         guard !library.isReadOnly else { throw HTTPError(.forbidden, message: "this server's library is read-only") }
-        do { return try await library.write(body) } catch let e as HTTPError { throw e } catch { throw Self.badRequest(error) }
+        do { return try await library.write(body) } catch { throw Self.badRequest(error) }
     }
 
     /// Whether `viewer` may see the molecule with this checksum (or none is in the library).
@@ -36,7 +36,7 @@ extension MolshotService {
     /// database for each request cost more than the request; WAL lets each read see the latest
     /// commit); the library's errors answered as `badRequest` says.
     func reading<T: Sendable>(_ body: @escaping @Sendable (MoleculeLibrary) throws -> T) async throws -> T {
-        do { return try await library.read(body) } catch let e as HTTPError { throw e } catch { throw Self.badRequest(error) }
+        do { return try await library.read(body) } catch { throw Self.badRequest(error) }
     }
 
     /// Longest search text (SQLite refuses LIKE patterns past 50,000 bytes; no name is this long).

@@ -132,6 +132,8 @@ public final class MolshotService: Sendable {
 
     /// A 400 that names the parameter, from the same errors the CLI reports as `--name ...`.
     static func badRequest(_ error: Error) -> HTTPError {
+        // An answer made already (a 404 inside a library read, say) goes out as it is.
+        if let e = error as? HTTPError { return e }
         if let e = error as? RequestError { return HTTPError(.badRequest, message: "parameter \(e.field) \(e.message)") }
         // The library's conditions as what they are: busy is a moment's wait, a conflict is 409,
         // a damaged library file is the server's (logged), never the request's.

@@ -55,7 +55,7 @@ extension MolshotService {
                 try Self.checkSide(width: frame.width, height: frame.height, maxSide: maxSide)
                 return try PathwayPicture(map, view: frame.view, width: frame.width, height: frame.height, theme: request.theme,
                                           samples: request.samples)
-            } catch let e as HTTPError { throw e } catch { throw Self.badRequest(error) }
+            } catch { throw Self.badRequest(error) }
         }
         return try await draw { renderers in try picture.png(try picture.draw(renderers.pathways)) }
     }

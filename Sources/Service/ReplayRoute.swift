@@ -94,7 +94,7 @@ extension MolshotService {
                 try replay.feed(String(line), emit: emit)
             }
             try replay.finish(emit: emit)
-        } catch let e as HTTPError { throw e } catch let e as FrameLimitError {
+        } catch let e as FrameLimitError {
             throw HTTPError(.contentTooLarge, message: "\(e) (replay frames)")
         } catch { throw badRequest(error) }
         let (pngs, times) = frames.withLock { ($0.pngs, $0.times) }

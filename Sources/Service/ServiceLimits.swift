@@ -156,7 +156,7 @@ extension MolshotService {
                     if once.claim() { continuation.resume(with: result) }
                 }
             }
-        } catch let e as HTTPError { throw e } catch { throw Self.badRequest(error) }
+        } catch { throw Self.badRequest(error) }
     }
 }
 

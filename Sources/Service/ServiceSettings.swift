@@ -60,7 +60,7 @@ public struct ServiceSetting: Sendable {
         switch v {
         case .text(let t): return t.isEmpty ? nil : t
         case .integer(let n): return String(n)
-        case .seconds(let s): return s == s.rounded() ? String(Int(s)) : String(s)
+        case .seconds(let s): return Self.number(s)
         case .flag(let b): return b ? "on" : nil
         }
     }

@@ -115,21 +115,22 @@ public final class ThumbnailRun: Sendable {
     /// After part processes have done the other parts: their index parts merged into this run's
     /// index, their counts added, and contact sheets drawn over the whole run.
     public func finish(adding parts: [ThumbnailSummary]) throws -> ThumbnailSummary {
-        let job = job, start = start
-        return try state.withLock { s in
-        var summary = s.summary
-        defer { s.summary = summary }
-        for h in parts {
-            summary.total += h.total
-            summary.rendered += h.rendered
-            summary.skipped += h.skipped
-            summary.failed += h.failed
-            summary.images += h.images
-            summary.failures += h.failures
+        let job = job
+        // The parts' counts and index parts merged into the run's, and the index saved.
+        var (summary, index) = try state.withLock { s -> (ThumbnailSummary, ThumbnailIndex) in
+            for h in parts {
+                s.summary.total += h.total
+                s.summary.rendered += h.rendered
+                s.summary.skipped += h.skipped
+                s.summary.failed += h.failed
+                s.summary.images += h.images
+                s.summary.failures += h.failures
+            }
+            s.index.absorbParts(in: job.outputDirectory, shard: job.shard)
+            try s.index.save()
+            return (s.summary, s.index)
         }
-        s.index.absorbParts(in: job.outputDirectory, shard: job.shard)
-        try s.index.save()
-        let index = s.index
+        // Contact sheets over the whole run, outside the lock (the run's threads are done).
         let everything = try StructureInputs.collect(job.inputs).filter(job.shard.contains)
         if let layout = job.contactSheet {
             for (m, mode) in job.request.modes.enumerated() {
@@ -143,8 +144,8 @@ public final class ThumbnailRun: Sendable {
         }
         summary.seconds = Date().timeIntervalSince(start)
         summary.failures.sort { $0.source < $1.source }
+        state.withLock { [summary] in $0.summary = summary }
         return summary
-        }
     }
 
     /// Readers and writers run below the drawing thread and llvmpipe's (nice 10): drawing is the
