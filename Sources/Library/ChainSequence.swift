@@ -19,8 +19,9 @@ public struct ChainSequence: Codable, Sendable, Equatable {
             var letters = "", marks = "", known = 0
             for r in chain.residues {
                 let residue = model.residues[Int(r)]
-                let letter = MoleculeContent.oneLetter[residue.name.description]
-                if letter == nil && residue.isHetero { continue }
+                let letter = ResidueLetters.letter(residue.name)
+                if letter == nil && residue.isHetero && !residue.isModified { continue }
+                if residue.isHetero && !residue.isModified { continue }
                 if letter != nil { known += 1 }
                 letters.append(letter ?? "X")
                 switch Int(r) < states.count ? states[Int(r)] : .coil {

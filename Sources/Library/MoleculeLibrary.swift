@@ -173,7 +173,7 @@ public final class MoleculeLibrary {
         let content = MoleculeContent(structure, perception: perception)
         structure.models = Array(structure.models.prefix(1))
         let model = content.model
-        let ligandAtoms = model.residues.filter { $0.isHetero && !$0.isWater }.flatMap { $0.atoms.map(Int.init) }
+        let ligandAtoms = model.residues.filter(\.isLigand).flatMap { $0.atoms.map(Int.init) }
         let compact = CompactModel.encode(content.model, bonds: content.bonds)
         // The original against the model as the library will read it back (what its decoding
         // will write again), checked to come back whole; else kept with zstd alone.
@@ -722,7 +722,7 @@ struct MoleculeContent: Sendable {
     /// Hetero residues other than water by name, with how many copies and atoms, by name.
     static func ligandRows(_ model: Model) -> [(name: String, copies: Int, atoms: Int)] {
         var rows: [String: (copies: Int, atoms: Int)] = [:]
-        for r in model.residues where r.isHetero && !r.isWater {
+        for r in model.residues where r.isLigand {
             rows[r.name.description, default: (0, 0)].copies += 1
             rows[r.name.description, default: (0, 0)].atoms += r.atoms.count
         }
@@ -734,7 +734,7 @@ struct MoleculeContent: Sendable {
         var out: [(String, String)] = []
         for chain in model.chains {
             var letters = ""
-            for r in chain.residues { if let c = oneLetter[model.residues[Int(r)].name.description] { letters.append(c) } }
+            for r in chain.residues { if let c = ResidueLetters.letter(model.residues[Int(r)].name) { letters.append(c) } }
             if letters.count >= 2 && !out.contains(where: { $0.0 == chain.id }) { out.append((chain.id, letters)) }
         }
         return out

@@ -79,7 +79,7 @@ public struct Cartoon: Representation {
                     default: break
                     }
                 }
-                guard let g = guide, visible[Int(g)], !residue.isHetero || isNucleic || residue.name.description == "MSE" else {
+                guard let g = guide, visible[Int(g)], !residue.isHetero || residue.isModified || isNucleic else {
                     flush()
                     continue
                 }

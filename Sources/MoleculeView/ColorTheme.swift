@@ -101,7 +101,7 @@ public enum ColorTheme: String, Sendable, CaseIterable {
             return model.atoms.map { atom in
                 let residue = model.residues[Int(atom.residue)]
                 if let h = ColorTheme.kyteDoolittle[residue.name] { return ColorTheme.hydrophobicityColor(h) }
-                return residue.isHetero && !residue.isWater ? ColorTheme.elementColor(atom.element, elements) : 0xFFFFFF
+                return residue.isLigand ? ColorTheme.elementColor(atom.element, elements) : 0xFFFFFF
             }
         case .residue:
             return model.atoms.map { atom in

@@ -67,6 +67,11 @@ public struct RenderRequest: Sendable, Equatable {
     public var pngLevel = 1
     /// Input files larger than this once inflated are refused.
     public var maxBytes = FileInput.defaultLimit
+    /// Which molecule: the file's coordinates or one of its biological assemblies.
+    public var assembly = AssemblyChoice.auto
+    /// Most atoms an assembly may be built to (every model); a front end's own limit, not a field.
+    public var maxAtoms = RenderRequest.defaultMaxAtoms
+    public static let defaultMaxAtoms = 20_000_000
 
     public init() {}
 
@@ -157,7 +162,14 @@ public struct RenderRequest: Sendable, Equatable {
         if pngLevel != 1 { line += " png=\(pngLevel)" }
         if transparency != 0 { line += " transparency=\(transparency)" }
         if !shows.isEmpty { line += " show=" + shows.map(\.text).joined(separator: "|") }
+        if assembly != .auto { line += " assembly=\(assembly)" }
         return line
+    }
+
+    /// The molecule to draw from `structure` as read: itself, or the assembly `assembly` names,
+    /// built (refused past `maxAtoms`). `source` names the file in errors.
+    public func molecule(_ structure: Structure, source: String) throws -> Structure {
+        try structure.applying(assembly, source: source, maxAtoms: maxAtoms)
     }
 
     /// Eight hex digits naming these settings (FNV-1a 64 of `canonical`, high half).
@@ -287,6 +299,16 @@ public struct RenderRequest: Sendable, Equatable {
         },
         Field(name: "png-level", help: "PNG compression level 0 to 9 (default 1, fast; 9 is smallest).", isFlag: false) { r, v throws(RequestError) in
             r.pngLevel = try ValueText.integer(v, field: "png-level", in: 0...9)
+        },
+        Field(name: "assembly", help: "auto (the default: the first biological assembly the file declares, as the RCSB's and PDBe's "
+              + "pages and Mol* show an entry, or the deposited model where it declares none or its first is the model unchanged), "
+              + "model (the coordinates as deposited), or an assembly id (1, 2, ...; molshot info lists them).",
+              isFlag: false) { r, v throws(RequestError) in
+            let text = v.trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty, text.count <= 40, !text.contains(where: { $0.isWhitespace || $0.isNewline }) else {
+                throw RequestError(field: "assembly", "expected auto, model or an assembly id (got \(Excerpt.of(v, length: 40)))")
+            }
+            r.assembly = AssemblyChoice(text)
         },
         Field(name: "max-bytes", help: "Refuse input files larger than this many bytes once inflated (default 2 GiB).",
               isFlag: false) { r, v throws(RequestError) in

@@ -44,10 +44,22 @@ struct PictureLimits: Sendable {
         }
     }
 
+    /// The molecule `view` asks for (the file's model or an assembly), checked: 413 past max-atoms,
+    /// counted before an assembly is built.
+    func molecule(_ structure: Structure, _ view: RenderRequest) throws -> Structure {
+        try check(structure)
+        var view = view
+        view.maxAtoms = maxAtoms
+        do {
+            return try view.molecule(structure, source: structure.metadata.id.isEmpty ? "the structure" : structure.metadata.id)
+        } catch let error as AssemblyError where error.tooLarge {
+            throw HTTPError(.contentTooLarge, message: error.description)
+        } catch { throw MolshotService.badRequest(error) }
+    }
+
     /// `subject` read, checked and made ready to draw as `view` asks.
     func picture(_ subject: ImageSubject, _ view: RenderRequest, perception: BondPerception) throws -> (MoleculePicture, atoms: Int) {
-        let structure = try load(subject)
-        try check(structure)
+        let structure = try molecule(try load(subject), view)
         do {
             return (try MoleculePicture(structure, mode: try view.singleMode(), request: view, perception: perception),
                     structure.models.first?.atoms.count ?? 0)

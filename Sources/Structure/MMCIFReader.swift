@@ -1,3 +1,5 @@
+import Core
+
 /// Reads PDBx/mmCIF: the `_atom_site` loop in any column order, streamed without building
 /// strings, plus title, method, resolution, `_struct_conn` and `_chem_comp_bond`.
 /// Only the first data block is read.
@@ -7,17 +9,22 @@ public enum MMCIFReader {
         var tags: [String]
         var rows: [[String?]]
 
-        func column(_ name: String) -> Int? { tags.firstIndex(of: name) }
+        /// Tags are lower-cased as read (CIF names are case-insensitive); so are the names asked for.
+        func column(_ name: String) -> Int? { tags.firstIndex(of: name.lowercased()) }
 
         func value(_ row: Int, _ names: String...) -> String? {
             for name in names { if let c = column(name), let v = rows[row][c] { return v } }
             return nil
         }
+
+        var count: Int { rows.count }
     }
 
     static let keptCategories: Set<String> = ["_struct", "_exptl", "_refine", "_entry", "_struct_conn", "_chem_comp_bond",
                                               "_em_3d_reconstruction", "_reflns", "_struct_keywords", "_audit_author",
-                                              "_struct_conf", "_struct_sheet_range"]
+                                              "_struct_conf", "_struct_sheet_range", "_entity", "_entity_poly", "_pdbx_entity_nonpoly",
+                                              "_chem_comp", "_pdbx_struct_assembly", "_pdbx_struct_assembly_gen",
+                                              "_pdbx_struct_oper_list", "_pdbx_struct_mod_residue"]
 
     public static func read(_ b: UnsafeBufferPointer<UInt8>, source: String) throws -> Structure {
         var tok = CIFTokenizer(b, source: source)
@@ -130,13 +137,100 @@ public enum MMCIFReader {
                 structure.models[m].explicitBonds = resolveStructConn(conn, in: structure.models[m])
             }
         }
+        structure.entities = entities(tables, models: structure.models)
+        structure.assemblies = try assemblies(tables, source: source)
+        if let comps = tables["_chem_comp"] {
+            for r in 0..<comps.count {
+                if let id = comps.value(r, "_chem_comp.id"), let name = comps.value(r, "_chem_comp.name") {
+                    structure.componentNames[id] = name
+                }
+            }
+        }
+        if let mods = tables["_pdbx_struct_mod_residue"] {
+            for r in 0..<mods.count {
+                if let name = mods.value(r, "_pdbx_struct_mod_residue.label_comp_id", "_pdbx_struct_mod_residue.auth_comp_id"),
+                   let parent = mods.value(r, "_pdbx_struct_mod_residue.parent_comp_id") {
+                    structure.statedModifications[ShortName(name)] = ShortName(parent)
+                }
+            }
+        }
         return structure
+    }
+
+    /// `_entity` with `_entity_poly`'s type and sequence; each entity's chains from the atoms' label ids.
+    static func entities(_ tables: [String: Table], models: [Model]) -> [Entity] {
+        guard let table = tables["_entity"] else { return [] }
+        var poly: [String: (type: String?, sequence: String?)] = [:]
+        if let p = tables["_entity_poly"] {
+            for r in 0..<p.count {
+                guard let id = p.value(r, "_entity_poly.entity_id") else { continue }
+                let sequence = p.value(r, "_entity_poly.pdbx_seq_one_letter_code_can", "_entity_poly.pdbx_seq_one_letter_code")
+                    .map { $0.filter { !$0.isWhitespace } }
+                poly[id] = (p.value(r, "_entity_poly.type"), sequence)
+            }
+        }
+        var chains: [String: [String]] = [:]
+        if let model = models.first {
+            for chain in model.chains where !chain.entity.isEmpty && !chain.labelID.isEmpty {
+                if !(chains[chain.entity]?.contains(chain.labelID) ?? false) { chains[chain.entity, default: []].append(chain.labelID) }
+            }
+        }
+        return (0..<table.count).compactMap { r in
+            guard let id = table.value(r, "_entity.id") else { return nil }
+            return Entity(id: id, type: table.value(r, "_entity.type") ?? "", description: table.value(r, "_entity.pdbx_description") ?? "",
+                          polymerType: poly[id]?.type, sequence: poly[id]?.sequence, chains: chains[id] ?? [])
+        }
+    }
+
+    /// `_pdbx_struct_assembly`, its generators and the operators they name.
+    static func assemblies(_ tables: [String: Table], source: String) throws -> [Assembly] {
+        guard let table = tables["_pdbx_struct_assembly"], let gen = tables["_pdbx_struct_assembly_gen"] else { return [] }
+        var operators: [String: Assembly.Operator] = [:]
+        if let list = tables["_pdbx_struct_oper_list"] {
+            for r in 0..<list.count {
+                guard let id = list.value(r, "_pdbx_struct_oper_list.id") else { continue }
+                var rotation = [Double](repeating: 0, count: 9), translation = [Double](repeating: 0, count: 3)
+                var complete = true
+                for i in 1...3 {
+                    for j in 1...3 {
+                        if let v = list.value(r, "_pdbx_struct_oper_list.matrix[\(i)][\(j)]").flatMap(Double.init), v.isFinite {
+                            rotation[(i - 1) * 3 + j - 1] = v
+                        } else { complete = false }
+                    }
+                    if let v = list.value(r, "_pdbx_struct_oper_list.vector[\(i)]").flatMap(Double.init), v.isFinite {
+                        translation[i - 1] = v
+                    } else { complete = false }
+                }
+                guard complete else {
+                    throw StructureError(file: source, line: nil, message: "_pdbx_struct_oper_list operator \(Excerpt.of(id, length: 40)) lacks a matrix or vector value")
+                }
+                operators[id] = Assembly.Operator(rotation: rotation, translation: translation)
+            }
+        }
+        var out: [Assembly] = []
+        for r in 0..<table.count {
+            guard let id = table.value(r, "_pdbx_struct_assembly.id") else { continue }
+            var generators: [Assembly.Generator] = []
+            for g in 0..<gen.count where gen.value(g, "_pdbx_struct_assembly_gen.assembly_id") == id {
+                guard let expression = gen.value(g, "_pdbx_struct_assembly_gen.oper_expression"),
+                      let chains = gen.value(g, "_pdbx_struct_assembly_gen.asym_id_list") else { continue }
+                let ops = try AssemblyBuilder.expand(expression, source: source)
+                for op in ops.joined() where operators[op] == nil {
+                    throw StructureError(file: source, line: nil, message: "assembly \(Excerpt.of(id, length: 40)) names operator \(Excerpt.of(op, length: 40)), which _pdbx_struct_oper_list does not define")
+                }
+                generators.append(.init(operators: ops, chains: chains.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }))
+            }
+            let details = table.value(r, "_pdbx_struct_assembly.details") ?? ""
+            out.append(Assembly(id: id, details: details, generators: generators, operators: operators))
+        }
+        return out
     }
 
     /// Fields of `_atom_site` Molshot reads; author (auth_) names win over label_ ones, as in PDB files.
     struct AtomSiteColumns {
         var group = -1, id = -1, symbol = -1, atomName = -1, altID = -1, residueName = -1, chain = -1
         var sequence = -1, insertion = -1, x = -1, y = -1, z = -1, occupancy = -1, bFactor = -1, charge = -1, model = -1
+        var labelAsym = -1, labelEntity = -1, labelSeq = -1
 
         init(_ tags: [String]) {
             func col(_ names: String...) -> Int {
@@ -159,6 +253,9 @@ public enum MMCIFReader {
             bFactor = col("b_iso_or_equiv")
             charge = col("pdbx_formal_charge")
             model = col("pdbx_pdb_model_num")
+            labelAsym = col("label_asym_id")
+            labelEntity = col("label_entity_id")
+            labelSeq = col("label_seq_id")
         }
     }
 
@@ -262,8 +359,12 @@ public enum MMCIFReader {
             let atom = Atom(position: SIMD3(x, y, z), occupancy: occupancy, bFactor: bFactor, serial: serial,
                             name: atomName, element: element ?? MMCIFReader.inferElement(atomName, residueName: residueName),
                             altLoc: altName.byte(0), charge: charge)
+            var label = ModelBuilder.Label()
+            label.asym = name(c.labelAsym)
+            label.entity = name(c.labelEntity)
+            if c.labelSeq >= 0 { label.seq = Int32(clamping: ByteFields.int(b, row[c.labelSeq].start, row[c.labelSeq].end) ?? 0) }
             builder.add(atom, chain: name(c.chain), residueName: residueName, residueNumber: Int32(clamping: sequence),
-                        insertionCode: insertion.byte(0), hetero: hetero)
+                        insertionCode: insertion.byte(0), hetero: hetero, label: label)
         }
 
         mutating func finish() -> [Model] {

@@ -5,6 +5,8 @@ struct ModelBuilder {
     /// The chain id of the current run; nil before the first atom and after TER (any id, even one
     /// of eight 0xFF bytes, starts a new run then).
     private var chainID: ShortName?
+    /// The label (mmCIF `label_asym_id`) of the current run: a new label starts a new run too.
+    private var labelID = ShortName.empty
     private var residueKey = (number: Int32.min, insertion: UInt8(0), name: ShortName.empty, hetero: false)
 
     init(number: Int, reserve: Int = 0) {
@@ -21,21 +23,25 @@ struct ModelBuilder {
 
     @inline(__always)
     mutating func add(_ atom: Atom, chain: ShortName, residueName: ShortName, residueNumber: Int32,
-                      insertionCode: UInt8, hetero: Bool) {
+                      insertionCode: UInt8, hetero: Bool, label: Label = Label()) {
         var atom = atom
         let atomIndex = Int32(model.atoms.count)
-        if chain != chainID {
+        if chain != chainID || label.asym != labelID {
             closeResidue()
             chainID = chain
+            labelID = label.asym
             let r = Int32(model.residues.count)
-            model.chains.append(Chain(id: chain.description, residues: r..<r))
+            model.chains.append(Chain(id: chain.description, residues: r..<r, labelID: label.asym.description,
+                                      entity: label.entity.description))
             residueKey.number = Int32.min
         }
         if residueNumber != residueKey.number || insertionCode != residueKey.insertion || residueName != residueKey.name {
             closeResidue()
             residueKey = (residueNumber, insertionCode, residueName, hetero)
-            model.residues.append(Residue(name: residueName, number: residueNumber, insertionCode: insertionCode,
-                                          isHetero: hetero, chain: Int32(model.chains.count - 1), atoms: atomIndex..<atomIndex))
+            var residue = Residue(name: residueName, number: residueNumber, insertionCode: insertionCode,
+                                  isHetero: hetero, chain: Int32(model.chains.count - 1), atoms: atomIndex..<atomIndex)
+            residue.labelSeq = label.seq
+            model.residues.append(residue)
             model.chains[model.chains.count - 1].residues = model.chains[model.chains.count - 1].residues.lowerBound..<Int32(model.residues.count)
         }
         atom.residue = Int32(model.residues.count - 1)
@@ -51,6 +57,13 @@ struct ModelBuilder {
     mutating func finish() -> Model {
         closeResidue()
         return model
+    }
+
+    /// mmCIF's label ids of an atom record (empty in other formats).
+    struct Label {
+        var asym = ShortName.empty
+        var entity = ShortName.empty
+        var seq: Int32 = 0
     }
 
     mutating func addExplicitBond(_ bond: Bond) { model.explicitBonds.append(bond) }

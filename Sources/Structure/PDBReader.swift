@@ -14,16 +14,16 @@ public enum PDBReader {
         var titleParts: [String] = [], compoundParts: [String] = [], sourceParts: [String] = [], authorParts: [String] = [], keywordParts: [String] = []
         var lastSerial: Int32 = 0
         var idCode = ShortName.empty
+        var remark350 = Remark350()
+        var seqres: [String: [String]] = [:]
+        var seqresOrder: [String] = []
+        var hetnam: [String: String] = [:]
 
         func fail(_ line: Int, _ message: String) -> StructureError {
             StructureError(file: source, line: line, message: message)
         }
         func finishModel() {
-            if builder.atomCount > 0 {
-                var model = builder.finish()
-                model.explicitBonds = resolveConect(conect, in: model)
-                structure.models.append(model)
-            }
+            if builder.atomCount > 0 { structure.models.append(builder.finish()) }
         }
 
         while let range = lines.next() {
@@ -111,9 +111,36 @@ public enum PDBReader {
             case "EXPDTA":
                 structure.metadata.method = recordText(b, s, e, idCode: idCode)
             case "REMARK":
-                // REMARK   2 RESOLUTION.    1.74 ANGSTROMS.
-                if length > 24, ByteFields.int(b, s + 6, s + 10) == 2, ByteFields.text(b, s + 11, s + 22) == "RESOLUTION." {
-                    structure.metadata.resolution = ByteFields.float(b, s + 22, min(e, s + 30))
+                let number = ByteFields.int(b, s + 6, min(e, s + 10))
+                if number == 2, length > 22, ByteFields.text(b, s + 11, s + 22) == "RESOLUTION." {
+                    // REMARK   2 RESOLUTION. 1.74 ANGSTROMS. (the number's columns vary between writers)
+                    let rest = recordText(b, s, e, idCode: idCode).dropFirst("RESOLUTION.".count)
+                    if let word = rest.split(separator: " ").first, let v = Float(word), v.isFinite, v > 0 {
+                        structure.metadata.resolution = v
+                    }
+                } else if number == 350 {
+                    remark350.read(Substring(recordText(b, s, e, idCode: idCode)))
+                }
+            case "MODRES":
+                // MODRES 4TRA 2MG A   10    G  2N-METHYLGUANOSINE...: residue name 13-15, standard name 25-27.
+                if length >= 27 {
+                    let name = ShortName(b, s + 12, s + 15), parent = ShortName(b, s + 24, s + 27)
+                    if !name.isEmpty && !parent.isEmpty { structure.statedModifications[name] = parent }
+                }
+            case "SEQRES":
+                // Chain in column 12, residue names from column 20 in 4-column fields.
+                if length >= 20 {
+                    let chain = ByteFields.text(b, s + 11, s + 12)
+                    if seqres[chain] == nil { seqresOrder.append(chain) }
+                    let names = ByteFields.text(b, s + 19, min(e, s + 70)).split(separator: " ").map(String.init)
+                    seqres[chain, default: []] += names
+                }
+            case "HETNAM":
+                // Continuation in 9-10, the component 12-14, its name from 16.
+                if length >= 16 {
+                    let id = ByteFields.text(b, s + 11, s + 14)
+                    let text = ByteFields.text(b, s + 15, min(e, s + 70))
+                    if let old = hetnam[id] { hetnam[id] = old + (old.hasSuffix("-") ? "" : " ") + text } else { hetnam[id] = text }
                 }
             case "HELIX":
                 // Chain 20, start 22-25 and 26 (insertion), end chain 32, end 34-37 and 38.
@@ -136,6 +163,13 @@ public enum PDBReader {
             }
         }
         finishModel()
+        // CONECT records stand after the last ENDMDL in multi-model files: they bond every model.
+        for m in structure.models.indices {
+            structure.models[m].explicitBonds = resolveConect(conect, in: structure.models[m])
+        }
+        structure.assemblies = remark350.assemblies()
+        structure.componentNames = hetnam
+        structure.entities = compoundEntities(compoundParts, seqres: seqres, order: seqresOrder)
         structure.metadata.compound = joinContinuation(compoundParts)
         // Files from before TITLE existed (1996) name their content in COMPND.
         structure.metadata.title = titleParts.isEmpty ? structure.metadata.compound : joinContinuation(titleParts)
@@ -146,6 +180,103 @@ public enum PDBReader {
             throw StructureError(file: source, line: nil, message: "no ATOM or HETATM records: not a structure")
         }
         return structure
+    }
+
+    /// The molecules COMPND lists (MOL_ID, MOLECULE, CHAIN), with SEQRES sequences; where COMPND
+    /// has no MOL_ID, one entity a SEQRES chain.
+    static func compoundEntities(_ parts: [String], seqres: [String: [String]], order: [String]) -> [Entity] {
+        var entities: [Entity] = []
+        // Tokens `KEY: value;` over the joined continuation lines.
+        let text = parts.map { $0.count > 0 && $0.first!.isNumber ? String($0.drop(while: { !$0.isWhitespace })) : $0 }.joined(separator: " ")
+        for item in text.split(separator: ";") {
+            guard let colon = item.firstIndex(of: ":") else { continue }
+            let key = item[..<colon].trimmingCharacters(in: .whitespaces).uppercased()
+            let value = item[item.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            switch key {
+            case "MOL_ID": entities.append(Entity(id: value, type: "polymer", description: ""))
+            case "MOLECULE": if !entities.isEmpty { entities[entities.count - 1].description = value }
+            case "CHAIN":
+                if !entities.isEmpty {
+                    entities[entities.count - 1].chains = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                        .map { $0 == "NULL" ? "" : $0 }
+                }
+            default: break
+            }
+        }
+        if entities.isEmpty {
+            entities = order.enumerated().map { Entity(id: String($0.offset + 1), type: "polymer", description: "", chains: [$0.element]) }
+        }
+        for i in entities.indices {
+            guard let chain = entities[i].chains.first, let names = seqres[chain] else { continue }
+            entities[i].sequence = String(names.map { ResidueLetters.letter(ShortName($0)) ?? "X" })
+            entities[i].polymerType = names.contains(where: { ResidueLetters.aminoAcid(ShortName($0)) }) ? "polypeptide(L)"
+                : names.contains(where: { ["DA", "DC", "DG", "DT"].contains($0) }) ? "polydeoxyribonucleotide" : "polyribonucleotide"
+        }
+        return entities.filter { !$0.chains.isEmpty || $0.sequence != nil }
+    }
+
+    /// REMARK 350's biomolecules: each `APPLY THE FOLLOWING TO CHAINS:` with the BIOMT operators after it.
+    struct Remark350 {
+        var assemblyList: [Assembly] = []
+        var chains: [String] = []
+        var collectingChains = false
+        var rows: [Int: [Double]] = [:]
+        var operators: [(String, Assembly.Operator)] = []
+
+        mutating func read(_ line: Substring) {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            if text.hasPrefix("BIOMOLECULE:") {
+                close()
+                let id = text.dropFirst("BIOMOLECULE:".count).trimmingCharacters(in: .whitespaces)
+                assemblyList.append(Assembly(id: id, details: "", generators: [], operators: [:], byAuthorChain: true))
+            } else if text.hasPrefix("AUTHOR DETERMINED BIOLOGICAL UNIT:") || text.hasPrefix("SOFTWARE DETERMINED QUATERNARY STRUCTURE:") {
+                if !assemblyList.isEmpty && assemblyList[assemblyList.count - 1].details.isEmpty {
+                    let value = text.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+                    assemblyList[assemblyList.count - 1].details = (text.hasPrefix("AUTHOR") ? "author_defined_assembly " : "software_defined_assembly ") + value.lowercased()
+                }
+            } else if text.hasPrefix("APPLY THE FOLLOWING TO CHAINS:") || (collectingChains && text.hasPrefix("AND CHAINS:")) {
+                if !text.hasPrefix("AND") { closeGenerator() }
+                let list = text.split(separator: ":", maxSplits: 1).last ?? ""
+                chains += list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                collectingChains = true
+            } else if text.hasPrefix("BIOMT") {
+                collectingChains = false
+                let fields = text.split(separator: " ")
+                guard fields.count >= 6, let row = Int(fields[0].dropFirst(5)), (1...3).contains(row) else { return }
+                let values = fields[2...5].compactMap { Double($0) }
+                guard values.count == 4, values.allSatisfy(\.isFinite) else { return }
+                rows[row] = values
+                if row == 3, let r1 = rows[1], let r2 = rows[2] {
+                    operators.append((String(fields[1]), Assembly.Operator(rotation: [r1[0], r1[1], r1[2], r2[0], r2[1], r2[2], values[0], values[1], values[2]],
+                                                                           translation: [r1[3], r2[3], values[3]])))
+                    rows = [:]
+                }
+            } else {
+                collectingChains = false
+            }
+        }
+
+        mutating func closeGenerator() {
+            guard !assemblyList.isEmpty, !chains.isEmpty, !operators.isEmpty else { chains = []; operators = []; return }
+            let a = assemblyList.count - 1
+            // Operator names are per biomolecule; a second generator may reuse them with other matrices.
+            let tag = assemblyList[a].generators.isEmpty ? "" : "g\(assemblyList[a].generators.count + 1)."
+            var names: [[String]] = []
+            for (name, op) in operators {
+                assemblyList[a].operators[tag + name] = op
+                names.append([tag + name])
+            }
+            assemblyList[a].generators.append(.init(operators: names, chains: chains))
+            chains = []
+            operators = []
+        }
+
+        mutating func close() { closeGenerator() }
+
+        mutating func assemblies() -> [Assembly] {
+            close()
+            return assemblyList.filter { !$0.generators.isEmpty }
+        }
     }
 
     /// An insertion code byte, 0 for none.

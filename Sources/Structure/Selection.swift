@@ -8,7 +8,8 @@ import Core
 ///
 /// Words: `all`, `none`, `polymer` (`protein` and `nucleic` apart), `ligand` (neither polymer nor
 /// water), `water`, `hydrogen`, `hetatm` (`het`), `backbone` (of polymer residues), `sidechain`
-/// (protein atoms but N, CA, C, O, OXT); `chain IDS`, `resn NAMES`, `name NAMES`, `elem SYMBOLS`
+/// (protein atoms but N, CA, C, O, OXT), `modres` (modified polymer residues: MSE, PSU);
+/// `entity IDS` (mmCIF `label_entity_id`, PDB MOL_ID), `label_asym IDS` (mmCIF `label_asym_id`); `chain IDS`, `resn NAMES`, `name NAMES`, `elem SYMBOLS`
 /// (lists joined by `+` or `,`; `*` ends a name prefix, `C*`), `resi RANGES` (`5`, `10-20`,
 /// `-3--1`, joined by `+` or `,`), `within D of S` (S included), `S around D` (PyMOL's: within D
 /// of S, S left out), `byres S` (whole residues of S); `and`, `or`, `not` (binding tighter in
@@ -26,6 +27,9 @@ public indirect enum Selection: Sendable, Equatable {
     case hetatm
     case backbone
     case sidechain
+    case modified
+    case entity([String])
+    case labelAsym([String])
     case chain([String])
     case residueName([String])
     case atomName([String])
@@ -198,6 +202,9 @@ public indirect enum Selection: Sendable, Equatable {
             case "backbone", "bb.": return .backbone
             case "sidechain", "sc.": return .sidechain
             case "chain", "c.": return .chain(try list(after: t, "chain ids"))
+            case "modres", "modified": return .modified
+            case "entity": return .entity(try list(after: t, "entity ids"))
+            case "label_asym", "label_chain": return .labelAsym(try list(after: t, "label_asym_id values"))
             case "resn", "r.": return .residueName(try list(after: t, "residue names").map { $0.uppercased() })
             case "name", "n.": return .atomName(try list(after: t, "atom names").map { $0.uppercased() })
             case "elem", "e.", "element": return .element(try list(after: t, "element symbols").map { $0.uppercased() })
@@ -224,7 +231,7 @@ public indirect enum Selection: Sendable, Equatable {
         }
 
         static let words = ["all", "none", "polymer", "protein", "nucleic", "ligand", "water", "hydrogen", "hetatm", "backbone", "sidechain",
-                            "chain", "resn", "name", "elem", "resi", "within", "around", "byres", "and", "or", "not"]
+                            "modres", "entity", "label_asym", "chain", "resn", "name", "elem", "resi", "within", "around", "byres", "and", "or", "not"]
 
         /// `5`, `10-20`, `-3`, `-5--2`.
         static func range(_ item: String) -> ClosedRange<Int>? {
@@ -291,8 +298,12 @@ public indirect enum Selection: Sendable, Equatable {
     }
 
     private func test(_ atom: Atom, _ residue: Residue, _ chain: Chain) -> Bool {
-        let resn = residue.name.description.uppercased()
+        // A modified residue is its parent for what kind of residue it is.
+        let resn = residue.standardName.description.uppercased()
         switch self {
+        case .modified: return residue.isModified
+        case .entity(let ids): return ids.contains(chain.entity)
+        case .labelAsym(let ids): return ids.contains(chain.labelID)
         case .protein: return Selection.aminoAcids.contains(resn)
         case .nucleic: return Selection.nucleotides.contains(resn)
         case .polymer: return Selection.aminoAcids.contains(resn) || Selection.nucleotides.contains(resn)
@@ -307,7 +318,7 @@ public indirect enum Selection: Sendable, Equatable {
         case .sidechain:
             return Selection.aminoAcids.contains(resn) && !Selection.proteinBackbone.contains(atom.name.description.uppercased())
         case .chain(let ids): return ids.contains(chain.id)
-        case .residueName(let names): return Selection.matches(resn, names)
+        case .residueName(let names): return Selection.matches(residue.name.description.uppercased(), names)
         case .atomName(let names): return Selection.matches(atom.name.description.uppercased(), names)
         case .element(let symbols): return symbols.contains(atom.element.symbol.uppercased())
         case .residueNumber(let ranges): return ranges.contains { $0.contains(Int(residue.number)) }

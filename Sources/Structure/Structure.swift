@@ -16,8 +16,100 @@ public struct Structure: Sendable {
     /// Helices and strands the file states (PDB HELIX and SHEET, mmCIF `_struct_conf` and
     /// `_struct_sheet_range`), for every model.
     public var secondaryStructure: [SecondaryStructureRange] = []
+    /// The molecules the entry is made of (mmCIF `_entity`, PDB COMPND MOL_ID), in the file's order.
+    public var entities: [Entity] = []
+    /// The biological assemblies the file declares (mmCIF `_pdbx_struct_assembly`, PDB REMARK 350).
+    public var assemblies: [Assembly] = []
+    /// Chemical names of components by residue name (mmCIF `_chem_comp.name`, PDB HETNAM).
+    public var componentNames: [String: String] = [:]
+    /// Residue names the file says are modified polymer residues, with their parents (MODRES,
+    /// `_pdbx_struct_mod_residue`).
+    public var statedModifications: [ShortName: ShortName] = [:]
 
     public init(format: Format) { self.format = format }
+}
+
+/// One molecule of an entry: a polymer (its chains share one sequence), a ligand, water.
+public struct Entity: Sendable, Equatable, Codable {
+    public var id: String
+    /// `polymer`, `non-polymer`, `branched`, `water` (mmCIF `_entity.type`).
+    public var type: String
+    public var description: String
+    /// `polypeptide(L)`, `polyribonucleotide`, ... for polymers (`_entity_poly.type`).
+    public var polymerType: String?
+    /// One-letter sequence including residues not observed (`_entity_poly.pdbx_seq_one_letter_code_can`, SEQRES).
+    public var sequence: String?
+    /// The chains of the entity by label id (mmCIF `label_asym_id`; PDB files: the author id).
+    public var chains: [String]
+
+    public init(id: String, type: String, description: String, polymerType: String? = nil, sequence: String? = nil, chains: [String] = []) {
+        self.id = id
+        self.type = type
+        self.description = description
+        self.polymerType = polymerType
+        self.sequence = sequence
+        self.chains = chains
+    }
+}
+
+/// A biological assembly: which chains, moved by which operators.
+public struct Assembly: Sendable, Equatable {
+    public struct Generator: Sendable, Equatable {
+        /// Each element one copy: the operators applied right to left (`(1-60)(61-88)` gives
+        /// every pair, the second applied first, as mmCIF defines a product).
+        public var operators: [[String]]
+        /// Chains by label id (mmCIF `asym_id_list`) or, for PDB REMARK 350, author id.
+        public var chains: [String]
+        public init(operators: [[String]], chains: [String]) {
+            self.operators = operators
+            self.chains = chains
+        }
+    }
+
+    public var id: String
+    public var details: String
+    public var generators: [Generator]
+    /// Operators by name: a 3x4 matrix, row-major (rotation then translation column).
+    public var operators: [String: Operator]
+    /// True when the generators name chains by author id (PDB REMARK 350).
+    public var byAuthorChain: Bool
+
+    public init(id: String, details: String, generators: [Generator], operators: [String: Operator], byAuthorChain: Bool = false) {
+        self.id = id
+        self.details = details
+        self.generators = generators
+        self.operators = operators
+        self.byAuthorChain = byAuthorChain
+    }
+
+    /// A rigid motion: `rotation * p + translation` (doubles, as the files state them).
+    public struct Operator: Sendable, Equatable {
+        public var rotation: [Double]  // 9, row-major
+        public var translation: [Double]  // 3
+        public init(rotation: [Double], translation: [Double]) {
+            self.rotation = rotation
+            self.translation = translation
+        }
+        public static let identity = Operator(rotation: [1, 0, 0, 0, 1, 0, 0, 0, 1], translation: [0, 0, 0])
+        public var isIdentity: Bool {
+            zip(rotation, Operator.identity.rotation).allSatisfy { abs($0 - $1) < 1e-6 } && translation.allSatisfy { abs($0) < 1e-6 }
+        }
+        /// `self` after `other`: p -> self(other(p)).
+        public func after(_ other: Operator) -> Operator {
+            var r = [Double](repeating: 0, count: 9), t = [Double](repeating: 0, count: 3)
+            for i in 0..<3 {
+                for j in 0..<3 { r[i * 3 + j] = (0..<3).reduce(0) { $0 + rotation[i * 3 + $1] * other.rotation[$1 * 3 + j] } }
+                t[i] = (0..<3).reduce(translation[i]) { $0 + rotation[i * 3 + $1] * other.translation[$1] }
+            }
+            return Operator(rotation: r, translation: t)
+        }
+        public func apply(_ p: SIMD3<Float>) -> SIMD3<Float> {
+            let x = Double(p.x), y = Double(p.y), z = Double(p.z)
+            return SIMD3(Float(rotation[0] * x + rotation[1] * y + rotation[2] * z + translation[0]),
+                         Float(rotation[3] * x + rotation[4] * y + rotation[5] * z + translation[1]),
+                         Float(rotation[6] * x + rotation[7] * y + rotation[8] * z + translation[2]))
+        }
+    }
 }
 
 public struct Metadata: Sendable, Equatable {
@@ -69,6 +161,11 @@ public struct Residue: Sendable, Equatable {
     public var isHetero: Bool
     public var chain: Int32
     public var atoms: Range<Int32>
+    /// mmCIF `label_seq_id`, the position in the entity's sequence; 0 for none (ligands, water, PDB files).
+    public var labelSeq: Int32 = 0
+    /// For a modified polymer residue, the standard residue it derives from (MSE: MET, PSU: U);
+    /// empty for standard residues and ligands.
+    public var parent: ShortName = .empty
 
     public init(name: ShortName, number: Int32, insertionCode: UInt8, isHetero: Bool, chain: Int32, atoms: Range<Int32>) {
         self.name = name
@@ -80,6 +177,12 @@ public struct Residue: Sendable, Equatable {
     }
 
     public var isWater: Bool { Residue.waterNames.contains(name) }
+    /// A modified residue of a polymer chain (it stays in the chain's cartoon and sequence).
+    public var isModified: Bool { !parent.isEmpty }
+    /// A hetero group that is not water and not part of a polymer.
+    public var isLigand: Bool { isHetero && !isModified && !isWater }
+    /// The standard residue name this one reads as: its parent for a modified residue.
+    public var standardName: ShortName { parent.isEmpty ? name : parent }
 
     static let waterNames: Set<ShortName> = Set(["HOH", "WAT", "H2O", "DOD", "D2O", "SOL", "TIP", "TIP3", "TIP4", "SPC"].map { ShortName($0) })
 }
@@ -89,10 +192,16 @@ public struct Residue: Sendable, Equatable {
 public struct Chain: Sendable, Equatable {
     public var id: String
     public var residues: Range<Int32>
+    /// mmCIF `label_asym_id` (empty in PDB files): one per polymer, ligand or water group.
+    public var labelID: String = ""
+    /// mmCIF `label_entity_id` or PDB MOL_ID; empty when the file does not say.
+    public var entity: String = ""
 
-    public init(id: String, residues: Range<Int32>) {
+    public init(id: String, residues: Range<Int32>, labelID: String = "", entity: String = "") {
         self.id = id
         self.residues = residues
+        self.labelID = labelID
+        self.entity = entity
     }
 }
 

@@ -25,7 +25,9 @@ public enum StructureFile {
             let head = UnsafeBufferPointer(rebasing: feed.bytes[0..<feed.wait(beyond: min(4096, feed.capacity) - 1)])
             let result = Result { () throws -> Structure in
                 try checkText(head, source: path)
-                return try PDBReader.read(feed.bytes, source: path, feed: feed)
+                var structure = try PDBReader.read(feed.bytes, source: path, feed: feed)
+                structure.markModifiedResidues()
+                return structure
             }
             feed.finish()
             if let failure = feed.failure { throw failure }
@@ -43,7 +45,11 @@ public enum StructureFile {
     /// Parses bytes already in memory (inflated if they were gzip).
     public static func parse(_ bytes: [UInt8], source: String, format: Structure.Format? = nil) throws -> Structure {
         guard !bytes.isEmpty else { throw StructureError(file: source, line: nil, message: "is empty") }
-        return try bytes.withUnsafeBufferPointer { b in
+        var structure = try bytes.withUnsafeBufferPointer { b in
+            if format == nil || format == .mmcif, BinaryCIF.looksLike(b) {
+                let text = try BinaryCIF.mmCIFText(b, source: source, limit: max(FileInput.defaultLimit, bytes.count * 64))
+                return try text.withUnsafeBufferPointer { try MMCIFReader.read($0, source: source) }
+            }
             try checkText(UnsafeBufferPointer(rebasing: b[0..<min(b.count, 4096)]), source: source)
             let format = try format ?? detect(b, name: source)
             switch format {
@@ -55,6 +61,8 @@ public enum StructureFile {
             case .pqr: return try PQRReader.read(b, source: source)
             }
         }
+        structure.markModifiedResidues()
+        return structure
     }
 
     /// The format from the file name (less `.gz`), else from the first lines.
@@ -67,7 +75,7 @@ public enum StructureFile {
         switch base.split(separator: ".").last.map(String.init) ?? "" {
         case "pdb", "ent", "pdb1", "brk": return .pdb
         case "pqr": return .pqr
-        case "cif", "mmcif", "mcif": return .mmcif
+        case "cif", "mmcif", "mcif", "bcif": return .mmcif
         case "sdf", "sd", "mol": return .sdf
         case "mol2", "ml2": return .mol2
         case "xyz": return .xyz

@@ -4,10 +4,33 @@ public struct StructureSummary: Codable, Sendable, Equatable {
         public var id: String
         public var residues: Int
         public var atoms: Int
+        /// The entity of the chain's polymer (or of its first group), where the file says.
+        public var entity: String?
+        /// One letter a polymer residue as observed, modified residues as their parent; nil for no polymer.
+        public var sequence: String?
     }
 
     public struct LigandSummary: Codable, Sendable, Equatable {
         public var name: String
+        public var count: Int
+        /// The chemical name (mmCIF `_chem_comp.name`, PDB HETNAM).
+        public var chemicalName: String?
+    }
+
+    public struct AssemblySummary: Codable, Sendable, Equatable {
+        public var id: String
+        public var details: String
+        /// Copies of chains it makes: the operator combinations of every generator.
+        public var copies: Int
+        /// Atoms of the first model's assembly as drawn (default conformer: the first alternate location).
+        public var atoms: Int
+        /// Every atom record, alternate locations included.
+        public var atomRecords: Int
+    }
+
+    public struct ModifiedResidueSummary: Codable, Sendable, Equatable {
+        public var name: String
+        public var parent: String
         public var count: Int
     }
 
@@ -27,6 +50,9 @@ public struct StructureSummary: Codable, Sendable, Equatable {
     /// Bonds of the first model.
     public var bonds: Int
     public var bondSources: [String: Int]
+    public var entities: [Entity] = []
+    public var assemblies: [AssemblySummary] = []
+    public var modifiedResidues: [ModifiedResidueSummary] = []
 
     /// One rule for absent values in JSON: `null` (an empty id, title or method; no resolution).
     public func encode(to encoder: Encoder) throws {
@@ -45,6 +71,9 @@ public struct StructureSummary: Codable, Sendable, Equatable {
         try c.encode(waters, forKey: .waters)
         try c.encode(bonds, forKey: .bonds)
         try c.encode(bondSources, forKey: .bondSources)
+        try c.encode(entities, forKey: .entities)
+        try c.encode(assemblies, forKey: .assemblies)
+        try c.encode(modifiedResidues, forKey: .modifiedResidues)
     }
 
     public init(file: String, structure: Structure, bonds: [Bond]) {
@@ -73,17 +102,33 @@ public struct StructureSummary: Codable, Sendable, Equatable {
                 let residue = first.residues[Int(r)]
                 byID[chain.id]!.residues += 1
                 byID[chain.id]!.atoms += residue.atoms.count
+                if !residue.isWater && !residue.isLigand, let letter = ResidueLetters.letter(residue.name) {
+                    byID[chain.id]!.sequence = (byID[chain.id]!.sequence ?? "") + String(letter)
+                    if byID[chain.id]!.entity == nil && !chain.entity.isEmpty { byID[chain.id]!.entity = chain.entity }
+                }
                 if residue.isWater {
                     waterCount += 1
-                } else if residue.isHetero && !structure.format.isSmallMolecule {
+                } else if residue.isLigand && !structure.format.isSmallMolecule {
                     let name = residue.name.description
                     if ligandCounts[name] == nil { ligandOrder.append(name) }
                     ligandCounts[name, default: 0] += 1
                 }
             }
         }
+        for id in chainOrder where byID[id]!.entity == nil {
+            // A chain of ligands or water only (or a PDB file's): the entity that lists it.
+            byID[id]!.entity = first.chains.first(where: { $0.id == id && !$0.entity.isEmpty })?.entity
+                ?? structure.entities.first(where: { $0.chains.contains(id) })?.id
+        }
         chains = structure.format.isSmallMolecule ? [] : chainOrder.map { byID[$0]! }
-        ligands = ligandOrder.map { LigandSummary(name: $0, count: ligandCounts[$0]!) }
+        ligands = ligandOrder.map { LigandSummary(name: $0, count: ligandCounts[$0]!, chemicalName: structure.componentNames[$0]) }
+        entities = structure.entities
+        assemblies = structure.assemblies.map { a in
+            let counts = AssemblyBuilder.atomCounts(a, in: first)
+            return AssemblySummary(id: a.id, details: a.details, copies: a.generators.reduce(0) { $0 + $1.operators.count },
+                                   atoms: counts.drawn, atomRecords: counts.all)
+        }
+        modifiedResidues = structure.modifiedResidues.map { ModifiedResidueSummary(name: $0.name, parent: $0.parent, count: $0.count) }
         waters = waterCount
         self.bonds = bonds.count
         var sources: [String: Int] = [:]
@@ -113,6 +158,21 @@ public struct StructureSummary: Codable, Sendable, Equatable {
             lines.append("ligands:    " + ligands.map { $0.count > 1 ? "\($0.name) x\($0.count)" : $0.name }.joined(separator: ", "))
         }
         if waters > 0 { lines.append("waters:     \(waters)") }
+        if !modifiedResidues.isEmpty {
+            lines.append("modified:   " + modifiedResidues.map { "\($0.name) (\($0.parent))" + ($0.count > 1 ? " x\($0.count)" : "") }.joined(separator: ", "))
+        }
+        if !entities.isEmpty {
+            lines.append("entities:   \(entities.count)")
+            for e in entities {
+                lines.append("  \(e.id): \(e.type)\(e.description.isEmpty ? "" : ", " + e.description)\(e.chains.isEmpty ? "" : " (chains " + e.chains.joined(separator: ", ") + ")")")
+            }
+        }
+        if !assemblies.isEmpty {
+            lines.append("assemblies: \(assemblies.count)")
+            for a in assemblies {
+                lines.append("  \(a.id): \(a.copies) cop\(a.copies == 1 ? "y" : "ies"), \(a.atoms) atoms\(a.details.isEmpty ? "" : " (" + a.details + ")")")
+            }
+        }
         let sources = Bond.Source.allCases.compactMap { s -> String? in
             let n = bondSources[s.rawValue] ?? 0
             return n > 0 ? "\(n) \(s.rawValue)" : nil

@@ -2,6 +2,7 @@ import ArgumentParser
 import Core
 import Library
 import MoleculeView
+import Structure
 
 /// The options that choose a picture, declared once for every command that renders; each
 /// help text is the request field's own, so it reads the same everywhere. Values stay text
@@ -96,6 +97,7 @@ struct PictureOptions<Use: PictureUse>: ParsableArguments {
         if let pngLevel { v.append(("png-level", pngLevel)) }
         if let transparency { v.append(("transparency", transparency)) }
         if let maxBytes = input.maxBytes { v.append(("max-bytes", maxBytes)) }
+        if let assembly = input.assembly { v.append(("assembly", assembly)) }
         return v
     }
 
@@ -165,6 +167,15 @@ struct InputOptions: ParsableArguments {
     @Option(help: "The molecule library (default: $MOLSHOT_DB, else the XDG data folder's molshot/library.sqlite).")
     var db: String?
 
+    @Option(help: ArgumentHelp(RenderRequest.help("assembly"), valueName: "auto|model|ID"))
+    var assembly: String?
+
+    /// The assembly asked for, or `fallback` where none was given.
+    func assemblyChoice(default fallback: AssemblyChoice = .auto) throws(RequestError) -> AssemblyChoice {
+        guard let assembly else { return fallback }
+        return try RenderRequest([("assembly", assembly)]).assembly
+    }
+
     /// The limit given, or the default.
     func limit() throws(RequestError) -> Int {
         try RenderRequest(maxBytes.map { [("max-bytes", $0)] } ?? []).maxBytes
@@ -184,6 +195,9 @@ struct InputOptions: ParsableArguments {
     }
 
     func validate() throws {
-        do { _ = try limit() } catch { throw ValidationError(CLIFailure.message(error)) }
+        do {
+            _ = try limit()
+            _ = try assemblyChoice()
+        } catch { throw ValidationError(CLIFailure.message(error)) }
     }
 }

@@ -40,7 +40,7 @@ struct Render: ParsableCommand {
         try CLIFailure.run {
             let request = try picture.request()
             let rotations = try picture.rotations()
-            let structure = try picture.input.source().load(input).structure
+            let structure = try request.molecule(try picture.input.source().load(input).structure, source: input)
             let prepared = try PreparedMolecule(structure, mode: try request.singleMode(), request: request,
                                                 perception: try BondPerception.standard())
             let renderer = try MoleculeRenderer()

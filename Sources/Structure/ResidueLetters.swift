@@ -1,0 +1,90 @@
+import Core
+import Foundation
+
+/// One-letter codes of polymer residues and the parents of modified ones: the standard table,
+/// and `Assets/ccd-parents.tsv` (the Chemical Component Dictionary's 1,994 components with a
+/// `mon_nstd_parent_comp_id`: MSE is MET, PSU is U).
+public enum ResidueLetters {
+    static let standard: [ShortName: Character] = {
+        let pairs: [(String, Character)] = [
+            ("ALA", "A"), ("ARG", "R"), ("ASN", "N"), ("ASP", "D"), ("CYS", "C"), ("GLN", "Q"), ("GLU", "E"), ("GLY", "G"), ("HIS", "H"),
+            ("ILE", "I"), ("LEU", "L"), ("LYS", "K"), ("MET", "M"), ("PHE", "F"), ("PRO", "P"), ("SER", "S"), ("THR", "T"), ("TRP", "W"),
+            ("TYR", "Y"), ("VAL", "V"), ("SEC", "U"), ("PYL", "O"), ("UNK", "X"), ("HID", "H"), ("HIE", "H"), ("HIP", "H"), ("CYX", "C"),
+            ("ASX", "B"), ("GLX", "Z"),
+            ("DA", "A"), ("DC", "C"), ("DG", "G"), ("DT", "T"), ("DU", "U"), ("DI", "I"), ("A", "A"), ("C", "C"), ("G", "G"), ("U", "U"),
+            ("T", "T"), ("I", "I"), ("N", "N"), ("DN", "N"),
+        ]
+        return Dictionary(uniqueKeysWithValues: pairs.map { (ShortName($0.0), $0.1) })
+    }()
+
+    static let aminoAcids: Set<ShortName> = Set(Selection.aminoAcids.map { ShortName($0) })
+
+    /// Component to (parent, one-letter code); empty where the asset cannot be read (no parent known).
+    static let parents: [ShortName: (parent: ShortName, letter: Character?)] = {
+        guard let url = try? Resources.asset("ccd-parents.tsv"), let text = try? String(contentsOf: url, encoding: .utf8) else { return [:] }
+        var out: [ShortName: (ShortName, Character?)] = [:]
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            let f = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard f.count >= 3 else { continue }
+            // Several parents (a dinucleotide component): the first.
+            let parent = f[1].split(separator: ",").first.map(String.init) ?? ""
+            out[ShortName(f[0])] = (ShortName(parent), f[2].first)
+        }
+        return out
+    }()
+
+    /// The dictionary's parent of a modified residue, if it has one.
+    public static func parent(of name: ShortName) -> ShortName? { parents[name]?.parent }
+
+    /// The one-letter code: a standard residue's, else a modified residue's parent's.
+    public static func letter(_ name: ShortName) -> Character? {
+        if let c = standard[name] { return c }
+        if let p = parents[name] { return p.letter ?? standard[p.parent] }
+        return nil
+    }
+
+    public static func aminoAcid(_ name: ShortName) -> Bool { aminoAcids.contains(name) }
+
+    /// Whether `name` is a standard polymer residue.
+    public static func isStandard(_ name: ShortName) -> Bool { standard[name] != nil }
+}
+
+extension Structure {
+    /// Marks modified polymer residues (their `parent`): residues the file names in MODRES or
+    /// `_pdbx_struct_mod_residue`, or that have a parent in the Chemical Component Dictionary,
+    /// and that sit in a polymer: a position in the entity's sequence (mmCIF `label_seq_id`), or,
+    /// where the file has none, a chain run that also holds standard residues.
+    public mutating func markModifiedResidues() {
+        guard !format.isSmallMolecule else { return }
+        for m in models.indices {
+            var model = models[m]
+            for chain in model.chains {
+                var hasStandard = false
+                for r in chain.residues where ResidueLetters.isStandard(model.residues[Int(r)].name) {
+                    hasStandard = true
+                    break
+                }
+                for r in chain.residues {
+                    let residue = model.residues[Int(r)]
+                    if residue.isWater || ResidueLetters.isStandard(residue.name) { continue }
+                    guard let parent = statedModifications[residue.name] ?? ResidueLetters.parent(of: residue.name) else { continue }
+                    let inPolymer = residue.labelSeq > 0 || (hasStandard && (format != .mmcif || chain.labelID.isEmpty))
+                    if inPolymer { model.residues[Int(r)].parent = parent }
+                }
+            }
+            models[m] = model
+        }
+    }
+
+    /// Modified residues of the first model by name: parent and copies.
+    public var modifiedResidues: [(name: String, parent: String, count: Int)] {
+        guard let model = models.first else { return [] }
+        var order: [ShortName] = []
+        var counts: [ShortName: (ShortName, Int)] = [:]
+        for r in model.residues where r.isModified {
+            if counts[r.name] == nil { order.append(r.name) }
+            counts[r.name, default: (r.parent, 0)].1 += 1
+        }
+        return order.map { (name: $0.description, parent: counts[$0]!.0.description, count: counts[$0]!.1) }
+    }
+}
