@@ -50,7 +50,15 @@ public final class MoleculeDriver: ViewDriver {
         captions = CaptionWriter(background: options.request.background)
         self.worker = worker
         perception = try BondPerception.standard()
-        if let structure { try show(structure, model: structure.models.first) }
+        if let structure {
+            let molecule = try built(structure)
+            try show(molecule, model: molecule.models.first)
+        }
+    }
+
+    /// The molecule the request asks for from a structure as read: the file's model or an assembly.
+    private func built(_ structure: Structure) throws -> Structure {
+        try options.request.molecule(structure, source: structure.metadata.id.isEmpty ? "the structure" : structure.metadata.id)
     }
 
     private func show(_ structure: Structure?, model: Model?) throws {
@@ -110,7 +118,7 @@ public final class MoleculeDriver: ViewDriver {
                 throw GestureFileError(file: source, line: event.line, message: "load: this replay reads no files; it shows the molecule it was started with")
             }
             do {
-                let s = try loader.load(path)
+                let s = try built(try loader.load(path))
                 try show(s, model: s.models.first)
             } catch let e as StructureError {
                 throw GestureFileError(file: source, line: event.line, message: "load: \(e)")
@@ -123,7 +131,7 @@ public final class MoleculeDriver: ViewDriver {
             if let catalog = options.catalog {
                 if let entry = catalog.entry(for: parts) {
                     do {
-                        let s = try StructureFile.load(path: catalog.structureURL(entry).path)
+                        let s = try built(try StructureFile.load(path: catalog.structureURL(entry).path))
                         try show(s, model: s.models.first)
                     } catch let e as StructureError {
                         throw GestureFileError(file: source, line: event.line, message: "combination \(entry.name): \(e)")

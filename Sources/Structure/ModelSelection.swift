@@ -29,8 +29,46 @@ extension Model {
                 residue.chain = Int32(out.chains.count)
                 out.residues.append(residue)
             }
-            out.chains.append(Chain(id: chain.id, residues: firstResidue..<Int32(out.residues.count)))
+            var kept = chain
+            kept.residues = firstResidue..<Int32(out.residues.count)
+            out.chains.append(kept)
         }
+        for bond in explicitBonds where newIndex[Int(bond.a)] >= 0 && newIndex[Int(bond.b)] >= 0 {
+            var b = bond
+            b.a = min(newIndex[Int(bond.a)], newIndex[Int(bond.b)])
+            b.b = max(newIndex[Int(bond.a)], newIndex[Int(bond.b)])
+            out.explicitBonds.append(b)
+        }
+        return out
+    }
+
+    /// A model of only the atoms `mask` keeps (residues and chains left empty dropped), stated bonds renumbered.
+    public func keeping(atoms mask: [Bool]) -> Model {
+        var out = Model(number: number)
+        out.bondsAreComplete = bondsAreComplete
+        var newIndex = [Int32](repeating: -1, count: atoms.count)
+        for chain in chains {
+            let firstResidue = Int32(out.residues.count)
+            for r in chain.residues {
+                var residue = residues[Int(r)]
+                let firstAtom = Int32(out.atoms.count)
+                for a in residue.atoms where mask[Int(a)] {
+                    var atom = atoms[Int(a)]
+                    atom.residue = Int32(out.residues.count)
+                    newIndex[Int(a)] = Int32(out.atoms.count)
+                    out.atoms.append(atom)
+                }
+                guard Int32(out.atoms.count) > firstAtom else { continue }
+                residue.atoms = firstAtom..<Int32(out.atoms.count)
+                residue.chain = Int32(out.chains.count)
+                out.residues.append(residue)
+            }
+            guard Int32(out.residues.count) > firstResidue else { continue }
+            var kept = chain
+            kept.residues = firstResidue..<Int32(out.residues.count)
+            out.chains.append(kept)
+        }
+        if let radii { out.radii = radii.indices.filter { mask[$0] }.map { radii[$0] } }
         for bond in explicitBonds where newIndex[Int(bond.a)] >= 0 && newIndex[Int(bond.b)] >= 0 {
             var b = bond
             b.a = min(newIndex[Int(bond.a)], newIndex[Int(bond.b)])

@@ -251,10 +251,20 @@ public struct Model: Sendable {
 extension Model {
     /// For each atom, whether it belongs to the default conformer: no alternate location, or
     /// the first one its residue lists (ties broken by order, as PyMOL and gemmi do).
+    /// Consecutive residues with one chain, number and insertion code (microheterogeneity: two
+    /// residue names at one position, each an alternate location) are one residue here, as in
+    /// gemmi and biotite.
     public func defaultConformerMask() -> [Bool] {
         var mask = [Bool](repeating: true, count: atoms.count)
+        var first: UInt8 = 0
+        var previous: Residue?
         for residue in residues {
-            var first: UInt8 = 0
+            if let p = previous, p.chain == residue.chain, p.number == residue.number, p.insertionCode == residue.insertionCode {
+                // The same position: the first alternate location found so far still rules.
+            } else {
+                first = 0
+            }
+            previous = residue
             for i in Int(residue.atoms.lowerBound)..<Int(residue.atoms.upperBound) {
                 let alt = atoms[i].altLoc
                 if alt == 0 { continue }

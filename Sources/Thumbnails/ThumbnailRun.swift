@@ -198,7 +198,7 @@ public final class ThumbnailRun: Sendable {
                 finishSkipped(entry(source, checksum, names, atoms: structure.models.first?.atoms.count ?? 0, since: started))
                 return
             }
-            let structure = try decode()
+            let structure = try job.request.molecule(try decode(), source: source)
             // Geometry, camera and the culling of hidden spheres here, off the drawing thread (the longest stage).
             let pictures = try job.request.modes.map { mode in
                 (mode, try MoleculePicture(structure, mode: mode, request: job.request, perception: perception))

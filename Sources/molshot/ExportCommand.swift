@@ -9,8 +9,12 @@ import Structure
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export a structure as a mesh: glTF (.glb, .gltf), Collada (.dae), OBJ (+ .mtl) or STL.",
+        abstract: "Export a structure as a mesh (glTF .glb/.gltf, Collada .dae, OBJ + .mtl, STL) or its coordinates (mmCIF .cif, PDB .pdb).",
         discussion: """
+            Coordinates (-o x.cif or x.pdb) are written for what --assembly, --select and --model choose: mmCIF with \
+            author and label ids, entities, the assemblies of what was written and the file's helices and strands; PDB \
+            where it fits (refused by name past 99,999 atoms, for chain ids longer than one character, residue names \
+            longer than three). 
             The representation and colors are those of render (--mode or --show, --color, --hydrogens, --waters), in \
             Ångström, one node or object per chain, vertex colors (a material per color in OBJ; STL has none). \
             --parts keeps only those chains, as combination building shows them. Files are written whole to a \
@@ -21,8 +25,14 @@ struct ExportCommand: ParsableCommand {
     @Argument(help: "Structure file (PDB, PQR, mmCIF, SDF/MOL, MOL2, XYZ; plain or gzip), lib:ID or lib:NAME, or pdb:ID.")
     var input: String
 
-    @Option(name: [.short, .customLong("output")], help: "The file to write: .glb, .gltf, .dae, .obj or .stl.")
+    @Option(name: [.short, .customLong("output")], help: "The file to write: .glb, .gltf, .dae, .obj, .stl (a mesh) or .cif, .pdb (coordinates).")
     var output: String
+
+    @Option(help: ArgumentHelp("Coordinates: only the atoms this selection takes (chain A, polymer, not water, entity 1, ...).", valueName: "EXPR"))
+    var select: String?
+
+    @Option(help: "Coordinates: only this model (by number; default every model).")
+    var model: Int?
 
     @Option(help: ArgumentHelp(RenderRequest.help("mode") + " Default \(BallAndStick.name).")) var mode: String?
     @Option(help: ArgumentHelp(RenderRequest.help("show"))) var show: [String] = []
@@ -45,8 +55,15 @@ struct ExportCommand: ParsableCommand {
     }
 
     func validate() throws {
+        if CoordinateWriter.Format(path: output) != nil {
+            if let select {
+                do { _ = try Selection(parsing: select) } catch { throw ValidationError("--select: \(error)") }
+            }
+            do { try OutputPath.checkFile(output, field: "output", formats: ["cif", "pdb"]) } catch { throw ValidationError(CLIFailure.message(error)) }
+            return
+        }
         guard MeshFormat(path: output) != nil else {
-            throw ValidationError("-o must end in .glb, .gltf, .dae, .obj or .stl (got \(output)).")
+            throw ValidationError("-o must end in .glb, .gltf, .dae, .obj, .stl, .cif or .pdb (got \(output)).")
         }
         guard MoleculeMesh.Detail(rawValue: detail) != nil else { throw ValidationError("--detail must be auto, low, medium or high (got \(detail)).") }
         do {
@@ -57,8 +74,13 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         try CLIFailure.run {
-            let request = try request()
-            var structure = try inputOptions.source().load(input).structure
+            var request = try request()
+            request.assembly = try inputOptions.assemblyChoice()
+            var structure = try request.molecule(try inputOptions.source().load(input).structure, source: input)
+            if let format = CoordinateWriter.Format(path: output) {
+                try writeCoordinates(structure, format)
+                return
+            }
             if let parts, let model = structure.models.first {
                 let wanted = parts.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
                 let missing = wanted.filter { !model.chainIDs.contains($0) }
@@ -75,5 +97,25 @@ struct ExportCommand: ParsableCommand {
             let vertices = meshes.reduce(0) { $0 + $1.positions.count }, triangles = meshes.reduce(0) { $0 + $1.triangleCount }
             FileHandle.standardError.write(Data("molshot: wrote \(output): \(meshes.count) \(meshes.count == 1 ? "mesh" : "meshes"), \(vertices) vertices, \(triangles) triangles\n".utf8))
         }
+    }
+
+    /// The models (or the one `--model` names), each cut to `--select`, as mmCIF or PDB.
+    func writeCoordinates(_ structure: Structure, _ format: CoordinateWriter.Format) throws {
+        var out = structure
+        if let model {
+            guard let m = structure.models.first(where: { $0.number == model }) else {
+                throw RequestError(field: "model", "the structure has no model \(model) (it has \(structure.models.map { String($0.number) }.prefix(20).joined(separator: ", ")))")
+            }
+            out.models = [m]
+        }
+        if let select {
+            let selection = try Selection(parsing: select)
+            out.models = out.models.map { $0.keeping(atoms: selection.mask(in: $0)) }
+            guard out.models.contains(where: { !$0.atoms.isEmpty }) else { throw RequestError(field: "select", "takes no atoms") }
+        }
+        let bytes = try CoordinateWriter.write(out, as: format)
+        try AtomicFile.write(bytes, to: output)
+        let atoms = out.models.reduce(0) { $0 + $1.atoms.count }
+        FileHandle.standardError.write(Data("molshot: wrote \(output): \(atoms) atoms in \(out.models.count) model\(out.models.count == 1 ? "" : "s")\n".utf8))
     }
 }
