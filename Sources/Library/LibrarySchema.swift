@@ -191,6 +191,15 @@ enum LibrarySchema {
             SELECT 'public', max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'molecules'), 0),
                                  coalesce((SELECT max(id) FROM molecules), 0));
         """,
+        // 6: what the file says of its entry beyond the first model's coordinates and bonds
+        // (helices and strands, entities, assemblies, modified residues, label ids): EntryFacts.
+        // Molecules imported before have none until `library rescan`.
+        """
+        CREATE TABLE entry_facts (
+            molecule INTEGER PRIMARY KEY REFERENCES molecules(id) ON DELETE CASCADE,
+            bytes BLOB NOT NULL
+        );
+        """,
     ]
 
     static var version: Int { migrations.count }

@@ -156,6 +156,7 @@ public final class MoleculeLibrary {
         var original: [UInt8]
         var originalCodec: String
         var ligandAtoms: [Int]
+        var facts: EntryFacts
     }
 
     public static func prepare(_ file: ImportedFile, maxBytes: Int = FileInput.defaultLimit, perception: BondPerception,
@@ -185,7 +186,7 @@ public final class MoleculeLibrary {
             (original, codec) = (Zstd.compress(text, level: originalLevel), "zstd")
         }
         return PreparedImport(file: file, structure: structure, content: content, compact: compact, original: original,
-                              originalCodec: codec, ligandAtoms: ligandAtoms)
+                              originalCodec: codec, ligandAtoms: ligandAtoms, facts: EntryFacts(structure, model: model))
     }
 
     /// The molecule the file's bytes already are, where the importer can see it (never one kept
@@ -291,6 +292,9 @@ public final class MoleculeLibrary {
     /// their atoms and bonds, element counts, and the search index's row.
     private func write(_ p: PreparedImport, molecule id: Int) throws {
         let content = p.content, model = content.model
+        if !p.facts.isEmpty {
+            try database.statement("INSERT INTO entry_facts (molecule, bytes) VALUES (?, ?)").bind(.int(id), .blob(try p.facts.encoded())).run()
+        }
         let meta = try database.statement("INSERT INTO metadata (molecule, key, value) VALUES (?, ?, ?)")
         for (key, value) in content.metadata {
             meta.bind(.int(id), .text(key), .text(value))
@@ -428,6 +432,9 @@ public final class MoleculeLibrary {
         structure.metadata.method = record.method ?? ""
         structure.metadata.resolution = record.resolution.map { Float($0) }
         structure.models = [model]
+        if let facts = try database.statement("SELECT bytes FROM entry_facts WHERE molecule = ?").bind(.int(record.id)).first({ $0.blob(0) }) {
+            try EntryFacts.decode(facts).apply(to: &structure)
+        }
         return (record, structure)
     }
 
@@ -600,7 +607,7 @@ public final class MoleculeLibrary {
                 let p = try MoleculeLibrary.prepare(file, perception: perception)
                 let structure = p.structure, content = p.content
                 try database.transaction {
-                    for table in ["metadata", "atoms", "bonds", "compact_models", "chains", "ligands", "elements", "originals"] {
+                    for table in ["metadata", "atoms", "bonds", "compact_models", "chains", "ligands", "elements", "originals", "entry_facts"] {
                         try database.statement("DELETE FROM \(table) WHERE molecule = ?").bind(.int(id)).run()
                     }
                     try database.statement("DELETE FROM molecule_search WHERE rowid = ?").bind(.int(id)).run()

@@ -34,7 +34,9 @@ struct Info: ParsableCommand {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         for (index, file) in files.enumerated() {
             do {
-                let structure = try source.load(file).structure
+                var structure = try source.load(file).structure
+                // The file as it is, unless an assembly is asked for (its list is part of what is shown).
+                if input.assembly != nil { structure = try structure.applying(try input.assemblyChoice(), source: file) }
                 if let select {
                     let model = structure.models[0]
                     let atoms = try Selection(parsing: select).atoms(in: model)

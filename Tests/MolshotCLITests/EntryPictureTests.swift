@@ -1,0 +1,70 @@
+import Foundation
+import XCTest
+
+/// The molecule as its entry defines it, as a user runs the commands: a library molecule draws
+/// the same bytes as its file in every mode (cartoons from the file's helices and strands, the
+/// assembly `auto` picks, modified residues in their chains), and the assembly options answer.
+final class EntryPictureTests: XCTestCase {
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-entry-\(UUID().uuidString)")
+    var db: String { scratch.appendingPathComponent("library.sqlite").path }
+
+    override func setUpWithError() throws {
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(at: scratch) }
+
+    func molshot(_ arguments: [String], db: String? = nil) throws -> MolshotBinary.Run {
+        try MolshotBinary.run(arguments, environment: ["MOLSHOT_DB": db ?? self.db])
+    }
+
+    static var corpus: String? {
+        let path = ProcessInfo.processInfo.environment["MOLSHOT_CORPUS"]
+            ?? InfoCommandTests.root.deletingLastPathComponent().appendingPathComponent("shared/corpus").path
+        return FileManager.default.fileExists(atPath: path + "/MANIFEST.tsv") ? path : nil
+    }
+
+    func testALibraryMoleculeDrawsItsFilesPictureInEveryMode() throws {
+        var files = ["Tests/Fixtures/1crn.pdb", "Tests/Fixtures/1CRN.cif", "Tests/Fixtures/1bna.pdb", "Tests/Fixtures/bcif/1A8O.bcif.gz"]
+        if let corpus = EntryPictureTests.corpus {
+            files += ["TransferRNA.pdb", "1A8O.pdb", "3PQR.cif", "1aki.cif", "4gxy.cif", "Insulin.pdb", "1pfe.cif.gz", "5ugo.cif"].map { corpus + "/" + $0 }
+        }
+        for (i, file) in files.enumerated() {
+            // A library of its own each: 1crn.pdb and 1CRN.cif are one molecule to a library.
+            let own = scratch.appendingPathComponent("library-\(i).sqlite").path
+            let imported = try molshot(["library", "import", file], db: own)
+            XCTAssertEqual(imported.status, 0, imported.stderr)
+            for mode in ["cartoon", "ball-and-stick", "spacefill", "sticks", "auto"] {
+                let a = scratch.appendingPathComponent("file-\(i)-\(mode).png").path, b = scratch.appendingPathComponent("lib-\(i)-\(mode).png").path
+                let fromFile = try molshot(["render", file, "-o", a, "--mode", mode, "--size", "160"])
+                XCTAssertEqual(fromFile.status, 0, fromFile.stderr)
+                let fromLibrary = try molshot(["render", "lib:1", "-o", b, "--mode", mode, "--size", "160"], db: own)
+                XCTAssertEqual(fromLibrary.status, 0, fromLibrary.stderr)
+                XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: a)), try Data(contentsOf: URL(fileURLWithPath: b)), "\(file) \(mode)")
+            }
+        }
+    }
+
+    func testAssemblyOptionsAndInfo() throws {
+        let corpus = try XCTUnwrap(EntryPictureTests.corpus.map { $0 }, "") 
+        let info = try molshot(["info", "--json", corpus + "/1A8O.cif"])
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any])
+        let assemblies = try XCTUnwrap(json["assemblies"] as? [[String: Any]])
+        XCTAssertEqual(assemblies.first?["atoms"] as? Int, 1288)
+        XCTAssertEqual(assemblies.first?["copies"] as? Int, 2)
+        let entities = try XCTUnwrap(json["entities"] as? [[String: Any]])
+        XCTAssertEqual(entities.first?["description"] as? String, "HIV CAPSID")
+        let built = try molshot(["info", "--json", "--assembly", "1", corpus + "/1A8O.cif"])
+        let builtJSON = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(built.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(builtJSON["atoms"] as? Int, 1288)
+        XCTAssertEqual((builtJSON["chains"] as? [[String: Any]])?.compactMap { $0["id"] as? String }, ["A", "A-2"])
+        let missing = try molshot(["render", corpus + "/1A8O.cif", "--assembly", "9", "-o", scratch.appendingPathComponent("x.png").path])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains("has no assembly 9; it declares 1"), missing.stderr)
+        // The dimer is twice the monomer's width in a picture with the same zoom.
+        let exported = try molshot(["export", corpus + "/1A8O.cif", "--assembly", "1", "-o", scratch.appendingPathComponent("dimer.cif").path])
+        XCTAssertEqual(exported.status, 0, exported.stderr)
+        let again = try molshot(["info", "--json", scratch.appendingPathComponent("dimer.cif").path])
+        XCTAssertTrue(again.stdout.contains("\"atoms\":1288"), again.stdout)
+    }
+}
