@@ -262,7 +262,7 @@ function chainLabel(c) { return c.id ? `Chain ${c.id}` : "Blank chain id"; }
 
 async function moleculePage(id) {
   const record = await json(`/v1/molecules/${encodeURIComponent(id)}`);
-  const look = { mode: "auto", color: "auto", highlight: null };
+  const look = { mode: "auto", color: "auto", highlight: null, assembly: "auto" };
   const img = el("img", { id: "view", alt: `${record.name}, live view`, draggable: "false", tabindex: "0", width: 512, height: 512 });
   const loading = el("div", { id: "loading", class: "loading", role: "status" }, "Loading the view…");
   const stage = el("div", { class: "viewport" }, img, loading);
@@ -278,6 +278,7 @@ async function moleculePage(id) {
       p.push(["mode", look.mode]);
     }
     p.push(["color", look.color]);
+    if (look.assembly !== "auto") p.push(["assembly", look.assembly]);
     return p.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&");
   };
   const view = new LiveView(record.id, img, {
@@ -307,6 +308,14 @@ async function moleculePage(id) {
   const colourMenu = el("select", { id: "color-menu", "aria-label": "Colour" },
     ...colourings.map(([v, t]) => el("option", { value: v, ...(v === look.color ? { selected: "" } : {}) }, t)));
   modeMenu.addEventListener("change", () => { look.mode = modeMenu.value; view.connect(); });
+  // The biological assemblies the entry declares (auto: the first, as the RCSB and Mol* show an entry).
+  const assemblies = record.assemblies || [];
+  const assemblyMenu = el("select", { id: "assembly-menu", "aria-label": "Assembly" },
+    el("option", { value: "auto", selected: "" }, assemblies.length ? "auto (the first assembly)" : "auto (the file's model)"),
+    el("option", { value: "model" }, `the deposited model · ${record.atoms} atoms`),
+    ...assemblies.map(a => el("option", { value: a.id },
+      `assembly ${a.id} · ${a.copies} ${a.copies === 1 ? "copy" : "copies"} · ${a.atoms} atoms${a.details ? ` · ${a.details}` : ""}`)));
+  assemblyMenu.addEventListener("change", () => { look.assembly = assemblyMenu.value; view.connect(); });
   colourMenu.addEventListener("change", () => { look.color = colourMenu.value; view.connect(); });
 
   // Chains and ligands: picking one shows it in yellow over the rest.
@@ -318,16 +327,31 @@ async function moleculePage(id) {
     if (!same) button.setAttribute("aria-pressed", "true");
     view.connect();
   };
+  // Chains grouped by the entity they belong to (a heading each), then ligands by their chemical names.
+  const entities = new Map((record.entities || []).map(e => [e.id, e]));
+  const groups = new Map();
   for (const c of record.chainList || []) {
-    const b = el("button", { class: "part chain", "data-chain": c.id, "aria-pressed": "false" }, `${chainLabel(c)} · ${c.residues} residues`);
-    if (c.id) b.addEventListener("click", () => pick(b, `chain ${c.id}`)); else b.disabled = true;
-    picks.append(b);
+    const key = c.entity || "";
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(c);
+  }
+  for (const [key, chains] of groups) {
+    const e = entities.get(key);
+    if (e) picks.append(el("div", { class: "entity", "data-entity": key }, `Entity ${key}${e.description ? `: ${e.description}` : ""}`));
+    for (const c of chains) {
+      const b = el("button", { class: "part chain", "data-chain": c.id, "aria-pressed": "false" }, `${chainLabel(c)} · ${c.residues} residues`);
+      if (c.id) b.addEventListener("click", () => pick(b, `chain ${c.id}`)); else b.disabled = true;
+      picks.append(b);
+    }
   }
   for (const l of record.ligands || []) {
-    const b = el("button", { class: "part ligand", "data-ligand": l.name, "aria-pressed": "false" }, `${l.name}${l.copies > 1 ? ` ×${l.copies}` : ""}`);
+    const name = l.chemicalName ? `${l.name} · ${l.chemicalName.toLowerCase()}` : l.name;
+    const b = el("button", { class: "part ligand", "data-ligand": l.name, "aria-pressed": "false", title: l.chemicalName || l.name },
+      `${name}${l.copies > 1 ? ` ×${l.copies}` : ""}`);
     b.addEventListener("click", () => pick(b, `resn ${l.name}`));
     picks.append(b);
   }
+  const modified = (record.modifiedResidues || []).map(m => `${m.name} (${m.parent})${m.count > 1 ? ` ×${m.count}` : ""}`).join(", ");
 
   // Download: the current view at a chosen size (a replay of the gestures sent), or the events.
   const size = el("select", { id: "download-size", "aria-label": "Picture size" }, ...[512, 1024, 2048].map(n => el("option", { value: n }, `${n} px`)));
@@ -353,9 +377,11 @@ async function moleculePage(id) {
   const sequences = el("div", { id: "sequences" });
   main.append(el("div", { class: "stage" }, stage, el("div", { class: "side" },
     el("h2", {}, record.name), el("p", { class: "title" }, record.title || meta.title || ""), el("p", { id: "facts" }, facts),
-    el("div", { class: "controls" }, el("label", {}, "Representation ", modeMenu), el("label", {}, "Colour ", colourMenu)),
+    el("div", { class: "controls" }, el("label", {}, "Representation ", modeMenu), el("label", {}, "Colour ", colourMenu),
+      el("label", {}, "Assembly ", assemblyMenu)),
     mode, caption, notice,
     el("h3", {}, "Chains and ligands"), picks,
+    modified ? el("p", { id: "modified" }, `Modified residues: ${modified}`) : "",
     el("div", { class: "controls" }, size, downloadPNG, downloadEvents,
       el("button", { id: "reset", onclick: () => view.send({ t: view.now(), type: "reset" }) }, "Reset view")),
     el("p", { class: "hint" }, "Drag to turn, wheel or pinch to zoom, two fingers to pan, double-tap for the next mode; with the view focused, arrows turn, + and − zoom, 0 resets."),

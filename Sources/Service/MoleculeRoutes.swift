@@ -94,28 +94,41 @@ extension MolshotService {
         }
     }
 
-    /// A molecule's record with what its file says and what it is made of.
+    /// A molecule's record with what its file says and what it is made of: chains (by entity,
+    /// with their sequences), ligands with their chemical names, entities, assemblies (the atoms
+    /// each draws), modified residues.
     func molecule(_ request: Request, _ reference: String) async throws -> Response {
         let r = try await record(reference, viewer: viewer(request))
-        struct Chain: Encodable { var id: String; var residues: Int; var atoms: Int }
-        struct Ligand: Encodable { var name: String; var copies: Int }
+        struct Chain: Encodable { var id: String; var residues: Int; var atoms: Int; var entity: String?; var sequence: String? }
+        struct Ligand: Encodable { var name: String; var copies: Int; var chemicalName: String? }
         struct Detail: Encodable {
             var record: MoleculeRecord
             var metadata: [String: String]
             var chains: [Chain]
             var ligands: [Ligand]
+            var summary: StructureSummary
             func encode(to encoder: Encoder) throws {
                 try record.encode(to: encoder)
-                enum Keys: String, CodingKey { case metadata, chainList, ligands }
+                enum Keys: String, CodingKey { case metadata, chainList, ligands, entities, assemblies, modifiedResidues }
                 var c = encoder.container(keyedBy: Keys.self)
                 try c.encode(metadata, forKey: .metadata)
                 try c.encode(chains, forKey: .chainList)
                 try c.encode(ligands, forKey: .ligands)
+                try c.encode(summary.entities, forKey: .entities)
+                try c.encode(summary.assemblies, forKey: .assemblies)
+                try c.encode(summary.modifiedResidues, forKey: .modifiedResidues)
             }
         }
-        let (metadata, composition) = try await reading { (try $0.metadata(of: r.id), try $0.composition(of: r.id)) }
-        return try Self.json(Detail(record: r.withoutServerDetails, metadata: metadata, chains: composition.chains.map { Chain(id: $0.id, residues: $0.residues, atoms: $0.atoms) },
-                                    ligands: composition.ligands.map { Ligand(name: $0.name, copies: $0.copies) }))
+        let (metadata, composition, structure) = try await reading {
+            (try $0.metadata(of: r.id), try $0.composition(of: r.id), try $0.load(String(r.id)).structure)
+        }
+        let summary = StructureSummary(file: r.name, structure: structure, bonds: [])
+        let byChain = Dictionary(summary.chains.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        return try Self.json(Detail(record: r.withoutServerDetails, metadata: metadata,
+                                    chains: composition.chains.map { Chain(id: $0.id, residues: $0.residues, atoms: $0.atoms, entity: byChain[$0.id]?.entity,
+                                                                           sequence: byChain[$0.id]?.sequence) },
+                                    ligands: composition.ligands.map { Ligand(name: $0.name, copies: $0.copies, chemicalName: structure.componentNames[$0.name]) },
+                                    summary: summary))
     }
 
     /// Imports the body into the library for the token's owner (`private=true` keeps it theirs).

@@ -112,6 +112,7 @@ public enum RenderProcessServer {
                 do {
                     var options = MoleculeDriver.Options()
                     options.request = try RenderRequest(pairs(head.settings))
+                    options.request.maxAtoms = limits.maxAtoms
                     let structure = try limits.load(.library(head.library ?? 0))
                     try limits.check(structure)
                     let record = head.record ?? false

@@ -44,11 +44,13 @@ extension MolshotService {
     /// route), `defaultSize` unless `size` is given; 400 naming a bad parameter, more than one
     /// mode, or a size over `--max-side`.
     func renderRequest(_ query: [(String, String)], defaultSize: String) throws -> RenderRequest {
-        let request: RenderRequest
+        var request: RenderRequest
         do {
             request = try RenderRequest(Self.pictureSettings(query, defaultSize: defaultSize))
             _ = try request.singleMode()
         } catch { throw Self.badRequest(error) }
+        // An assembly is built only up to the atoms this server draws.
+        request.maxAtoms = configuration.maxAtoms
         try checkSide(width: request.width, height: request.height)
         try Self.checkSamples(request)
         return request
