@@ -149,8 +149,9 @@ final class RouteTests: GLTestCase {
             XCTAssertEqual(chain["chain"] as? String, "A")
             XCTAssertEqual(chain["first"] as? Int, 1)
             XCTAssertEqual(chain["letters"] as? String, "TTCCPSIVARSNFNVCRLPGTPEAICATYTGCIIIPGATCPGDYAN")
-            // The file's two helices (HELIX 1: 7-19, HELIX 2: 23-30) and its sheet.
-            XCTAssertEqual(chain["structure"] as? String, "-EE---HHHHHHHHHHHH----HHHHHHHH--EE------------")
+            // The file's two helices (HELIX 1: 7-19, HELIX 2: 23-30) and its sheet's strands (1-4, 32-35), as the
+            // library keeps them (entry_facts); before schema 6 a library molecule had DSSP's assignment instead.
+            XCTAssertEqual(chain["structure"] as? String, "EEEE--HHHHHHHHHHHHH---HHHHHHHH-EEEE-----------")
         }
     }
 
