@@ -42,7 +42,8 @@ for name, mode, pymol_rep in cases:
         with open(script, "w") as f:
             f.write(f"set assembly, 1\nload {path}, m\nhide everything\nshow {pymol_rep}\nutil.cbc\norient\nset ray_opaque_background, 1\n"
                     f"ray {a.size}, {a.size}\npng {os.path.join(work, f'pymol-{name}-{mode}.png')}\n")
-        theirs = timed([pymol, "-cq", script])
+        # Debian's pymol runs with Debian's python3, first on PATH.
+        theirs = timed([pymol, "-cq", script], env=dict(os.environ, PATH="/usr/bin:" + os.environ.get("PATH", "")))
     case = f"{name.split('.')[0]}-assembly1-{mode}-{a.size}px"
     if mine:
         line = f"RESULT suite=assembly case={case} molshot={mine[0]:.2f}s,{mine[1]:.0f}MB"

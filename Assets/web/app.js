@@ -398,6 +398,12 @@ async function moleculePage(id) {
       sequences.append(el("div", { class: "sequence", "data-chain": c.chain }, el("span", { class: "chain-name" }, c.chain || "(blank)"), letters));
     }
     sequences.append(el("p", { class: "hint" }, el("span", { class: "ss-helix" }, "helix"), " ", el("span", { class: "ss-strand" }, "strand"), " coil"));
+    // Each polymer entity's whole sequence as deposited, residues not observed included.
+    for (const e of (record.entities || []).filter(e => e.sequence)) {
+      sequences.append(el("div", { class: "sequence entity-sequence", "data-entity": e.id },
+        el("span", { class: "chain-name" }, `Entity ${e.id}`),
+        el("span", { class: "letters", title: `${e.description || ""} · ${e.sequence.length} residues, unobserved ones included` }, e.sequence)));
+    }
   }).catch(e => sequences.append(el("p", {}, `The sequence cannot be read: ${e.message}.`)));
 }
 

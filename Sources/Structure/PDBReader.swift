@@ -259,12 +259,13 @@ public enum PDBReader {
         mutating func closeGenerator() {
             guard !assemblyList.isEmpty, !chains.isEmpty, !operators.isEmpty else { chains = []; operators = []; return }
             let a = assemblyList.count - 1
-            // Operator names are per biomolecule; a second generator may reuse them with other matrices.
-            let tag = assemblyList[a].generators.isEmpty ? "" : "g\(assemblyList[a].generators.count + 1)."
+            // A second generator may reuse an operator's number for another matrix: that one is told apart.
             var names: [[String]] = []
             for (name, op) in operators {
-                assemblyList[a].operators[tag + name] = op
-                names.append([tag + name])
+                var key = name
+                if let known = assemblyList[a].operators[key], known != op { key = "\(assemblyList[a].generators.count + 1).\(name)" }
+                assemblyList[a].operators[key] = op
+                names.append([key])
             }
             assemblyList[a].generators.append(.init(operators: names, chains: chains))
             chains = []

@@ -25,7 +25,7 @@ scratch = tempfile.mkdtemp(prefix="molshot-viewer-")
 db = os.path.join(scratch, "library.sqlite")
 os.makedirs(args.shots, exist_ok=True)
 files = ["1crn.pdb", "1bna.pdb", "1orc.pdb", "Caffeine.pdb", "Nanotube.pdb", "heme-site.pdb", "pdb1gdr.ent", "03F.sdf",
-         "TYR.sdf", "Heme.sdf", "adrenalin.mol2", "SampleMolecule.xyz"]
+         "TYR.sdf", "Heme.sdf", "adrenalin.mol2", "SampleMolecule.xyz", "bcif/1A8O.bcif.gz"]
 for f in files:
     subprocess.run([args.molshot, "library", "import", os.path.join(fixtures, f), "--db", db], check=True, capture_output=True)
 thumbs = os.path.join(scratch, "thumbs")
@@ -176,9 +176,23 @@ try:
     driver.find_element(By.CSS_SELECTOR, "button.chain[data-chain='A']").click()
     after = changed(view, before)
     check("a chain picked in the panel is drawn in yellow", after is not None and after["yellow"] > before["yellow"] + 500)
-    check("the sequence panel shows both chains", wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#sequences .sequence")) == 2) is not None)
+    check("the sequence panel shows both chains", wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#sequences .sequence:not(.entity-sequence)")) == 2) is not None)
     time.sleep(0.3)
     driver.save_screenshot(os.path.join(args.shots, "molecule-chain-picked.png"))
+
+    # An entry with an assembly (1A8O, a dimer, as BinaryCIF): the assembly menu lists it, the model draws
+    # half as much, chains sit under their entity and the selenomethionines are modified residues.
+    capsid = json.load(urllib.request.urlopen(base + "/v1/molecules?query=1A8O"))["molecules"][0]
+    driver.get(f"{base}/#/molecule/{capsid['id']}")
+    view = wait(lambda: driver.find_element(By.ID, "view") if driver.find_element(By.ID, "view").get_attribute("data-state") == "live" else None)
+    options = [o.get_attribute("value") for o in driver.find_elements(By.CSS_SELECTOR, "#assembly-menu option")]
+    check("the assembly menu lists auto, the model and assembly 1", options == ["auto", "model", "1"])
+    check("chains are listed under their entity", "HIV CAPSID" in driver.find_element(By.CSS_SELECTOR, "#parts .entity").text)
+    check("modified residues are named", "MSE (MET)" in driver.find_element(By.ID, "modified").text)
+    before = pixels(view)
+    Select(driver.find_element(By.ID, "assembly-menu")).select_by_value("model")
+    check("choosing the deposited model changes the picture", changed(view, before) is not None)
+    driver.save_screenshot(os.path.join(args.shots, "molecule-assembly-model.png"))
 
     # A pathway: click where a node is; its name shows.
     pid = "sbgn_glycolysis"
