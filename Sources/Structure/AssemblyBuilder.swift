@@ -156,8 +156,6 @@ public enum AssemblyBuilder {
             built.bondsAreComplete = model.bondsAreComplete
             built.atoms.reserveCapacity(atomCounts(assembly, in: model).all)
             let keepBonds = !model.explicitBonds.isEmpty
-            var bondsByAtom: [Int32: [Bond]] = [:]
-            for bond in model.explicitBonds { bondsByAtom[bond.a, default: []].append(bond) }
             for g in assembly.generators {
                 let named = Set(g.chains)
                 let chains = model.chains.filter { named.contains(key($0, assembly)) }
@@ -189,12 +187,13 @@ public enum AssemblyBuilder {
                         built.chains.append(Chain(id: id, residues: firstResidue..<Int32(built.residues.count),
                                                   labelID: chain.labelID.isEmpty ? "" : chain.labelID + suffix, entity: chain.entity))
                     }
-                    for (old, new) in newIndex {
-                        for bond in bondsByAtom[old] ?? [] {
-                            guard let other = newIndex[bond.b] else { continue }
+                    // In the file's order (a dictionary's order changes from run to run, and with it the picture's ties).
+                    if keepBonds {
+                        for bond in model.explicitBonds {
+                            guard let x = newIndex[bond.a], let y = newIndex[bond.b] else { continue }
                             var b = bond
-                            b.a = min(new, other)
-                            b.b = max(new, other)
+                            b.a = min(x, y)
+                            b.b = max(x, y)
                             built.explicitBonds.append(b)
                         }
                     }

@@ -25,7 +25,7 @@ final class RouteTests: GLTestCase {
 
     /// A library of `files` (fixtures), the fixture pathways, an image cache, a thumbnails folder
     /// and tokens for alice and bob.
-    func served(_ files: [String] = ["1crn.pdb", "TYR.sdf", "heme-site.pdb"]) throws -> Served {
+    func served(_ files: [String] = ["1crn.pdb", "TYR.sdf", "heme-site.pdb"], maxAtoms: Int? = nil) throws -> Served {
         try FileManager.default.createDirectory(at: thumbs, withIntermediateDirectories: true)
         let db = scratch.appendingPathComponent("library.sqlite").path
         let lib = try MoleculeLibrary(path: db)
@@ -41,6 +41,7 @@ final class RouteTests: GLTestCase {
         c.cache = scratch.appendingPathComponent("cache").path
         c.thumbnails = thumbs.path
         c.tokens = try Tokens.load(tokensFile)
+        if let maxAtoms { c.maxAtoms = maxAtoms }
         let service = try MolshotService(configuration: c)
         addTeardownBlock { service.close() }
         return Served(service: service, tokens: tokens)
@@ -139,6 +140,35 @@ final class RouteTests: GLTestCase {
             let bad = try await client.execute(uri: "/v1/molecules?sort=size", method: .get)
             XCTAssertEqual(bad.status, .badRequest)
             XCTAssertTrue(String(buffer: bad.body).contains("parameter sort must be one of id, name, atoms, newest"), String(buffer: bad.body))
+        }
+    }
+
+    /// 1A8O (BinaryCIF) is a dimer by its assembly 1: the details list it, pictures draw it by
+    /// default and the model on request, an unknown id is a 400 and an assembly past max-atoms a 413.
+    func testAssembliesInDetailsAndPictures() async throws {
+        try await test(try served(["bcif/1A8O.bcif.gz"])) { client in
+            let detail = try Self.json(try await client.execute(uri: "/v1/molecules/1", method: .get))
+            let assemblies = try XCTUnwrap(detail["assemblies"] as? [[String: Any]])
+            XCTAssertEqual(assemblies.first?["atoms"] as? Int, 1288)
+            XCTAssertEqual((detail["modifiedResidues"] as? [[String: Any]])?.first?["name"] as? String, "MSE")
+            XCTAssertEqual((detail["entities"] as? [[String: Any]])?.first?["description"] as? String, "HIV CAPSID")
+            XCTAssertEqual((detail["chainList"] as? [[String: Any]])?.first?["entity"] as? String, "1")
+            XCTAssertTrue((detail["ligands"] as? [Any])?.isEmpty ?? false, "MSE is no ligand")
+            let dimer = try await client.execute(uri: "/v1/molecules/1/image?size=96&mode=spacefill", method: .get)
+            let model = try await client.execute(uri: "/v1/molecules/1/image?size=96&mode=spacefill&assembly=model", method: .get)
+            XCTAssertEqual(dimer.status, .ok)
+            XCTAssertEqual(model.status, .ok)
+            XCTAssertNotEqual(Array(dimer.body.readableBytesView), Array(model.body.readableBytesView))
+            let missing = try await client.execute(uri: "/v1/molecules/1/image?size=96&assembly=9", method: .get)
+            XCTAssertEqual(missing.status, .badRequest)
+            XCTAssertTrue(String(buffer: missing.body).contains("has no assembly 9"), String(buffer: missing.body))
+        }
+        try await test(try served(["bcif/1A8O.bcif.gz"], maxAtoms: 1000)) { client in
+            let large = try await client.execute(uri: "/v1/molecules/1/image?size=96", method: .get)
+            XCTAssertEqual(large.status, .contentTooLarge)
+            XCTAssertTrue(String(buffer: large.body).contains("1288 atoms"), String(buffer: large.body))
+            let model = try await client.execute(uri: "/v1/molecules/1/image?size=96&assembly=model", method: .get)
+            XCTAssertEqual(model.status, .ok)
         }
     }
 
