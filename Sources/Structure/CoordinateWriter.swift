@@ -107,22 +107,17 @@ public enum CoordinateWriter {
             }
             o += "#\n"
         }
-        let helices = structure.secondaryStructure.filter { $0.kind == .helix }
-        if !helices.isEmpty {
-            o += "loop_\n_struct_conf.conf_type_id\n_struct_conf.id\n_struct_conf.beg_auth_asym_id\n_struct_conf.beg_auth_seq_id\n"
-                + "_struct_conf.pdbx_beg_PDB_ins_code\n_struct_conf.end_auth_asym_id\n_struct_conf.end_auth_seq_id\n_struct_conf.pdbx_end_PDB_ins_code\n"
-            for (i, h) in helices.enumerated() {
-                o += "HELX_P HELX_P\(i + 1) \(quoted(h.chain)) \(h.start) \(code(h.startInsertion)) \(quoted(h.chain)) \(h.end) \(code(h.endInsertion))\n"
+        // Helices as `_struct_conf`, strands as `_struct_sheet_range`: one table of ranges each.
+        for (kind, category, key) in [(SecondaryStructureRange.Kind.helix, "_struct_conf", "conf_type_id"), (.strand, "_struct_sheet_range", "sheet_id")] {
+            let ranges = structure.secondaryStructure.filter { $0.kind == kind }
+            guard !ranges.isEmpty else { continue }
+            o += "loop_\n"
+            for tag in [key, "id", "beg_auth_asym_id", "beg_auth_seq_id", "pdbx_beg_PDB_ins_code", "end_auth_asym_id", "end_auth_seq_id", "pdbx_end_PDB_ins_code"] {
+                o += "\(category).\(tag)\n"
             }
-            o += "#\n"
-        }
-        let strands = structure.secondaryStructure.filter { $0.kind == .strand }
-        if !strands.isEmpty {
-            o += "loop_\n_struct_sheet_range.sheet_id\n_struct_sheet_range.id\n_struct_sheet_range.beg_auth_asym_id\n_struct_sheet_range.beg_auth_seq_id\n"
-                + "_struct_sheet_range.pdbx_beg_PDB_ins_code\n_struct_sheet_range.end_auth_asym_id\n_struct_sheet_range.end_auth_seq_id\n"
-                + "_struct_sheet_range.pdbx_end_PDB_ins_code\n"
-            for (i, s) in strands.enumerated() {
-                o += "S \(i + 1) \(quoted(s.chain)) \(s.start) \(code(s.startInsertion)) \(quoted(s.chain)) \(s.end) \(code(s.endInsertion))\n"
+            for (i, r) in ranges.enumerated() {
+                let head = kind == .helix ? "HELX_P HELX_P\(i + 1)" : "S \(i + 1)"
+                o += "\(head) \(quoted(r.chain)) \(r.start) \(code(r.startInsertion)) \(quoted(r.chain)) \(r.end) \(code(r.endInsertion))\n"
             }
             o += "#\n"
         }

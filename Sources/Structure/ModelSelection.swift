@@ -11,35 +11,7 @@ extension Model {
     /// A model of only the residues of the chains whose ids are in `ids`, with atoms, residues,
     /// chains and stated bonds renumbered.
     public func selecting(chains ids: Set<String>) -> Model {
-        var out = Model(number: number)
-        out.bondsAreComplete = bondsAreComplete
-        var newIndex = [Int32](repeating: -1, count: atoms.count)
-        for chain in chains where ids.contains(chain.id) {
-            let firstResidue = Int32(out.residues.count)
-            for r in chain.residues {
-                var residue = residues[Int(r)]
-                let firstAtom = Int32(out.atoms.count)
-                for a in residue.atoms {
-                    var atom = atoms[Int(a)]
-                    atom.residue = Int32(out.residues.count)
-                    newIndex[Int(a)] = Int32(out.atoms.count)
-                    out.atoms.append(atom)
-                }
-                residue.atoms = firstAtom..<Int32(out.atoms.count)
-                residue.chain = Int32(out.chains.count)
-                out.residues.append(residue)
-            }
-            var kept = chain
-            kept.residues = firstResidue..<Int32(out.residues.count)
-            out.chains.append(kept)
-        }
-        for bond in explicitBonds where newIndex[Int(bond.a)] >= 0 && newIndex[Int(bond.b)] >= 0 {
-            var b = bond
-            b.a = min(newIndex[Int(bond.a)], newIndex[Int(bond.b)])
-            b.b = max(newIndex[Int(bond.a)], newIndex[Int(bond.b)])
-            out.explicitBonds.append(b)
-        }
-        return out
+        keeping(atoms: atoms.map { ids.contains(chains[Int(residues[Int($0.residue)].chain)].id) })
     }
 
     /// A model of only the atoms `mask` keeps (residues and chains left empty dropped), stated bonds renumbered.
