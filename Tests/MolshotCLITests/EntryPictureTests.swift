@@ -67,4 +67,12 @@ final class EntryPictureTests: XCTestCase {
         let again = try molshot(["info", "--json", scratch.appendingPathComponent("dimer.cif").path])
         XCTAssertTrue(again.stdout.contains("\"atoms\":1288"), again.stdout)
     }
+
+    /// BinaryCIF is found in a folder by its name and drawn: biotite's five and the RCSB's one.
+    func testThumbnailsOfBinaryCIF() throws {
+        let run = try molshot(["thumbnails", "Tests/Fixtures/bcif", "-o", scratch.appendingPathComponent("thumbs").path, "--size", "64"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("6 rendered, 0 up to date, 0 failed of 6") || run.stderr.contains("6 rendered, 0 up to date, 0 failed of 6"),
+                      run.stdout + run.stderr)
+    }
 }
