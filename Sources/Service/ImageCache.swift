@@ -36,8 +36,12 @@ final class ImageCache: Sendable {
     /// The file name of a picture of `content` drawn with `settings`: SHA-256, so no one can make
     /// two requests share a name (FNV-1a, fast as it is, is easy to collide on purpose).
     static func key(content: String, settings: String) -> String {
-        SHA256.hex(Array("\(content)|\(settings)".utf8)) + ".png"
+        SHA256.hex(Array("\(drawing)|\(content)|\(settings)".utf8)) + ".png"
     }
+
+    /// Bumped when the same file and settings draw another picture: 2, entries are drawn as their
+    /// biological assembly by default (pictures cached before showed the deposited model).
+    static let drawing = "drawing-2"
 
     /// What an upload draws: its bytes' SHA-256. Uploads and library molecules never share a key.
     static func content(upload bytes: [UInt8]) -> String { "upload/sha256-" + SHA256.hex(bytes) }
