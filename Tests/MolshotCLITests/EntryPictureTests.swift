@@ -75,4 +75,54 @@ final class EntryPictureTests: XCTestCase {
         XCTAssertTrue(run.stdout.contains("6 rendered, 0 up to date, 0 failed of 6") || run.stderr.contains("6 rendered, 0 up to date, 0 failed of 6"),
                       run.stdout + run.stderr)
     }
+
+    /// `export --assembly 1 -o x.cif` read by gemmi (first conformer kept): the atom count, centroid
+    /// and radius of gyration biotite gives for that assembly (Tests/Fixtures/assemblies-reference.tsv).
+    /// Skipped where python3 has no gemmi (pip install gemmi) or the corpus is absent.
+    func testExportedAssembliesReadInGemmiAsBiotiteBuildsThem() throws {
+        guard let corpus = EntryPictureTests.corpus else { throw XCTSkip("no corpus") }
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        probe.arguments = ["python3", "-c", "import gemmi"]
+        probe.standardError = FileHandle.nullDevice
+        try probe.run()
+        probe.waitUntilExit()
+        guard probe.terminationStatus == 0 else { throw XCTSkip("python3 has no gemmi") }
+        let reference = try String(contentsOfFile: "Tests/Fixtures/assemblies-reference.tsv", encoding: .utf8)
+        let files = ["1A8O.cif", "1pfe.cif.gz", "3PQR.cif", "3o5r.cif", "4i39.cif", "5ugo.cif", "1aon.pdb.gz"]
+        var outputs: [String] = []
+        for f in files {
+            let out = scratch.appendingPathComponent("\(f).cif").path
+            let run = try molshot(["export", corpus + "/" + f, "--assembly", "1", "-o", out])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            outputs.append(out)
+        }
+        let script = """
+            import gemmi, sys
+            for f in sys.argv[1:]:
+                st = gemmi.read_structure(f)
+                st.remove_alternative_conformations()
+                p = [a.pos for ch in st[0] for r in ch for a in r]
+                n = len(p); c = [sum(q[i] for q in p) / n for i in range(3)]
+                rg = (sum(sum((q[i] - c[i]) ** 2 for i in range(3)) for q in p) / n) ** 0.5
+                print(n, c[0], c[1], c[2], rg)
+            """
+        let gemmi = Process()
+        gemmi.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        gemmi.arguments = ["python3", "-c", script] + outputs
+        let pipe = Pipe()
+        gemmi.standardOutput = pipe
+        try gemmi.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        gemmi.waitUntilExit()
+        let lines = text.split(separator: "\n")
+        XCTAssertEqual(lines.count, files.count, text)
+        for (f, line) in zip(files, lines) {
+            let got = line.split(separator: " ").compactMap { Double($0) }
+            let row = try XCTUnwrap(reference.split(separator: "\n").first { $0.hasPrefix(f + "\t1\t") }, f)
+            let want = row.split(separator: "\t").map(String.init)
+            XCTAssertEqual(Int(got[0]), Int(want[2]), f)
+            for (k, column) in [(1, 4), (2, 5), (3, 6), (4, 7)] { XCTAssertEqual(got[k], Double(want[column])!, accuracy: 0.01, "\(f) \(k)") }
+        }
+    }
 }
