@@ -196,9 +196,32 @@ extension MolshotService {
         }
     }
 
+    /// A library molecule's picture with a strong ETag (what it draws: the molecule's file, the
+    /// settings and the drawing version, as the image cache keys it) and `Cache-Control`; a request
+    /// whose `If-None-Match` names it is answered 304 before anything is read or drawn.
     func moleculeImage(_ request: Request, id: String) async throws -> Response {
         let r = try await record(id, viewer: viewer(request))
-        return try await image(content: ImageCache.content(library: r), subject: .library(r.id), request: request, json: false)
+        let content = ImageCache.content(library: r)
+        let view = try renderRequest(Self.query(request), defaultSize: "512")
+        let etag = "\"" + ImageCache.key(content: content, settings: view.canonical).prefix(32) + "\""
+        // Seen by whoever may read the server: shared caches only where no token is needed to read.
+        let headers: HTTPFields = [.eTag: etag, .cacheControl: (configuration.tokenToRead ? "private" : "public") + ", max-age=300",
+                                   .vary: "Authorization"]
+        if Self.matches(request.headers[.ifNoneMatch], etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        var response = try await image(content: content, subject: .library(r.id), request: request, json: false)
+        for field in headers { response.headers[field.name] = field.value }
+        return response
+    }
+
+    /// Whether an `If-None-Match` value names `etag` (a list, weak forms, or `*`).
+    static func matches(_ ifNoneMatch: String?, _ etag: String) -> Bool {
+        guard let ifNoneMatch else { return false }
+        return ifNoneMatch.split(separator: ",").contains { item in
+            let t = item.trimmingCharacters(in: .whitespaces)
+            return t == "*" || t == etag || (t.hasPrefix("W/") && t.dropFirst(2) == etag)
+        }
     }
 
     /// A structure file in the body (any format the readers take, gzip too), options in the query.

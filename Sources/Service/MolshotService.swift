@@ -104,7 +104,8 @@ public final class MolshotService: Sendable {
 
     func router() -> Router<MolshotRequestContext> {
         let router = Router(context: MolshotRequestContext.self, options: .autoGenerateHeadEndpoints)
-        router.middlewares.add(RequestGate(tokens: configuration.tokens, tokenToRead: configuration.tokenToRead, metrics: metrics))
+        router.middlewares.add(RequestGate(tokens: configuration.tokens, tokenToRead: configuration.tokenToRead, metrics: metrics,
+                                           allowOrigin: configuration.allowOrigin))
         // The web viewer: plain files from Assets/web at /.
         if let web = try? Resources.asset("web") {
             router.middlewares.add(WebFiles(files: FileMiddleware(web.path, searchForIndexHtml: true)))

@@ -54,6 +54,8 @@ public struct ServiceConfiguration: Sendable {
     /// The address clients reach the server at (behind a proxy, say), for the image URLs of
     /// entity answers; its own host and port when nil.
     public var publicURL: String?
+    /// Web pages of this origin (or any, `*`) may read the answers: CORS headers, preflights answered.
+    public var allowOrigin: String?
 
     public init(database: String) { self.database = database }
 

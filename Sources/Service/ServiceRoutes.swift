@@ -133,11 +133,43 @@ struct RequestGate<Context: RequestContext>: RouterMiddleware {
     let tokens: Tokens
     let tokenToRead: Bool
     var metrics: ServiceMetrics? = nil
+    /// `--allow-origin`: the origin (or `*`) whose pages may read answers.
+    var allowOrigin: String? = nil
+
+    /// The CORS headers for a request from `origin`: none where no origin is allowed or this one is not.
+    func corsHeaders(_ origin: String?) -> HTTPFields {
+        guard let allowOrigin, let origin, allowOrigin == "*" || allowOrigin == origin else { return [:] }
+        var h: HTTPFields = [.accessControlAllowOrigin: allowOrigin == "*" ? "*" : origin,
+                             .accessControlExposeHeaders: "ETag, Retry-After, Content-Length"]
+        if allowOrigin != "*" { h[.vary] = "Origin" }
+        return h
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response = try await answer(request, context: context, next: next)
+        for field in corsHeaders(request.headers[.origin]) {
+            // Vary is added to, not replaced.
+            if field.name == .vary, let v = response.headers[.vary] { response.headers[.vary] = v + ", " + field.value } else { response.headers[field.name] = field.value }
+        }
+        return response
+    }
+
+    private func answer(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = DispatchTime.now().uptimeNanoseconds
         let path = request.uri.path
         let (route, allowed) = MolshotService.route(request.method, path)
+        // A browser's preflight, before any token is asked for (it carries none): the methods the path takes.
+        if request.method == .options, allowOrigin != nil, request.headers[.origin] != nil, request.headers[.accessControlRequestMethod] != nil,
+           !allowed.isEmpty {
+            // The origin's own headers are added with every answer's (`handle`).
+            var h: HTTPFields = [:]
+            if !corsHeaders(request.headers[.origin]).isEmpty {
+                h[.accessControlAllowMethods] = (allowed.map(\.rawValue) + ["OPTIONS"]).joined(separator: ", ")
+                h[.accessControlAllowHeaders] = "Authorization, Content-Type, If-None-Match, Range"
+                h[.accessControlMaxAge] = "600"
+            }
+            return Response(status: .noContent, headers: h)
+        }
         func done(_ status: Int, _ bytes: Int) {
             guard let metrics else { return }
             let now = DispatchTime.now().uptimeNanoseconds

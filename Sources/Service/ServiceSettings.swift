@@ -184,6 +184,8 @@ public enum ServiceSettings {
                        set: { c, v in if case .text(let path) = v { c.tokens = try Tokens.load(path) } }, get: { _ in nil }),
         setting("public-url", key: "publicURL", .text, "The address clients reach this server at, for image URLs in entity answers (default: http://HOST:PORT)",
                 optionalText(\.publicURL)),
+        setting("allow-origin", .text, "Let web pages from this origin (https://example.org) or from any (*) read the answers: CORS headers on "
+                + "every answer, preflight OPTIONS answered; tokens still go in Authorization", optionalText(\.allowOrigin)),
     ]
 
     public static func named(_ name: String) -> ServiceSetting? { all.first { $0.name == name } }

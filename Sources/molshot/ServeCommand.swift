@@ -79,6 +79,7 @@ struct ServeRun: ParsableCommand {
     @Flag(help: ServeRun.help("token-to-read")) var tokenToRead = false
     @OptionGroup var tokensFile: TokensFile
     @Option(help: ServeRun.help("public-url")) var publicURL: String?
+    @Option(help: ServeRun.help("allow-origin")) var allowOrigin: String?
 
     static func help(_ name: String) -> ArgumentHelp { ArgumentHelp(ServiceSettings.named(name)?.helpText ?? "") }
 
@@ -90,7 +91,7 @@ struct ServeRun: ParsableCommand {
             ("render-threads", renderThreads), ("max-sessions", maxSessions), ("session-idle-seconds", sessionIdleSeconds),
             ("max-connections", maxConnections), ("idle-seconds", idleSeconds), ("head-seconds", headSeconds),
             ("body-seconds", bodySeconds), ("cache", cache), ("cache-bytes", cacheBytes), ("token-to-read", tokenToRead ? "true" : nil),
-            ("tokens", tokensFile.tokens), ("public-url", publicURL),
+            ("tokens", tokensFile.tokens), ("public-url", publicURL), ("allow-origin", allowOrigin),
         ]
         return all.compactMap { name, text in text.map { (name, $0) } }
     }

@@ -25,7 +25,7 @@ final class RouteTests: GLTestCase {
 
     /// A library of `files` (fixtures), the fixture pathways, an image cache, a thumbnails folder
     /// and tokens for alice and bob.
-    func served(_ files: [String] = ["1crn.pdb", "TYR.sdf", "heme-site.pdb"], maxAtoms: Int? = nil) throws -> Served {
+    func served(_ files: [String] = ["1crn.pdb", "TYR.sdf", "heme-site.pdb"], maxAtoms: Int? = nil, allowOrigin: String? = nil) throws -> Served {
         try FileManager.default.createDirectory(at: thumbs, withIntermediateDirectories: true)
         let db = scratch.appendingPathComponent("library.sqlite").path
         let lib = try MoleculeLibrary(path: db)
@@ -42,6 +42,7 @@ final class RouteTests: GLTestCase {
         c.thumbnails = thumbs.path
         c.tokens = try Tokens.load(tokensFile)
         if let maxAtoms { c.maxAtoms = maxAtoms }
+        c.allowOrigin = allowOrigin
         let service = try MolshotService(configuration: c)
         addTeardownBlock { service.close() }
         return Served(service: service, tokens: tokens)
@@ -140,6 +141,60 @@ final class RouteTests: GLTestCase {
             let bad = try await client.execute(uri: "/v1/molecules?sort=size", method: .get)
             XCTAssertEqual(bad.status, .badRequest)
             XCTAssertTrue(String(buffer: bad.body).contains("parameter sort must be one of id, name, atoms, newest"), String(buffer: bad.body))
+        }
+    }
+
+    /// A molecule's picture has a strong ETag naming what it draws and Cache-Control; If-None-Match
+    /// with it is a 304 with no body; other settings are another ETag.
+    func testMoleculeImagesHaveETagsAnd304() async throws {
+        try await test(try served()) { client in
+            let first = try await client.execute(uri: "/v1/molecules/1/image?size=64", method: .get)
+            XCTAssertEqual(first.status, .ok)
+            let etag = try XCTUnwrap(first.headers[.eTag])
+            XCTAssertTrue(etag.hasPrefix("\"") && etag.hasSuffix("\"") && etag.count == 34, etag)
+            XCTAssertEqual(first.headers[.cacheControl], "public, max-age=300")
+            let again = try await client.execute(uri: "/v1/molecules/1/image?size=64", method: .get, headers: [.ifNoneMatch: etag])
+            XCTAssertEqual(again.status, .notModified)
+            XCTAssertEqual(again.body.readableBytes, 0)
+            XCTAssertEqual(again.headers[.eTag], etag)
+            let listed = try await client.execute(uri: "/v1/molecules/1/image?size=64", method: .get, headers: [.ifNoneMatch: "\"x\", W/\(etag)"])
+            XCTAssertEqual(listed.status, .notModified)
+            let other = try await client.execute(uri: "/v1/molecules/1/image?size=64&mode=spacefill", method: .get, headers: [.ifNoneMatch: etag])
+            XCTAssertEqual(other.status, .ok)
+            XCTAssertNotEqual(other.headers[.eTag], etag)
+            let head = try await client.execute(uri: "/v1/molecules/1/image?size=64", method: .head)
+            XCTAssertEqual(head.status, .ok)
+            XCTAssertEqual(head.headers[.eTag], etag)
+            // Without --allow-origin no page of another origin may read it.
+            let foreign = try await client.execute(uri: "/v1/molecules/1/image?size=64", method: .get, headers: [.origin: "https://example.org"])
+            XCTAssertNil(foreign.headers[.accessControlAllowOrigin])
+        }
+    }
+
+    /// --allow-origin: the origin's pages may read answers (errors too), preflights are answered
+    /// before any token is asked for, other origins get no CORS headers.
+    func testCrossOriginReadsWhereAllowed() async throws {
+        try await test(try served(allowOrigin: "https://viewer.example")) { client in
+            let image = try await client.execute(uri: "/v1/molecules/1/image?size=64", method: .get, headers: [.origin: "https://viewer.example"])
+            XCTAssertEqual(image.headers[.accessControlAllowOrigin], "https://viewer.example")
+            XCTAssertTrue(image.headers[.vary]?.contains("Origin") ?? false, image.headers[.vary] ?? "")
+            XCTAssertTrue(image.headers[.accessControlExposeHeaders]?.contains("ETag") ?? false)
+            let missing = try await client.execute(uri: "/v1/molecules/99/image", method: .get, headers: [.origin: "https://viewer.example"])
+            XCTAssertEqual(missing.status, .notFound)
+            XCTAssertEqual(missing.headers[.accessControlAllowOrigin], "https://viewer.example")
+            let preflight = try await client.execute(uri: "/v1/molecules", method: .options,
+                                                     headers: [.origin: "https://viewer.example", .accessControlRequestMethod: "POST",
+                                                               .accessControlRequestHeaders: "authorization"])
+            XCTAssertEqual(preflight.status, .noContent)
+            XCTAssertEqual(preflight.headers[.accessControlAllowMethods], "GET, POST, HEAD, OPTIONS")
+            XCTAssertTrue(preflight.headers[.accessControlAllowHeaders]?.contains("Authorization") ?? false)
+            let stranger = try await client.execute(uri: "/v1/molecules/1/image?size=64", method: .get, headers: [.origin: "https://evil.example"])
+            XCTAssertNil(stranger.headers[.accessControlAllowOrigin])
+        }
+        try await test(try served(allowOrigin: "*")) { client in
+            let any = try await client.execute(uri: "/v1/molecules", method: .get, headers: [.origin: "https://anywhere.example"])
+            XCTAssertEqual(any.headers[.accessControlAllowOrigin], "*")
+            XCTAssertNil(any.headers[.vary])
         }
     }
 
