@@ -222,10 +222,11 @@ class LiveView {
     };
     img.addEventListener("pointerup", e => up(e, "ended"));
     img.addEventListener("pointercancel", e => up(e, "cancelled"));
-    // The wheel zooms; a trackpad pinch arrives as a wheel with ctrlKey and zooms faster.
+    // The wheel zooms about 1.1x a notch (100 px, 3 lines); a trackpad pinch arrives as a wheel with ctrlKey and zooms faster.
     img.addEventListener("wheel", e => {
       e.preventDefault();
-      this.send({ t: this.now(), type: "pinch", scale: Math.exp(-e.deltaY / (e.ctrlKey ? 100 : 500)) });
+      const px = e.deltaY * (e.deltaMode === 1 ? 33 : e.deltaMode === 2 ? 800 : 1);
+      this.send({ t: this.now(), type: "pinch", scale: Math.exp(-px / (e.ctrlKey ? 100 : 1050)) });
     }, { passive: false });
     // The keyboard: arrows turn, + and - zoom, 0 resets.
     img.addEventListener("keydown", e => {
