@@ -218,7 +218,7 @@ private extension Optional where Wrapped == [UInt8] {
 
 /// Molshot's version, printed by `molshot --version` and sent as the HTTP User-Agent.
 public enum MolshotVersion {
-    public static let current = "0.4.0"
+    public static let current = "0.6.0"
 }
 
 extension PDBArchive.Hit {

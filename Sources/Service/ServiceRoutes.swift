@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import Hummingbird
+import Library
 import NIOCore
 
 /// One route of the service and the right it needs. The table below is the only place routes are
@@ -61,7 +62,10 @@ extension MolshotService {
     static let routes: [ServiceRoute] = [
         .init(.get, "/healthz", .open) { _, _, _ in response(Array("ok\n".utf8), type: "text/plain; charset=utf-8") },
         .init(.get, "/openapi.yaml", .open) { _, _, _ in
-            response(Array(try Data(contentsOf: Resources.asset("openapi.yaml"))), type: "application/yaml")
+            // Versioned with the binary that serves it.
+            let text = String(decoding: try Data(contentsOf: Resources.asset("openapi.yaml")), as: UTF8.self)
+                .replacingOccurrences(of: "version: 0.0.0  # replaced by the binary's version where it is served", with: "version: \(MolshotVersion.current)")
+            return response(Array(text.utf8), type: "application/yaml")
         },
         .init(.get, "/metrics", .read) { s, _, _ in response(Array(s.metrics.text.utf8), type: "text/plain; version=0.0.4") },
         .init(.get, "/v1/molecules", .read) { s, r, _ in try await s.listMolecules(r) },

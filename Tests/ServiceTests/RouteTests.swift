@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Library
+import MoleculeView
 @testable import Service
 import Structure
 import TestSupport
@@ -85,7 +86,15 @@ final class RouteTests: GLTestCase {
             let script = try await client.execute(uri: "/app.js", method: .get)
             XCTAssertTrue(script.headers[.contentType]?.contains("javascript") == true)
             let api = try await client.execute(uri: "/openapi.yaml", method: .get)
-            XCTAssertTrue(String(buffer: api.body).hasPrefix("openapi: 3.1.0"))
+            let text = String(buffer: api.body)
+            XCTAssertTrue(text.hasPrefix("openapi: 3.1.0"))
+            // Versioned with the binary; every picture setting (but the CLI's file limit) is a parameter of the image route.
+            XCTAssertTrue(text.contains("\n  version: \(MolshotVersion.current)\n"), String(text.prefix(200)))
+            let route = try XCTUnwrap(text.components(separatedBy: "  /v1/molecules/{id}/image:").last?.components(separatedBy: "responses:").first)
+            for field in RenderRequest.fields where field.name != "max-bytes" {
+                XCTAssertTrue(text.contains("    \(field.name): {name: \(field.name), in: query"), field.name)
+                XCTAssertTrue(route.contains("#/components/parameters/\(field.name)\""), field.name)
+            }
         }
     }
 
