@@ -2,6 +2,7 @@ import Core
 import Foundation
 import Hummingbird
 import Library
+import MoleculeView
 import NIOCore
 
 /// One route of the service and the right it needs. The table below is the only place routes are
@@ -28,11 +29,15 @@ struct ServiceRoute: Sendable {
     let pattern: [Substring?]
     /// OpenAPI's form, `/v1/molecules/{id}`, as metrics label it.
     let template: String
+    /// The query parameters the route reads; any other is a 400 naming it (a misspelt `colour=`
+    /// was answered in default colours).
+    let query: Set<String>
 
-    init(_ method: HTTPRequest.Method, _ path: String, _ access: Access, _ handle: @escaping Handler) {
+    init(_ method: HTTPRequest.Method, _ path: String, _ access: Access, query: [String] = [], _ handle: @escaping Handler) {
         self.method = method
         self.path = path
         self.access = access
+        self.query = Set(query)
         self.handle = handle
         pattern = path.split(separator: "/").map { $0.hasPrefix(":") ? nil : $0 }
         template = "/" + path.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
@@ -59,6 +64,9 @@ struct MolshotRequestContext: RequestContext {
 }
 
 extension MolshotService {
+    /// What a picture takes: `RenderRequest`'s fields, by their names.
+    static let picture = RenderRequest.fields.map(\.name)
+
     static let routes: [ServiceRoute] = [
         .init(.get, "/healthz", .open) { _, _, _ in response(Array("ok\n".utf8), type: "text/plain; charset=utf-8") },
         .init(.get, "/openapi.yaml", .open) { _, _, _ in
@@ -68,17 +76,17 @@ extension MolshotService {
             return response(Array(text.utf8), type: "application/yaml")
         },
         .init(.get, "/metrics", .read) { s, _, _ in response(Array(s.metrics.text.utf8), type: "text/plain; version=0.0.4") },
-        .init(.get, "/v1/molecules", .read) { s, r, _ in try await s.listMolecules(r) },
-        .init(.post, "/v1/molecules", .write) { s, r, _ in try await s.importMolecule(r) },
+        .init(.get, "/v1/molecules", .read, query: ["offset", "limit", "query", "sort"]) { s, r, _ in try await s.listMolecules(r) },
+        .init(.post, "/v1/molecules", .write, query: ["name", "private"]) { s, r, _ in try await s.importMolecule(r) },
         .init(.get, "/v1/molecules/:id", .read) { s, r, c in try await s.molecule(r, try parameter(c, "id")) },
         .init(.delete, "/v1/molecules/:id", .write) { s, r, c in try await s.removeMolecule(r, try parameter(c, "id")) },
         .init(.get, "/v1/molecules/:id/sequence", .read) { s, r, c in try await s.moleculeSequence(r, try parameter(c, "id")) },
-        .init(.get, "/v1/molecules/:id/image", .read) { s, r, c in try await s.moleculeImage(r, id: try parameter(c, "id")) },
-        .init(.post, "/v1/render", .read) { s, r, _ in try await s.renderUpload(r) },
-        .init(.post, "/v1/replay", .read) { s, r, c in try await s.replay(r, connection: c.channel) },
+        .init(.get, "/v1/molecules/:id/image", .read, query: picture) { s, r, c in try await s.moleculeImage(r, id: try parameter(c, "id")) },
+        .init(.post, "/v1/render", .read, query: picture + ["name", "format"]) { s, r, _ in try await s.renderUpload(r) },
+        .init(.post, "/v1/replay", .read, query: picture + ["fps", "molecule"]) { s, r, c in try await s.replay(r, connection: c.channel) },
         .init(.post, "/v1/entities", .read) { s, r, _ in try await s.entities(r) },
         // The upgrade router takes a WebSocket's request; a plain GET is told what it needs.
-        .init(.get, "/v1/sessions", .read) { _, _, _ in
+        .init(.get, "/v1/sessions", .read, query: picture + ["molecule", "pathway", "record"]) { _, _, _ in
             throw HTTPError(.upgradeRequired, headers: [.upgrade: "websocket", .connection: "Upgrade"],
                             message: "a live session is a WebSocket: send the upgrade headers")
         },
@@ -86,9 +94,9 @@ extension MolshotService {
         .init(.get, "/v1/thumbnails/:name", .read) { s, r, c in try await s.thumbnail(r, name: try parameter(c, "name")) },
         .init(.get, "/v1/pathways", .read) { s, _, _ in try s.listPathways() },
         .init(.get, "/v1/pathways/:id", .read) { s, _, c in try await s.pathwayInfo(try parameter(c, "id")) },
-        .init(.get, "/v1/pathways/:id/nodes", .read) { s, r, c in try await s.pathwayNodes(r, id: try parameter(c, "id")) },
-        .init(.get, "/v1/pathways/:id/node", .read) { s, r, c in try await s.pathwayNode(r, id: try parameter(c, "id")) },
-        .init(.get, "/v1/pathways/:id/image", .read) { s, r, c in try await s.pathwayImage(r, id: try parameter(c, "id")) },
+        .init(.get, "/v1/pathways/:id/nodes", .read, query: ["query", "limit"]) { s, r, c in try await s.pathwayNodes(r, id: try parameter(c, "id")) },
+        .init(.get, "/v1/pathways/:id/node", .read, query: ["x", "y", "tolerance"]) { s, r, c in try await s.pathwayNode(r, id: try parameter(c, "id")) },
+        .init(.get, "/v1/pathways/:id/image", .read, query: ["relations", "size", "region", "scale", "theme"]) { s, r, c in try await s.pathwayImage(r, id: try parameter(c, "id")) },
         .init(.get, "/v1/pathways/:id/tiles/:z/:x/:y", .read) { s, _, c in
             // Not whole numbers in range: no such tile (404), as a static tile server answers.
             guard let z = Int(try parameter(c, "z")), let x = Int(try parameter(c, "x")) else {
@@ -209,5 +217,10 @@ struct RequestGate<Context: RequestContext>: RouterMiddleware {
         }
         let needed = route.access == .write || (route.access == .read && tokenToRead)
         if route.access != .open { _ = try MolshotService.caller(request, tokens: tokens, needed: needed) }
+        for item in request.uri.queryParameters where !route.query.contains(String(item.key)) {
+            let name = String(item.key), known = route.query.sorted()
+            throw HTTPError(.badRequest, message: "\(route.template) takes no parameter \(Excerpt.of(name, length: 40))"
+                            + NearMiss.hint(for: name, among: known) + (known.isEmpty ? "" : " (it takes \(known.joined(separator: ", ")))"))
+        }
     }
 }

@@ -153,6 +153,23 @@ final class RouteTests: GLTestCase {
         }
     }
 
+    /// A parameter a route does not read is a 400 naming it, with the nearest it takes.
+    func testUnknownParametersAreRefusedByName() async throws {
+        try await test(try served()) { client in
+            let colour = try await client.execute(uri: "/v1/molecules/1/image?size=64&colour=rainbow", method: .get)
+            XCTAssertEqual(colour.status, .badRequest)
+            XCTAssertTrue(String(buffer: colour.body).contains("takes no parameter colour (did you mean color?)"), String(buffer: colour.body))
+            let limit = try await client.execute(uri: "/v1/molecules?limt=3", method: .get)
+            XCTAssertEqual(limit.status, .badRequest)
+            XCTAssertTrue(String(buffer: limit.body).contains("(did you mean limit?)"), String(buffer: limit.body))
+            let none = try await client.execute(uri: "/v1/molecules/1?x=1", method: .get)
+            XCTAssertEqual(none.status, .badRequest)
+            XCTAssertTrue(String(buffer: none.body).contains("takes no parameter x"), String(buffer: none.body))
+            let fine = try await client.execute(uri: "/v1/molecules/1/image?size=64&color=rainbow&assembly=model", method: .get)
+            XCTAssertEqual(fine.status, .ok)
+        }
+    }
+
     /// A molecule's picture has a strong ETag naming what it draws and Cache-Control; If-None-Match
     /// with it is a 304 with no body; other settings are another ETag.
     func testMoleculeImagesHaveETagsAnd304() async throws {
