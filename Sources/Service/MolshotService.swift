@@ -224,14 +224,23 @@ struct WebFiles<Context: RequestContext>: RouterMiddleware {
         if request.uri.path.hasPrefix("/v1/") { return try await next(request, context) }
         // A NUL, plain or percent-encoded, would end the file name where the filesystem reads it.
         let decoded = request.uri.path.removingPercentEncoding
-        guard let decoded, !decoded.utf8.contains(0) else { throw HTTPError(.notFound) }
+        guard let decoded, !decoded.utf8.contains(0) else { throw HTTPError(.notFound, message: "no such file") }
         // The viewer's files are small and served whole: Range is ignored, as RFC 9110 lets a
         // server do (FileMiddleware answered `bytes=99999-` with 206 and a negative length, and
         // `bytes=-5` with 6 bytes), and no ranges are offered.
         var head = request.head
         head.headerFields[.range] = nil
         head.headerFields[.ifRange] = nil
-        var response = try await files.handle(Request(head: head, body: request.body), context: context, next: next)
+        var response: Response
+        do {
+            response = try await files.handle(Request(head: head, body: request.body), context: context, next: next)
+        } catch let error as HTTPError where error.status == .notFound {
+            // An error's body is JSON on every route, the viewer's files' too (it was empty).
+            throw HTTPError(.notFound, message: "no such file or route \(Excerpt.of(decoded, length: 80))")
+        }
+        if response.status == .notFound && (response.body.contentLength ?? 0) == 0 {
+            throw HTTPError(.notFound, message: "no such file or route \(Excerpt.of(decoded, length: 80))")
+        }
         response.headers[.acceptRanges] = nil
         return response
     }

@@ -167,6 +167,10 @@ final class RouteTests: GLTestCase {
             XCTAssertTrue(String(buffer: none.body).contains("takes no parameter x"), String(buffer: none.body))
             let fine = try await client.execute(uri: "/v1/molecules/1/image?size=64&color=rainbow&assembly=model", method: .get)
             XCTAssertEqual(fine.status, .ok)
+            // An unknown path outside /v1/ (the viewer's files) is a JSON error too.
+            let nowhere = try await client.execute(uri: "/nowhere.html", method: .get)
+            XCTAssertEqual(nowhere.status, .notFound)
+            XCTAssertTrue(String(buffer: nowhere.body).contains("no such file or route"), String(buffer: nowhere.body))
         }
     }
 
