@@ -261,6 +261,12 @@ function download(blob, name) {
 
 function chainLabel(c) { return c.id ? `Chain ${c.id}` : "Blank chain id"; }
 
+/// A chain's size as a person counts it: its polymer residues (waters and ligands left out) where it has any.
+function chainSize(c) {
+  const n = c.sequence ? c.sequence.length : c.residues;
+  return `${n} ${c.sequence ? "residues" : n === 1 ? "group" : "groups"}`;
+}
+
 async function moleculePage(id) {
   const record = await json(`/v1/molecules/${encodeURIComponent(id)}`);
   const look = { mode: "auto", color: "auto", highlight: null, assembly: "auto" };
@@ -340,7 +346,7 @@ async function moleculePage(id) {
     const e = entities.get(key);
     if (e) picks.append(el("div", { class: "entity", "data-entity": key }, `Entity ${key}${e.description ? `: ${e.description}` : ""}`));
     for (const c of chains) {
-      const b = el("button", { class: "part chain", "data-chain": c.id, "aria-pressed": "false" }, `${chainLabel(c)} · ${c.residues} residues`);
+      const b = el("button", { class: "part chain", "data-chain": c.id, "aria-pressed": "false" }, `${chainLabel(c)} · ${chainSize(c)}`);
       if (c.id) b.addEventListener("click", () => pick(b, `chain ${c.id}`)); else b.disabled = true;
       picks.append(b);
     }
@@ -418,7 +424,7 @@ async function combinePage(id) {
   const chains = el("fieldset", { class: "chains" }, el("legend", {}, "Chains"));
   for (const c of record.chainList) {
     const what = c.id ? `Chain ${c.id}` : "The blank chain id (waters and ligands without a chain)";
-    chains.append(el("label", {}, el("input", { type: "checkbox", value: c.id, class: "chain" }), ` ${what} · ${c.residues} residues`));
+    chains.append(el("label", {}, el("input", { type: "checkbox", value: c.id, class: "chain" }), ` ${what} · ${chainSize(c)}`));
   }
   const combine = () => {
     for (const box of chains.querySelectorAll("input:checked")) view.send({ t: view.now(), type: "addPart", part: box.value });

@@ -173,6 +173,8 @@ try:
     driver.get(f"{base}/#/molecule/{dna['id']}")
     view = wait(lambda: driver.find_element(By.ID, "view") if driver.find_element(By.ID, "view").get_attribute("data-state") == "live" else None)
     before = pixels(view)
+    check("a chain's button counts its nucleotides, not its waters",
+          "12 residues" in driver.find_element(By.CSS_SELECTOR, "button.chain[data-chain='A']").text)
     driver.find_element(By.CSS_SELECTOR, "button.chain[data-chain='A']").click()
     after = changed(view, before)
     check("a chain picked in the panel is drawn in yellow", after is not None and after["yellow"] > before["yellow"] + 500)
