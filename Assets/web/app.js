@@ -171,14 +171,16 @@ class LiveView {
     ws.onclose = e => {
       if (this.ws !== ws || this.closed) return;
       this.ws = null;
-      if (e.code === 1001 || e.code === 1000) {
+      if ((e.code === 1001 || e.code === 1000) && /^idle/.test(e.reason || "")) {
         // Idle: the next gesture opens a new session where this one left off.
         this.onState("paused", "The view went to sleep; touch it to wake it.");
       } else if (e.code === 1013 || e.code === 1008) {
         this.onState("failed", e.reason || "The server refused the view.");
       } else {
-        this.onState("reconnecting", "The connection dropped; reconnecting…");
-        setTimeout(() => this.connect(), Math.min(8000, 500 * 2 ** this.retries++));
+        // Dropped, or the server going away (a restart): again by itself, waiting longer each time, and said.
+        const wait = Math.min(8000, 250 * 2 ** this.retries++);
+        this.onState("reconnecting", `The connection dropped; reconnecting in ${(wait / 1000).toFixed(1)} s…`);
+        setTimeout(() => this.connect(), wait);
       }
     };
   }

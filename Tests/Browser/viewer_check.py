@@ -255,6 +255,22 @@ try:
     check("combining A and B says Congratulations!", driver.find_element(By.ID, "caption").text.startswith("Congratulations"))
     time.sleep(0.5)
     driver.save_screenshot(os.path.join(args.shots, "combine.png"))
+
+    # The server restarts under an open view: the page reconnects by itself (no touch) and says so meanwhile.
+    molecules = json.load(urllib.request.urlopen(base + "/v1/molecules?query=1crn"))["molecules"]
+    driver.get(f"{base}/#/molecule/{molecules[0]['id']}")
+    view = wait(lambda: driver.find_element(By.ID, "view") if driver.find_element(By.ID, "view").get_attribute("data-state") == "live" else None)
+    port = base.rsplit(":", 1)[-1]
+    server.terminate()
+    server.wait()
+    gone = wait(lambda: view.get_attribute("data-state") == "reconnecting", 15)
+    check("a stopped server is said to be reconnecting, not asleep", gone is not None and "reconnecting" in driver.find_element(By.ID, "notice").text)
+    server = subprocess.Popen([args.molshot, "serve", "--port", port, "--db", db, "--pathways", os.path.join(fixtures, "pathways"),
+                               "--thumbnails", thumbs, "--session-idle-seconds", "4"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=args.root)
+    server.stdout.readline()
+    back = wait(lambda: view.get_attribute("data-state") == "live", 30)
+    check("the view comes back by itself once the server is up again", back is not None)
 finally:
     driver.quit()
     server.terminate()
