@@ -269,9 +269,16 @@ function chainSize(c) {
   return `${n} ${c.sequence ? "residues" : n === 1 ? "group" : "groups"}`;
 }
 
-async function moleculePage(id) {
+async function moleculePage(id, params = new URLSearchParams()) {
   const record = await json(`/v1/molecules/${encodeURIComponent(id)}`);
-  const look = { mode: "auto", color: "auto", highlight: null, assembly: "auto" };
+  // The view's choices come from the address and go back into it, so a link shows the same view.
+  const look = { mode: params.get("mode") || "auto", color: params.get("color") || "auto", highlight: null,
+                 assembly: params.get("assembly") || "auto" };
+  const remember = () => {
+    const p = new URLSearchParams();
+    for (const k of ["mode", "color", "assembly"]) if (look[k] !== "auto") p.set(k, look[k]);
+    history.replaceState(null, "", `#/molecule/${encodeURIComponent(id)}${p.size ? `?${p}` : ""}`);
+  };
   const img = el("img", { id: "view", alt: `${record.name}, live view`, draggable: "false", tabindex: "0", width: 512, height: 512 });
   const loading = el("div", { id: "loading", class: "loading", role: "status" }, "Loading the view…");
   const stage = el("div", { class: "viewport" }, img, loading);
@@ -298,6 +305,7 @@ async function moleculePage(id) {
       if (info.mode !== look.mode && representations.includes(info.mode) && !look.highlight) {
         look.mode = info.mode;
         modeMenu.value = info.mode;
+        remember();
       }
       caption.textContent = info.caption || "";
     },
@@ -316,16 +324,16 @@ async function moleculePage(id) {
     ...representations.map(m => el("option", { value: m, ...(m === look.mode ? { selected: "" } : {}) }, m)));
   const colourMenu = el("select", { id: "color-menu", "aria-label": "Colour" },
     ...colourings.map(([v, t]) => el("option", { value: v, ...(v === look.color ? { selected: "" } : {}) }, t)));
-  modeMenu.addEventListener("change", () => { look.mode = modeMenu.value; view.connect(); });
+  modeMenu.addEventListener("change", () => { look.mode = modeMenu.value; remember(); view.connect(); });
   // The biological assemblies the entry declares (auto: the first, as the RCSB and Mol* show an entry).
   const assemblies = record.assemblies || [];
   const assemblyMenu = el("select", { id: "assembly-menu", "aria-label": "Assembly" },
-    el("option", { value: "auto", selected: "" }, assemblies.length ? "auto (the first assembly)" : "auto (the file's model)"),
-    el("option", { value: "model" }, `the deposited model · ${record.atoms} atoms`),
-    ...assemblies.map(a => el("option", { value: a.id },
+    el("option", { value: "auto", ...(look.assembly === "auto" ? { selected: "" } : {}) }, assemblies.length ? "auto (the first assembly)" : "auto (the file's model)"),
+    el("option", { value: "model", ...(look.assembly === "model" ? { selected: "" } : {}) }, `the deposited model · ${record.atoms} atoms`),
+    ...assemblies.map(a => el("option", { value: a.id, ...(look.assembly === a.id ? { selected: "" } : {}) },
       `assembly ${a.id} · ${a.copies} ${a.copies === 1 ? "copy" : "copies"} · ${a.atoms} atoms${a.details ? ` · ${a.details}` : ""}`)));
-  assemblyMenu.addEventListener("change", () => { look.assembly = assemblyMenu.value; view.connect(); });
-  colourMenu.addEventListener("change", () => { look.color = colourMenu.value; view.connect(); });
+  assemblyMenu.addEventListener("change", () => { look.assembly = assemblyMenu.value; remember(); view.connect(); });
+  colourMenu.addEventListener("change", () => { look.color = colourMenu.value; remember(); view.connect(); });
 
   // Chains and ligands: picking one shows it in yellow over the rest.
   const picks = el("div", { id: "parts", class: "parts" });

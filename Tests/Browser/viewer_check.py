@@ -139,6 +139,7 @@ try:
     before = pixels(view)
     Select(driver.find_element(By.ID, "color-menu")).select_by_value("residue")
     check("the colour menu changes the picture", changed(view, before) is not None)
+    check("the address keeps the view's choices", "mode=cartoon" in driver.current_url and "color=residue" in driver.current_url)
     before = pixels(view)
     view.send_keys(Keys.ARROW_RIGHT)
     check("an arrow key turns the molecule", changed(view, before) is not None)
@@ -167,6 +168,14 @@ try:
     driver.save_screenshot(os.path.join(args.shots, "molecule-zoom-200.png"))
     driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     driver.set_window_size(1280, 900)
+
+    # A link with the view's choices opens the same view.
+    kept = driver.current_url
+    driver.get("about:blank")
+    driver.get(kept)
+    wait(lambda: driver.find_element(By.ID, "view").get_attribute("data-state") == "live")
+    check("opening the address restores the menus", Select(driver.find_element(By.ID, "mode-menu")).first_selected_option.get_attribute("value") == "cartoon"
+          and Select(driver.find_element(By.ID, "color-menu")).first_selected_option.get_attribute("value") == "residue")
 
     # Chains in the panel: picking one draws it in yellow.
     dna = json.load(urllib.request.urlopen(base + "/v1/molecules?query=1bna"))["molecules"][0]
