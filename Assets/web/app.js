@@ -114,8 +114,8 @@ async function libraryPage(_, params) {
 /// session (after an idle close, a dropped connection, or a new look: mode, colour, highlight)
 /// is sent them again, so its camera is where it was. `look()` gives the session's query.
 class LiveView {
-  constructor(id, img, { look, onFrame, onState, record }) {
-    Object.assign(this, { id, img, look, onFrame, onState, record });
+  constructor(id, img, { look, onFrame, onState, record, onTap = () => {} }) {
+    Object.assign(this, { id, img, look, onFrame, onState, record, onTap });
     this.sent = [];
     this.start = performance.now();
     this.last = 0;
@@ -158,6 +158,7 @@ class LiveView {
         if (message.type === "frame") info = message;
         else if (message.type === "session") this.sessionID = message.id;
         else if (message.type === "error") say(`The view refused an event: ${message.message}`);
+        else if (message.type === "tap") this.onTap(message);
         return;
       }
       this.retries = 0;
@@ -297,8 +298,35 @@ async function moleculePage(id, params = new URLSearchParams()) {
     if (look.assembly !== "auto") p.push(["assembly", look.assembly]);
     return p.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&");
   };
+  // Picking and measuring: a tap names the atom under it; two picked give their distance, three their angle.
+  const pickedLine = el("p", { id: "picked", role: "status" }, "Tap or click an atom to name it; two give a distance, three an angle.");
+  const picks3 = [];
+  const fmt = a => `${a.chain ? `chain ${a.chain} · ` : ""}${a.residue} ${a.number}${a.insertion || ""} · ${a.name} (${a.element})`;
+  const picked = atom => {
+    for (const m of document.querySelectorAll("#sequences .picked")) m.classList.remove("picked");
+    if (!atom) { picks3.length = 0; pickedLine.textContent = "Nothing there: the picks are cleared."; pickedLine.dataset.picks = "0"; return; }
+    picks3.push(atom);
+    if (picks3.length > 3) picks3.shift();
+    const [p, q, r] = picks3.slice(-3).map(a => a.position);
+    const sub = (a, b) => a.map((v, i) => v - b[i]), len = v => Math.hypot(...v), dot = (a, b) => a.reduce((s, v, i) => s + v * b[i], 0);
+    let text = fmt(atom);
+    if (picks3.length >= 2) {
+      const [a, b] = picks3.slice(-2).map(x => x.position);
+      text += ` · distance to ${fmt(picks3[picks3.length - 2])}: ${len(sub(a, b)).toFixed(2)} Å`;
+    }
+    if (picks3.length === 3) {
+      const u = sub(p, q), v = sub(r, q);
+      text += ` · angle ${(Math.acos(Math.max(-1, Math.min(1, dot(u, v) / (len(u) * len(v))))) * 180 / Math.PI).toFixed(1)}°`;
+    }
+    pickedLine.textContent = text;
+    pickedLine.dataset.picks = String(picks3.length);
+    // The residue in the sequence.
+    const line = document.querySelector(`#sequences .sequence[data-chain="${CSS.escape(atom.chain)}"]`);
+    if (line) for (const letter of line.querySelectorAll(".letters span")) if (letter.dataset.number === String(atom.number)) letter.classList.add("picked");
+  };
   const view = new LiveView(record.id, img, {
     look: query, record: true,
+    onTap: tap => picked(tap.atom),
     onFrame: info => {
       mode.textContent = `Mode: ${info.mode}`;
       // A double tap changed the mode: the menu, and the next session's query, follow.
@@ -396,7 +424,7 @@ async function moleculePage(id, params = new URLSearchParams()) {
     el("h2", {}, record.name), el("p", { class: "title" }, record.title || meta.title || ""), el("p", { id: "facts" }, facts),
     el("div", { class: "controls" }, el("label", {}, "Representation ", modeMenu), el("label", {}, "Colour ", colourMenu),
       el("label", {}, "Assembly ", assemblyMenu)),
-    mode, caption, notice,
+    mode, caption, notice, pickedLine,
     el("h3", {}, "Chains and ligands"), picks,
     modified ? el("p", { id: "modified" }, `Modified residues: ${modified}`) : "",
     el("div", { class: "controls" }, size, downloadPNG, downloadEvents,
@@ -410,8 +438,14 @@ async function moleculePage(id, params = new URLSearchParams()) {
     if (!answer.chains.length) { sequences.append(el("p", {}, "No polymer chains.")); return; }
     for (const c of answer.chains) {
       const letters = el("span", { class: "letters" });
-      [...c.letters].forEach((letter, i) => letters.append(el("span", { class: `ss-${c.structure[i] === "H" ? "helix" : c.structure[i] === "E" ? "strand" : "coil"}`,
-                                                                    title: `${c.letters[i]} ${c.first + i}` }, letter)));
+      [...c.letters].forEach((letter, i) => {
+        const number = c.numbers ? c.numbers[i] : c.first + i;
+        const span = el("span", { class: `ss-${c.structure[i] === "H" ? "helix" : c.structure[i] === "E" ? "strand" : "coil"}`,
+                                  title: `${c.letters[i]} ${number}`, "data-number": number }, letter);
+        // A residue picked in the sequence is shown in the view, as a picked chain is.
+        if (c.chain) span.addEventListener("click", () => pick(span, `chain ${c.chain} and resi ${number}`));
+        letters.append(span);
+      });
       sequences.append(el("div", { class: "sequence", "data-chain": c.chain }, el("span", { class: "chain-name" }, c.chain || "(blank)"), letters));
     }
     sequences.append(el("p", { class: "hint" }, el("span", { class: "ss-helix" }, "helix"), " ", el("span", { class: "ss-strand" }, "strand"), " coil"));

@@ -28,6 +28,40 @@ public final class MoleculeDriver: ViewDriver {
     private let worker: RenderLane<MoleculeRenderer>
     private let perception: BondPerception
     private var recognizer = TouchRecognizer()
+    /// Where each finger down was put down (viewport points), to tell a tap from a drag.
+    private var touchStarts: [Int: SIMD2<Double>] = [:]
+    /// Viewport points a finger may travel and still tap.
+    static let tapSlop = 10.0
+
+    /// The front-most shown atom within reach of viewport point `p` (a few pixels, or an atom's
+    /// radius on screen where atoms are drawn larger); a tap with none under it picks nothing.
+    private func pick(_ p: SIMD2<Double>, time: Double, line: Int) -> Tap? {
+        guard let camera, let model = shown else { return nil }
+        let w = options.request.width, h = options.request.height
+        let target = SIMD2<Float>(Float(p.x * Double(w) / viewport.width), Float(p.y * Double(h) / viewport.height))
+        let visible = options.request.filter.visible(model)
+        let view = camera.viewMatrix(width: w, height: h)
+        // Pixels an angstrom spans at the center (orthographic: everywhere).
+        let m = camera.rotation.matrix
+        let right = SIMD3(m.0.x, m.1.x, m.2.x)
+        let a = camera.project(camera.center, width: w, height: h), b = camera.project(camera.center + right, width: w, height: h)
+        let perÅ = max(((b - a) * (b - a)).sum().squareRoot(), 0.01)
+        let reach = max(6, 1.2 * perÅ)
+        var best: (index: Int, depth: Float)?
+        for (i, atom) in model.atoms.enumerated() where visible[i] {
+            let s = camera.project(atom.position, width: w, height: h)
+            let d = s - target
+            guard (d * d).sum() <= reach * reach else { continue }
+            let depth = (view * SIMD4(atom.position, 1)).z
+            if best == nil || depth > best!.depth { best = (i, depth) }
+        }
+        guard let best else { return Tap(time: time, line: line, point: SIMD2(Double(target.x), Double(target.y))) }
+        let atom = model.atoms[best.index], residue = model.residues[Int(atom.residue)], chain = model.chains[Int(residue.chain)]
+        let picked = PickedAtom(chain: chain.id, entity: chain.entity, residueName: residue.name.description, residueNumber: Int(residue.number),
+                                insertion: residue.insertionCode == 0 ? "" : String(UnicodeScalar(residue.insertionCode)),
+                                atomName: atom.name.description, element: atom.element.symbol, serial: Int(atom.serial), position: atom.position)
+        return Tap(time: time, line: line, point: SIMD2(Double(target.x), Double(target.y)), atom: picked)
+    }
     private var structure: Structure?
     private var shown: Model?
     public private(set) var drawMode: DrawMode
@@ -98,8 +132,21 @@ public final class MoleculeDriver: ViewDriver {
     public func apply(_ event: GestureEvent, source: String) throws -> EventEffect {
         if case .touch(let phase, let id, let x, let y, let taps) = event.kind {
             let before = (camera, mode)
-            for c in recognizer.touch(phase, id: id, at: SIMD2(x, y), tapCount: taps, time: event.time) { apply(c) }
-            return EventEffect(changed: before.0 != camera || before.1 != mode)
+            let at = SIMD2(x, y)
+            // A single finger put down and lifted where it was, once: a pick, before the camera moves.
+            var picked: [Tap] = []
+            switch phase {
+            case .began: touchStarts[id] = at
+            case .ended, .cancelled:
+                if phase == .ended, taps == 1, touchStarts.count == 1, let start = touchStarts[id],
+                   ((at - start) * (at - start)).sum().squareRoot() < MoleculeDriver.tapSlop, let tap = pick(at, time: event.time, line: event.line) {
+                    picked.append(tap)
+                }
+                touchStarts[id] = nil
+            default: break
+            }
+            for c in recognizer.touch(phase, id: id, at: at, tapCount: taps, time: event.time) { apply(c) }
+            return EventEffect(changed: before.0 != camera || before.1 != mode, taps: picked)
         }
         settle()
         switch event.kind {

@@ -53,16 +53,46 @@ public struct FrameJob<Renderer>: @unchecked Sendable {
 public struct Tap: Sendable, Equatable {
     public var time: Double
     public var line: Int
-    /// In map units.
+    /// In map units; for a molecule, in the picture's pixels.
     public var point: SIMD2<Double>
     public var node: PathwayMap.Node.Summary?
+    /// For a molecule: the front-most shown atom under the tap, if any.
+    public var atom: PickedAtom?
 
-    /// As a JSON object: `t`, `line`, `x`, `y` and `node` (its id, name, kind and label, or null),
-    /// as the tap log and the live session write it.
-    public var fields: [String: Any] {
-        let node: Any = self.node.map { ["id": $0.id, "name": $0.name, "kind": $0.kind, "label": $0.label] } ?? NSNull()
-        return ["t": time, "line": line, "x": point.x, "y": point.y, "node": node]
+    public init(time: Double, line: Int, point: SIMD2<Double>, node: PathwayMap.Node.Summary? = nil, atom: PickedAtom? = nil) {
+        self.time = time
+        self.line = line
+        self.point = point
+        self.node = node
+        self.atom = atom
     }
+
+    /// As a JSON object: `t`, `line`, `x`, `y` and `node` (its id, name, kind and label, or null)
+    /// for a map, or `atom` for a molecule, as the tap log and the live session write it.
+    public var fields: [String: Any] {
+        var out: [String: Any] = ["t": time, "line": line, "x": point.x, "y": point.y]
+        if let atom {
+            out["atom"] = ["chain": atom.chain, "entity": atom.entity, "residue": atom.residueName, "number": atom.residueNumber,
+                           "insertion": atom.insertion, "name": atom.atomName, "element": atom.element, "serial": atom.serial,
+                           "position": [atom.position.x, atom.position.y, atom.position.z].map { Double($0) }] as [String: Any]
+        } else {
+            out["node"] = self.node.map { ["id": $0.id, "name": $0.name, "kind": $0.kind, "label": $0.label] } ?? NSNull()
+        }
+        return out
+    }
+}
+
+/// An atom a tap picked: who it is (chain, residue, name) and where (Å, as the file has it).
+public struct PickedAtom: Sendable, Equatable, Codable {
+    public var chain: String
+    public var entity: String
+    public var residueName: String
+    public var residueNumber: Int
+    public var insertion: String
+    public var atomName: String
+    public var element: String
+    public var serial: Int
+    public var position: SIMD3<Float>
 }
 
 /// A replay's frames as one animated PNG.

@@ -9,6 +9,8 @@ public struct ChainSequence: Codable, Sendable, Equatable {
     public var first: Int
     public var letters: String
     public var structure: String
+    /// Each letter's author residue number (numbering has gaps and insertions; `first + i` is not it).
+    public var numbers: [Int]
 
     /// The chains of `structure`'s first model with two or more standard residues.
     public static func of(_ structure: Structure) -> [ChainSequence] {
@@ -17,13 +19,15 @@ public struct ChainSequence: Codable, Sendable, Equatable {
         var out: [ChainSequence] = []
         for chain in model.chains {
             var letters = "", marks = "", known = 0
+            var numbers: [Int] = []
             for r in chain.residues {
                 let residue = model.residues[Int(r)]
                 let letter = ResidueLetters.letter(residue.name)
-                if letter == nil && residue.isHetero && !residue.isModified { continue }
+                // Ligands and waters are not part of the sequence; modified residues are, as their parent.
                 if residue.isHetero && !residue.isModified { continue }
                 if letter != nil { known += 1 }
                 letters.append(letter ?? "X")
+                numbers.append(Int(residue.number))
                 switch Int(r) < states.count ? states[Int(r)] : .coil {
                 case .helix: marks.append("H")
                 case .strand: marks.append("E")
@@ -32,7 +36,7 @@ public struct ChainSequence: Codable, Sendable, Equatable {
             }
             guard known >= 2, !out.contains(where: { $0.chain == chain.id }) else { continue }
             out.append(ChainSequence(chain: chain.id, first: Int(model.residues[Int(chain.residues.lowerBound)].number), letters: letters,
-                                     structure: marks))
+                                     structure: marks, numbers: numbers))
         }
         return out
     }

@@ -137,6 +137,7 @@ final class SendBacklog: Sendable {
         case .frame: return 0
         case .error(_, let message): return message.utf8.count + 32
         case .tapped(let tap): return 256 + (tap.node.map { $0.id.utf8.count + $0.name.utf8.count + $0.kind.utf8.count + $0.label.utf8.count } ?? 0)
+            + (tap.atom.map { $0.chain.utf8.count + $0.entity.utf8.count + $0.residueName.utf8.count + $0.atomName.utf8.count + 64 } ?? 0)
         }
     }
 }

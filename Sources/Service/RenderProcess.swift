@@ -149,7 +149,7 @@ final class RenderProcess: Sendable {
                 } else {
                     waiting?.resume()
                 }
-            case .frame, .error, .took:
+            case .frame, .error, .took, .tap:
                 state.withLock { $0.sessions[head.session ?? ""] }?.heard(head, blob)
             default:
                 break
@@ -218,6 +218,10 @@ final class RemoteLiveView: LiveView, Sendable {
             send(.error(line: head.line ?? 0, message: head.message ?? "error"))
         case .took:
             state.withLock { $0.recorded?.append(String(decoding: blob, as: UTF8.self)) }
+        case .tap:
+            let point = head.point ?? [0, 0]
+            let atom = blob.isEmpty ? nil : try? JSONDecoder().decode(PickedAtom.self, from: Data(blob))
+            send(.tapped(Tap(time: head.time ?? 0, line: head.line ?? 0, point: SIMD2(point.first ?? 0, point.count > 1 ? point[1] : 0), atom: atom)))
         default:
             break
         }

@@ -162,8 +162,12 @@ public enum RenderProcessServer {
             head = WorkerMessage(.error, session: session)
             head.line = line
             head.message = message
-        case .tapped:
-            return
+        case .tapped(let tap):
+            head = WorkerMessage(.tap, session: session)
+            head.time = tap.time
+            head.line = tap.line
+            head.point = [tap.point.x, tap.point.y]
+            blob = tap.atom.flatMap { try? JSONEncoder().encode($0) }.map { Array($0) } ?? []
         }
         pipe.send(head, blob)
     }

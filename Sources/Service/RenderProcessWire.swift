@@ -23,6 +23,8 @@ struct WorkerMessage: Codable, Sendable {
         case error
         /// Process to service: a recorded session took this line (the blob).
         case took
+        /// A tap in a session: `time`, `line`, `point`, and the picked atom as JSON in the blob (empty for none).
+        case tap
     }
 
     var kind: Kind
@@ -43,6 +45,7 @@ struct WorkerMessage: Codable, Sendable {
     var seconds: Double?
     var mode: String?
     var caption: String?
+    var point: [Double]?
 
     init(_ kind: Kind, id: UInt64 = 0, session: String? = nil) {
         self.kind = kind

@@ -177,6 +177,19 @@ try:
     check("opening the address restores the menus", Select(driver.find_element(By.ID, "mode-menu")).first_selected_option.get_attribute("value") == "cartoon"
           and Select(driver.find_element(By.ID, "color-menu")).first_selected_option.get_attribute("value") == "residue")
 
+    # Picking and measuring: a click names the atom under it, a second gives the distance, a third the angle;
+    # the residue is marked in the sequence.
+    view = driver.find_element(By.ID, "view")
+    for i, dx in enumerate([0, 40, 80]):
+        ActionChains(driver).move_to_element_with_offset(view, dx - 20, 0).click().perform()
+        wait(lambda: driver.find_element(By.ID, "picked").get_attribute("data-picks") == str(i + 1), 15)
+        time.sleep(0.5)
+    text = driver.find_element(By.ID, "picked").text
+    check("a click names the atom under it", "chain A" in text)
+    check("two picks give a distance and three an angle", "distance to" in text and " Å" in text and "angle" in text and "°" in text)
+    check("the picked residue is marked in the sequence", len(driver.find_elements(By.CSS_SELECTOR, "#sequences .picked")) == 1)
+    driver.save_screenshot(os.path.join(args.shots, "molecule-picked.png"))
+
     # Chains in the panel: picking one draws it in yellow.
     dna = json.load(urllib.request.urlopen(base + "/v1/molecules?query=1bna"))["molecules"][0]
     driver.get(f"{base}/#/molecule/{dna['id']}")

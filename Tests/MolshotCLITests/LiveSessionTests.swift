@@ -136,6 +136,37 @@ final class LiveSessionTests: GLTestCase {
         XCTAssertTrue(try PNGDecoder.read("\(again)/frame-00004.png") == live[4])
     }
 
+    /// A tap on a molecule names the front-most atom under it (chain, residue, atom, position); a
+    /// tap on the background names none; a drag is no tap.
+    func testATapOnAMoleculePicksTheAtomUnderIt() throws {
+        let base = try serve.start()
+        let s = try Session(base, query: "molecule=1crn&size=160x160&mode=spacefill")
+        try s.send([Session.header])
+        _ = try s.frame()
+        // The viewport is 320 points for 160 pixels: the middle is (160, 160), a corner (3, 3).
+        try s.send([#"{"t":0.1,"type":"touch","phase":"began","id":1,"x":160,"y":160}"#,
+                    #"{"t":0.15,"type":"touch","phase":"ended","id":1,"x":160,"y":160,"tapCount":1}"#,
+                    #"{"t":0.3,"type":"touch","phase":"began","id":1,"x":3,"y":3}"#,
+                    #"{"t":0.35,"type":"touch","phase":"ended","id":1,"x":3,"y":3,"tapCount":1}"#,
+                    #"{"t":0.5,"type":"touch","phase":"began","id":1,"x":100,"y":160}"#,
+                    #"{"t":0.55,"type":"touch","phase":"moved","id":1,"x":200,"y":160}"#,
+                    #"{"t":0.6,"type":"touch","phase":"ended","id":1,"x":200,"y":160,"tapCount":1}"#,
+                    #"{"t":0.7,"type":"frame"}"#])
+        var taps: [[String: Any]] = []
+        var frames = 0
+        while frames < 1 || taps.count < 2 {
+            let m = try s.client.receiveJSON()
+            if m["type"] as? String == "tap" { taps.append(m) } else if m["type"] as? String == "frame" { _ = try s.client.receive(); frames += 1 }
+        }
+        XCTAssertEqual(taps.count, 2, "the drag is no tap")
+        let atom = try XCTUnwrap(taps[0]["atom"] as? [String: Any], "\(taps[0])")
+        XCTAssertEqual(atom["chain"] as? String, "A")
+        XCTAssertNotNil(atom["name"] as? String)
+        XCTAssertEqual((atom["position"] as? [Double])?.count, 3)
+        XCTAssertTrue((1...46).contains(atom["number"] as? Int ?? 0), "\(atom)")
+        XCTAssertNil(taps[1]["atom"], "a tap on the background picks nothing: \(taps[1])")
+    }
+
     func testAPathwaySessionPansAndReportsTapsAsReplayDoes() throws {
         let base = try serve.start()
         let s = try Session(base, query: "pathway=sbgn_glycolysis&size=320x240&record=1")
