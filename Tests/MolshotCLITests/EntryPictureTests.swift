@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// The molecule as its entry defines it, as a user runs the commands: a library molecule draws
@@ -81,13 +82,7 @@ final class EntryPictureTests: XCTestCase {
     /// Skipped where python3 has no gemmi (pip install gemmi) or the corpus is absent.
     func testExportedAssembliesReadInGemmiAsBiotiteBuildsThem() throws {
         guard let corpus = EntryPictureTests.corpus else { throw XCTSkip("no corpus") }
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        probe.arguments = ["python3", "-c", "import gemmi"]
-        probe.standardError = FileHandle.nullDevice
-        try probe.run()
-        probe.waitUntilExit()
-        guard probe.terminationStatus == 0 else { throw XCTSkip("python3 has no gemmi") }
+        guard Python.has("gemmi") else { throw XCTSkip("python3 has no gemmi") }
         let reference = try String(contentsOfFile: "Tests/Fixtures/assemblies-reference.tsv", encoding: .utf8)
         let files = ["1A8O.cif", "1pfe.cif.gz", "3PQR.cif", "3o5r.cif", "4i39.cif", "5ugo.cif", "1aon.pdb.gz"]
         var outputs: [String] = []
@@ -107,14 +102,7 @@ final class EntryPictureTests: XCTestCase {
                 rg = (sum(sum((q[i] - c[i]) ** 2 for i in range(3)) for q in p) / n) ** 0.5
                 print(n, c[0], c[1], c[2], rg)
             """
-        let gemmi = Process()
-        gemmi.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        gemmi.arguments = ["python3", "-c", script] + outputs
-        let pipe = Pipe()
-        gemmi.standardOutput = pipe
-        try gemmi.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        gemmi.waitUntilExit()
+        let text = try Python.run(script, outputs).output
         let lines = text.split(separator: "\n")
         XCTAssertEqual(lines.count, files.count, text)
         for (f, line) in zip(files, lines) {

@@ -1,6 +1,7 @@
 import Foundation
 import Graphics
 import Imaging
+import TestSupport
 import XCTest
 
 final class PNGTests: XCTestCase {
@@ -114,15 +115,9 @@ final class PNGTests: XCTestCase {
             zlib.decompress(idat)
         print('ok', len(sys.argv) - 1)
         """
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", script] + written
-        let pipe = Pipe()
-        python.standardOutput = pipe
-        try python.run()
-        python.waitUntilExit()
-        XCTAssertEqual(python.terminationStatus, 0)
-        XCTAssertEqual(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "ok \(written.count)\n")
+        let checked = try Python.run(script, written)
+        XCTAssertEqual(checked.status, 0)
+        XCTAssertEqual(checked.output, "ok \(written.count)\n")
     }
 
     func testFlatPicturesComeOutSmallWithTheDeflateOfRunsAndRows() throws {
