@@ -29,6 +29,7 @@ struct EntryFacts: Codable, Equatable {
         /// Name to twelve numbers: rotation row by row, then the translation.
         var operators: [String: [Double]]
         var byAuthorChain: Bool
+        var problem: String?
     }
 
     var ranges: [Range]
@@ -49,7 +50,7 @@ struct EntryFacts: Codable, Equatable {
         entities = structure.entities
         assemblies = structure.assemblies.map { a in
             AssemblyFacts(id: a.id, details: a.details, generators: a.generators.map { Generator(operators: $0.operators, chains: $0.chains) },
-                          operators: a.operators.mapValues { $0.rotation + $0.translation }, byAuthorChain: a.byAuthorChain)
+                          operators: a.operators.mapValues { $0.rotation + $0.translation }, byAuthorChain: a.byAuthorChain, problem: a.problem)
         }
         componentNames = structure.componentNames
         modifications = Dictionary(uniqueKeysWithValues: structure.statedModifications.map { ($0.key.description, $0.value.description) })
@@ -86,8 +87,10 @@ struct EntryFacts: Codable, Equatable {
                 guard v.count == 12 else { throw LibraryError(.machine, "a stored assembly operator has \(v.count) numbers, not 12") }
                 operators[name] = Assembly.Operator(rotation: Array(v[0..<9]), translation: Array(v[9..<12]))
             }
-            return Assembly(id: a.id, details: a.details, generators: a.generators.map { .init(operators: $0.operators, chains: $0.chains) },
-                            operators: operators, byAuthorChain: a.byAuthorChain)
+            var assembly = Assembly(id: a.id, details: a.details, generators: a.generators.map { .init(operators: $0.operators, chains: $0.chains) },
+                                    operators: operators, byAuthorChain: a.byAuthorChain)
+            assembly.problem = a.problem
+            return assembly
         }
         structure.componentNames = componentNames
         structure.statedModifications = Dictionary(uniqueKeysWithValues: modifications.map { (ShortName($0.key), ShortName($0.value)) })

@@ -96,10 +96,13 @@ public enum AssemblyBuilder {
         switch choice {
         case .model: return nil
         case .auto:
-            guard let first = structure.assemblies.first(where: { !$0.generators.isEmpty }) else { return nil }
+            guard let first = structure.assemblies.first(where: { !$0.generators.isEmpty && $0.problem == nil }) else { return nil }
             return isDeposited(first, structure) ? nil : first
         case .id(let id):
-            if let a = structure.assemblies.first(where: { $0.id == id }) { return a }
+            if let a = structure.assemblies.first(where: { $0.id == id }) {
+                if let problem = a.problem { throw AssemblyError(file: source, message: "assembly \(Excerpt.of(id, length: 40)) cannot be built: \(problem)") }
+                return a
+            }
             let known = structure.assemblies.map(\.id)
             throw AssemblyError(file: source, message: known.isEmpty
                 ? "declares no assemblies (assembly \(Excerpt.of(id, length: 40)) asked for); use model"

@@ -201,27 +201,34 @@ public enum MMCIFReader {
                         translation[i - 1] = v
                     } else { complete = false }
                 }
-                guard complete else {
-                    throw StructureError(file: source, line: nil, message: "_pdbx_struct_oper_list operator \(Excerpt.of(id, length: 40)) lacks a matrix or vector value")
-                }
-                operators[id] = Assembly.Operator(rotation: rotation, translation: translation)
+                // An operator without all its numbers is left out: the assemblies that name it say so.
+                if complete { operators[id] = Assembly.Operator(rotation: rotation, translation: translation) }
             }
         }
         var out: [Assembly] = []
         for r in 0..<table.count {
             guard let id = table.value(r, "_pdbx_struct_assembly.id") else { continue }
             var generators: [Assembly.Generator] = []
-            for g in 0..<gen.count where gen.value(g, "_pdbx_struct_assembly_gen.assembly_id") == id {
+            var problem: String?
+            for g in 0..<gen.count where gen.value(g, "_pdbx_struct_assembly_gen.assembly_id") == id && problem == nil {
                 guard let expression = gen.value(g, "_pdbx_struct_assembly_gen.oper_expression"),
                       let chains = gen.value(g, "_pdbx_struct_assembly_gen.asym_id_list") else { continue }
-                let ops = try AssemblyBuilder.expand(expression, source: source)
-                for op in ops.joined() where operators[op] == nil {
-                    throw StructureError(file: source, line: nil, message: "assembly \(Excerpt.of(id, length: 40)) names operator \(Excerpt.of(op, length: 40)), which _pdbx_struct_oper_list does not define")
+                // A bad assembly is kept with what is wrong with it (listed, refused when asked for):
+                // the deposited model still reads.
+                do {
+                    let ops = try AssemblyBuilder.expand(expression, source: source)
+                    if let op = ops.joined().first(where: { operators[$0] == nil }) {
+                        problem = "it names operator \(Excerpt.of(op, length: 40)), which _pdbx_struct_oper_list does not define whole"
+                    }
+                    generators.append(.init(operators: ops, chains: chains.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }))
+                } catch let error as StructureError {
+                    problem = error.message
                 }
-                generators.append(.init(operators: ops, chains: chains.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }))
             }
             let details = table.value(r, "_pdbx_struct_assembly.details") ?? ""
-            out.append(Assembly(id: id, details: details, generators: generators, operators: operators))
+            var assembly = Assembly(id: id, details: details, generators: problem == nil ? generators : [], operators: operators)
+            assembly.problem = problem
+            out.append(assembly)
         }
         return out
     }

@@ -73,6 +73,8 @@ public struct Assembly: Sendable, Equatable {
     public var operators: [String: Operator]
     /// True when the generators name chains by author id (PDB REMARK 350).
     public var byAuthorChain: Bool
+    /// Why it cannot be built (an operator expression or operator the file gets wrong); nil when it can.
+    public var problem: String?
 
     public init(id: String, details: String, generators: [Generator], operators: [String: Operator], byAuthorChain: Bool = false) {
         self.id = id

@@ -26,6 +26,8 @@ public struct StructureSummary: Codable, Sendable, Equatable {
         public var atoms: Int
         /// Every atom record, alternate locations included.
         public var atomRecords: Int
+        /// Why it cannot be built, where the file gets it wrong.
+        public var problem: String?
     }
 
     public struct ModifiedResidueSummary: Codable, Sendable, Equatable {
@@ -126,7 +128,7 @@ public struct StructureSummary: Codable, Sendable, Equatable {
         assemblies = structure.assemblies.map { a in
             let counts = AssemblyBuilder.atomCounts(a, in: first)
             return AssemblySummary(id: a.id, details: a.details, copies: a.generators.reduce(0) { $0 + $1.operators.count },
-                                   atoms: counts.drawn, atomRecords: counts.all)
+                                   atoms: counts.drawn, atomRecords: counts.all, problem: a.problem)
         }
         modifiedResidues = structure.modifiedResidues.map { ModifiedResidueSummary(name: $0.name, parent: $0.parent, count: $0.count) }
         waters = waterCount
@@ -170,6 +172,10 @@ public struct StructureSummary: Codable, Sendable, Equatable {
         if !assemblies.isEmpty {
             lines.append("assemblies: \(assemblies.count)")
             for a in assemblies {
+                if let problem = a.problem {
+                    lines.append("  \(a.id): cannot be built: \(problem)")
+                    continue
+                }
                 lines.append("  \(a.id): \(a.copies) cop\(a.copies == 1 ? "y" : "ies"), \(a.atoms) atoms\(a.details.isEmpty ? "" : " (" + a.details + ")")")
             }
         }

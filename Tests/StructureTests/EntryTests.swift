@@ -104,6 +104,53 @@ final class EntryTests: XCTestCase {
         XCTAssertEqual(turn.after(shift).apply(SIMD3(1, 0, 0)), SIMD3(0, 11, 0))
     }
 
+    /// An assembly the file gets wrong (a bad expression, an operator it does not define) is listed
+    /// with what is wrong and refused when asked for; the model still reads and `auto` passes it by.
+    func testABadAssemblyLeavesTheModelReadable() throws {
+        let text = """
+            data_X
+            loop_
+            _atom_site.group_PDB
+            _atom_site.id
+            _atom_site.type_symbol
+            _atom_site.label_atom_id
+            _atom_site.label_comp_id
+            _atom_site.label_asym_id
+            _atom_site.label_seq_id
+            _atom_site.auth_seq_id
+            _atom_site.auth_asym_id
+            _atom_site.Cartn_x
+            _atom_site.Cartn_y
+            _atom_site.Cartn_z
+            ATOM 1 C CA ALA A 1 1 A 1.0 0.0 0.0
+            loop_
+            _pdbx_struct_assembly.id
+            _pdbx_struct_assembly.details
+            1 'bad expression'
+            2 'missing operator'
+            loop_
+            _pdbx_struct_assembly_gen.assembly_id
+            _pdbx_struct_assembly_gen.oper_expression
+            _pdbx_struct_assembly_gen.asym_id_list
+            1 '(1-3' A
+            2 '7' A
+            loop_
+            _pdbx_struct_oper_list.id
+            _pdbx_struct_oper_list.matrix[1][1]
+            1 1.0
+            """
+        let s = try StructureFile.parse(Array(text.utf8), source: "bad.cif")
+        XCTAssertEqual(s.models[0].atoms.count, 1)
+        XCTAssertEqual(s.assemblies.map(\.id), ["1", "2"])
+        XCTAssertNotNil(s.assemblies[0].problem)
+        XCTAssertTrue(s.assemblies[1].problem?.contains("operator 7") ?? false, "\(String(describing: s.assemblies[1].problem))")
+        XCTAssertNil(try AssemblyBuilder.resolve(.auto, in: s, source: "bad.cif"))
+        XCTAssertThrowsError(try s.applying(.id("2"), source: "bad.cif")) { error in
+            XCTAssertTrue("\(error)".contains("cannot be built"), "\(error)")
+        }
+        XCTAssertTrue(StructureSummary(file: "bad.cif", structure: s, bonds: []).text.contains("2: cannot be built"))
+    }
+
     func testAutoIsTheModelWhereTheFirstAssemblyIsTheModelUnchanged() throws {
         let corpus = try Fixtures.requireCorpus()
         let aki = try StructureFile.load(path: corpus.appendingPathComponent("1aki.cif").path)
