@@ -289,8 +289,9 @@ async function moleculePage(id, params = new URLSearchParams()) {
     const p = [];
     const rep = look.mode;
     if (look.highlight) {
-      // The picked part in yellow over the rest, in the representation chosen.
-      p.push(["show", `${rep}: not (${look.highlight})`], ["show", `${rep} yellow: ${look.highlight}`]);
+      // The picked part in the colours chosen, the rest dimmed to pale grey, in the representation chosen
+      // (a yellow part was lost under rainbow and secondary-structure colours).
+      p.push(["show", `${rep} #D0D0D0: not (${look.highlight})`], ["show", `${rep} ${look.color}: ${look.highlight}`]);
     } else {
       p.push(["mode", look.mode]);
     }
@@ -363,7 +364,7 @@ async function moleculePage(id, params = new URLSearchParams()) {
   assemblyMenu.addEventListener("change", () => { look.assembly = assemblyMenu.value; remember(); view.connect(); });
   colourMenu.addEventListener("change", () => { look.color = colourMenu.value; remember(); view.connect(); });
 
-  // Chains and ligands: picking one shows it in yellow over the rest.
+  // Chains and ligands: picking one keeps its colours and dims the rest.
   const picks = el("div", { id: "parts", class: "parts" });
   const pick = (button, selection) => {
     const same = look.highlight === selection;

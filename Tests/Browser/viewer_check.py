@@ -67,9 +67,13 @@ const img = arguments[0], c = document.createElement('canvas');
 c.width = img.naturalWidth; c.height = img.naturalHeight;
 const g = c.getContext('2d'); g.drawImage(img, 0, 0);
 const d = g.getImageData(0, 0, c.width, c.height).data;
-let sum = 0, yellow = 0;
-for (let i = 0; i < d.length; i += 4) { sum = (sum * 31 + d[i] + 3 * d[i + 1] + 7 * d[i + 2]) % 1000000007; if (d[i] > 200 && d[i + 1] > 180 && d[i + 2] < 90) yellow++; }
-return {sum, yellow, width: c.width};
+let sum = 0, yellow = 0, grey = 0;
+for (let i = 0; i < d.length; i += 4) {
+  sum = (sum * 31 + d[i] + 3 * d[i + 1] + 7 * d[i + 2]) % 1000000007;
+  if (d[i] > 200 && d[i + 1] > 180 && d[i + 2] < 90) yellow++;
+  if (Math.max(d[i], d[i + 1], d[i + 2]) - Math.min(d[i], d[i + 1], d[i + 2]) < 10 && d[i] > 90 && d[i] < 240) grey++;
+}
+return {sum, yellow, grey, width: c.width};
 """
 
 def pixels(element):
@@ -199,7 +203,7 @@ try:
           "12 residues" in driver.find_element(By.CSS_SELECTOR, "button.chain[data-chain='A']").text)
     driver.find_element(By.CSS_SELECTOR, "button.chain[data-chain='A']").click()
     after = changed(view, before)
-    check("a chain picked in the panel is drawn in yellow", after is not None and after["yellow"] > before["yellow"] + 500)
+    check("a chain picked in the panel keeps its colours and the rest is dimmed", after is not None and after["grey"] > before["grey"] + 500)
     check("the sequence panel shows both chains", wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#sequences .sequence:not(.entity-sequence)")) == 2) is not None)
     time.sleep(0.3)
     driver.save_screenshot(os.path.join(args.shots, "molecule-chain-picked.png"))
