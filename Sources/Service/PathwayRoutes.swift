@@ -28,7 +28,20 @@ extension MolshotService {
         do { return (path, try await maps.entry(path)) } catch { throw Self.badRequest(error) }
     }
 
+    /// A strong ETag for a picture of the map `checksum` names drawn as `what` says, and the
+    /// headers it goes with; `matched` when `If-None-Match` names it (answer 304, draw nothing).
+    func pictureTag(_ request: Request, checksum: String, what: String) -> (headers: HTTPFields, matched: Bool) {
+        let etag = "\"" + SHA256.hex(Array("\(ImageCache.drawing)|\(checksum)|\(what)".utf8)).prefix(32) + "\""
+        let headers: HTTPFields = [.eTag: etag, .cacheControl: (configuration.tokenToRead ? "private" : "public") + ", max-age=3600",
+                                   .vary: "Authorization"]
+        return (headers, Self.matches(request.headers[.ifNoneMatch], etag))
+    }
+
     func pathwayImage(_ request: Request, id: String) async throws -> Response {
+        let entry = try await pathway(id).entry
+        let tag = pictureTag(request, checksum: entry.checksum,
+                             what: Self.query(request).sorted { $0.0 < $1.0 }.map { "\($0.0)=\($0.1)" }.joined(separator: "&"))
+        if tag.matched { return Response(status: .notModified, headers: tag.headers) }
         var r = PathwayRequest()
         do { r.relations = try ValueText.flag(Self.parameter(request, "relations") ?? "false", field: "relations") } catch { throw Self.badRequest(error) }
         let loaded = try await pathway(id).entry.map
@@ -42,7 +55,7 @@ extension MolshotService {
             guard let name = PathwayTheme.Name(rawValue: t) else { throw HTTPError(.badRequest, message: "parameter theme must be standard, dark or print (got \(t))") }
             r.theme = PathwayTheme(name)
         }
-        return Self.response(try await pathwayPNG(map, request: r), type: "image/png")
+        return Self.response(try await pathwayPNG(map, request: r), type: "image/png", headers: tag.headers)
     }
 
     /// The PNG `request` asks for of `map`: 400 for a bad parameter or a size over `--max-side`.
@@ -61,10 +74,12 @@ extension MolshotService {
     }
 
     /// One 256-pixel tile of the pyramid `molshot pathway --tiles` writes, drawn when asked.
-    func pathwayTile(id: String, z: Int, x: Int, y: String) async throws -> Response {
+    func pathwayTile(_ request: Request, id: String, z: Int, x: Int, y: String) async throws -> Response {
         guard y.hasSuffix(".png"), let yi = Int(y.dropLast(4)) else { throw HTTPError(.notFound, message: "tiles are {z}/{x}/{y}.png") }
         let (path, entry) = try await pathway(id)
         guard (0...12).contains(z) else { throw HTTPError(.notFound, message: "no level \(z): levels are 0 to 12") }
+        let tag = pictureTag(request, checksum: entry.checksum, what: "tile \(z)/\(x)/\(y)")
+        if tag.matched { return Response(status: .notModified, headers: tag.headers) }
         let pyramid = entry.pyramid, map = entry.map
         let (columns, rows) = pyramid.grid(level: z)
         guard (0..<columns).contains(x), (0..<rows).contains(yi) else { throw HTTPError(.notFound, message: "no tile \(z)/\(x)/\(yi)") }
@@ -75,7 +90,7 @@ extension MolshotService {
             let scene = try renderers.tileScene("\(path)|\(z)") { try renderers.pathways.scene(map, scale: scale, theme: PathwayTheme(.standard)) }
             return try PNGEncoder.flat.encode(try renderers.pathways.draw(scene, corner: corner, width: 256, height: 256, theme: PathwayTheme(.standard)))
         }
-        return Self.response(png, type: "image/png", headers: [.cacheControl: "public, max-age=3600"])
+        return Self.response(png, type: "image/png", headers: tag.headers)
     }
 
     /// `GET /v1/pathways/{id}`: what a viewer of the tile pyramid needs: the map's title, its
@@ -169,6 +184,8 @@ actor MapCache {
     struct Entry: Sendable {
         var map: PathwayMap
         var pyramid: TilePyramid
+        /// The map file's bytes as read (SHA-256, hex): what its pictures' ETags name.
+        var checksum: String
     }
 
     let capacity: Int
@@ -191,7 +208,8 @@ actor MapCache {
         let task = Task {
             try await BlockingPool.shared.run {
                 let m = try PathwayFile.load(path: path)
-                return Entry(map: m, pyramid: TilePyramid(map: m, tileSize: 256, levels: 13))
+                let bytes = (try? FileInput.readAll(path: path, limit: FileInput.defaultLimit)) ?? []
+                return Entry(map: m, pyramid: TilePyramid(map: m, tileSize: 256, levels: 13), checksum: SHA256.hex(bytes))
             }
         }
         reading[path] = task

@@ -97,12 +97,12 @@ extension MolshotService {
         .init(.get, "/v1/pathways/:id/nodes", .read, query: ["query", "limit"]) { s, r, c in try await s.pathwayNodes(r, id: try parameter(c, "id")) },
         .init(.get, "/v1/pathways/:id/node", .read, query: ["x", "y", "tolerance"]) { s, r, c in try await s.pathwayNode(r, id: try parameter(c, "id")) },
         .init(.get, "/v1/pathways/:id/image", .read, query: ["relations", "size", "region", "scale", "theme"]) { s, r, c in try await s.pathwayImage(r, id: try parameter(c, "id")) },
-        .init(.get, "/v1/pathways/:id/tiles/:z/:x/:y", .read) { s, _, c in
+        .init(.get, "/v1/pathways/:id/tiles/:z/:x/:y", .read) { s, r, c in
             // Not whole numbers in range: no such tile (404), as a static tile server answers.
             guard let z = Int(try parameter(c, "z")), let x = Int(try parameter(c, "x")) else {
                 throw HTTPError(.notFound, message: "tiles are {z}/{x}/{y}.png with whole numbers")
             }
-            return try await s.pathwayTile(id: try parameter(c, "id"), z: z, x: x, y: try parameter(c, "y"))
+            return try await s.pathwayTile(r, id: try parameter(c, "id"), z: z, x: x, y: try parameter(c, "y"))
         },
     ]
 

@@ -431,6 +431,19 @@ final class RouteTests: GLTestCase {
             XCTAssertEqual(Self.pngSize(map)?.0, 300)
             let tile = try await client.execute(uri: "/v1/pathways/sbgn_glycolysis/tiles/1/0/0.png", method: .get)
             XCTAssertTrue(Self.pngSize(tile)! == (256, 256))
+            // Strong ETags naming the map file's bytes and what is drawn of it; 304 before drawing.
+            for (uri, response) in [("/v1/pathways/sbgn_glycolysis/tiles/1/0/0.png", tile), ("/v1/pathways/sbgn_glycolysis/image?size=300", map)] {
+                let etag = try XCTUnwrap(response.headers[.eTag], uri)
+                XCTAssertEqual(response.headers[.cacheControl], "public, max-age=3600")
+                let again = try await client.execute(uri: uri, method: .get, headers: [.ifNoneMatch: etag])
+                XCTAssertEqual(again.status, .notModified, uri)
+                XCTAssertEqual(again.body.readableBytes, 0, uri)
+            }
+            let other = try await client.execute(uri: "/v1/pathways/sbgn_glycolysis/tiles/1/1/0.png", method: .get)
+            XCTAssertNotEqual(other.headers[.eTag], tile.headers[.eTag])
+            let bigger = try await client.execute(uri: "/v1/pathways/sbgn_glycolysis/image?size=400", method: .get,
+                                                  headers: [.ifNoneMatch: map.headers[.eTag] ?? ""])
+            XCTAssertEqual(bigger.status, .ok)
         }
     }
 
