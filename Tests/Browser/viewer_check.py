@@ -32,7 +32,7 @@ thumbs = os.path.join(scratch, "thumbs")
 subprocess.run([args.molshot, "thumbnails", "--library", "--db", db, "-o", thumbs, "--size", "256"], check=True, capture_output=True)
 # Sessions idle for 4 s are closed, so that waking one is checked without a long wait.
 server = subprocess.Popen([args.molshot, "serve", "--port", "0", "--db", db, "--pathways", os.path.join(fixtures, "pathways"),
-                           "--thumbnails", thumbs, "--session-idle-seconds", "4"],
+                           "--thumbnails", thumbs, "--session-idle-seconds", "4", "--allow-origin", "*"],
                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=args.root)
 base = "http://127.0.0.1:" + server.stdout.readline().strip().rsplit(":", 1)[-1]
 
@@ -282,6 +282,43 @@ try:
     time.sleep(0.5)
     driver.save_screenshot(os.path.join(args.shots, "combine.png"))
 
+    # Another site: a page served from a second origin reads an image's pixels through fetch() and a
+    # canvas (CORS, --allow-origin), and molshot-embed.js turns its <div data-molshot> into a live view.
+    other = tempfile.mkdtemp(prefix="molshot-other-origin-")
+    with open(os.path.join(other, "index.html"), "w") as f:
+        f.write(f"""<!doctype html><html><body>
+<div data-molshot="{base}/v1/molecules/1?mode=cartoon" style="width:320px;height:320px"></div>
+<canvas id="c" width="64" height="64"></canvas>
+<script src="{base}/molshot-embed.js"></script>
+<script>
+fetch("{base}/v1/molecules/1/image?size=64").then(r => r.blob()).then(b => createImageBitmap(b)).then(i => {{
+  const g = document.getElementById("c").getContext("2d"); g.drawImage(i, 0, 0);
+  const d = g.getImageData(0, 0, 64, 64).data; let coloured = 0;
+  for (let k = 0; k < d.length; k += 4) if (d[k] < 250 || d[k + 1] < 250 || d[k + 2] < 250) coloured++;
+  window.pixelsRead = coloured;
+}}).catch(e => {{ window.pixelsRead = "error " + e; }});
+</script></body></html>""")
+    site = subprocess.Popen([sys.executable, "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", other],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        line = site.stdout.readline()
+        site_port = line.split("port ")[1].split(" ")[0]
+        driver.get(f"http://127.0.0.1:{site_port}/")
+        read = wait(lambda: driver.execute_script("return window.pixelsRead"), 20)
+        check("a page of another origin reads an image's pixels (fetch, canvas)", isinstance(read, int) and read > 50)
+        frames = wait(lambda: driver.find_elements(By.CSS_SELECTOR, "div[data-molshot] iframe"), 10)
+        check("molshot-embed.js makes the div a view", bool(frames) and frames[0].get_attribute("width") == "320")
+        if frames:
+            driver.switch_to.frame(frames[0])
+            live = wait(lambda: driver.find_element(By.ID, "view").get_attribute("data-state") == "live", 30)
+            check("the embedded view is live, with the look its address asks for",
+                  live is not None and "cartoon" in driver.find_element(By.ID, "mode").get_attribute("textContent"))
+            driver.switch_to.default_content()
+        driver.save_screenshot(os.path.join(args.shots, "embedded.png"))
+    finally:
+        site.terminate()
+        shutil.rmtree(other, ignore_errors=True)
+
     # The server restarts under an open view: the page reconnects by itself (no touch) and says so meanwhile.
     molecules = json.load(urllib.request.urlopen(base + "/v1/molecules?query=1crn"))["molecules"]
     driver.get(f"{base}/#/molecule/{molecules[0]['id']}")
@@ -292,7 +329,7 @@ try:
     gone = wait(lambda: view.get_attribute("data-state") == "reconnecting", 15)
     check("a stopped server is said to be reconnecting, not asleep", gone is not None and "reconnecting" in driver.find_element(By.ID, "notice").text)
     server = subprocess.Popen([args.molshot, "serve", "--port", port, "--db", db, "--pathways", os.path.join(fixtures, "pathways"),
-                               "--thumbnails", thumbs, "--session-idle-seconds", "4"],
+                               "--thumbnails", thumbs, "--session-idle-seconds", "4", "--allow-origin", "*"],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=args.root)
     server.stdout.readline()
     back = wait(lambda: view.get_attribute("data-state") == "live", 30)
