@@ -147,7 +147,7 @@ extension MolshotService {
     /// the HTTP router).
     func webSocketRouter() -> Router<BasicWebSocketRequestContext> {
         let router = Router(context: BasicWebSocketRequestContext.self)
-        router.middlewares.add(RequestGate(tokens: configuration.tokens, tokenToRead: configuration.tokenToRead))
+        router.middlewares.add(RequestGate(tokens: configuration.tokens, tokenToRead: configuration.tokenToRead, tickets: tickets))
         // Every request is upgraded: a browser sees nothing of a refused upgrade but a failure,
         // while a session closed at once can say why (an error message, then the close reason).
         router.ws("/v1/sessions", onUpgrade: { inbound, outbound, context in

@@ -21,6 +21,8 @@ import Structure
 public final class MolshotService: Sendable {
     public let configuration: ServiceConfiguration
     public let metrics = ServiceMetrics()
+    /// Signs and checks browser tickets (`POST /v1/tickets`); its key is this process's alone.
+    let tickets = Tickets()
     /// This process's render thread (worker 0 of `workers`).
     let worker: RenderWorker<ServiceRenderers>
     let workers: RenderWorkers
@@ -105,7 +107,7 @@ public final class MolshotService: Sendable {
     func router() -> Router<MolshotRequestContext> {
         let router = Router(context: MolshotRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.middlewares.add(RequestGate(tokens: configuration.tokens, tokenToRead: configuration.tokenToRead, metrics: metrics,
-                                           allowOrigin: configuration.allowOrigin))
+                                           allowOrigin: configuration.allowOrigin, tickets: tickets))
         // The web viewer: plain files from Assets/web at /.
         if let web = try? Resources.asset("web") {
             router.middlewares.add(WebFiles(files: FileMiddleware(web.path, searchForIndexHtml: true)))
@@ -191,8 +193,12 @@ public final class MolshotService: Sendable {
 
     /// Who is asking: nil for no token; 403 for a token that is not one of ours, and 401 for none
     /// where one is needed. `RequestGate` asks it for every route the table guards.
-    static func caller(_ request: Request, tokens: Tokens, needed: Bool) throws -> String? {
+    static func caller(_ request: Request, tokens: Tokens, tickets: Tickets? = nil, needed: Bool) throws -> String? {
         guard let header = request.headers[.authorization] else {
+            // A browser's ticket where it cannot send a header (an image's or a WebSocket's address).
+            if let tickets, let ticket = request.uri.queryParameters.get("ticket"), !ticket.isEmpty {
+                return try tickets.name(of: ticket, path: request.uri.path, tokens: tokens)
+            }
             if needed { throw HTTPError(.unauthorized, headers: [.wwwAuthenticate: "Bearer"], message: "this needs a bearer token") }
             return nil
         }
@@ -200,6 +206,23 @@ public final class MolshotService: Sendable {
             throw HTTPError(.forbidden, message: "the token is not one this server knows")
         }
         return name
+    }
+
+    /// `POST /v1/tickets?scope=/v1/molecules/1&seconds=300`: a ticket for the token's owner to read
+    /// under `scope` (a path under /v1/, default all of it) for `seconds` (default 300, at most an hour).
+    func ticket(_ request: Request) throws -> Response {
+        let name = try writer(request)
+        let scope = Self.parameter(request, "scope") ?? "/v1/"
+        guard scope.hasPrefix("/v1/"), scope.utf8.count <= 200, !scope.contains(".."), !scope.contains("?") else {
+            throw HTTPError(.badRequest, message: "parameter scope must be a path under /v1/ (got \(Excerpt.of(scope, length: 80)))")
+        }
+        let seconds: Int
+        do { seconds = try ValueText.integer(Self.parameter(request, "seconds") ?? "300", field: "seconds", in: 1...Tickets.maxSeconds) } catch {
+            throw Self.badRequest(error)
+        }
+        let issued = tickets.issue(name: name, scope: scope, seconds: seconds)
+        struct Answer: Encodable { var ticket: String; var scope: String; var expires: Int }
+        return try Self.json(Answer(ticket: issued.ticket, scope: scope, expires: issued.expires))
     }
 
     /// The token's owner, for routes that write (the route table made sure there is one).
@@ -211,7 +234,7 @@ public final class MolshotService: Sendable {
     }
 
     func viewer(_ request: Request) throws -> MoleculeLibrary.Viewer {
-        .reader(try Self.caller(request, tokens: configuration.tokens, needed: configuration.tokenToRead))
+        .reader(try Self.caller(request, tokens: configuration.tokens, tickets: tickets, needed: configuration.tokenToRead))
     }
 }
 

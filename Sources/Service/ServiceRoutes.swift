@@ -84,6 +84,7 @@ extension MolshotService {
         .init(.get, "/v1/molecules/:id/image", .read, query: picture) { s, r, c in try await s.moleculeImage(r, id: try parameter(c, "id")) },
         .init(.post, "/v1/render", .read, query: picture + ["name", "format"]) { s, r, _ in try await s.renderUpload(r) },
         .init(.post, "/v1/replay", .read, query: picture + ["fps", "molecule"]) { s, r, c in try await s.replay(r, connection: c.channel) },
+        .init(.post, "/v1/tickets", .write, query: ["scope", "seconds"]) { s, r, _ in try s.ticket(r) },
         .init(.post, "/v1/entities", .read) { s, r, _ in try await s.entities(r) },
         // The upgrade router takes a WebSocket's request; a plain GET is told what it needs.
         .init(.get, "/v1/sessions", .read, query: picture + ["molecule", "pathway", "record"]) { _, _, _ in
@@ -147,6 +148,8 @@ struct RequestGate<Context: RequestContext>: RouterMiddleware {
     var metrics: ServiceMetrics? = nil
     /// `--allow-origin`: the origin (or `*`) whose pages may read answers.
     var allowOrigin: String? = nil
+    /// Where `?ticket=` is checked (reading routes only).
+    var tickets: Tickets? = nil
 
     /// The CORS headers for a request from `origin`: none where no origin is allowed or this one is not.
     func corsHeaders(_ origin: String?) -> HTTPFields {
@@ -216,8 +219,10 @@ struct RequestGate<Context: RequestContext>: RouterMiddleware {
             return
         }
         let needed = route.access == .write || (route.access == .read && tokenToRead)
-        if route.access != .open { _ = try MolshotService.caller(request, tokens: tokens, needed: needed) }
-        for item in request.uri.queryParameters where !route.query.contains(String(item.key)) {
+        if route.access != .open {
+            _ = try MolshotService.caller(request, tokens: tokens, tickets: route.access == .read ? tickets : nil, needed: needed)
+        }
+        for item in request.uri.queryParameters where !route.query.contains(String(item.key)) && !(item.key == "ticket" && route.access == .read) {
             let name = String(item.key), known = route.query.sorted()
             throw HTTPError(.badRequest, message: "\(route.template) takes no parameter \(Excerpt.of(name, length: 40))"
                             + NearMiss.hint(for: name, among: known) + (known.isEmpty ? "" : " (it takes \(known.joined(separator: ", ")))"))

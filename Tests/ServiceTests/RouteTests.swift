@@ -26,7 +26,8 @@ final class RouteTests: GLTestCase {
 
     /// A library of `files` (fixtures), the fixture pathways, an image cache, a thumbnails folder
     /// and tokens for alice and bob.
-    func served(_ files: [String] = ["1crn.pdb", "TYR.sdf", "heme-site.pdb"], maxAtoms: Int? = nil, allowOrigin: String? = nil) throws -> Served {
+    func served(_ files: [String] = ["1crn.pdb", "TYR.sdf", "heme-site.pdb"], maxAtoms: Int? = nil, allowOrigin: String? = nil,
+                tokenToRead: Bool = false) throws -> Served {
         try FileManager.default.createDirectory(at: thumbs, withIntermediateDirectories: true)
         let db = scratch.appendingPathComponent("library.sqlite").path
         let lib = try MoleculeLibrary(path: db)
@@ -44,6 +45,7 @@ final class RouteTests: GLTestCase {
         c.tokens = try Tokens.load(tokensFile)
         if let maxAtoms { c.maxAtoms = maxAtoms }
         c.allowOrigin = allowOrigin
+        c.tokenToRead = tokenToRead
         let service = try MolshotService(configuration: c)
         addTeardownBlock { service.close() }
         return Served(service: service, tokens: tokens)
@@ -151,6 +153,49 @@ final class RouteTests: GLTestCase {
             XCTAssertEqual(bad.status, .badRequest)
             XCTAssertTrue(String(buffer: bad.body).contains("parameter sort must be one of id, name, atoms, newest"), String(buffer: bad.body))
         }
+    }
+
+    /// Browser tickets: a token buys one for a path and minutes; it reads there as the token would
+    /// (an image under --token-to-read), and nowhere else, not after it expires, not altered.
+    func testTicketsLetABrowserReadWhereItCannotSendAHeader() async throws {
+        let served = try served(tokenToRead: true)
+        let alice = try XCTUnwrap(served.tokens["alice"])
+        try await test(served) { client in
+            let anonymous = try await client.execute(uri: "/v1/tickets?scope=/v1/molecules/1", method: .post)
+            XCTAssertEqual(anonymous.status, .unauthorized)
+            let made = try await client.execute(uri: "/v1/tickets?scope=/v1/molecules/1&seconds=60", method: .post,
+                                                headers: [.authorization: "Bearer \(alice)"])
+            XCTAssertEqual(made.status, .ok)
+            let ticket = try XCTUnwrap(try Self.json(made)["ticket"] as? String)
+            let without = try await client.execute(uri: "/v1/molecules/1/image?size=64", method: .get)
+            XCTAssertEqual(without.status, .unauthorized)
+            let with = try await client.execute(uri: "/v1/molecules/1/image?size=64&ticket=\(ticket)", method: .get)
+            XCTAssertEqual(with.status, .ok)
+            XCTAssertNotNil(Self.pngSize(with))
+            let elsewhere = try await client.execute(uri: "/v1/molecules/2/image?size=64&ticket=\(ticket)", method: .get)
+            XCTAssertEqual(elsewhere.status, .forbidden)
+            XCTAssertTrue(String(buffer: elsewhere.body).contains("the ticket is for"), String(buffer: elsewhere.body))
+            var altered = Array(ticket)
+            altered[altered.count - 3] = altered[altered.count - 3] == "A" ? "B" : "A"
+            let forged = try await client.execute(uri: "/v1/molecules/1/image?size=64&ticket=\(String(altered))", method: .get)
+            XCTAssertEqual(forged.status, .forbidden)
+            let old = served.service.tickets.issue(name: "alice", scope: "/v1/", seconds: 5, now: Date().timeIntervalSince1970 - 60).ticket
+            let expired = try await client.execute(uri: "/v1/molecules/1/image?size=64&ticket=\(old)", method: .get)
+            XCTAssertEqual(expired.status, .forbidden)
+            XCTAssertTrue(String(buffer: expired.body).contains("expired"), String(buffer: expired.body))
+            // Not on routes that write.
+            let write = try await client.execute(uri: "/v1/molecules/1?ticket=\(ticket)", method: .delete)
+            XCTAssertEqual(write.status, .unauthorized)
+            let tooLong = try await client.execute(uri: "/v1/tickets?seconds=99999", method: .post, headers: [.authorization: "Bearer \(alice)"])
+            XCTAssertEqual(tooLong.status, .badRequest)
+        }
+        // A token taken out of the tokens file: its tickets stop.
+        let tickets = Tickets()
+        let t = tickets.issue(name: "carol", scope: "/v1/", seconds: 60).ticket
+        XCTAssertThrowsError(try tickets.name(of: t, path: "/v1/molecules", tokens: Tokens()))
+        // HMAC-SHA256 against RFC 4231, test case 2.
+        XCTAssertEqual(Tickets.hmac(key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8)).map { String(format: "%02x", $0) }.joined(),
+                       "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
     }
 
     /// A parameter a route does not read is a 400 naming it, with the nearest it takes.

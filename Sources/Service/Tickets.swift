@@ -1,0 +1,75 @@
+import Core
+import Foundation
+import Hummingbird
+
+/// Short-lived credentials a browser can put where it cannot put a header (an `<img src>`, a
+/// WebSocket's address): `POST /v1/tickets` with a bearer token gives one for a path prefix and a few
+/// minutes, accepted as `?ticket=` on reading routes under that prefix, as Jupyter and Grafana do.
+/// A ticket is `v1.NAME.SCOPE.EXPIRY.MAC` in base64url, the MAC an HMAC-SHA256 under a key drawn at
+/// random when the server starts (tickets end with it); it is checked for its MAC, its expiry, its
+/// scope and that its token's name is still one the server knows.
+public final class Tickets: Sendable {
+    private let key: [UInt8]
+    /// The longest a ticket may live.
+    public static let maxSeconds = 3600
+
+    public init() {
+        var generator = SystemRandomNumberGenerator()
+        key = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    }
+
+    /// A ticket for `name` to read under `scope` until `now + seconds`.
+    public func issue(name: String, scope: String, seconds: Int, now: Double = Date().timeIntervalSince1970) -> (ticket: String, expires: Int) {
+        let expires = Int(now) + seconds
+        let body = [name, scope, String(expires)].map { Tickets.encode(Array($0.utf8)) }.joined(separator: ".")
+        return ("v1." + body + "." + Tickets.encode(mac(body)), expires)
+    }
+
+    /// The token name a ticket stands for on `path`, or an error saying why it does not.
+    public func name(of ticket: String, path: String, tokens: Tokens, now: Double = Date().timeIntervalSince1970) throws -> String {
+        let parts = ticket.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 5, parts[0] == "v1", ticket.utf8.count <= 2048 else { throw HTTPError(.forbidden, message: "the ticket is not one this server made") }
+        let body = parts[1...3].joined(separator: ".")
+        guard let given = Tickets.decode(parts[4]), Tickets.same(given, mac(body)) else {
+            throw HTTPError(.forbidden, message: "the ticket is not one this server made (or the server has restarted since)")
+        }
+        guard let name = Tickets.decode(parts[1]).map({ String(decoding: $0, as: UTF8.self) }),
+              let scope = Tickets.decode(parts[2]).map({ String(decoding: $0, as: UTF8.self) }),
+              let expires = Tickets.decode(parts[3]).flatMap({ Int(String(decoding: $0, as: UTF8.self)) }) else {
+            throw HTTPError(.forbidden, message: "the ticket is not one this server made")
+        }
+        guard Double(expires) > now else { throw HTTPError(.forbidden, message: "the ticket has expired: ask for a new one") }
+        guard path == scope || path.hasPrefix(scope.hasSuffix("/") ? scope : scope + "/") || scope == "/v1/" else {
+            throw HTTPError(.forbidden, message: "the ticket is for \(Excerpt.of(scope, length: 80)), not \(Excerpt.of(path, length: 80))")
+        }
+        guard tokens.names.values.contains(name) else { throw HTTPError(.forbidden, message: "the ticket's token is no longer one this server knows") }
+        return name
+    }
+
+    private func mac(_ body: String) -> [UInt8] { Tickets.hmac(key: key, message: Array(body.utf8)) }
+
+    /// HMAC-SHA256 (RFC 2104).
+    static func hmac(key: [UInt8], message: [UInt8]) -> [UInt8] {
+        var k = key.count > 64 ? SHA256.hash(key) : key
+        k += [UInt8](repeating: 0, count: 64 - k.count)
+        let inner = SHA256.hash(k.map { $0 ^ 0x36 } + message)
+        return SHA256.hash(k.map { $0 ^ 0x5C } + inner)
+    }
+
+    /// Compares in time that does not depend on where they differ.
+    static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    static func encode(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func decode(_ text: Substring) -> [UInt8]? {
+        var s = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while s.count % 4 != 0 { s += "=" }
+        return Data(base64Encoded: s).map(Array.init)
+    }
+}
