@@ -19,10 +19,32 @@ function el(tag, attributes = {}, ...children) {
 
 function say(text) { statusLine.textContent = text; }
 
+/// A server that needs a token to read (--token-to-read): the token is asked for once and kept for
+/// this tab (sessionStorage); requests send it as a header, and where a browser cannot send one (an
+/// image's address, a WebSocket's) a short-lived ticket from POST /v1/tickets goes in the address.
+const auth = { token: sessionStorage.getItem("molshot-token"), ticket: null, expires: 0 };
+
+function authorized(options = {}) {
+  return auth.token ? { ...options, headers: { ...(options.headers || {}), Authorization: `Bearer ${auth.token}` } } : options;
+}
+
+/// A ticket valid for a while yet, fetched when there is a token and none is.
+async function ensureTicket() {
+  if (!auth.token || (auth.ticket && auth.expires - Date.now() / 1000 > 120)) return;
+  const t = await json("/v1/tickets?scope=/v1/&seconds=3600", { method: "POST" });
+  auth.ticket = t.ticket;
+  auth.expires = t.expires;
+}
+
+/// `url` with the ticket in it, where there is one.
+function withTicket(url) {
+  return auth.ticket ? `${url}${url.includes("?") ? "&" : "?"}ticket=${encodeURIComponent(auth.ticket)}` : url;
+}
+
 /// The service's answer as JSON; a failure as an Error whose message is the service's sentence.
 async function json(url, options) {
   let r;
-  try { r = await fetch(url, options); } catch (e) { throw new Error("The server cannot be reached. Is molshot serve running?"); }
+  try { r = await fetch(url, authorized(options)); } catch (e) { throw new Error("The server cannot be reached. Is molshot serve running?"); }
   if (!r.ok) {
     let message = `the server answered ${r.status}`;
     try { const body = await r.json(); message = (body.error && body.error.message) || message; } catch (e) { /* not JSON */ }
@@ -33,8 +55,22 @@ async function json(url, options) {
   return r.json();
 }
 
-/// A failure shown in the page as a sentence.
+/// A failure shown in the page as a sentence; a server that needs a token asks for one.
 function showError(what, error) {
+  if (error && (error.status === 401 || error.status === 403) && !main.querySelector("#token")) {
+    const input = el("input", { type: "password", id: "token", placeholder: "Token", "aria-label": "Token", autocomplete: "off" });
+    const use = el("button", { id: "use-token" }, "Use the token");
+    use.addEventListener("click", () => {
+      auth.token = input.value.trim();
+      auth.ticket = null;
+      sessionStorage.setItem("molshot-token", auth.token);
+      route();
+    });
+    main.replaceChildren(el("p", { class: "error", role: "alert", id: "error" },
+      `${what}: this server needs a token to read (${error.message}). Give one (molshot serve token add NAME makes one); it is kept for this tab only.`),
+      el("p", {}, input, " ", use));
+    return;
+  }
   const text = error && error.status === 404 ? `${what}: there is no such entry in this library.` : `${what}: ${error.message || error}.`;
   main.replaceChildren(el("p", { class: "error", role: "alert", id: "error" }, text.replace(/\.\.$/, ".")),
     el("p", {}, el("a", { href: "#/" }, "Back to the library")));
@@ -84,9 +120,10 @@ async function libraryPage(_, params) {
     next.disabled = state.page >= pages;
     grid.replaceChildren();
     const images = [];
+    await ensureTicket();
     for (const m of answer.molecules) {
       // The file molshot thumbnails made, where there is one; else a picture drawn now.
-      const src = m.thumbnail || `/v1/molecules/${m.id}/image?size=256`;
+      const src = withTicket(m.thumbnail || `/v1/molecules/${m.id}/image?size=256`);
       const img = el("img", { src, alt: m.name, loading: "eager", "data-source": m.thumbnail ? "thumbnail" : "rendered", width: 256, height: 256 });
       // A busy server answers 503 with Retry-After: ask again a few times, a second apart.
       let tries = 0;
@@ -138,8 +175,13 @@ class LiveView {
     if (this.closed) return;
     if (this.ws) { this.ws.onclose = null; this.ws.close(); }
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${scheme}://${location.host}/v1/sessions?molecule=${encodeURIComponent(this.id)}&size=512x512&${this.look()}`
-                             + (this.record ? "&record=1" : ""));
+    // A WebSocket takes no header: a server that needs a token gets a ticket in the address.
+    if (auth.token && !(auth.ticket && auth.expires - Date.now() / 1000 > 120)) {
+      ensureTicket().then(() => this.connect(), e => this.onState("failed", e.message));
+      return;
+    }
+    const ws = new WebSocket(withTicket(`${scheme}://${location.host}/v1/sessions?molecule=${encodeURIComponent(this.id)}&size=512x512&${this.look()}`
+                             + (this.record ? "&record=1" : "")));
     this.ws = ws;
     ws.binaryType = "blob";
     this.onState("loading");
@@ -404,7 +446,7 @@ async function moleculePage(id, params = new URLSearchParams()) {
   const downloadPNG = el("button", { id: "download-png" }, "Download PNG");
   downloadPNG.addEventListener("click", async () => {
     const n = size.value, events = [view.header(), ...view.sent].map(e => JSON.stringify(e)).join("\n") + "\n";
-    const r = await fetch(`/v1/replay?molecule=${record.id}&size=${n}x${n}&${query()}`, { method: "POST", body: events });
+    const r = await fetch(`/v1/replay?molecule=${record.id}&size=${n}x${n}&${query()}`, authorized({ method: "POST", body: events }));
     if (!r.ok) { notice.textContent = `The picture could not be made: ${(await r.json().catch(() => ({}))).error?.message || r.status}.`; return; }
     const blob = new Blob([await r.arrayBuffer()], { type: "image/png" });
     window.molshotDownload = { ...(await pngSize(blob)), bytes: blob.size };
@@ -413,7 +455,7 @@ async function moleculePage(id, params = new URLSearchParams()) {
   const downloadEvents = el("button", { id: "download-events" }, "Download events");
   downloadEvents.addEventListener("click", async () => {
     if (!view.sessionID) return;
-    const r = await fetch(`/v1/sessions/${view.sessionID}/events`);
+    const r = await fetch(`/v1/sessions/${view.sessionID}/events`, authorized());
     if (r.ok) download(new Blob([await r.text()], { type: "application/x-ndjson" }), `${record.name}-events.jsonl`);
   });
 
@@ -493,6 +535,7 @@ async function pathwaysPage() {
 
 async function pathwayPage(id) {
   const info = await json(`/v1/pathways/${encodeURIComponent(id)}`);
+  await ensureTicket();  // the tiles are images: a ticket in their addresses where a token is needed
   const map = el("div", { id: "map", tabindex: "0", "aria-label": "Map: arrows pan, + and − zoom" });
   const mark = el("div", { id: "highlight", hidden: "" });
   map.append(mark);
@@ -518,7 +561,7 @@ async function pathwayPage(id) {
         wanted.add(key);
         let img = tiles.get(key);
         if (!img) {
-          img = el("img", { src: `/v1/pathways/${encodeURIComponent(id)}/tiles/${key}.png`, alt: "", class: "tile" });
+          img = el("img", { src: withTicket(`/v1/pathways/${encodeURIComponent(id)}/tiles/${key}.png`), alt: "", class: "tile" });
           tiles.set(key, img);
           map.insertBefore(img, mark);
         }
@@ -546,7 +589,7 @@ async function pathwayPage(id) {
     draw();
   }
   async function nodeAt(x, y, tolerance) {
-    const r = await fetch(`/v1/pathways/${encodeURIComponent(id)}/node?x=${x}&y=${y}&tolerance=${tolerance}`);
+    const r = await fetch(`/v1/pathways/${encodeURIComponent(id)}/node?x=${x}&y=${y}&tolerance=${tolerance}`, authorized());
     return r.ok ? r.json() : null;
   }
   function centre(n) {

@@ -81,7 +81,8 @@ extension MolshotService {
         .init(.get, "/v1/molecules/:id", .read) { s, r, c in try await s.molecule(r, try parameter(c, "id")) },
         .init(.delete, "/v1/molecules/:id", .write) { s, r, c in try await s.removeMolecule(r, try parameter(c, "id")) },
         .init(.get, "/v1/molecules/:id/sequence", .read) { s, r, c in try await s.moleculeSequence(r, try parameter(c, "id")) },
-        .init(.get, "/v1/molecules/:id/image", .read, query: picture) { s, r, c in try await s.moleculeImage(r, id: try parameter(c, "id")) },
+        // `try`: the viewer's retry after a 503 (a cache-buster; drawn the same).
+        .init(.get, "/v1/molecules/:id/image", .read, query: picture + ["try"]) { s, r, c in try await s.moleculeImage(r, id: try parameter(c, "id")) },
         .init(.post, "/v1/render", .read, query: picture + ["name", "format"]) { s, r, _ in try await s.renderUpload(r) },
         .init(.post, "/v1/replay", .read, query: picture + ["fps", "molecule"]) { s, r, c in try await s.replay(r, connection: c.channel) },
         .init(.post, "/v1/tickets", .write, query: ["scope", "seconds"]) { s, r, _ in try s.ticket(r) },
@@ -92,7 +93,7 @@ extension MolshotService {
                             message: "a live session is a WebSocket: send the upgrade headers")
         },
         .init(.get, "/v1/sessions/:id/events", .read) { s, _, c in try s.sessionEvents(try parameter(c, "id")) },
-        .init(.get, "/v1/thumbnails/:name", .read) { s, r, c in try await s.thumbnail(r, name: try parameter(c, "name")) },
+        .init(.get, "/v1/thumbnails/:name", .read, query: ["try"]) { s, r, c in try await s.thumbnail(r, name: try parameter(c, "name")) },
         .init(.get, "/v1/pathways", .read) { s, _, _ in try s.listPathways() },
         .init(.get, "/v1/pathways/:id", .read) { s, _, c in try await s.pathwayInfo(try parameter(c, "id")) },
         .init(.get, "/v1/pathways/:id/nodes", .read, query: ["query", "limit"]) { s, r, c in try await s.pathwayNodes(r, id: try parameter(c, "id")) },

@@ -319,6 +319,32 @@ fetch("{base}/v1/molecules/1/image?size=64").then(r => r.blob()).then(b => creat
         site.terminate()
         shutil.rmtree(other, ignore_errors=True)
 
+    # A server that needs a token to read: the viewer asks for one, then the grid's images and the live
+    # view (which cannot send a header) read with tickets.
+    tokens = os.path.join(scratch, "tokens.txt")
+    token = subprocess.run([args.molshot, "serve", "token", "add", "viewer", "--tokens", tokens], check=True, capture_output=True, text=True).stdout.strip()
+    locked = subprocess.Popen([args.molshot, "serve", "--port", "0", "--db", db, "--thumbnails", thumbs, "--tokens", tokens, "--token-to-read"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=args.root)
+    try:
+        locked_base = "http://127.0.0.1:" + locked.stdout.readline().strip().rsplit(":", 1)[-1]
+        driver.get(locked_base + "/")
+        asked = wait(lambda: driver.find_element(By.ID, "token"), 15)
+        check("a server that needs a token asks for one", asked is not None)
+        if asked:
+            asked.send_keys(token)
+            driver.find_element(By.ID, "use-token").click()
+            wait(lambda: loaded_images("#grid img") == 9, 30)
+            check("with the token the grid's images load (tickets in their addresses)", loaded_images("#grid img") == 9)
+            first = json.load(urllib.request.urlopen(urllib.request.Request(locked_base + "/v1/molecules?query=1crn",
+                                                                             headers={"Authorization": "Bearer " + token})))["molecules"][0]
+            driver.get(f"{locked_base}/#/molecule/{first['id']}")
+            live = wait(lambda: driver.find_element(By.ID, "view").get_attribute("data-state") == "live", 30)
+            check("with the token the live view opens (a ticket in the WebSocket's address)", live is not None)
+            driver.save_screenshot(os.path.join(args.shots, "token-protected.png"))
+    finally:
+        locked.terminate()
+        locked.wait()
+
     # The server restarts under an open view: the page reconnects by itself (no touch) and says so meanwhile.
     molecules = json.load(urllib.request.urlopen(base + "/v1/molecules?query=1crn"))["molecules"]
     driver.get(f"{base}/#/molecule/{molecules[0]['id']}")
