@@ -371,7 +371,7 @@ async function moleculePage(id, params = new URLSearchParams()) {
     look: query, record: true,
     onTap: tap => picked(tap.atom),
     onFrame: info => {
-      mode.textContent = `Mode: ${info.mode}`;
+      mode.textContent = `Mode: ${info.mode}${info.drawn ? ` (${info.drawn})` : ""}`;
       // A double tap changed the mode: the menu, and the next session's query, follow.
       if (info.mode !== look.mode && representations.includes(info.mode) && !look.highlight) {
         look.mode = info.mode;

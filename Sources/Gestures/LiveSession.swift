@@ -21,13 +21,16 @@ public struct LiveFrame: Sendable {
     public var time: Double
     public var mode: String
     public var caption: String?
+    /// What `auto` drew, where the mode is `auto`.
+    public var drawn: String?
 
-    public init(png: [UInt8], events: Int, time: Double, mode: String, caption: String?) {
+    public init(png: [UInt8], events: Int, time: Double, mode: String, caption: String?, drawn: String? = nil) {
         self.png = png
         self.events = events
         self.time = time
         self.mode = mode
         self.caption = caption
+        self.drawn = drawn
     }
 }
 
@@ -172,7 +175,7 @@ public final class LiveSession<Driver: ViewDriver>: LiveView, @unchecked Sendabl
             }
             dirty = false
             let taken = Result { try driver.frameJob() }
-            let shown = (events: events, time: lastTime, mode: driver.mode.name, caption: driver.caption)
+            let shown = (events: events, time: lastTime, mode: driver.mode.name, caption: driver.caption, drawn: driver.drawn)
             lock.unlock()
             let frame = try taken.get().draw(renderer)
             let drawn = now()
@@ -190,7 +193,8 @@ public final class LiveSession<Driver: ViewDriver>: LiveView, @unchecked Sendabl
                     // In bands on every core: a live frame's delay counts, more than the work.
                     let png = try encoder.encode(try frame.finished(bands: ProcessInfo.processInfo.activeProcessorCount))
                     if !lock.withLock({ closed }) {
-                        send(.frame(LiveFrame(png: png, events: shown.events, time: shown.time, mode: shown.mode, caption: shown.caption)))
+                        send(.frame(LiveFrame(png: png, events: shown.events, time: shown.time, mode: shown.mode, caption: shown.caption,
+                                              drawn: shown.drawn)))
                     }
                 } catch {
                     send(.error(line: 0, message: "\(error)"))

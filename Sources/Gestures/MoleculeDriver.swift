@@ -66,6 +66,12 @@ public final class MoleculeDriver: ViewDriver {
     private var shown: Model?
     public private(set) var drawMode: DrawMode
     public var mode: ViewMode { .molecule(drawMode) }
+
+    /// What `auto` chose for the shown model (cartoon, spacefill, ball-and-stick).
+    public var drawn: String? {
+        guard drawMode == .auto, let shown else { return nil }
+        return Representations.automatic(for: shown).rawValue
+    }
     public private(set) var camera: Camera?
     public private(set) var caption: String?
     public private(set) var parts: [String] = []

@@ -19,6 +19,12 @@ public protocol ViewDriver: AnyObject, SendableMetatype {
     /// What the frames show now: the mode, and the caption when there is one.
     var mode: ViewMode { get }
     var caption: String? { get }
+    /// What `auto` drew (`cartoon`), where the mode leaves it to the structure; nil otherwise.
+    var drawn: String? { get }
+}
+
+extension ViewDriver {
+    public var drawn: String? { nil }
 }
 
 /// What one event did.

@@ -272,7 +272,7 @@ extension MolshotService {
                     switch backlog.take(queued) {
                     case .frame(let f):
                         try await outbound.write(.text(Self.jsonLine([
-                            "type": "frame", "events": f.events, "t": f.time, "mode": f.mode, "caption": f.caption ?? NSNull(), "bytes": f.png.count,
+                            "type": "frame", "events": f.events, "t": f.time, "mode": f.mode, "drawn": f.drawn ?? NSNull(), "caption": f.caption ?? NSNull(), "bytes": f.png.count,
                         ])))
                         try await outbound.writeBinaryMessage(ByteBuffer(bytes: f.png))
                     case .tapped(let tap):

@@ -213,7 +213,8 @@ final class RemoteLiveView: LiveView, Sendable {
     func heard(_ head: WorkerMessage, _ blob: [UInt8]) {
         switch head.kind {
         case .frame:
-            send(.frame(LiveFrame(png: blob, events: head.events ?? 0, time: head.time ?? 0, mode: head.mode ?? "", caption: head.caption)))
+            send(.frame(LiveFrame(png: blob, events: head.events ?? 0, time: head.time ?? 0, mode: head.mode ?? "", caption: head.caption,
+                                  drawn: head.drawn)))
         case .error:
             send(.error(line: head.line ?? 0, message: head.message ?? "error"))
         case .took:

@@ -157,6 +157,7 @@ public enum RenderProcessServer {
             head.time = f.time
             head.mode = f.mode
             head.caption = f.caption
+            head.drawn = f.drawn
             blob = f.png
         case .error(let line, let message):
             head = WorkerMessage(.error, session: session)

@@ -46,6 +46,7 @@ struct WorkerMessage: Codable, Sendable {
     var mode: String?
     var caption: String?
     var point: [Double]?
+    var drawn: String?
 
     init(_ kind: Kind, id: UInt64 = 0, session: String? = nil) {
         self.kind = kind

@@ -136,6 +136,19 @@ final class LiveSessionTests: GLTestCase {
         XCTAssertTrue(try PNGDecoder.read("\(again)/frame-00004.png") == live[4])
     }
 
+    /// A frame in mode auto says what auto drew (a cartoon for crambin); a named mode says nothing more.
+    func testAFrameSaysWhatAutoDrew() throws {
+        let base = try serve.start()
+        let auto = try Session(base, query: "molecule=1crn&size=64x64")
+        try auto.send([Session.header])
+        let frame = try auto.frame()
+        XCTAssertEqual(frame.info["mode"] as? String, "auto")
+        XCTAssertEqual(frame.info["drawn"] as? String, "cartoon")
+        let named = try Session(base, query: "molecule=1crn&size=64x64&mode=spacefill")
+        try named.send([Session.header])
+        XCTAssertTrue(try named.frame().info["drawn"] is NSNull)
+    }
+
     /// A tap on a molecule names the front-most atom under it (chain, residue, atom, position); a
     /// tap on the background names none; a drag is no tap.
     func testATapOnAMoleculePicksTheAtomUnderIt() throws {
