@@ -23,6 +23,8 @@ let package = Package(
         .systemLibrary(name: "CLibDeflate", path: "Sources/CLibDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .target(name: "CPNGWriter", dependencies: ["CZlib", "CLibDeflate"], path: "Sources/CPNGWriter",
                 linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("pthread")]),
+        // Live frames as JPEG (libjpeg-turbo) and WebP (libwebp), for browsers that take them.
+        .target(name: "CFrameWriter", path: "Sources/CFrameWriter", linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("webp")]),
         .target(name: "CMemory", path: "Sources/CMemory"),
         // libcurl is opened at run time (dlopen) by the commands that go to the network.
         .target(name: "CHTTP", path: "Sources/CHTTP", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
@@ -30,7 +32,7 @@ let package = Package(
         .target(name: "Core", dependencies: ["CZlib", "CLibDeflate"]),
         .target(name: "Structure", dependencies: ["CZlib", "Core"]),
         // Pictures as pixels, with no GL: images, PNG and APNG, edge smoothing, depth effects.
-        .target(name: "Imaging", dependencies: ["CPNGWriter", "CZlib", "Core"]),
+        .target(name: "Imaging", dependencies: ["CPNGWriter", "CFrameWriter", "CZlib", "Core"]),
         // The GL device: OSMesa, buffers, programs, the offscreen pass.
         .target(name: "Graphics", dependencies: ["COpenGL", "Imaging", "Core"]),
         .target(name: "Scene", dependencies: ["Core"]),

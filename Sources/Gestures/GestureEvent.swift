@@ -18,7 +18,23 @@ public struct GestureEvent: Sendable, Equatable {
         case clear
         /// Capture an image now.
         case frame
+        /// The viewport is now `width` x `height` points, drawn at `scale` pixels a point (a
+        /// browser's devicePixelRatio): the live view follows its element.
+        case resize(width: Double, height: Double, scale: Double)
+        /// Puts the camera where a frame said it was (`view` in a frame message): rotation as a
+        /// unit quaternion (x, y, z, w), zoom, and pan as fractions of the picture's height.
+        case view(rotation: SIMD4<Double>, zoom: Double, pan: SIMD2<Double>)
+        /// Points (Å, the structure's frame) whose places in the picture each frame reports, for
+        /// a client drawing distances and angles over the view; nothing is drawn for them.
+        case marks([SIMD3<Double>])
     }
+
+    /// The most points a `marks` event holds.
+    public static let maxMarks = 16
+    /// The largest viewport side (points) and scale a `resize` takes; the pixels are bounded again
+    /// by the view's own largest side.
+    public static let maxViewportPoints = 100_000.0
+    public static let maxScale = 8.0
 
     public var time: Double
     public var kind: Kind
@@ -141,6 +157,41 @@ public struct GestureEventReader: Sendable {
         case "combine": kind = .combine
         case "clear": kind = .clear
         case "frame": kind = .frame
+        case "resize":
+            let w = try number("width"), h = try number("height")
+            let scale = object["scale"] == nil ? 1 : try number("scale")
+            guard w > 0, h > 0, w <= GestureEvent.maxViewportPoints, h <= GestureEvent.maxViewportPoints else {
+                throw fail("resize: width and height must be positive points, at most \(Int(GestureEvent.maxViewportPoints))")
+            }
+            guard scale > 0, scale <= GestureEvent.maxScale else { throw fail("resize: scale must be above 0 and at most \(Int(GestureEvent.maxScale))") }
+            kind = .resize(width: w, height: h, scale: scale)
+        case "view":
+            guard let r = object["rotation"] as? [Any], r.count == 4, let q = Optional(r.compactMap { JSONText.number($0) }), q.count == 4,
+                  q.allSatisfy(\.isFinite) else {
+                throw fail("view: \"rotation\" must be four numbers (a quaternion x, y, z, w)")
+            }
+            let length = q.map { $0 * $0 }.reduce(0, +).squareRoot()
+            guard length > 1e-6 else { throw fail("view: \"rotation\" must not be all zero") }
+            let zoom = try number("zoom")
+            guard zoom > 0 else { throw fail("view: zoom must be positive") }
+            let panList = (object["pan"] as? [Any])?.compactMap { JSONText.number($0) } ?? [0, 0]
+            guard panList.count == 2, panList.allSatisfy({ $0.isFinite && abs($0) <= 1000 }) else {
+                throw fail("view: \"pan\" must be two numbers (fractions of the picture's height)")
+            }
+            kind = .view(rotation: SIMD4(q[0], q[1], q[2], q[3]) / length, zoom: zoom, pan: SIMD2(panList[0], panList[1]))
+        case "marks":
+            guard let list = object["points"] as? [Any], list.count <= GestureEvent.maxMarks else {
+                throw fail("marks: \"points\" must be a list of at most \(GestureEvent.maxMarks) points")
+            }
+            var points: [SIMD3<Double>] = []
+            for item in list {
+                guard let p = item as? [Any], p.count == 3, let c = Optional(p.compactMap { JSONText.number($0) }), c.count == 3,
+                      c.allSatisfy({ $0.isFinite && abs($0) < 1e7 }) else {
+                    throw fail("marks: each point must be three numbers (x, y, z in Å)")
+                }
+                points.append(SIMD3(c[0], c[1], c[2]))
+            }
+            kind = .marks(points)
         default: throw fail("unknown event type \"\(shown)\"")
         }
         return GestureEvent(time: t, kind: kind, line: lineNumber)

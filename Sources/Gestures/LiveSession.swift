@@ -1,3 +1,4 @@
+import Core
 import Foundation
 import Graphics
 import Imaging
@@ -14,7 +15,9 @@ public protocol LiveView: AnyObject, Sendable {
 
 /// A frame a live view sent out, with what it shows.
 public struct LiveFrame: Sendable {
-    public var png: [UInt8]
+    /// The picture, encoded as `format` says (png, jpeg, webp).
+    public var image: [UInt8]
+    public var format: String
     /// How many event lines (the header not counted) the frame shows the effect of.
     public var events: Int
     /// The `t` of the last of them.
@@ -23,9 +26,14 @@ public struct LiveFrame: Sendable {
     public var caption: String?
     /// What `auto` drew, where the mode is `auto`.
     public var drawn: String?
+    /// Its size, camera and marked points.
+    public var facts: FrameFacts
 
-    public init(png: [UInt8], events: Int, time: Double, mode: String, caption: String?, drawn: String? = nil) {
-        self.png = png
+    public init(image: [UInt8], format: String = "png", events: Int, time: Double, mode: String, caption: String?, drawn: String? = nil,
+                facts: FrameFacts = FrameFacts(width: 0, height: 0)) {
+        self.image = image
+        self.format = format
+        self.facts = facts
         self.events = events
         self.time = time
         self.mode = mode
@@ -64,7 +72,8 @@ public final class LiveSession<Driver: ViewDriver>: LiveView, @unchecked Sendabl
     private var driver: Driver?
     private let makeDriver: Replay<Driver>.MakeDriver
     private let lane: RenderLane<Driver.Renderer>
-    private let encoder: PNGEncoder
+    private let encoder: FrameEncoder
+    private let matte: Color
     private let send: @Sendable (LiveOutput) -> Void
     private var events = 0
     private var lastTime = 0.0
@@ -88,13 +97,14 @@ public final class LiveSession<Driver: ViewDriver>: LiveView, @unchecked Sendabl
     /// them. With `record`, the lines taken are kept (`recording`) as an event file; `taken` hears
     /// each line taken (the header too), for a recording kept elsewhere. `driver` makes the view
     /// when the header comes.
-    public init(source: String = "session", encoder: PNGEncoder, lane: RenderLane<Driver.Renderer>, record: Bool = false,
+    public init(source: String = "session", encoder: FrameEncoder, matte: Color = .white, lane: RenderLane<Driver.Renderer>, record: Bool = false,
                 taken: ((String) -> Void)? = nil, send: @escaping @Sendable (LiveOutput) -> Void,
                 driver: @escaping Replay<Driver>.MakeDriver) {
         self.source = source
         self.lane = lane
         self.send = send
         self.encoder = encoder
+        self.matte = matte
         self.taken = taken
         makeDriver = driver
         reader = GestureEventReader(source: source)
@@ -175,7 +185,7 @@ public final class LiveSession<Driver: ViewDriver>: LiveView, @unchecked Sendabl
             }
             dirty = false
             let taken = Result { try driver.frameJob() }
-            let shown = (events: events, time: lastTime, mode: driver.mode.name, caption: driver.caption, drawn: driver.drawn)
+            let shown = (events: events, time: lastTime, mode: driver.mode.name, caption: driver.caption, drawn: driver.drawn, facts: driver.facts)
             lock.unlock()
             let frame = try taken.get().draw(renderer)
             let drawn = now()
@@ -184,17 +194,17 @@ public final class LiveSession<Driver: ViewDriver>: LiveView, @unchecked Sendabl
                 drawSeconds = drawSeconds == 0 ? drawn - start : drawSeconds * 0.8 + (drawn - start) * 0.2
                 finisherFree = max(finisherFree, drawn) + finishSeconds
             }
-            // Smoothing, caption and PNG off the render thread, which goes on with the next frame
+            // Smoothing, caption and encoding off the render thread, which goes on with the next frame
             // or other sessions; the next frame is queued from another thread too (never from the
             // render thread, which must not wait for room in its own queue).
             finisher.async { [self] in
                 let started = now()
                 do {
                     // In bands on every core: a live frame's delay counts, more than the work.
-                    let png = try encoder.encode(try frame.finished(bands: ProcessInfo.processInfo.activeProcessorCount))
+                    let image = try encoder.encode(try frame.finished(bands: ProcessInfo.processInfo.activeProcessorCount), matte: matte)
                     if !lock.withLock({ closed }) {
-                        send(.frame(LiveFrame(png: png, events: shown.events, time: shown.time, mode: shown.mode, caption: shown.caption,
-                                              drawn: shown.drawn)))
+                        send(.frame(LiveFrame(image: image, format: encoder.name, events: shown.events, time: shown.time, mode: shown.mode,
+                                              caption: shown.caption, drawn: shown.drawn, facts: shown.facts)))
                     }
                 } catch {
                     send(.error(line: 0, message: "\(error)"))

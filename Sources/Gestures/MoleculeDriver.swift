@@ -17,14 +17,18 @@ public final class MoleculeDriver: ViewDriver {
         public var catalog: CombinationCatalog?
         /// Where `load` events read structures; without one, `load` is an error naming its line.
         public var loader: StructureLoader?
+        /// The largest side (pixels) a `resize` may ask for; larger asks are scaled down to it.
+        public var maxSide = 8192
         public init() {}
     }
 
     /// Degrees the view turns per point a finger moves.
     public static let degreesPerPoint: Float = 0.5
 
-    public let options: Options
-    public let viewport: (width: Double, height: Double)
+    public private(set) var options: Options
+    public private(set) var viewport: (width: Double, height: Double)
+    /// Points (Å) whose places the frames report (`marks` events).
+    private var marks: [SIMD3<Float>] = []
     private let worker: RenderLane<MoleculeRenderer>
     private let perception: BondPerception
     private var recognizer = TouchRecognizer()
@@ -221,8 +225,40 @@ public final class MoleculeDriver: ViewDriver {
             caption = nil
         case .frame:
             return EventEffect(changed: true, wantsFrame: true)
+        case .resize(let width, let height, let scale):
+            let size = ViewSize.pixels(width: width, height: height, scale: scale, maxSide: options.maxSide)
+            if var c = camera, options.request.height > 0 {
+                // The pan stays the same fraction of the picture.
+                c.pan *= Float(size.height) / Float(options.request.height)
+                camera = c
+            }
+            options.request.width = size.width
+            options.request.height = size.height
+            viewport = (width, height)
+        case .view(let rotation, let zoom, let pan):
+            guard var c = camera else { break }
+            c.rotation = Quaternion(x: Float(rotation.x), y: Float(rotation.y), z: Float(rotation.z), w: Float(rotation.w)).normalized
+            c.zoom = max(0.02, min(100, Float(zoom)))
+            c.pan = SIMD2(Float(pan.x), Float(pan.y)) * Float(options.request.height)
+            camera = c
+        case .marks(let points):
+            marks = points.map { SIMD3(Float($0.x), Float($0.y), Float($0.z)) }
         }
         return EventEffect(changed: true)
+    }
+
+    /// The size, camera and marked points' places of a frame drawn now.
+    public var facts: FrameFacts {
+        let w = options.request.width, h = options.request.height
+        guard let camera else { return FrameFacts(width: w, height: h) }
+        let q = camera.rotation, perPoint = Double(w) / max(viewport.width, 1e-9)
+        let view = [Double(q.x), Double(q.y), Double(q.z), Double(q.w), Double(camera.zoom),
+                    Double(camera.pan.x) / Double(max(h, 1)), Double(camera.pan.y) / Double(max(h, 1))]
+        let places = marks.map { p -> [Double] in
+            let s = camera.project(p, width: w, height: h)
+            return [Double(s.x) / perPoint, Double(s.y) / perPoint]
+        }
+        return FrameFacts(width: w, height: h, view: view, marks: places)
     }
 
     /// Applies touches still waiting for the other finger of the same instant.
@@ -312,11 +348,13 @@ extension Replay where Driver == MoleculeDriver {
 }
 
 extension LiveSession where Driver == MoleculeDriver {
-    /// A live view of `molecule`, frames encoded as the request asks (`frameEncoder`).
+    /// A live view of `molecule`, frames encoded as `frames` says (nil: PNG as the request asks, `frameEncoder`).
     public convenience init(source: String = "session", options: MoleculeDriver.Options, molecule: Structure?,
-                            lane: RenderLane<MoleculeRenderer>, record: Bool = false, taken: ((String) -> Void)? = nil,
-                            send: @escaping @Sendable (LiveOutput) -> Void) {
-        self.init(source: source, encoder: options.request.frameEncoder(), lane: lane, record: record, taken: taken, send: send) {
+                            lane: RenderLane<MoleculeRenderer>, record: Bool = false, frames: FrameEncoder? = nil,
+                            taken: ((String) -> Void)? = nil, send: @escaping @Sendable (LiveOutput) -> Void) {
+        let matte = options.request.background.alpha > 0 ? options.request.background : .white
+        self.init(source: source, encoder: frames ?? .png(options.request.frameEncoder()), matte: matte, lane: lane, record: record,
+                  taken: taken, send: send) {
             try MoleculeDriver(viewport: $0, options: options, structure: molecule, worker: $1)
         }
     }

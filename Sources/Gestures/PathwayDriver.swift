@@ -12,15 +12,17 @@ import Pathways
 /// recorded as such) pans; `reset` fits the whole map again.
 public final class PathwayDriver: ViewDriver {
     public let map: PathwayMap
-    public let width: Int
-    public let height: Int
+    public private(set) var width: Int
+    public private(set) var height: Int
+    /// The largest side (pixels) a `resize` may ask for.
+    public var maxSide = 8192
     public let theme: PathwayTheme
     public private(set) var view: MapView
     public private(set) var selected: String?
     private var recognizer = TouchRecognizer()
     private var touches: [Int: (start: SIMD2<Double>, now: SIMD2<Double>)] = [:]
     /// Output pixels per recorded point.
-    private let pixelsPerPoint: Double
+    private var pixelsPerPoint: Double
     /// A touch that moves less than this many points is a tap.
     public static let tapSlop = 10.0
 
@@ -35,6 +37,7 @@ public final class PathwayDriver: ViewDriver {
 
     public var mode: ViewMode { .pathway }
     public var caption: String? { nil }
+    public var facts: FrameFacts { FrameFacts(width: width, height: height) }
 
     public func apply(_ event: GestureEvent, source: String) throws -> EventEffect {
         let before = (view, selected)
@@ -61,6 +64,18 @@ public final class PathwayDriver: ViewDriver {
             selected = nil
         case .frame:
             effect.wantsFrame = true
+        case .resize(let w, let h, let scale):
+            let size = ViewSize.pixels(width: w, height: h, scale: scale, maxSide: maxSide)
+            // The map point at the picture's center stays there.
+            let center = view.point(atPixel: SIMD2(Double(width), Double(height)) / 2)
+            let factor = Double(size.width) / Double(max(width, 1))
+            width = size.width
+            height = size.height
+            pixelsPerPoint = Double(width) / w
+            view = view.zoomed(by: factor, about: .zero)
+            view = view.panned(byPixels: SIMD2(Double(width), Double(height)) / 2 - view.pixel(center))
+        case .view, .marks:
+            throw GestureFileError(file: source, line: event.line, message: "this event is for molecules, not for a pathway view")
         case .mode, .load, .addPart, .combine, .clear:
             throw GestureFileError(file: source, line: event.line, message: "this event is for molecules, not for a pathway view")
         }
@@ -117,9 +132,12 @@ extension Replay where Driver == PathwayDriver {
 extension LiveSession where Driver == PathwayDriver {
     /// A live view of `map` at `width` x `height` pixels; taps come out as `.tapped`.
     public convenience init(source: String = "session", map: PathwayMap, width: Int, height: Int, theme: PathwayTheme,
-                            lane: RenderLane<PathwayRenderer>, record: Bool = false, send: @escaping @Sendable (LiveOutput) -> Void) {
-        self.init(source: source, encoder: .flat, lane: lane, record: record, send: send) { viewport, _ in
-            PathwayDriver(map: map, viewport: viewport, width: width, height: height, theme: theme)
+                            lane: RenderLane<PathwayRenderer>, record: Bool = false, frames: FrameEncoder? = nil, maxSide: Int = 8192,
+                            send: @escaping @Sendable (LiveOutput) -> Void) {
+        self.init(source: source, encoder: frames ?? .png(.flat), lane: lane, record: record, send: send) { viewport, _ in
+            let driver = PathwayDriver(map: map, viewport: viewport, width: width, height: height, theme: theme)
+            driver.maxSide = maxSide
+            return driver
         }
     }
 }

@@ -21,10 +21,44 @@ public protocol ViewDriver: AnyObject, SendableMetatype {
     var caption: String? { get }
     /// What `auto` drew (`cartoon`), where the mode leaves it to the structure; nil otherwise.
     var drawn: String? { get }
+    /// What a frame drawn now says besides its picture: its size, the camera, marked points.
+    var facts: FrameFacts { get }
 }
 
 extension ViewDriver {
     public var drawn: String? { nil }
+}
+
+/// What a live frame's message says besides the picture.
+public struct FrameFacts: Sendable, Equatable, Codable {
+    public var width: Int
+    public var height: Int
+    /// The camera: rotation quaternion x, y, z, w, zoom, pan x and y as fractions of the height
+    /// (what a `view` event takes back).
+    public var view: [Double]?
+    /// Where each point of the last `marks` event is, in viewport points (x right, y down).
+    public var marks: [[Double]]
+
+    public init(width: Int, height: Int, view: [Double]? = nil, marks: [[Double]] = []) {
+        self.width = width
+        self.height = height
+        self.view = view
+        self.marks = marks
+    }
+}
+
+/// The pixels of a viewport of `width` x `height` points at `scale` pixels a point, each side at
+/// least 16 and at most `maxSide` (both shrunk alike, keeping the shape).
+public enum ViewSize {
+    public static func pixels(width: Double, height: Double, scale: Double, maxSide: Int) -> (width: Int, height: Int) {
+        var w = width * scale, h = height * scale
+        let largest = max(w, h)
+        if largest > Double(maxSide) {
+            w *= Double(maxSide) / largest
+            h *= Double(maxSide) / largest
+        }
+        return (max(16, min(maxSide, Int(w.rounded()))), max(16, min(maxSide, Int(h.rounded()))))
+    }
 }
 
 /// What one event did.

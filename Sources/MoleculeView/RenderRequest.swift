@@ -69,6 +69,12 @@ public struct RenderRequest: Sendable, Equatable {
     public var maxBytes = FileInput.defaultLimit
     /// Which molecule: the file's coordinates or one of its biological assemblies.
     public var assembly = AssemblyChoice.auto
+    /// The atoms the view turns to and fits (PyMOL's `orient SELECTION`), with the text as given.
+    public var focus: Focus?
+    public struct Focus: Sendable, Equatable {
+        public var selection: Selection
+        public var text: String
+    }
     /// Most atoms an assembly may be built to (every model); a front end's own limit, not a field.
     public var maxAtoms = RenderRequest.defaultMaxAtoms
     public static let defaultMaxAtoms = 20_000_000
@@ -124,6 +130,7 @@ public struct RenderRequest: Sendable, Equatable {
     /// The requested view of `prepared`: oriented (or the file's axes), turned by `rotate`, then
     /// fitted to the atoms as that rotation shows them (or to the bounding sphere), zoomed and panned.
     public func camera(for prepared: PreparedMolecule) -> Camera {
+        if let focus, let camera = FocusView.camera(focus.selection, in: prepared, request: self) { return camera }
         guard view == .orient else { return camera(fittedTo: prepared.fittedCamera) }
         var turned = Camera(center: .zero, radius: 1)
         turned.rotation = prepared.principalAxes
@@ -163,13 +170,18 @@ public struct RenderRequest: Sendable, Equatable {
         if transparency != 0 { line += " transparency=\(transparency)" }
         if !shows.isEmpty { line += " show=" + shows.map(\.text).joined(separator: "|") }
         if assembly != .auto { line += " assembly=\(assembly)" }
+        if let focus { line += " focus=\(focus.text)" }
         return line
     }
 
     /// The molecule to draw from `structure` as read: itself, or the assembly `assembly` names,
     /// built (refused past `maxAtoms`). `source` names the file in errors.
     public func molecule(_ structure: Structure, source: String) throws -> Structure {
-        try structure.applying(assembly, source: source, maxAtoms: maxAtoms)
+        let built = try structure.applying(assembly, source: source, maxAtoms: maxAtoms)
+        if let focus, let model = built.models.first, !focus.selection.mask(in: model).contains(true) {
+            throw RequestError(field: "focus", "\"\(Excerpt.of(focus.text))\" selects no atoms in \(source)")
+        }
+        return built
     }
 
     /// Eight hex digits naming these settings (FNV-1a 64 of `canonical`, high half).
@@ -218,6 +230,13 @@ public struct RenderRequest: Sendable, Equatable {
         Field(name: "view", help: "orient (the default: the largest spread across the picture, the next up it, fitted to the atoms) "
               + "or file (the file's own axes, fitted to a sphere around the atoms).", isFlag: false) { r, v throws(RequestError) in
             r.view = try choice(v, field: "view")
+        },
+        Field(name: "focus", help: "A selection to turn to and fit the view to, as PyMOL's orient SELECTION (a ligand, a chain, "
+              + "a residue: resn HEM, chain B, resi 57 and chain A): along its principal axes, from the side with the fewest other "
+              + "atoms in front of it; the rest stays drawn.", isFlag: false) { r, v throws(RequestError) in
+            do { r.focus = Focus(selection: try Selection(parsing: v), text: v) } catch {
+                throw RequestError(field: "focus", "\(error)")
+            }
         },
         Field(name: "rotate", help: "Degrees about the screen's x, y and z axes, X,Y,Z, turned in that order after the fitted view.",
               isFlag: false) { r, v throws(RequestError) in

@@ -4,6 +4,7 @@ import Gestures
 import Graphics
 import Hummingbird
 import HummingbirdWebSocket
+import Imaging
 import Library
 import Pathways
 import MoleculeView
@@ -170,6 +171,32 @@ extension MolshotService {
         var width: Int
         var height: Int
         var mode: ViewMode
+        /// The frames' format as asked (`frames=`, `quality=`); nil: PNG.
+        var frames: (format: String, quality: Int?)?
+    }
+
+    /// The encoder `frames=NAME` and `quality=N` ask for, checked: 400 naming the parameter.
+    static func frameEncoder(_ name: String, quality: Int?, request: RenderRequest) throws -> FrameEncoder {
+        if let quality, !(1...100).contains(quality) { throw HTTPError(.badRequest, message: "parameter quality must be 1-100 (got \(quality))") }
+        guard let encoder = FrameEncoder.named(name, quality: quality ?? FrameEncoder.defaultQuality, png: request.frameEncoder()) else {
+            throw HTTPError(.badRequest, message: "parameter frames must be one of \(FrameEncoder.names.joined(separator: ", ")) (got \(Excerpt.of(name)))")
+        }
+        return encoder
+    }
+
+    /// `frames` and `quality` of a session's query, checked.
+    static func framesAsked(_ request: Request) throws -> (format: String, quality: Int?)? {
+        guard let name = parameter(request, "frames") else {
+            if parameter(request, "quality") != nil { throw HTTPError(.badRequest, message: "parameter quality needs frames=jpeg or frames=webp") }
+            return nil
+        }
+        var quality: Int?
+        if let q = parameter(request, "quality") {
+            guard let n = Int(q) else { throw HTTPError(.badRequest, message: "parameter quality must be a whole number 1-100 (got \(Excerpt.of(q)))") }
+            quality = n
+        }
+        _ = try frameEncoder(name, quality: quality, request: RenderRequest())
+        return (name.lowercased(), quality)
     }
 
     /// The session a query asks for: a molecule (one the caller may see) with the size and picture
@@ -177,6 +204,7 @@ extension MolshotService {
     func sessionPlan(_ request: Request) async throws -> SessionPlan {
         let record: Bool
         do { record = try ValueText.flag(Self.parameter(request, "record") ?? "false", field: "record") } catch { throw Self.badRequest(error) }
+        let frames = try Self.framesAsked(request)
         if let id = Self.parameter(request, "pathway") {
             let map = try await pathway(id).entry.map
             var r = PathwayRequest()
@@ -185,13 +213,14 @@ extension MolshotService {
             do { frame = try r.frame(for: map) } catch { throw Self.badRequest(error) }
             try checkSide(width: frame.width, height: frame.height)
             return SessionPlan(subject: .pathway(map, width: frame.width, height: frame.height), worker: nil, record: record,
-                               width: frame.width, height: frame.height, mode: .pathway)
+                               width: frame.width, height: frame.height, mode: .pathway, frames: frames)
         }
         guard let reference = Self.parameter(request, "molecule") else {
             throw HTTPError(.badRequest, message: "parameter molecule is needed (a library id or name), or pathway")
         }
         var options = MoleculeDriver.Options()
         options.request = try renderRequest(Self.query(request), defaultSize: "512")
+        options.maxSide = configuration.maxSide
         let r = try await self.record(reference, viewer: viewer(request))
         // The session's worker, for its life; a render process reads the molecule itself.
         let worker = try workers.take(forSession: true, queued: 0, limit: .max)
@@ -211,11 +240,12 @@ extension MolshotService {
             }
         }
         return SessionPlan(subject: subject, worker: worker, record: record, width: options.request.width, height: options.request.height,
-                           mode: .molecule(options.request.mode))
+                           mode: .molecule(options.request.mode), frames: frames)
     }
 
     /// One session: the first text message says its id; then event lines in, frames out (a JSON
-    /// text message describing each frame, then the PNG as a binary message) and errors as JSON.
+    /// text message describing each frame, then the picture, PNG or as `frames=` asks, as a binary
+    /// message) and errors as JSON.
     func runSession(_ request: Request, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
         // The session's place first, before anything is read or opened: a refusal then leaves
         // nothing behind, here or in a render process, and every later way out gives it back.
@@ -238,11 +268,13 @@ extension MolshotService {
         let session: any LiveView
         switch plan.subject {
         case .molecule(let options, let molecule):
+            let frames = try plan.frames.map { try Self.frameEncoder($0.format, quality: $0.quality, request: options.request) }
             session = LiveSession(source: "session \(id)", options: options, molecule: molecule, lane: RenderLane(worker) { $0.molecules },
-                                  record: plan.record, send: send)
+                                  record: plan.record, frames: frames, send: send)
         case .remote(let worker, let library, let settings):
             do {
-                session = try await workers.process(worker)!.openSession(id, library: library, settings: settings, record: plan.record, send: send)
+                session = try await workers.process(worker)!.openSession(id, library: library, settings: settings, record: plan.record,
+                                                                         frames: plan.frames, maxSide: configuration.maxSide, send: send)
             } catch {
                 let message = (error as? HTTPError)?.body ?? "\(error)"
                 try await outbound.write(.text(Self.jsonLine(["type": "error", "line": 0, "message": message])))
@@ -250,8 +282,10 @@ extension MolshotService {
                 return
             }
         case .pathway(let map, let width, let height):
+            let frames = try plan.frames.map { try Self.frameEncoder($0.format, quality: $0.quality, request: RenderRequest()) }
             session = LiveSession(source: "session \(id)", map: map, width: width, height: height, theme: PathwayTheme(.standard),
-                                         lane: RenderLane(worker) { $0.pathways }, record: plan.record, send: send)
+                                  lane: RenderLane(worker) { $0.pathways }, record: plan.record, frames: frames.map { f in
+                                      if case .png = f { return .png(.flat) } else { return f } }, maxSide: configuration.maxSide, send: send)
         }
         sessions.attach(id, session)
         // Closed here before its place is given back (defers run last first).
@@ -272,9 +306,11 @@ extension MolshotService {
                     switch backlog.take(queued) {
                     case .frame(let f):
                         try await outbound.write(.text(Self.jsonLine([
-                            "type": "frame", "events": f.events, "t": f.time, "mode": f.mode, "drawn": f.drawn ?? NSNull(), "caption": f.caption ?? NSNull(), "bytes": f.png.count,
+                            "type": "frame", "events": f.events, "t": f.time, "mode": f.mode, "drawn": f.drawn ?? NSNull(), "caption": f.caption ?? NSNull(),
+                            "bytes": f.image.count, "format": f.format, "width": f.facts.width, "height": f.facts.height,
+                            "view": f.facts.view ?? NSNull(), "marks": f.facts.marks,
                         ])))
-                        try await outbound.writeBinaryMessage(ByteBuffer(bytes: f.png))
+                        try await outbound.writeBinaryMessage(ByteBuffer(bytes: f.image))
                     case .tapped(let tap):
                         try await outbound.write(.text(Self.jsonLine(tap.fields.merging(["type": "tap"]) { a, _ in a })))
                     case .error(let line, let message):

@@ -65,10 +65,13 @@ final class RenderProcess: Sendable {
     /// Opens live session `id` on library molecule `library` with the picture options `settings`;
     /// its frames and errors go to `send`. Throws the HTTP error the process answered with (a
     /// molecule with too many atoms, say).
-    func openSession(_ id: String, library: Int, settings: [(String, String)], record: Bool,
-                     send: @escaping @Sendable (LiveOutput) -> Void) async throws -> RemoteLiveView {
+    func openSession(_ id: String, library: Int, settings: [(String, String)], record: Bool, frames: (format: String, quality: Int?)? = nil,
+                     maxSide: Int = 8192, send: @escaping @Sendable (LiveOutput) -> Void) async throws -> RemoteLiveView {
         var head = WorkerMessage(.open, session: id)
         head.library = library
+        head.format = frames?.format
+        head.quality = frames?.quality
+        head.maxSide = maxSide
         head.settings = settings.map { [$0.0, $0.1] }
         head.record = record
         let view = RemoteLiveView(id: id, record: record, send: send) { [weak self] message, blob in
@@ -213,8 +216,8 @@ final class RemoteLiveView: LiveView, Sendable {
     func heard(_ head: WorkerMessage, _ blob: [UInt8]) {
         switch head.kind {
         case .frame:
-            send(.frame(LiveFrame(png: blob, events: head.events ?? 0, time: head.time ?? 0, mode: head.mode ?? "", caption: head.caption,
-                                  drawn: head.drawn)))
+            send(.frame(LiveFrame(image: blob, format: head.format ?? "png", events: head.events ?? 0, time: head.time ?? 0, mode: head.mode ?? "",
+                                  caption: head.caption, drawn: head.drawn, facts: head.facts ?? FrameFacts(width: 0, height: 0))))
         case .error:
             send(.error(line: head.line ?? 0, message: head.message ?? "error"))
         case .took:

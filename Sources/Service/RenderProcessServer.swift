@@ -109,15 +109,17 @@ public enum RenderProcessServer {
             case .open:
                 let id = head.session ?? ""
                 var answer = WorkerMessage(.opened, session: id)
-                do {
+                do throws(any Error) {
                     var options = MoleculeDriver.Options()
                     options.request = try RenderRequest(pairs(head.settings))
                     options.request.maxAtoms = limits.maxAtoms
+                    options.maxSide = head.maxSide ?? options.maxSide
+                    let frames = try head.format.map { try MolshotService.frameEncoder($0, quality: head.quality, request: options.request) }
                     let structure = try limits.load(.library(head.library ?? 0))
                     try limits.check(structure)
                     let record = head.record ?? false
                     let view = LiveSession(source: "session \(id)", options: options, molecule: structure, lane: RenderLane(worker),
-                                           taken: record ? { line in pipe.send(WorkerMessage(.took, session: id), Array(line.utf8)) } : nil,
+                                           frames: frames, taken: record ? { line in pipe.send(WorkerMessage(.took, session: id), Array(line.utf8)) } : nil,
                                            send: { output in send(output, session: id, on: pipe) })
                     sessions[id] = (view, DispatchQueue(label: "molshot-session"))
                 } catch {
@@ -158,7 +160,9 @@ public enum RenderProcessServer {
             head.mode = f.mode
             head.caption = f.caption
             head.drawn = f.drawn
-            blob = f.png
+            head.format = f.format
+            head.facts = f.facts
+            blob = f.image
         case .error(let line, let message):
             head = WorkerMessage(.error, session: session)
             head.line = line

@@ -1,4 +1,5 @@
 import Foundation
+import Gestures
 
 /// A message between the service and one of its render processes: a small JSON head and a blob
 /// (a structure file, a PNG, an event line). On the pipe: the length of the rest (UInt32, little
@@ -47,6 +48,13 @@ struct WorkerMessage: Codable, Sendable {
     var caption: String?
     var point: [Double]?
     var drawn: String?
+    /// A session's frames: the format asked for (`open`) or sent (`frame`), and the quality asked for.
+    var format: String?
+    var quality: Int?
+    /// The largest side a session's `resize` may ask for (`open`).
+    var maxSide: Int?
+    /// A frame's size, camera and marked points.
+    var facts: FrameFacts?
 
     init(_ kind: Kind, id: UInt64 = 0, session: String? = nil) {
         self.kind = kind

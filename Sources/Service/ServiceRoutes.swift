@@ -88,7 +88,7 @@ extension MolshotService {
         .init(.post, "/v1/tickets", .write, query: ["scope", "seconds"]) { s, r, _ in try s.ticket(r) },
         .init(.post, "/v1/entities", .read) { s, r, _ in try await s.entities(r) },
         // The upgrade router takes a WebSocket's request; a plain GET is told what it needs.
-        .init(.get, "/v1/sessions", .read, query: picture + ["molecule", "pathway", "record"]) { _, _, _ in
+        .init(.get, "/v1/sessions", .read, query: picture + ["molecule", "pathway", "record", "frames", "quality"]) { _, _, _ in
             throw HTTPError(.upgradeRequired, headers: [.upgrade: "websocket", .connection: "Upgrade"],
                             message: "a live session is a WebSocket: send the upgrade headers")
         },

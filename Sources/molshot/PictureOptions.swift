@@ -23,6 +23,9 @@ struct PictureOptions<Use: PictureUse>: ParsableArguments {
     @Option(help: ArgumentHelp(RenderRequest.help("view")))
     var view: String?
 
+    @Option(help: ArgumentHelp(RenderRequest.help("focus"), valueName: "selection"))
+    var focus: String?
+
     @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp(RenderRequest.help("rotate") + Use.rotate))
     var rotate: [String] = []
 
@@ -80,6 +83,7 @@ struct PictureOptions<Use: PictureUse>: ParsableArguments {
         if let mode { v.append(("mode", mode)) }
         v += show.map { ("show", $0) }
         if let view { v.append(("view", view)) }
+        if let focus { v.append(("focus", focus)) }
         if let r = rotate.first { v.append(("rotate", r)) }
         if let zoom { v.append(("zoom", zoom)) }
         if let pan { v.append(("pan", pan)) }

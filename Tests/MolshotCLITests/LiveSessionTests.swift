@@ -180,6 +180,114 @@ final class LiveSessionTests: GLTestCase {
         XCTAssertNil(taps[1]["atom"], "a tap on the background picks nothing: \(taps[1])")
     }
 
+    /// `frames=jpeg` and `frames=webp` send those formats (said in each frame's message), the same
+    /// picture as the PNG frame to within lossy error; an unknown format or a bad quality is refused.
+    func testFramesAsJPEGAndWebPShowThePNGFramesPicture() throws {
+        let base = try serve.start()
+        func first(_ query: String) throws -> (info: [String: Any], bytes: [UInt8]) {
+            let s = try Session(base, query: "molecule=1crn&size=128x128&mode=spacefill&background=white" + query)
+            try s.send([Session.header])
+            let f = try s.frame()
+            return (f.info, f.png)
+        }
+        let png = try first("")
+        XCTAssertEqual(png.info["format"] as? String, "png")
+        let exact = try image(png.bytes)
+        let jpeg = try first("&frames=jpeg&quality=85"), webp = try first("&frames=webp")
+        XCTAssertEqual(jpeg.info["format"] as? String, "jpeg")
+        XCTAssertEqual(Array(jpeg.bytes.prefix(3)), [0xFF, 0xD8, 0xFF], "a JPEG file")
+        XCTAssertEqual(webp.info["format"] as? String, "webp")
+        XCTAssertEqual(Array(webp.bytes.prefix(4)), Array("RIFF".utf8))
+        XCTAssertEqual(Array(webp.bytes[8..<12]), Array("WEBP".utf8))
+        // Decoded by Python's PIL where it is here, compared with the PNG frame.
+        for (name, bytes) in [("jpeg", jpeg.bytes), ("webp", webp.bytes)] {
+            let path = serve.scratch.appendingPathComponent("frame.\(name)").path
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let out = path + ".png"
+            let p = try Python.run("import sys\ntry:\n from PIL import Image\nexcept ImportError: sys.exit(3)\nImage.open(sys.argv[1]).convert('RGBA').save(sys.argv[2])",
+                                   [path, out])
+            if p.status == 3 { continue }  // no PIL: the browser check decodes them
+            XCTAssertEqual(p.status, 0)
+            let decoded = try PNGDecoder.read(out)
+            XCTAssertEqual(decoded.width, 128)
+            var error = 0.0
+            for y in 0..<128 { for x in 0..<128 {
+                let a = decoded.pixel(x, y), b = exact.pixel(x, y)
+                error += abs(Double(a.0) - Double(b.0)) + abs(Double(a.1) - Double(b.1)) + abs(Double(a.2) - Double(b.2))
+            } }
+            // Chroma subsampling on 128 px of small spheres costs ~8 a channel; a blank or shifted picture ~60.
+            XCTAssertLessThan(error / Double(128 * 128 * 3), 14, "\(name) frame shows the PNG frame's picture")
+        }
+        for bad in ["frames=gif", "frames=jpeg&quality=0", "quality=50"] {
+            let client = try WebSocketClient(base.replacingOccurrences(of: "http://", with: "ws://") + "/v1/sessions?molecule=1crn&" + bad)
+            let m = try client.receiveJSON()
+            XCTAssertEqual(m["type"] as? String, "error", bad)
+            XCTAssertTrue((m["message"] as? String ?? "").contains(bad.hasPrefix("frames=gif") ? "frames" : "quality"), "\(m)")
+        }
+    }
+
+    /// A `resize` event changes the frames' size (points times scale, capped at --max-side and
+    /// keeping the shape) without a new session; the molecule fills the new picture alike.
+    func testAResizeChangesTheFrameSizeInTheSameSession() throws {
+        let base = try serve.start(["--max-side", "600"])
+        let s = try Session(base, query: "molecule=1crn&size=320x320&mode=spacefill&background=white")
+        try s.send([Session.header])
+        let first = try s.frame()
+        XCTAssertEqual(first.info["width"] as? Int, 320)
+        try s.send([#"{"t":0.1,"type":"resize","width":200,"height":150,"scale":2}"#, #"{"t":0.2,"type":"frame"}"#])
+        let sharp = try s.frame()
+        let big = try image(sharp.png)
+        XCTAssertEqual([big.width, big.height], [400, 300], "200 x 150 points at 2 pixels a point")
+        XCTAssertEqual(sharp.info["width"] as? Int, 400)
+        XCTAssertGreaterThan(drawn(big), drawn(try image(first.png)) / 2, "the molecule fills the larger picture")
+        try s.send([#"{"t":0.3,"type":"resize","width":1000,"height":500,"scale":3}"#, #"{"t":0.4,"type":"frame"}"#])
+        let capped = try image(s.frame().png)
+        XCTAssertEqual([capped.width, capped.height], [600, 300], "shrunk to --max-side, same shape")
+        try s.send([#"{"t":0.5,"type":"resize","width":-1,"height":5}"#])
+        let m = try s.client.receiveJSON()
+        XCTAssertEqual(m["type"] as? String, "error")
+        XCTAssertTrue((m["message"] as? String ?? "").contains("resize"), "\(m)")
+    }
+
+    /// Each frame says where the camera is (`view`); a new session given that view with a `view`
+    /// event draws the same picture, as a shared link restores it. Marked points come back as
+    /// places in the viewport: a picked atom's place is where it was tapped.
+    func testAFramesViewRestoresTheSamePictureAndMarksFollowTheAtoms() throws {
+        let base = try serve.start()
+        let s = try Session(base, query: "molecule=1crn&size=160x160&mode=spacefill&background=white")
+        try s.send([Session.header, #"{"t":0.1,"type":"rotate","dx":40,"dy":-25}"#, #"{"t":0.2,"type":"pinch","scale":1.6}"#,
+                    #"{"t":0.3,"type":"pan","dx":12,"dy":-8}"#, #"{"t":0.4,"type":"frame"}"#])
+        let turned = try s.frame()
+        let view = try XCTUnwrap(turned.info["view"] as? [Double])
+        XCTAssertEqual(view.count, 7)
+        let again = try Session(base, query: "molecule=1crn&size=160x160&mode=spacefill&background=white")
+        let line = String(decoding: try JSONSerialization.data(withJSONObject: [
+            "t": 0.1, "type": "view", "rotation": Array(view[0..<4]), "zoom": view[4], "pan": Array(view[5..<7])] as [String: Any]), as: UTF8.self)
+        try again.send([Session.header, line, #"{"t":0.2,"type":"frame"}"#])
+        let restored = try again.frame()
+        let a = try image(turned.png), b = try image(restored.png)
+        var differ = 0
+        for y in 0..<160 { for x in 0..<160 where a.pixel(x, y) != b.pixel(x, y) { differ += 1 } }
+        XCTAssertLessThan(differ, 160 * 160 / 200, "the restored view draws the same picture")
+        // Tap the middle, mark the picked atom: its mark is where the tap was.
+        try s.send([#"{"t":0.5,"type":"touch","phase":"began","id":1,"x":160,"y":160}"#,
+                    #"{"t":0.55,"type":"touch","phase":"ended","id":1,"x":160,"y":160,"tapCount":1}"#])
+        var atom: [String: Any]?
+        while atom == nil {
+            let m = try s.client.receiveJSON()
+            if m["type"] as? String == "tap" { atom = m["atom"] as? [String: Any] } else if m["type"] as? String == "frame" { _ = try s.client.receive() }
+        }
+        let p = try XCTUnwrap(atom?["position"] as? [Double])
+        let marks = String(decoding: try JSONSerialization.data(withJSONObject: ["t": 0.6, "type": "marks", "points": [p]] as [String: Any]), as: UTF8.self)
+        try s.send([marks, #"{"t":0.7,"type":"frame"}"#])
+        let marked = try s.frame()
+        let place = try XCTUnwrap((marked.info["marks"] as? [[Double]])?.first)
+        XCTAssertEqual(place[0], 160, accuracy: 12, "the mark is where the atom was tapped (viewport points)")
+        XCTAssertEqual(place[1], 160, accuracy: 12)
+        try s.send([#"{"t":0.8,"type":"marks","points":[[1,2]]}"#])
+        XCTAssertEqual(try s.client.receiveJSON()["type"] as? String, "error", "a point needs three numbers")
+    }
+
     func testAPathwaySessionPansAndReportsTapsAsReplayDoes() throws {
         let base = try serve.start()
         let s = try Session(base, query: "pathway=sbgn_glycolysis&size=320x240&record=1")

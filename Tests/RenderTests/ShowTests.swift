@@ -3,6 +3,7 @@ import Foundation
 import Graphics
 import Imaging
 import MoleculeView
+import Scene
 import Structure
 import XCTest
 
@@ -68,6 +69,43 @@ final class ShowTests: XCTestCase {
         func bluePixels(_ i: RGBAImage) -> Int { i.coverage { r, g, b in b > 120 && r < 60 && g < 60 }.count }
         XCTAssertGreaterThan(Double(redPixels(thick)), Double(redPixels(thin)) * 1.3, "the ligand's sticks are thicker than its lines")
         XCTAssertEqual(Double(bluePixels(thick)), Double(bluePixels(thin)), accuracy: Double(bluePixels(thin)) * 0.1, "the polymer's lines alike")
+    }
+
+    /// `focus` turns to and fits a selection, as PyMOL's `orient SELECTION`: the inhibitor, a
+    /// few percent of the whole picture, fills a large part of the focused one, in its middle,
+    /// with its longest spread across; a focus that selects nothing is refused by name.
+    func testFocusFitsTheViewToTheSelection() throws {
+        var request = RenderRequest()
+        try request.set("show", "cartoon #0000FF: polymer")
+        try request.set("show", "sticks #FF0000: ligand")
+        let p = try prepared(["cartoon #0000FF: polymer", "sticks #FF0000: ligand"])
+        func red(_ camera: Camera) throws -> (count: Int, centroid: SIMD2<Float>, box: SIMD2<Float>) {
+            let r = try Rendering.renderer()
+            let image = try r.render(r.makeScene(p.geometry, atomColors: p.atomColors), camera: camera, width: 300, height: 300, style: .transparent)
+            var lo = SIMD2<Float>(repeating: 1e9), hi = -lo
+            for y in 0..<300 { for x in 0..<300 {
+                let px = image.pixel(x, y)
+                if px.3 > 128 && px.0 > 120 && px.1 < 60 && px.2 < 60 { lo = pointwiseMin(lo, SIMD2(Float(x), Float(y))); hi = pointwiseMax(hi, SIMD2(Float(x), Float(y))) }
+            } }
+            let c = image.coverage { r, g, b in r > 120 && g < 60 && b < 60 }
+            return (c.count, c.centroid, hi - lo)
+        }
+        let whole = try red(request.camera(for: p))
+        try request.set("focus", "resn 478")
+        let focused = try red(request.camera(for: p))
+        XCTAssertGreaterThan(Double(focused.count), Double(whole.count) * 3, "the focused inhibitor is drawn far larger (the flaps still cover part of it)")
+        XCTAssertEqual(focused.centroid.x, 150, accuracy: 40)
+        XCTAssertEqual(focused.centroid.y, 150, accuracy: 40)
+        XCTAssertGreaterThan(focused.box.x, focused.box.y, "its longest spread across")
+        XCTAssertGreaterThan(focused.box.x, 300 * 0.5, "fitted: it spans most of the width, less the room for its surroundings")
+        let structure = try StructureFile.load(path: ShowTests.hpv)
+        XCTAssertNoThrow(try request.molecule(structure, source: "1hpv.pdb"))
+        try request.set("focus", "resn HEM")
+        XCTAssertThrowsError(try request.molecule(structure, source: "1hpv.pdb")) { error in
+            XCTAssertEqual((error as? RequestError)?.field, "focus")
+            XCTAssertTrue("\(error)".contains("selects no atoms in 1hpv.pdb"), "\(error)")
+        }
+        XCTAssertThrowsError(try request.set("focus", "resn (")) { XCTAssertEqual(($0 as? RequestError)?.field, "focus") }
     }
 
     func testSelectionsOfHiddenAtomsShowThemAndEmptyPartsAreLeftOut() throws {

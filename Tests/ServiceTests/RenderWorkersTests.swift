@@ -202,7 +202,7 @@ final class Outputs: @unchecked Sendable {
         }
     }
 
-    var lastFrame: [UInt8]? { lock.withLock { frames.last?.png } }
+    var lastFrame: [UInt8]? { lock.withLock { frames.last?.image } }
     var errors: [String] { lock.withLock { errorLines } }
 
     func waitForFrame(events: Int) async throws {

@@ -286,7 +286,7 @@ final class ServiceSafetyTests: GLTestCase {
 
         let backlog = SendBacklog()
         func frame(_ n: Int) -> LiveOutput {
-            .frame(LiveFrame(png: [UInt8(n)], events: n, time: Double(n), mode: "spacefill", caption: nil))
+            .frame(LiveFrame(image: [UInt8(n)], events: n, time: Double(n), mode: "spacefill", caption: nil))
         }
         XCTAssertNotNil(backlog.admit(frame(1)))
         XCTAssertNil(backlog.admit(frame(2)), "a second frame takes the waiting one's place")
