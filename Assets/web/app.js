@@ -151,9 +151,12 @@ async function libraryPage(_, params) {
 /// session (after an idle close, a dropped connection, or a new look: mode, colour, highlight)
 /// is sent them again, so its camera is where it was. `look()` gives the session's query.
 class LiveView {
-  constructor(id, img, { look, onFrame, onState, record, onTap = () => {} }) {
+  constructor(id, img, { look, onFrame, onState, record, onTap = () => {}, view = null }) {
     Object.assign(this, { id, img, look, onFrame, onState, record, onTap });
-    this.sent = [];
+    // A view from a shared address: the camera it names, before any gesture.
+    this.sent = view ? [{ t: 0, type: "view", rotation: view.slice(0, 4), zoom: view[4], pan: view.slice(5, 7) }] : [];
+    this.marks = null;
+    this.size = null;
     this.start = performance.now();
     this.last = 0;
     this.ws = null;
@@ -166,9 +169,53 @@ class LiveView {
 
   now() { this.last = Math.max(this.last, (performance.now() - this.start) / 1000); return Math.round(this.last * 1000) / 1000; }
 
+  /// The view's size in CSS pixels, and the pixels it takes on this screen (devicePixelRatio),
+  /// each side at most 2048 (the server may allow fewer, and says so by the frames it sends).
+  box() {
+    const b = this.img.getBoundingClientRect(), scale = window.devicePixelRatio || 1;
+    const width = Math.max(16, Math.round(b.width) || 512), height = Math.max(16, Math.round(b.height) || 512);
+    const k = Math.min(scale, 2048 / Math.max(width, height));
+    return { width, height, scale: k, pixels: `${Math.round(width * k)}x${Math.round(height * k)}` };
+  }
+
   header() {
-    const box = this.img.getBoundingClientRect();
-    return { type: "header", version: 1, viewport: { width: Math.round(box.width) || 512, height: Math.round(box.height) || 512 } };
+    const b = this.box();
+    return { type: "header", version: 1, viewport: { width: b.width, height: b.height } };
+  }
+
+  /// Frames as WebP where the browser shows it (a fraction of a PNG's bytes), else JPEG.
+  static frameFormat() {
+    if (LiveView.format) return LiveView.format;
+    const c = document.createElement("canvas");
+    c.width = c.height = 1;
+    LiveView.format = c.toDataURL("image/webp").startsWith("data:image/webp") ? "webp" : "jpeg";
+    return LiveView.format;
+  }
+
+  /// Sends the element's size when it changes (full screen, a window resized, a phone turned):
+  /// the frames follow without a new session.
+  watchSize() {
+    if (this.resizing || !window.ResizeObserver) return;
+    let timer = null;
+    this.resizing = new ResizeObserver(() => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        const b = this.box(), key = `${b.width}x${b.height}@${b.scale}`;
+        if (key === this.size) return;
+        this.size = key;
+        if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+          this.ws.send(JSON.stringify({ t: this.now(), type: "resize", width: b.width, height: b.height, scale: b.scale }));
+          // The new size's header for a later session or a download comes from box() again.
+        }
+      }, 60);
+    });
+    this.resizing.observe(this.img);
+  }
+
+  /// Points (Å) whose places the frames report, for the marks drawn over the view.
+  setMarks(points) {
+    this.marks = points;
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ t: this.now(), type: "marks", points }));
   }
 
   connect() {
@@ -180,8 +227,11 @@ class LiveView {
       ensureTicket().then(() => this.connect(), e => this.onState("failed", e.message));
       return;
     }
-    const ws = new WebSocket(withTicket(`${scheme}://${location.host}/v1/sessions?molecule=${encodeURIComponent(this.id)}&size=512x512&${this.look()}`
-                             + (this.record ? "&record=1" : "")));
+    const b = this.box();
+    this.size = `${b.width}x${b.height}@${b.scale}`;
+    const ws = new WebSocket(withTicket(`${scheme}://${location.host}/v1/sessions?molecule=${encodeURIComponent(this.id)}&size=${b.pixels}`
+                             + `&frames=${LiveView.frameFormat()}&quality=85&${this.look()}` + (this.record ? "&record=1" : "")));
+    this.watchSize();
     this.ws = ws;
     ws.binaryType = "blob";
     this.onState("loading");
@@ -191,6 +241,7 @@ class LiveView {
       // A double tap's change of mode is in the query now (the page follows the frames' mode):
       // sent again, it would change the mode a second time.
       for (const e of this.sent) ws.send(JSON.stringify(e.tapCount === 2 ? { ...e, tapCount: 1 } : e));
+      if (this.marks) ws.send(JSON.stringify({ t: this.now(), type: "marks", points: this.marks }));
       // A frame now, even with no gesture to replay.
       ws.send(JSON.stringify({ t: this.now(), type: "frame" }));
     };
@@ -208,6 +259,8 @@ class LiveView {
       this.url = URL.createObjectURL(m.data);
       this.img.src = this.url;
       this.img.dataset.events = info ? info.events : "0";
+      if (info) Object.assign(this.img.dataset, { format: info.format, pixels: `${info.width}x${info.height}` });
+      if (info && info.view) this.view = info.view;
       this.onState("live");
       if (info) this.onFrame(info);
     };
@@ -315,16 +368,28 @@ function chainSize(c) {
 async function moleculePage(id, params = new URLSearchParams()) {
   const record = await json(`/v1/molecules/${encodeURIComponent(id)}`);
   // The view's choices come from the address and go back into it, so a link shows the same view.
-  const look = { mode: params.get("mode") || "auto", color: params.get("color") || "auto", highlight: null,
-                 assembly: params.get("assembly") || "auto" };
+  const look = { mode: params.get("mode") || "auto", color: params.get("color") || "auto", highlight: params.get("highlight"),
+                 assembly: params.get("assembly") || "auto", focus: params.get("focus") };
+  // The camera from the address (a frame's view: rotation x y z w, zoom, pan x y), when whole.
+  const shared = (params.get("view") || "").split(",").map(Number);
+  const startView = shared.length === 7 && shared.every(Number.isFinite) ? shared : null;
+  // The whole view in the address: representation, colours, assembly, highlight, focus and camera.
   const remember = () => {
     const p = new URLSearchParams();
     for (const k of ["mode", "color", "assembly"]) if (look[k] !== "auto") p.set(k, look[k]);
-    history.replaceState(null, "", `#/molecule/${encodeURIComponent(id)}${p.size ? `?${p}` : ""}`);
+    for (const k of ["highlight", "focus"]) if (look[k]) p.set(k, look[k]);
+    if (view && view.view) p.set("view", view.view.map(v => +v.toFixed(4)).join(","));
+    const address = `#/molecule/${encodeURIComponent(id)}${p.size ? `?${p}` : ""}`;
+    if (location.hash !== address) history.replaceState(null, "", address);
   };
   const img = el("img", { id: "view", alt: `${record.name}, live view`, draggable: "false", tabindex: "0", width: 512, height: 512 });
   const loading = el("div", { id: "loading", class: "loading", role: "status" }, "Loading the view…");
-  const stage = el("div", { class: "viewport" }, img, loading);
+  // Picked atoms, and the distance and angle between them, drawn over the frames where the server says they are.
+  const svgNS = "http://www.w3.org/2000/svg";
+  const overlay = document.createElementNS(svgNS, "svg");
+  overlay.id = "marks";
+  overlay.setAttribute("aria-hidden", "true");
+  const stage = el("div", { class: "viewport" }, img, overlay, loading);
   const mode = el("div", { id: "mode" }), caption = el("div", { id: "caption" }), notice = el("p", { id: "notice", role: "status" });
   // The session's query (spaces as %20: the service reads + as itself, not as a space).
   const query = () => {
@@ -339,7 +404,33 @@ async function moleculePage(id, params = new URLSearchParams()) {
     }
     p.push(["color", look.color]);
     if (look.assembly !== "auto") p.push(["assembly", look.assembly]);
+    if (look.focus) p.push(["focus", look.focus]);
     return p.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&");
+  };
+  const drawMarks = places => {
+    overlay.replaceChildren();
+    const b = img.getBoundingClientRect();
+    overlay.setAttribute("viewBox", `0 0 ${b.width} ${b.height}`);
+    const add = (tag, attributes, text) => {
+      const e = document.createElementNS(svgNS, tag);
+      for (const [k, v] of Object.entries(attributes)) e.setAttribute(k, v);
+      if (text) e.textContent = text;
+      overlay.append(e);
+      return e;
+    };
+    const atoms = picks3.slice(-3);
+    if (!places || places.length !== atoms.length) { overlay.dataset.marks = "0"; return; }
+    const dist = (a, b) => Math.hypot(...a.position.map((v, i) => v - b.position[i]));
+    for (let i = 1; i < places.length; i++) {
+      const [p, q] = [places[i - 1], places[i]];
+      add("line", { x1: p[0], y1: p[1], x2: q[0], y2: q[1], class: "measure" });
+      add("text", { x: (p[0] + q[0]) / 2 + 6, y: (p[1] + q[1]) / 2 - 6, class: "measure-label" }, `${dist(atoms[i - 1], atoms[i]).toFixed(2)} Å`);
+    }
+    places.forEach((p, i) => {
+      add("circle", { cx: p[0], cy: p[1], r: 7, class: "pick" });
+      add("text", { x: p[0] + 9, y: p[1] + 14, class: "pick-label" }, String(i + 1));
+    });
+    overlay.dataset.marks = String(places.length);
   };
   // Picking and measuring: a tap names the atom under it; two picked give their distance, three their angle.
   const pickedLine = el("p", { id: "picked", role: "status" }, "Tap or click an atom to name it; two give a distance, three an angle.");
@@ -347,7 +438,15 @@ async function moleculePage(id, params = new URLSearchParams()) {
   const fmt = a => `${a.chain ? `chain ${a.chain} · ` : ""}${a.residue} ${a.number}${a.insertion || ""} · ${a.name} (${a.element})`;
   const picked = atom => {
     for (const m of document.querySelectorAll("#sequences .picked")) m.classList.remove("picked");
-    if (!atom) { picks3.length = 0; pickedLine.textContent = "Nothing there: the picks are cleared."; pickedLine.dataset.picks = "0"; return; }
+    if (!atom) {
+      picks3.length = 0;
+      pickedLine.textContent = "Nothing there: the picks are cleared.";
+      pickedLine.dataset.picks = "0";
+      zoomResidue.hidden = true;
+      view.setMarks([]);
+      drawMarks([]);
+      return;
+    }
     picks3.push(atom);
     if (picks3.length > 3) picks3.shift();
     const [p, q, r] = picks3.slice(-3).map(a => a.position);
@@ -363,15 +462,22 @@ async function moleculePage(id, params = new URLSearchParams()) {
     }
     pickedLine.textContent = text;
     pickedLine.dataset.picks = String(picks3.length);
+    zoomResidue.hidden = false;
+    zoomResidue.onclick = () => zoomTo(`chain ${atom.chain} and resi ${atom.number}${atom.insertion || ""}`);
+    view.setMarks(picks3.map(a => a.position));
     // The residue in the sequence.
     const line = document.querySelector(`#sequences .sequence[data-chain="${CSS.escape(atom.chain)}"]`);
     if (line) for (const letter of line.querySelectorAll(".letters span")) if (letter.dataset.number === String(atom.number)) letter.classList.add("picked");
   };
   const view = new LiveView(record.id, img, {
-    look: query, record: true,
+    look: query, record: true, view: startView,
     onTap: tap => picked(tap.atom),
     onFrame: info => {
-      mode.textContent = `Mode: ${info.mode}${info.drawn ? ` (${info.drawn})` : ""}`;
+      drawMarks(info.marks);
+      remember();
+      // A highlight draws through shows: the mode said is the one chosen.
+      mode.textContent = look.highlight ? `Mode: ${look.mode} · ${look.highlight} highlighted, the rest dimmed`
+        : `Mode: ${info.mode}${info.drawn ? ` (${info.drawn})` : ""}`;
       // A double tap changed the mode: the menu, and the next session's query, follow.
       if (info.mode !== look.mode && representations.includes(info.mode) && !look.highlight) {
         look.mode = info.mode;
@@ -406,15 +512,30 @@ async function moleculePage(id, params = new URLSearchParams()) {
   assemblyMenu.addEventListener("change", () => { look.assembly = assemblyMenu.value; remember(); view.connect(); });
   colourMenu.addEventListener("change", () => { look.color = colourMenu.value; remember(); view.connect(); });
 
-  // Chains and ligands: picking one keeps its colours and dims the rest.
+  // Chains and ligands: picking one keeps its colours and dims the rest; "Zoom to" turns to it and fits it.
   const picks = el("div", { id: "parts", class: "parts" });
   const pick = (button, selection) => {
     const same = look.highlight === selection;
     for (const b of picks.querySelectorAll("button")) b.setAttribute("aria-pressed", "false");
     look.highlight = same ? null : selection;
     if (!same) button.setAttribute("aria-pressed", "true");
+    zoomPart.hidden = !look.highlight;
+    remember();
     view.connect();
   };
+  // A new camera (the gestures so far left behind): fitted to the selection, or to everything.
+  const zoomTo = selection => {
+    look.focus = selection;
+    view.sent = [];
+    view.view = null;
+    zoomAll.hidden = !selection;
+    remember();
+    view.connect();
+  };
+  const zoomPart = el("button", { id: "zoom-part", ...(look.highlight ? {} : { hidden: "" }), onclick: () => zoomTo(look.highlight) }, "Zoom to it");
+  const zoomAll = el("button", { id: "zoom-all", ...(look.focus ? {} : { hidden: "" }), onclick: () => zoomTo(null) }, "Whole molecule");
+  const zoomResidue = el("button", { id: "zoom-residue", hidden: "" }, "Zoom to this residue");
+  const fullScreen = el("button", { id: "full-screen", onclick: () => (document.fullscreenElement ? document.exitFullscreen() : stage.requestFullscreen()).catch(() => {}) }, "Full screen");
   // Chains grouped by the entity they belong to (a heading each), then ligands by their chemical names.
   const entities = new Map((record.entities || []).map(e => [e.id, e]));
   const groups = new Map();
@@ -427,14 +548,14 @@ async function moleculePage(id, params = new URLSearchParams()) {
     const e = entities.get(key);
     if (e) picks.append(el("div", { class: "entity", "data-entity": key }, `Entity ${key}${e.description ? `: ${e.description}` : ""}`));
     for (const c of chains) {
-      const b = el("button", { class: "part chain", "data-chain": c.id, "aria-pressed": "false" }, `${chainLabel(c)} · ${chainSize(c)}`);
+      const b = el("button", { class: "part chain", "data-chain": c.id, "aria-pressed": String(look.highlight === `chain ${c.id}`) }, `${chainLabel(c)} · ${chainSize(c)}`);
       if (c.id) b.addEventListener("click", () => pick(b, `chain ${c.id}`)); else b.disabled = true;
       picks.append(b);
     }
   }
   for (const l of record.ligands || []) {
     const name = l.chemicalName ? `${l.name} · ${l.chemicalName.toLowerCase()}` : l.name;
-    const b = el("button", { class: "part ligand", "data-ligand": l.name, "aria-pressed": "false", title: l.chemicalName || l.name },
+    const b = el("button", { class: "part ligand", "data-ligand": l.name, "aria-pressed": String(look.highlight === `resn ${l.name}`), title: l.chemicalName || l.name },
       `${name}${l.copies > 1 ? ` ×${l.copies}` : ""}`);
     b.addEventListener("click", () => pick(b, `resn ${l.name}`));
     picks.append(b);
@@ -467,11 +588,11 @@ async function moleculePage(id, params = new URLSearchParams()) {
     el("h2", {}, record.name), el("p", { class: "title" }, record.title || meta.title || ""), el("p", { id: "facts" }, facts),
     el("div", { class: "controls" }, el("label", {}, "Representation ", modeMenu), el("label", {}, "Colour ", colourMenu),
       el("label", {}, "Assembly ", assemblyMenu)),
-    mode, caption, notice, pickedLine,
-    el("h3", {}, "Chains and ligands"), picks,
+    mode, caption, notice, pickedLine, el("div", { class: "controls" }, zoomResidue),
+    el("h3", {}, "Chains and ligands"), picks, el("div", { class: "controls" }, zoomPart, zoomAll),
     modified ? el("p", { id: "modified" }, `Modified residues: ${modified}`) : "",
     el("div", { class: "controls" }, size, downloadPNG, downloadEvents,
-      el("button", { id: "reset", onclick: () => view.send({ t: view.now(), type: "reset" }) }, "Reset view")),
+      el("button", { id: "reset", onclick: () => view.send({ t: view.now(), type: "reset" }) }, "Reset view"), fullScreen),
     el("p", { class: "hint" }, "Drag to turn, wheel or pinch to zoom, two fingers to pan, double-tap for the next mode; with the view focused, arrows turn, + and − zoom, 0 resets."),
     el("p", {}, el("a", { href: `#/combine/${record.id}` }, "Combine chains")))),
   el("h3", {}, "Sequence"), sequences);
@@ -518,7 +639,7 @@ async function combinePage(id) {
     view.send({ t: view.now(), type: "combine" });
     view.send({ t: view.now(), type: "frame" });
   };
-  main.append(el("div", { class: "stage" }, img, el("div", { class: "side" },
+  main.append(el("div", { class: "stage" }, el("div", { class: "viewport" }, img), el("div", { class: "side" },
     el("h2", {}, `Build from ${record.name}`), el("p", {}, "Pick chains and combine them: a complex only forms when every part touches another."),
     chains, el("p", {}, el("button", { id: "combine", onclick: combine }, "Combine"), " ",
       el("button", { id: "again", onclick: () => { location.reload(); } }, "Start again")), caption)));

@@ -163,11 +163,47 @@ struct RequestGate<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await answer(request, context: context, next: next)
+        if request.method == .get || request.method == .head {
+            response = await Self.validated(response, ifNoneMatch: request.headers[.ifNoneMatch], shared: !tokenToRead)
+        }
         for field in corsHeaders(request.headers[.origin]) {
             // Vary is added to, not replaced.
             if field.name == .vary, let v = response.headers[.vary] { response.headers[.vary] = v + ", " + field.value } else { response.headers[field.name] = field.value }
         }
         return response
+    }
+
+    /// JSON answers get a strong ETag of their bytes (`no-cache`: a client asks again and gets 304
+    /// while nothing changed), as pictures get theirs from what they draw; past `largestTagged`
+    /// bytes they go out as they are.
+    static func validated(_ response: Response, ifNoneMatch: String?, shared: Bool) async -> Response {
+        guard response.status == .ok, response.headers[.eTag] == nil, response.headers[.contentType]?.hasPrefix("application/json") == true,
+              let length = response.body.contentLength, length <= largestTagged else { return response }
+        let collector = BodyCollector()
+        do { try await response.body.write(collector) } catch { return response }
+        let bytes = collector.buffer
+        let etag = "\"" + FNV1a.hex(FNV1a.hash(bytes.readableBytesView), digits: 16) + "\""
+        var headers = response.headers
+        headers[.eTag] = etag
+        headers[.cacheControl] = (shared ? "public" : "private") + ", no-cache"
+        if MolshotService.matches(ifNoneMatch, etag) {
+            headers[.contentLength] = nil
+            headers[.contentType] = nil
+            return Response(status: .notModified, headers: headers)
+        }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: bytes))
+    }
+
+    static var largestTagged: Int { 8 << 20 }
+
+    /// Collects a response's body (a reference, since `write` takes the writer whole).
+    final class BodyCollector: ResponseBodyWriter {
+        var buffer = ByteBuffer()
+        func write(_ buffer: ByteBuffer) async throws {
+            var b = buffer
+            self.buffer.writeBuffer(&b)
+        }
+        func finish(_ trailingHeaders: HTTPFields?) async throws {}
     }
 
     private func answer(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

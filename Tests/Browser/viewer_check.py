@@ -25,7 +25,7 @@ scratch = tempfile.mkdtemp(prefix="molshot-viewer-")
 db = os.path.join(scratch, "library.sqlite")
 os.makedirs(args.shots, exist_ok=True)
 files = ["1crn.pdb", "1bna.pdb", "1orc.pdb", "Caffeine.pdb", "Nanotube.pdb", "heme-site.pdb", "pdb1gdr.ent", "03F.sdf",
-         "TYR.sdf", "Heme.sdf", "adrenalin.mol2", "SampleMolecule.xyz", "bcif/1A8O.bcif.gz"]
+         "TYR.sdf", "Heme.sdf", "adrenalin.mol2", "SampleMolecule.xyz", "bcif/1A8O.bcif.gz", "1hpv.pdb"]
 for f in files:
     subprocess.run([args.molshot, "library", "import", os.path.join(fixtures, f), "--db", db], check=True, capture_output=True)
 thumbs = os.path.join(scratch, "thumbs")
@@ -193,6 +193,51 @@ try:
     check("two picks give a distance and three an angle", "distance to" in text and " Å" in text and "angle" in text and "°" in text)
     check("the picked residue is marked in the sequence", len(driver.find_elements(By.CSS_SELECTOR, "#sequences .picked")) == 1)
     driver.save_screenshot(os.path.join(args.shots, "molecule-picked.png"))
+    # The picks are drawn over the view where the server says the atoms are: the first near the first click.
+    marks = wait(lambda: driver.find_element(By.ID, "marks").get_attribute("data-marks") == "3", 15)
+    circles = driver.execute_script("return [...document.querySelectorAll('#marks circle')].map(c => [+c.getAttribute('cx'), +c.getAttribute('cy')])")
+    size = driver.execute_script("const b = document.getElementById('view').getBoundingClientRect(); return [b.width, b.height]")
+    check("picked atoms are marked in the view, with dashed distance lines",
+          marks is not None and len(circles) == 3 and len(driver.find_elements(By.CSS_SELECTOR, "#marks line")) == 2
+          and abs(circles[0][0] - (size[0] / 2 - 20)) < 25 and abs(circles[0][1] - size[1] / 2) < 25)
+    check("the live frames come as WebP", view.get_attribute("data-format") == "webp")
+    # The view's element changes size: the frames follow (same session), at the element's pixels.
+    events_before = int(view.get_attribute("data-events") or 0)
+    driver.execute_script("document.querySelector('.viewport').style.width = '300px'; document.querySelector('.viewport').style.height = '200px'")
+    resized = wait(lambda: driver.execute_script("return document.getElementById('view').naturalWidth") == 300
+                   and driver.execute_script("return document.getElementById('view').naturalHeight") == 200, 15)
+    check("a resized view gets frames of its new size without a new session", resized is not None and view.get_attribute("data-pixels") == "300x200")
+    driver.save_screenshot(os.path.join(args.shots, "molecule-resized.png"))
+    driver.execute_script("document.querySelector('.viewport').style.width = ''; document.querySelector('.viewport').style.height = ''")
+    wait(lambda: driver.execute_script("return document.getElementById('view').naturalWidth") == 512, 15)
+
+    # The address keeps the camera: the same picture opens from it in a new page.
+    ActionChains(driver).move_to_element(view).click_and_hold().move_by_offset(-70, 30).release().perform()
+    wait(lambda: "view=" in driver.current_url, 10)
+    time.sleep(1)
+    shared_url = driver.current_url
+    SIGNATURE = """
+const img = arguments[0], c = document.createElement('canvas'); c.width = 32; c.height = 32;
+const g = c.getContext('2d'); g.drawImage(img, 0, 0, 32, 32); return [...g.getImageData(0, 0, 32, 32).data];"""
+    first_look = driver.execute_script(SIGNATURE, view)
+    driver.get("about:blank")
+    driver.get(shared_url)
+    again = wait(lambda: driver.find_element(By.ID, "view") if driver.find_element(By.ID, "view").get_attribute("data-state") == "live" else None)
+    time.sleep(0.5)
+    second_look = driver.execute_script(SIGNATURE, again) if again else []
+    difference = sum(abs(a - b) for a, b in zip(first_look, second_look)) / max(1, len(first_look))
+    check(f"a shared address restores the camera (mean difference {difference:.1f} of 255)", "view=" in shared_url and again is not None and difference < 6)
+    driver.save_screenshot(os.path.join(args.shots, "molecule-restored.png"))
+
+    # A high-density screen: the frames are drawn at devicePixelRatio times the element's size.
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 900, "deviceScaleFactor": 2, "mobile": False})
+    driver.get("about:blank")
+    driver.get(shared_url)
+    sharp = wait(lambda: driver.find_element(By.ID, "view").get_attribute("data-state") == "live"
+                 and driver.execute_script("const i = document.getElementById('view'); return i.naturalWidth === 2 * Math.round(i.getBoundingClientRect().width)"), 20)
+    check("at devicePixelRatio 2 the frames have twice the element's pixels", sharp is not None)
+    driver.save_screenshot(os.path.join(args.shots, "molecule-dpr2.png"))
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
     # Chains in the panel: picking one draws it in yellow.
     dna = json.load(urllib.request.urlopen(base + "/v1/molecules?query=1bna"))["molecules"][0]
@@ -221,6 +266,25 @@ try:
     Select(driver.find_element(By.ID, "assembly-menu")).select_by_value("model")
     check("choosing the deposited model changes the picture", changed(view, before) is not None)
     driver.save_screenshot(os.path.join(args.shots, "molecule-assembly-model.png"))
+
+    # Zoom to a ligand: the inhibitor of HIV protease (1hpv) is picked, then zoomed to; the address says so.
+    hpv = json.load(urllib.request.urlopen(base + "/v1/molecules?query=1hpv"))["molecules"][0]
+    driver.get(f"{base}/#/molecule/{hpv['id']}")
+    view = wait(lambda: driver.find_element(By.ID, "view") if driver.find_element(By.ID, "view").get_attribute("data-state") == "live" else None)
+    ligand = wait(lambda: driver.find_element(By.CSS_SELECTOR, "button.ligand[data-ligand='478']"), 10)
+    if ligand:
+        ligand.click()
+        wait(lambda: driver.find_element(By.ID, "zoom-part").is_displayed(), 10)
+        time.sleep(0.5)
+        before = pixels(view)
+        driver.find_element(By.ID, "zoom-part").click()
+        zoomed = changed(view, before)
+        check("Zoom to it fits the view to the picked ligand and the address says so", zoomed is not None and "focus=resn" in driver.current_url)
+        if zoomed is None:
+            print("      state:", view.get_attribute("data-state"), "notice:", driver.find_element(By.ID, "notice").text, "url:", driver.current_url)
+        driver.save_screenshot(os.path.join(args.shots, "molecule-zoom-to-ligand.png"))
+    else:
+        check("1hpv lists its inhibitor", False)
 
     # A pathway: click where a node is; its name shows.
     pid = "sbgn_glycolysis"

@@ -246,6 +246,29 @@ final class RouteTests: GLTestCase {
         }
     }
 
+    /// Every JSON answer to a GET has a strong ETag of its bytes and `no-cache`; asked again with it,
+    /// 304 with no body; when the library changes, the list's ETag changes with it. HEAD alike.
+    func testJSONAnswersHaveETagsAnd304() async throws {
+        try await test(try served()) { client in
+            for uri in ["/v1/molecules", "/v1/molecules/1", "/v1/molecules/1/sequence", "/v1/pathways", "/healthz"] {
+                let first = try await client.execute(uri: uri, method: .get)
+                XCTAssertEqual(first.status, .ok, uri)
+                guard first.headers[.contentType]?.hasPrefix("application/json") == true else { continue }
+                let etag = try XCTUnwrap(first.headers[.eTag], uri)
+                XCTAssertEqual(etag.count, 18, etag)
+                XCTAssertEqual(first.headers[.cacheControl], "public, no-cache", uri)
+                let again = try await client.execute(uri: uri, method: .get, headers: [.ifNoneMatch: etag])
+                XCTAssertEqual(again.status, .notModified, uri)
+                XCTAssertEqual(again.body.readableBytes, 0, uri)
+                let head = try await client.execute(uri: uri, method: .head)
+                XCTAssertEqual(head.headers[.eTag], etag, uri)
+                let changed = try await client.execute(uri: uri, method: .get, headers: [.ifNoneMatch: "\"0000000000000000\""])
+                XCTAssertEqual(changed.status, .ok, uri)
+                XCTAssertEqual(changed.body, first.body, uri)
+            }
+        }
+    }
+
     /// --allow-origin: the origin's pages may read answers (errors too), preflights are answered
     /// before any token is asked for, other origins get no CORS headers.
     func testCrossOriginReadsWhereAllowed() async throws {
