@@ -5,7 +5,10 @@ client, beside `molshot replay` of the same events at the same size (PNG frames)
 - event-to-frame latency (p50, p99) under a flood of events (500 a second for 3 s, several times
   more than frames can be drawn), in frame times of the session under that flood, and of replay
   (the target: p99 within 3, which only coalescing gives);
-- four sessions flooding at once: each one's frames/s against their mean (fairness)."""
+- four sessions flooding at once: each one's frames/s against their mean (fairness);
+- frame formats: bytes a frame and frames/s under the flood for WebP and JPEG (quality 85, as the
+  viewer asks) against PNG at 512 and 1024 px, and at devicePixelRatio 2 (a 512-point viewport drawn
+  at 1024 px after a resize event), PNG the peer."""
 import argparse, json, os, shutil, subprocess, sys, tempfile, time
 
 ap = argparse.ArgumentParser()
@@ -43,8 +46,8 @@ def replay_fps(molecule, n):
     return median([(n - 1) / max(run(n) - run(1), 1e-6) for _ in range(3)])
 
 class Session:
-    def __init__(self, base, molecule):
-        self.ws = connect(f"{base}/v1/sessions?molecule={molecule}&size={args.size}x{args.size}", max_size=None).__enter__()
+    def __init__(self, base, molecule, query=""):
+        self.ws = connect(f"{base}/v1/sessions?molecule={molecule}&size={args.size}x{args.size}{query}", max_size=None).__enter__()
         hello = json.loads(self.ws.recv())
         assert hello["type"] == "session", hello
         self.events = 0
@@ -86,11 +89,38 @@ def steady(base, molecule, n):
     s.close()
     return fps
 
-def flood(base, molecule, sessions, seconds=3.0, rate=500):
+def frame_bytes(base, molecule, size, fmt, scale=1, n=12):
+    """Mean bytes of `n` frames of a session turning, in format `fmt`, at `size` px (or a
+    `size / scale`-point viewport resized to `scale` pixels a point)."""
+    query = f"&frames={fmt}&quality=85" if fmt != "png" else ""
+    ws = connect(f"{base}/v1/sessions?molecule={molecule}&size={size}x{size}{query}", max_size=None).__enter__()
+    assert json.loads(ws.recv())["type"] == "session"
+    points = size // scale
+    ws.send(json.dumps({"type": "header", "version": 1, "viewport": {"width": points, "height": points}}))
+    if scale != 1:
+        ws.send(json.dumps({"t": 0, "type": "resize", "width": points, "height": points, "scale": scale}))
+    sizes, events = [], 0
+    for i in range(n):
+        ws.send('{"t":%.3f,"type":"rotate","dx":7,"dy":2}' % (0.01 * (i + 1)))
+        events += 1 + (1 if scale != 1 and i == 0 else 0)
+        while True:
+            info = json.loads(ws.recv())
+            if info["type"] != "frame":
+                raise RuntimeError(info)
+            data = ws.recv()
+            if info["events"] >= events:
+                assert info["width"] == size, info
+                sizes.append(len(data))
+                break
+    ws.close()
+    return sum(sizes) / len(sizes)
+
+def flood(base, molecule, sessions, seconds=3.0, rate=500, query="", size=None):
     """`molshot measure-live`: a Swift client with a writer and a reader thread per session sends
     `rate` rotate events a second to each session and notes each frame's arrival and the events it
     shows. Returns every frame's delay from the last event it shows, and each session's frames/s."""
-    out = subprocess.run([args.molshot, "measure-live", "--url", f"{base}/v1/sessions?molecule={molecule}&size={args.size}x{args.size}",
+    size = size or args.size
+    out = subprocess.run([args.molshot, "measure-live", "--url", f"{base}/v1/sessions?molecule={molecule}&size={size}x{size}{query}",
                           "--sessions", str(sessions), "--seconds", str(seconds), "--rate", str(rate)],
                          check=True, capture_output=True, text=True).stdout
     latencies, rates = [], []
@@ -137,6 +167,21 @@ try:
         print(f"RESULT suite=live case={molecule}-{args.size}-four-sessions molshot={sum(rates):.1f} peer=replay:{replay:.1f} "
               f"ratio={min(rates) / mean:.2f}  # frames/s of all four; ratio = slowest session / mean (target >= 0.7); "
               f"each {', '.join(f'{r:.1f}' for r in rates)}; p99 latency {percentile(latencies, 99) * 1000:.0f} ms")
+    # Frame formats, PNG the peer: bytes a frame and frames/s under the flood.
+    for name in names:
+        molecule = name.split(".")[0]
+        for size, scale in ((512, 1), (1024, 1), (1024, 2)):
+            label = f"{size}" if scale == 1 else f"{size // scale}-dpr{scale}"
+            png_bytes = frame_bytes(base, molecule, size, "png", scale)
+            png_fps = median(flood(base, molecule, 1, seconds=2, size=size)[1] for _ in range(1)) if scale == 1 else None
+            for fmt in ("webp", "jpeg"):
+                b = frame_bytes(base, molecule, size, fmt, scale)
+                print(f"RESULT suite=live case={molecule}-{label}-{fmt}-bytes molshot={b / 1024:.1f}KB peer=png:{png_bytes / 1024:.1f}KB "
+                      f"ratio={png_bytes / b:.2f}  # mean bytes a frame while turning (quality 85); ratio = PNG's / {fmt}'s")
+                if png_fps:
+                    fps = flood(base, molecule, 1, seconds=2, size=size, query=f"&frames={fmt}&quality=85")[1][0]
+                    print(f"RESULT suite=live case={molecule}-{label}-{fmt}-fps molshot={fps:.1f} peer=png:{png_fps:.1f} ratio={fps / png_fps:.2f}"
+                          f"  # frames/s under 500 events/s over loopback (encoding is off the render thread)")
 finally:
     if server:
         server.terminate()

@@ -650,7 +650,9 @@ async function combinePage(id) {
 async function pathwaysPage() {
   const answer = await json("/v1/pathways");
   const list = el("ul", { class: "plain", id: "pathways" });
-  for (const p of answer.pathways) list.append(el("li", {}, el("a", { href: `#/pathway/${encodeURIComponent(p.id)}` }, p.id), ` (${p.file})`));
+  // By title, as the file names the map (its file name where it names it nothing better).
+  for (const p of answer.pathways) list.append(el("li", {}, el("a", { href: `#/pathway/${encodeURIComponent(p.id)}` }, p.title || p.id),
+    el("span", { class: "hint" }, ` · ${p.file}`)));
   main.append(el("h2", {}, "Pathway maps"), list);
 }
 
@@ -668,16 +670,19 @@ async function pathwayPage(id) {
     el("div", { class: "toolbar" }, find), found, node)));
   const W = map.clientWidth, H = map.clientHeight, T = info.tileSize;
   const deepest = info.levels.length - 1;
-  // The view: a level and the level pixel at the top left corner.
+  // The view: a scale (pixels per map unit, any value: the wheel zooms smoothly), drawn with the
+  // tiles of the level just sharper than it (z) stretched by k, and the view pixel at the top left corner.
   let z = Math.max(0, Math.min(deepest, Math.floor(Math.log2(Math.min(W, H) / T))));
+  let k = 1;
   const grid = () => info.levels[z];
+  const scale = () => grid().scale * k;
   let ox = (grid().columns * T - W) / 2, oy = (grid().rows * T - H) / 2;
   let picked = null;  // the node shown, in map units
   const tiles = new Map();
   function draw() {
-    const g = grid(), wanted = new Set();
-    for (let y = Math.max(0, Math.floor(oy / T)); y <= Math.min(g.rows - 1, Math.floor((oy + H) / T)); y++) {
-      for (let x = Math.max(0, Math.floor(ox / T)); x <= Math.min(g.columns - 1, Math.floor((ox + W) / T)); x++) {
+    const g = grid(), t = T * k, wanted = new Set();
+    for (let y = Math.max(0, Math.floor(oy / t)); y <= Math.min(g.rows - 1, Math.floor((oy + H) / t)); y++) {
+      for (let x = Math.max(0, Math.floor(ox / t)); x <= Math.min(g.columns - 1, Math.floor((ox + W) / t)); x++) {
         const key = `${z}/${x}/${y}`;
         wanted.add(key);
         let img = tiles.get(key);
@@ -686,20 +691,22 @@ async function pathwayPage(id) {
           tiles.set(key, img);
           map.insertBefore(img, mark);
         }
-        img.style.left = `${x * T - ox}px`;
-        img.style.top = `${y * T - oy}px`;
+        img.style.left = `${x * t - ox}px`;
+        img.style.top = `${y * t - oy}px`;
+        img.style.width = img.style.height = `${t}px`;
       }
     }
     for (const [key, img] of tiles) if (!wanted.has(key)) { img.remove(); tiles.delete(key); }
     if (picked) {
-      const s = g.scale, pad = 4;
+      // A ring round the node shown, centred on it.
+      const s = scale(), pad = 6;
       mark.hidden = false;
       mark.style.left = `${(picked.x - picked.width / 2 - info.bounds.x) * s - ox - pad}px`;
       mark.style.top = `${(picked.y - picked.height / 2 - info.bounds.y) * s - oy - pad}px`;
       mark.style.width = `${picked.width * s + 2 * pad}px`;
       mark.style.height = `${picked.height * s + 2 * pad}px`;
     }
-    window.molshotMap = { z, ox, oy, scale: g.scale, bounds: info.bounds, width: W, height: H, picked: picked && picked.id };
+    window.molshotMap = { z, k, ox, oy, scale: scale(), bounds: info.bounds, width: W, height: H, picked: picked && picked.id };
   }
   function show(n) {
     picked = n;
@@ -714,7 +721,7 @@ async function pathwayPage(id) {
     return r.ok ? r.json() : null;
   }
   function centre(n) {
-    const s = grid().scale;
+    const s = scale();
     ox = (n.x - info.bounds.x) * s - W / 2;
     oy = (n.y - info.bounds.y) * s - H / 2;
   }
@@ -733,27 +740,34 @@ async function pathwayPage(id) {
     drag = null;
     if (!tap) return;
     const b = map.getBoundingClientRect();
-    const s = grid().scale;
+    const s = scale();
     const n = await nodeAt(info.bounds.x + (ox + e.clientX - b.left) / s, info.bounds.y + (oy + e.clientY - b.top) / s, Math.max(2, 6 / s));
     if (n) show(n); else { picked = null; mark.hidden = true; node.textContent = "No node there."; draw(); }
   });
-  const zoom = (step, mx = W / 2, my = H / 2) => {
-    const nz = Math.max(0, Math.min(deepest, z + step));
-    if (nz === z) return;
-    const k = info.levels[nz].scale / grid().scale;
-    ox = (ox + mx) * k - mx;
-    oy = (oy + my) * k - my;
+  // Zooms by `factor` about view point (mx, my), between a quarter of the first level's scale and
+  // four times the deepest's; the tiles are those of the level at or just above the new scale.
+  const zoom = (factor, mx = W / 2, my = H / 2) => {
+    const lowest = info.levels[0].scale / 4, highest = info.levels[deepest].scale * 4;
+    const before = scale(), after = Math.max(lowest, Math.min(highest, before * factor));
+    if (after === before) return;
+    let nz = 0;
+    while (nz < deepest && info.levels[nz].scale < after * 0.999) nz++;
     z = nz;
+    k = after / info.levels[z].scale;
+    ox = (ox + mx) * (after / before) - mx;
+    oy = (oy + my) * (after / before) - my;
     draw();
   };
   map.addEventListener("wheel", e => {
     e.preventDefault();
     const b = map.getBoundingClientRect();
-    zoom(e.deltaY < 0 ? 1 : -1, e.clientX - b.left, e.clientY - b.top);
+    // About 1.1x a notch (100 px, 3 lines); a trackpad's small steps zoom as little.
+    const px = e.deltaY * (e.deltaMode === 1 ? 33 : e.deltaMode === 2 ? 800 : 1);
+    zoom(Math.exp(-px / 1050), e.clientX - b.left, e.clientY - b.top);
   }, { passive: false });
   map.addEventListener("keydown", e => {
     const pan = { ArrowLeft: [-64, 0], ArrowRight: [64, 0], ArrowUp: [0, -64], ArrowDown: [0, 64] }[e.key];
-    if (pan) { ox += pan[0]; oy += pan[1]; draw(); } else if (e.key === "+" || e.key === "=") zoom(1); else if (e.key === "-") zoom(-1); else return;
+    if (pan) { ox += pan[0]; oy += pan[1]; draw(); } else if (e.key === "+" || e.key === "=") zoom(1.5); else if (e.key === "-") zoom(1 / 1.5); else return;
     e.preventDefault();
   });
   // Find: the nodes whose name holds the text; picking one centres and highlights it.

@@ -18,7 +18,10 @@ enum SBGNReader {
         }
         var map = PathwayMap()
         map.format = "sbgn"
-        map.title = mapElement.attributes["id"] ?? ""
+        // Newt keeps a map's name in its extension (mapProperties/mapName); libsbgn's files have
+        // only an id ("map1"), which lists show as the file's name instead.
+        let named = mapElement.child("extension")?.descendants("mapName").first?.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        map.title = named.flatMap { $0.isEmpty ? nil : $0 } ?? mapElement.attributes["id"] ?? ""
         // Only Process Description is drawn: an Entity Relationship or Activity Flow map drawn
         // with PD's glyphs would say something else.
         let language = (mapElement.attributes["language"] ?? "") + " " + (mapElement.attributes["version"] ?? "")

@@ -45,6 +45,8 @@ struct MapLabels {
             var anchor: SIMD2<Double>
             var fromStart: Bool
             var color: Color
+            /// How many edges touch the node (raised labels go most connected first).
+            var degree = 0
         }
         var wanted: [Wanted] = []
         for t in map.texts where !t.text.isEmpty {
@@ -62,11 +64,30 @@ struct MapLabels {
             wanted.append(Wanted(text: c.name, size: size, anchor: c.origin + SIMD2(12, 12 + size * 0.8), fromStart: true,
                                  color: c.color.mixed(with: .black, 0.3)))
         }
+        var degree: [String: Int] = [:]
+        if theme.raisedLabels != nil {
+            for e in map.edges {
+                if let f = e.from { degree[f, default: 0] += 1 }
+                if let t = e.to { degree[t, default: 0] += 1 }
+            }
+        }
         let order: [PathwayMap.NodeKind] = [.reaction, .metabolite, .geneProduct, .pathway, .label, .other, .marker]
         for kind in order {
             for n in map.nodes where n.kind == kind && !n.label.isEmpty {
                 wanted.append(Wanted(text: n.label, size: n.fontSize, anchor: n.labelPosition ?? n.center, fromStart: n.labelFromStart,
-                                     color: n.textColor))
+                                     color: n.textColor, degree: degree[n.id] ?? 0))
+            }
+        }
+        // Too small to read: raised to the theme's height, after every label that is legible as it
+        // is, most connected first (free text and compartments before nodes); the rest left out.
+        if let raised = theme.raisedLabels {
+            let small = { (w: Wanted) in w.size * theme.labelScale * scale < theme.smallestLabel }
+            var lifted = wanted.enumerated().filter { small($0.element) }
+            lifted.sort { ($0.element.degree, -$0.offset) > ($1.element.degree, -$1.offset) }
+            wanted = wanted.filter { !small($0) } + lifted.map { w in
+                var w = w.element
+                w.size = raised / (theme.labelScale * scale)
+                return w
             }
         }
         var placed: [PlacedLabel] = []

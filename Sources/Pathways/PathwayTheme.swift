@@ -12,6 +12,10 @@ public struct PathwayTheme: Sendable, Equatable {
     public var background: Color
     /// Labels below this height in pixels are left out rather than smeared.
     public var smallestLabel: Double = 6
+    /// Where set (the viewer's overview tiles), labels too small to read are set at this height
+    /// instead, the most connected nodes first, as many as fit without covering one another: an
+    /// overview names its hubs rather than showing bare dots.
+    public var raisedLabels: Double? = nil
     /// Multiplies every label's size and every line's width.
     public var labelScale: Double = 1
     public var lineScale: Double = 1

@@ -40,8 +40,9 @@ final class ImageCache: Sendable {
     }
 
     /// Bumped when the same file and settings draw another picture: 2, entries are drawn as their
-    /// biological assembly by default (pictures cached before showed the deposited model).
-    static let drawing = "drawing-2"
+    /// biological assembly by default (pictures cached before showed the deposited model); 3, map
+    /// tiles raise labels too small to read.
+    static let drawing = "drawing-3"
 
     /// What an upload draws: its bytes' SHA-256. Uploads and library molecules never share a key.
     static func content(upload bytes: [UInt8]) -> String { "upload/sha256-" + SHA256.hex(bytes) }

@@ -7,6 +7,14 @@ import Pathways
 extension MolshotService {
     // MARK: Pathways
 
+    /// The viewer's tiles: the standard theme, with labels too small to read raised to 9 px, the
+    /// most connected nodes first, as many as fit (an overview names its hubs).
+    static var tileTheme: PathwayTheme {
+        var theme = PathwayTheme(.standard)
+        theme.raisedLabels = 9
+        return theme
+    }
+
     func pathwayFiles() throws -> [String: String] {
         guard let folder = configuration.pathways else { return [:] }
         var out: [String: String] = [:]
@@ -18,9 +26,19 @@ extension MolshotService {
         return out
     }
 
+    /// `GET /v1/pathways`: every map by id, with its file and its title (read from the file's first
+    /// 64 KB, or the file's name where it names itself nothing better; gzip files by name), sorted by title.
     func listPathways() throws -> Response {
-        struct Entry: Encodable { var id: String; var file: String }
-        return try Self.json(["pathways": try pathwayFiles().sorted { $0.key < $1.key }.map { Entry(id: $0.key, file: ($0.value as NSString).lastPathComponent) }])
+        struct Entry: Encodable { var id: String; var file: String; var title: String }
+        let entries = try pathwayFiles().map { id, path -> Entry in
+            var title = ""
+            if !path.lowercased().hasSuffix(".gz"), let handle = FileHandle(forReadingAtPath: path) {
+                defer { try? handle.close() }
+                if let head = try? handle.read(upToCount: PathwayTitle.headBytes) { title = PathwayTitle.peek(Array(head)) ?? "" }
+            }
+            return Entry(id: id, file: (path as NSString).lastPathComponent, title: PathwayTitle.shown(title, file: path))
+        }
+        return try Self.json(["pathways": entries.sorted { ($0.title.lowercased(), $0.id) < ($1.title.lowercased(), $1.id) }])
     }
 
     func pathway(_ id: String) async throws -> (path: String, entry: MapCache.Entry) {
@@ -87,8 +105,9 @@ extension MolshotService {
         let corner = pyramid.bounds.min * scale + SIMD2(Double(x * 256), Double(yi * 256))
         let png = try await draw { renderers in
             // A level's scene (the whole map's triangles and labels) serves all its tiles.
-            let scene = try renderers.tileScene("\(path)|\(z)") { try renderers.pathways.scene(map, scale: scale, theme: PathwayTheme(.standard)) }
-            return try PNGEncoder.flat.encode(try renderers.pathways.draw(scene, corner: corner, width: 256, height: 256, theme: PathwayTheme(.standard)))
+            let theme = Self.tileTheme
+            let scene = try renderers.tileScene("\(path)|\(z)") { try renderers.pathways.scene(map, scale: scale, theme: theme) }
+            return try PNGEncoder.flat.encode(try renderers.pathways.draw(scene, corner: corner, width: 256, height: 256, theme: theme))
         }
         return Self.response(png, type: "image/png", headers: tag.headers)
     }
@@ -97,7 +116,7 @@ extension MolshotService {
     /// bounds and, per level, the scale (pixels per map unit) and the grid of tiles. A pixel (px,
     /// py) of level z lies at map point bounds.min + (px, py) / scale.
     func pathwayInfo(_ id: String) async throws -> Response {
-        let entry = try await pathway(id).entry
+        let (path, entry) = try await pathway(id)
         let p = entry.pyramid
         // Levels down to about two pixels per map unit: deeper ones only enlarge.
         let deepest = min(12, TilePyramid(map: entry.map, tileSize: 256).levels)
@@ -107,7 +126,7 @@ extension MolshotService {
         }
         let b = p.bounds
         return Self.response(Array(Self.jsonLine([
-            "id": id, "title": entry.map.title, "format": entry.map.format, "nodes": entry.map.nodes.count, "tileSize": p.tileSize,
+            "id": id, "title": PathwayTitle.shown(entry.map.title, file: path), "format": entry.map.format, "nodes": entry.map.nodes.count, "tileSize": p.tileSize,
             "bounds": ["x": b.min.x, "y": b.min.y, "width": b.max.x - b.min.x, "height": b.max.y - b.min.y], "levels": levels,
         ]).utf8), type: "application/json")
     }

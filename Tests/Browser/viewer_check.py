@@ -286,11 +286,27 @@ const g = c.getContext('2d'); g.drawImage(img, 0, 0, 32, 32); return [...g.getIm
     else:
         check("1hpv lists its inhibitor", False)
 
+    # The pathway list names maps by their titles (the file's name where it names itself only "map1").
+    driver.get(f"{base}/#/pathways")
+    titles = wait(lambda: [a.text for a in driver.find_elements(By.CSS_SELECTOR, "#pathways a")], 15) or []
+    check("the pathway list shows the maps' titles", "RECON1.Glycolysis TCA PPP" in titles and "Hexokinase step" in titles
+          and "sbgn glycolysis" in titles)
+    driver.save_screenshot(os.path.join(args.shots, "pathway-list.png"))
+
     # A pathway: click where a node is; its name shows.
     pid = "sbgn_glycolysis"
     driver.get(f"{base}/#/pathway/{pid}")
     wait(lambda: loaded_images("#map img") > 0 and driver.execute_script("return window.molshotMap") is not None)
     check("the pathway page shows tiles", loaded_images("#map img") > 0)
+    # One wheel notch zooms about 1.1x (smoothly, the tiles stretched between levels), not a whole level.
+    before_scale = driver.execute_script("return window.molshotMap.scale")
+    driver.execute_script("const m = document.getElementById('map'), b = m.getBoundingClientRect();"
+                          "m.dispatchEvent(new WheelEvent('wheel', {deltaY: -100, deltaMode: 0, clientX: b.left + b.width / 2, clientY: b.top + b.height / 2, bubbles: true, cancelable: true}))")
+    ratio = driver.execute_script("return window.molshotMap.scale") / before_scale
+    check(f"a wheel notch zooms the map about 1.1x ({ratio:.3f})", 1.05 < ratio < 1.2)
+    driver.execute_script("const m = document.getElementById('map'), b = m.getBoundingClientRect();"
+                          "m.dispatchEvent(new WheelEvent('wheel', {deltaY: 100, deltaMode: 0, clientX: b.left + b.width / 2, clientY: b.top + b.height / 2, bubbles: true, cancelable: true}))")
+    wait(lambda: loaded_images("#map img") > 0)
     state = driver.execute_script("return window.molshotMap")
     target = None
     # Find a node inside the view by asking the service along a grid of points.

@@ -249,3 +249,28 @@ final class HostilePathwayValuesTests: XCTestCase {
     }
 }
 
+
+/// The viewer's overview tiles raise labels too small to read (`raisedLabels`), the most connected
+/// nodes first, as many as fit: an Escher map's first level shows names, not bare dots.
+final class RaisedLabelTests: XCTestCase {
+    typealias S = PathwayTestSupport
+
+    func testAnOverviewNamesItsHubsWhereLabelsAreRaised() throws {
+        let map = try PathwayFile.load(path: S.root.appendingPathComponent("Tests/Fixtures/pathways/escher_recon1_glycolysis_tca_ppp.json").path)
+        let renderer = try S.renderer()
+        let view = MapView.fitting(map.bounds, width: 256, height: 256)
+        var plain = PathwayTheme(.standard)
+        XCTAssertNil(plain.raisedLabels)
+        let bare = try PathwayPicture(map, view: view, width: 256, height: 256, theme: plain).draw(renderer)
+        plain.raisedLabels = 9
+        let named = try PathwayPicture(map, view: view, width: 256, height: 256, theme: plain).draw(renderer)
+        // Text is near black; the map's own drawing at this scale is grey lines and light fills.
+        func dark(_ i: RGBAImage) -> Int {
+            var n = 0
+            for y in 0..<i.height { for x in 0..<i.width { let p = i.pixel(x, y); if Int(p.0) + Int(p.1) + Int(p.2) < 150 { n += 1 } } }
+            return n
+        }
+        XCTAssertLessThan(dark(bare), 40, "at 256 px the labels are under 6 px and left out")
+        XCTAssertGreaterThan(dark(named), dark(bare) + 300, "raised to 9 px, the most connected are named")
+    }
+}
