@@ -29,7 +29,8 @@ def main():
     try:
         line = server.stdout.readline()
         port = re.search(r":(\d+)\s*$", line).group(1)
-        checks = "not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance"
+        checks = ("not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance,"
+                  "negative_data_rejection,unsupported_method")
         run = subprocess.run([st, "run", f"http://127.0.0.1:{port}/openapi.yaml", "--checks", checks,
                               "--max-examples", str(a.examples), "--phases", "examples,coverage,fuzzing"],
                              capture_output=True, text=True, timeout=900)

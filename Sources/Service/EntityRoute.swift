@@ -57,8 +57,21 @@ extension MolshotService {
             throw HTTPError(.badRequest, message: "the body must be a JSON object with requestKey")
         }
         guard let key = object["requestKey"] as? String else { throw HTTPError(.badRequest, message: "requestKey is needed: CLIENT_PREFS, CATEGORIES, ROOT, DRILL or DETAIL") }
+        if let images = object["IMAGES"], !(images is String) { throw HTTPError(.badRequest, message: "IMAGES must be URL or DATA") }
         let form = (object["IMAGES"] as? String) ?? Self.clientPreferences.first { $0.0 == "IMAGES" }!.1
         guard form == "URL" || form == "DATA" else { throw HTTPError(.badRequest, message: "IMAGES must be URL or DATA (got \(form))") }
+        // Entities, where given, are what the protocol says whatever the key: objects with text
+        // PERM_ID and REFCON (the app's REFCON is JSON text).
+        if let given = object["entities"] {
+            guard let list = given as? [Any] else { throw HTTPError(.badRequest, message: "entities must be a list of {\"PERM_ID\": .., \"REFCON\": ..}") }
+            for (i, item) in list.enumerated() {
+                guard let e = item as? [String: Any] else { throw HTTPError(.badRequest, message: "entities[\(i)] must be an object") }
+                guard e["PERM_ID"] != nil else { throw HTTPError(.badRequest, message: "entities[\(i)].PERM_ID is needed") }
+                for field in ["PERM_ID", "REFCON"] where e[field] != nil && !(e[field] is String) {
+                    throw HTTPError(.badRequest, message: "entities[\(i)].\(field) must be text")
+                }
+            }
+        }
         func asked() throws -> [String] {
             guard let list = object["entities"] as? [[String: Any]] else {
                 throw HTTPError(.badRequest, message: "entities is needed for \(key): a list of {\"PERM_ID\": .., \"REFCON\": ..}")

@@ -199,6 +199,18 @@ extension MolshotService {
         return (name.lowercased(), quality)
     }
 
+    /// The checks of a session's query that need no molecule or map: 400 naming a bad value.
+    func checkSessionQuery(_ request: Request) throws {
+        do { _ = try ValueText.flag(Self.parameter(request, "record") ?? "false", field: "record") } catch { throw Self.badRequest(error) }
+        _ = try Self.framesAsked(request)
+        if Self.parameter(request, "pathway") == nil {
+            guard Self.parameter(request, "molecule") != nil else {
+                throw HTTPError(.badRequest, message: "parameter molecule is needed (a library id or name), or pathway")
+            }
+            _ = try renderRequest(Self.query(request), defaultSize: "512")
+        }
+    }
+
     /// The session a query asks for: a molecule (one the caller may see) with the size and picture
     /// options `replay` takes, or a pathway map with a size; 400 or 404 as for images.
     func sessionPlan(_ request: Request) async throws -> SessionPlan {

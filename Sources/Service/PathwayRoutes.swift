@@ -185,7 +185,11 @@ extension MolshotService {
         guard let query = Self.parameter(request, "query")?.lowercased(), !query.isEmpty, query.count <= Self.maxQuery else {
             throw HTTPError(.badRequest, message: "parameter query is needed: part of a node's name (at most \(Self.maxQuery) characters)")
         }
-        let limit = Int(Self.parameter(request, "limit") ?? "20").map { max(1, min($0, ServiceLimits.nodeResults.value)) } ?? 20
+        let asked = Self.parameter(request, "limit") ?? "20"
+        guard let number = Int(asked), number >= 1 else {
+            throw HTTPError(.badRequest, message: "parameter limit must be a whole number from 1 (got \(Excerpt.of(asked)))")
+        }
+        let limit = min(number, ServiceLimits.nodeResults.value)
         let found = map.nodes.compactMap { node -> (Int, PathwayMap.Node)? in
             let texts = [node.name, node.label, node.id].map { $0.lowercased() }
             if texts.contains(where: { $0.hasPrefix(query) }) { return (0, node) }

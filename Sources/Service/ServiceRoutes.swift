@@ -88,7 +88,9 @@ extension MolshotService {
         .init(.post, "/v1/tickets", .write, query: ["scope", "seconds"]) { s, r, _ in try s.ticket(r) },
         .init(.post, "/v1/entities", .read) { s, r, _ in try await s.entities(r) },
         // The upgrade router takes a WebSocket's request; a plain GET is told what it needs.
-        .init(.get, "/v1/sessions", .read, query: picture + ["molecule", "pathway", "record", "frames", "quality"]) { _, _, _ in
+        .init(.get, "/v1/sessions", .read, query: picture + ["molecule", "pathway", "record", "frames", "quality"]) { s, r, _ in
+            // What an upgrade would refuse is refused here too (400 naming it), before the 426.
+            try s.checkSessionQuery(r)
             throw HTTPError(.upgradeRequired, headers: [.upgrade: "websocket", .connection: "Upgrade"],
                             message: "a live session is a WebSocket: send the upgrade headers")
         },
@@ -264,5 +266,13 @@ struct RequestGate<Context: RequestContext>: RouterMiddleware {
             throw HTTPError(.badRequest, message: "\(route.template) takes no parameter \(Excerpt.of(name, length: 40))"
                             + NearMiss.hint(for: name, among: known) + (known.isEmpty ? "" : " (it takes \(known.joined(separator: ", ")))"))
         }
+        // Each parameter once, but for those a request repeats by design (show=, one a part).
+        var seen = Set<Substring>()
+        for item in request.uri.queryParameters where !Self.repeatable.contains(String(item.key)) && !seen.insert(item.key).inserted {
+            throw HTTPError(.badRequest, message: "parameter \(Excerpt.of(String(item.key), length: 40)) is given more than once; give it once")
+        }
     }
+
+    /// Query parameters a request may give more than once.
+    static var repeatable: Set<String> { ["show"] }
 }
