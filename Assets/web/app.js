@@ -151,8 +151,8 @@ async function libraryPage(_, params) {
 /// session (after an idle close, a dropped connection, or a new look: mode, colour, highlight)
 /// is sent them again, so its camera is where it was. `look()` gives the session's query.
 class LiveView {
-  constructor(id, img, { look, onFrame, onState, record, onTap = () => {}, view = null }) {
-    Object.assign(this, { id, img, look, onFrame, onState, record, onTap });
+  constructor(id, img, { look, onFrame, onState, record, onTap = () => {}, onHover = () => {}, view = null }) {
+    Object.assign(this, { id, img, look, onFrame, onState, record, onTap, onHover });
     // A view from a shared address: the camera it names, before any gesture.
     this.sent = view ? [{ t: 0, type: "view", rotation: view.slice(0, 4), zoom: view[4], pan: view.slice(5, 7) }] : [];
     this.marks = null;
@@ -252,6 +252,7 @@ class LiveView {
         else if (message.type === "session") this.sessionID = message.id;
         else if (message.type === "error") say(`The view refused an event: ${message.message}`);
         else if (message.type === "tap") this.onTap(message);
+        else if (message.type === "hover") this.onHover(message);
         return;
       }
       this.retries = 0;
@@ -303,8 +304,19 @@ class LiveView {
       down.set(e.pointerId, p);
       this.send({ t: this.now(), type: "touch", phase: "began", id: e.pointerId, x: p.x, y: p.y });
     });
+    // The pointer resting over the view (no button down) asks what is under it, at most every 150 ms;
+    // hovers are not kept with the gestures (they change nothing).
+    let hoverTimer = null, hoverAt = null;
     img.addEventListener("pointermove", e => {
-      if (!down.has(e.pointerId)) return;
+      if (!down.has(e.pointerId)) {
+        if (e.pointerType !== "mouse" || !this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+        hoverAt = point(e);
+        if (!hoverTimer) hoverTimer = setTimeout(() => {
+          hoverTimer = null;
+          if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ t: this.now(), type: "hover", ...hoverAt }));
+        }, 150);
+        return;
+      }
       const p = point(e);
       this.send({ t: this.now(), type: "touch", phase: "moved", id: e.pointerId, x: p.x, y: p.y });
     });
@@ -319,6 +331,7 @@ class LiveView {
       this.send({ t, type: "touch", phase, id: e.pointerId, x: p.x, y: p.y, tapCount: double ? 2 : 1 });
     };
     img.addEventListener("pointerup", e => up(e, "ended"));
+    img.addEventListener("pointerleave", () => { clearTimeout(hoverTimer); hoverTimer = null; this.onHover(null); });
     img.addEventListener("pointercancel", e => up(e, "cancelled"));
     // The wheel zooms about 1.1x a notch (100 px, 3 lines); a trackpad pinch arrives as a wheel with ctrlKey and zooms faster.
     img.addEventListener("wheel", e => {
@@ -389,7 +402,8 @@ async function moleculePage(id, params = new URLSearchParams()) {
   const overlay = document.createElementNS(svgNS, "svg");
   overlay.id = "marks";
   overlay.setAttribute("aria-hidden", "true");
-  const stage = el("div", { class: "viewport" }, img, overlay, loading);
+  const tooltip = el("div", { id: "hover", role: "status", hidden: "" });
+  const stage = el("div", { class: "viewport" }, img, overlay, tooltip, loading);
   const mode = el("div", { id: "mode" }), caption = el("div", { id: "caption" }), notice = el("p", { id: "notice", role: "status" });
   // The session's query (spaces as %20: the service reads + as itself, not as a space).
   const query = () => {
@@ -472,6 +486,15 @@ async function moleculePage(id, params = new URLSearchParams()) {
   const view = new LiveView(record.id, img, {
     look: query, record: true, view: startView,
     onTap: tap => picked(tap.atom),
+    // What is under the resting pointer, beside it.
+    onHover: h => {
+      if (!h || !h.atom) { tooltip.hidden = true; return; }
+      const b = img.getBoundingClientRect(), perPoint = (img.naturalWidth || b.width) / b.width;
+      tooltip.textContent = fmt(h.atom);
+      tooltip.style.left = `${Math.min(b.width - 160, h.x / perPoint + 12)}px`;
+      tooltip.style.top = `${h.y / perPoint + 12}px`;
+      tooltip.hidden = false;
+    },
     onFrame: info => {
       drawMarks(info.marks);
       remember();

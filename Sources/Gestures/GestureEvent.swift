@@ -27,6 +27,8 @@ public struct GestureEvent: Sendable, Equatable {
         /// Points (Å, the structure's frame) whose places in the picture each frame reports, for
         /// a client drawing distances and angles over the view; nothing is drawn for them.
         case marks([SIMD3<Double>])
+        /// What is under viewport point (x, y), without a tap: answered as a hover, the view unchanged.
+        case hover(x: Double, y: Double)
     }
 
     /// The most points a `marks` event holds.
@@ -179,6 +181,7 @@ public struct GestureEventReader: Sendable {
                 throw fail("view: \"pan\" must be two numbers (fractions of the picture's height)")
             }
             kind = .view(rotation: SIMD4(q[0], q[1], q[2], q[3]) / length, zoom: zoom, pan: SIMD2(panList[0], panList[1]))
+        case "hover": kind = .hover(x: try number("x"), y: try number("y"))
         case "marks":
             guard let list = object["points"] as? [Any], list.count <= GestureEvent.maxMarks else {
                 throw fail("marks: \"points\" must be a list of at most \(GestureEvent.maxMarks) points")

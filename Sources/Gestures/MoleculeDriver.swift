@@ -243,6 +243,10 @@ public final class MoleculeDriver: ViewDriver {
             camera = c
         case .marks(let points):
             marks = points.map { SIMD3(Float($0.x), Float($0.y), Float($0.z)) }
+        case .hover(let x, let y):
+            guard var tap = pick(SIMD2(x, y), time: event.time, line: event.line) else { return EventEffect(changed: false) }
+            tap.hover = true
+            return EventEffect(changed: false, taps: [tap])
         }
         return EventEffect(changed: true)
     }

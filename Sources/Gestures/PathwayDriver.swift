@@ -74,6 +74,8 @@ public final class PathwayDriver: ViewDriver {
             pixelsPerPoint = Double(width) / w
             view = view.zoomed(by: factor, about: .zero)
             view = view.panned(byPixels: SIMD2(Double(width), Double(height)) / 2 - view.pixel(center))
+        case .hover:
+            break
         case .view, .marks:
             throw GestureFileError(file: source, line: event.line, message: "this event is for molecules, not for a pathway view")
         case .mode, .load, .addPart, .combine, .clear:

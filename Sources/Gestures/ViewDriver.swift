@@ -98,6 +98,8 @@ public struct Tap: Sendable, Equatable {
     public var node: PathwayMap.Node.Summary?
     /// For a molecule: the front-most shown atom under the tap, if any.
     public var atom: PickedAtom?
+    /// Asked by a `hover` event (the pointer over the view), not a tap: nothing is selected.
+    public var hover = false
 
     public init(time: Double, line: Int, point: SIMD2<Double>, node: PathwayMap.Node.Summary? = nil, atom: PickedAtom? = nil) {
         self.time = time
@@ -111,6 +113,7 @@ public struct Tap: Sendable, Equatable {
     /// for a map, or `atom` for a molecule, as the tap log and the live session write it.
     public var fields: [String: Any] {
         var out: [String: Any] = ["t": time, "line": line, "x": point.x, "y": point.y]
+        if hover { out["hover"] = true }
         if let atom {
             out["atom"] = ["chain": atom.chain, "entity": atom.entity, "residue": atom.residueName, "number": atom.residueNumber,
                            "insertion": atom.insertion, "name": atom.atomName, "element": atom.element, "serial": atom.serial,

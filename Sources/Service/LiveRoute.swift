@@ -324,7 +324,7 @@ extension MolshotService {
                         ])))
                         try await outbound.writeBinaryMessage(ByteBuffer(bytes: f.image))
                     case .tapped(let tap):
-                        try await outbound.write(.text(Self.jsonLine(tap.fields.merging(["type": "tap"]) { a, _ in a })))
+                        try await outbound.write(.text(Self.jsonLine(tap.fields.merging(["type": tap.hover ? "hover" : "tap"]) { a, _ in a })))
                     case .error(let line, let message):
                         try await outbound.write(.text(Self.jsonLine(["type": "error", "line": line, "message": message])))
                     }

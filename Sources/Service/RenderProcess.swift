@@ -225,7 +225,9 @@ final class RemoteLiveView: LiveView, Sendable {
         case .tap:
             let point = head.point ?? [0, 0]
             let atom = blob.isEmpty ? nil : try? JSONDecoder().decode(PickedAtom.self, from: Data(blob))
-            send(.tapped(Tap(time: head.time ?? 0, line: head.line ?? 0, point: SIMD2(point.first ?? 0, point.count > 1 ? point[1] : 0), atom: atom)))
+            var tap = Tap(time: head.time ?? 0, line: head.line ?? 0, point: SIMD2(point.first ?? 0, point.count > 1 ? point[1] : 0), atom: atom)
+            tap.hover = head.hover ?? false
+            send(.tapped(tap))
         default:
             break
         }

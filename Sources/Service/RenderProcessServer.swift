@@ -169,6 +169,7 @@ public enum RenderProcessServer {
             head.message = message
         case .tapped(let tap):
             head = WorkerMessage(.tap, session: session)
+            head.hover = tap.hover ? true : nil
             head.time = tap.time
             head.line = tap.line
             head.point = [tap.point.x, tap.point.y]

@@ -55,6 +55,8 @@ struct WorkerMessage: Codable, Sendable {
     var maxSide: Int?
     /// A frame's size, camera and marked points.
     var facts: FrameFacts?
+    /// A tap that is a hover.
+    var hover: Bool?
 
     init(_ kind: Kind, id: UInt64 = 0, session: String? = nil) {
         self.kind = kind

@@ -188,6 +188,8 @@ struct RequestGate<Context: RequestContext>: RouterMiddleware {
         var headers = response.headers
         headers[.eTag] = etag
         headers[.cacheControl] = (shared ? "public" : "private") + ", no-cache"
+        // Lists and details depend on who asks (private molecules are their owner's).
+        headers[.vary] = headers[.vary].map { $0.contains("Authorization") ? $0 : $0 + ", Authorization" } ?? "Authorization"
         if MolshotService.matches(ifNoneMatch, etag) {
             headers[.contentLength] = nil
             headers[.contentType] = nil

@@ -201,6 +201,10 @@ try:
           marks is not None and len(circles) == 3 and len(driver.find_elements(By.CSS_SELECTOR, "#marks line")) == 2
           and abs(circles[0][0] - (size[0] / 2 - 20)) < 25 and abs(circles[0][1] - size[1] / 2) < 25)
     check("the live frames come as WebP", view.get_attribute("data-format") == "webp")
+    # The pointer resting over an atom names it beside the pointer.
+    ActionChains(driver).move_to_element_with_offset(view, -20, 0).pause(0.1).move_by_offset(1, 0).perform()
+    tip = wait(lambda: driver.find_element(By.ID, "hover") if driver.find_element(By.ID, "hover").is_displayed() else None, 10)
+    check("hovering over an atom names it", tip is not None and "chain A" in tip.text)
     # The view's element changes size: the frames follow (same session), at the element's pixels.
     events_before = int(view.get_attribute("data-events") or 0)
     driver.execute_script("document.querySelector('.viewport').style.width = '300px'; document.querySelector('.viewport').style.height = '200px'")

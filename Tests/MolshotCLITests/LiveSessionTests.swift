@@ -284,6 +284,11 @@ final class LiveSessionTests: GLTestCase {
         let place = try XCTUnwrap((marked.info["marks"] as? [[Double]])?.first)
         XCTAssertEqual(place[0], 160, accuracy: 12, "the mark is where the atom was tapped (viewport points)")
         XCTAssertEqual(place[1], 160, accuracy: 12)
+        // A hover names what is under the pointer without selecting or drawing anything.
+        try s.send([#"{"t":0.75,"type":"hover","x":160,"y":160}"#])
+        let hover = try s.client.receiveJSON()
+        XCTAssertEqual(hover["type"] as? String, "hover", "\(hover)")
+        XCTAssertEqual((hover["atom"] as? [String: Any])?["chain"] as? String, "A")
         try s.send([#"{"t":0.8,"type":"marks","points":[[1,2]]}"#])
         XCTAssertEqual(try s.client.receiveJSON()["type"] as? String, "error", "a point needs three numbers")
     }

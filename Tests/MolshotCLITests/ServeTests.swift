@@ -327,10 +327,10 @@ final class ServeTests: GLTestCase {
             XCTAssertEqual(try call("\(base)/v1/replay?molecule=1&size=64&fps=10", method: "POST",
                                     body: Data((header + "\n" + #"{"type":"rotate","t":0.5,"dx":1,"dy":0}"#).utf8)).status, 200)
             XCTAssertEqual(try call("\(base)/v1/entities", method: "POST",
-                                    body: Data(#"{"requestKey":"DETAIL","IMAGES":"DATA","entities":[{"PERM_ID":"MOLECULE:1","REFCON":{}}]}"#.utf8)).status, 200)
+                                    body: Data(#"{"requestKey":"DETAIL","IMAGES":"DATA","entities":[{"PERM_ID":"MOLECULE:1","REFCON":"{}"}]}"#.utf8)).status, 200)
         }
         let warm = try residentKB()
-        let entities = (0...150).map { #"{"PERM_ID":"CHAIN:1:\#($0)","REFCON":{}}"# }.joined(separator: ",")
+        let entities = (0...150).map { #"{"PERM_ID":"CHAIN:1:\#($0)","REFCON":"{}"}"# }.joined(separator: ",")
         let hostile: [(String, String, Data?, Int, String)] = [
             ("GET", "/v1/molecules/1/image?size=64&show=" + q("cartoon: " + String(repeating: "(", count: 2500) + "all" + String(repeating: ")", count: 2500)),
              nil, 400, "longer than"),

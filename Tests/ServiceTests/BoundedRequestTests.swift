@@ -171,7 +171,7 @@ final class BoundedRequestTests: GLTestCase {
     func testEntityRequestsCountEachEntityOnceAndAreBounded() async throws {
         let s = try service()
         func body(_ ids: [String]) -> [UInt8] {
-            Array(("{\"requestKey\":\"DETAIL\",\"IMAGES\":\"DATA\",\"entities\":[" + ids.map { "{\"PERM_ID\":\"\($0)\",\"REFCON\":{}}" }.joined(separator: ",") + "]}").utf8)
+            Array(("{\"requestKey\":\"DETAIL\",\"IMAGES\":\"DATA\",\"entities\":[" + ids.map { "{\"PERM_ID\":\"\($0)\",\"REFCON\":\"{}\"}" }.joined(separator: ",") + "]}").utf8)
         }
         // One molecule 1,500 times is one molecule: three small pictures, not 4,500.
         let repeated = try await s.entityTable(body(Array(repeating: "MOLECULE:1", count: 1500)), viewer: .reader(nil), base: "http://x")
