@@ -16,6 +16,7 @@ ap.add_argument("--molshot", required=True)
 ap.add_argument("--corpus", required=True)
 ap.add_argument("--size", type=int, default=512)
 ap.add_argument("--frames", type=int, default=40)
+ap.add_argument("--part", choices=["all", "sessions", "formats"], default="all")
 args = ap.parse_args()
 
 from websockets.sync.client import connect
@@ -145,7 +146,7 @@ try:
     port = server.stdout.readline().strip().rsplit(":", 1)[-1]
     base = f"ws://127.0.0.1:{port}"
     print(f"# live: sessions at {args.size}x{args.size} over loopback, PNG frames; replay of the same rotate events beside them")
-    for name in names:
+    for name in names if args.part != "formats" else []:
         molecule = name.split(".")[0]
         path = os.path.join(args.corpus, name)
         replay = replay_fps(path, args.frames)
@@ -168,12 +169,12 @@ try:
               f"ratio={min(rates) / mean:.2f}  # frames/s of all four; ratio = slowest session / mean (target >= 0.7); "
               f"each {', '.join(f'{r:.1f}' for r in rates)}; p99 latency {percentile(latencies, 99) * 1000:.0f} ms")
     # Frame formats, PNG the peer: bytes a frame and frames/s under the flood.
-    for name in names:
+    for name in names if args.part != "sessions" else []:
         molecule = name.split(".")[0]
         for size, scale in ((512, 1), (1024, 1), (1024, 2)):
             label = f"{size}" if scale == 1 else f"{size // scale}-dpr{scale}"
             png_bytes = frame_bytes(base, molecule, size, "png", scale)
-            png_fps = median(flood(base, molecule, 1, seconds=2, size=size)[1] for _ in range(1)) if scale == 1 else None
+            png_fps = flood(base, molecule, 1, seconds=2, size=size)[1][0] if scale == 1 else None
             for fmt in ("webp", "jpeg"):
                 b = frame_bytes(base, molecule, size, fmt, scale)
                 print(f"RESULT suite=live case={molecule}-{label}-{fmt}-bytes molshot={b / 1024:.1f}KB peer=png:{png_bytes / 1024:.1f}KB "

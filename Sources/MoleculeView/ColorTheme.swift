@@ -21,13 +21,16 @@ public enum ColorTheme: String, Sendable, CaseIterable {
     /// 4.5), as ChimeraX colors it; residues off the scale white.
     case hydrophobicity
     case residue, bfactor
+    /// AlphaFold's confidence colours by the B-factor column read as pLDDT: very high (> 90)
+    /// #0053D6, confident (70-90) #65CBF3, low (50-70) #FFDB13, very low (< 50) #FF7D45.
+    case plddt
 
     /// Other names PyMOL, ChimeraX and Mol* users type for the same themes.
     static let aliases: [String: ColorTheme] = [
         "spectrum": .rainbow, "ss": .secondaryStructure, "secondary": .secondaryStructure, "sstruct": .secondaryStructure,
         "cpk": .element, "atom": .element, "elem": .element, "chains": .chain, "chain-id": .chain, "entities": .entity,
         "entity-id": .entity, "hydrophobic": .hydrophobicity, "kyte-doolittle": .hydrophobicity, "b": .bfactor,
-        "b-factor": .bfactor, "residues": .residue, "resn": .residue,
+        "b-factor": .bfactor, "residues": .residue, "resn": .residue, "confidence": .plddt, "alphafold": .plddt,
     ]
 
     /// The theme a name means, in any case and by its aliases; nil for none.
@@ -113,6 +116,8 @@ public enum ColorTheme: String, Sendable, CaseIterable {
             // All alike (or none): the middle of the scale, not its coldest end.
             guard hi > lo else { return model.atoms.map { _ in ColorTheme.blueWhiteRed(0.5) } }
             return model.atoms.map { ColorTheme.blueWhiteRed(($0.bFactor - lo) / (hi - lo)) }
+        case .plddt:
+            return model.atoms.map { ColorTheme.plddtColor($0.bFactor) }
         }
     }
 
@@ -132,6 +137,16 @@ public enum ColorTheme: String, Sendable, CaseIterable {
     }
 
     /// Whether each residue is an amino acid or nucleotide (of a polymer, not a lone ligand).
+    /// AlphaFold's four confidence bands (its database's and its pages' colours), upper bounds exclusive.
+    public static let plddtBands: [(lowest: Float, color: UInt32, label: String)] = [
+        (90, 0x0053D6, "Very high (pLDDT > 90)"), (70, 0x65CBF3, "Confident (90 > pLDDT > 70)"),
+        (50, 0xFFDB13, "Low (70 > pLDDT > 50)"), (-Float.infinity, 0xFF7D45, "Very low (pLDDT < 50)"),
+    ]
+
+    static func plddtColor(_ value: Float) -> UInt32 {
+        plddtBands.first { value > $0.lowest }?.color ?? 0xFF7D45
+    }
+
     static func polymerResidues(_ model: Model) -> [Bool] {
         model.residues.map { r in
             let name = r.name.description.uppercased()

@@ -24,7 +24,7 @@ public enum MMCIFReader {
                                               "_em_3d_reconstruction", "_reflns", "_struct_keywords", "_audit_author",
                                               "_struct_conf", "_struct_sheet_range", "_entity", "_entity_poly", "_pdbx_entity_nonpoly",
                                               "_chem_comp", "_pdbx_struct_assembly", "_pdbx_struct_assembly_gen",
-                                              "_pdbx_struct_oper_list", "_pdbx_struct_mod_residue"]
+                                              "_pdbx_struct_oper_list", "_pdbx_struct_mod_residue", "_ma_qa_metric"]
 
     public static func read(_ b: UnsafeBufferPointer<UInt8>, source: String) throws -> Structure {
         var tok = CIFTokenizer(b, source: source)
@@ -115,6 +115,12 @@ public enum MMCIFReader {
         meta.title = (tables["_struct"]?.value(0, "_struct.title") ?? "").split(whereSeparator: \.isWhitespace).joined(separator: " ")
         meta.classification = tables["_struct_keywords"]?.value(0, "_struct_keywords.pdbx_keywords") ?? ""
         meta.keywords = tables["_struct_keywords"]?.value(0, "_struct_keywords.text") ?? ""
+        if let metrics = tables["_ma_qa_metric"] {
+            meta.predicted = (0..<metrics.count).contains { r in
+                (metrics.value(r, "_ma_qa_metric.name") ?? "").lowercased().contains("plddt")
+                    && (metrics.value(r, "_ma_qa_metric.mode") ?? "local").lowercased() == "local"
+            }
+        }
         if let authors = tables["_audit_author"] {
             meta.authors = (0..<authors.rows.count).compactMap { authors.value($0, "_audit_author.name") }.joined(separator: ", ")
         }

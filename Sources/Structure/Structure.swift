@@ -127,6 +127,9 @@ public struct Metadata: Sendable, Equatable {
     public var authors = ""
     /// PDB `KEYWDS`, mmCIF `_struct_keywords.text`.
     public var keywords = ""
+    /// A predicted model whose B-factor column holds per-residue confidence, pLDDT (ModelCIF's
+    /// `_ma_qa_metric` names a local pLDDT metric, as AlphaFold DB's files do).
+    public var predicted = false
     public init() {}
 }
 
