@@ -66,7 +66,7 @@ let package = Package(
         .testTarget(name: "GraphicsTests", dependencies: ["TestSupport", "Imaging", "Core", "Graphics"]),
         .testTarget(name: "RenderTests", dependencies: ["TestSupport", "Imaging", "Core", "MoleculeView", "Graphics", "Scene", "Structure"]),
         .testTarget(name: "GestureTests", dependencies: ["TestSupport", "Imaging", "Gestures", "Pathways", "MoleculeView", "Structure", "Graphics", "Scene"]),
-        .testTarget(name: "ThumbnailTests", dependencies: ["TestSupport", "Imaging", "Thumbnails", "MoleculeView", "Structure", "Graphics"]),
+        .testTarget(name: "ThumbnailTests", dependencies: ["TestSupport", "Imaging", "Thumbnails", "MoleculeView", "Structure", "Graphics", "Scene"]),
         .testTarget(name: "ServiceTests", dependencies: ["TestSupport", "PathwayModel", "Imaging", "MoleculeView", "Service", "Library", "Structure", "Graphics", "Core", "Gestures", "Pathways",
                                                          .product(name: "Hummingbird", package: "hummingbird"),
                                                          .product(name: "HummingbirdTesting", package: "hummingbird")]),

@@ -8,7 +8,7 @@ import Structure
 /// surroundings. The camera's depth still takes the whole molecule, which stays drawn.
 enum FocusView {
     /// Room around each selected atom, Å: a ligand's binding residues come into the frame.
-    static let padding: Float = 5
+    static let padding: Float = 7
 
     static func camera(_ selection: Selection, in prepared: PreparedMolecule, request: RenderRequest) -> Camera? {
         let model = prepared.model
@@ -19,8 +19,12 @@ enum FocusView {
         // Candidate turns about the screen's x axis, which keep the longest spread across.
         let turns: [(Float, Float)] = [0, 180, 90, -90, 45, -45, 135, -135].map { ($0, 0) }
         let inside = Set(chosen)
-        // Every other atom once (a stride keeps this to ~200k atoms on the largest assemblies).
-        let stride = max(1, model.atoms.count / 200_000)
+        // The atoms drawn (spheres and bonds, and those a cartoon stands for) may hide it; every
+        // one once (a stride keeps this to ~200k atoms on the largest assemblies).
+        var drawn = Set(prepared.geometry.sphereAtoms.map(Int.init))
+        for m in prepared.geometry.meshes { for a in m.atoms { drawn.insert(Int(a)) } }
+        let blockers = drawn.isEmpty ? Array(model.atoms.indices) : drawn.sorted()
+        let stride = max(1, blockers.count / 200_000)
         var best: (camera: Camera, blocked: Int)?
         for (x, y) in turns {
             var turned = Camera(center: .zero, radius: 1)
@@ -40,9 +44,10 @@ enum FocusView {
             lo -= 1.5
             hi += 1.5
             var blocked = 0
-            var i = 0
-            while i < model.atoms.count {
-                defer { i += stride }
+            var k = 0
+            while k < blockers.count {
+                defer { k += stride }
+                let i = blockers[k]
                 if inside.contains(i) { continue }
                 let p = model.atoms[i].position
                 guard (p * toward).sum() > depth else { continue }

@@ -170,6 +170,18 @@ public enum PDBReader {
         structure.assemblies = remark350.assemblies()
         structure.componentNames = hetnam
         structure.entities = compoundEntities(compoundParts, seqres: seqres, order: seqresOrder)
+        // Each chain knows its entity (selections `entity 1`, colours by entity), by author id.
+        var entityOf: [String: String] = [:]
+        for e in structure.entities { for c in e.chains where entityOf[c] == nil { entityOf[c] = e.id } }
+        if !entityOf.isEmpty {
+            for m in structure.models.indices {
+                for c in structure.models[m].chains.indices {
+                    if let e = entityOf[structure.models[m].chains[c].id], structure.models[m].chains[c].entity.isEmpty {
+                        structure.models[m].chains[c].entity = e
+                    }
+                }
+            }
+        }
         structure.metadata.compound = joinContinuation(compoundParts)
         // Files from before TITLE existed (1996) name their content in COMPND.
         structure.metadata.title = titleParts.isEmpty ? structure.metadata.compound : joinContinuation(titleParts)
@@ -204,7 +216,18 @@ public enum PDBReader {
             }
         }
         if entities.isEmpty {
-            entities = order.enumerated().map { Entity(id: String($0.offset + 1), type: "polymer", description: "", chains: [$0.element]) }
+            // No MOL_ID: chains with the same SEQRES sequence are one entity, in SEQRES order (as
+            // wwPDB's remediation groups them).
+            var bySequence: [[String]: Int] = [:]
+            for chain in order {
+                let names = seqres[chain] ?? [chain]
+                if let k = bySequence[names] {
+                    entities[k].chains.append(chain)
+                } else {
+                    bySequence[names] = entities.count
+                    entities.append(Entity(id: String(entities.count + 1), type: "polymer", description: "", chains: [chain]))
+                }
+            }
         }
         for i in entities.indices {
             guard let chain = entities[i].chains.first, let names = seqres[chain] else { continue }

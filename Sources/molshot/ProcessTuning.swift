@@ -44,6 +44,7 @@ protocol TunedCommand: ParsableCommand {
 }
 
 extension Render: TunedCommand { static var processNeeds: ProcessNeeds { .drawing } }
+extension ImagesCommand: TunedCommand { static var processNeeds: ProcessNeeds { .drawing } }
 extension PathwayCommand: TunedCommand { static var processNeeds: ProcessNeeds { .drawing } }
 extension ReplayCommand: TunedCommand { static var processNeeds: ProcessNeeds { .drawing } }
 extension Doctor: TunedCommand { static var processNeeds: ProcessNeeds { .drawing } }

@@ -1,0 +1,367 @@
+import Core
+import Foundation
+import Graphics
+import Imaging
+import MoleculeView
+import Structure
+
+/// The images an archive publishes for an entry, as PDBe's pdb-images makes them: the deposited
+/// model and each biological assembly coloured by chain and by entity, each entity highlighted in
+/// its preferred assembly, each distinct ligand in ball-and-stick with the residues within 5 Å
+/// as lines and nothing else (turned to and fitted, `focus`), the modified residues highlighted, B-factors and AlphaFold confidence where
+/// the file has them; each in the views asked for, at several sizes drawn once, with a caption.
+public enum EntryImages {
+    public enum Kind: String, Sendable, CaseIterable {
+        case entry, assembly, entity, ligand, modres, bfactor, plddt
+    }
+
+    /// Front: the oriented view (principal axes, fitted); side and top turned 90 degrees about the
+    /// screen's vertical and horizontal axes, as pdb-images' three views.
+    public enum View: String, Sendable, CaseIterable {
+        case front, side, top
+        var rotation: SIMD3<Float> {
+            switch self {
+            case .front: return .zero
+            case .side: return SIMD3(0, 90, 0)
+            case .top: return SIMD3(-90, 0, 0)
+            }
+        }
+    }
+
+    public struct Options: Sendable {
+        /// Kinds to make (those that do not apply to an entry are left out).
+        public var kinds = Set(Kind.allCases)
+        public var views: [View] = [.front]
+        /// Sizes, the largest drawn and the others shrunk from it (area filter) unless `renderEachSize`.
+        public var sizes: [(width: Int, height: Int)] = [(800, 800)]
+        public var renderEachSize = false
+        /// Picture options every image starts from (look, antialias, background, ...).
+        public var base = RenderRequest()
+        /// Most atoms an assembly may be built to.
+        public var maxAtoms = RenderRequest.defaultMaxAtoms
+        public init() {
+            base.background = .transparent
+        }
+    }
+
+    /// One colour of a caption's key.
+    public struct LegendItem: Codable, Sendable, Equatable {
+        public var color: String
+        public var label: String
+    }
+
+    /// One file of an image: its size and name.
+    public struct SizedFile: Codable, Sendable, Equatable {
+        public var width: Int
+        public var height: Int
+        public var file: String
+    }
+
+    /// What one image shows, in words (`text`) and as fields: written beside it as NAME.caption.json.
+    public struct Caption: Codable, Sendable, Equatable {
+        public var entry: String
+        public var kind: String
+        public var view: String
+        /// The file name's stem, without its size: `1hpv_entity_1_front`.
+        public var name: String
+        /// `model` (the deposited coordinates) or an assembly id.
+        public var assembly: String
+        public var entity: String?
+        public var entityName: String?
+        public var ligand: String?
+        public var ligandName: String?
+        /// The ligand instance shown: chain and residue number.
+        public var ligandInstance: String?
+        public var chains: [String]
+        public var coloring: String
+        public var legend: [LegendItem]
+        public var text: String
+        public var files: [SizedFile]
+    }
+
+    /// The set of one entry: every image's caption (with its files), as ID.json holds it.
+    public struct Summary: Codable, Sendable {
+        public var entry: String
+        public var title: String
+        public var source: String
+        public var images: [Caption]
+    }
+
+    /// An image to draw: how it is chosen and coloured, and its caption's fields.
+    struct Spec {
+        var kind: Kind
+        var stem: String
+        var assembly: AssemblyChoice
+        var request: RenderRequest
+        var caption: Caption
+        /// The legend is read off the drawn colours by this rule.
+        var legend: LegendRule
+        var views: [View]
+    }
+
+    enum LegendRule {
+        case chains, entities, fixed([LegendItem]), none
+    }
+
+    /// The entry's id for file names: the file's entry id, lower case, else the file's name.
+    public static func entryID(_ structure: Structure, source: String) -> String {
+        let id = structure.metadata.id.trimmingCharacters(in: .whitespaces)
+        if !id.isEmpty { return safe(id.lowercased()) }
+        var stem = (source as NSString).lastPathComponent
+        for ext in [".gz", ".cif", ".bcif", ".pdb", ".ent", ".mmcif", ".sdf", ".mol2", ".xyz"] where stem.lowercased().hasSuffix(ext) {
+            stem = String(stem.dropLast(ext.count))
+        }
+        return safe(stem.lowercased())
+    }
+
+    /// Letters, digits, `-` and `_` only (a name from a file is a file name part).
+    static func safe(_ text: String) -> String {
+        String(text.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" }.prefix(64))
+    }
+
+    /// The images `options` ask for that apply to `structure` (as read: the deposited model and
+    /// the assemblies it declares).
+    static func plan(_ structure: Structure, id: String, options: Options) -> [Spec] {
+        guard let model = structure.models.first else { return [] }
+        var specs: [Spec] = []
+        let upper = id.uppercased()
+        func request(_ adjust: (inout RenderRequest) throws -> Void) -> RenderRequest? {
+            var r = options.base
+            r.maxAtoms = options.maxAtoms
+            do { try adjust(&r) } catch { return nil }
+            return r
+        }
+        func caption(_ kind: Kind, _ stem: String, assembly: String, coloring: String, text: String) -> Caption {
+            Caption(entry: id, kind: kind.rawValue, view: "front", name: stem, assembly: assembly, chains: [], coloring: coloring,
+                    legend: [], text: text, files: [])
+        }
+        let buildable = structure.assemblies.filter { $0.problem == nil }
+        if options.kinds.contains(.entry) {
+            for coloring in ["chain", "entity"] {
+                guard let r = request({ r in r.assembly = .model; try r.set("color", coloring) }) else { continue }
+                specs.append(Spec(kind: .entry, stem: "deposited_\(coloring)", assembly: .model, request: r,
+                                  caption: caption(.entry, "deposited_\(coloring)", assembly: "model", coloring: coloring,
+                                                   text: "The deposited model of \(upper), coloured by \(coloring)"),
+                                  legend: coloring == "chain" ? .chains : .entities, views: options.views))
+            }
+        }
+        if options.kinds.contains(.assembly) {
+            for a in buildable {
+                for coloring in ["chain", "entity"] {
+                    let stem = "assembly_\(safe(a.id))_\(coloring)"
+                    guard let r = request({ r in r.assembly = .id(a.id); try r.set("color", coloring) }) else { continue }
+                    let details = a.details.isEmpty ? "" : " (\(a.details))"
+                    specs.append(Spec(kind: .assembly, stem: stem, assembly: .id(a.id), request: r,
+                                      caption: caption(.assembly, stem, assembly: a.id, coloring: coloring,
+                                                       text: "Assembly \(a.id)\(details) of \(upper), coloured by \(coloring)"),
+                                      legend: coloring == "chain" ? .chains : .entities, views: options.views))
+                }
+            }
+        }
+        if options.kinds.contains(.entity) {
+            for e in structure.entities where e.type.lowercased() != "water" {
+                // The first assembly that holds one of its chains, else the deposited model.
+                let holder = buildable.first { a in
+                    a.generators.contains { g in g.chains.contains { c in a.byAuthorChain ? model.chains.contains { $0.id == c && $0.entity == e.id } : e.chains.contains(c) } }
+                }
+                let choice: AssemblyChoice = holder.map { .id($0.id) } ?? .model
+                let stem = "entity_\(safe(e.id))"
+                guard let r = request({ r in
+                    r.assembly = choice
+                    try r.set("show", "auto #E3E3E3: not entity \(e.id)")
+                    try r.set("show", "auto entity: entity \(e.id)")
+                }) else { continue }
+                var c = caption(.entity, stem, assembly: holder?.id ?? "model", coloring: "entity",
+                                text: "Entity \(e.id)\(e.description.isEmpty ? "" : " (\(e.description))") of \(upper) in "
+                                    + (holder.map { "assembly \($0.id)" } ?? "the deposited model") + ", the rest pale")
+                c.entity = e.id
+                c.entityName = e.description.isEmpty ? nil : e.description
+                specs.append(Spec(kind: .entity, stem: stem, assembly: choice, request: r, caption: c, legend: .entities, views: options.views))
+            }
+        }
+        if options.kinds.contains(.ligand) {
+            // Each distinct ligand once: its first instance, in the deposited model.
+            var seen = Set<String>()
+            for residue in model.residues where residue.isLigand {
+                let name = residue.name.description
+                guard seen.insert(name).inserted else { continue }
+                let chain = model.chains[Int(residue.chain)]
+                let instance: String
+                if !chain.labelID.isEmpty && structure.format == .mmcif {
+                    instance = "label_asym \(chain.labelID) and resn \(name)"
+                } else if chain.id.isEmpty {
+                    instance = "resi \(residue.number) and resn \(name)"
+                } else {
+                    instance = "chain \(chain.id) and resi \(residue.number) and resn \(name)"
+                }
+                let stem = "ligand_\(safe(name))"
+                guard let r = request({ r in
+                    r.assembly = .model
+                    // The ligand and its surroundings only, as pdb-images draws a binding site.
+                    try r.set("show", "lines element: byres (within 5 of (\(instance))) and not (\(instance)) and not water")
+                    try r.set("show", "ball-and-stick element: \(instance)")
+                    try r.set("focus", instance)
+                }) else { continue }
+                let chemical = structure.componentNames[name]
+                var c = caption(.ligand, stem, assembly: "model", coloring: "element",
+                                text: "Ligand \(name)\(chemical.map { " (\($0.lowercased()))" } ?? "") of \(upper), chain \(chain.id) "
+                                    + "residue \(residue.number), with the residues within 5 Å")
+                c.ligand = name
+                c.ligandName = chemical
+                c.ligandInstance = "\(chain.id) \(residue.number)"
+                c.chains = [chain.id]
+                specs.append(Spec(kind: .ligand, stem: stem, assembly: .model, request: r, caption: c,
+                                  legend: .fixed([LegendItem(color: "#909090", label: "carbon (elements by their CPK colours)")]), views: [.front]))
+            }
+        }
+        if options.kinds.contains(.modres), model.residues.contains(where: \.isModified) {
+            var names: [String] = []
+            for r in model.residues where r.isModified && !names.contains(r.name.description) { names.append(r.name.description) }
+            if let r = request({ r in
+                r.assembly = .model
+                try r.set("show", "auto #E3E3E3: not modres")
+                try r.set("show", "ball-and-stick #FF00FF: modres")
+            }) {
+                specs.append(Spec(kind: .modres, stem: "modres", assembly: .model, request: r,
+                                  caption: caption(.modres, "modres", assembly: "model", coloring: "fixed",
+                                                   text: "Modified residues of \(upper) (\(names.joined(separator: ", "))) in magenta, the rest pale"),
+                                  legend: .fixed([LegendItem(color: "#FF00FF", label: "modified residues: " + names.joined(separator: ", "))]),
+                                  views: options.views))
+            }
+        }
+        let b = model.atoms.map(\.bFactor)
+        let lo = b.min() ?? 0, hi = b.max() ?? 0
+        if options.kinds.contains(.bfactor), !structure.metadata.predicted, hi - lo > 0.01 {
+            if let r = request({ r in r.assembly = .model; try r.set("mode", "cartoon"); try r.set("color", "bfactor") }) {
+                specs.append(Spec(kind: .bfactor, stem: "bfactor", assembly: .model, request: r,
+                                  caption: caption(.bfactor, "bfactor", assembly: "model", coloring: "bfactor",
+                                                   text: "B-factors of \(upper): blue \(String(format: "%.1f", lo)) through white to red \(String(format: "%.1f", hi)) Å²"),
+                                  legend: .fixed([LegendItem(color: "#0000FF", label: String(format: "B %.1f Å² (lowest)", lo)),
+                                                  LegendItem(color: "#FFFFFF", label: String(format: "B %.1f Å²", (lo + hi) / 2)),
+                                                  LegendItem(color: "#FF0000", label: String(format: "B %.1f Å² (highest)", hi))]),
+                                  views: options.views))
+            }
+        }
+        if options.kinds.contains(.plddt), structure.metadata.predicted {
+            if let r = request({ r in r.assembly = .model; try r.set("mode", "cartoon"); try r.set("color", "plddt") }) {
+                specs.append(Spec(kind: .plddt, stem: "plddt", assembly: .model, request: r,
+                                  caption: caption(.plddt, "plddt", assembly: "model", coloring: "plddt",
+                                                   text: "The predicted model \(upper) coloured by AlphaFold's confidence (pLDDT)"),
+                                  legend: .fixed(ColorTheme.plddtBands.map { LegendItem(color: hex($0.color), label: $0.label) }),
+                                  views: options.views))
+            }
+        }
+        return specs
+    }
+
+    /// The captions of the images `options` ask for (front view, no files yet), without drawing:
+    /// what `make` would draw for `structure`.
+    public static func planned(_ structure: Structure, id: String, options: Options) -> [Caption] {
+        plan(structure, id: id, options: options).map(\.caption)
+    }
+
+    static func hex(_ rgb: UInt32) -> String { String(format: "#%06X", rgb) }
+
+    /// Draws the set of `structure` (read from `source`) into `folder`: the images, a caption
+    /// beside each, `ID.json` (every caption) and `ID_filelist` (every file, one a line). Every file
+    /// goes through a temporary name and a rename; ID.json is written last, so a set with one is whole.
+    public static func make(_ structure: Structure, source: String, id: String, options: Options, into folder: String,
+                            renderer: MoleculeRenderer, perception: BondPerception) throws -> Summary {
+        let sizes = options.sizes.sorted { $0.width * $0.height > $1.width * $1.height }
+        guard let largest = sizes.first else { throw RequestError(field: "size", "give at least one size") }
+        var built: [String: Structure] = [:]
+        var captions: [Caption] = []
+        for spec in plan(structure, id: id, options: options) {
+            var request = spec.request
+            request.width = largest.width
+            request.height = largest.height
+            let key = "\(spec.assembly)"
+            let molecule: Structure
+            if let b = built[key] { molecule = b } else {
+                molecule = try request.molecule(structure, source: source)
+                built[key] = molecule
+            }
+            if let focus = request.focus, let m = molecule.models.first, !focus.selection.mask(in: m).contains(true) {
+                throw RequestError(field: "focus", "\"\(focus.text)\" selects no atoms in \(source)")
+            }
+            let prepared = try PreparedMolecule(molecule, mode: try request.singleMode(), request: request, perception: perception)
+            defer { renderer.forget(prepared) }
+            let legend = legendItems(spec.legend, prepared: prepared, molecule: molecule)
+            let chains = spec.caption.chains.isEmpty ? Array(Set(prepared.model.chains.map(\.id))).sorted() : spec.caption.chains
+            for view in spec.views {
+                var r = request
+                r.rotate = view.rotation
+                let picture = MoleculePicture(prepared, request: r)
+                let image = try picture.draw(renderer, keepScene: true).finished()
+                let stem = "\(id)_\(spec.stem)_\(view.rawValue)"
+                var files: [SizedFile] = []
+                for (k, size) in sizes.enumerated() {
+                    let shown: RGBAImage
+                    if k == 0 {
+                        shown = image
+                    } else if options.renderEachSize {
+                        var each = r
+                        each.width = size.width
+                        each.height = size.height
+                        shown = try MoleculePicture(prepared, request: each).draw(renderer, keepScene: true).finished()
+                    } else {
+                        shown = image.shrunk(width: size.width, height: size.height)
+                    }
+                    let file = "\(stem)_\(size.width)x\(size.height).png"
+                    try AtomicFile.write(try r.pngEncoder.encode(shown), to: (folder as NSString).appendingPathComponent(file))
+                    files.append(SizedFile(width: size.width, height: size.height, file: file))
+                }
+                var caption = spec.caption
+                caption.view = view.rawValue
+                caption.name = stem
+                caption.chains = chains
+                caption.legend = legend
+                caption.text += options.views.count > 1 || view != .front ? ", \(view.rawValue) view." : "."
+                caption.files = files
+                try AtomicFile.write(Array(try encoder.encode(caption)), to: (folder as NSString).appendingPathComponent("\(stem).caption.json"))
+                captions.append(caption)
+            }
+        }
+        let summary = Summary(entry: id, title: structure.metadata.title, source: (source as NSString).lastPathComponent, images: captions)
+        let list = captions.flatMap { c in c.files.map(\.file) + ["\(c.name).caption.json"] } + ["\(id).json"]
+        try AtomicFile.write(Array((list.joined(separator: "\n") + "\n").utf8), to: (folder as NSString).appendingPathComponent("\(id)_filelist"))
+        try AtomicFile.write(Array(try encoder.encode(summary)), to: (folder as NSString).appendingPathComponent("\(id).json"))
+        return summary
+    }
+
+    static var encoder: JSONEncoder {
+        let e = JSONEncoder()
+        e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return e
+    }
+
+    /// The key of a picture's colours: each chain's (or entity's) colour as drawn, at most 40.
+    static func legendItems(_ rule: LegendRule, prepared: PreparedMolecule, molecule: Structure) -> [LegendItem] {
+        let model = prepared.model
+        switch rule {
+        case .none: return []
+        case .fixed(let items): return items
+        case .chains, .entities:
+            var out: [LegendItem] = []
+            var seen = Set<String>()
+            let names = Dictionary(molecule.entities.map { ($0.id, $0.description) }, uniquingKeysWith: { a, _ in a })
+            for chain in model.chains {
+                guard let first = chain.residues.first.map({ Int(model.residues[Int($0)].atoms.lowerBound) }),
+                      first < prepared.atomColors.count else { continue }
+                let key: String, label: String
+                if case .chains = rule {
+                    key = chain.id
+                    label = "chain \(chain.id)"
+                } else {
+                    key = chain.entity
+                    guard !key.isEmpty else { continue }
+                    label = "entity \(key)" + (names[key].map { $0.isEmpty ? "" : ": \($0)" } ?? "")
+                }
+                guard seen.insert(key).inserted else { continue }
+                out.append(LegendItem(color: hex(prepared.atomColors[first]), label: label))
+                if out.count == 40 { break }
+            }
+            return out
+        }
+    }
+}
