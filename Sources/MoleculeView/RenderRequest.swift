@@ -71,6 +71,11 @@ public struct RenderRequest: Sendable, Equatable {
     public var assembly = AssemblyChoice.auto
     /// The atoms the view turns to and fits (PyMOL's `orient SELECTION`), with the text as given.
     public var focus: Focus?
+    /// A selection drawn as asked while the rest is pale grey (made into two shows once every
+    /// field is read).
+    public var highlight: Focus?
+    /// The pale grey of what a highlight leaves out.
+    public static let paleGrey = "#E3E3E3"
     public struct Focus: Sendable, Equatable {
         public var selection: Selection
         public var text: String
@@ -238,6 +243,12 @@ public struct RenderRequest: Sendable, Equatable {
                 throw RequestError(field: "focus", "\(error)")
             }
         },
+        Field(name: "highlight", help: "A selection drawn in the mode and colours asked for while the rest is pale grey, as the "
+              + "viewer's picked chain (chain B, resn HEM, entity 1); with mode, not with show.", isFlag: false) { r, v throws(RequestError) in
+            do { r.highlight = Focus(selection: try Selection(parsing: v), text: v) } catch {
+                throw RequestError(field: "highlight", "\(error)")
+            }
+        },
         Field(name: "rotate", help: "Degrees about the screen's x, y and z axes, X,Y,Z, turned in that order after the fitted view.",
               isFlag: false) { r, v throws(RequestError) in
             r.rotate = try ValueText.triple(v, field: "rotate")
@@ -362,6 +373,19 @@ public struct RenderRequest: Sendable, Equatable {
     public init(_ values: [(String, String)], defaults: RenderRequest = RenderRequest()) throws(RequestError) {
         self = defaults
         for (name, value) in values { try set(name, value) }
+        try applyHighlight()
+    }
+
+    /// `highlight` as two shows: the rest pale grey, the selection as asked, in the one mode given.
+    public mutating func applyHighlight() throws(RequestError) {
+        guard let highlight else { return }
+        guard shows.isEmpty else { throw RequestError(field: "highlight", "cannot be given with show: give mode (or nothing) with it") }
+        guard modes.count == 1 else { throw RequestError(field: "highlight", "takes one mode (got \(modes.map(\.name).joined(separator: ",")))") }
+        let mode = modes[0].name
+        shows = [try Show(parsing: "\(mode) \(Self.paleGrey): not (\(highlight.text))"), try Show(parsing: "\(mode) \(color.text): \(highlight.text)")]
+        modes = [.shows]
+        modeGiven = true
+        self.highlight = nil
     }
 
     /// Refuses more than one mode, for front ends that draw one picture at a time.

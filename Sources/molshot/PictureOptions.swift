@@ -26,6 +26,9 @@ struct PictureOptions<Use: PictureUse>: ParsableArguments {
     @Option(help: ArgumentHelp(RenderRequest.help("focus"), valueName: "selection"))
     var focus: String?
 
+    @Option(help: ArgumentHelp(RenderRequest.help("highlight"), valueName: "selection"))
+    var highlight: String?
+
     @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp(RenderRequest.help("rotate") + Use.rotate))
     var rotate: [String] = []
 
@@ -84,6 +87,7 @@ struct PictureOptions<Use: PictureUse>: ParsableArguments {
         v += show.map { ("show", $0) }
         if let view { v.append(("view", view)) }
         if let focus { v.append(("focus", focus)) }
+        if let highlight { v.append(("highlight", highlight)) }
         if let r = rotate.first { v.append(("rotate", r)) }
         if let zoom { v.append(("zoom", zoom)) }
         if let pan { v.append(("pan", pan)) }

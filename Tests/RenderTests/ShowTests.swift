@@ -93,11 +93,11 @@ final class ShowTests: XCTestCase {
         let whole = try red(request.camera(for: p))
         try request.set("focus", "resn 478")
         let focused = try red(request.camera(for: p))
-        XCTAssertGreaterThan(Double(focused.count), Double(whole.count) * 3, "the focused inhibitor is drawn far larger (the flaps still cover part of it)")
+        XCTAssertGreaterThan(Double(focused.count), Double(whole.count) * 2.5, "the focused inhibitor is drawn far larger (the flaps still cover part of it)")
         XCTAssertEqual(focused.centroid.x, 150, accuracy: 40)
         XCTAssertEqual(focused.centroid.y, 150, accuracy: 40)
         XCTAssertGreaterThan(focused.box.x, focused.box.y, "its longest spread across")
-        XCTAssertGreaterThan(focused.box.x, 300 * 0.5, "fitted: it spans most of the width, less the room for its surroundings")
+        XCTAssertGreaterThan(focused.box.x, 300 * 0.4, "fitted: it spans much of the width, less 7 Å a side for its surroundings")
         let structure = try StructureFile.load(path: ShowTests.hpv)
         XCTAssertNoThrow(try request.molecule(structure, source: "1hpv.pdb"))
         try request.set("focus", "resn HEM")
@@ -106,6 +106,28 @@ final class ShowTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("selects no atoms in 1hpv.pdb"), "\(error)")
         }
         XCTAssertThrowsError(try request.set("focus", "resn (")) { XCTAssertEqual(($0 as? RequestError)?.field, "focus") }
+    }
+
+    /// `highlight`: the selection in the mode and colours asked for, the rest pale grey, whatever
+    /// order the fields come in; not with show.
+    func testHighlightDrawsTheSelectionAsAskedAndTheRestPale() throws {
+        for order in [[("highlight", "chain A"), ("mode", "cartoon"), ("color", "red")], [("color", "red"), ("mode", "cartoon"), ("highlight", "chain A")]] {
+            let request = try RenderRequest(order)
+            XCTAssertEqual(request.modes, [Show.mode])
+            XCTAssertEqual(request.shows.map(\.text), ["cartoon #E3E3E3: not (chain A)", "cartoon #FF0000: chain A"])
+        }
+        var request = try RenderRequest([("highlight", "chain A"), ("mode", "cartoon"), ("color", "red")])
+        request.background = .transparent
+        let p = try PreparedMolecule(try StructureFile.load(path: ShowTests.hpv), mode: try request.singleMode(), request: request,
+                                     perception: try BondPerception.standard())
+        let image = try Rendering.draw(p, size: 300, style: .transparent)
+        let red = image.coverage { r, g, b in r > 120 && g < 60 && b < 60 }.count
+        let pale = image.coverage { r, g, b in r > 150 && abs(Int(r) - Int(g)) < 12 && abs(Int(g) - Int(b)) < 12 }.count
+        XCTAssertGreaterThan(red, 3000, "chain A in red")
+        XCTAssertGreaterThan(pale, 3000, "chain B pale grey")
+        XCTAssertThrowsError(try RenderRequest([("highlight", "chain A"), ("show", "cartoon: polymer")])) {
+            XCTAssertEqual(($0 as? RequestError)?.field, "highlight")
+        }
     }
 
     func testSelectionsOfHiddenAtomsShowThemAndEmptyPartsAreLeftOut() throws {

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""bench/run images: the image set of every mmCIF entry of the corpus at 800 px (`molshot images`,
+one process, one core), beside PyMOL making the same set in the same run: for each image molshot's
+captions name (ID.json), a PyMOL script loads the entry as the image needs (`set assembly` before
+`load` for assemblies), colours it (`util.cbc`, or the entity's chains over grey, `spectrum b` with
+`cartoon putty`), shows a ligand with `byres ... around 5` and `orient`s to it, and `ray`s at the
+same size to a PNG. Prints the wall time of each whole set and the whole PDB projected at
+molshot's rate on 16 cores (the arithmetic in the line).
+
+  bench/run images [--limit N] [--size N]
+"""
+import argparse, glob, json, os, shutil, subprocess, sys, tempfile, time
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--molshot", required=True)
+ap.add_argument("--corpus", required=True)
+ap.add_argument("--size", type=int, default=800)
+ap.add_argument("--limit", type=int, default=0, help="only the first N entries (0: all)")
+ap.add_argument("--pymol-seconds", type=int, default=1800, help="PyMOL's time limit for the whole set")
+a = ap.parse_args()
+
+entries = sorted(glob.glob(os.path.join(a.corpus, "*.cif")))
+if a.limit:
+    entries = entries[:a.limit]
+work = tempfile.mkdtemp(prefix="molshot-images-bench-")
+listing = os.path.join(work, "entries.txt")
+open(listing, "w").write("\n".join(entries) + "\n")
+out = os.path.join(work, "molshot")
+t = time.perf_counter()
+r = subprocess.run([a.molshot, "images", listing, out, "--size", f"{a.size}x{a.size}", "--force"], capture_output=True, text=True)
+mine = time.perf_counter() - t
+if r.returncode != 0:
+    print(r.stderr[-2000:], file=sys.stderr)
+summaries = [json.load(open(p)) for p in sorted(glob.glob(os.path.join(out, "*.json")))]
+images = sum(len(s["images"]) for s in summaries)
+print(f"# images: {len(summaries)} corpus mmCIF entries, {images} images at {a.size} px; molshot in one process")
+
+pymol = "/usr/bin/pymol" if os.path.exists("/usr/bin/pymol") else None
+theirs = None
+if pymol:
+    by_source = {os.path.basename(p): p for p in entries}
+    script = os.path.join(work, "set.pml")
+    pngs = os.path.join(work, "pymol")
+    os.makedirs(pngs, exist_ok=True)
+    with open(script, "w") as f:
+        f.write("set ray_opaque_background, 0\nset cartoon_transparency, 0\n")
+        for s in summaries:
+            path = by_source.get(s["source"])
+            if not path:
+                continue
+            for c in s["images"]:
+                assembly = "" if c["assembly"] == "model" else c["assembly"]
+                f.write(f"delete all\nset assembly, {assembly!r}\nload {path}, m\nhide everything\n")
+                kind = c["kind"]
+                if kind == "ligand":
+                    lig = f"resn {c['ligand']}"
+                    f.write(f"show lines, byres ({lig} around 5) and not solvent\nshow sticks, {lig}\nshow spheres, {lig}\n"
+                            f"set sphere_scale, 0.25, {lig}\nutil.cbag\norient {lig}\n")
+                elif kind == "bfactor":
+                    f.write("show cartoon\ncartoon putty\nspectrum b, blue_white_red\norient\n")
+                else:
+                    f.write("show cartoon\nshow sticks, hetatm and not solvent\nutil.cbc\n")
+                    if kind in ("entity", "modres"):
+                        chains = "+".join(ch for ch in c.get("chains", [])[:1] if ch) or "A"
+                        f.write(f"color grey90\ncolor green, chain {chains}\n")
+                    f.write("orient\n")
+                f.write(f"ray {a.size}, {a.size}\npng {os.path.join(pngs, c['name'])}.png\n")
+    t = time.perf_counter()
+    try:
+        p = subprocess.run([pymol, "-cq", script], capture_output=True, text=True, timeout=a.pymol_seconds,
+                           env=dict(os.environ, PATH="/usr/bin:" + os.environ.get("PATH", "")))
+        theirs = time.perf_counter() - t
+        made = len(glob.glob(os.path.join(pngs, "*.png")))
+        if made < images:
+            print(f"# PyMOL made {made} of {images} images", file=sys.stderr)
+    except subprocess.TimeoutExpired:
+        print(f"# PyMOL passed {a.pymol_seconds} s; its time is a lower bound", file=sys.stderr)
+        theirs = float(a.pymol_seconds)
+
+per_entry = mine / max(1, len(summaries))
+pdb_entries = 230_000
+days = pdb_entries * per_entry / 16 / 86400
+peer = f" peer=pymol:{theirs:.1f}s ratio={theirs / mine:.1f}" if theirs else " peer=none"
+print(f"RESULT suite=images case=corpus-{a.size} molshot={mine:.1f}s{peer}  # {len(summaries)} entries, {images} images, one core each")
+print(f"RESULT suite=images case=pdb-projection molshot={days:.2f}days peer=none  # {pdb_entries} entries x {per_entry:.2f} s an entry / 16 cores / 86,400 s a day"
+      " (the corpus's mix; the archive's mean entry is larger)")
+shutil.rmtree(work, ignore_errors=True)
