@@ -42,7 +42,7 @@ let package = Package(
         // Pathway maps drawn: meshes, labels, pictures, tiles (re-exports PathwayModel).
         .target(name: "Pathways", dependencies: ["PathwayModel", "Imaging", "Core", "Graphics", "Text"]),
         .target(name: "Text", dependencies: ["CFreeType", "Imaging", "Core"]),
-        .target(name: "Service", dependencies: ["Imaging", "CMemory", "Core", "Structure", "Library", "MoleculeView", "Pathways", "Graphics", "Gestures",
+        .target(name: "Service", dependencies: ["Imaging", "CMemory", "Core", "Structure", "Library", "MoleculeView", "Pathways", "Graphics", "Gestures", "Thumbnails",
                                                 .product(name: "Hummingbird", package: "hummingbird"),
                                                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")]),
         // A WebSocket client of the live-session protocol, for the tests and `measure-live`, not the service.

@@ -31,7 +31,7 @@ r = subprocess.run([a.molshot, "images", listing, out, "--size", f"{a.size}x{a.s
 mine = time.perf_counter() - t
 if r.returncode != 0:
     print(r.stderr[-2000:], file=sys.stderr)
-summaries = [json.load(open(p)) for p in sorted(glob.glob(os.path.join(out, "*.json")))]
+summaries = [json.load(open(p)) for p in sorted(glob.glob(os.path.join(out, "*.json"))) if not p.endswith(".caption.json")]
 images = sum(len(s["images"]) for s in summaries)
 print(f"# images: {len(summaries)} corpus mmCIF entries, {images} images at {a.size} px; molshot in one process")
 

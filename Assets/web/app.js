@@ -607,6 +607,17 @@ async function moleculePage(id, params = new URLSearchParams()) {
   const facts = [record.pdbId && `PDB ${record.pdbId}`, record.method, record.resolution && `${Number(record.resolution).toFixed(2)} Å`,
                  `${record.atoms} atoms`, `${record.chains} ${record.chains === 1 ? "chain" : "chains"}`, `${record.residues} residues`].filter(Boolean).join(" · ");
   const sequences = el("div", { id: "sequences" });
+  // The entry's image set (as molshot images makes it): a strip of small pictures, each opening large.
+  const strip = el("div", { id: "image-set", class: "strip" });
+  json(`/v1/molecules/${record.id}/images?size=160`).then(answer => {
+    for (const image of answer.images) {
+      const large = image.image.replace("size=160x160", "size=1024x1024");
+      strip.append(el("a", { href: withTicket(large), target: "_blank", rel: "noopener", title: image.text, class: `set-${image.kind}` },
+        el("img", { src: withTicket(image.image), alt: image.text, width: 160, height: 160, loading: "lazy" }),
+        el("span", {}, image.ligand ? `${image.kind} ${image.ligand}` : image.entity ? `entity ${image.entity}` : image.name.split("_").slice(1, -1).join(" "))));
+    }
+    if (!answer.images.length) strip.append(el("p", {}, "No images for this entry."));
+  }).catch(e => strip.append(el("p", {}, `The image set cannot be listed: ${e.message}.`)));
   main.append(el("div", { class: "stage" }, stage, el("div", { class: "side" },
     el("h2", {}, record.name), el("p", { class: "title" }, record.title || meta.title || ""), el("p", { id: "facts" }, facts),
     el("div", { class: "controls" }, el("label", {}, "Representation ", modeMenu), el("label", {}, "Colour ", colourMenu),
@@ -618,7 +629,7 @@ async function moleculePage(id, params = new URLSearchParams()) {
       el("button", { id: "reset", onclick: () => view.send({ t: view.now(), type: "reset" }) }, "Reset view"), fullScreen),
     el("p", { class: "hint" }, "Drag to turn, wheel or pinch to zoom, two fingers to pan, double-tap for the next mode; with the view focused, arrows turn, + and − zoom, 0 resets."),
     el("p", {}, el("a", { href: `#/combine/${record.id}` }, "Combine chains")))),
-  el("h3", {}, "Sequence"), sequences);
+  el("h3", {}, "Sequence"), sequences, el("h3", {}, "Images"), strip);
 
   // Sequences with their secondary structure, a line a chain.
   json(`/v1/molecules/${record.id}/sequence`).then(answer => {

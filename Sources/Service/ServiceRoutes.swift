@@ -81,6 +81,7 @@ extension MolshotService {
         .init(.get, "/v1/molecules/:id", .read) { s, r, c in try await s.molecule(r, try parameter(c, "id")) },
         .init(.delete, "/v1/molecules/:id", .write) { s, r, c in try await s.removeMolecule(r, try parameter(c, "id")) },
         .init(.get, "/v1/molecules/:id/sequence", .read) { s, r, c in try await s.moleculeSequence(r, try parameter(c, "id")) },
+        .init(.get, "/v1/molecules/:id/images", .read, query: ["size"]) { s, r, c in try await s.moleculeImages(r, try parameter(c, "id")) },
         // `try`: the viewer's retry after a 503 (a cache-buster; drawn the same).
         .init(.get, "/v1/molecules/:id/image", .read, query: picture + ["try"]) { s, r, c in try await s.moleculeImage(r, id: try parameter(c, "id")) },
         .init(.post, "/v1/render", .read, query: picture + ["name", "format"]) { s, r, _ in try await s.renderUpload(r) },

@@ -89,6 +89,8 @@ public enum EntryImages {
 
     /// An image to draw: how it is chosen and coloured, and its caption's fields.
     struct Spec {
+        /// The request's settings by name (over the options' base).
+        var settings: [(String, String)] = []
         var kind: Kind
         var stem: String
         var assembly: AssemblyChoice
@@ -125,10 +127,13 @@ public enum EntryImages {
         guard let model = structure.models.first else { return [] }
         var specs: [Spec] = []
         let upper = id.uppercased()
-        func request(_ adjust: (inout RenderRequest) throws -> Void) -> RenderRequest? {
-            var r = options.base
+        // Each image is a request's settings by name, over the options' base: the same names the
+        // service's image route takes, so a listing can link each image to it.
+        var settings: [(String, String)] = []
+        func request(_ given: [(String, String)]) -> RenderRequest? {
+            settings = given
+            guard var r = try? RenderRequest(given, defaults: options.base) else { return nil }
             r.maxAtoms = options.maxAtoms
-            do { try adjust(&r) } catch { return nil }
             return r
         }
         func caption(_ kind: Kind, _ stem: String, assembly: String, coloring: String, text: String) -> Caption {
@@ -138,8 +143,8 @@ public enum EntryImages {
         let buildable = structure.assemblies.filter { $0.problem == nil }
         if options.kinds.contains(.entry) {
             for coloring in ["chain", "entity"] {
-                guard let r = request({ r in r.assembly = .model; try r.set("color", coloring) }) else { continue }
-                specs.append(Spec(kind: .entry, stem: "deposited_\(coloring)", assembly: .model, request: r,
+                guard let r = request([("assembly", "model"), ("color", coloring)]) else { continue }
+                specs.append(Spec(settings: settings, kind: .entry, stem: "deposited_\(coloring)", assembly: .model, request: r,
                                   caption: caption(.entry, "deposited_\(coloring)", assembly: "model", coloring: coloring,
                                                    text: "The deposited model of \(upper), coloured by \(coloring)"),
                                   legend: coloring == "chain" ? .chains : .entities, views: options.views))
@@ -149,9 +154,9 @@ public enum EntryImages {
             for a in buildable {
                 for coloring in ["chain", "entity"] {
                     let stem = "assembly_\(safe(a.id))_\(coloring)"
-                    guard let r = request({ r in r.assembly = .id(a.id); try r.set("color", coloring) }) else { continue }
+                    guard let r = request([("assembly", a.id), ("color", coloring)]) else { continue }
                     let details = a.details.isEmpty ? "" : " (\(a.details))"
-                    specs.append(Spec(kind: .assembly, stem: stem, assembly: .id(a.id), request: r,
+                    specs.append(Spec(settings: settings, kind: .assembly, stem: stem, assembly: .id(a.id), request: r,
                                       caption: caption(.assembly, stem, assembly: a.id, coloring: coloring,
                                                        text: "Assembly \(a.id)\(details) of \(upper), coloured by \(coloring)"),
                                       legend: coloring == "chain" ? .chains : .entities, views: options.views))
@@ -166,17 +171,14 @@ public enum EntryImages {
                 }
                 let choice: AssemblyChoice = holder.map { .id($0.id) } ?? .model
                 let stem = "entity_\(safe(e.id))"
-                guard let r = request({ r in
-                    r.assembly = choice
-                    try r.set("show", "auto #E3E3E3: not entity \(e.id)")
-                    try r.set("show", "auto entity: entity \(e.id)")
-                }) else { continue }
+                guard let r = request([("assembly", holder?.id ?? "model"), ("show", "auto \(RenderRequest.paleGrey): not entity \(e.id)"),
+                                       ("show", "auto entity: entity \(e.id)")]) else { continue }
                 var c = caption(.entity, stem, assembly: holder?.id ?? "model", coloring: "entity",
                                 text: "Entity \(e.id)\(e.description.isEmpty ? "" : " (\(e.description))") of \(upper) in "
                                     + (holder.map { "assembly \($0.id)" } ?? "the deposited model") + ", the rest pale")
                 c.entity = e.id
                 c.entityName = e.description.isEmpty ? nil : e.description
-                specs.append(Spec(kind: .entity, stem: stem, assembly: choice, request: r, caption: c, legend: .entities, views: options.views))
+                specs.append(Spec(settings: settings, kind: .entity, stem: stem, assembly: choice, request: r, caption: c, legend: .entities, views: options.views))
             }
         }
         if options.kinds.contains(.ligand) {
@@ -195,13 +197,10 @@ public enum EntryImages {
                     instance = "chain \(chain.id) and resi \(residue.number) and resn \(name)"
                 }
                 let stem = "ligand_\(safe(name))"
-                guard let r = request({ r in
-                    r.assembly = .model
-                    // The ligand and its surroundings only, as pdb-images draws a binding site.
-                    try r.set("show", "lines element: byres (within 5 of (\(instance))) and not (\(instance)) and not water")
-                    try r.set("show", "ball-and-stick element: \(instance)")
-                    try r.set("focus", instance)
-                }) else { continue }
+                // The ligand and its surroundings only, as pdb-images draws a binding site.
+                guard let r = request([("assembly", "model"),
+                                       ("show", "lines element: byres (within 5 of (\(instance))) and not (\(instance)) and not water"),
+                                       ("show", "ball-and-stick element: \(instance)"), ("focus", instance)]) else { continue }
                 let chemical = structure.componentNames[name]
                 var c = caption(.ligand, stem, assembly: "model", coloring: "element",
                                 text: "Ligand \(name)\(chemical.map { " (\($0.lowercased()))" } ?? "") of \(upper), chain \(chain.id) "
@@ -210,19 +209,15 @@ public enum EntryImages {
                 c.ligandName = chemical
                 c.ligandInstance = "\(chain.id) \(residue.number)"
                 c.chains = [chain.id]
-                specs.append(Spec(kind: .ligand, stem: stem, assembly: .model, request: r, caption: c,
+                specs.append(Spec(settings: settings, kind: .ligand, stem: stem, assembly: .model, request: r, caption: c,
                                   legend: .fixed([LegendItem(color: "#909090", label: "carbon (elements by their CPK colours)")]), views: [.front]))
             }
         }
         if options.kinds.contains(.modres), model.residues.contains(where: \.isModified) {
             var names: [String] = []
             for r in model.residues where r.isModified && !names.contains(r.name.description) { names.append(r.name.description) }
-            if let r = request({ r in
-                r.assembly = .model
-                try r.set("show", "auto #E3E3E3: not modres")
-                try r.set("show", "ball-and-stick #FF00FF: modres")
-            }) {
-                specs.append(Spec(kind: .modres, stem: "modres", assembly: .model, request: r,
+            if let r = request([("assembly", "model"), ("show", "auto \(RenderRequest.paleGrey): not modres"), ("show", "ball-and-stick #FF00FF: modres")]) {
+                specs.append(Spec(settings: settings, kind: .modres, stem: "modres", assembly: .model, request: r,
                                   caption: caption(.modres, "modres", assembly: "model", coloring: "fixed",
                                                    text: "Modified residues of \(upper) (\(names.joined(separator: ", "))) in magenta, the rest pale"),
                                   legend: .fixed([LegendItem(color: "#FF00FF", label: "modified residues: " + names.joined(separator: ", "))]),
@@ -232,8 +227,8 @@ public enum EntryImages {
         let b = model.atoms.map(\.bFactor)
         let lo = b.min() ?? 0, hi = b.max() ?? 0
         if options.kinds.contains(.bfactor), !structure.metadata.predicted, hi - lo > 0.01 {
-            if let r = request({ r in r.assembly = .model; try r.set("mode", "cartoon"); try r.set("color", "bfactor") }) {
-                specs.append(Spec(kind: .bfactor, stem: "bfactor", assembly: .model, request: r,
+            if let r = request([("assembly", "model"), ("mode", "cartoon"), ("color", "bfactor")]) {
+                specs.append(Spec(settings: settings, kind: .bfactor, stem: "bfactor", assembly: .model, request: r,
                                   caption: caption(.bfactor, "bfactor", assembly: "model", coloring: "bfactor",
                                                    text: "B-factors of \(upper): blue \(String(format: "%.1f", lo)) through white to red \(String(format: "%.1f", hi)) Å²"),
                                   legend: .fixed([LegendItem(color: "#0000FF", label: String(format: "B %.1f Å² (lowest)", lo)),
@@ -243,8 +238,8 @@ public enum EntryImages {
             }
         }
         if options.kinds.contains(.plddt), structure.metadata.predicted {
-            if let r = request({ r in r.assembly = .model; try r.set("mode", "cartoon"); try r.set("color", "plddt") }) {
-                specs.append(Spec(kind: .plddt, stem: "plddt", assembly: .model, request: r,
+            if let r = request([("assembly", "model"), ("mode", "cartoon"), ("color", "plddt")]) {
+                specs.append(Spec(settings: settings, kind: .plddt, stem: "plddt", assembly: .model, request: r,
                                   caption: caption(.plddt, "plddt", assembly: "model", coloring: "plddt",
                                                    text: "The predicted model \(upper) coloured by AlphaFold's confidence (pLDDT)"),
                                   legend: .fixed(ColorTheme.plddtBands.map { LegendItem(color: hex($0.color), label: $0.label) }),
@@ -258,6 +253,12 @@ public enum EntryImages {
     /// what `make` would draw for `structure`.
     public static func planned(_ structure: Structure, id: String, options: Options) -> [Caption] {
         plan(structure, id: id, options: options).map(\.caption)
+    }
+
+    /// Each image's caption (front view) with the request settings that draw it, by name: what the
+    /// service lists with a link to its image route.
+    public static func plannedWithSettings(_ structure: Structure, id: String, options: Options) -> [(caption: Caption, settings: [(String, String)])] {
+        plan(structure, id: id, options: options).map { ($0.caption, $0.settings) }
     }
 
     static func hex(_ rgb: UInt32) -> String { String(format: "#%06X", rgb) }

@@ -284,6 +284,12 @@ const g = c.getContext('2d'); g.drawImage(img, 0, 0, 32, 32); return [...g.getIm
         driver.find_element(By.ID, "zoom-part").click()
         zoomed = changed(view, before)
         check("Zoom to it fits the view to the picked ligand and the address says so", zoomed is not None and "focus=resn" in driver.current_url)
+        # The entry's image set as a strip: the model by chain and by entity, the entity, the ligand, B-factors.
+        strip = wait(lambda: loaded_images("#image-set img") >= 5, 60)
+        kinds = driver.execute_script("return [...document.querySelectorAll('#image-set a')].map(a => a.className)")
+        check("the molecule page shows the entry's image set, its ligand among them", strip is not None and "set-ligand" in kinds)
+        driver.execute_script("document.getElementById('image-set').scrollIntoView()")
+        driver.save_screenshot(os.path.join(args.shots, "molecule-image-set.png"))
         if zoomed is None:
             print("      state:", view.get_attribute("data-state"), "notice:", driver.find_element(By.ID, "notice").text, "url:", driver.current_url)
         driver.save_screenshot(os.path.join(args.shots, "molecule-zoom-to-ligand.png"))

@@ -22,7 +22,7 @@ final class LayoutTests: XCTestCase {
         "Library": ["CHTTP", "CSQLite", "CZstd", "Structure", "Core"],
         "Thumbnails": ["MoleculeView", "Graphics", "Structure", "Scene", "Text", "Imaging", "Core", "CMemory"],
         "Gestures": ["MoleculeView", "Pathways", "Graphics", "Structure", "Scene", "Text", "Imaging", "Core"],
-        "Service": ["Gestures", "Library", "MoleculeView", "Pathways", "Graphics", "Structure", "Imaging", "Core", "CMemory"],
+        "Service": ["Gestures", "Thumbnails", "Library", "MoleculeView", "Pathways", "Graphics", "Structure", "Imaging", "Core", "CMemory"],
         "LiveClient": [],
         "molshot": ["Core", "Structure", "Library", "Pathways", "Service", "MoleculeView", "Graphics", "Imaging", "Scene", "Thumbnails",
                     "Gestures", "CMemory", "LiveClient"],

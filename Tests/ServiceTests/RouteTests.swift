@@ -325,6 +325,27 @@ final class RouteTests: GLTestCase {
         }
     }
 
+    /// The entry's image set: each image's caption with a link to the image route, which draws it.
+    func testTheImageSetListsCaptionsWithLinksThatDraw() async throws {
+        try await test(try served(["1hpv.pdb"])) { client in
+            let answer = try Self.json(try await client.execute(uri: "/v1/molecules/1/images?size=96", method: .get))
+            XCTAssertEqual(answer["entry"] as? String, "1hpv")
+            let images = try XCTUnwrap(answer["images"] as? [[String: Any]])
+            XCTAssertEqual(Set(images.compactMap { $0["kind"] as? String }), ["entry", "entity", "ligand", "bfactor"])
+            let ligand = try XCTUnwrap(images.first { $0["kind"] as? String == "ligand" })
+            XCTAssertEqual(ligand["ligand"] as? String, "478")
+            for image in images {
+                let link = try XCTUnwrap(image["image"] as? String)
+                XCTAssertTrue(link.hasPrefix("/v1/molecules/1/image?") && link.contains("size=96x96"), link)
+                let drawn = try await client.execute(uri: link, method: .get)
+                XCTAssertEqual(drawn.status, .ok, "\(link): \(String(buffer: drawn.body))")
+                XCTAssertEqual(Array(drawn.body.readableBytesView.prefix(4)), [0x89, 0x50, 0x4E, 0x47])
+            }
+            let bad = try await client.execute(uri: "/v1/molecules/1/images?size=99999", method: .get)
+            XCTAssertEqual(bad.status, .badRequest)
+        }
+    }
+
     func testASequenceHasOneLetterAResidueWithItsSecondaryStructure() async throws {
         try await test(try served(["1crn.pdb"])) { client in
             let answer = try Self.json(try await client.execute(uri: "/v1/molecules/1crn/sequence", method: .get))
