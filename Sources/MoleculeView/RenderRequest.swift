@@ -183,10 +183,15 @@ public struct RenderRequest: Sendable, Equatable {
     /// built (refused past `maxAtoms`). `source` names the file in errors.
     public func molecule(_ structure: Structure, source: String) throws -> Structure {
         let built = try structure.applying(assembly, source: source, maxAtoms: maxAtoms)
-        if let focus, let model = built.models.first, !focus.selection.mask(in: model).contains(true) {
+        try checkFocus(in: built, source: source)
+        return built
+    }
+
+    /// Refuses a focus that selects no atom of `molecule`'s first model (`source` names the file).
+    public func checkFocus(in molecule: Structure, source: String) throws(RequestError) {
+        if let focus, let model = molecule.models.first, !focus.selection.mask(in: model).contains(true) {
             throw RequestError(field: "focus", "\"\(Excerpt.of(focus.text))\" selects no atoms in \(source)")
         }
-        return built
     }
 
     /// Eight hex digits naming these settings (FNV-1a 64 of `canonical`, high half).

@@ -34,9 +34,14 @@ public enum PathwayTitle {
     public static func shown(_ title: String, file: String) -> String {
         let t = title.trimmingCharacters(in: .whitespacesAndNewlines)
         if !t.isEmpty && t.range(of: #"^(map|pathway|model)?[_-]?\d*$"#, options: [.regularExpression, .caseInsensitive]) == nil { return t }
+        return stem(of: file).replacingOccurrences(of: "_", with: " ").replacingOccurrences(of: "-", with: " ")
+    }
+
+    /// A map file's name without its folder and its extensions (`.xml.gz` both): the service's id of the map.
+    public static func stem(of file: String) -> String {
         var stem = (file as NSString).lastPathComponent
         for ext in [".gz", ".json", ".xml", ".kgml", ".sbgn", ".gpml", ".sbml"] where stem.lowercased().hasSuffix(ext) { stem = String(stem.dropLast(ext.count)) }
-        return stem.replacingOccurrences(of: "_", with: " ").replacingOccurrences(of: "-", with: " ")
+        return stem
     }
 
     static func unescape(_ s: String) -> String {

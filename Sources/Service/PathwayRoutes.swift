@@ -19,9 +19,7 @@ extension MolshotService {
         guard let folder = configuration.pathways else { return [:] }
         var out: [String: String] = [:]
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where !name.hasPrefix(".") && !name.hasSuffix(".tsv") {
-            var id = name
-            for ext in [".gz", ".json", ".xml", ".kgml", ".sbgn", ".gpml", ".sbml"] where id.lowercased().hasSuffix(ext) { id = String(id.dropLast(ext.count)) }
-            out[id] = (folder as NSString).appendingPathComponent(name)
+            out[PathwayTitle.stem(of: name)] = (folder as NSString).appendingPathComponent(name)
         }
         return out
     }

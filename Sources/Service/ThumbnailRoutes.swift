@@ -43,10 +43,7 @@ extension MolshotService {
         }
         var headers: HTTPFields = [.eTag: etag, .cacheControl: "public, max-age=31536000, immutable", .acceptRanges: "bytes"]
         // If-None-Match compares weakly (RFC 9110 13.1.2): W/"x" matches "x".
-        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { tag in
-            let t = tag.trimmingCharacters(in: .whitespaces)
-            return t == "*" || t == etag || (t.hasPrefix("W/") && t.dropFirst(2) == etag)
-        }) {
+        if Self.matches(request.headers[.ifNoneMatch], etag) {
             return Response(status: .notModified, headers: headers)
         }
         // If-Range with another validator than ours asks for the whole (RFC 9110 13.1.5).

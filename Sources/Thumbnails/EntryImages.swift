@@ -276,15 +276,14 @@ public enum EntryImages {
             var request = spec.request
             request.width = largest.width
             request.height = largest.height
+            // Each assembly built once for all the images drawn from it (`molecule()` less the cache).
             let key = "\(spec.assembly)"
             let molecule: Structure
             if let b = built[key] { molecule = b } else {
-                molecule = try request.molecule(structure, source: source)
+                molecule = try structure.applying(request.assembly, source: source, maxAtoms: request.maxAtoms)
                 built[key] = molecule
             }
-            if let focus = request.focus, let m = molecule.models.first, !focus.selection.mask(in: m).contains(true) {
-                throw RequestError(field: "focus", "\"\(focus.text)\" selects no atoms in \(source)")
-            }
+            try request.checkFocus(in: molecule, source: source)
             let prepared = try PreparedMolecule(molecule, mode: try request.singleMode(), request: request, perception: perception)
             defer { renderer.forget(prepared) }
             let legend = legendItems(spec.legend, prepared: prepared, molecule: molecule)
