@@ -42,7 +42,11 @@ public final class MoleculeDriver: ViewDriver {
     private func pick(_ p: SIMD2<Double>, time: Double, line: Int) -> Tap? {
         guard let camera, let model = shown else { return nil }
         let w = options.request.width, h = options.request.height
-        let target = SIMD2<Float>(Float(p.x * Double(w) / viewport.width), Float(p.y * Double(h) / viewport.height))
+        // Far outside the picture is as empty as its edge; clamped, the point stays finite in Float
+        // (a hover at 1e300 points made an infinite point, which the JSON answer could not carry).
+        let limit = 1e6
+        let target = SIMD2<Float>(Float(max(-limit, min(limit, p.x * Double(w) / viewport.width))),
+                                  Float(max(-limit, min(limit, p.y * Double(h) / viewport.height))))
         let visible = options.request.filter.visible(model)
         let view = camera.viewMatrix(width: w, height: h)
         // Pixels an angstrom spans at the center (orthographic: everywhere).

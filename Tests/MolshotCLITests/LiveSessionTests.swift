@@ -289,6 +289,11 @@ final class LiveSessionTests: GLTestCase {
         let hover = try s.client.receiveJSON()
         XCTAssertEqual(hover["type"] as? String, "hover", "\(hover)")
         XCTAssertEqual((hover["atom"] as? [String: Any])?["chain"] as? String, "A")
+        // Far outside the view: a hover over nothing, its point finite, not an empty message.
+        try s.send([#"{"t":0.76,"type":"hover","x":-1e300,"y":1e300}"#])
+        let far = try s.client.receiveJSON()
+        XCTAssertEqual(far["type"] as? String, "hover", "\(far)")
+        XCTAssertNil(far["atom"], "\(far)")
         try s.send([#"{"t":0.8,"type":"marks","points":[[1,2]]}"#])
         XCTAssertEqual(try s.client.receiveJSON()["type"] as? String, "error", "a point needs three numbers")
     }
