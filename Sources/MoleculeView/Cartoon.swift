@@ -1,3 +1,4 @@
+import Foundation
 import Scene
 import Structure
 
@@ -15,10 +16,19 @@ public struct Cartoon: Representation {
     public static let fullSides = 12
     public let samples: Int
     public let sides: Int
+    /// A putty (`Putty`): every residue a tube whose radius follows its B-factor, no bases.
+    let putty: Bool
 
     public init() {
         samples = Cartoon.fullSamples
         sides = Cartoon.fullSides
+        putty = false
+    }
+
+    init(_ detail: Cartoon, putty: Bool) {
+        samples = detail.samples
+        sides = detail.sides
+        self.putty = putty
     }
 
     /// As fine as a picture of `pixelsPerÅngström` shows: a curve point every 5 pixels or so along
@@ -32,6 +42,7 @@ public struct Cartoon: Representation {
         samples = max(2, min(Cartoon.fullSamples, Int((3.8 * p / 5).rounded(.up))))
         let around = Int((2.2 * p * .pi / 4).rounded(.up))
         sides = around <= 4 ? 4 : around <= 6 ? 6 : around <= 8 ? 8 : Cartoon.fullSides
+        putty = false
     }
 
     /// From this scale up, `init(pixelsPerÅngström:)` is full detail.
@@ -52,18 +63,21 @@ public struct Cartoon: Representation {
         var position: SIMD3<Float>
         var side: SIMD3<Float>?
         var state: SecondaryStructure
+        /// The putty's tube diameter here (0 in a cartoon).
+        var diameter: Float = 0
     }
 
     public func geometry(of model: Model, bonds: [Bond], visible: [Bool], elements: ElementTable,
                          secondaryStructure ranges: [SecondaryStructureRange]) -> MoleculeGeometry {
         let states = model.secondaryStructure(stated: ranges)
         var traced = [Bool](repeating: false, count: model.atoms.count)
-        var mesh = Mesh(name: "cartoon")
+        var mesh = Mesh(name: putty ? Putty.name : Cartoon.name)
+        var runs: [(trace: [Trace], nucleic: Bool)] = []
         for chain in model.chains {
             var run: [Trace] = []
             var nucleic = false
             func flush() {
-                if run.count >= 2 { sweep(run, nucleic: nucleic, into: &mesh) }
+                if run.count >= 2 { runs.append((run, nucleic)) }
                 run = []
             }
             for r in chain.residues {
@@ -93,10 +107,12 @@ public struct Cartoon: Representation {
                 if let c, let o { side = o - c }
                 run.append(Trace(atom: g, position: p, side: side, state: isNucleic ? .coil : states[Int(r)]))
                 for a in residue.atoms { traced[Int(a)] = true }
-                if isNucleic { base(of: residue, in: model, from: p, into: &mesh) }
+                if isNucleic && !putty { base(of: residue, in: model, from: p, into: &mesh) }
             }
             flush()
         }
+        if putty { Cartoon.puttyDiameters(&runs, model: model) }
+        for run in runs { sweep(run.trace, nucleic: run.nucleic, into: &mesh) }
         // Colors come from `atoms` once the theme is known.
         mesh.colors = []
         // What the cartoon does not show (ligands, waters, unconnected residues): ball-and-stick.
@@ -104,6 +120,33 @@ public struct Cartoon: Representation {
         var g = BallAndStick().geometry(of: model, bonds: bonds, visible: rest, elements: elements)
         if !mesh.indices.isEmpty { g.meshes = [mesh] }
         return g
+    }
+
+    /// The putty scale after PyMOL's (its `cartoon_putty_*` defaults): a residue's B-factor as standard
+    /// deviations from the mean of the traced residues, z, gives a tube radius of
+    /// 0.4 Å x ((z + 2) / 2)^1.5, kept between 0.6x and 4x that radius; every residue 0.4 Å where
+    /// the B-factors do not vary.
+    static let puttyRadius: Float = 0.4, puttyRange: Float = 2, puttyPower: Float = 1.5
+    static let puttyScale: ClosedRange<Float> = 0.6...4
+
+    static func puttyDiameters(_ runs: inout [(trace: [Trace], nucleic: Bool)], model: Model) {
+        var sum = 0.0, squares = 0.0, count = 0.0
+        for run in runs {
+            for t in run.trace {
+                let b = Double(model.atoms[Int(t.atom)].bFactor)
+                sum += b; squares += b * b; count += 1
+            }
+        }
+        guard count > 0 else { return }
+        let mean = sum / count, deviation = (max(0, squares / count - mean * mean)).squareRoot()
+        for r in runs.indices {
+            for i in runs[r].trace.indices {
+                let b = Double(model.atoms[Int(runs[r].trace[i].atom)].bFactor)
+                let z = deviation > 1e-6 ? Float((b - mean) / deviation) : 0
+                let scale = Float(pow(Double(max(0, (z + puttyRange) / puttyRange)), Double(puttyPower)))
+                runs[r].trace[i].diameter = 2 * puttyRadius * min(max(scale, puttyScale.lowerBound), puttyScale.upperBound)
+            }
+        }
     }
 
     /// Ring atoms of the bases: the six-membered ring, and the five-membered one of purines.
@@ -166,6 +209,7 @@ public struct Cartoon: Representation {
         func point(_ i: Int) -> SIMD3<Float> { points[max(0, min(n - 1, i))] }
         // Widths and thicknesses of the states: tube, ribbon, arrow body.
         func size(_ i: Int) -> SIMD2<Float> {
+            if putty { let d = run[max(0, min(n - 1, i))].diameter; return SIMD2(d, d) }
             if nucleic { return SIMD2(0.9, 0.9) }
             switch run[max(0, min(n - 1, i))].state {
             case .coil: return SIMD2(0.5, 0.5)
@@ -206,7 +250,9 @@ public struct Cartoon: Representation {
             // The section's size, blended between residues; a strand ends in an arrowhead.
             let residue = t < 0.5 ? i : i + 1
             var w = size(i) * (1 - t) + size(i + 1) * t
-            if run[i].state == .strand && run[i + 1].state == .strand && !nucleic
+            if putty {
+                // The radius changes smoothly from residue to residue.
+            } else if run[i].state == .strand && run[i + 1].state == .strand && !nucleic
                 && (i + 2 >= n || run[i + 2].state != .strand) {
                 w.x = 2.8 * (1 - t) + 0.3 * t
             } else if run[i].state != run[i + 1].state {

@@ -111,14 +111,23 @@ public enum ColorTheme: String, Sendable, CaseIterable {
                 ColorTheme.residueColors[model.residues[Int(atom.residue)].name] ?? ColorTheme.otherResidue
             }
         case .bfactor:
-            var lo = Float.greatestFiniteMagnitude, hi = -Float.greatestFiniteMagnitude
-            for a in model.atoms { lo = min(lo, a.bFactor); hi = max(hi, a.bFactor) }
+            let (lo, hi) = ColorTheme.bfactorRange(of: model)
             // All alike (or none): the middle of the scale, not its coldest end.
             guard hi > lo else { return model.atoms.map { _ in ColorTheme.blueWhiteRed(0.5) } }
             return model.atoms.map { ColorTheme.blueWhiteRed(($0.bFactor - lo) / (hi - lo)) }
         case .plddt:
             return model.atoms.map { ColorTheme.plddtColor($0.bFactor) }
         }
+    }
+
+    /// The B-factors the `bfactor` scale spans, blue to red: those of every atom but waters
+    /// (a crystal's waters reach far higher B-factors than the molecule and would leave it all blue),
+    /// of every atom where there are only waters. (0, 0) for no atoms.
+    public static func bfactorRange(of model: Model) -> (lo: Float, hi: Float) {
+        var lo = Float.greatestFiniteMagnitude, hi = -Float.greatestFiniteMagnitude
+        for a in model.atoms where !model.residues[Int(a.residue)].isWater { lo = min(lo, a.bFactor); hi = max(hi, a.bFactor) }
+        if lo > hi { for a in model.atoms { lo = min(lo, a.bFactor); hi = max(hi, a.bFactor) } }
+        return lo > hi ? (0, 0) : (lo, hi)
     }
 
     /// The colors a cartoon's ribbons take under this theme, per atom: element colors would make

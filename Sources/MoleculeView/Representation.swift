@@ -35,6 +35,8 @@ public enum DrawMode: String, Sendable, Hashable, CaseIterable, Codable, CustomS
     case sticks
     case lines
     case cartoon
+    /// The cartoon's curve as a tube, its radius by B-factor.
+    case putty
     case surface
     /// Chosen from the structure when it is drawn (`Representations.automatic(for:)`).
     case auto
@@ -45,7 +47,7 @@ public enum DrawMode: String, Sendable, Hashable, CaseIterable, Codable, CustomS
     public var name: String { rawValue }
     public var description: String { rawValue }
 
-    /// The representation this mode draws, for the six that are one.
+    /// The representation this mode draws, for the seven that are one.
     public var representation: (any Representation.Type)? { Representations.named(rawValue) }
 
     /// The mode a name means, in any case and by PyMOL's, ChimeraX's and Jmol's names for it.
@@ -56,7 +58,7 @@ public enum DrawMode: String, Sendable, Hashable, CaseIterable, Codable, CustomS
 }
 
 public enum Representations {
-    public static let all: [any Representation.Type] = [BallAndStick.self, Spacefill.self, Sticks.self, Lines.self, Cartoon.self, Surface.self]
+    public static let all: [any Representation.Type] = [BallAndStick.self, Spacefill.self, Sticks.self, Lines.self, Cartoon.self, Putty.self, Surface.self]
 
     public static func named(_ name: String) -> (any Representation.Type)? {
         all.first { $0.name == name }
@@ -66,7 +68,7 @@ public enum Representations {
     static let aliases: [String: String] = [
         "spheres": Spacefill.name, "sphere": Spacefill.name, "cpk": Spacefill.name, "vdw": Spacefill.name,
         "stick": Sticks.name, "licorice": Sticks.name, "line": Lines.name, "wire": Lines.name, "wireframe": Lines.name,
-        "cartoons": Cartoon.name, "surf": Surface.name, "surfaces": Surface.name, "ses": Surface.name, "ball_and_stick": BallAndStick.name, "ballandstick": BallAndStick.name, "balls": BallAndStick.name,
+        "cartoons": Cartoon.name, "cartoon_putty": Putty.name, "surf": Surface.name, "surfaces": Surface.name, "ses": Surface.name, "ball_and_stick": BallAndStick.name, "ballandstick": BallAndStick.name, "balls": BallAndStick.name,
     ]
 
     /// The representation (or `auto`) a name means, in any case and by its aliases; nil for none.

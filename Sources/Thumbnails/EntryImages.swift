@@ -224,13 +224,12 @@ public enum EntryImages {
                                   views: options.views))
             }
         }
-        let b = model.atoms.map(\.bFactor)
-        let lo = b.min() ?? 0, hi = b.max() ?? 0
+        let (lo, hi) = ColorTheme.bfactorRange(of: model)
         if options.kinds.contains(.bfactor), !structure.metadata.predicted, hi - lo > 0.01 {
-            if let r = request([("assembly", "model"), ("mode", "cartoon"), ("color", "bfactor")]) {
+            if let r = request([("assembly", "model"), ("mode", "putty"), ("color", "bfactor")]) {
                 specs.append(Spec(settings: settings, kind: .bfactor, stem: "bfactor", assembly: .model, request: r,
                                   caption: caption(.bfactor, "bfactor", assembly: "model", coloring: "bfactor",
-                                                   text: "B-factors of \(upper): blue \(String(format: "%.1f", lo)) through white to red \(String(format: "%.1f", hi)) Å²"),
+                                                   text: "B-factor putty of \(upper) (tube radius and colour by B-factor): blue \(String(format: "%.1f", lo)) through white to red \(String(format: "%.1f", hi)) Å²"),
                                   legend: .fixed([LegendItem(color: "#0000FF", label: String(format: "B %.1f Å² (lowest)", lo)),
                                                   LegendItem(color: "#FFFFFF", label: String(format: "B %.1f Å²", (lo + hi) / 2)),
                                                   LegendItem(color: "#FF0000", label: String(format: "B %.1f Å² (highest)", hi))]),

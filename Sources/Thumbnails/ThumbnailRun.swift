@@ -74,7 +74,7 @@ public final class ThumbnailRun: Sendable {
         let perception = try BondPerception.standard()
 
         let writeQueue = BlockingQueue<WriteTask>(capacity: 4)
-        let meshes = job.request.modes.contains { [.cartoon, .surface, .auto, .shows].contains($0) }
+        let meshes = job.request.modes.contains { [.cartoon, .putty, .surface, .auto, .shows].contains($0) }
         let worker = LazyWorker(meshes: meshes)
         // Modes with meshes are drawn with GL: start it now (Mesa loads, the shaders compile) while
         // the first files are read.

@@ -7,7 +7,7 @@ import Structure
 
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Render a structure to PNG offscreen: ball-and-stick, spacefill, sticks, lines, cartoon, or several on selections (--show).",
+        abstract: "Render a structure to PNG offscreen: ball-and-stick, spacefill, sticks, lines, cartoon, putty, surface, or several on selections (--show).",
         discussion: """
             The view starts fitted to the structure, centered, nothing cropped. --rotate turns about the \
             screen's x, y and z axes in degrees; --zoom 2 doubles the size; --pan moves the picture by pixels \

@@ -19,6 +19,25 @@ final class AtomLookTests: XCTestCase {
         XCTAssertEqual(colors, [0xFFFFFF, 0xFFFFFF], "white, the middle of blue-white-red")
     }
 
+    /// The B-factor scale spans the molecule, not its waters: a crystal's waters often reach higher
+    /// B-factors than any protein atom, and would leave the protein all blue.
+    func testBFactorScaleLeavesWatersOut() throws {
+        let pdb = [
+            "ATOM      1  CA  ALA A   1       0.000   0.000   0.000  1.00 10.00           C",
+            "ATOM      2  CB  ALA A   1       1.500   0.000   0.000  1.00 30.00           C",
+            "HETATM    3  O   HOH A 101       5.000   0.000   0.000  1.00 90.00           O",
+        ].joined(separator: "\n") + "\n"
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("bscale-\(getpid()).pdb")
+        try pdb.write(to: url, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let model = try StructureFile.load(path: url.path).models[0]
+        let (lo, hi) = ColorTheme.bfactorRange(of: model)
+        XCTAssertEqual(lo, 10)
+        XCTAssertEqual(hi, 30)
+        let colors = ColorTheme.bfactor.colors(for: model, elements: try ElementTable.shared())
+        XCTAssertEqual(Array(colors.prefix(2)), [0x0000FF, 0xFF0000], "the coldest protein atom blue, the hottest red")
+    }
+
     func testSpacefillDrawsTheRadiiAPQRFileStates() throws {
         let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("small.pqr").path)
         let g = Spacefill().geometry(of: s.models[0], bonds: [], visible: [Bool](repeating: true, count: 6),

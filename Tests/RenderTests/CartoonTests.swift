@@ -39,6 +39,40 @@ final class CartoonTests: XCTestCase {
         XCTAssertLessThan(image.coverage().count, size * size / 3)
     }
 
+    /// Putty: the tube is thick where B-factors are high and thin where they are low (PyMOL's
+    /// scale: 0.4 Å at the mean, 0.24 Å at least, 1.6 Å at most), and even where they do not vary.
+    func testPuttyRadiusFollowsBFactors() throws {
+        let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("1crn.pdb").path)
+        let model = s.models[0]
+        let visible = [Bool](repeating: true, count: model.atoms.count)
+        let elements = try ElementTable.shared()
+        func radii(_ m: Model) -> [Int32: Float] {
+            let g = Putty().geometry(of: m, bonds: [], visible: visible, elements: elements)
+            guard let mesh = g.meshes.first else { return [:] }
+            XCTAssertEqual(mesh.name, Putty.name)
+            // The curve passes through each CA: the nearest ring there is at the tube's radius.
+            var r: [Int32: Float] = [:]
+            for (v, a) in zip(mesh.positions, mesh.atoms) {
+                let d = length(v - m.atoms[Int(a)].position)
+                r[a] = min(r[a] ?? .greatestFiniteMagnitude, d)
+            }
+            return r
+        }
+        let measured = radii(model)
+        XCTAssertGreaterThan(measured.count, 40, "every residue of crambin is in the putty")
+        let cas = measured.keys.sorted { model.atoms[Int($0)].bFactor < model.atoms[Int($1)].bFactor }
+        let cold = try XCTUnwrap(measured[cas.first!]), hot = try XCTUnwrap(measured[cas.last!])
+        XCTAssertGreaterThan(hot, 2 * cold, "highest B \(model.atoms[Int(cas.last!)].bFactor): \(hot) Å; lowest \(model.atoms[Int(cas.first!)].bFactor): \(cold) Å")
+        XCTAssertGreaterThanOrEqual(cold, 0.24 * 0.9)
+        XCTAssertLessThanOrEqual(hot, 1.6 * 1.01)
+        // All B-factors alike: one radius, 0.4 Å.
+        var flat = model
+        for i in flat.atoms.indices { flat.atoms[i].bFactor = 20 }
+        for (_, r) in radii(flat) { XCTAssertEqual(r, 0.4, accuracy: 0.02) }
+        // The mode is named as PyMOL names it too.
+        XCTAssertEqual(DrawMode(named: "cartoon_putty"), .putty)
+    }
+
     func testCartoonsAreExportedAndLigandsKeepTheirAtoms() throws {
         let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("1bna.pdb").path)
         let p = try Rendering.prepared(s, .cartoon)
