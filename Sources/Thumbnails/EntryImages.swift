@@ -3,6 +3,7 @@ import Foundation
 import Graphics
 import Imaging
 import MoleculeView
+import Scene
 import Structure
 
 /// The images an archive publishes for an entry, as PDBe's pdb-images makes them: the deposited
@@ -35,6 +36,8 @@ public enum EntryImages {
         /// Sizes, the largest drawn and the others shrunk from it (area filter) unless `renderEachSize`.
         public var sizes: [(width: Int, height: Int)] = [(800, 800)]
         public var renderEachSize = false
+        /// Axis arrows in a corner where several views are drawn (`--no-axes`: none).
+        public var axes = true
         /// Picture options every image starts from (look, antialias, background, ...).
         public var base = RenderRequest()
         /// Most atoms an assembly may be built to.
@@ -287,11 +290,16 @@ public enum EntryImages {
             defer { renderer.forget(prepared) }
             let legend = legendItems(spec.legend, prepared: prepared, molecule: molecule)
             let chains = spec.caption.chains.isEmpty ? Array(Set(prepared.model.chains.map(\.id))).sorted() : spec.caption.chains
+            let front = MoleculePicture(prepared, request: request).camera.rotation
             for view in spec.views {
                 var r = request
                 r.rotate = view.rotation
                 let picture = MoleculePicture(prepared, request: r)
-                let image = try picture.draw(renderer, keepScene: true).finished()
+                // Where the front view's right, up and towards-the-viewer point in this view.
+                let arrows = options.axes && options.views.count > 1
+                    ? EntryImages.axes(front: front, view: picture.camera.rotation) : nil
+                var image = try picture.draw(renderer, keepScene: true).finished()
+                if let arrows { image.axisArrows(arrows) }
                 let stem = "\(id)_\(spec.stem)_\(view.rawValue)"
                 var files: [SizedFile] = []
                 for (k, size) in sizes.enumerated() {
@@ -302,7 +310,9 @@ public enum EntryImages {
                         var each = r
                         each.width = size.width
                         each.height = size.height
-                        shown = try MoleculePicture(prepared, request: each).draw(renderer, keepScene: true).finished()
+                        var drawn = try MoleculePicture(prepared, request: each).draw(renderer, keepScene: true).finished()
+                        if let arrows { drawn.axisArrows(arrows) }
+                        shown = drawn
                     } else {
                         shown = image.shrunk(width: size.width, height: size.height)
                     }
@@ -326,6 +336,13 @@ public enum EntryImages {
         try AtomicFile.write(Array((list.joined(separator: "\n") + "\n").utf8), to: (folder as NSString).appendingPathComponent("\(id)_filelist"))
         try AtomicFile.write(Array(try encoder.encode(summary)), to: (folder as NSString).appendingPathComponent("\(id).json"))
         return summary
+    }
+
+    /// The screen directions (x right, y up, z towards the viewer) of the front view's right, up
+    /// and out in a view turned from it: the axis arrows of a side or top view.
+    static func axes(front: Quaternion, view: Quaternion) -> [SIMD3<Float>] {
+        let back = Quaternion(x: -front.x, y: -front.y, z: -front.z, w: front.w)
+        return [SIMD3<Float>(1, 0, 0), SIMD3(0, 1, 0), SIMD3(0, 0, 1)].map { view.rotate(back.rotate($0)) }
     }
 
     static var encoder: JSONEncoder {

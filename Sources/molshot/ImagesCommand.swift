@@ -39,6 +39,9 @@ struct ImagesCommand: ParsableCommand {
     @Flag(help: "Draw each size anew instead of shrinking the largest.")
     var renderEachSize = false
 
+    @Flag(help: "No axis arrows in the corner of pictures drawn in several views.")
+    var noAxes = false
+
     @Flag(help: "A white background instead of a transparent one.")
     var opaqueBackground = false
 
@@ -53,6 +56,12 @@ struct ImagesCommand: ParsableCommand {
 
     @Flag(help: "Draw entries whose ID.json exists already.")
     var force = false
+
+    @Option(name: .customLong("processes"), help: "Drawing processes for many entries (default: 1 on up to two cores, where Mesa's threads keep both busy; 2 on more).")
+    var processesGiven: Int?
+    var processes: Int { processesGiven ?? (ProcessInfo.processInfo.activeProcessorCount <= 2 ? 1 : 2) }
+
+    @Option(help: .hidden) var part: String?
 
     @OptionGroup var input: InputOptions
 
@@ -82,6 +91,7 @@ struct ImagesCommand: ParsableCommand {
             }
         }
         o.renderEachSize = renderEachSize
+        o.axes = !noAxes
         do {
             if opaqueBackground { try o.base.set("background", "white") }
             if let look { try o.base.set("look", look) }
@@ -94,6 +104,8 @@ struct ImagesCommand: ParsableCommand {
     func validate() throws {
         _ = try options()
         if let shard, Shard(shard) == nil { throw ValidationError("--shard must be K/N with 1 <= K <= N (got \(Excerpt.of(shard)))") }
+        guard (1...16).contains(processes) else { throw ValidationError("--processes must be 1 to 16.") }
+        if let part, Shard(part) == nil { throw ValidationError("--part must be K/N.") }
     }
 
     /// The entries ENTRY names: itself, a folder's structure files, or a list file's lines.
@@ -114,14 +126,29 @@ struct ImagesCommand: ParsableCommand {
     func run() throws {
         try CLIFailure.run {
             let options = try options()
-            let part = shard.flatMap(Shard.init) ?? .whole
+            let sharded = shard.flatMap(Shard.init) ?? .whole
             try FileManager.default.createDirectory(atPath: outdir, withIntermediateDirectories: true)
             let source = try input.source()
+            // The shard's entries, in turn among the processes: this one takes part 1 (or the part
+            // it was given), copies of the same command the others.
+            let mine = Shard(part ?? "") ?? Shard(index: 1, count: processes)
+            let all = try entries().filter { sharded.contains($0) }
+            var others: [Process] = []
+            if part == nil, processes > 1, all.count > 1 {
+                let exe = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+                for k in 2...processes {
+                    let p = Process()
+                    p.executableURL = exe
+                    p.arguments = Array(CommandLine.arguments.dropFirst()) + ["--part", "\(k)/\(processes)"]
+                    try p.run()
+                    others.append(p)
+                }
+            }
             let renderer = try MoleculeRenderer()
             Molshot.keepUntilExit(renderer)
             let perception = try BondPerception.standard()
             var made = 0, skipped = 0, failed = 0
-            for item in try entries() where part.contains(item) {
+            for (offset, item) in all.enumerated() where offset % mine.count == mine.index - 1 {
                 do {
                     let structure = try source.load(item).structure
                     let id = EntryImages.entryID(structure, source: item)
@@ -139,8 +166,14 @@ struct ImagesCommand: ParsableCommand {
                     FileHandle.standardError.write(Data("molshot: \(item): \(CLIFailure.message(error))\n".utf8))
                 }
             }
-            if made + skipped + failed > 1 { print("\(made) entries drawn, \(skipped) already there, \(failed) failed") }
-            if failed > 0 { throw ExitCode(1) }
+            var partsFailed = false
+            for p in others {
+                p.waitUntilExit()
+                if p.terminationStatus != 0 { partsFailed = true }
+            }
+            if part == nil, others.isEmpty, made + skipped + failed > 1 { print("\(made) entries drawn, \(skipped) already there, \(failed) failed") }
+            if part == nil, !others.isEmpty { print("\(all.count) entries in \(processes) processes: this one drew \(made), skipped \(skipped), \(failed) failed") }
+            if failed > 0 || partsFailed { throw ExitCode(1) }
         }
     }
 }

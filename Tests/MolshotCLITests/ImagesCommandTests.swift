@@ -40,6 +40,18 @@ final class ImagesCommandTests: GLTestCase {
         XCTAssertTrue(r.stdout.contains("0 entries drawn, 4 already there"), r.stdout)
     }
 
+    /// Two processes make the same files as one.
+    func testTwoProcessesMakeWhatOneMakes() throws {
+        let input = dir.appendingPathComponent("in").path
+        var r = try MolshotBinary.run(["images", input, dir.appendingPathComponent("one").path, "--size", "48", "--type", "entry"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        r = try MolshotBinary.run(["images", input, dir.appendingPathComponent("two").path, "--size", "48", "--type", "entry", "--processes", "2"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("4 entries in 2 processes"), r.stdout)
+        XCTAssertEqual(try files("one"), try files("two"))
+        XCTAssertGreaterThan(try files("two").count, 8)
+    }
+
     /// A bad kind is refused with a hint; a broken entry among good ones is named, the rest drawn, exit 1.
     func testBadInputIsNamed() throws {
         var r = try MolshotBinary.run(["images", dir.appendingPathComponent("in/1crn.pdb").path, dir.appendingPathComponent("out").path, "--type", "ligands"])

@@ -121,6 +121,38 @@ final class EntryImagesTests: GLTestCase {
         XCTAssertEqual(Int(half.3), 128, accuracy: 1)
     }
 
+    /// Several views get axis arrows in the bottom left corner (x red, y green, z blue); one view,
+    /// or `axes` off, none. In the side view (turned 90 degrees about the vertical), x points away
+    /// (a red ring at the origin) and z to the right (blue).
+    func testSeveralViewsGetAxisArrows() throws {
+        let path = Self.fixtures.appendingPathComponent("1crn.pdb").path
+        func corner(_ file: String) throws -> (red: Int, green: Int, blue: Int) {
+            let image = try PNGDecoder.read(dir.appendingPathComponent(file).path)
+            var c = (red: 0, green: 0, blue: 0)
+            for y in 140..<200 { for x in 0..<60 {
+                let p = image.pixel(x, y)
+                guard p.a > 200 else { continue }
+                if p.r > 180 && p.g < 90 && p.b < 90 { c.red += 1 }
+                if p.g > 130 && p.r < 80 && p.b < 100 { c.green += 1 }
+                if p.b > 180 && p.r < 90 && p.g < 120 { c.blue += 1 }
+            } }
+            return c
+        }
+        _ = try make(path) { $0.kinds = [.entry]; $0.views = EntryImages.View.allCases; $0.sizes = [(200, 200)] }
+        let front = try corner("1crn_deposited_chain_front_200x200.png")
+        XCTAssertGreaterThan(front.red, 10); XCTAssertGreaterThan(front.green, 10); XCTAssertGreaterThan(front.blue, 5)
+        let side = try corner("1crn_deposited_chain_side_200x200.png")
+        XCTAssertGreaterThan(side.blue, 10, "z drawn across in the side view")
+        XCTAssertGreaterThan(side.green, 10)
+        for file in try FileManager.default.contentsOfDirectory(atPath: dir.path) { try FileManager.default.removeItem(at: dir.appendingPathComponent(file)) }
+        _ = try make(path) { $0.kinds = [.entry]; $0.views = EntryImages.View.allCases; $0.sizes = [(200, 200)]; $0.axes = false }
+        let none = try corner("1crn_deposited_chain_front_200x200.png")
+        XCTAssertEqual(none.red + none.green + none.blue, 0, "--no-axes")
+        _ = try make(path) { $0.kinds = [.entry]; $0.sizes = [(200, 200)] }
+        let one = try corner("1crn_deposited_chain_front_200x200.png")
+        XCTAssertEqual(one.red + one.green + one.blue, 0, "one view: no arrows")
+    }
+
     /// A ligand's image shows the ligand in the middle of the picture and not hidden: drawn with the
     /// same selections and focus, the ligand in magenta covers the middle third.
     func testALigandImageShowsTheLigandInTheMiddleUnhidden() throws {

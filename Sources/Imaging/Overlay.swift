@@ -1,0 +1,92 @@
+/// Marks drawn over a finished picture, antialiased by their distance to each pixel centre and laid
+/// over what is there (source over, straight alpha): axis arrows now, labels and distance lines
+/// of figures later.
+extension RGBAImage {
+    /// Lays `color` over pixel (x, y) with `coverage` (0...1).
+    @inline(__always)
+    mutating func blend(_ x: Int, _ y: Int, _ color: (UInt8, UInt8, UInt8), _ coverage: Float) {
+        guard coverage > 0, x >= 0, y >= 0, x < width, y < height else { return }
+        let a = min(1, coverage)
+        let i = (y * width + x) * 4
+        let below = Float(pixels[i + 3]) / 255
+        let out = a + below * (1 - a)
+        guard out > 0 else { return }
+        for (k, c) in [color.0, color.1, color.2].enumerated() {
+            let v = (Float(c) * a + Float(pixels[i + k]) * below * (1 - a)) / out
+            pixels[i + k] = UInt8(max(0, min(255, v.rounded())))
+        }
+        pixels[i + 3] = UInt8(max(0, min(255, (out * 255).rounded())))
+    }
+
+    /// A line `width` pixels wide from `a` to `b` (pixel coordinates, y down), round-ended.
+    public mutating func line(from a: SIMD2<Float>, to b: SIMD2<Float>, width stroke: Float, color: (UInt8, UInt8, UInt8)) {
+        let half = stroke / 2
+        let lo = SIMD2(min(a.x, b.x), min(a.y, b.y)) - half - 1, hi = SIMD2(max(a.x, b.x), max(a.y, b.y)) + half + 1
+        let d = b - a, l2 = max((d * d).sum(), 1e-6)
+        for y in max(0, Int(lo.y))...max(0, min(height - 1, Int(hi.y))) {
+            for x in max(0, Int(lo.x))...max(0, min(width - 1, Int(hi.x))) {
+                let p = SIMD2(Float(x) + 0.5, Float(y) + 0.5)
+                let t = max(0, min(1, ((p - a) * d).sum() / l2))
+                let q = a + d * t - p
+                blend(x, y, color, half + 0.5 - (q * q).sum().squareRoot())
+            }
+        }
+    }
+
+    /// A filled triangle (pixel coordinates, y down), its edges antialiased.
+    public mutating func triangle(_ p0: SIMD2<Float>, _ p1: SIMD2<Float>, _ p2: SIMD2<Float>, color: (UInt8, UInt8, UInt8)) {
+        let ps = [p0, p1, p2]
+        let area = (p1.x - p0.x) * (p2.y - p0.y) - (p1.y - p0.y) * (p2.x - p0.x)
+        guard abs(area) > 1e-3 else { return }
+        let sign: Float = area > 0 ? 1 : -1
+        let lo = SIMD2(ps.map(\.x).min()!, ps.map(\.y).min()!) - 1, hi = SIMD2(ps.map(\.x).max()!, ps.map(\.y).max()!) + 1
+        for y in max(0, Int(lo.y))...max(0, min(height - 1, Int(hi.y))) {
+            for x in max(0, Int(lo.x))...max(0, min(width - 1, Int(hi.x))) {
+                let p = SIMD2(Float(x) + 0.5, Float(y) + 0.5)
+                // Signed distance inside each edge; the least of the three, plus half a pixel.
+                var inside = Float.greatestFiniteMagnitude
+                for k in 0..<3 {
+                    let a = ps[k], b = ps[(k + 1) % 3], e = b - a
+                    let n = SIMD2(-e.y, e.x) * sign / max((e * e).sum().squareRoot(), 1e-6)
+                    inside = min(inside, ((p - a) * n).sum())
+                }
+                blend(x, y, color, inside + 0.5)
+            }
+        }
+    }
+
+    /// A filled disc (`ring`: only its rim, `width` wide).
+    public mutating func disc(at c: SIMD2<Float>, radius: Float, color: (UInt8, UInt8, UInt8), ring rim: Float? = nil) {
+        for y in max(0, Int(c.y - radius - 1))...max(0, min(height - 1, Int(c.y + radius + 1))) {
+            for x in max(0, Int(c.x - radius - 1))...max(0, min(width - 1, Int(c.x + radius + 1))) {
+                let p = SIMD2(Float(x) + 0.5, Float(y) + 0.5) - c
+                let r = (p * p).sum().squareRoot()
+                let coverage = rim.map { $0 / 2 + 0.5 - abs(r - (radius - $0 / 2)) } ?? radius + 0.5 - r
+                blend(x, y, color, coverage)
+            }
+        }
+    }
+
+    /// Three axis arrows in the bottom left corner, x red, y green, z blue: `directions` are where
+    /// each axis points on the screen (x right, y up, z towards the viewer, unit length). An axis
+    /// seen end on is a disc (towards the viewer) or a ring (away); those pointing away are drawn
+    /// first. Sized to the picture: about a tenth of its shorter side, so a shrunk copy keeps them.
+    public mutating func axisArrows(_ directions: [SIMD3<Float>]) {
+        let side = Float(min(width, height))
+        let length = max(12, side * 0.09), stroke = max(1.5, side / 220), head = max(5, side / 45)
+        let origin = SIMD2(side * 0.04 + length, Float(height) - side * 0.04 - length)
+        let colors: [(UInt8, UInt8, UInt8)] = [(220, 40, 40), (30, 160, 50), (40, 80, 230)]
+        for k in directions.indices.sorted(by: { directions[$0].z < directions[$1].z }) {
+            let d = directions[k], flat = SIMD2(d.x, -d.y)
+            let seen = (flat * flat).sum().squareRoot()
+            if seen < 0.25 {
+                disc(at: origin, radius: head * 0.8, color: colors[k], ring: d.z > 0 ? nil : stroke)
+                continue
+            }
+            let tip = origin + flat * length, along = flat / seen, across = SIMD2(-along.y, along.x)
+            let base = tip - along * min(head * 1.6, seen * length * 0.6)
+            line(from: origin, to: base, width: stroke, color: colors[k])
+            triangle(tip, base + across * head * 0.6, base - across * head * 0.6, color: colors[k])
+        }
+    }
+}
