@@ -4,7 +4,8 @@
 # cores, configuration in a temporary folder), submits `molshot thumbnails --shard
 # $SLURM_ARRAY_TASK_ID/N` as an `sbatch --array=1-N` job, waits for it, and checks that the
 # shards' indexes together hold every input exactly once and that their pictures are the bytes a
-# single run on this machine writes. Prints the job id and each shard's count. Skips (exit 0,
+# single run on this machine writes; then `molshot images --shard` as a second array job, whose
+# files must be those of one run, byte for byte. Prints the job ids and each shard's count. Skips (exit 0,
 # saying why) where Slurm cannot be installed or started here; fails (exit 1) on a wrong answer.
 #   bench/cluster.sh MOLSHOT INPUT_FOLDER [N]
 set -uo pipefail
@@ -107,4 +108,30 @@ if twice or missing or extra or differ or len(pngs(out)) != len(pngs(single)):
     print(f"cluster: FAILED: twice {twice[:3]}, missing {missing[:3]}, extra {extra[:3]}, different {differ[:3]}")
     sys.exit(1)
 print("cluster: ok: every input in exactly one shard, the same bytes as one run")
+PY
+
+# The same for entry image sets: `molshot images --shard` as a second array job, against one run.
+images="$work/images"; images_single="$work/images-single"
+mkdir -p "$images"
+cat > "$work/images.sh" <<JOB
+#!/bin/sh
+exec "$molshot" images "$input" "$images" --size 96 --type entry,ligand,bfactor --shard \${SLURM_ARRAY_TASK_ID}/$shards
+JOB
+chmod 755 "$work/images.sh"
+submitted=$(sbatch --parsable --array=1-$shards --cpus-per-task=1 --output="$work/log/images-%a.out" --wait "$work/images.sh" 2>"$work/log/sbatch-images.err")
+status=$?
+echo "cluster: Slurm job ${submitted%%;*} (images), array 1-$shards, exit $status"
+[ $status -eq 0 ] || fail "the images array job failed: $(cat "$work"/log/images-*.out | tail -5)"
+"$molshot" images "$input" "$images_single" --size 96 --type entry,ligand,bfactor >/dev/null || fail "the single images run failed"
+python3 - "$images" "$images_single" <<'PY' || exit 1
+import os, sys
+sharded, single = sys.argv[1], sys.argv[2]
+a, b = sorted(os.listdir(sharded)), sorted(os.listdir(single))
+differ = [f for f in b if f in a and open(os.path.join(sharded, f), "rb").read() != open(os.path.join(single, f), "rb").read()]
+entries = [f for f in b if f.endswith(".json") and not f.endswith(".caption.json")]
+print(f"cluster: images: {len(entries)} entries, {len(a)} files from the shards, {len(b)} from one run")
+if a != b or differ or not entries:
+    print(f"cluster: FAILED: images missing {sorted(set(b) - set(a))[:3]}, extra {sorted(set(a) - set(b))[:3]}, different {differ[:3]}")
+    sys.exit(1)
+print("cluster: ok: the sharded image sets are the files of one run, byte for byte")
 PY

@@ -7,7 +7,10 @@ captions name (ID.json), a PyMOL script loads the entry as the image needs (`set
 same size to a PNG. Prints the wall time of each whole set and the whole PDB projected at
 molshot's rate on 16 cores (the arithmetic in the line).
 
-  bench/run images [--limit N] [--size N] [--exclude 1f2n]
+  bench/run images [--limit N] [--size N] [--exclude 1f2n] [--only 1hpv,5ugo,1f2n --sheet docs/entry-images.jpg]
+
+With --sheet, both sets are kept and drawn side by side, a row per image (molshot left, PyMOL
+right, captions' text under), for looking at, not timing.
 """
 import argparse, glob, json, os, shutil, subprocess, sys, tempfile, time
 
@@ -17,12 +20,18 @@ ap.add_argument("--corpus", required=True)
 ap.add_argument("--size", type=int, default=800)
 ap.add_argument("--limit", type=int, default=0, help="only the first N entries (0: all)")
 ap.add_argument("--exclude", default="", help="entries left out, comma-separated names (1f2n: its twelve capsid images take PyMOL most of an hour)")
+ap.add_argument("--only", default="", help="only these entries, comma-separated names")
+ap.add_argument("--sheet", default="", help="write a sheet of both sets side by side here (JPEG)")
 ap.add_argument("--pymol-seconds", type=int, default=1800, help="PyMOL's time limit for the whole set")
 a = ap.parse_args()
 
 entries = sorted(glob.glob(os.path.join(a.corpus, "*.cif")))
 left_out = {n.strip().lower() for n in a.exclude.split(",") if n.strip()}
 entries = [e for e in entries if os.path.basename(e).split(".")[0].lower() not in left_out]
+only = [n.strip().lower() for n in a.only.split(",") if n.strip()]
+if only:
+    entries = sorted((e for e in entries if os.path.basename(e).split(".")[0].lower() in only),
+                     key=lambda e: only.index(os.path.basename(e).split(".")[0].lower()))
 if a.limit:
     entries = entries[:a.limit]
 work = tempfile.mkdtemp(prefix="molshot-images-bench-")
@@ -79,6 +88,33 @@ if pymol:
     except subprocess.TimeoutExpired:
         print(f"# PyMOL passed {a.pymol_seconds} s; its time is a lower bound", file=sys.stderr)
         theirs = float(a.pymol_seconds)
+
+if a.sheet:
+    from PIL import Image, ImageDraw
+    rows = [(s["entry"], c) for s in summaries for c in s["images"]]
+    rows.sort(key=lambda r: (only.index(r[0]) if r[0] in only else 99, r[1]["name"]))
+    cell, text, per_row = 200, 30, 3
+    pair = 2 * cell + 24
+    lines = (len(rows) + per_row - 1) // per_row
+    sheet = Image.new("RGB", (per_row * pair, lines * (cell + text) + 30), "white")
+    draw = ImageDraw.Draw(sheet)
+    draw.text((10, 8), "Each pair: molshot images (left), PyMOL 2.5 ray-traced by the same script (right)", fill="black")
+    for k, (entry, c) in enumerate(rows):
+        x0, y = (k % per_row) * pair, 30 + (k // per_row) * (cell + text)
+        for col, folder in enumerate([out, os.path.join(work, "pymol")]):
+            name = c["files"][0]["file"] if col == 0 else c["name"] + ".png"
+            path = os.path.join(folder, name)
+            if os.path.exists(path):
+                im = Image.open(path).convert("RGBA")
+                im.thumbnail((cell, cell))
+                bg = Image.new("RGBA", im.size, "white")
+                bg.alpha_composite(im)
+                sheet.paste(bg.convert("RGB"), (x0 + col * (cell + 4), y))
+        words = c["text"]
+        draw.text((x0 + 4, y + cell + 2), words[:64], fill="black")
+        draw.text((x0 + 4, y + cell + 15), words[64:128], fill="black")
+    sheet.save(a.sheet, quality=80)
+    print(f"# sheet: {a.sheet}, {len(rows)} rows")
 
 per_entry = mine / max(1, len(summaries))
 pdb_entries = 230_000

@@ -47,7 +47,7 @@ def cpu_of(files):
     cpu, wall = [], []
     for _ in range(args.rounds):
         out = tempfile.mkdtemp(prefix="bench-projection-")
-        t, c, _ = runners.timed([args.molshot, "thumbnails", "--processes", "1", "--size", str(args.size), "-o", out] + files)
+        t, c, _ = runners.timed([args.molshot, "thumbnails", "--processes", "1", "--size", str(args.size), "--mode", "ball-and-stick,spacefill", "-o", out] + files)
         shutil.rmtree(out, ignore_errors=True)
         if t is None:
             sys.exit("projection: a molshot run failed")

@@ -24,7 +24,7 @@ import runners
 def run_molshot(out, binary=args.molshot, gl="osmesa"):
     # The real command, held to one process (the thumbnails suite measures the default of two);
     # "molshot" is OSMesa, the peer "egl" the same binary on EGL (an earlier baseline takes no --gl).
-    return runners.timed([binary] + (["--gl", gl] if gl else []) + ["thumbnails", "--processes", "1", "--size", str(args.size), "-o", out] + files)
+    return runners.timed([binary] + (["--gl", gl] if gl else []) + ["thumbnails", "--processes", "1", "--size", str(args.size), "--mode", "ball-and-stick,spacefill", "-o", out] + files)
 
 peers = runners.available()
 peers["egl"] = lambda files, out, size: run_molshot(out, gl="egl")
@@ -96,7 +96,7 @@ def floors_case():
         whole = []
         for _ in range(max(3, args.rounds)):
             out = tempfile.mkdtemp(prefix="bench-floors-")
-            t, _, _ = runners.timed([args.molshot, "thumbnails", "--processes", "1", "--size", str(args.size), "-o", out] + group)
+            t, _, _ = runners.timed([args.molshot, "thumbnails", "--processes", "1", "--size", str(args.size), "--mode", "ball-and-stick,spacefill", "-o", out] + group)
             shutil.rmtree(out, ignore_errors=True)
             whole.append(t)
         parts = []

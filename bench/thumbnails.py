@@ -20,7 +20,7 @@ cores = os.cpu_count() or 1
 
 def molshot(out, binary=args.molshot, gl="osmesa"):
     # "molshot" is OSMesa, the peer "egl" the same binary on EGL (an earlier baseline takes no --gl).
-    return runners.timed([binary] + (["--gl", gl] if gl else []) + ["thumbnails", args.corpus, "-o", out, "--size", str(args.size)])
+    return runners.timed([binary] + (["--gl", gl] if gl else []) + ["thumbnails", args.corpus, "-o", out, "--size", str(args.size), "--mode", "ball-and-stick,spacefill"])
 
 peers = runners.available()
 peers["egl"] = lambda files, out, size: molshot(out, gl="egl")

@@ -355,7 +355,7 @@ class LiveView {
 const representations = ["auto", "ball-and-stick", "spacefill", "sticks", "lines", "cartoon", "putty", "surface"];
 const colourings = [["auto", "Automatic"], ["element", "By element"], ["chain", "By chain"], ["entity", "By entity"],
   ["rainbow", "Rainbow (N to C)"], ["secondary-structure", "By secondary structure"], ["hydrophobicity", "By hydrophobicity"],
-  ["residue", "By residue"], ["bfactor", "By B-factor"]];
+  ["residue", "By residue"], ["bfactor", "By B-factor"], ["plddt", "By confidence (pLDDT)"]];
 
 /// The width and height a PNG says it has.
 async function pngSize(blob) {
@@ -607,14 +607,41 @@ async function moleculePage(id, params = new URLSearchParams()) {
   const facts = [record.pdbId && `PDB ${record.pdbId}`, record.method, record.resolution && `${Number(record.resolution).toFixed(2)} Å`,
                  `${record.atoms} atoms`, `${record.chains} ${record.chains === 1 ? "chain" : "chains"}`, `${record.residues} residues`].filter(Boolean).join(" · ");
   const sequences = el("div", { id: "sequences" });
-  // The entry's image set (as molshot images makes it): a strip of small pictures, each opening large.
+  // The entry's image set (as molshot images makes it): a strip of small pictures. A click shows
+  // the picture's view live (its assembly, representation, colours, highlight and focus); a middle
+  // or modified click opens the picture itself large.
   const strip = el("div", { id: "image-set", class: "strip" });
+  const showLive = (image, link) => {
+    const q = new URL(image.image, location.href).searchParams;
+    const kind = image.kind;
+    look.assembly = q.get("assembly") || "auto";
+    look.mode = q.get("mode") || "auto";
+    look.color = q.get("color") || (kind === "ligand" ? "element" : "auto");
+    look.focus = q.get("focus");
+    look.highlight = kind === "entity" ? `entity ${image.entity}` : kind === "modres" ? "modres" : kind === "ligand" ? look.focus : null;
+    modeMenu.value = look.mode; colourMenu.value = look.color; assemblyMenu.value = look.assembly;
+    for (const a of strip.querySelectorAll("a")) a.removeAttribute("aria-current");
+    link.setAttribute("aria-current", "true");
+    zoomAll.hidden = !look.focus;
+    zoomPart.hidden = !look.highlight;
+    view.sent = [];
+    view.view = null;
+    remember();
+    view.connect();
+    stage.scrollIntoView({ block: "nearest" });
+  };
   json(`/v1/molecules/${record.id}/images?size=160`).then(answer => {
     for (const image of answer.images) {
       const large = image.image.replace("size=160x160", "size=1024x1024");
-      strip.append(el("a", { href: withTicket(large), target: "_blank", rel: "noopener", title: image.text, class: `set-${image.kind}` },
+      const link = el("a", { href: withTicket(large), target: "_blank", rel: "noopener", title: `${image.text} (click: show it live)`, class: `set-${image.kind}` },
         el("img", { src: withTicket(image.image), alt: image.text, width: 160, height: 160, loading: "lazy" }),
-        el("span", {}, image.ligand ? `${image.kind} ${image.ligand}` : image.entity ? `entity ${image.entity}` : image.name.split("_").slice(1, -1).join(" "))));
+        el("span", {}, image.ligand ? `${image.kind} ${image.ligand}` : image.entity ? `entity ${image.entity}` : image.name.split("_").slice(1, -1).join(" ")));
+      link.addEventListener("click", event => {
+        if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
+        event.preventDefault();
+        showLive(image, link);
+      });
+      strip.append(link);
     }
     if (!answer.images.length) strip.append(el("p", {}, "No images for this entry."));
   }).catch(e => strip.append(el("p", {}, `The image set cannot be listed: ${e.message}.`)));

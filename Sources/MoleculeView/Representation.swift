@@ -103,6 +103,9 @@ public enum Representations {
 
     public static var names: [String] { all.map { $0.name } }
 
-    /// What `thumbnails` makes by default: the two classic pictures of the sample browser.
-    public static let thumbnailModes: [DrawMode] = [.ballAndStick, .spacefill]
+    /// What `thumbnails` makes by default: one picture a person would want to see in a grid, the
+    /// automatic representation (cartoon for polymers, spacefill for large assemblies,
+    /// ball-and-stick for small molecules). The sample browser's two classic cards stay by name
+    /// (`--mode ball-and-stick,spacefill`).
+    public static let thumbnailModes: [DrawMode] = [.auto]
 }

@@ -67,15 +67,15 @@ extension MolshotService {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: buffer))
     }
 
-    /// The thumbnail the viewer shows for the file with this checksum: its cartoon, else
-    /// ball-and-stick, else spacefill, else any (the folder is listed again when it changes).
+    /// The thumbnail the viewer shows for the file with this checksum: its automatic picture, else
+    /// cartoon, else ball-and-stick, else spacefill, else any (the folder is listed again when it changes).
     func thumbnailName(checksum: String) -> String? {
         guard let folder = configuration.thumbnails else { return nil }
         let modified = (try? FileManager.default.attributesOfItem(atPath: folder)[.modificationDate] as? Date) ?? nil
         return thumbnailIndex.withLock { index -> String? in
             if index.modified != modified || modified == nil {
                 var best: [String: (rank: Int, name: String)] = [:]
-                let preference = ["-cartoon.png", "-ball-and-stick.png", "-spacefill.png"]
+                let preference = ["-auto.png", "-cartoon.png", "-ball-and-stick.png", "-spacefill.png"]
                 for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasSuffix(".png") {
                     guard let dash = name.firstIndex(of: "-") else { continue }
                     let key = String(name[..<dash]), rank = preference.firstIndex { name.hasSuffix($0) } ?? preference.count

@@ -2,13 +2,12 @@ import Core
 import MoleculeView
 
 extension RenderRequest {
-    /// The thumbnails' defaults: 256 x 256, ball-and-stick and spacefill in element colors (the
-    /// sample browser's two cards, whose names stay as they were before `auto` was the default).
+    /// The thumbnails' defaults: 256 x 256, the automatic representation in automatic colours
+    /// (cartoons by chain, small molecules by element), as `render` draws by default.
     public static var thumbnails: RenderRequest {
         var r = RenderRequest()
         (r.width, r.height) = (256, 256)
         r.modes = Representations.thumbnailModes
-        r.color = .theme(.element)
         return r
     }
 

@@ -290,6 +290,19 @@ const g = c.getContext('2d'); g.drawImage(img, 0, 0, 32, 32); return [...g.getIm
         check("the molecule page shows the entry's image set, its ligand among them", strip is not None and "set-ligand" in kinds)
         driver.execute_script("document.getElementById('image-set').scrollIntoView()")
         driver.save_screenshot(os.path.join(args.shots, "molecule-image-set.png"))
+        # A click on a picture of the set shows its view live: the B-factor putty, then the entity.
+        if strip is not None:
+            tabs = len(driver.window_handles)
+            before = pixels(view)
+            driver.execute_script("arguments[0].click()", driver.find_element(By.CSS_SELECTOR, "#image-set a.set-bfactor"))
+            putty = changed(view, before) and wait(lambda: "mode=putty" in driver.current_url and "color=bfactor" in driver.current_url
+                                                   and driver.find_element(By.ID, "mode-menu").get_attribute("value") == "putty", 30)
+            check("a click on the set's B-factor picture shows a live putty by B-factor, in the same tab",
+                  putty is not None and len(driver.window_handles) == tabs)
+            driver.execute_script("arguments[0].click()", driver.find_element(By.CSS_SELECTOR, "#image-set a.set-entity"))
+            entity = wait(lambda: "highlight=entity" in driver.current_url and "highlighted" in driver.find_element(By.ID, "mode").text, 30)
+            check("a click on an entity's picture highlights the entity live", entity is not None)
+            driver.save_screenshot(os.path.join(args.shots, "molecule-image-set-clicked.png"))
         if zoomed is None:
             print("      state:", view.get_attribute("data-state"), "notice:", driver.find_element(By.ID, "notice").text, "url:", driver.current_url)
         driver.save_screenshot(os.path.join(args.shots, "molecule-zoom-to-ligand.png"))

@@ -8,7 +8,7 @@ final class ThumbnailsCommandTests: GLTestCase {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-procs-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
         let fixtures = ["1crn.pdb", "Caffeine.pdb", "TYR.sdf", "1lzh.pdb.gz", "adrenalin.mol2"].map { "Tests/Fixtures/" + $0 }
-        let run = try MolshotBinary.run(["thumbnails"] + fixtures + ["-o", out.path, "--size", "48", "--processes", "3",
+        let run = try MolshotBinary.run(["thumbnails"] + fixtures + ["-o", out.path, "--size", "48", "--processes", "3", "--mode", "ball-and-stick,spacefill",
                                                                             "--contact-sheet", "3x2"])
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertTrue(run.stdout.hasPrefix("5 rendered, 0 up to date, 0 failed of 5"), run.stdout)
@@ -18,8 +18,29 @@ final class ThumbnailsCommandTests: GLTestCase {
         XCTAssertFalse(names.contains { $0.contains(".part-") }, "the part processes' index parts were merged")
         let index = try String(contentsOf: out.appendingPathComponent("index.jsonl"), encoding: .utf8)
         XCTAssertEqual(index.split(separator: "\n").count, 5)
-        let again = try MolshotBinary.run(["thumbnails"] + fixtures + ["-o", out.path, "--size", "48", "--processes", "2"])
+        let again = try MolshotBinary.run(["thumbnails"] + fixtures + ["-o", out.path, "--size", "48", "--processes", "2", "--mode", "ball-and-stick,spacefill"])
         XCTAssertTrue(again.stdout.hasPrefix("0 rendered, 5 up to date"), again.stdout)
+    }
+
+    /// By default one picture a file, the one `render` draws by default (auto: crambin's cartoon by
+    /// chain, caffeine in ball-and-stick) at 256 px, byte for byte, named `-auto.png`.
+    func testTheDefaultIsThePictureRenderDraws() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-auto-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let run = try MolshotBinary.run(["thumbnails", "Tests/Fixtures/1crn.pdb", "Tests/Fixtures/Caffeine.pdb", "-o", out.appendingPathComponent("t").path])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let index = try String(contentsOf: out.appendingPathComponent("t/index.jsonl"), encoding: .utf8).split(separator: "\n")
+            .map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        XCTAssertEqual(index.count, 2)
+        for row in index {
+            let outputs = try XCTUnwrap(row["outputs"] as? [String])
+            XCTAssertEqual(outputs.count, 1)
+            XCTAssertTrue(outputs[0].hasSuffix("-auto.png"), outputs[0])
+            let source = try XCTUnwrap(row["source"] as? String)
+            let png = out.appendingPathComponent("r.png").path
+            XCTAssertEqual(try MolshotBinary.run(["render", source, "-o", png, "--size", "256"]).status, 0)
+            XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent("t/" + outputs[0])), try Data(contentsOf: URL(fileURLWithPath: png)), source)
+        }
     }
 
     func testAKilledRunFinishesWhenStartedAgainAndLeavesOnlyWholePNGs() throws {
@@ -38,7 +59,7 @@ final class ThumbnailsCommandTests: GLTestCase {
         func start() throws -> Process {
             let p = Process()
             p.executableURL = binary
-            p.arguments = ["thumbnails", input.path, "-o", output.path, "--size", "200", "--jobs", "2", "--processes", "2"]
+            p.arguments = ["thumbnails", input.path, "-o", output.path, "--size", "200", "--jobs", "2", "--processes", "2", "--mode", "ball-and-stick,spacefill"]
             p.standardOutput = FileHandle.nullDevice
             p.standardError = FileHandle.nullDevice
             try p.run()

@@ -21,6 +21,6 @@ final class SticksTests: XCTestCase {
         }
         XCTAssertGreaterThan(drawn["sticks"]!, 0)
         XCTAssertGreaterThan(drawn["sticks"]! * 2, drawn["lines"]! * 3, "sticks are thicker than lines: \(drawn)")
-        XCTAssertEqual(Representations.thumbnailModes, [.ballAndStick, .spacefill], "thumbnails keep their two modes")
+        XCTAssertEqual(Representations.thumbnailModes, [.auto], "thumbnails draw what render draws by default")
     }
 }

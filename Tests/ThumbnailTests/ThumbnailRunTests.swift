@@ -32,6 +32,8 @@ final class ThumbnailRunTests: GLTestCase {
         var job = ThumbnailJob(inputs: [dir.appendingPathComponent("in").path], outputDirectory: dir.appendingPathComponent("out").path)
         job.request.width = 64
         job.request.height = 64
+        // The sample browser's two cards: two pictures a file (the default is one, `auto`).
+        job.request.modes = [.ballAndStick, .spacefill]
         job.jobs = 2
         settings(&job)
         return job
