@@ -621,6 +621,7 @@ async function moleculePage(id, params = new URLSearchParams()) {
     look.highlight = kind === "entity" ? `entity ${image.entity}` : kind === "modres" ? "modres" : kind === "ligand" ? look.focus : null;
     modeMenu.value = look.mode; colourMenu.value = look.color; assemblyMenu.value = look.assembly;
     for (const a of strip.querySelectorAll("a")) a.removeAttribute("aria-current");
+    for (const b of picks.querySelectorAll("button")) b.setAttribute("aria-pressed", "false");
     link.setAttribute("aria-current", "true");
     zoomAll.hidden = !look.focus;
     zoomPart.hidden = !look.highlight;

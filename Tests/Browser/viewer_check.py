@@ -301,7 +301,8 @@ const g = c.getContext('2d'); g.drawImage(img, 0, 0, 32, 32); return [...g.getIm
                   putty is not None and len(driver.window_handles) == tabs)
             driver.execute_script("arguments[0].click()", driver.find_element(By.CSS_SELECTOR, "#image-set a.set-entity"))
             entity = wait(lambda: "highlight=entity" in driver.current_url and "highlighted" in driver.find_element(By.ID, "mode").text, 30)
-            check("a click on an entity's picture highlights the entity live", entity is not None)
+            check("a click on an entity's picture highlights the entity live, and no part button stays pressed", entity is not None
+                  and not driver.find_elements(By.CSS_SELECTOR, "#parts button[aria-pressed='true']"))
             driver.save_screenshot(os.path.join(args.shots, "molecule-image-set-clicked.png"))
         if zoomed is None:
             print("      state:", view.get_attribute("data-state"), "notice:", driver.find_element(By.ID, "notice").text, "url:", driver.current_url)
