@@ -111,18 +111,21 @@ print("cluster: ok: every input in exactly one shard, the same bytes as one run"
 PY
 
 # The same for entry image sets: `molshot images --shard` as a second array job, against one run.
-images="$work/images"; images_single="$work/images-single"
+# Entries by the ID each file names: a folder holding two files of one entry (1crn.pdb and 1CRN.cif)
+# draws it once, from either, so the list keeps one file an entry.
+images="$work/images"; images_single="$work/images-single"; entries="$work/entries.txt"
 mkdir -p "$images"
+ls "$input" | grep -v -x -i '1crn.cif' | sed "s|^|$input/|" > "$entries"
 cat > "$work/images.sh" <<JOB
 #!/bin/sh
-exec "$molshot" images "$input" "$images" --size 96 --type entry,ligand,bfactor --shard \${SLURM_ARRAY_TASK_ID}/$shards
+exec "$molshot" images "$entries" "$images" --size 96 --type entry,ligand,bfactor --shard \${SLURM_ARRAY_TASK_ID}/$shards
 JOB
 chmod 755 "$work/images.sh"
 submitted=$(sbatch --parsable --array=1-$shards --cpus-per-task=1 --output="$work/log/images-%a.out" --wait "$work/images.sh" 2>"$work/log/sbatch-images.err")
 status=$?
 echo "cluster: Slurm job ${submitted%%;*} (images), array 1-$shards, exit $status"
 [ $status -eq 0 ] || fail "the images array job failed: $(cat "$work"/log/images-*.out | tail -5)"
-"$molshot" images "$input" "$images_single" --size 96 --type entry,ligand,bfactor >/dev/null || fail "the single images run failed"
+"$molshot" images "$entries" "$images_single" --size 96 --type entry,ligand,bfactor >/dev/null || fail "the single images run failed"
 python3 - "$images" "$images_single" <<'PY' || exit 1
 import os, sys
 sharded, single = sys.argv[1], sys.argv[2]

@@ -30,8 +30,11 @@ left_out = {n.strip().lower() for n in a.exclude.split(",") if n.strip()}
 entries = [e for e in entries if os.path.basename(e).split(".")[0].lower() not in left_out]
 only = [n.strip().lower() for n in a.only.split(",") if n.strip()]
 if only:
-    entries = sorted((e for e in entries if os.path.basename(e).split(".")[0].lower() in only),
-                     key=lambda e: only.index(os.path.basename(e).split(".")[0].lower()))
+    # Each named entry's mmCIF, else its PDB file (1hpv is in the corpus only as PDB).
+    stem = lambda e: os.path.basename(e).split(".")[0].lower()
+    pdbs = sorted(glob.glob(os.path.join(a.corpus, "*.pdb")))
+    entries = [next((e for e in entries + pdbs if stem(e) == n), None) for n in only]
+    entries = [e for e in entries if e]
 if a.limit:
     entries = entries[:a.limit]
 work = tempfile.mkdtemp(prefix="molshot-images-bench-")

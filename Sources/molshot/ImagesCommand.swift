@@ -148,10 +148,18 @@ struct ImagesCommand: ParsableCommand {
             Molshot.keepUntilExit(renderer)
             let perception = try BondPerception.standard()
             var made = 0, skipped = 0, failed = 0
+            var drawnFrom: [String: String] = [:]
             for (offset, item) in all.enumerated() where offset % mine.count == mine.index - 1 {
                 do {
                     let structure = try source.load(item).structure
                     let id = EntryImages.entryID(structure, source: item)
+                    // Two files of one entry (1crn.pdb, 1CRN.cif): the first drawn, the other said.
+                    if let first = drawnFrom[id] {
+                        FileHandle.standardError.write(Data("molshot: \(item): entry \(id) was drawn from \(first) in this run; skipped\n".utf8))
+                        skipped += 1
+                        continue
+                    }
+                    drawnFrom[id] = item
                     if !force && FileManager.default.fileExists(atPath: (outdir as NSString).appendingPathComponent("\(id).json")) {
                         skipped += 1
                         continue
