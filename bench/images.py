@@ -47,6 +47,8 @@ mine = time.perf_counter() - t
 if r.returncode != 0:
     print(r.stderr[-2000:], file=sys.stderr)
 summaries = [json.load(open(p)) for p in sorted(glob.glob(os.path.join(out, "*.json"))) if not p.endswith(".caption.json")]
+if only:
+    summaries.sort(key=lambda s: only.index(s["entry"]) if s["entry"] in only else len(only))
 images = sum(len(s["images"]) for s in summaries)
 print(f"# images: {len(summaries)} corpus mmCIF entries, {images} images at {a.size} px; molshot in one process")
 

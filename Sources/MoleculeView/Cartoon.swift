@@ -82,16 +82,25 @@ public struct Cartoon: Representation {
             }
             for r in chain.residues {
                 let residue = model.residues[Int(r)]
-                var guide: Int32?, isNucleic = false, c: SIMD3<Float>?, o: SIMD3<Float>?
+                var guide: Int32?, isNucleic = false, c: SIMD3<Float>?, o: SIMD3<Float>?, o5: Int32?
                 for a in residue.atoms {
                     let atom = model.atoms[Int(a)]
                     switch atom.name.description {
                     case "CA" where guide == nil && atom.element.symbol == "C": guide = a
                     case "P" where guide == nil: guide = a; isNucleic = true
+                    case "O5'", "O5*": o5 = a
                     case "C": c = atom.position
                     case "O": o = atom.position
                     default: break
                     }
+                }
+                // The first nucleotide of a strand has no phosphate: its O5', bonded to where the
+                // phosphate would be, starts the backbone, as PyMOL's cartoon starts there (no
+                // ball-and-stick blob at the strand's end).
+                if guide == nil, let o5, !residue.isHetero || residue.isModified,
+                   Selection.nucleotides.contains(residue.name.description.uppercased()) || residue.isModified {
+                    guide = o5
+                    isNucleic = true
                 }
                 guard let g = guide, visible[Int(g)], !residue.isHetero || residue.isModified || isNucleic else {
                     flush()

@@ -26,13 +26,20 @@ public struct PreparedMolecule: Sendable {
         return Camera(center: bounds.center, radius: bounds.radius)
     }
 
+    /// The atoms the picture shows, whatever represents them (the filter's atoms, or those of the
+    /// `--show` selections together): what the view is oriented on.
+    var shown: [Bool] = []
+
     /// The rotation that shows the shown atoms along their principal axes (`Orientation`): the
-    /// atoms drawn as spheres and those a mesh stands for (a cartoon's CA and P atoms), so that the
-    /// view does not hang on how finely a cartoon is cut.
+    /// atoms themselves, not the representation's geometry, so that changing only the
+    /// representation (spacefill to surface, cartoon to ball-and-stick) or the colours keeps the
+    /// view, as the view is of the molecule.
     public var principalAxes: Quaternion {
-        let s = geometry.spheres
-        var points = (0..<(s.count / 4)).map { SIMD3(s[4 * $0], s[4 * $0 + 1], s[4 * $0 + 2]) }
-        if !geometry.meshes.isEmpty {
+        var points: [SIMD3<Float>] = []
+        for (atom, on) in zip(model.atoms, shown) where on { points.append(atom.position) }
+        if points.count < 2 {
+            let s = geometry.spheres
+            points = (0..<(s.count / 4)).map { SIMD3(s[4 * $0], s[4 * $0 + 1], s[4 * $0 + 2]) }
             var seen = Set(geometry.sphereAtoms)
             for m in geometry.meshes { for a in m.atoms where seen.insert(a).inserted { points.append(model.atoms[Int(a)].position) } }
         }
@@ -52,6 +59,7 @@ public struct PreparedMolecule: Sendable {
             // Nothing but hydrogens or waters (H2, a water box): show them rather than nothing.
             visible = model.defaultConformerMask()
         }
+        shown = visible
         bonds = representation.usesBonds ? perception.bonds(of: model, embedded: structure.embeddedTemplates) : []
         geometry = representation.make(pixelsPerÅngström: pixelsPerÅngström).geometry(of: model, bonds: bonds, visible: visible, elements: perception.elements,
                                                    secondaryStructure: structure.secondaryStructure)
@@ -114,6 +122,7 @@ public struct PreparedMolecule: Sendable {
         var bonds: [Bond]?
         let requested = color.colors(for: model, elements: perception.elements, secondaryStructure: structure.secondaryStructure)
         var geometry = MoleculeGeometry()
+        var shown = [Bool](repeating: false, count: model.atoms.count)
         for show in shows {
             try WorkDeadline.check()
             let selected = show.selection.mask(in: model)
@@ -121,6 +130,7 @@ public struct PreparedMolecule: Sendable {
             var visible = zip(selected, filtered).map { $0 && $1 }
             if !visible.contains(true) { visible = zip(selected, conformer).map { $0 && $1 } }
             guard visible.contains(true) else { continue }
+            for i in visible.indices where visible[i] { shown[i] = true }
             let representation = try PreparedMolecule.representation(show.representation, for: model, field: "show")
             if representation.usesBonds && bonds == nil {
                 bonds = perception.bonds(of: model, embedded: structure.embeddedTemplates)
@@ -136,6 +146,7 @@ public struct PreparedMolecule: Sendable {
         }
         self.bonds = bonds ?? []
         self.geometry = geometry
+        self.shown = shown
         atomColors = requested
         id = PreparedMolecule.ids.add(1, ordering: .relaxed).newValue
         detailScale = PreparedMolecule.detailScale(pixelsPerÅngström, geometry)

@@ -80,8 +80,15 @@ final class CartoonTests: XCTestCase {
         XCTAssertTrue(meshes.contains { $0.name == Cartoon.name && $0.triangleCount > 1000 }, "\(meshes.map(\.name))")
         let cartoon = try XCTUnwrap(meshes.first { $0.name == Cartoon.name })
         XCTAssertEqual(cartoon.colors.count, cartoon.positions.count)
-        // The first residue of each strand has no phosphate: it stays as atoms.
-        XCTAssertGreaterThan(p.geometry.sphereCount, 0)
+        // The first residue of each strand has no phosphate: its O5' starts the backbone, and
+        // none of its atoms is left as a ball-and-stick blob at the strand's end.
+        let model0 = p.model
+        for chain in model0.chains {
+            guard let first = chain.residues.first.map({ model0.residues[Int($0)] }),
+                  Selection.nucleotides.contains(first.name.description.uppercased()) else { continue }
+            XCTAssertFalse(first.atoms.contains { a in p.geometry.sphereAtoms.contains(a) },
+                           "chain \(chain.id)'s first nucleotide \(first.name) is in the cartoon, not a blob")
+        }
         // Bases are slabs over their rings: each N3 of a phosphate-carrying nucleotide has slab corners a quarter Å off it.
         let model = p.model
         var slabbed = 0, bases = 0

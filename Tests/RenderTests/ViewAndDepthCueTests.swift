@@ -57,6 +57,23 @@ final class ViewAndDepthCueTests: XCTestCase {
 
     /// The atoms as the camera shows them touch the margin on the tighter axis and never cross it,
     /// at many aspect ratios and turns (orthographic: exact).
+    /// The view is of the molecule, not of its representation: every mode and colouring of the
+    /// same atoms is oriented alike (spacefill to surface no longer shows the other face), and a
+    /// `--show` of the same atoms too.
+    func testChangingOnlyTheRepresentationKeepsTheView() throws {
+        for file in ["1hpv.pdb", "1bna.pdb", "1crn.pdb"] {
+            let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent(file).path)
+            let first = try Rendering.prepared(s, .spacefill).principalAxes
+            for mode in [DrawMode.surface, .cartoon, .putty, .ballAndStick, .sticks, .lines] {
+                XCTAssertEqual(try Rendering.prepared(s, mode).principalAxes, first, "\(file) \(mode)")
+            }
+            XCTAssertEqual(try Rendering.prepared(s, .cartoon, color: .chain).principalAxes, first, "\(file) by chain")
+            let shows = try PreparedMolecule(s, shows: [try Show(parsing: "cartoon: chain A"), try Show(parsing: "spacefill: not chain A")],
+                                             perception: try BondPerception.standard())
+            XCTAssertEqual(shows.principalAxes, first, "\(file) shows")
+        }
+    }
+
     func testTheFitTouchesTheMarginOnTheTighterAxisAndNeverCrossesIt() {
         var seed: UInt64 = 42
         func random() -> Float {

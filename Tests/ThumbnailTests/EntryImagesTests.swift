@@ -126,31 +126,38 @@ final class EntryImagesTests: GLTestCase {
     /// (a red ring at the origin) and z to the right (blue).
     func testSeveralViewsGetAxisArrows() throws {
         let path = Self.fixtures.appendingPathComponent("1crn.pdb").path
-        func corner(_ file: String) throws -> (red: Int, green: Int, blue: Int) {
-            let image = try PNGDecoder.read(dir.appendingPathComponent(file).path)
-            var c = (red: 0, green: 0, blue: 0)
-            for y in 140..<200 { for x in 0..<60 {
-                let p = image.pixel(x, y)
-                guard p.a > 200 else { continue }
+        func image(_ file: String) throws -> RGBAImage { try PNGDecoder.read(dir.appendingPathComponent(file).path) }
+        func clear() throws {
+            for file in try FileManager.default.contentsOfDirectory(atPath: dir.path) { try FileManager.default.removeItem(at: dir.appendingPathComponent(file)) }
+        }
+        // The pictures without arrows first: what the corner holds of the molecule itself.
+        _ = try make(path) { $0.kinds = [.entry]; $0.views = EntryImages.View.allCases; $0.sizes = [(200, 200)]; $0.axes = false }
+        let plain = try ["front", "side"].map { try image("1crn_deposited_chain_\($0)_200x200.png") }
+        try clear()
+        _ = try make(path) { $0.kinds = [.entry]; $0.sizes = [(200, 200)] }
+        XCTAssertEqual(try image("1crn_deposited_chain_front_200x200.png"), plain[0], "one view: no arrows")
+        try clear()
+        // With arrows: the corner's pixels that changed, by colour.
+        _ = try make(path) { $0.kinds = [.entry]; $0.views = EntryImages.View.allCases; $0.sizes = [(200, 200)] }
+        func arrows(_ view: Int) throws -> (red: Int, green: Int, blue: Int, elsewhere: Int) {
+            let drawn = try image("1crn_deposited_chain_\(["front", "side"][view])_200x200.png")
+            var c = (red: 0, green: 0, blue: 0, elsewhere: 0)
+            for y in 0..<200 { for x in 0..<200 {
+                let p = drawn.pixel(x, y), q = plain[view].pixel(x, y)
+                guard p != q else { continue }
+                guard x < 60 && y >= 140 else { c.elsewhere += 1; continue }
                 if p.r > 180 && p.g < 90 && p.b < 90 { c.red += 1 }
                 if p.g > 130 && p.r < 80 && p.b < 100 { c.green += 1 }
                 if p.b > 180 && p.r < 90 && p.g < 120 { c.blue += 1 }
             } }
             return c
         }
-        _ = try make(path) { $0.kinds = [.entry]; $0.views = EntryImages.View.allCases; $0.sizes = [(200, 200)] }
-        let front = try corner("1crn_deposited_chain_front_200x200.png")
+        let front = try arrows(0)
         XCTAssertGreaterThan(front.red, 10); XCTAssertGreaterThan(front.green, 10); XCTAssertGreaterThan(front.blue, 5)
-        let side = try corner("1crn_deposited_chain_side_200x200.png")
+        XCTAssertEqual(front.elsewhere, 0, "only the corner changes")
+        let side = try arrows(1)
         XCTAssertGreaterThan(side.blue, 10, "z drawn across in the side view")
         XCTAssertGreaterThan(side.green, 10)
-        for file in try FileManager.default.contentsOfDirectory(atPath: dir.path) { try FileManager.default.removeItem(at: dir.appendingPathComponent(file)) }
-        _ = try make(path) { $0.kinds = [.entry]; $0.views = EntryImages.View.allCases; $0.sizes = [(200, 200)]; $0.axes = false }
-        let none = try corner("1crn_deposited_chain_front_200x200.png")
-        XCTAssertEqual(none.red + none.green + none.blue, 0, "--no-axes")
-        _ = try make(path) { $0.kinds = [.entry]; $0.sizes = [(200, 200)] }
-        let one = try corner("1crn_deposited_chain_front_200x200.png")
-        XCTAssertEqual(one.red + one.green + one.blue, 0, "one view: no arrows")
     }
 
     /// A ligand's image shows the ligand in the middle of the picture and not hidden: drawn with the
