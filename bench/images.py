@@ -95,7 +95,10 @@ if pymol:
         theirs = float(a.pymol_seconds)
 
 if a.sheet:
-    from PIL import Image, ImageDraw
+    from PIL import Image, ImageDraw, ImageFont
+    fonts = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Assets", "fonts")
+    ttf = next(iter(sorted(glob.glob(os.path.join(fonts, "*.ttf")))), None)
+    font = ImageFont.truetype(ttf, 11) if ttf else None
     rows = [(s["entry"], c) for s in summaries for c in s["images"]]
     rows.sort(key=lambda r: (only.index(r[0]) if r[0] in only else 99, r[1]["name"]))
     cell, text, per_row = 200, 30, 3
@@ -103,7 +106,7 @@ if a.sheet:
     lines = (len(rows) + per_row - 1) // per_row
     sheet = Image.new("RGB", (per_row * pair, lines * (cell + text) + 30), "white")
     draw = ImageDraw.Draw(sheet)
-    draw.text((10, 8), "Each pair: molshot images (left), PyMOL 2.5 ray-traced by the same script (right)", fill="black")
+    draw.text((10, 8), "Each pair: molshot images (left), PyMOL 2.5 ray-traced by the same script (right)", fill="black", font=font)
     for k, (entry, c) in enumerate(rows):
         x0, y = (k % per_row) * pair, 30 + (k // per_row) * (cell + text)
         for col, folder in enumerate([out, os.path.join(work, "pymol")]):
@@ -116,8 +119,8 @@ if a.sheet:
                 bg.alpha_composite(im)
                 sheet.paste(bg.convert("RGB"), (x0 + col * (cell + 4), y))
         words = c["text"]
-        draw.text((x0 + 4, y + cell + 2), words[:64], fill="black")
-        draw.text((x0 + 4, y + cell + 15), words[64:128], fill="black")
+        draw.text((x0 + 4, y + cell + 2), words[:64], fill="black", font=font)
+        draw.text((x0 + 4, y + cell + 15), words[64:128], fill="black", font=font)
     sheet.save(a.sheet, quality=80)
     print(f"# sheet: {a.sheet}, {len(rows)} rows")
 

@@ -67,12 +67,16 @@ public enum ColorTheme: String, Sendable, CaseIterable {
             return model.atoms.map { chainColor[Int(model.residues[Int($0.residue)].chain)] }
         case .entity:
             let polymer = ColorTheme.polymerResidues(model)
-            var entities: [[ShortName]: Int] = [:]
+            // Chains of one entity alike: the entity the file names (mmCIF label_entity_id, PDB
+            // COMPND), else the same observed sequence. Chains of one entity may have different
+            // residues observed (1f2n's three capsid chains: 265, 249 and 278 residues).
+            var entities: [String: Int] = [:]
             let chainColor: [UInt32?] = model.chains.map { chain in
-                let sequence = chain.residues.filter { polymer[Int($0)] }.map { model.residues[Int($0)].name }
+                let sequence = chain.residues.filter { polymer[Int($0)] }.map { model.residues[Int($0)].name.description }
                 guard !sequence.isEmpty else { return nil }
-                let k = entities[sequence] ?? entities.count
-                entities[sequence] = k
+                let key = chain.entity.isEmpty ? "sequence " + sequence.joined(separator: " ") : "entity " + chain.entity
+                let k = entities[key] ?? entities.count
+                entities[key] = k
                 return ColorTheme.chainPalette[k % ColorTheme.chainPalette.count]
             }
             return model.atoms.map { atom in

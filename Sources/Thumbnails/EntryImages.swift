@@ -206,11 +206,11 @@ public enum EntryImages {
                                        ("show", "ball-and-stick element: \(instance)"), ("focus", instance)]) else { continue }
                 let chemical = structure.componentNames[name]
                 var c = caption(.ligand, stem, assembly: "model", coloring: "element",
-                                text: "Ligand \(name)\(chemical.map { " (\($0.lowercased()))" } ?? "") of \(upper), chain \(chain.id) "
-                                    + "residue \(residue.number), with the residues within 5 Å")
+                                text: "Ligand \(name)\(chemical.map { " (\($0.lowercased()))" } ?? "") of \(upper), "
+                                    + (chain.id.isEmpty ? "" : "chain \(chain.id) ") + "residue \(residue.number), with the residues within 5 Å")
                 c.ligand = name
                 c.ligandName = chemical
-                c.ligandInstance = "\(chain.id) \(residue.number)"
+                c.ligandInstance = chain.id.isEmpty ? "\(residue.number)" : "\(chain.id) \(residue.number)"
                 c.chains = [chain.id]
                 specs.append(Spec(settings: settings, kind: .ligand, stem: stem, assembly: .model, request: r, caption: c,
                                   legend: .fixed([LegendItem(color: "#909090", label: "carbon (elements by their CPK colours)")]), views: [.front]))
@@ -361,6 +361,8 @@ public enum EntryImages {
             var out: [LegendItem] = []
             var seen = Set<String>()
             let names = Dictionary(molecule.entities.map { ($0.id, $0.description) }, uniquingKeysWith: { a, _ in a })
+            // Waters are not drawn: not in the key.
+            let waters = Set(molecule.entities.filter { $0.type.lowercased() == "water" }.map(\.id))
             for chain in model.chains {
                 guard let first = chain.residues.first.map({ Int(model.residues[Int($0)].atoms.lowerBound) }),
                       first < prepared.atomColors.count else { continue }
@@ -370,7 +372,7 @@ public enum EntryImages {
                     label = "chain \(chain.id)"
                 } else {
                     key = chain.entity
-                    guard !key.isEmpty else { continue }
+                    guard !key.isEmpty, !waters.contains(key) else { continue }
                     label = "entity \(key)" + (names[key].map { $0.isEmpty ? "" : ": \($0)" } ?? "")
                 }
                 guard seen.insert(key).inserted else { continue }

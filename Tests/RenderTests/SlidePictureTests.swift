@@ -75,6 +75,18 @@ final class SlidePictureTests: XCTestCase {
         let b = Int(m.residues[Int(m.chains[1].residues.lowerBound)].atoms.lowerBound)
         XCTAssertEqual(e[a], e[b], "the same entity")
         XCTAssertNotEqual(chain[a], chain[b], "different chains")
+        // The file's entities decide, not the residues observed: 1f2n's three capsid chains (265,
+        // 249 and 278 residues seen) are entity 1, one colour (where the corpus is beside the checkout).
+        let capsid = Rendering.fixtures.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("shared/corpus/1f2n.cif")
+        if FileManager.default.fileExists(atPath: capsid.path) {
+            let s = try StructureFile.load(path: capsid.path)
+            let m = s.models[0], c = try colors(s, .entity)
+            let capsidChains = m.chains.filter { $0.entity == "1" }
+            let firsts = capsidChains.map { c[Int(m.residues[Int($0.residues.lowerBound)].atoms.lowerBound)] }
+            XCTAssertEqual(capsidChains.count, 3)
+            XCTAssertEqual(Set(firsts).count, 1, "one entity, one colour: \(firsts.map { String($0, radix: 16) })")
+        }
     }
 
     func testColourNamesAliasesAndNearMisses() throws {
