@@ -5,14 +5,19 @@ import Foundation
 /// `.build/release` of a checkout finds the checkout's); `share/molshot/NAME` beside an installed
 /// `bin/`; the checkout this file was compiled from.
 public enum ResourceLocator {
+    /// This process's executable (`/proc/self/exe`, else argv[0]): where data folders are looked
+    /// for, and what helper processes (thumbnail parts, image parts, render processes) run.
+    public static var executable: URL {
+        URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+    }
+
     public static func find(_ folder: String, marker: String, environment: String) -> URL? {
         let fm = FileManager.default
         func has(_ dir: URL) -> Bool { fm.fileExists(atPath: dir.appendingPathComponent(marker).path) }
         if let env = ProcessInfo.processInfo.environment[environment], !env.isEmpty {
             return URL(fileURLWithPath: env)
         }
-        let exe = URL(fileURLWithPath: (try? fm.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
-        var dir = exe.deletingLastPathComponent()
+        var dir = executable.deletingLastPathComponent()
         for _ in 0..<8 {
             let beside = dir.appendingPathComponent(folder)
             if has(beside) { return beside }

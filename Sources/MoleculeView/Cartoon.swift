@@ -259,12 +259,11 @@ public struct Cartoon: Representation {
             // The section's size, blended between residues; a strand ends in an arrowhead.
             let residue = t < 0.5 ? i : i + 1
             var w = size(i) * (1 - t) + size(i + 1) * t
-            if putty {
-                // The radius changes smoothly from residue to residue.
-            } else if run[i].state == .strand && run[i + 1].state == .strand && !nucleic
+            // (A putty's radius changes smoothly from residue to residue: no arrowheads, no steps.)
+            if !putty && run[i].state == .strand && run[i + 1].state == .strand && !nucleic
                 && (i + 2 >= n || run[i + 2].state != .strand) {
                 w.x = 2.8 * (1 - t) + 0.3 * t
-            } else if run[i].state != run[i + 1].state {
+            } else if !putty && run[i].state != run[i + 1].state {
                 // Keep the shape of the residue the point belongs to: no bulges between a ribbon and a tube.
                 w = size(residue)
             }

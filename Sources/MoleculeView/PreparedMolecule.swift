@@ -27,8 +27,8 @@ public struct PreparedMolecule: Sendable {
     }
 
     /// The atoms the picture shows, whatever represents them (the filter's atoms, or those of the
-    /// `--show` selections together): what the view is oriented on.
-    var shown: [Bool] = []
+    /// `--show` selections together): what the view is oriented on. Set by both initializers.
+    var shown: [Bool]
 
     /// The rotation that shows the shown atoms along their principal axes (`Orientation`): the
     /// atoms themselves, not the representation's geometry, so that changing only the
@@ -37,12 +37,6 @@ public struct PreparedMolecule: Sendable {
     public var principalAxes: Quaternion {
         var points: [SIMD3<Float>] = []
         for (atom, on) in zip(model.atoms, shown) where on { points.append(atom.position) }
-        if points.count < 2 {
-            let s = geometry.spheres
-            points = (0..<(s.count / 4)).map { SIMD3(s[4 * $0], s[4 * $0 + 1], s[4 * $0 + 2]) }
-            var seen = Set(geometry.sphereAtoms)
-            for m in geometry.meshes { for a in m.atoms where seen.insert(a).inserted { points.append(model.atoms[Int(a)].position) } }
-        }
         return Orientation.principalAxes(points)
     }
 

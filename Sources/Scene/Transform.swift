@@ -31,6 +31,9 @@ public struct Quaternion: Sendable, Equatable {
         return n > 0 ? Quaternion(x: x / n, y: y / n, z: z / n, w: w / n) : .identity
     }
 
+    /// The turn back (the conjugate, for a unit quaternion).
+    public var inverse: Quaternion { Quaternion(x: -x, y: -y, z: -z, w: w) }
+
     public func rotate(_ v: SIMD3<Float>) -> SIMD3<Float> {
         let m = matrix
         return m.0 * v.x + m.1 * v.y + m.2 * v.z

@@ -290,14 +290,14 @@ public enum EntryImages {
             defer { renderer.forget(prepared) }
             let legend = legendItems(spec.legend, prepared: prepared, molecule: molecule)
             let chains = spec.caption.chains.isEmpty ? Array(Set(prepared.model.chains.map(\.id))).sorted() : spec.caption.chains
-            let front = MoleculePicture(prepared, request: request).camera.rotation
+            // The front view's rotation, where arrows are drawn: what their directions are taken from.
+            let front = options.axes && options.views.count > 1 ? MoleculePicture(prepared, request: request).camera.rotation : nil
             for view in spec.views {
                 var r = request
                 r.rotate = view.rotation
                 let picture = MoleculePicture(prepared, request: r)
                 // Where the front view's right, up and towards-the-viewer point in this view.
-                let arrows = options.axes && options.views.count > 1
-                    ? EntryImages.axes(front: front, view: picture.camera.rotation) : nil
+                let arrows = front.map { EntryImages.axes(front: $0, view: picture.camera.rotation) }
                 var image = try picture.draw(renderer, keepScene: true).finished()
                 if let arrows { image.axisArrows(arrows) }
                 let stem = "\(id)_\(spec.stem)_\(view.rawValue)"
@@ -341,8 +341,7 @@ public enum EntryImages {
     /// The screen directions (x right, y up, z towards the viewer) of the front view's right, up
     /// and out in a view turned from it: the axis arrows of a side or top view.
     static func axes(front: Quaternion, view: Quaternion) -> [SIMD3<Float>] {
-        let back = Quaternion(x: -front.x, y: -front.y, z: -front.z, w: front.w)
-        return [SIMD3<Float>(1, 0, 0), SIMD3(0, 1, 0), SIMD3(0, 0, 1)].map { view.rotate(back.rotate($0)) }
+        [SIMD3<Float>(1, 0, 0), SIMD3(0, 1, 0), SIMD3(0, 0, 1)].map { view.rotate(front.inverse.rotate($0)) }
     }
 
     static var encoder: JSONEncoder {

@@ -135,10 +135,9 @@ struct ImagesCommand: ParsableCommand {
             let all = try entries().filter { sharded.contains($0) }
             var others: [Process] = []
             if part == nil, processes > 1, all.count > 1 {
-                let exe = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
                 for k in 2...processes {
                     let p = Process()
-                    p.executableURL = exe
+                    p.executableURL = ResourceLocator.executable
                     p.arguments = Array(CommandLine.arguments.dropFirst()) + ["--part", "\(k)/\(processes)"]
                     try p.run()
                     others.append(p)

@@ -111,7 +111,7 @@ struct ServeRun: ParsableCommand {
         var c = ServiceConfiguration(database: MoleculeLibrary.defaultPath())
         if let config { try c.read(configFile: config) }
         try ServiceSettings.apply(given, to: &c)
-        c.renderProcess = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        c.renderProcess = ResourceLocator.executable.path
         try ServiceSettings.checkFolders(c)
         return c
     }

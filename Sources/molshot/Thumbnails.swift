@@ -93,8 +93,7 @@ struct ThumbnailsCommand: ParsableCommand {
             try ThumbnailProcesses.runPart(job)
             return
         }
-        let exe = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
-        let run = try ThumbnailProcesses(job: job, processes: processes, executable: exe, arguments: Array(CommandLine.arguments.dropFirst()))
+        let run = try ThumbnailProcesses(job: job, processes: processes, executable: ResourceLocator.executable, arguments: Array(CommandLine.arguments.dropFirst()))
         let progress = ProgressReporter { run.progress }
         progress.start()
         // Part processes end with this one (they watch it), so the counts here are the run's.
