@@ -39,15 +39,32 @@ public final class ThumbnailProcesses: Sendable {
         return parts.isEmpty ? own : try run.finish(adding: try parts.map { try $0.wait() })
     }
 
-    /// The part side: runs `job` (a part; `isPartProcess`), writing its progress and summary lines to
-    /// standard output, and exits when the process that started it is gone (a killed run must not
-    /// leave workers behind).
-    public static func runPart(_ job: ThumbnailJob) throws {
-        let parent = getppid()
+    static let parentVariable = "MOLSHOT_PARENT_PID"
+
+    /// The environment of a helper process this process starts: its own, and its pid as the parent.
+    public static var helperEnvironment: [String: String] {
+        var e = ProcessInfo.processInfo.environment
+        e[parentVariable] = String(getpid())
+        return e
+    }
+
+    /// A helper process (a thumbnail or image part) ends when the process that started it is gone:
+    /// a killed run leaves no workers behind.
+    /// The parent is the one `helperEnvironment` names: a helper whose parent died before it got
+    /// this far was already handed to another and would otherwise wait for it forever.
+    public static func exitWithParent() {
+        let parent = ProcessInfo.processInfo.environment[parentVariable].flatMap { pid_t($0) } ?? getppid()
         BlockingPool.dedicated(name: "molshot-parent") {
             while getppid() == parent { Thread.sleep(forTimeInterval: 0.1) }
             _exit(2)
         }
+    }
+
+    /// The part side: runs `job` (a part; `isPartProcess`), writing its progress and summary lines to
+    /// standard output, and exits when the process that started it is gone (a killed run must not
+    /// leave workers behind).
+    public static func runPart(_ job: ThumbnailJob) throws {
+        exitWithParent()
         let run = ThumbnailRun(job)
         BlockingPool.dedicated(name: "molshot-progress") {
             while true {
@@ -72,6 +89,7 @@ final class ThumbnailPartProcess: Sendable {
     init(executable: URL, arguments: [String]) throws {
         process.executableURL = executable
         process.arguments = arguments
+        process.environment = ThumbnailProcesses.helperEnvironment
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.standardError

@@ -132,12 +132,14 @@ struct ImagesCommand: ParsableCommand {
             // The shard's entries, in turn among the processes: this one takes part 1 (or the part
             // it was given), copies of the same command the others.
             let mine = Shard(part ?? "") ?? Shard(index: 1, count: processes)
+            if part != nil { ThumbnailProcesses.exitWithParent() }
             let all = try entries().filter { sharded.contains($0) }
             var others: [Process] = []
             if part == nil, processes > 1, all.count > 1 {
                 for k in 2...processes {
                     let p = Process()
                     p.executableURL = ResourceLocator.executable
+                    p.environment = ThumbnailProcesses.helperEnvironment
                     p.arguments = Array(CommandLine.arguments.dropFirst()) + ["--part", "\(k)/\(processes)"]
                     try p.run()
                     others.append(p)

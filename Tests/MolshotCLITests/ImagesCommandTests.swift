@@ -52,6 +52,33 @@ final class ImagesCommandTests: GLTestCase {
         XCTAssertGreaterThan(try files("two").count, 8)
     }
 
+    /// A killed run leaves no part process behind: they end with the process that started them.
+    func testPartProcessesEndWithTheRun() throws {
+        let input = dir.appendingPathComponent("many")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        // A hundred entries (far more than the part can draw in the five seconds allowed below), each named by its file (no HEADER id), so none is skipped as drawn already.
+        let crambin = try String(contentsOf: Self.fixtures.appendingPathComponent("1crn.pdb"), encoding: .utf8)
+            .split(separator: "\n").filter { !$0.hasPrefix("HEADER") }.joined(separator: "\n") + "\n"
+        for i in 0..<100 { try Data(crambin.utf8).write(to: input.appendingPathComponent("copy\(i).pdb")) }
+        let output = dir.appendingPathComponent("killed")
+        let exe = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let p = Process()
+        p.executableURL = exe.deletingLastPathComponent().appendingPathComponent("molshot")
+        p.arguments = ["images", input.path, output.path, "--size", "400", "--processes", "2"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline && ThumbnailsCommandTests.processes(naming: output.path) < 2 && p.isRunning { usleep(10_000) }
+        XCTAssertEqual(ThumbnailsCommandTests.processes(naming: output.path), 2, "the run and its part process")
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        // The part looks for its parent ten times a second.
+        let gone = Date().addingTimeInterval(5)
+        while ThumbnailsCommandTests.processes(naming: output.path) > 0 && Date() < gone { usleep(20_000) }
+        XCTAssertEqual(ThumbnailsCommandTests.processes(naming: output.path), 0, "the part process left with the run")
+    }
+
     /// A bad kind is refused with a hint; a broken entry among good ones is named, the rest drawn, exit 1.
     func testBadInputIsNamed() throws {
         var r = try MolshotBinary.run(["images", dir.appendingPathComponent("in/1crn.pdb").path, dir.appendingPathComponent("out").path, "--type", "ligands"])
