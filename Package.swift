@@ -25,6 +25,9 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("pthread")]),
         // Live frames as JPEG (libjpeg-turbo) and WebP (libwebp), for browsers that take them.
         .target(name: "CFrameWriter", path: "Sources/CFrameWriter", linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("webp")]),
+        // Movies (MP4, WebM, GIF) through FFmpeg's libraries, opened at run time (dlopen): building needs
+        // libavcodec-dev, libavformat-dev and libswscale-dev's headers; commands that make no movie load none of them.
+        .target(name: "CVideoWriter", path: "Sources/CVideoWriter", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
         .target(name: "CMemory", path: "Sources/CMemory"),
         // libcurl is opened at run time (dlopen) by the commands that go to the network.
         .target(name: "CHTTP", path: "Sources/CHTTP", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
@@ -32,7 +35,7 @@ let package = Package(
         .target(name: "Core", dependencies: ["CZlib", "CLibDeflate"]),
         .target(name: "Structure", dependencies: ["CZlib", "Core"]),
         // Pictures as pixels, with no GL: images, PNG and APNG, edge smoothing, depth effects.
-        .target(name: "Imaging", dependencies: ["CPNGWriter", "CFrameWriter", "CZlib", "Core"]),
+        .target(name: "Imaging", dependencies: ["CPNGWriter", "CFrameWriter", "CVideoWriter", "CZlib", "Core"]),
         // The GL device: OSMesa, buffers, programs, the offscreen pass.
         .target(name: "Graphics", dependencies: ["COpenGL", "Imaging", "Core"]),
         .target(name: "Scene", dependencies: ["Core"]),

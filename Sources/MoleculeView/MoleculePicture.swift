@@ -19,11 +19,13 @@ public struct MoleculePicture: Sendable {
         self.init(try PreparedMolecule(structure, mode: mode, request: request, perception: perception), request: request)
     }
 
-    /// A view of a molecule prepared already (several views of one load).
-    public init(_ prepared: PreparedMolecule, request: RenderRequest) {
+    /// A view of a molecule prepared already (several views of one load); `camera` instead of the
+    /// request's view (a movie's frames).
+    public init(_ prepared: PreparedMolecule, request: RenderRequest, camera: Camera? = nil) {
         self.prepared = prepared
         self.request = request
-        camera = request.camera(for: prepared)
+        let camera = camera ?? request.camera(for: prepared)
+        self.camera = camera
         style = request.style(for: prepared)
         let pixelsPerUnit = 1 / camera.worldUnitsPerPixel(width: request.width, height: request.height)
         let samples = max(1, min(MoleculeRenderer.requestedSamples(style, typicalRadius: MoleculeGeometry.medianRadius(prepared.geometry.spheres),

@@ -151,4 +151,40 @@ public struct Camera: Sendable, Equatable {
         camera.fit = pointwiseMax(SIMD2(hi.x - lo.x, hi.y - lo.y) / 2, SIMD2(repeating: 0.25))
         return camera
     }
+
+    /// The camera turned by each of `turns` (degrees about the screen's `axis`: 0 x, 1 y, 2 z)
+    /// about its center, fitted once for all of them: a fitted camera's extent becomes the widest
+    /// the atoms (`spheres`, x, y, z, r each) reach about the center in any of the turns, so that
+    /// nothing is cropped and the scale does not change as a movie turns. A camera fitted to its
+    /// bounding sphere fits every turn already, and nil `spheres` keep the fit as it is (a view
+    /// focused on a part).
+    public func turning(_ turns: [Float], axis: Int, spheres: [Float]?) -> [Camera] {
+        let cameras = turns.map { degrees -> Camera in
+            var c = self
+            c.rotate(degreesX: axis == 0 ? degrees : 0, degreesY: axis == 1 ? degrees : 0, degreesZ: axis == 2 ? degrees : 0)
+            return c
+        }
+        guard fit != nil, let spheres, !cameras.isEmpty else { return cameras }
+        // The widest reach, from turns sampled evenly (every one up to 72).
+        let step = max(1, cameras.count / 72)
+        var reach = SIMD2<Float>(repeating: 0.25)
+        for i in Swift.stride(from: 0, to: cameras.count, by: step) { reach = pointwiseMax(reach, cameras[i].reach(spheres)) }
+        return cameras.map { c in
+            var c = c
+            c.fit = reach
+            return c
+        }
+    }
+
+    /// Half the width and height the spheres span on screen about the center, as this camera's rotation shows them.
+    func reach(_ spheres: [Float]) -> SIMD2<Float> {
+        let m = rotation.matrix
+        let right = SIMD3(m.0.x, m.1.x, m.2.x), up = SIMD3(m.0.y, m.1.y, m.2.y)
+        var r = SIMD2<Float>(0, 0)
+        for i in 0..<(spheres.count / 4) {
+            let d = SIMD3(spheres[4 * i], spheres[4 * i + 1], spheres[4 * i + 2]) - center, radius = spheres[4 * i + 3]
+            r = pointwiseMax(r, SIMD2(abs((d * right).sum()) + radius, abs((d * up).sum()) + radius))
+        }
+        return r
+    }
 }

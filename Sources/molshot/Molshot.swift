@@ -14,7 +14,7 @@ struct Molshot: ParsableCommand {
             is one). molshot doctor says which backend, device and renderer draw here.
             """,
         version: MolshotVersion.current,
-        subcommands: [Info.self, Render.self, ImagesCommand.self, ExportCommand.self, PathwayCommand.self, ServeRun.self, ThumbnailsCommand.self, Doctor.self, ReplayCommand.self, LibraryCommand.self, Search.self, Fetch.self, MeasureParse.self, MeasureRender.self, MeasureSQL.self, MeasureLoad.self, MeasureLive.self]
+        subcommands: [Info.self, Render.self, ImagesCommand.self, ExportCommand.self, PathwayCommand.self, ServeRun.self, ThumbnailsCommand.self, Doctor.self, ReplayCommand.self, MovieCommand.self, LibraryCommand.self, Search.self, Fetch.self, MeasureParse.self, MeasureRender.self, MeasureSQL.self, MeasureLoad.self, MeasureLive.self]
     )
 
     /// The subcommands that draw (and so open OSMesa), by name.

@@ -47,6 +47,7 @@ extension Render: TunedCommand { static var processNeeds: ProcessNeeds { .drawin
 extension ImagesCommand: TunedCommand { static var processNeeds: ProcessNeeds { .drawing } }
 extension PathwayCommand: TunedCommand { static var processNeeds: ProcessNeeds { .drawing } }
 extension ReplayCommand: TunedCommand { static var processNeeds: ProcessNeeds { .drawing } }
+extension MovieCommand: TunedCommand { static var processNeeds: ProcessNeeds { .drawing } }
 extension Doctor: TunedCommand { static var processNeeds: ProcessNeeds { .drawing } }
 extension ServeRun: TunedCommand { static var processNeeds: ProcessNeeds { ProcessNeeds(heap: .returnLarge, preloadGL: true, draws: true) } }
 // Thumbnails start their GL thread themselves, and only where a picture needs GL: most are

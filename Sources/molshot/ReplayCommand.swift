@@ -11,10 +11,11 @@ import Structure
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
-        abstract: "Replay a gesture event file (JSON Lines) into numbered PNG frames and, on request, an animated PNG.",
+        abstract: "Replay a gesture event file (JSON Lines) into numbered PNG frames, an animated PNG, or a movie (MP4, WebM, GIF).",
         discussion: """
             Frames come at every "frame" event, or with --fps at N frames per second of event time, plus one of \
-            the final view. EVENTS may be - to read a live stream from standard input; each frame is written as \
+            the final view. With -o NAME.mp4, .webm or .gif the frames become a movie (H.264, VP9, or GIF with \
+            one palette) at --fps frames a second of event time (30 unless given), encoded as they are drawn. EVENTS may be - to read a live stream from standard input; each frame is written as \
             soon as it is due. The same file and options give the same frames, byte for byte.
 
             The event file is JSON Lines: a header {"type":"header","version":1,"viewport":{"width":W,"height":H}}, \
@@ -37,8 +38,11 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "With --pathway: write each tap as a JSON line here (time, point, and the node's id, name, kind and label, or null).")
     var log: String?
 
-    @Option(name: [.short, .customLong("output")], help: "Folder for frame-NNNNN.png.")
+    @Option(name: [.short, .customLong("output")], help: "Folder for frame-NNNNN.png, or a movie: NAME.mp4 (H.264), NAME.webm (VP9) or NAME.gif.")
     var output: String
+
+    @Option(help: "Movie quality from 1 to 100 (default: H.264 crf 18, VP9 crf 30).")
+    var quality: Int?
 
     @Option(help: "Frames per second of event time instead of one per frame event.")
     var fps: Double?
@@ -54,10 +58,25 @@ struct ReplayCommand: ParsableCommand {
 
     @OptionGroup var picture: PictureOptions<ReplayUse>
 
+    /// The movie -o names, if it names one.
+    var movie: MovieFormat? { MovieFormat(path: output) }
+
+    /// Frames a second: as given, or a movie's 30.
+    var frameRate: Double? { fps ?? (movie != nil ? 30 : nil) }
+
     func validate() throws {
-        guard output != "-" else { throw ValidationError("--output is a folder for the frames; - (standard output) is not one.") }
+        guard output != "-" else { throw ValidationError("--output is a folder for the frames or a movie file; - (standard output) is not one.") }
+        if let quality { guard (1...100).contains(quality) else { throw ValidationError("--quality must be from 1 to 100.") } }
+        if let movie {
+            if apng != nil { throw ValidationError("--apng goes with a folder of frames; \(output) is a movie (give one or the other).") }
+            if let fps, fps > movie.maxFPS {
+                throw ValidationError("--fps: a \(movie.rawValue.uppercased()) plays at most \(Int(movie.maxFPS)) frames a second.")
+            }
+        } else if quality != nil {
+            throw ValidationError("--quality is for movies (-o NAME.mp4, .webm or .gif).")
+        }
         do {
-            try OutputPath.checkFolder(output)
+            if movie != nil { try OutputPath.checkFile(output, formats: MovieFormat.allCases.map(\.rawValue) + ["m4v"]) } else { try OutputPath.checkFolder(output) }
             if let apng { try OutputPath.checkFile(apng, field: "apng") }
         } catch { throw ValidationError(CLIFailure.message(error)) }
         if let fps { guard fps > 0, fps <= Replay<MoleculeDriver>.maxFPS else { throw ValidationError("--fps must be in (0, \(Int(Replay<MoleculeDriver>.maxFPS))].") } }
@@ -85,16 +104,26 @@ struct ReplayCommand: ParsableCommand {
         let structure = try molecule.map { try picture.input.source().load($0).structure }
         let base = events == "-" ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
             : URL(fileURLWithPath: events).deletingLastPathComponent()
-        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-        // Frames of an earlier run would mix with these: refuse them, or remove them with --force.
-        let earlier = try FileManager.default.contentsOfDirectory(atPath: output).filter(FrameWriter.isFrameName).sorted()
-        if !earlier.isEmpty {
-            guard force else {
-                throw CLIError("\(output) holds \(earlier.count) frames of an earlier replay (\(earlier[0]) ...); "
-                               + "give --force to replace them, or another folder")
-            }
-            for name in earlier { try FileManager.default.removeItem(atPath: (output as NSString).appendingPathComponent(name)) }
+        if movie != nil, let reason = MovieWriter.unavailableReason() { throw CLIError(reason) }
+        let fps = frameRate
+        let writer: FrameWriter
+        if let movie {
+            writer = FrameWriter(.movie(MovieStream(path: output, format: movie, fps: fps ?? 30, quality: quality,
+                                                    matte: options.request.background.rgb)))
+        } else {
+            writer = FrameWriter(.folder(output, keep: apng != nil, encoder: options.request.frameEncoder(map: pathway != nil)))
+            try FrameFolder.prepare(output, force: force, what: "replay")
         }
+        do {
+            try replay(writer: writer, options: options, structure: structure, base: base, fps: fps)
+        } catch {
+            writer.cancel()
+            throw error
+        }
+    }
+
+    private func replay(writer: FrameWriter, options: MoleculeDriver.Options, structure: Structure?, base: URL, fps: Double?) throws {
+        var options = options
         var logFile: FileHandle?
         if let log {
             _ = FileManager.default.createFile(atPath: log, contents: nil)
@@ -106,7 +135,6 @@ struct ReplayCommand: ParsableCommand {
             logFile?.write(try JSONSerialization.data(withJSONObject: tap.fields, options: [.sortedKeys]) + Data("\n".utf8))
         }
         // Frames are finished, encoded and written on a queue of their own while the next one draws.
-        let writer = FrameWriter(directory: output, keep: apng != nil, encoder: options.request.frameEncoder(map: pathway != nil))
         let times = Locked<[Double]>([])
         let emit: (ReplayFrame, Double) throws -> Void = { image, time in
             let number = times.withLock { $0.append(time); return $0.count }
@@ -148,7 +176,11 @@ struct ReplayCommand: ParsableCommand {
         let frames = try writer.finish()
         let frameTimes = times.withLock { $0 }
         if let apng { try AtomicFile.write(try ReplayAnimation.make(frames: frames, times: frameTimes, fps: fps), to: apng) }
-        print("\(frameTimes.count) frames in \(output)" + (apng.map { ", animated in \($0)" } ?? ""))
+        if let movie {
+            print("\(frameTimes.count) frames at \(fps.map { String(format: "%g", $0) } ?? "30") a second in \(output) (\(movie.rawValue.uppercased()))")
+        } else {
+            print("\(frameTimes.count) frames in \(output)" + (apng.map { ", animated in \($0)" } ?? ""))
+        }
     }
 
     /// A line that is a `load` or `combine` event (what can bring a structure into an empty view).

@@ -52,3 +52,33 @@ final class CameraTests: XCTestCase {
         XCTAssertEqual(camera.project(.zero, width: 100, height: 100).x, 50, accuracy: 1e-3)
     }
 }
+
+final class TurningCameraTests: XCTestCase {
+    /// Two spheres far apart along z: turned 90 degrees about y they span the screen's width.
+    func testATurnIsFittedOnceForEveryFrame() {
+        let spheres: [Float] = [0, 0, -10, 1, 0, 0, 10, 1, 2, 0, 0, 1]
+        let start = Camera.fitted(spheres: spheres, rotation: .identity)
+        let cameras = start.turning([0, 45, 90, 135], axis: 1, spheres: spheres)
+        XCTAssertEqual(cameras.count, 4)
+        // One scale for all: the widest reach (11 world units across at 90 degrees), not frame 0's 2.
+        for c in cameras {
+            XCTAssertEqual(c.fit, cameras[0].fit)
+            XCTAssertEqual(c.center, start.center)
+        }
+        XCTAssertEqual(cameras[0].fit!.x, 11, accuracy: 0.01)
+        XCTAssertEqual(cameras[0].fit!.y, 1, accuracy: 0.01)
+        // Every sphere stays in the picture in every frame.
+        for c in cameras {
+            for i in 0..<3 {
+                let p = c.project(SIMD3(spheres[4 * i], spheres[4 * i + 1], spheres[4 * i + 2]), width: 200, height: 100)
+                XCTAssertTrue((0...200).contains(p.x) && (0...100).contains(p.y), "\(p)")
+            }
+        }
+        // Frame 2 is frame 0 turned 90 degrees about the screen's y axis.
+        var turned = start
+        turned.rotate(degreesX: 0, degreesY: 90, degreesZ: 0)
+        XCTAssertEqual(cameras[2].rotation, turned.rotation)
+        // Without spheres (a focused view) the fit stays.
+        XCTAssertEqual(start.turning([0, 90], axis: 1, spheres: nil)[1].fit, start.fit)
+    }
+}
