@@ -50,7 +50,7 @@ let package = Package(
                                                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")]),
         // A WebSocket client of the live-session protocol, for the tests and `measure-live`, not the service.
         .target(name: "LiveClient"),
-        .target(name: "MoleculeView", dependencies: ["Imaging", "Structure", "Graphics", "Scene", "Core"]),
+        .target(name: "MoleculeView", dependencies: ["Imaging", "Structure", "Graphics", "Scene", "Text", "Core"]),
         .target(name: "Gestures", dependencies: ["Imaging", "MoleculeView", "Pathways", "Structure", "Graphics", "Scene", "Text", "Core"]),
         .target(name: "Thumbnails", dependencies: ["Imaging", "MoleculeView", "Structure", "Graphics", "Scene", "Text", "Core", "CMemory"]),
         .executableTarget(

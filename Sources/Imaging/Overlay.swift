@@ -4,7 +4,7 @@
 extension RGBAImage {
     /// Lays `color` over pixel (x, y) with `coverage` (0...1).
     @inline(__always)
-    mutating func blend(_ x: Int, _ y: Int, _ color: (UInt8, UInt8, UInt8), _ coverage: Float) {
+    public mutating func blend(_ x: Int, _ y: Int, _ color: (UInt8, UInt8, UInt8), _ coverage: Float) {
         guard coverage > 0, x >= 0, y >= 0, x < width, y < height else { return }
         let a = min(1, coverage)
         let i = (y * width + x) * 4
@@ -21,7 +21,10 @@ extension RGBAImage {
     /// A line `width` pixels wide from `a` to `b` (pixel coordinates, y down), round-ended.
     public mutating func line(from a: SIMD2<Float>, to b: SIMD2<Float>, width stroke: Float, color: (UInt8, UInt8, UInt8)) {
         let half = stroke / 2
+        guard a.x.isFinite, a.y.isFinite, b.x.isFinite, b.y.isFinite, half.isFinite else { return }
         let lo = SIMD2(min(a.x, b.x), min(a.y, b.y)) - half - 1, hi = SIMD2(max(a.x, b.x), max(a.y, b.y)) + half + 1
+        // Wholly outside the picture: nothing to draw (and no empty range to walk).
+        guard hi.x >= 0, hi.y >= 0, lo.x < Float(width), lo.y < Float(height) else { return }
         let d = b - a, l2 = max((d * d).sum(), 1e-6)
         for y in max(0, Int(lo.y))...max(0, min(height - 1, Int(hi.y))) {
             for x in max(0, Int(lo.x))...max(0, min(width - 1, Int(hi.x))) {
@@ -30,6 +33,21 @@ extension RGBAImage {
                 let q = a + d * t - p
                 blend(x, y, color, half + 0.5 - (q * q).sum().squareRoot())
             }
+        }
+    }
+
+    /// A dashed line: dashes `dash` pixels long with `gap` between them, from `a`; the part inside the picture only.
+    public mutating func dashedLine(from a: SIMD2<Float>, to b: SIMD2<Float>, width stroke: Float, dash: Float, gap: Float,
+                                    color: (UInt8, UInt8, UInt8)) {
+        let d = b - a, length = (d * d).sum().squareRoot()
+        guard length.isFinite, length > 0, dash > 0, gap >= 0 else { return }
+        let unit = d / length, period = dash + gap
+        // A dash line longer than the picture's diagonal many times over is clipped to a few diagonals' worth of dashes.
+        let reach = min(length, 4 * Float(width + height))
+        var t: Float = 0
+        while t < reach {
+            line(from: a + unit * t, to: a + unit * min(t + dash, length), width: stroke, color: color)
+            t += period
         }
     }
 

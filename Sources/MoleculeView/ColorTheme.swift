@@ -149,6 +149,26 @@ public enum ColorTheme: String, Sendable, CaseIterable {
         }
     }
 
+    /// `auto`'s colours for a surface: each polymer chain's colour (its entity's where the model
+    /// is an assembly, `Representations.spacefillResidues` polymer residues and more), ligands and
+    /// the rest as `atomColors` gives them.
+    static func surfaceColors(for model: Model, atomColors: [UInt32], elements: ElementTable) -> [UInt32] {
+        let polymer = polymerResidues(model)
+        let count = polymer.reduce(0) { $0 + ($1 ? 1 : 0) }
+        guard count >= 3 else { return atomColors }
+        let byChain: [UInt32]
+        if count > Representations.spacefillResidues {
+            // Entity colours per atom; polymers only are read from them.
+            byChain = ColorTheme.entity.colors(for: model, elements: elements)
+            return model.atoms.indices.map { polymer[Int(model.atoms[$0].residue)] ? byChain[$0] : atomColors[$0] }
+        }
+        let chainColor = polymerChainColors(model, polymer: polymer, pale: false)
+        return model.atoms.indices.map { i in
+            let r = Int(model.atoms[i].residue)
+            return polymer[r] ? chainColor[Int(model.residues[r].chain)] : atomColors[i]
+        }
+    }
+
     /// Whether each residue is an amino acid or nucleotide (of a polymer, not a lone ligand).
     /// AlphaFold's four confidence bands (its database's and its pages' colours), upper bounds exclusive.
     public static let plddtBands: [(lowest: Float, color: UInt32, label: String)] = [

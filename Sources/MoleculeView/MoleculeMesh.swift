@@ -16,6 +16,31 @@ public struct Mesh: Sendable {
     public var atoms: [Int32] = []
     /// 1 opaque; less (a surface with `transparency`) is drawn blended over the opaque geometry.
     public var opacity: Float = 1
+    /// Where colours are blended across atoms (surfaces): `Mesh.blendCount` atoms a vertex and
+    /// their weights (summing to 1); empty where each vertex takes its one atom's colour.
+    public var blendAtoms: [Int32] = []
+    public var blendWeights: [Float] = []
+    public static let blendCount = 3
+
+    /// A colour a vertex from per-atom `atomColors`: blended where the mesh has weights, else its atom's.
+    public func vertexColors(_ atomColors: [UInt32]) -> [UInt32] {
+        let k = Mesh.blendCount
+        guard blendAtoms.count == positions.count * k, blendWeights.count == blendAtoms.count else {
+            return atoms.map { atomColors[Int($0)] }
+        }
+        var out = [UInt32](repeating: 0, count: positions.count)
+        for v in 0..<positions.count {
+            var r: Float = 0, g: Float = 0, b: Float = 0
+            for j in 0..<k {
+                let w = blendWeights[v * k + j]
+                guard w > 0 else { continue }
+                let c = atomColors[Int(blendAtoms[v * k + j])]
+                r += w * Float(c >> 16 & 0xFF); g += w * Float(c >> 8 & 0xFF); b += w * Float(c & 0xFF)
+            }
+            out[v] = UInt32(min(255, r.rounded())) << 16 | UInt32(min(255, g.rounded())) << 8 | UInt32(min(255, b.rounded()))
+        }
+        return out
+    }
 
     public init(name: String) { self.name = name }
 

@@ -77,10 +77,20 @@ public struct MoleculePicture: Sendable {
                                  samples: samples, style: style)
     }
 
+    /// The picture finished: edges smoothed, then the request's labels, distances, key and scale bar laid over it.
+    public func finish(_ drawn: DrawnPicture) throws -> RGBAImage {
+        var image = drawn.finished()
+        if !request.annotations.isEmpty {
+            try WorkDeadline.check()
+            try request.annotations.draw(into: &image, prepared: prepared, camera: camera, request: request)
+        }
+        return image
+    }
+
     /// The finished picture as the request's PNG.
     public func png(_ drawn: DrawnPicture) throws -> [UInt8] {
         try WorkDeadline.check()
-        let finished = drawn.finished()
+        let finished = try finish(drawn)
         try WorkDeadline.check()
         return try request.pngEncoder.encode(finished)
     }

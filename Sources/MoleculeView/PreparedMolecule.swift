@@ -93,12 +93,19 @@ public struct PreparedMolecule: Sendable {
     private static func colorMeshes(_ geometry: inout MoleculeGeometry, _ colors: [UInt32], theme: ColorTheme?, model: Model,
                                     elements: ElementTable) {
         guard !geometry.meshes.isEmpty else { return }
-        // Surfaces take the colors of the atoms beneath, as PyMOL's do.
+        // Surfaces take the colors of the atoms beneath, blended across their boundaries; under
+        // `auto`, polymers' surfaces take their chain's colour (their entity's in an assembly), as
+        // Mol*'s do, rather than carbon's chain colour specked with oxygen red and nitrogen blue.
         let ribbons = geometry.meshes.contains { $0.name != Surface.name }
         let meshColors = ribbons ? theme?.meshColors(for: model, atomColors: colors, elements: elements) ?? colors : colors
+        let surfaces = geometry.meshes.contains { $0.name == Surface.name }
+        let surfaceColors = surfaces && theme == .auto ? ColorTheme.surfaceColors(for: model, atomColors: colors, elements: elements) : colors
         for k in geometry.meshes.indices {
-            let source = geometry.meshes[k].name == Surface.name ? colors : meshColors
-            geometry.meshes[k].colors = geometry.meshes[k].atoms.map { source[Int($0)] }
+            if geometry.meshes[k].name == Surface.name {
+                geometry.meshes[k].colors = geometry.meshes[k].vertexColors(surfaceColors)
+            } else {
+                geometry.meshes[k].colors = geometry.meshes[k].atoms.map { meshColors[Int($0)] }
+            }
         }
     }
 

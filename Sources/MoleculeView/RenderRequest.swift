@@ -76,6 +76,8 @@ public struct RenderRequest: Sendable, Equatable {
     public var highlight: Focus?
     /// The pale grey of what a highlight leaves out.
     public static let paleGrey = "#E3E3E3"
+    /// Labels, distances, angles, a colour key and a scale bar over the picture.
+    public var annotations = Annotations()
     public struct Focus: Sendable, Equatable {
         public var selection: Selection
         public var text: String
@@ -176,6 +178,7 @@ public struct RenderRequest: Sendable, Equatable {
         if !shows.isEmpty { line += " show=" + shows.map(\.text).joined(separator: "|") }
         if assembly != .auto { line += " assembly=\(assembly)" }
         if let focus { line += " focus=\(focus.text)" }
+        line += annotations.canonical
         return line
     }
 
@@ -331,6 +334,37 @@ public struct RenderRequest: Sendable, Equatable {
             let t = try ValueText.number(v, field: "transparency")
             guard (0...1).contains(t) else { throw RequestError(field: "transparency", "must be 0 to 1 (got \(v))") }
             r.transparency = t
+        },
+        Field(name: "label", help: "Labels, SELECTION: FORMAT, as PyMOL's label: \"name CA and resi 10-20: %resn %resi\"; fields %resn %resi "
+              + "%chain %name %elem %b %q; one label a residue unless the format names an atom's field (then one an atom); set beside "
+              + "the atoms with a halo, inside the picture; repeatable (up to \(Annotations.maxEach), \(Annotations.maxLabels) labels).",
+              isFlag: false) { r, v throws(RequestError) in
+            guard r.annotations.labels.count < Annotations.maxEach else { throw RequestError(field: "label", "is given more than \(Annotations.maxEach) times") }
+            r.annotations.labels.append(try Annotations.parseLabel(v))
+        },
+        Field(name: "distance", help: "A dashed line and its length in Å between two selections, SEL1, SEL2 (the closest pair of their "
+              + "atoms), as PyMOL's distance; repeatable.", isFlag: false) { r, v throws(RequestError) in
+            guard r.annotations.distances.count < Annotations.maxEach else { throw RequestError(field: "distance", "is given more than \(Annotations.maxEach) times") }
+            r.annotations.distances.append(try Annotations.parseMeasure(v, field: "distance", count: 2))
+        },
+        Field(name: "angle", help: "The angle at SEL2 between SEL1 and SEL3 (each selection's centre), SEL1, SEL2, SEL3, drawn as two "
+              + "dashed arms, an arc and its degrees; repeatable.", isFlag: false) { r, v throws(RequestError) in
+            guard r.annotations.angles.count < Annotations.maxEach else { throw RequestError(field: "angle", "is given more than \(Annotations.maxEach) times") }
+            r.annotations.angles.append(try Annotations.parseMeasure(v, field: "angle", count: 3))
+        },
+        Field(name: "label-size", help: "Text size of labels, distances and keys in points (default 12; at 96 dpi for a 512 px picture, "
+              + "scaled with the picture).", isFlag: false) { r, v throws(RequestError) in
+            let size = try ValueText.number(v, field: "label-size", positive: true)
+            guard size >= 4, size <= 72 else { throw RequestError(field: "label-size", "must be 4 to 72 points (got \(v))") }
+            r.annotations.points = size
+        },
+        Field(name: "legend", help: "A colour key in the bottom-right corner: the bar of a continuous scheme (bfactor with its range, "
+              + "hydrophobicity, rainbow) or swatches (plddt, secondary-structure, chain).", isFlag: true) { r, v throws(RequestError) in
+            r.annotations.legend = try ValueText.flag(v, field: "legend")
+        },
+        Field(name: "scale-bar", help: "A bar of a round length in Å in the bottom-left corner (at the scale of the view's centre).",
+              isFlag: true) { r, v throws(RequestError) in
+            r.annotations.scaleBar = try ValueText.flag(v, field: "scale-bar")
         },
         Field(name: "png-level", help: "PNG compression level 0 to 9 (default 1, fast; 9 is smallest).", isFlag: false) { r, v throws(RequestError) in
             r.pngLevel = try ValueText.integer(v, field: "png-level", in: 0...9)

@@ -64,9 +64,55 @@ public struct Surface: Representation {
             mesh = Surface.clustered(mesh, cell: spacing)
             trace("surface: \(mesh.triangleCount) triangles after merging")
         }
+        Surface.blend(&mesh, centers: centers, radii: radii)
         mesh.atoms = mesh.atoms.map { atoms[Int($0)] }
+        mesh.blendAtoms = mesh.blendAtoms.map { atoms[Int($0)] }
         if !mesh.indices.isEmpty { g.meshes.append(mesh) }
         return g
+    }
+
+    /// How far past the nearest atom's sphere another atom still colours a vertex, Å: colours
+    /// change over about this much of the surface instead of at a hard edge between atoms.
+    static let blendReach: Float = 1.2
+
+    /// Gives each vertex up to `Mesh.blendCount` atoms (indices into `centers`) and weights: the
+    /// atoms whose van der Waals spheres come within `blendReach` of the nearest one's, weighted
+    /// linearly by how much nearer, so that colours fade into each other across atom boundaries
+    /// (as PyMOL's surfaces and Mol*'s do) rather than meeting at the owning atom's edge.
+    static func blend(_ mesh: inout Mesh, centers: [SIMD3<Float>], radii: [Float]) {
+        let k = Mesh.blendCount, n = mesh.positions.count
+        guard n > 0, !centers.isEmpty else { return }
+        let reach = (radii.max() ?? 2) + Surface.probe + blendReach
+        let grid = CellGrid(positions: centers, cellSize: reach)
+        var atomsOut = [Int32](repeating: 0, count: n * k), weightsOut = [Float](repeating: 0, count: n * k)
+        let chunks = max(1, min(64, n / 4096))
+        let positions = mesh.positions, owners = mesh.atoms
+        atomsOut.withUnsafeMutableBufferPointer { atomsBuffer in
+            weightsOut.withUnsafeMutableBufferPointer { weightsBuffer in
+                nonisolated(unsafe) let atomsOut = atomsBuffer, weightsOut = weightsBuffer
+                DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                    var found: [(atom: Int32, depth: Float)] = []
+                    for v in (n * chunk / chunks)..<(n * (chunk + 1) / chunks) {
+                        let p = positions[v]
+                        found.removeAll(keepingCapacity: true)
+                        grid.forEachPoint(near: p, centers, within: reach * reach) { j, d2 in
+                            found.append((Int32(j), d2.squareRoot() - radii[j]))
+                        }
+                        let nearest = found.map(\.depth).min() ?? 0
+                        var best = found.map { (atom: $0.atom, weight: max(0, 1 - ($0.depth - nearest) / blendReach)) }.filter { $0.weight > 0 }
+                        best.sort { $0.weight > $1.weight }
+                        if best.isEmpty { best = [(owners[v], 1)] }
+                        let total = best.prefix(k).reduce(0) { $0 + $1.weight }
+                        for (j, e) in best.prefix(k).enumerated() {
+                            atomsOut[v * k + j] = e.atom
+                            weightsOut[v * k + j] = e.weight / total
+                        }
+                    }
+                }
+            }
+        }
+        mesh.blendAtoms = atomsOut
+        mesh.blendWeights = weightsOut
     }
 
     /// The spacing of the grid over a box of `extent`: `requested` (at least 0.05 Å), or coarser

@@ -202,7 +202,7 @@ extension MolshotService {
     func moleculeImage(_ request: Request, id: String) async throws -> Response {
         let r = try await record(id, viewer: viewer(request))
         let content = ImageCache.content(library: r)
-        let view = try renderRequest(Self.query(request), defaultSize: "512")
+        let view = try renderRequest(Self.query(request), defaultSize: "512", annotated: true)
         let etag = "\"" + ImageCache.key(content: content, settings: view.canonical).prefix(32) + "\""
         // Seen by whoever may read the server: shared caches only where no token is needed to read.
         let headers: HTTPFields = [.eTag: etag, .cacheControl: (configuration.tokenToRead ? "private" : "public") + ", max-age=300",
@@ -243,7 +243,7 @@ extension MolshotService {
     /// `size` is given): from the cache, or drawn by the least loaded render worker. `content`
     /// names what is drawn (`ImageCache.content`).
     func png(content: String, settings: [(String, String)], subject: ImageSubject) async throws -> [UInt8] {
-        let view = try renderRequest(settings, defaultSize: "512")
+        let view = try renderRequest(settings, defaultSize: "512", annotated: true)
         let key = ImageCache.key(content: content, settings: view.canonical)
         if let png = cache?.get(key) { return png }
         let png = try await drawn(view, settings: Self.pictureSettings(settings, defaultSize: "512"), subject: subject)

@@ -42,13 +42,18 @@ extension MolshotService {
 
     /// The one picture a query asks for: render options by their names (others are left to the
     /// route), `defaultSize` unless `size` is given; 400 naming a bad parameter, more than one
-    /// mode, or a size over `--max-side`.
-    func renderRequest(_ query: [(String, String)], defaultSize: String) throws -> RenderRequest {
+    /// mode, or a size over `--max-side`. Labels, distances, keys and scale bars are drawn on
+    /// `annotated` routes (images) only; elsewhere they are a 400 rather than left out unsaid.
+    func renderRequest(_ query: [(String, String)], defaultSize: String, annotated: Bool = false) throws -> RenderRequest {
         var request: RenderRequest
         do {
             request = try RenderRequest(Self.pictureSettings(query, defaultSize: defaultSize))
             _ = try request.singleMode()
         } catch { throw Self.badRequest(error) }
+        if !annotated && !request.annotations.isEmpty {
+            let names = ["label", "distance", "angle", "label-size", "legend", "scale-bar"].filter { n in query.contains { $0.0 == n } }
+            throw HTTPError(.badRequest, message: "parameter \(names.first ?? "label") is drawn on pictures (/v1/molecules/{id}/image), not on replays or live views")
+        }
         // An assembly is built only up to the atoms this server draws.
         request.maxAtoms = configuration.maxAtoms
         try checkSide(width: request.width, height: request.height)

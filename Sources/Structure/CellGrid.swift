@@ -1,7 +1,7 @@
 /// Points binned into cubic cells so that all pairs closer than the cell size are found in
 /// time linear in the number of points. Dense boxes use a flat array of cells; a sparse one
 /// (atoms far apart, or absurd coordinates) falls back to hashing the occupied cells.
-public struct CellGrid {
+public struct CellGrid: Sendable {
     public let cellSize: Float
     private let origin: SIMD3<Float>
     private let dims: SIMD3<Int>
@@ -89,6 +89,20 @@ public struct CellGrid {
             return !found
         }
         return found
+    }
+
+    /// Calls `body(j, distanceSquared)` for every point within `sqrt(limit)` (at most the cell size)
+    /// of `p`, which need not be one of its points; nothing for a point that is not finite.
+    public func forEachPoint(near p: SIMD3<Float>, _ positions: [SIMD3<Float>], within limit: Float, _ body: (Int, Float) -> Void) {
+        let f = (p - origin) / cellSize
+        guard f.x.isFinite, f.y.isFinite, f.z.isFinite else { return }
+        let lo = SIMD3<Float>(repeating: -2), hi = SIMD3<Float>(Float(dims.x + 1), Float(dims.y + 1), Float(dims.z + 1))
+        let g = pointwiseMax(lo, pointwiseMin(f, hi))
+        forEachPoint(near: SIMD3(Int(g.x.rounded(.down)), Int(g.y.rounded(.down)), Int(g.z.rounded(.down)))) { j in
+            let d = positions[j] - p, d2 = (d * d).sum()
+            if d2 <= limit { body(j, d2) }
+            return true
+        }
     }
 
     /// Calls `body(j)` for every point in cell `c` and the 26 around it, until it returns false.

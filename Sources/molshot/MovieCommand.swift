@@ -47,6 +47,8 @@ struct MovieCommand: ParsableCommand {
 
     @OptionGroup var picture: PictureOptions<MovieUse>
 
+    @OptionGroup(title: "Figure options") var figure: AnnotationOptions
+
     /// The most frames one movie makes (10 minutes at 60 frames a second).
     static let maxFrames = 36_000
 
@@ -83,14 +85,14 @@ struct MovieCommand: ParsableCommand {
         if let quality { guard (1...100).contains(quality) else { throw ValidationError("--quality must be from 1 to 100.") } }
         if format == nil && quality != nil { throw ValidationError("--quality is for movies (-o NAME.mp4, .webm or .gif).") }
         try picture.singleRotation()
-        do { _ = try picture.request().singleMode() } catch { throw ValidationError(CLIFailure.message(error)) }
+        do { _ = try figure.applied(to: try picture.request()).singleMode() } catch { throw ValidationError(CLIFailure.message(error)) }
     }
 
     func run() throws {
         try CLIFailure.run {
             let format = MovieFormat(path: output)
             if format != nil, let reason = MovieWriter.unavailableReason() { throw CLIError(reason) }
-            let request = try picture.request()
+            let request = try figure.applied(to: try picture.request())
             let (axis, degrees, rocks) = try motion()
             let structure = try request.molecule(try picture.input.source().load(input).structure, source: input)
             let prepared = try PreparedMolecule(structure, mode: try request.singleMode(), request: request,
@@ -113,8 +115,9 @@ struct MovieCommand: ParsableCommand {
             Molshot.keepUntilExit(renderer)
             do {
                 for (i, camera) in cameras.enumerated() {
-                    let drawn = try MoleculePicture(prepared, request: request, camera: camera).draw(renderer, keepScene: true)
-                    try writer.write(number: i + 1) { drawn.finished() }
+                    let picture = MoleculePicture(prepared, request: request, camera: camera)
+                    let drawn = try picture.draw(renderer, keepScene: true)
+                    try writer.write(number: i + 1) { try picture.finish(drawn) }
                 }
                 _ = try writer.finish()
             } catch {

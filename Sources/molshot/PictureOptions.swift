@@ -209,3 +209,37 @@ struct InputOptions: ParsableArguments {
         } catch { throw ValidationError(CLIFailure.message(error)) }
     }
 }
+
+/// Labels, distances, angles, a colour key and a scale bar: the figure options of the commands
+/// that draw them (render, movie), declared once; their help is the request fields' own.
+struct AnnotationOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(RenderRequest.help("label"), valueName: "selection: format"))
+    var label: [String] = []
+
+    @Option(help: ArgumentHelp(RenderRequest.help("distance"), valueName: "sel1, sel2"))
+    var distance: [String] = []
+
+    @Option(help: ArgumentHelp(RenderRequest.help("angle"), valueName: "sel1, sel2, sel3"))
+    var angle: [String] = []
+
+    @Option(help: ArgumentHelp(RenderRequest.help("label-size"), valueName: "points"))
+    var labelSize: String?
+
+    @Flag(help: ArgumentHelp(RenderRequest.help("legend")))
+    var legend = false
+
+    @Flag(help: ArgumentHelp(RenderRequest.help("scale-bar")))
+    var scaleBar = false
+
+    /// `request` with these options set.
+    func applied(to request: RenderRequest) throws(RequestError) -> RenderRequest {
+        var r = request
+        for v in label { try r.set("label", v) }
+        for v in distance { try r.set("distance", v) }
+        for v in angle { try r.set("angle", v) }
+        if let labelSize { try r.set("label-size", labelSize) }
+        if legend { try r.set("legend", "true") }
+        if scaleBar { try r.set("scale-bar", "true") }
+        return r
+    }
+}

@@ -24,6 +24,8 @@ struct Render: ParsableCommand {
 
     @OptionGroup var picture: PictureOptions<RenderUse>
 
+    @OptionGroup(title: "Figure options") var figure: AnnotationOptions
+
     func validate() throws {
         guard !outputs.isEmpty else { throw ValidationError("Give an output file with -o OUT.png.") }
         guard outputs.filter({ $0 == "-" }).count <= 1 else { throw ValidationError("Give -o - (standard output) once at most.") }
@@ -33,12 +35,12 @@ struct Render: ParsableCommand {
         guard picture.rotate.count <= 1 || picture.rotate.count == outputs.count else {
             throw ValidationError("Give one --rotate for all pictures or one per -o (\(outputs.count)).")
         }
-        do { _ = try picture.request().singleMode() } catch { throw ValidationError(CLIFailure.message(error)) }
+        do { _ = try figure.applied(to: try picture.request()).singleMode() } catch { throw ValidationError(CLIFailure.message(error)) }
     }
 
     func run() throws {
         try CLIFailure.run {
-            let request = try picture.request()
+            let request = try figure.applied(to: try picture.request())
             let rotations = try picture.rotations()
             let structure = try request.molecule(try picture.input.source().load(input).structure, source: input)
             let prepared = try PreparedMolecule(structure, mode: try request.singleMode(), request: request,

@@ -451,6 +451,24 @@ final class RouteTests: GLTestCase {
         }
     }
 
+    func testFiguresAreDrawnOnPicturesAndRefusedOnReplays() async throws {
+        try await test(try served(["1crn.pdb"])) { client in
+            let plain = try await client.execute(uri: "/v1/molecules/1crn/image?size=128&mode=cartoon", method: .get)
+            XCTAssertEqual(plain.status, .ok, String(buffer: plain.body))
+            let label = "resi%2010%20and%20name%20CA%3A%20%25resn%25resi"
+            let labelled = try await client.execute(uri: "/v1/molecules/1crn/image?size=128&mode=cartoon&label=\(label)&scale-bar=true", method: .get)
+            XCTAssertEqual(labelled.status, .ok, String(buffer: labelled.body))
+            XCTAssertNotEqual(Data(plain.body.readableBytesView), Data(labelled.body.readableBytesView), "the label and bar are drawn")
+            let nothing = try await client.execute(uri: "/v1/molecules/1crn/image?size=128&label=resn%20HEM%3A%20x", method: .get)
+            XCTAssertEqual(nothing.status, .badRequest)
+            XCTAssertTrue(String(buffer: nothing.body).contains("label"), String(buffer: nothing.body))
+            let events = "{\"type\":\"header\",\"version\":1,\"viewport\":{\"width\":9,\"height\":9}}\n"
+            let replay = try await client.execute(uri: "/v1/replay?molecule=1crn&size=64&label=\(label)", method: .post, body: ByteBuffer(string: events))
+            XCTAssertEqual(replay.status, .badRequest)
+            XCTAssertTrue(String(buffer: replay.body).contains("parameter label"), String(buffer: replay.body))
+        }
+    }
+
     func testABadEventIs400NamingItsLine() async throws {
         try await test(try served(["1crn.pdb"])) { client in
             let events = "{\"type\":\"header\",\"version\":1,\"viewport\":{\"width\":9,\"height\":9}}\n{\"type\":\"spin\",\"t\":0}\n"
