@@ -596,6 +596,37 @@ async function moleculePage(id, params = new URLSearchParams()) {
     window.molshotDownload = { ...(await pngSize(blob)), bytes: blob.size };
     download(blob, `${record.name}-${n}.png`);
   });
+  // A turntable of the view as it is now (its camera, representation and colours), made by the
+  // server as a movie: one turn about the screen's vertical axis in 10 s at 30 frames a second.
+  const movieFormat = el("select", { id: "movie-format", "aria-label": "Movie format" },
+    ...[["mp4", "MP4 (slides)"], ["webm", "WebM (web)"], ["gif", "GIF (chat)"]].map(([v, t]) => el("option", { value: v }, t)));
+  const recordMovie = el("button", { id: "record-movie" }, "Record 10 s turntable");
+  const movieLink = el("a", { id: "movie-link", hidden: "" });
+  recordMovie.addEventListener("click", async () => {
+    const format = movieFormat.value, fps = format === "gif" ? 20 : 30, seconds = 10, frames = fps * seconds;
+    const b = view.box(), events = [{ type: "header", version: 1, viewport: { width: b.width, height: b.height } }];
+    if (view.view) events.push({ t: 0, type: "view", rotation: view.view.slice(0, 4), zoom: view.view[4], pan: view.view.slice(5, 7) });
+    // 0.5 degrees a point: 720 points make a turn; the last frame stops a step short of the first.
+    for (let i = 1; i < frames; i++) events.push({ t: i / fps, type: "rotate", dx: 720 / frames, dy: 0 });
+    recordMovie.disabled = true;
+    notice.textContent = "Recording the turntable…";
+    try {
+      const n = Math.min(1024, parseInt(size.value, 10)) & ~1;
+      const r = await fetch(`/v1/replay?molecule=${record.id}&size=${n}x${n}&fps=${fps}&format=${format}&${query()}`,
+                            authorized({ method: "POST", body: events.map(e => JSON.stringify(e)).join("\n") + "\n" }));
+      if (!r.ok) { notice.textContent = `The movie could not be made: ${(await r.json().catch(() => ({}))).error?.message || r.status}.`; return; }
+      const blob = new Blob([await r.arrayBuffer()], { type: r.headers.get("content-type") || "application/octet-stream" });
+      window.molshotMovie = { type: blob.type, bytes: blob.size };
+      if (movieLink.href) URL.revokeObjectURL(movieLink.href);
+      movieLink.href = URL.createObjectURL(blob);
+      movieLink.download = `${record.name}-turntable.${format}`;
+      movieLink.textContent = `Save ${movieLink.download} (${(blob.size / 1024).toFixed(0)} KB)`;
+      movieLink.hidden = false;
+      notice.textContent = "";
+    } finally {
+      recordMovie.disabled = false;
+    }
+  });
   const downloadEvents = el("button", { id: "download-events" }, "Download events");
   downloadEvents.addEventListener("click", async () => {
     if (!view.sessionID) return;
@@ -655,6 +686,7 @@ async function moleculePage(id, params = new URLSearchParams()) {
     modified ? el("p", { id: "modified" }, `Modified residues: ${modified}`) : "",
     el("div", { class: "controls" }, size, downloadPNG, downloadEvents,
       el("button", { id: "reset", onclick: () => view.send({ t: view.now(), type: "reset" }) }, "Reset view"), fullScreen),
+    el("div", { class: "controls" }, movieFormat, recordMovie, movieLink),
     el("p", { class: "hint" }, "Drag to turn, wheel or pinch to zoom, two fingers to pan, double-tap for the next mode; with the view focused, arrows turn, + and − zoom, 0 resets."),
     el("p", {}, el("a", { href: `#/combine/${record.id}` }, "Combine chains")))),
   el("h3", {}, "Sequence"), sequences, el("h3", {}, "Images"), strip);

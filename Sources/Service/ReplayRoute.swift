@@ -13,8 +13,9 @@ extension MolshotService {
     /// Most frames one replay request may make.
     static let maxReplayFrames = ServiceLimits.replayFrames.value
 
-    /// `POST /v1/replay?molecule=ID&fps=&size=...`: a gesture event file in the body, an animated
-    /// PNG of its frames back. Event files may not load files of the server (`load` finds nothing).
+    /// `POST /v1/replay?molecule=ID&fps=&size=&format=...`: a gesture event file in the body, an
+    /// animated PNG of its frames back, or with `format=mp4|webm|gif` a movie (at `fps`, 30 unless
+    /// given). Event files may not load files of the server (`load` finds nothing).
     func replay(_ request: Request, connection: any Channel) async throws -> Response {
         let body = try await bytes(of: request, what: "an event file")
         guard let text = String(validating: Array(buffer: body), as: UTF8.self) else {
@@ -30,6 +31,16 @@ extension MolshotService {
             }
             fps = v
         }
+        var movie: MovieFormat?
+        if let f = Self.parameter(request, "format"), f != "png", f != "apng" {
+            guard let m = MovieFormat(rawValue: f) else {
+                throw HTTPError(.badRequest, message: "parameter format must be png, mp4, webm or gif (got \(Excerpt.of(f)))")
+            }
+            if let reason = MovieWriter.unavailableReason() { throw HTTPError(.notImplemented, message: reason) }
+            if (fps ?? 30) > m.maxFPS { throw HTTPError(.badRequest, message: "parameter fps: a GIF plays at most \(Int(m.maxFPS)) frames a second") }
+            movie = m
+            fps = fps ?? 30
+        }
         var structure: Structure?
         if let reference = Self.parameter(request, "molecule") {
             let r = try await record(reference, viewer: viewer(request))
@@ -43,14 +54,14 @@ extension MolshotService {
         // One frame is made at a time: its memory is the replay's.
         let memory = try reserveMemory(Self.bytes(options.request))
         defer { memory.release() }
-        let job = (text, options, structure, fps)
+        let job = (text, options, structure, fps, movie)
         let lane = RenderLane(worker) { $0.molecules }, stop = ReplayStop(), limit = configuration.renderSeconds
         let apng: [UInt8] = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 // A thread of the blocking pool reads the events and waits for room in the render queue.
                 BlockingPool.shared.submit {
                     continuation.resume(with: Result {
-                        try MolshotService.runReplay(job.0, options: job.1, molecule: job.2, fps: job.3, lane: lane, stop: stop)
+                        try MolshotService.runReplay(job.0, options: job.1, molecule: job.2, fps: job.3, movie: job.4, lane: lane, stop: stop)
                     })
                 }
                 DispatchQueue.global().asyncAfter(deadline: .now() + limit) { stop.stop(because: .late) }
@@ -60,17 +71,18 @@ extension MolshotService {
         } onCancel: {
             stop.stop(because: .gone)
         }
-        return Self.response(apng, type: "image/png")
+        return Self.response(apng, type: movie.map { $0 == .gif ? "image/gif" : "video/\($0.rawValue)" } ?? "image/png")
     }
 
     /// Most bytes of frames one replay keeps for its animation.
     static let maxReplayBytes = ServiceLimits.replayBytes.value
 
-    static func runReplay(_ text: String, options: MoleculeDriver.Options, molecule: Structure?, fps: Double?,
+    static func runReplay(_ text: String, options: MoleculeDriver.Options, molecule: Structure?, fps: Double?, movie: MovieFormat? = nil,
                           lane: RenderLane<MoleculeRenderer>, stop: ReplayStop) throws -> [UInt8] {
         let replay = Replay(source: "events", options: options, molecule: molecule, fps: fps, lane: lane)
         replay.maxFrames = maxReplayFrames
         defer { replay.close() }
+        if let movie { return try runMovie(replay, text, format: movie, fps: fps ?? 30, matte: options.request.background.rgb, stop: stop) }
         let encoder = options.request.frameEncoder()
         let frames = Locked<(pngs: [[UInt8]], times: [Double], bytes: Int)>(([], [], 0))
         let emit: (ReplayFrame, Double) throws -> Void = { frame, time in
@@ -99,6 +111,39 @@ extension MolshotService {
         } catch { throw badRequest(error) }
         let (pngs, times) = frames.withLock { ($0.pngs, $0.times) }
         return try ReplayAnimation.make(frames: pngs, times: times, fps: fps)
+    }
+
+    /// The replay's frames encoded into a movie as they are drawn (none kept), written to a
+    /// temporary file that is read back and removed.
+    static func runMovie(_ replay: Replay<MoleculeDriver>, _ text: String, format: MovieFormat, fps: Double, matte: UInt32,
+                         stop: ReplayStop) throws -> [UInt8] {
+        let path = NSTemporaryDirectory() + "molshot-replay-\(UUID().uuidString).\(format.rawValue)"
+        let stream = MovieStream(path: path, format: format, fps: fps, matte: matte)
+        let count = Locked(0)
+        let emit: (ReplayFrame, Double) throws -> Void = { frame, _ in
+            try stop.check()
+            let number = count.withLock { $0 += 1; return $0 }
+            try stream.add(try frame.finished(), number: number)
+        }
+        do {
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                try stop.check()
+                try replay.feed(String(line), emit: emit)
+            }
+            try replay.finish(emit: emit)
+            try stream.finish()
+        } catch let e as FrameLimitError {
+            stream.cancel()
+            throw HTTPError(.contentTooLarge, message: "\(e) (replay frames)")
+        } catch let e as HTTPError {
+            stream.cancel()
+            throw e
+        } catch {
+            stream.cancel()
+            throw badRequest(error)
+        }
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 }
 

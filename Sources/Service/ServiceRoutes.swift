@@ -85,7 +85,7 @@ extension MolshotService {
         // `try`: the viewer's retry after a 503 (a cache-buster; drawn the same).
         .init(.get, "/v1/molecules/:id/image", .read, query: picture + ["try"]) { s, r, c in try await s.moleculeImage(r, id: try parameter(c, "id")) },
         .init(.post, "/v1/render", .read, query: picture + ["name", "format"]) { s, r, _ in try await s.renderUpload(r) },
-        .init(.post, "/v1/replay", .read, query: picture + ["fps", "molecule"]) { s, r, c in try await s.replay(r, connection: c.channel) },
+        .init(.post, "/v1/replay", .read, query: picture + ["fps", "molecule", "format"]) { s, r, c in try await s.replay(r, connection: c.channel) },
         .init(.post, "/v1/tickets", .write, query: ["scope", "seconds"]) { s, r, _ in try s.ticket(r) },
         .init(.post, "/v1/entities", .read) { s, r, _ in try await s.entities(r) },
         // The upgrade router takes a WebSocket's request; a plain GET is told what it needs.

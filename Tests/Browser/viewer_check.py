@@ -153,6 +153,40 @@ try:
     driver.find_element(By.ID, "download-png").click()
     got = wait(lambda: driver.execute_script("return window.molshotDownload"))
     check("Download PNG gives a 1024 px PNG", got is not None and got.get("width") == 1024 and got.get("height") == 1024)
+    # A 10 s turntable as a GIF, made by the server from the view as it is: it plays in chromium
+    # (two moments of the animation drawn to a canvas differ); then as WebM, which a <video> plays.
+    Select(driver.find_element(By.ID, "download-size")).select_by_value("512")
+    Select(driver.find_element(By.ID, "movie-format")).select_by_value("gif")
+    driver.find_element(By.ID, "record-movie").click()
+    movie = wait(lambda: driver.execute_script("return window.molshotMovie"), 90)
+    check("Record 10 s turntable gives a GIF", movie is not None and movie.get("type") == "image/gif" and movie.get("bytes", 0) > 10000)
+    plays = driver.execute_async_script("""
+        const done = arguments[arguments.length - 1], img = new Image();
+        img.onerror = () => done({error: 'not decoded'});
+        img.onload = () => {
+          const c = document.createElement('canvas'); c.width = img.naturalWidth; c.height = img.naturalHeight;
+          const g = c.getContext('2d'), sum = () => { g.clearRect(0, 0, c.width, c.height); g.drawImage(img, 0, 0);
+            const d = g.getImageData(0, 0, c.width, c.height).data; let s = 0; for (let i = 0; i < d.length; i += 16) s = (s * 31 + d[i] + 3 * d[i + 1]) % 1000000007; return s; };
+          document.body.append(img); img.style.position = 'fixed'; img.style.left = '0'; img.style.top = '0'; img.style.width = '64px';
+          const first = sum();
+          setTimeout(() => { const second = sum(); img.remove(); done({width: img.naturalWidth, first, second}); }, 1500);
+        };
+        img.src = document.getElementById('movie-link').href;
+    """)
+    check("the turntable GIF plays in chromium (its picture changes as it runs)",
+          plays.get("width") == 512 and plays.get("first") != plays.get("second"))
+    driver.execute_script("window.molshotMovie = null")
+    Select(driver.find_element(By.ID, "movie-format")).select_by_value("webm")
+    driver.find_element(By.ID, "record-movie").click()
+    movie = wait(lambda: driver.execute_script("return window.molshotMovie"), 90)
+    check("the turntable as WebM", movie is not None and movie.get("type") == "video/webm")
+    video = driver.execute_async_script("""
+        const done = arguments[arguments.length - 1], v = document.createElement('video');
+        v.muted = true; v.onerror = () => done({error: String(v.error && v.error.code)});
+        v.onloadedmetadata = () => done({width: v.videoWidth, duration: v.duration});
+        v.src = document.getElementById('movie-link').href;
+    """)
+    check("chromium reads the WebM: 512 px wide, about 10 s", video.get("width") == 512 and 9 <= (video.get("duration") or 0) <= 11)
     # Idle: the session is closed after 4 s; the next drag wakes it where it was and turns the molecule.
     asleep = wait(lambda: view.get_attribute("data-state") == "paused", 15)
     check("an idle session is closed and the page says so", asleep is not None and "sleep" in driver.find_element(By.ID, "notice").text)

@@ -469,6 +469,27 @@ final class RouteTests: GLTestCase {
         }
     }
 
+    func testAReplayCanBeAMovie() async throws {
+        try await test(try served(["1crn.pdb"])) { client in
+            var events = "{\"type\":\"header\",\"version\":1,\"viewport\":{\"width\":100,\"height\":100}}\n"
+            for i in 1..<10 { events += "{\"type\":\"rotate\",\"t\":\(Double(i) / 10),\"dx\":20,\"dy\":0}\n" }
+            let mp4 = try await client.execute(uri: "/v1/replay?molecule=1crn&size=64&fps=10&format=mp4", method: .post, body: ByteBuffer(string: events))
+            XCTAssertEqual(mp4.status, .ok, String(buffer: mp4.body))
+            XCTAssertEqual(mp4.headers[.contentType], "video/mp4")
+            let bytes = Data(mp4.body.readableBytesView)
+            XCTAssertEqual(bytes[4..<8], Data("ftyp".utf8), "an MP4 file")
+            let gif = try await client.execute(uri: "/v1/replay?molecule=1crn&size=64&fps=10&format=gif", method: .post, body: ByteBuffer(string: events))
+            XCTAssertEqual(gif.status, .ok, String(buffer: gif.body))
+            XCTAssertEqual(gif.headers[.contentType], "image/gif")
+            XCTAssertEqual(Data(gif.body.readableBytesView).prefix(6), Data("GIF89a".utf8))
+            let bad = try await client.execute(uri: "/v1/replay?molecule=1crn&size=64&format=avi", method: .post, body: ByteBuffer(string: events))
+            XCTAssertEqual(bad.status, .badRequest)
+            XCTAssertTrue(String(buffer: bad.body).contains("format"), String(buffer: bad.body))
+            let fast = try await client.execute(uri: "/v1/replay?molecule=1crn&size=64&fps=60&format=gif", method: .post, body: ByteBuffer(string: events))
+            XCTAssertEqual(fast.status, .badRequest)
+        }
+    }
+
     func testABadEventIs400NamingItsLine() async throws {
         try await test(try served(["1crn.pdb"])) { client in
             let events = "{\"type\":\"header\",\"version\":1,\"viewport\":{\"width\":9,\"height\":9}}\n{\"type\":\"spin\",\"t\":0}\n"
