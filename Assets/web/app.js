@@ -586,7 +586,8 @@ async function moleculePage(id, params = new URLSearchParams()) {
   const modified = (record.modifiedResidues || []).map(m => `${m.name} (${m.parent})${m.count > 1 ? ` ×${m.count}` : ""}`).join(", ");
 
   // Download: the current view at a chosen size (a replay of the gestures sent), or the events.
-  const size = el("select", { id: "download-size", "aria-label": "Picture size" }, ...[512, 1024, 2048].map(n => el("option", { value: n }, `${n} px`)));
+  const size = el("select", { id: "download-size", "aria-label": "Picture size" },
+    ...[256, 512, 1024, 2048].map(n => el("option", { value: n, ...(n === 512 ? { selected: "" } : {}) }, `${n} px`)));
   const downloadPNG = el("button", { id: "download-png" }, "Download PNG");
   downloadPNG.addEventListener("click", async () => {
     const n = size.value, events = [view.header(), ...view.sent].map(e => JSON.stringify(e)).join("\n") + "\n";
@@ -602,6 +603,7 @@ async function moleculePage(id, params = new URLSearchParams()) {
     ...[["mp4", "MP4 (slides)"], ["webm", "WebM (web)"], ["gif", "GIF (chat)"]].map(([v, t]) => el("option", { value: v }, t)));
   const recordMovie = el("button", { id: "record-movie" }, "Record 10 s turntable");
   const movieLink = el("a", { id: "movie-link", hidden: "" });
+  const movieStatus = el("span", { id: "movie-status", role: "status" });
   recordMovie.addEventListener("click", async () => {
     const format = movieFormat.value, fps = format === "gif" ? 20 : 30, seconds = 10, frames = fps * seconds;
     const b = view.box(), events = [{ type: "header", version: 1, viewport: { width: b.width, height: b.height } }];
@@ -609,12 +611,12 @@ async function moleculePage(id, params = new URLSearchParams()) {
     // 0.5 degrees a point: 720 points make a turn; the last frame stops a step short of the first.
     for (let i = 1; i < frames; i++) events.push({ t: i / fps, type: "rotate", dx: 720 / frames, dy: 0 });
     recordMovie.disabled = true;
-    notice.textContent = "Recording the turntable…";
+    movieStatus.textContent = "Recording the turntable…";
     try {
       const n = Math.min(1024, parseInt(size.value, 10)) & ~1;
       const r = await fetch(`/v1/replay?molecule=${record.id}&size=${n}x${n}&fps=${fps}&format=${format}&${query()}`,
                             authorized({ method: "POST", body: events.map(e => JSON.stringify(e)).join("\n") + "\n" }));
-      if (!r.ok) { notice.textContent = `The movie could not be made: ${(await r.json().catch(() => ({}))).error?.message || r.status}.`; return; }
+      if (!r.ok) { movieStatus.textContent = `The movie could not be made: ${(await r.json().catch(() => ({}))).error?.message || r.status}.`; return; }
       const blob = new Blob([await r.arrayBuffer()], { type: r.headers.get("content-type") || "application/octet-stream" });
       window.molshotMovie = { type: blob.type, bytes: blob.size };
       if (movieLink.href) URL.revokeObjectURL(movieLink.href);
@@ -622,7 +624,7 @@ async function moleculePage(id, params = new URLSearchParams()) {
       movieLink.download = `${record.name}-turntable.${format}`;
       movieLink.textContent = `Save ${movieLink.download} (${(blob.size / 1024).toFixed(0)} KB)`;
       movieLink.hidden = false;
-      notice.textContent = "";
+      movieStatus.textContent = "";
     } finally {
       recordMovie.disabled = false;
     }
@@ -686,7 +688,7 @@ async function moleculePage(id, params = new URLSearchParams()) {
     modified ? el("p", { id: "modified" }, `Modified residues: ${modified}`) : "",
     el("div", { class: "controls" }, size, downloadPNG, downloadEvents,
       el("button", { id: "reset", onclick: () => view.send({ t: view.now(), type: "reset" }) }, "Reset view"), fullScreen),
-    el("div", { class: "controls" }, movieFormat, recordMovie, movieLink),
+    el("div", { class: "controls" }, movieFormat, recordMovie, movieLink, movieStatus),
     el("p", { class: "hint" }, "Drag to turn, wheel or pinch to zoom, two fingers to pan, double-tap for the next mode; with the view focused, arrows turn, + and − zoom, 0 resets."),
     el("p", {}, el("a", { href: `#/combine/${record.id}` }, "Combine chains")))),
   el("h3", {}, "Sequence"), sequences, el("h3", {}, "Images"), strip);
