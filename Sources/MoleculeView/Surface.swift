@@ -91,21 +91,37 @@ public struct Surface: Representation {
             weightsOut.withUnsafeMutableBufferPointer { weightsBuffer in
                 nonisolated(unsafe) let atomsOut = atomsBuffer, weightsOut = weightsBuffer
                 DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                    // Reused for every vertex of the chunk: no arrays made a vertex.
                     var found: [(atom: Int32, depth: Float)] = []
+                    var top = [(atom: Int32, weight: Float)](repeating: (0, 0), count: k)
                     for v in (n * chunk / chunks)..<(n * (chunk + 1) / chunks) {
                         let p = positions[v]
                         found.removeAll(keepingCapacity: true)
                         grid.forEachPoint(near: p, centers, within: reach * reach) { j, d2 in
                             found.append((Int32(j), d2.squareRoot() - radii[j]))
                         }
-                        let nearest = found.map(\.depth).min() ?? 0
-                        var best = found.map { (atom: $0.atom, weight: max(0, 1 - ($0.depth - nearest) / blendReach)) }.filter { $0.weight > 0 }
-                        best.sort { $0.weight > $1.weight }
-                        if best.isEmpty { best = [(owners[v], 1)] }
-                        let total = best.prefix(k).reduce(0) { $0 + $1.weight }
-                        for (j, e) in best.prefix(k).enumerated() {
-                            atomsOut[v * k + j] = e.atom
-                            weightsOut[v * k + j] = e.weight / total
+                        var nearest = Float.greatestFiniteMagnitude
+                        for e in found { nearest = min(nearest, e.depth) }
+                        // The k heaviest, heaviest first (the first found of equal weights first).
+                        var kept = 0
+                        for e in found {
+                            let w = 1 - (e.depth - nearest) / blendReach
+                            guard w > 0, kept < k || w > top[k - 1].weight else { continue }
+                            var slot = min(kept, k - 1)
+                            while slot > 0 && top[slot - 1].weight < w {
+                                top[slot] = top[slot - 1]
+                                slot -= 1
+                            }
+                            top[slot] = (e.atom, w)
+                            kept = min(kept + 1, k)
+                        }
+                        // No atom within reach: the owning atom alone.
+                        if kept == 0 { top[0] = (owners[v], 1); kept = 1 }
+                        var total: Float = 0
+                        for j in 0..<kept { total += top[j].weight }
+                        for j in 0..<kept {
+                            atomsOut[v * k + j] = top[j].atom
+                            weightsOut[v * k + j] = top[j].weight / total
                         }
                     }
                 }
@@ -113,6 +129,7 @@ public struct Surface: Representation {
         }
         mesh.blendAtoms = atomsOut
         mesh.blendWeights = weightsOut
+        trace("surface: colours blended")
     }
 
     /// The spacing of the grid over a box of `extent`: `requested` (at least 0.05 Å), or coarser
