@@ -11,14 +11,14 @@ public enum MovieFormat: String, Sendable, CaseIterable {
     /// GIF with one palette for the movie: chat and issue trackers.
     case gif
 
-    /// The format `path` names by its extension (.mp4, .m4v, .webm, .gif), or nil.
+    /// The extensions of movie files, each with its format.
+    public static let extensions: [(name: String, format: MovieFormat)] = [("mp4", .mp4), ("m4v", .mp4), ("webm", .webm), ("gif", .gif)]
+
+    /// The format `path` names by its extension (.mp4, .m4v, .webm, .gif, in any case), or nil.
     public init?(path: String) {
-        switch (path as NSString).pathExtension.lowercased() {
-        case "mp4", "m4v": self = .mp4
-        case "webm": self = .webm
-        case "gif": self = .gif
-        default: return nil
-        }
+        let ext = (path as NSString).pathExtension.lowercased()
+        guard let format = MovieFormat.extensions.first(where: { $0.name == ext })?.format else { return nil }
+        self = format
     }
 
     /// Most frames a second the format plays as given: GIF counts delays in hundredths of a

@@ -100,6 +100,15 @@ extension MolshotService {
                 f.bytes += png.count
             }
         }
+        try feed(replay, text, emit: emit, stop: stop)
+        let (pngs, times) = frames.withLock { ($0.pngs, $0.times) }
+        return try ReplayAnimation.make(frames: pngs, times: times, fps: fps)
+    }
+
+    /// Feeds the event file's lines to `replay` and ends it, between lines stopping when `stop`
+    /// says: 413 past the frame limit, the route's own answers as they are, else a 400.
+    static func feed(_ replay: Replay<MoleculeDriver>, _ text: String, emit: @escaping (ReplayFrame, Double) throws -> Void,
+                     stop: ReplayStop) throws {
         do {
             for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
                 try stop.check()
@@ -109,8 +118,6 @@ extension MolshotService {
         } catch let e as FrameLimitError {
             throw HTTPError(.contentTooLarge, message: "\(e) (replay frames)")
         } catch { throw badRequest(error) }
-        let (pngs, times) = frames.withLock { ($0.pngs, $0.times) }
-        return try ReplayAnimation.make(frames: pngs, times: times, fps: fps)
     }
 
     /// The replay's frames encoded into a movie as they are drawn (none kept), written to a
@@ -126,18 +133,8 @@ extension MolshotService {
             try stream.add(try frame.finished(), number: number)
         }
         do {
-            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-                try stop.check()
-                try replay.feed(String(line), emit: emit)
-            }
-            try replay.finish(emit: emit)
+            try feed(replay, text, emit: emit, stop: stop)
             try stream.finish()
-        } catch let e as FrameLimitError {
-            stream.cancel()
-            throw HTTPError(.contentTooLarge, message: "\(e) (replay frames)")
-        } catch let e as HTTPError {
-            stream.cancel()
-            throw e
         } catch {
             stream.cancel()
             throw badRequest(error)

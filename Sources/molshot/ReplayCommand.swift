@@ -76,7 +76,7 @@ struct ReplayCommand: ParsableCommand {
             throw ValidationError("--quality is for movies (-o NAME.mp4, .webm or .gif).")
         }
         do {
-            if movie != nil { try OutputPath.checkFile(output, formats: MovieFormat.allCases.map(\.rawValue) + ["m4v"]) } else { try OutputPath.checkFolder(output) }
+            if movie != nil { try OutputPath.checkFile(output, formats: MovieFormat.extensions.map(\.name)) } else { try OutputPath.checkFolder(output) }
             if let apng { try OutputPath.checkFile(apng, field: "apng") }
         } catch { throw ValidationError(CLIFailure.message(error)) }
         if let fps { guard fps > 0, fps <= Replay<MoleculeDriver>.maxFPS else { throw ValidationError("--fps must be in (0, \(Int(Replay<MoleculeDriver>.maxFPS))].") } }
