@@ -26,8 +26,11 @@ extension RGBAImage {
         // Wholly outside the picture: nothing to draw (and no empty range to walk).
         guard hi.x >= 0, hi.y >= 0, lo.x < Float(width), lo.y < Float(height) else { return }
         let d = b - a, l2 = max((d * d).sum(), 1e-6)
-        for y in max(0, Int(lo.y))...max(0, min(height - 1, Int(hi.y))) {
-            for x in max(0, Int(lo.x))...max(0, min(width - 1, Int(hi.x))) {
+        // Clamped to the picture before converting: a mark reaching far outside must not trap.
+        let y0 = Int(max(0, lo.y)), y1 = Int(max(0, min(Float(height - 1), hi.y)))
+        let x0 = Int(max(0, lo.x)), x1 = Int(max(0, min(Float(width - 1), hi.x)))
+        for y in y0...max(y0, y1) {
+            for x in x0...max(x0, x1) {
                 let p = SIMD2(Float(x) + 0.5, Float(y) + 0.5)
                 let t = max(0, min(1, ((p - a) * d).sum() / l2))
                 let q = a + d * t - p
@@ -36,16 +39,30 @@ extension RGBAImage {
         }
     }
 
-    /// A dashed line: dashes `dash` pixels long with `gap` between them, from `a`; the part inside the picture only.
+    /// A dashed line: dashes `dash` pixels long with `gap` between them, from `a`; only the part
+    /// inside the picture is walked (a segment from an atom far outside a zoomed view still shows
+    /// where it crosses it). Segments of ten million pixels or more are not drawn: so far out, the
+    /// dashes cannot be placed to a pixel.
     public mutating func dashedLine(from a: SIMD2<Float>, to b: SIMD2<Float>, width stroke: Float, dash: Float, gap: Float,
                                     color: (UInt8, UInt8, UInt8)) {
         let d = b - a, length = (d * d).sum().squareRoot()
-        guard length.isFinite, length > 0, dash > 0, gap >= 0 else { return }
-        let unit = d / length, period = dash + gap
-        // A dash line longer than the picture's diagonal many times over is clipped to a few diagonals' worth of dashes.
-        let reach = min(length, 4 * Float(width + height))
-        var t: Float = 0
-        while t < reach {
+        guard length.isFinite, length > 0, length < 1e7, a.x.isFinite, a.y.isFinite, dash > 0, gap >= 0 else { return }
+        let unit = d / length, period = dash + gap, room = stroke + 1
+        // The stretch [t0, t1] of the segment inside the picture and a stroke around it (Liang-Barsky).
+        var t0: Float = 0, t1 = length
+        for (p, q) in [(-unit.x, a.x + room), (unit.x, Float(width) + room - a.x), (-unit.y, a.y + room), (unit.y, Float(height) + room - a.y)] {
+            if p == 0 {
+                if q < 0 { return }
+            } else if p < 0 {
+                t0 = max(t0, q / p)
+            } else {
+                t1 = min(t1, q / p)
+            }
+        }
+        guard t0 < t1 else { return }
+        // Dashes keep their places along the whole segment: the first is the one t0 falls in.
+        var t = (t0 / period).rounded(.down) * period
+        while t < t1 {
             line(from: a + unit * t, to: a + unit * min(t + dash, length), width: stroke, color: color)
             t += period
         }
@@ -58,8 +75,11 @@ extension RGBAImage {
         guard abs(area) > 1e-3 else { return }
         let sign: Float = area > 0 ? 1 : -1
         let lo = SIMD2(ps.map(\.x).min()!, ps.map(\.y).min()!) - 1, hi = SIMD2(ps.map(\.x).max()!, ps.map(\.y).max()!) + 1
-        for y in max(0, Int(lo.y))...max(0, min(height - 1, Int(hi.y))) {
-            for x in max(0, Int(lo.x))...max(0, min(width - 1, Int(hi.x))) {
+        // Clamped to the picture before converting: a mark reaching far outside must not trap.
+        let y0 = Int(max(0, lo.y)), y1 = Int(max(0, min(Float(height - 1), hi.y)))
+        let x0 = Int(max(0, lo.x)), x1 = Int(max(0, min(Float(width - 1), hi.x)))
+        for y in y0...max(y0, y1) {
+            for x in x0...max(x0, x1) {
                 let p = SIMD2(Float(x) + 0.5, Float(y) + 0.5)
                 // Signed distance inside each edge; the least of the three, plus half a pixel.
                 var inside = Float.greatestFiniteMagnitude

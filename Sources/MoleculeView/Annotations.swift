@@ -160,11 +160,12 @@ public struct Annotations: Sendable, Equatable {
                                    + "(name CA labels one a residue)")
             }
         }
+        // Labels stand off an atom by its size on screen (1.2 Å), at most 40 pixels at 512.
+        let offset = min(1.2 / camera.worldUnitsPerPixel(width: w, height: h), 40 * scale) + 3 * scale
         for (atom, format) in anchors {
             let p = project(model.atoms[atom].position)
             guard onScreen(p) else { continue }
-            let radius = 1.2 / camera.worldUnitsPerPixel(width: w, height: h)
-            place(Self.fill(format, atom: atom, model: model), font: font, near: p, reach: min(radius, 40 * scale) + 3 * scale,
+            place(Self.fill(format, atom: atom, model: model), font: font, near: p, reach: offset,
                   ink: ink, halo: halo, into: &image, placed: &placed)
         }
         if legend { try drawLegend(into: &image, model: model, request: request, font: small, ink: ink, halo: halo, scale: scale) }
@@ -226,7 +227,8 @@ public struct Annotations: Sendable, Equatable {
     /// inside the picture and covers no text set before; where none does, the first inside.
     private func place(_ text: String, font: Font, near p: SIMD2<Float>, reach: Float, ink: UInt32, halo: UInt32,
                        into image: inout RGBAImage, placed: inout [Rect]) {
-        guard p.x.isFinite, p.y.isFinite, !text.isEmpty else { return }
+        // Far outside the picture (a distance to an atom out of a zoomed view): nothing to set beside.
+        guard p.x.isFinite, p.y.isFinite, abs(p.x) < 1e6, abs(p.y) < 1e6, !text.isEmpty else { return }
         let stamp = font.stamp(text, color: ink, halo: halo)
         let tw = font.width(of: text) + 2, ascent = font.ascent, descent = font.descent
         let r = Int(reach.rounded()), px = Int(p.x.rounded()), py = Int(p.y.rounded())

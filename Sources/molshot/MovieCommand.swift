@@ -73,14 +73,15 @@ struct MovieCommand: ParsableCommand {
         let format = MovieFormat(path: output)
         do {
             _ = try motion()
-            if format != nil { try OutputPath.checkFile(output, formats: ["mp4", "m4v", "webm", "gif"]) } else { try OutputPath.checkFolder(output) }
+            if format != nil { try OutputPath.checkFile(output, formats: MovieFormat.extensions.map(\.name)) } else { try OutputPath.checkFolder(output) }
         } catch { throw ValidationError(CLIFailure.message(error)) }
         guard fps.isFinite, fps > 0, fps <= (format?.maxFPS ?? 240) else {
             throw ValidationError("--fps must be in (0, \(Int(format?.maxFPS ?? 240))]" + (format == .gif ? " for a GIF" : "") + ".")
         }
         guard length.isFinite, length > 0 else { throw ValidationError("--seconds must be positive.") }
         guard length * fps <= Double(Self.maxFrames) else {
-            throw ValidationError("--seconds \(length) at --fps \(fps) makes \(Int(length * fps)) frames; a movie makes at most \(Self.maxFrames).")
+            // %.0f: the product may be past any Int (--seconds 1e308 trapped converting it).
+            throw ValidationError("--seconds \(length) at --fps \(fps) makes \(String(format: "%.0f", length * fps)) frames; a movie makes at most \(Self.maxFrames).")
         }
         if let quality { guard (1...100).contains(quality) else { throw ValidationError("--quality must be from 1 to 100.") } }
         if format == nil && quality != nil { throw ValidationError("--quality is for movies (-o NAME.mp4, .webm or .gif).") }

@@ -102,6 +102,26 @@ final class AnnotationTests: XCTestCase {
         XCTAssertGreaterThan(hits, 4, "dashes along the segment")
     }
 
+    func testADistanceToAnAtomFarOutOfTheViewIsDrawnWhereItCrossesIt() throws {
+        var crambin = try load("1crn.pdb")
+        let model = crambin.models[0]
+        let ca = { (n: Int32) in model.atoms.indices.first { model.atoms[$0].name.description == "CA" && model.residues[Int(model.atoms[$0].residue)].number == n }! }
+        let base: [(String, String)] = [("size", "256"), ("mode", "ball-and-stick"), ("focus", "resi 10")]
+        for far: Float in [3_000, 1e18] {
+            // Residue 1's CA moved far off: tens of thousands of pixels, then past any Int, from the focused view.
+            crambin.models[0].atoms[ca(1)].position.x = far
+            let plain = try draw(crambin, base)
+            let measured = try draw(crambin, base + [("distance", "resi 1 and name CA, resi 10 and name CA")])
+            let diff = changed(plain.image, measured.image)
+            if far < 1e6 {
+                // The dashes from the picture's edge to residue 10's CA.
+                let q = measured.picture.camera.project(model.atoms[ca(10)].position, width: 256, height: 256)
+                XCTAssertTrue(diff.contains { (SIMD2(Float($0.x), Float($0.y)) - q).length < 20 }, "dashes near the atom in view")
+                XCTAssertGreaterThan(diff.count, 40)
+            }
+        }
+    }
+
     func testKeysShowTheSchemesEnds() throws {
         let crambin = try load("1crn.pdb")
         let keyed = try draw(crambin, [("size", "512"), ("mode", "putty"), ("color", "bfactor"), ("legend", "true")])
