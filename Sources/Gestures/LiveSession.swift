@@ -28,6 +28,8 @@ public struct LiveFrame: Sendable {
     public var drawn: String?
     /// Its size, camera and marked points.
     public var facts: FrameFacts
+    /// Drawn coarser while the view moves (`LevelOfDetail`); a full frame of the same events follows when it stops.
+    public var moving = false
 
     public init(image: [UInt8], format: String = "png", events: Int, time: Double, mode: String, caption: String?, drawn: String? = nil,
                 facts: FrameFacts = FrameFacts(width: 0, height: 0)) {
@@ -90,6 +92,9 @@ public final class LiveSession<Driver: ViewDriver>: LiveView, @unchecked Sendabl
     private var finisherFree = 0.0
     private var dirty = false
     private var closed = false
+    /// When (uptime seconds) an event last changed the view; frames drawn within
+    /// `LevelOfDetail.stillAfter` of it are `.moving`.
+    private var lastChange = -Double.infinity
     private var recorded: EventRecording?
     private let taken: ((String) -> Void)?
 
@@ -138,7 +143,10 @@ public final class LiveSession<Driver: ViewDriver>: LiveView, @unchecked Sendabl
             recorded?.append(line)
             taken?(line)
             taps = effect.taps
-            if effect.changed || effect.wantsFrame { dirty = true }
+            if effect.changed || effect.wantsFrame {
+                dirty = true
+                lastChange = now()
+            }
         }
         let go = schedule()
         lock.unlock()
@@ -184,11 +192,14 @@ public final class LiveSession<Driver: ViewDriver>: LiveView, @unchecked Sendabl
                 return
             }
             dirty = false
-            let taken = Result { try driver.frameJob() }
+            let moving = start - lastChange < LevelOfDetail.stillAfter
+            let taken = Result { try driver.frameJob(detail: moving ? .moving : .full) }
             let shown = (events: events, time: lastTime, mode: driver.mode.name, caption: driver.caption, drawn: driver.drawn, facts: driver.facts)
             lock.unlock()
             let frame = try taken.get().draw(renderer)
             let drawn = now()
+            // A coarse frame is followed by the full one once the view has been still long enough.
+            if frame.isCoarse { refine(after: shown.events) }
             lock.withLock {
                 finishing += 1
                 drawSeconds = drawSeconds == 0 ? drawn - start : drawSeconds * 0.8 + (drawn - start) * 0.2
@@ -203,8 +214,10 @@ public final class LiveSession<Driver: ViewDriver>: LiveView, @unchecked Sendabl
                     // In bands on every core: a live frame's delay counts, more than the work.
                     let image = try encoder.encode(try frame.finished(bands: ProcessInfo.processInfo.activeProcessorCount), matte: matte)
                     if !lock.withLock({ closed }) {
-                        send(.frame(LiveFrame(image: image, format: encoder.name, events: shown.events, time: shown.time, mode: shown.mode,
-                                              caption: shown.caption, drawn: shown.drawn, facts: shown.facts)))
+                        var out = LiveFrame(image: image, format: encoder.name, events: shown.events, time: shown.time, mode: shown.mode,
+                                            caption: shown.caption, drawn: shown.drawn, facts: shown.facts)
+                        out.moving = frame.isCoarse
+                        send(.frame(out))
                     }
                 } catch {
                     send(.error(line: 0, message: "\(error)"))
@@ -225,6 +238,22 @@ public final class LiveSession<Driver: ViewDriver>: LiveView, @unchecked Sendabl
     }
 
     private func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+    /// After a coarse frame showing `events`: when no event has come for `LevelOfDetail.stillAfter`
+    /// seconds, the same view again at full detail (a later event's frame makes this one moot).
+    private func refine(after events: Int) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + LevelOfDetail.stillAfter + 0.01) { [self] in
+            let go = lock.withLock { () -> Bool in
+                guard !closed, self.events == events else { return false }
+                if now() - lastChange < LevelOfDetail.stillAfter {
+                    return false
+                }
+                dirty = true
+                return schedule()
+            }
+            if go { submitFrame() }
+        }
+    }
 
     private func queueNext() {
         if lock.withLock({ schedule() }) { submitFrame() }

@@ -310,12 +310,17 @@ public final class MoleculeDriver: ViewDriver {
 
     /// What drawing the scene as it is now takes, to be drawn later on the render thread, with
     /// edge smoothing and the caption still to do in `ReplayFrame.finished()`.
-    public func frameJob() throws -> FrameJob<MoleculeRenderer> {
+    public func frameJob(detail: FrameDetail) throws -> FrameJob<MoleculeRenderer> {
         if let camera, let p = prepared, p.detailScale != nil, camera.zoom > preparedZoom {
             preparedZoom = camera.zoom * 2
             setPrepared(nil)
         }
-        let scene = FrameScene(request: options.request, camera: camera, prepared: try prepare(), caption: caption, captions: captions)
+        let prepared = try prepare()
+        let request = options.request
+        let coarse = detail == .moving && (prepared?.model.atoms.count ?? 0) >= LevelOfDetail.minimumAtoms
+            && min(request.width, request.height) >= LevelOfDetail.minimumSide
+        let scene = FrameScene(request: request, camera: camera, prepared: prepared, caption: caption, captions: captions,
+                               divisor: coarse ? LevelOfDetail.divisor : 1)
         return FrameJob { try scene.draw($0) }
     }
 
@@ -326,11 +331,23 @@ public final class MoleculeDriver: ViewDriver {
         let prepared: PreparedMolecule?
         let caption: String?
         let captions: CaptionWriter
+        /// Drawn at 1/divisor of the size and enlarged (`LevelOfDetail`); 1: in full.
+        let divisor: Int
 
         /// Draws it; on the render thread.
         func draw(_ renderer: MoleculeRenderer) throws -> ReplayFrame {
             let drawn: DrawnPicture
-            if let camera, let prepared {
+            if let camera, let prepared, divisor > 1 {
+                // The same view at a fraction of the pixels: the pan (in pixels) scaled with them.
+                let width = (request.width + divisor - 1) / divisor, height = (request.height + divisor - 1) / divisor
+                var small = camera
+                small.pan *= Float(height) / Float(request.height)
+                // Outlines as wide as in full: a fraction of a pixel of the small picture, drawn fainter.
+                var style = request.style(for: prepared)
+                style.effects.outline /= Float(divisor)
+                drawn = try renderer.draw(prepared, camera: small, width: width, height: height, style: style)
+                return ReplayFrame(drawn: drawn, caption: caption, captions: captions, enlargeTo: (request.width, request.height))
+            } else if let camera, let prepared {
                 drawn = try renderer.draw(prepared, camera: camera, width: request.width, height: request.height, style: request.style(for: prepared))
             } else {
                 drawn = DrawnPicture(image: RGBAImage(width: request.width, height: request.height, fill: request.background.bytes),
@@ -373,11 +390,17 @@ public struct ReplayFrame: Sendable {
     let drawn: DrawnPicture
     let caption: String?
     let captions: CaptionWriter?
+    /// Drawn smaller while the view moves, to be enlarged to this size when finished.
+    let enlargeTo: (width: Int, height: Int)?
 
-    init(drawn: DrawnPicture, caption: String?, captions: CaptionWriter) {
+    /// Drawn at less than full detail (`LevelOfDetail`).
+    public var isCoarse: Bool { enlargeTo != nil }
+
+    init(drawn: DrawnPicture, caption: String?, captions: CaptionWriter, enlargeTo: (width: Int, height: Int)? = nil) {
         self.drawn = drawn
         self.caption = caption
         self.captions = captions
+        self.enlargeTo = enlargeTo
     }
 
     /// A frame drawn whole already (a pathway view).
@@ -385,11 +408,13 @@ public struct ReplayFrame: Sendable {
         drawn = DrawnPicture(image: image, smoothEdges: false)
         caption = nil
         captions = nil
+        enlargeTo = nil
     }
 
     /// `bands`: edge smoothing in that many bands of rows at once.
     public func finished(bands: Int = 1) throws -> RGBAImage {
         var image = drawn.finished(bands: bands)
+        if let enlargeTo { image = image.enlarged(width: enlargeTo.width, height: enlargeTo.height) }
         if let caption, let captions { try captions.draw(caption, on: &image) }
         return image
     }

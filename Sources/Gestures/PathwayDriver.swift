@@ -112,7 +112,7 @@ public final class PathwayDriver: ViewDriver {
         return Tap(time: time, line: line, point: view.point(atPixel: p), node: node.map(\.summary))
     }
 
-    public func frameJob() throws -> FrameJob<PathwayRenderer> {
+    public func frameJob(detail: FrameDetail) throws -> FrameJob<PathwayRenderer> {
         let picture = try PathwayPicture(map, view: view, width: width, height: height, theme: theme, focus: selected)
         return FrameJob { renderer in ReplayFrame(image: try picture.draw(renderer)) }
     }

@@ -14,8 +14,9 @@ public protocol ViewDriver: AnyObject, SendableMetatype {
     func apply(_ event: GestureEvent, source: String) throws -> EventEffect
     /// Applies touches still waiting for the other finger of the same instant.
     func settle()
-    /// What drawing the view as it is now takes, fixed now and drawn later.
-    func frameJob() throws -> FrameJob<Renderer>
+    /// What drawing the view as it is now takes, fixed now and drawn later; `.moving`: a frame of
+    /// a live view in motion, which a large view may draw coarser (`LevelOfDetail`).
+    func frameJob(detail: FrameDetail) throws -> FrameJob<Renderer>
     /// What the frames show now: the mode, and the caption when there is one.
     var mode: ViewMode { get }
     var caption: String? { get }
@@ -27,6 +28,26 @@ public protocol ViewDriver: AnyObject, SendableMetatype {
 
 extension ViewDriver {
     public var drawn: String? { nil }
+    /// A frame at full detail, as replays draw every frame.
+    public func frameJob() throws -> FrameJob<Renderer> { try frameJob(detail: .full) }
+}
+
+/// How much detail a frame is drawn with: full, or coarser while a live view moves.
+public enum FrameDetail: Sendable, Equatable {
+    case full, moving
+}
+
+/// Level of detail for live views, as Mol* and other viewers do for large structures: while
+/// events keep coming, a molecule of at least `minimumAtoms` atoms is drawn at 1/`divisor` of
+/// the frame's width and height and enlarged (bilinear), a quarter of the pixels to draw, shade,
+/// occlude and smooth; once no event has changed the view for `stillAfter` seconds the same
+/// view is drawn again at full detail, the picture a replay draws. Smaller views, and frames
+/// under `minimumSide` pixels, are always drawn in full.
+public enum LevelOfDetail {
+    public static let minimumAtoms = 20_000
+    public static let divisor = 2
+    public static let minimumSide = 384
+    public static let stillAfter = 0.2
 }
 
 /// What a live frame's message says besides the picture.

@@ -173,7 +173,10 @@ public struct DepthEffects: Sendable, Equatable {
     /// each half-width the disc has, then a minimum of those down its rows.
     private func outline(_ pixels: UnsafeMutablePointer<UInt8>, _ distance: UnsafePointer<Float>, _ w: Int, _ h: Int,
                          _ samples: Int) {
-        let reach = max(1, Int((outline * Float(samples)).rounded()))
+        // Under one sample wide, a one-sample line at that fraction of the colour (a half-pixel
+        // outline on a picture drawn at half size and enlarged weighs what one pixel does).
+        let exact = outline * Float(samples)
+        let reach = max(1, Int(exact.rounded())), strength = min(1, exact)
         // Half-width of the disc on each row dy (-reach...reach).
         var halfWidths: [Int] = []
         for dy in -reach...reach {
@@ -221,7 +224,16 @@ public struct DepthEffects: Sendable, Equatable {
                 let d = distance[y * w + x]
                 if d - nearest[y * w + x] > jump {
                     let p = pixels + (y * w + x) * 4
-                    p[0] = r; p[1] = g; p[2] = b; p[3] = 255
+                    if strength >= 1 {
+                        p[0] = r; p[1] = g; p[2] = b; p[3] = 255
+                    } else {
+                        // Over the pixel as it is (premultiplied, so a transparent one takes the colour alone).
+                        let keep = Float(p[3]) / 255 * (1 - strength), a = strength + keep
+                        for (c, v) in [r, g, b].enumerated() {
+                            p[c] = UInt8(((Float(v) * strength + Float(p[c]) * keep) / a).rounded())
+                        }
+                        p[3] = UInt8((a * 255).rounded())
+                    }
                 }
             }
         }

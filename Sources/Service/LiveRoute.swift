@@ -320,7 +320,7 @@ extension MolshotService {
                         try await outbound.write(.text(Self.jsonLine([
                             "type": "frame", "events": f.events, "t": f.time, "mode": f.mode, "drawn": f.drawn ?? NSNull(), "caption": f.caption ?? NSNull(),
                             "bytes": f.image.count, "format": f.format, "width": f.facts.width, "height": f.facts.height,
-                            "view": f.facts.view ?? NSNull(), "marks": f.facts.marks,
+                            "view": f.facts.view ?? NSNull(), "marks": f.facts.marks, "moving": f.moving,
                         ])))
                         try await outbound.writeBinaryMessage(ByteBuffer(bytes: f.image))
                     case .tapped(let tap):

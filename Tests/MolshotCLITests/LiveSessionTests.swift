@@ -422,4 +422,92 @@ final class LiveSessionTests: GLTestCase {
         XCTAssertEqual(closed?.0, 1001)
         XCTAssertTrue(closed?.1.contains("idle") == true, "\(String(describing: closed))")
     }
+
+    /// 62 copies of crambin on a grid (20,274 atoms): at least `LevelOfDetail.minimumAtoms`.
+    func writeLargeMolecule() throws -> String {
+        let crambin = try String(contentsOfFile: "Tests/Fixtures/1crn.pdb", encoding: .utf8).split(separator: "\n")
+            .filter { $0.hasPrefix("ATOM  ") }.map(Array.init)
+        let chains = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        var lines: [String] = []
+        for (k, chain) in chains.enumerated() {
+            let shift = SIMD3<Double>(Double(k % 4), Double(k / 4 % 4), Double(k / 16)) * 40
+            for var line in crambin {
+                line[21] = chain
+                for (axis, column) in [30, 38, 46].enumerated() {
+                    let v = Double(String(line[column..<column + 8]).trimmingCharacters(in: .whitespaces))! + shift[axis]
+                    line.replaceSubrange(column..<column + 8, with: Array(String(format: "%8.3f", v)))
+                }
+                lines.append(String(line))
+            }
+            lines.append("TER")
+        }
+        let path = serve.scratch.appendingPathComponent("crambins.pdb").path
+        try (lines + ["END", ""]).joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func testALargeMoleculeMovesAtLessDetailAndSettlesOnTheReplayedFrame() throws {
+        let file = try writeLargeMolecule()
+        let r = try MolshotBinary.run(["library", "import", file, "--db", serve.db])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let base = try serve.start()
+        let s = try Session(base, query: "molecule=crambins&size=512x512&background=white&mode=spacefill")
+        try s.send([Session.header])
+        let first = try s.frame()
+        XCTAssertEqual(first.info["moving"] as? Bool, false, "the first frame is drawn in full")
+        // Rotations one at a time, each frame waited for: each is drawn right after its event, while the view moves.
+        var lines: [String] = []
+        var moving: [String: Any]? = nil
+        var movingPNG: [UInt8] = []
+        for k in 1...6 {
+            let line = #"{"t":\#(Double(k) * 0.02),"type":"rotate","dx":12,"dy":4}"#
+            try s.send([line])
+            lines.append(line)
+            // Frames of these events: the coarse one first; the full one after the view is still.
+            let f = try s.frame()
+            if f.info["moving"] as? Bool == true {
+                moving = f.info
+                movingPNG = f.png
+                break
+            }
+        }
+        let coarse = try XCTUnwrap(moving, "a frame drawn while the view moved is marked moving")
+        XCTAssertEqual(coarse["width"] as? Int, 512, "drawn at less detail, sent at the full size")
+        // The same events' frame again, in full, once no event has come for LevelOfDetail.stillAfter.
+        var settled: (info: [String: Any], png: [UInt8])
+        repeat { settled = try s.frame() } while settled.info["moving"] as? Bool != false
+        XCTAssertEqual(settled.info["events"] as? Int, coarse["events"] as? Int)
+        let full = try image(settled.png), rough = try image(movingPNG)
+        XCTAssertFalse(full == rough, "the still frame is not the coarse one")
+        // Close to it: the same view at a quarter of the pixels, finer detail blurred (the mean
+        // difference a channel over 8 x 8 blocks is small; pixel by pixel it is larger).
+        func difference(_ a: RGBAImage, _ b: RGBAImage) -> Double {
+            var sum = 0.0
+            for y in 0..<a.height {
+                for x in 0..<a.width {
+                    let p = a.pixel(x, y), q = b.pixel(x, y)
+                    sum += Double(abs(Int(p.0) - Int(q.0)) + abs(Int(p.1) - Int(q.1)) + abs(Int(p.2) - Int(q.2))) / 3
+                }
+            }
+            return sum / Double(a.width * a.height)
+        }
+        XCTAssertLessThan(difference(full.shrunk(width: 64, height: 64), rough.shrunk(width: 64, height: 64)), 8, "the coarse frame shows the same view")
+        XCTAssertLessThan(difference(full, rough), 25)
+
+        // The settled frame is what a replay of the same lines draws, pixel for pixel.
+        let events = serve.scratch.appendingPathComponent("turn.jsonl")
+        try ([Session.header] + lines + [#"{"t":1,"type":"frame"}"#]).joined(separator: "\n").write(to: events, atomically: true, encoding: .utf8)
+        let out = serve.scratch.appendingPathComponent("turned").path
+        let replayed = try MolshotBinary.run(["replay", events.path, "--molecule", file, "-o", out, "--size", "512x512", "--background", "white",
+                                             "--mode", "spacefill"])
+        XCTAssertEqual(replayed.status, 0, replayed.stderr)
+        XCTAssertTrue(try PNGDecoder.read("\(out)/frame-00001.png") == full, "the settled frame is the replayed one")
+
+        // A small molecule is always drawn in full.
+        let small = try Session(base, query: "molecule=1crn&size=512x512&background=white&mode=spacefill")
+        try small.send([Session.header])
+        _ = try small.frame()
+        try small.send([#"{"t":0.02,"type":"rotate","dx":12,"dy":4}"#])
+        XCTAssertEqual(try small.frame().info["moving"] as? Bool, false)
+    }
 }
