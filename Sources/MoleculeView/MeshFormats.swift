@@ -27,6 +27,16 @@ public enum MeshFormat: String, Sendable, CaseIterable {
         }
     }
 
+    /// Writes `meshes` to `path` (and the MTL beside an OBJ), each file whole or not at all;
+    /// GLB streamed to the file, a mesh at a time, never held whole in memory.
+    public func write(_ meshes: [Mesh], path: String, generator: String = "Molshot") throws {
+        guard self == .glb else {
+            for (file, bytes) in files(meshes, path: path, generator: generator) { try AtomicFile.write(bytes, to: file) }
+            return
+        }
+        try AtomicFile.write(to: path) { try MeshFormat.streamGLB(meshes, generator: generator, into: $0) }
+    }
+
     /// x, y, z after x, y, z (a SIMD3 is padded to four floats in memory).
     static func flat(_ v: [SIMD3<Float>]) -> [Float] {
         [Float](unsafeUninitializedCapacity: v.count * 3) { out, count in
@@ -96,6 +106,70 @@ public enum MeshFormat: String, Sendable, CaseIterable {
         out += [0x42, 0x49, 0x4E, 0x00]
         out += bin
         return out
+    }
+
+    /// The same file as `gltf(_:binary: true, ...)` writes, streamed: the JSON first (every
+    /// view's offset is known from the meshes' sizes), then each mesh's arrays converted a slice
+    /// at a time.
+    static func streamGLB(_ meshes: [Mesh], generator: String, into out: AtomicFile.Stream) throws {
+        var views: [[String: Any]] = [], accessors: [[String: Any]] = [], gltfMeshes: [[String: Any]] = [], nodes: [[String: Any]] = []
+        var length = 0
+        // Every part is a multiple of 4 bytes long (12 a position or normal, 4 a colour or index): no padding.
+        func view(_ bytes: Int, target: Int) -> Int {
+            views.append(["buffer": 0, "byteOffset": length, "byteLength": bytes, "target": target])
+            length += bytes
+            return views.count - 1
+        }
+        for mesh in meshes {
+            let b = mesh.bounds
+            accessors.append(["bufferView": view(12 * mesh.positions.count, target: 34962), "componentType": 5126, "count": mesh.positions.count,
+                              "type": "VEC3", "min": [b.min.x, b.min.y, b.min.z], "max": [b.max.x, b.max.y, b.max.z]])
+            accessors.append(["bufferView": view(12 * mesh.normals.count, target: 34962), "componentType": 5126, "count": mesh.normals.count, "type": "VEC3"])
+            accessors.append(["bufferView": view(4 * mesh.colors.count, target: 34962), "componentType": 5121, "normalized": true,
+                              "count": mesh.colors.count, "type": "VEC4"])
+            accessors.append(["bufferView": view(4 * mesh.indices.count, target: 34963), "componentType": 5125, "count": mesh.indices.count, "type": "SCALAR"])
+            let k = accessors.count - 4
+            gltfMeshes.append(["name": mesh.name, "primitives": [["attributes": ["POSITION": k, "NORMAL": k + 1, "COLOR_0": k + 2],
+                                                                  "indices": k + 3, "material": 0, "mode": 4]]])
+            nodes.append(["name": mesh.name, "mesh": gltfMeshes.count - 1])
+        }
+        let document: [String: Any] = [
+            "asset": ["version": "2.0", "generator": generator, "extras": ["units": "angstrom"]],
+            "scene": 0, "scenes": [["name": "molecule", "nodes": Array(0..<nodes.count)]], "nodes": nodes, "meshes": gltfMeshes,
+            "materials": [["name": "vertex colors", "pbrMetallicRoughness": ["baseColorFactor": [1, 1, 1, 1], "metallicFactor": 0, "roughnessFactor": 0.6]]],
+            "accessors": accessors, "bufferViews": views, "buffers": [["byteLength": length]],
+        ]
+        var json = [UInt8]((try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data())
+        while json.count % 4 != 0 { json.append(0x20) }
+        func put(_ v: UInt32) throws { try withUnsafeBytes(of: v.littleEndian) { try out.write($0) } }
+        try out.write(Array("glTF".utf8))
+        try put(2)
+        try put(UInt32(12 + 8 + json.count + 8 + length))
+        try put(UInt32(json.count))
+        try out.write(Array("JSON".utf8))
+        try out.write(json)
+        try put(UInt32(length))
+        try out.write([0x42, 0x49, 0x4E, 0x00])
+        let slice = 1 << 16
+        var floats = [Float](), words = [UInt32]()
+        floats.reserveCapacity(3 * slice)
+        words.reserveCapacity(slice)
+        for mesh in meshes {
+            for vectors in [mesh.positions, mesh.normals] {
+                for start in stride(from: 0, to: vectors.count, by: slice) {
+                    floats.removeAll(keepingCapacity: true)
+                    for p in vectors[start..<min(vectors.count, start + slice)] { floats.append(p.x); floats.append(p.y); floats.append(p.z) }
+                    try out.write(values: floats)
+                }
+            }
+            for start in stride(from: 0, to: mesh.colors.count, by: slice) {
+                // 0xRRGGBB to the bytes R, G, B, 255.
+                words.removeAll(keepingCapacity: true)
+                for c in mesh.colors[start..<min(mesh.colors.count, start + slice)] { words.append((c >> 16 & 0xFF) | (c & 0xFF00) | (c & 0xFF) << 16 | 0xFF00_0000) }
+                try out.write(values: words)
+            }
+            try out.write(values: mesh.indices)
+        }
     }
 
     // MARK: Collada

@@ -93,7 +93,7 @@ struct ExportCommand: ParsableCommand {
                                                 fixedView: false)
             let meshes = MoleculeMesh.meshes(prepared, detail: MoleculeMesh.Detail(rawValue: detail)!)
             let format = MeshFormat(path: output)!
-            for (path, bytes) in format.files(meshes, path: output) { try AtomicFile.write(bytes, to: path) }
+            try format.write(meshes, path: output)
             let vertices = meshes.reduce(0) { $0 + $1.positions.count }, triangles = meshes.reduce(0) { $0 + $1.triangleCount }
             FileHandle.standardError.write(Data("molshot: wrote \(output): \(meshes.count) \(meshes.count == 1 ? "mesh" : "meshes"), \(vertices) vertices, \(triangles) triangles\n".utf8))
         }

@@ -50,6 +50,21 @@ final class ExportTests: XCTestCase {
         XCTAssertEqual(MoleculeMesh.meshes(p, detail: .high)[0].positions.count, p.geometry.sphereCount * 162 + p.geometry.cylinderCount * 64)
     }
 
+    func testAStreamedGLBIsTheFileBuiltInMemoryByteForByte() throws {
+        // Several chains (1hpv's two and its ligand) and slices of more than one block (64k vertices).
+        let p = try Rendering.prepared(try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("1hpv.pdb").path), .spacefill)
+        let meshes = MoleculeMesh.meshes(p, detail: .high)
+        XCTAssertGreaterThan(meshes.map(\.positions.count).max() ?? 0, 1 << 16)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("streamed-\(UUID().uuidString).glb").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try MeshFormat.glb.write(meshes, path: path)
+        let streamed = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        XCTAssertTrue(streamed == MeshFormat.glb.files(meshes, path: path)[0].1)
+        // Nothing is left beside it.
+        let folder = (path as NSString).deletingLastPathComponent, name = (path as NSString).lastPathComponent
+        XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: folder).contains { $0.hasPrefix("." + name) })
+    }
+
     func testEachFormatReadsBack() throws {
         let p = try crambin(.spacefill)
         let meshes = MoleculeMesh.meshes(p, detail: .low)
