@@ -106,6 +106,8 @@ enum CompactModel {
                                             aromatic: aromatic[i] != 0, source: sources[min(Int(sourceIndexes[i]), sources.count - 1)]))
         }
         model.bondsAreComplete = true
+        // Stored as perception left them (`encode` takes `BondPerception.bonds`' answer).
+        model.bondsAreDistinct = true
         let radiusCount = try r.getCount()
         if radiusCount > 0 {
             model.radii = try (0..<radiusCount).map { _ in try r.get(Float.self) }

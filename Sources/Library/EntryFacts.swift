@@ -68,10 +68,57 @@ struct EntryFacts: Codable, Equatable {
             && chainLabels.allSatisfy(\.isEmpty) && chainEntities.allSatisfy(\.isEmpty) && residueLabelSeq.allSatisfy { $0 == 0 }
     }
 
-    func encoded() throws -> [UInt8] { Zstd.compress(Array(try JSONEncoder().encode(self)), level: 6) }
+    /// Marks the packed form: the small facts as JSON, what grows with the chains and residues
+    /// (label ids, helices and strands) as varints, all zstd'd. Earlier libraries hold zstd JSON
+    /// alone, which is still read (JSON decoding of a capsid's 47,000 residue numbers was half of
+    /// loading it).
+    static let packedMagic: [UInt8] = Array("MEF2".utf8)
+
+    func encoded() throws -> [UInt8] {
+        var small = self
+        small.ranges = []
+        small.chainLabels = []
+        small.chainEntities = []
+        small.residueLabelSeq = []
+        let json = try JSONEncoder().encode(small)
+        var w = ByteWriter(capacity: json.count + residueLabelSeq.count * 2 + chainLabels.count * 8 + ranges.count * 12 + 16)
+        w.putVarint(UInt64(json.count))
+        w.bytes += json
+        w.putVarint(UInt64(residueLabelSeq.count))
+        w.putDeltas(residueLabelSeq.map { Int64($0) })
+        for names in [chainLabels, chainEntities] {
+            w.putVarint(UInt64(names.count))
+            for name in names { w.put(name) }
+        }
+        w.putVarint(UInt64(ranges.count))
+        for r in ranges {
+            w.put(UInt8(r.helix ? 1 : 0))
+            w.put(r.chain)
+            w.putSigned(Int64(r.start))
+            w.put(r.startInsertion)
+            w.putSigned(Int64(r.end))
+            w.put(r.endInsertion)
+        }
+        return EntryFacts.packedMagic + Zstd.compress(w.bytes, level: 6)
+    }
 
     static func decode(_ bytes: [UInt8]) throws -> EntryFacts {
-        try JSONDecoder().decode(EntryFacts.self, from: Data(try Zstd.decompress(bytes)))
+        guard bytes.starts(with: packedMagic) else {
+            return try JSONDecoder().decode(EntryFacts.self, from: Data(try Zstd.decompress(bytes)))
+        }
+        var r = ByteReader(try Zstd.decompress(Array(bytes[packedMagic.count...])))
+        let jsonLength = try r.getCount()
+        try r.need(jsonLength)
+        var facts = try JSONDecoder().decode(EntryFacts.self, from: Data(r.bytes[r.offset..<(r.offset + jsonLength)]))
+        r.offset += jsonLength
+        facts.residueLabelSeq = try r.getDeltas(try r.getCount()).map { Int32(truncatingIfNeeded: $0) }
+        facts.chainLabels = try (0..<(try r.getCount())).map { _ in try r.getString() }
+        facts.chainEntities = try (0..<(try r.getCount())).map { _ in try r.getString() }
+        facts.ranges = try (0..<(try r.getCount())).map { _ in
+            Range(helix: try r.get(UInt8.self) != 0, chain: try r.getString(), start: Int32(truncatingIfNeeded: try r.getSigned()),
+                  startInsertion: try r.get(UInt8.self), end: Int32(truncatingIfNeeded: try r.getSigned()), endInsertion: try r.get(UInt8.self))
+        }
+        return facts
     }
 
     /// Puts the facts back on a structure whose first model is the one they were taken from.

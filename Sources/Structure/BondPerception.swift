@@ -30,6 +30,7 @@ public struct BondPerception: Sendable {
     static func compatible(_ a: UInt8, _ b: UInt8) -> Bool { a == 0 || b == 0 || a == b }
 
     public func bonds(of model: Model, embedded: [ShortName: ComponentTemplate] = [:]) -> [Bond] {
+        if model.bondsAreComplete && model.bondsAreDistinct { return model.explicitBonds }
         let atoms = model.atoms
         var bonds: [Bond] = []
         bonds.reserveCapacity(atoms.count + atoms.count / 8)

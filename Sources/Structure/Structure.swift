@@ -247,6 +247,9 @@ public struct Model: Sendable {
     public var explicitBonds: [Bond] = []
     /// True when the explicit bonds are the whole bond graph (SDF, MOL2), so nothing is perceived.
     public var bondsAreComplete = false
+    /// True when the explicit bonds name each pair of atoms once, as perception left them (a
+    /// model the library stored): with `bondsAreComplete`, they are the bonds as they are.
+    public var bondsAreDistinct = false
     /// Radii per atom in angstroms where the file states them (PQR); spacefill draws them.
     public var radii: [Float]?
 

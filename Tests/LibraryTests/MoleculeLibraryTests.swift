@@ -245,6 +245,27 @@ final class MoleculeLibraryTests: XCTestCase {
         XCTAssertEqual(after.id, 9, "a removed id is not given again")
     }
 
+    func testEntryFactsPackedAndAsEarlierLibrariesKeptThemReadBackTheSame() throws {
+        // 3PQR: assemblies, entities, helices and strands, label ids unlike the author ids.
+        let structure = try StructureFile.load(path: fixture("bcif/3PQR.bcif.gz"))
+        let facts = EntryFacts(structure, model: structure.models[0])
+        XCTAssertFalse(facts.ranges.isEmpty)
+        XCTAssertFalse(facts.assemblies.isEmpty)
+        XCTAssertTrue(facts.residueLabelSeq.contains { $0 != 0 })
+        let packed = try facts.encoded()
+        XCTAssertEqual(Array(packed.prefix(4)), EntryFacts.packedMagic)
+        XCTAssertEqual(try EntryFacts.decode(packed), facts)
+        // A library from before the packed form: zstd JSON.
+        let json = Zstd.compress(Array(try JSONEncoder().encode(facts)), level: 6)
+        XCTAssertEqual(try EntryFacts.decode(json), facts)
+        // A damaged blob is an error, not a crash.
+        XCTAssertThrowsError(try EntryFacts.decode(Array(packed.prefix(packed.count / 2))))
+        // What the library gives back draws as the file does: the same facts.
+        let record = try add("bcif/3PQR.bcif.gz")
+        let loaded = try library.load(String(record.id)).structure
+        XCTAssertEqual(EntryFacts(loaded, model: loaded.models[0]), facts)
+    }
+
     func testTheDefaultPathFollowsXDG() {
         XCTAssertEqual(MoleculeLibrary.defaultPath(environment: ["MOLSHOT_DB": "/x/y.db", "HOME": "/h"]), "/x/y.db")
         XCTAssertEqual(MoleculeLibrary.defaultPath(environment: ["XDG_DATA_HOME": "/d", "HOME": "/h"]), "/d/molshot/library.sqlite")
