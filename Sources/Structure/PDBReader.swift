@@ -356,16 +356,38 @@ public enum PDBReader {
     }
 
     static func resolveConect(_ pairs: [(Int32, Int32)], in model: Model) -> [Bond] {
-        guard !pairs.isEmpty else { return [] }
+        guard !pairs.isEmpty, !model.atoms.isEmpty else { return [] }
+        // Serial to atom index (the first atom of a serial): a table over the serials' span where
+        // it is dense, as files number their atoms; a dictionary where it is not.
+        var lo = Int32.max, hi = Int32.min
+        for atom in model.atoms {
+            lo = min(lo, atom.serial)
+            hi = max(hi, atom.serial)
+        }
+        let span = Int(hi) - Int(lo) + 1
+        var table: [Int32] = []
         var bySerial: [Int32: Int32] = [:]
-        bySerial.reserveCapacity(model.atoms.count)
-        for (i, atom) in model.atoms.enumerated() where bySerial[atom.serial] == nil {
-            bySerial[atom.serial] = Int32(i)
+        if span <= 4 * model.atoms.count + 1024 {
+            table = [Int32](repeating: -1, count: span)
+            for (i, atom) in model.atoms.enumerated() where table[Int(atom.serial) - Int(lo)] < 0 {
+                table[Int(atom.serial) - Int(lo)] = Int32(i)
+            }
+        } else {
+            bySerial.reserveCapacity(model.atoms.count)
+            for (i, atom) in model.atoms.enumerated() where bySerial[atom.serial] == nil {
+                bySerial[atom.serial] = Int32(i)
+            }
+        }
+        func index(_ serial: Int32) -> Int32? {
+            guard !table.isEmpty else { return bySerial[serial] }
+            guard serial >= lo, serial <= hi else { return nil }
+            let i = table[Int(serial) - Int(lo)]
+            return i < 0 ? nil : i
         }
         var seen = Set<UInt64>()
         var bonds: [Bond] = []
         for (from, to) in pairs {
-            guard let a = bySerial[from], let b = bySerial[to] else { continue }
+            guard let a = index(from), let b = index(to) else { continue }
             let bond = Bond(a, b, order: 1, source: .explicit)
             let key = UInt64(UInt32(bond.a)) << 32 | UInt64(UInt32(bond.b))
             if seen.insert(key).inserted { bonds.append(bond) }

@@ -48,6 +48,23 @@ final class PDBReaderTests: XCTestCase {
         XCTAssertEqual(m.explicitBonds.count, 25, "CONECT lists each bond from both ends; zero fields are no atom")
     }
 
+    func testConectFindsAtomsByDenseAndBySparseSerials() throws {
+        func atom(_ serial: Int, _ name: String, _ x: Double) -> String {
+            "HETATM" + String(repeating: " ", count: 5 - String(serial).count) + "\(serial) \(name.padding(toLength: 4, withPad: " ", startingAt: 0)) LIG A   1    "
+                + String(format: "%8.3f%8.3f%8.3f", x, 0.0, 0.0) + "  1.00  0.00           C"
+        }
+        for serials in [[1, 2, 3], [7, 50_000, 99_999]] {
+            var text = (0..<3).map { atom(serials[$0], "C\($0 + 1)", Double($0) * 1.5) }.joined(separator: "\n") + "\n"
+            // Bonds 1-2 and 2-3, one listed from both ends, and a partner no atom has.
+            func field(_ n: Int) -> String { String(repeating: " ", count: 5 - String(n).count) + "\(n)" }
+            text += "CONECT" + field(serials[0]) + field(serials[1]) + "\n"
+            text += "CONECT" + field(serials[1]) + field(serials[0]) + field(serials[2]) + field(12_345) + "\nEND\n"
+            let bytes = Array(text.utf8)
+            let m = try bytes.withUnsafeBufferPointer { try PDBReader.read($0, source: "conect.pdb") }.models[0]
+            XCTAssertEqual(m.explicitBonds.map { [$0.a, $0.b] }, [[0, 1], [1, 2]], "serials \(serials)")
+        }
+    }
+
     func testModelsHybrid36AndIons() throws {
         let s = try Fixtures.load("multimodel.pdb")
         XCTAssertEqual(s.models.map(\.number), [1, 2])
