@@ -80,20 +80,32 @@ public enum MoleculeMesh {
     public static func meshes(_ prepared: PreparedMolecule, detail: Detail = .auto) -> [Mesh] {
         let model = prepared.model, g = prepared.geometry
         let detail = detail.resolved(g)
-        var chainOf = [Int](repeating: 0, count: model.atoms.count)
+        // Each chain's mesh (chains of one id share it), found once a chain rather than once an atom.
         var names: [String] = []
         var index: [String: Int] = [:]
-        for (i, atom) in model.atoms.enumerated() {
-            let id = model.residues.isEmpty ? "" : model.chains[Int(model.residues[Int(atom.residue)].chain)].id
-            let name = id.isEmpty ? "molecule" : "chain_\(id)"
-            if index[name] == nil {
-                index[name] = names.count
-                names.append(name)
-            }
-            chainOf[i] = index[name]!
+        let meshOfChain = model.residues.isEmpty ? [] : model.chains.map { chain -> Int in
+            let name = chain.id.isEmpty ? "molecule" : "chain_\(chain.id)"
+            if let k = index[name] { return k }
+            index[name] = names.count
+            names.append(name)
+            return names.count - 1
+        }
+        if names.isEmpty { names = ["molecule"] }
+        var chainOf = [Int](repeating: 0, count: model.atoms.count)
+        if !model.residues.isEmpty {
+            for (i, atom) in model.atoms.enumerated() { chainOf[i] = meshOfChain[Int(model.residues[Int(atom.residue)].chain)] }
         }
         var meshes = names.map { Mesh(name: $0) }
         let unit = icosphere(detail.subdivisions)
+        // Room for each mesh's spheres at once, not grown (and copied) as they come.
+        var spheresOf = [Int](repeating: 0, count: meshes.count)
+        for s in 0..<g.sphereCount { spheresOf[chainOf[Int(g.sphereAtoms[s])]] += 1 }
+        for k in meshes.indices where spheresOf[k] > 0 {
+            meshes[k].positions.reserveCapacity(spheresOf[k] * unit.vertices.count)
+            meshes[k].normals.reserveCapacity(spheresOf[k] * unit.vertices.count)
+            meshes[k].colors.reserveCapacity(spheresOf[k] * unit.vertices.count)
+            meshes[k].indices.reserveCapacity(spheresOf[k] * unit.indices.count)
+        }
         let sphereColors = g.colorsOfSpheres(prepared.atomColors), cylinderColors = g.colorsOfCylinders(prepared.atomColors)
         for s in 0..<g.sphereCount {
             let atom = Int(g.sphereAtoms[s])
