@@ -7,32 +7,11 @@ public enum AtomicFile {
     public static let marker = ".partial-"
 
     public static func write(_ bytes: [UInt8], to path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent("." + url.lastPathComponent + marker + String(getpid()) + "-" + UUID().uuidString.prefix(8))
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw failure(path, errno) }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                let code = errno
-                close(fd)
-                unlink(temporary.path)
-                throw failure(path, code)
-            }
-            written += n
-        }
-        close(fd)
-        guard rename(temporary.path, path) == 0 else {
-            let code = errno
-            unlink(temporary.path)
-            throw failure(path, code)
-        }
+        // Bytes held whole already: no large buffer to copy them through (they go straight to the file).
+        try write(to: path, bufferBytes: 0) { try $0.write(bytes) }
     }
 
-    /// Writes a file whole or not at all as `body` streams it (through a buffer of `bufferBytes`),
+    /// Writes a file whole or not at all as `body` streams it (through a buffer of `bufferBytes`, 4 KiB at least),
     /// so a file larger than memory would hold twice is never held whole.
     public static func write(to path: String, bufferBytes: Int = 1 << 20, _ body: (Stream) throws -> Void) throws {
         let url = URL(fileURLWithPath: path)
@@ -63,8 +42,6 @@ public enum AtomicFile {
         let path: String
         private var buffer: [UInt8] = []
         private let capacity: Int
-        /// Bytes taken so far.
-        public private(set) var count = 0
 
         init(fd: Int32, path: String, capacity: Int) {
             self.fd = fd
@@ -74,7 +51,6 @@ public enum AtomicFile {
         }
 
         public func write(_ bytes: UnsafeRawBufferPointer) throws {
-            count += bytes.count
             if buffer.count + bytes.count > capacity { try flush() }
             if bytes.count >= capacity {
                 try put(bytes)

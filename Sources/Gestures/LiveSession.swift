@@ -244,10 +244,8 @@ public final class LiveSession<Driver: ViewDriver>: LiveView, @unchecked Sendabl
     private func refine(after events: Int) {
         DispatchQueue.global().asyncAfter(deadline: .now() + LevelOfDetail.stillAfter + 0.01) { [self] in
             let go = lock.withLock { () -> Bool in
+                // No event since: the view has been still for longer than stillAfter (the timer's delay).
                 guard !closed, self.events == events else { return false }
-                if now() - lastChange < LevelOfDetail.stillAfter {
-                    return false
-                }
                 dirty = true
                 return schedule()
             }
