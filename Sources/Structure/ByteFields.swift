@@ -51,6 +51,95 @@ enum ByteFields {
         double(b, start, end).map { Float($0) }
     }
 
+    /// `fixedPoint` for a field of at most 8 bytes ending at `end` with at least 8 bytes before
+    /// `end` in the buffer: the 8 bytes ending there are read as one 64-bit word and every
+    /// place is tested at once (digits, blanks, the minus, the point), so a field costs a few
+    /// dozen instructions and no branch but the one that sends unusual text to `fixedPoint`.
+    @inline(__always)
+    static func fixedPoint8(_ buffer: UnsafeBufferPointer<UInt8>, end: Int, width: Int, decimals: Int) -> Float? {
+        let start = end - width
+        guard width <= 8, end >= 8, end <= buffer.count, decimals > 0, decimals < width - 1, let base = buffer.baseAddress else {
+            return fixedPoint(buffer, start, width: width, decimals: decimals)
+        }
+        // Byte k of the word is place k of the 8 bytes (little-endian); the field is places 8-width..<8.
+        let w = UInt64(littleEndian: UnsafeRawPointer(base + end - 8).loadUnaligned(as: UInt64.self))
+        let high: UInt64 = 0x8080_8080_8080_8080, low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        /// Bit 7 of each byte of `y` that is zero.
+        func zeros(_ y: UInt64) -> UInt64 { ~(((y & low) &+ low) | y) & high }
+        let x = w ^ 0x3030_3030_3030_3030
+        // A byte of x is a digit's value when under 10; adding 0x76 to its low 7 bits sets bit 7 otherwise.
+        let digits = ~(((x & low) &+ 0x7676_7676_7676_7676) | x) & high
+        let blanks = zeros(w ^ 0x2020_2020_2020_2020), minus = zeros(w ^ 0x2D2D_2D2D_2D2D_2D2D)
+        let point = 7 - decimals
+        let field: UInt64 = width == 8 ? high : high & ~((1 << (8 * (8 - width))) - 1)
+        let whole = field & ((1 << (8 * point)) - 1)
+        let fraction = high & ~((1 << (8 * (point + 1))) - 1)
+        let d = digits & whole, lowest = d & (~d &+ 1)
+        let m = minus & whole
+        guard (w >> (8 * point)) & 0xFF == 0x2E, digits & fraction == fraction, d != 0,
+              d == whole & ~(lowest &- 1), d | (blanks & whole) | m == whole, m == 0 || m == lowest >> 8 else {
+            return fixedPoint(buffer, start, width: width, decimals: decimals)
+        }
+        // The digits' values, all else zero, then eight digits to one number in three steps.
+        var v = x & (((digits & field) >> 7) &* 0xFF)
+        v = (v &* 10 &+ (v >> 8)) & 0x00FF_00FF_00FF_00FF
+        v = (v &* 100 &+ (v >> 16)) & 0x0000_FFFF_0000_FFFF
+        v = (v &* 10000 &+ (v >> 32)) & 0xFFFF_FFFF
+        // The point's place counted as a zero digit: v is whole x 10^(decimals+1) + fraction.
+        let unit = UInt64(exactPowerOfTen(decimals))
+        let n = v / (unit * 10) * unit + v % (unit * 10)
+        // Exact in single precision below 2^24, so one single division is `float`'s value (see fixedPoint).
+        guard n < 1 << 24 else { return fixedPoint(buffer, start, width: width, decimals: decimals) }
+        let value = Float(n) / Float(unit)
+        return m != 0 ? -value : value
+    }
+
+    /// A fixed-point field as PDB writes them (`%8.3f` coordinates, `%6.2f` occupancy): the point
+    /// `decimals` places from the field's end, blanks then an optional minus before the digits.
+    /// Read from those places without a branch a byte (which digit count a field has is what
+    /// a branching reader mispredicts); anything else is read by `float`, to the same value.
+    @inline(__always)
+    static func fixedPoint(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, width: Int, decimals: Int) -> Float? {
+        let end = start + width, point = end - decimals - 1
+        guard end <= buffer.count, let b = buffer.baseAddress, decimals > 0, point > start else {
+            return float(buffer, start, end)
+        }
+        var bad = UInt8(b[point] != 0x2E ? 1 : 0)
+        var mantissa = 0
+        for i in (point + 1)..<end {
+            let d = b[i] &- 0x30
+            bad |= d < 10 ? 0 : 1
+            mantissa = mantissa &* 10 &+ Int(d)
+        }
+        // Before the point: which places hold digits, blanks and a minus, as bit masks (bit k for place k).
+        var whole = 0, digits = 0, blanks = 0, minus = 0
+        for k in 0..<(point - start) {
+            let c = b[start + k], d = c &- 0x30
+            let isDigit = d < 10
+            whole = whole &* 10 &+ (isDigit ? Int(d) : 0)
+            digits |= (isDigit ? 1 : 0) << k
+            blanks |= (c == 0x20 ? 1 : 0) << k
+            minus |= (c == 0x2D ? 1 : 0) << k
+        }
+        // The digits end at the point without a gap, a minus only just before them, blanks before that.
+        let all = (1 << (point - start)) - 1, lowest = digits & -digits
+        guard bad == 0, digits != 0, digits == all & ~(lowest - 1), digits | blanks | minus == all,
+              minus == 0 || minus == lowest >> 1 else {
+            return float(buffer, start, end)
+        }
+        // All the digits as one integer, divided once. Below 2^24 the integer and the power of ten
+        // are exact in single precision, and one correctly rounded single division is the value
+        // `float` gives (a double division rounded to single: 53 >= 2 x 24 + 2 bits, so rounding
+        // twice changes nothing); larger ones go through `double` as `float` does.
+        let m = whole &* Int(exactPowerOfTen(decimals)) &+ mantissa
+        guard m < 1 << 24, decimals <= 10 else {
+            let value = Double(m) / exactPowerOfTen(decimals)
+            return Float(minus != 0 ? -value : value)
+        }
+        let value = Float(m) / Float(exactPowerOfTen(decimals))
+        return minus != 0 ? -value : value
+    }
+
     static func double(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
         guard let b = buffer.baseAddress else { return nil }
         let (first, last) = trimmed(b, start, min(end, buffer.count))
@@ -198,12 +287,40 @@ enum ByteFields {
         return value
     }
 
+    /// The blank-separated words of bytes `start..<end`.
+    static func words(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> [String] {
+        var out: [String] = []
+        var i = start
+        let e = min(end, b.count)
+        while i < e {
+            while i < e && isBlank(b[i]) { i += 1 }
+            let w = i
+            while i < e && !isBlank(b[i]) { i += 1 }
+            if i > w { out.append(String(decoding: UnsafeBufferPointer(rebasing: b[w..<i]), as: UTF8.self)) }
+        }
+        return out
+    }
+
     /// The text of bytes `start..<end` for messages, trimmed and shortened.
     static func text(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {
-        let e = min(end, b.count, start + 80)
-        guard start < e else { return "" }
-        return String(decoding: UnsafeBufferPointer(rebasing: b[start..<e]), as: UTF8.self)
-            .trimmingCharacters(in: " \t\r")
+        var s = start, e = min(end, b.count, start + 80)
+        // Trimmed as bytes (blanks, tabs and carriage returns are single bytes in UTF-8), then decoded once.
+        while s < e && isBlank(b[s]) { s += 1 }
+        while e > s && isBlank(b[e - 1]) { e -= 1 }
+        guard s < e else { return "" }
+        return String(decoding: UnsafeBufferPointer(rebasing: b[s..<e]), as: UTF8.self)
+    }
+}
+
+extension Substring {
+    /// Without leading and trailing blanks and tabs, looked at as UTF-8 bytes (Foundation's
+    /// `trimmingCharacters(in: .whitespaces)` builds an NSString a call: a tenth of a PDB header's parse).
+    var trimmedBlanks: Substring {
+        let u = utf8
+        var s = u.startIndex, e = u.endIndex
+        while s < e, u[s] == 0x20 || u[s] == 0x09 { s = u.index(after: s) }
+        while e > s, u[u.index(before: e)] == 0x20 || u[u.index(before: e)] == 0x09 { e = u.index(before: e) }
+        return self[s..<e]
     }
 }
 
@@ -225,6 +342,8 @@ struct LineCursor {
     var position = 0
     private(set) var lineNumber = 0
     private let separator: Int32
+    /// The byte that ends lines here (`\n`, or `\r` in old Mac text).
+    var separatorByte: UInt8 { UInt8(separator) }
     private let feed: InflatingBuffer?
     /// Bytes known to be there.
     private var limit: Int

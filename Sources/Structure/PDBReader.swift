@@ -5,7 +5,8 @@ public enum PDBReader {
         try read(b, source: source, feed: nil)
     }
 
-    static func read(_ b: UnsafeBufferPointer<UInt8>, source: String, feed: InflatingBuffer?) throws -> Structure {
+    /// `readAhead: false` reads every line on this thread (tests compare the two ways).
+    static func read(_ b: UnsafeBufferPointer<UInt8>, source: String, feed: InflatingBuffer?, readAhead allowReadAhead: Bool = true) throws -> Structure {
         var structure = Structure(format: .pdb)
         var lines = LineCursor(b, feed: feed)
         var builder = ModelBuilder(number: 1, reserve: b.count / 81)
@@ -18,6 +19,8 @@ public enum PDBReader {
         var seqres: [String: [String]] = [:]
         var seqresOrder: [String] = []
         var hetnam: [String: String] = [:]
+        // A file read whole (not inflated as it is read) has its atom lines read ahead on every core.
+        var readAhead = feed == nil && allowReadAhead ? PDBAtomReadAhead(b, separator: lines.separatorByte, idCode: idCode) : nil
 
         func fail(_ line: Int, _ message: String) -> StructureError {
             StructureError(file: source, line: line, message: message)
@@ -30,58 +33,35 @@ public enum PDBReader {
             let s = range.lowerBound, e = range.upperBound
             let length = e - s
             guard length >= 3 else { continue }
-            let c0 = b[s], c1 = b[s + 1], c2 = b[s + 2], c3 = length > 3 ? b[s + 3] : 0
-            let isAtom = c0 == 0x41 && c1 == 0x54 && c2 == 0x4F && c3 == 0x4D  // ATOM
-            let isHetatm = c0 == 0x48 && c1 == 0x45 && c2 == 0x54 && c3 == 0x41 && length > 5 && b[s + 4] == 0x54 && b[s + 5] == 0x4D
-            if isAtom || isHetatm {
-                let line = lines.lineNumber
-                guard length >= 54 else { throw fail(line, "\(isAtom ? "ATOM" : "HETATM") record is \(length) columns long; coordinates need columns 31-54") }
-                func coordinate(_ from: Int, _ name: String) throws -> Float {
-                    guard let v = ByteFields.float(b, s + from - 1, s + from + 7), v.isFinite else {
-                        throw fail(line, "bad \(name) coordinate '\(ByteFields.text(b, s + from - 1, s + from + 7))' (columns \(from)-\(from + 7))")
+            let kind = PDBAtomRecord.kind(b, s, length)
+            if kind.atom {
+                var record: PDBAtomRecord
+                if let ahead = readAhead?.take(at: s, idCode: idCode) {
+                    record = ahead
+                } else {
+                    do {
+                        record = try PDBAtomRecord.read(b, s, length, hetero: kind.hetero, idCode: idCode)
+                    } catch {
+                        throw fail(lines.lineNumber, error.message)
                     }
-                    return v
                 }
-                let x = try coordinate(31, "x"), y = try coordinate(39, "y"), z = try coordinate(47, "z")
-                let serial: Int32
-                if let v = ByteFields.hybrid36(b, s + 6, s + 11) { serial = Int32(clamping: v) } else { serial = lastSerial + 1 }
-                lastSerial = serial
-                let name = ShortName(b, s + 12, s + 16)
-                let altLoc = b[s + 16] == 0x20 ? 0 : b[s + 16]
-                // Columns 18-20 hold the residue name; some programs spill a fourth letter into column 21.
-                let residueName = ShortName(b, s + 17, s + 21)
-                let chain = ShortName(b, s + 21, s + 22)
-                guard let resSeq = ByteFields.hybrid36(b, s + 22, s + 26) ?? (isBlankField(b, s + 22, s + 26) ? 0 : nil) else {
-                    throw fail(line, "bad residue number '\(ByteFields.text(b, s + 22, s + 26))' (columns 23-26)")
-                }
-                let iCode = b[s + 26] == 0x20 ? 0 : b[s + 26]
-                let occupancy = length >= 60 ? ByteFields.float(b, s + 54, s + 60) ?? 1 : 1
-                let bFactor = length >= 66 ? ByteFields.float(b, s + 60, s + 66) ?? 0 : 0
-                var element: Element? = nil
-                var charge: Int8 = 0
-                if length >= 78 && !lineIDInColumns73(b, s, length, idCode: idCode) {
-                    element = Element.symbol(in: b, s + 76, s + 78)
-                    if length >= 80 { charge = formalCharge(b[s + 78], b[s + 79]) }
-                }
-                let atom = Atom(position: SIMD3(x, y, z), occupancy: occupancy, bFactor: bFactor, serial: serial,
-                                name: name, element: element ?? inferElement(b, s + 12, residueName: residueName, hetero: isHetatm),
-                                altLoc: altLoc, charge: charge)
-                builder.add(atom, chain: chain, residueName: residueName, residueNumber: Int32(clamping: resSeq),
-                            insertionCode: iCode, hetero: isHetatm)
+                record.atom.serial = record.hasSerial ? record.atom.serial : lastSerial + 1
+                lastSerial = record.atom.serial
+                builder.add(record.atom, chain: record.chain, residueName: record.residueName, residueNumber: record.residueNumber,
+                            insertionCode: record.insertionCode, hetero: record.hetero)
                 continue
             }
-            let record = recordName(b, s, e)
-            switch record {
-            case "MODEL":
+            switch Record.key(b, s, e) {
+            case Record.model:
                 finishModel()
                 modelNumber = ByteFields.int(b, s + 10, min(e, s + 14)) ?? (structure.models.count + 1)
                 builder = ModelBuilder(number: modelNumber, reserve: builder.atomCount)
-            case "ENDMDL":
+            case Record.endmdl:
                 finishModel()
                 builder = ModelBuilder(number: modelNumber + 1, reserve: builder.atomCount)
-            case "TER":
+            case Record.ter:
                 builder.terminateChain()
-            case "CONECT":
+            case Record.conect:
                 // Columns 7-11 the atom, 12-31 up to four bonded atoms; later columns are old H-bond fields.
                 guard let from = ByteFields.int(b, s + 6, min(e, s + 11)), from > 0 else { break }
                 var col = 11
@@ -91,26 +71,26 @@ public enum PDBReader {
                     }
                     col += 5
                 }
-            case "HEADER":
+            case Record.header:
                 structure.metadata.classification = ByteFields.text(b, s + 10, min(e, s + 50))
                 // The id is in columns 63-66; in old files columns 73-80 repeat it with a line number.
                 if length >= 66 {
                     structure.metadata.id = ByteFields.text(b, s + 62, s + 66)
                     idCode = ShortName(structure.metadata.id)
                 }
-            case "TITLE":
+            case Record.title:
                 titleParts.append(recordText(b, s, e, idCode: idCode))
-            case "COMPND":
+            case Record.compnd:
                 compoundParts.append(recordText(b, s, e, idCode: idCode))
-            case "SOURCE":
+            case Record.source:
                 sourceParts.append(recordText(b, s, e, idCode: idCode))
-            case "AUTHOR":
+            case Record.author:
                 authorParts.append(recordText(b, s, e, idCode: idCode))
-            case "KEYWDS":
+            case Record.keywds:
                 keywordParts.append(recordText(b, s, e, idCode: idCode))
-            case "EXPDTA":
+            case Record.expdta:
                 structure.metadata.method = recordText(b, s, e, idCode: idCode)
-            case "REMARK":
+            case Record.remark:
                 let number = ByteFields.int(b, s + 6, min(e, s + 10))
                 if number == 2, length > 22, ByteFields.text(b, s + 11, s + 22) == "RESOLUTION." {
                     // REMARK   2 RESOLUTION. 1.74 ANGSTROMS. (the number's columns vary between writers)
@@ -119,44 +99,44 @@ public enum PDBReader {
                         structure.metadata.resolution = v
                     }
                 } else if number == 350 {
-                    remark350.read(Substring(recordText(b, s, e, idCode: idCode)))
+                    remark350.read(b, s + 10, lineIDInColumns73(b, s, length, idCode: idCode) ? s + 72 : min(e, s + 80))
                 }
-            case "MODRES":
+            case Record.modres:
                 // MODRES 4TRA 2MG A   10    G  2N-METHYLGUANOSINE...: residue name 13-15, standard name 25-27.
                 if length >= 27 {
                     let name = ShortName(b, s + 12, s + 15), parent = ShortName(b, s + 24, s + 27)
                     if !name.isEmpty && !parent.isEmpty { structure.statedModifications[name] = parent }
                 }
-            case "SEQRES":
+            case Record.seqres:
                 // Chain in column 12, residue names from column 20 in 4-column fields.
                 if length >= 20 {
                     let chain = ByteFields.text(b, s + 11, s + 12)
                     if seqres[chain] == nil { seqresOrder.append(chain) }
-                    let names = ByteFields.text(b, s + 19, min(e, s + 70)).split(separator: " ").map(String.init)
+                    let names = ByteFields.words(b, s + 19, min(e, s + 70))
                     seqres[chain, default: []] += names
                 }
-            case "HETNAM":
+            case Record.hetnam:
                 // Continuation in 9-10, the component 12-14, its name from 16.
                 if length >= 16 {
                     let id = ByteFields.text(b, s + 11, s + 14)
                     let text = ByteFields.text(b, s + 15, min(e, s + 70))
                     if let old = hetnam[id] { hetnam[id] = old + (old.hasSuffix("-") ? "" : " ") + text } else { hetnam[id] = text }
                 }
-            case "HELIX":
+            case Record.helix:
                 // Chain 20, start 22-25 and 26 (insertion), end chain 32, end 34-37 and 38.
                 if length >= 38, let a = ByteFields.int(b, s + 21, s + 25), let z = ByteFields.int(b, s + 33, s + 37) {
                     structure.secondaryStructure.append(SecondaryStructureRange(
                         kind: .helix, chain: ByteFields.text(b, s + 19, s + 20), start: Int32(clamping: a), startInsertion: insertion(b[s + 25]),
                         end: Int32(clamping: z), endInsertion: insertion(b[s + 37])))
                 }
-            case "SHEET":
+            case Record.sheet:
                 // Chain 22, start 23-26 and 27, end chain 33, end 34-37 and 38.
                 if length >= 38, let a = ByteFields.int(b, s + 22, s + 26), let z = ByteFields.int(b, s + 33, s + 37) {
                     structure.secondaryStructure.append(SecondaryStructureRange(
                         kind: .strand, chain: ByteFields.text(b, s + 21, s + 22), start: Int32(clamping: a), startInsertion: insertion(b[s + 26]),
                         end: Int32(clamping: z), endInsertion: insertion(b[s + 37])))
                 }
-            case "END":
+            case Record.end:
                 break
             default:
                 break
@@ -202,14 +182,14 @@ public enum PDBReader {
         let text = parts.map { $0.count > 0 && $0.first!.isNumber ? String($0.drop(while: { !$0.isWhitespace })) : $0 }.joined(separator: " ")
         for item in text.split(separator: ";") {
             guard let colon = item.firstIndex(of: ":") else { continue }
-            let key = item[..<colon].trimmingCharacters(in: .whitespaces).uppercased()
-            let value = item[item.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let key = item[..<colon].trimmedBlanks.uppercased()
+            let value = String(item[item.index(after: colon)...].trimmedBlanks)
             switch key {
             case "MOL_ID": entities.append(Entity(id: value, type: "polymer", description: ""))
             case "MOLECULE": if !entities.isEmpty { entities[entities.count - 1].description = value }
             case "CHAIN":
                 if !entities.isEmpty {
-                    entities[entities.count - 1].chains = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                    entities[entities.count - 1].chains = value.split(separator: ",").map { String($0.trimmedBlanks) }
                         .map { $0 == "NULL" ? "" : $0 }
                 }
             default: break
@@ -246,32 +226,63 @@ public enum PDBReader {
         var rows: [Int: [Double]] = [:]
         var operators: [(String, Assembly.Operator)] = []
 
-        mutating func read(_ line: Substring) {
-            let text = line.trimmingCharacters(in: .whitespaces)
-            if text.hasPrefix("BIOMOLECULE:") {
+        /// One REMARK 350 record's text (columns 11 on, without an old line id), read as bytes.
+        mutating func read(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) {
+            var (s, e) = (start, min(end, b.count))
+            while s < e && ByteFields.isBlank(b[s]) { s += 1 }
+            while e > s && ByteFields.isBlank(b[e - 1]) { e -= 1 }
+            func has(_ prefix: StaticString) -> Bool {
+                let n = prefix.utf8CodeUnitCount
+                guard e - s >= n else { return false }
+                for i in 0..<n where b[s + i] != prefix.utf8Start[i] { return false }
+                return true
+            }
+            /// The text after the first colon, trimmed.
+            func afterColon() -> (Int, Int) {
+                var i = s
+                while i < e && b[i] != 0x3A { i += 1 }
+                return i < e ? (i + 1, e) : (s, e)
+            }
+            if has("BIOMOLECULE:") {
                 close()
-                let id = text.dropFirst("BIOMOLECULE:".count).trimmingCharacters(in: .whitespaces)
+                let id = ByteFields.text(b, s + 12, e)
                 assemblyList.append(Assembly(id: id, details: "", generators: [], operators: [:], byAuthorChain: true))
-            } else if text.hasPrefix("AUTHOR DETERMINED BIOLOGICAL UNIT:") || text.hasPrefix("SOFTWARE DETERMINED QUATERNARY STRUCTURE:") {
+            } else if has("AUTHOR DETERMINED BIOLOGICAL UNIT:") || has("SOFTWARE DETERMINED QUATERNARY STRUCTURE:") {
                 if !assemblyList.isEmpty && assemblyList[assemblyList.count - 1].details.isEmpty {
-                    let value = text.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-                    assemblyList[assemblyList.count - 1].details = (text.hasPrefix("AUTHOR") ? "author_defined_assembly " : "software_defined_assembly ") + value.lowercased()
+                    let (vs, ve) = afterColon()
+                    assemblyList[assemblyList.count - 1].details = (has("AUTHOR") ? "author_defined_assembly " : "software_defined_assembly ")
+                        + ByteFields.text(b, vs, ve).lowercased()
                 }
-            } else if text.hasPrefix("APPLY THE FOLLOWING TO CHAINS:") || (collectingChains && text.hasPrefix("AND CHAINS:")) {
-                if !text.hasPrefix("AND") { closeGenerator() }
-                let list = text.split(separator: ":", maxSplits: 1).last ?? ""
-                chains += list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            } else if has("APPLY THE FOLLOWING TO CHAINS:") || (collectingChains && has("AND CHAINS:")) {
+                if !has("AND") { closeGenerator() }
+                var (i, le) = afterColon()
+                while i < le {
+                    var j = i
+                    while j < le && b[j] != 0x2C { j += 1 }
+                    let chain = ByteFields.text(b, i, j)
+                    if !chain.isEmpty { chains.append(chain) }
+                    i = j + 1
+                }
                 collectingChains = true
-            } else if text.hasPrefix("BIOMT") {
+            } else if has("BIOMT") {
                 collectingChains = false
-                let fields = text.split(separator: " ")
-                guard fields.count >= 6, let row = Int(fields[0].dropFirst(5)), (1...3).contains(row) else { return }
-                let values = fields[2...5].compactMap { Double($0) }
+                // BIOMTn, the operator's number, then the row's three rotation terms and its translation.
+                var fields: [(Int, Int)] = []
+                var i = s
+                while i < e && fields.count < 6 {
+                    while i < e && b[i] == 0x20 { i += 1 }
+                    let f = i
+                    while i < e && b[i] != 0x20 { i += 1 }
+                    if i > f { fields.append((f, i)) }
+                }
+                guard fields.count >= 6, let row = ByteFields.int(b, fields[0].0 + 5, fields[0].1), (1...3).contains(row) else { return }
+                let values = fields[2...5].compactMap { ByteFields.double(b, $0.0, $0.1) }
                 guard values.count == 4, values.allSatisfy(\.isFinite) else { return }
                 rows[row] = values
                 if row == 3, let r1 = rows[1], let r2 = rows[2] {
-                    operators.append((String(fields[1]), Assembly.Operator(rotation: [r1[0], r1[1], r1[2], r2[0], r2[1], r2[2], values[0], values[1], values[2]],
-                                                                           translation: [r1[3], r2[3], values[3]])))
+                    let name = ByteFields.text(b, fields[1].0, fields[1].1)
+                    operators.append((name, Assembly.Operator(rotation: [r1[0], r1[1], r1[2], r2[0], r2[1], r2[2], values[0], values[1], values[2]],
+                                                              translation: [r1[3], r2[3], values[3]])))
                     rows = [:]
                 }
             } else {
@@ -314,10 +325,25 @@ public enum PDBReader {
         return true
     }
 
-    static func recordName(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> String {
-        var end = min(e, s + 6)
-        while end > s && b[end - 1] == 0x20 { end -= 1 }
-        return String(decoding: UnsafeBufferPointer(rebasing: b[s..<end]), as: UTF8.self)
+    /// Record names as the six bytes of columns 1-6 (blank-padded) in one integer: a line's record
+    /// is told by one comparison a case, without making a string of it.
+    enum Record {
+        @inline(__always)
+        static func key(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> UInt64 {
+            var k: UInt64 = 0
+            for i in 0..<6 { k |= UInt64(s + i < e ? b[s + i] : 0x20) << (8 * i) }
+            return k
+        }
+        static func key(_ name: StaticString) -> UInt64 {
+            var k: UInt64 = 0
+            for i in 0..<6 { k |= UInt64(i < name.utf8CodeUnitCount ? name.utf8Start[i] : 0x20) << (8 * i) }
+            return k
+        }
+        static let model = key("MODEL"), endmdl = key("ENDMDL"), ter = key("TER"), conect = key("CONECT")
+        static let header = key("HEADER"), title = key("TITLE"), compnd = key("COMPND"), source = key("SOURCE")
+        static let author = key("AUTHOR"), keywds = key("KEYWDS"), expdta = key("EXPDTA"), remark = key("REMARK")
+        static let modres = key("MODRES"), seqres = key("SEQRES"), hetnam = key("HETNAM"), helix = key("HELIX")
+        static let sheet = key("SHEET"), end = key("END")
     }
 
     /// True when columns 73-80 hold an old-style id and line number ("1HPV 186"), not segid, element and charge.

@@ -115,4 +115,109 @@ final class PDBReaderTests: XCTestCase {
         XCTAssertEqual(a.models[0].atoms, b.models[0].atoms)
         XCTAssertEqual(a.models[0].residues, b.models[0].residues)
     }
+    /// Atom lines read ahead on every core give the structure that one thread reading every line
+    /// gives: 1hpv (old layout, its id and line numbers in columns 73-80, so the read-ahead must
+    /// know the HEADER's id), and 1orc's atoms as 60 models (2.7 MB, three windows, parts cut
+    /// mid-model) with blank serials, a TER and CRLF endings.
+    func testAtomLinesReadAheadGiveWhatOneThreadReads() throws {
+        func both(_ text: [UInt8], _ name: String) throws -> (Structure, Structure) {
+            try text.withUnsafeBufferPointer { b in
+                (try PDBReader.read(b, source: name, feed: nil, readAhead: true),
+                 try PDBReader.read(b, source: name, feed: nil, readAhead: false))
+            }
+        }
+        func assertSame(_ a: Structure, _ b: Structure, _ what: String) {
+            XCTAssertEqual(a.models.count, b.models.count, what)
+            for (x, y) in zip(a.models, b.models) {
+                XCTAssertEqual(x.atoms, y.atoms, what)
+                XCTAssertEqual(x.residues, y.residues, what)
+                XCTAssertEqual(x.chains.map(\.id), y.chains.map(\.id), what)
+                XCTAssertEqual(x.explicitBonds.count, y.explicitBonds.count, what)
+            }
+        }
+        let hpv = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.path("1hpv.pdb"))))
+        XCTAssertGreaterThan(hpv.count, PDBAtomReadAhead.minimumBytes, "large enough to be read ahead")
+        let (a, b) = try both(hpv, "1hpv.pdb")
+        assertSame(a, b, "1hpv")
+        XCTAssertEqual(a.models[0].atoms.count, 1631)
+        XCTAssertEqual(a.models[0].atoms.first?.element, .nitrogen, "columns 73-80 are a line id, not an element")
+
+        let orc = try String(contentsOfFile: Fixtures.path("1orc.pdb"), encoding: .utf8)
+            .split(separator: "\n").filter { $0.hasPrefix("ATOM") || $0.hasPrefix("HETATM") }
+        var text = "HEADER    DNA BINDING PROTEIN                     01-JAN-00   1ORC              \r\n"
+        for model in 1...60 {
+            text += "MODEL     \(model)\r\n"
+            for (i, line) in orc.enumerated() {
+                // Every seventh serial blank (numbered from the one before), a TER mid-chain once.
+                text += i % 7 == 3 ? String(line.prefix(6)) + "     " + String(line.dropFirst(11)) : String(line)
+                text += "\r\n"
+                if i == 200 { text += "TER\r\n" }
+            }
+            text += "ENDMDL\r\n"
+        }
+        let big = Array(text.utf8)
+        XCTAssertGreaterThan(big.count, 2 * PDBAtomReadAhead.windowBytes)
+        let (c, d) = try both(big, "models.pdb")
+        assertSame(c, d, "60 models")
+        XCTAssertEqual(c.models.count, 60)
+        XCTAssertEqual(c.models[59].atoms.count, orc.count)
+        XCTAssertEqual(c.models[0].atoms[3].serial, c.models[0].atoms[2].serial + 1, "a blank serial follows the one before")
+
+        // Every plain PDB file of the shared corpus, where it is beside the checkout.
+        if let corpus = Fixtures.corpus {
+            let names = try FileManager.default.contentsOfDirectory(atPath: corpus.path).filter { $0.hasSuffix(".pdb") }.sorted()
+            for name in names {
+                let bytes = try [UInt8](Data(contentsOf: corpus.appendingPathComponent(name)))
+                guard let pair = try? both(bytes, name) else { continue }
+                assertSame(pair.0, pair.1, name)
+            }
+        }
+
+        // A bad coordinate deep in the file: the same message, naming the same line, both ways.
+        var lines = text.split(separator: "\r\n", omittingEmptySubsequences: false).map(String.init)
+        let bad = lines.count * 3 / 4
+        let broken = lines.indices.first { $0 >= bad && lines[$0].hasPrefix("ATOM") }!
+        var chars = Array(lines[broken])
+        chars.replaceSubrange(38..<46, with: "  1.2x4 ")
+        lines[broken] = String(chars)
+        let badText = Array(lines.joined(separator: "\r\n").utf8)
+        var messages: [String] = []
+        for ahead in [true, false] {
+            XCTAssertThrowsError(try badText.withUnsafeBufferPointer { try PDBReader.read($0, source: "bad.pdb", feed: nil, readAhead: ahead) }) {
+                messages.append("\($0)")
+            }
+        }
+        XCTAssertEqual(messages.count, 2)
+        XCTAssertEqual(messages.first, messages.last)
+        XCTAssertTrue(messages.first?.contains("bad.pdb:\(broken + 1)") ?? false, messages.first ?? "")
+        XCTAssertTrue(messages.first?.contains("bad y coordinate '1.2x4' (columns 39-46)") ?? false, messages.first ?? "")
+    }
+
+    /// PDB's fixed-point fields read a word at a time are `ByteFields.float`'s values, bit for bit,
+    /// for numbers as PDB writes them and for the unusual text that goes the long way.
+    func testFixedPointFieldsReadAsFloatReadsThem() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array(" -.0123456789+eE\t".utf8)
+        var cases: [[UInt8]] = ["   1.000", "  -0.000", "-999.999", "9999.999", "   0.500", "  12.345", " -12.345", "12345.67",
+                                "  1.2345", "   -.500", "   - 1.0", "  --1.00", "    .   ", "        ", " 1 2.345", "  1e2.00"].map { Array($0.utf8) }
+        for _ in 0..<20_000 {
+            if Bool.random(using: &generator) {
+                let v = Double.random(in: -9999...9999, using: &generator)
+                cases.append(Array(String(format: "%8.3f", v).utf8.suffix(8)))
+            } else {
+                cases.append((0..<8).map { _ in alphabet.randomElement(using: &generator)! })
+            }
+        }
+        for field in cases {
+            // The field at the end of a line of 20 bytes, after other digits (a neighbour's).
+            let line = Array("123456789012".utf8) + field
+            line.withUnsafeBufferPointer { b in
+                let text = String(decoding: field, as: UTF8.self)
+                let expected8 = ByteFields.float(b, 12, 20), got8 = ByteFields.fixedPoint8(b, end: 20, width: 8, decimals: 3)
+                XCTAssertEqual(expected8?.bitPattern, got8?.bitPattern, "'\(text)' as %8.3f")
+                let expected6 = ByteFields.float(b, 14, 20), got6 = ByteFields.fixedPoint8(b, end: 20, width: 6, decimals: 2)
+                XCTAssertEqual(expected6?.bitPattern, got6?.bitPattern, "'\(text.suffix(6))' as %6.2f")
+            }
+        }
+    }
 }
