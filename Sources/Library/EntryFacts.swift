@@ -43,6 +43,19 @@ struct EntryFacts: Codable, Equatable {
     /// Residue index and parent name of each modified residue.
     var residueParents: [Int32: String]
 
+    init(ranges: [Range], entities: [Entity], assemblies: [AssemblyFacts], componentNames: [String: String], modifications: [String: String],
+         chainLabels: [String], chainEntities: [String], residueLabelSeq: [Int32], residueParents: [Int32: String]) {
+        self.ranges = ranges
+        self.entities = entities
+        self.assemblies = assemblies
+        self.componentNames = componentNames
+        self.modifications = modifications
+        self.chainLabels = chainLabels
+        self.chainEntities = chainEntities
+        self.residueLabelSeq = residueLabelSeq
+        self.residueParents = residueParents
+    }
+
     init(_ structure: Structure, model: Model) {
         ranges = structure.secondaryStructure.map {
             Range(helix: $0.kind == .helix, chain: $0.chain, start: $0.start, startInsertion: $0.startInsertion, end: $0.end, endInsertion: $0.endInsertion)
@@ -68,22 +81,59 @@ struct EntryFacts: Codable, Equatable {
             && chainLabels.allSatisfy(\.isEmpty) && chainEntities.allSatisfy(\.isEmpty) && residueLabelSeq.allSatisfy { $0 == 0 }
     }
 
-    /// Marks the packed form: the small facts as JSON, what grows with the chains and residues
-    /// (label ids, helices and strands) as varints, all zstd'd. Earlier libraries hold zstd JSON
-    /// alone, which is still read (JSON decoding of a capsid's 47,000 residue numbers was half of
-    /// loading it).
-    static let packedMagic: [UInt8] = Array("MEF2".utf8)
+    /// Marks the packed forms. `MEF3`: every fact in varint-coded binary, zstd'd. `MEF2` (earlier
+    /// libraries): the small facts as JSON beside the same binary columns. Before that, zstd JSON
+    /// alone. All three are read (JSON decoding was half of loading a capsid in zstd JSON, and
+    /// two fifths of loading an average entry in MEF2).
+    static let packedMagic: [UInt8] = Array("MEF3".utf8)
+    static let packedMagicJSONSmallFacts: [UInt8] = Array("MEF2".utf8)
 
     func encoded() throws -> [UInt8] {
-        var small = self
-        small.ranges = []
-        small.chainLabels = []
-        small.chainEntities = []
-        small.residueLabelSeq = []
-        let json = try JSONEncoder().encode(small)
-        var w = ByteWriter(capacity: json.count + residueLabelSeq.count * 2 + chainLabels.count * 8 + ranges.count * 12 + 16)
-        w.putVarint(UInt64(json.count))
-        w.bytes += json
+        var w = ByteWriter(capacity: 1024 + residueLabelSeq.count * 2 + chainLabels.count * 8 + ranges.count * 12)
+        func strings(_ list: [String]) {
+            w.putVarint(UInt64(list.count))
+            for s in list { w.put(s) }
+        }
+        func optional(_ s: String?) {
+            w.put(UInt8(s == nil ? 0 : 1))
+            if let s { w.put(s) }
+        }
+        w.putVarint(UInt64(entities.count))
+        for e in entities {
+            w.put(e.id); w.put(e.type); w.put(e.description)
+            optional(e.polymerType); optional(e.sequence)
+            strings(e.chains)
+        }
+        w.putVarint(UInt64(assemblies.count))
+        for a in assemblies {
+            w.put(a.id); w.put(a.details)
+            w.putVarint(UInt64(a.generators.count))
+            for g in a.generators {
+                w.putVarint(UInt64(g.operators.count))
+                for product in g.operators { strings(product) }
+                strings(g.chains)
+            }
+            w.putVarint(UInt64(a.operators.count))
+            for (name, numbers) in a.operators.sorted(by: { $0.key < $1.key }) {
+                w.put(name)
+                w.putVarint(UInt64(numbers.count))
+                for v in numbers { w.put(v.bitPattern) }
+            }
+            w.put(UInt8(a.byAuthorChain ? 1 : 0))
+            optional(a.problem)
+        }
+        for map in [componentNames, modifications] {
+            w.putVarint(UInt64(map.count))
+            for (k, v) in map.sorted(by: { $0.key < $1.key }) { w.put(k); w.put(v) }
+        }
+        w.putVarint(UInt64(residueParents.count))
+        for (k, v) in residueParents.sorted(by: { $0.key < $1.key }) { w.putSigned(Int64(k)); w.put(v) }
+        putColumns(&w)
+        return EntryFacts.packedMagic + Zstd.compress(w.bytes, level: 6)
+    }
+
+    /// What grows with the chains and residues: label ids, residue label numbers, helices and strands.
+    private func putColumns(_ w: inout ByteWriter) {
         w.putVarint(UInt64(residueLabelSeq.count))
         w.putDeltas(residueLabelSeq.map { Int64($0) })
         for names in [chainLabels, chainEntities] {
@@ -99,25 +149,78 @@ struct EntryFacts: Codable, Equatable {
             w.putSigned(Int64(r.end))
             w.put(r.endInsertion)
         }
-        return EntryFacts.packedMagic + Zstd.compress(w.bytes, level: 6)
+    }
+
+    private mutating func getColumns(_ r: inout ByteReader) throws {
+        residueLabelSeq = try r.getDeltas(try r.getCount()).map { Int32(truncatingIfNeeded: $0) }
+        chainLabels = try (0..<(try r.getCount())).map { _ in try r.getString() }
+        chainEntities = try (0..<(try r.getCount())).map { _ in try r.getString() }
+        ranges = try (0..<(try r.getCount())).map { _ in
+            Range(helix: try r.get(UInt8.self) != 0, chain: try r.getString(), start: Int32(truncatingIfNeeded: try r.getSigned()),
+                  startInsertion: try r.get(UInt8.self), end: Int32(truncatingIfNeeded: try r.getSigned()), endInsertion: try r.get(UInt8.self))
+        }
+    }
+
+    /// The earlier form of `encoded()` (MEF2: the small facts as JSON), kept for the test that
+    /// earlier libraries still read back the same.
+    func encodedWithJSONSmallFacts() throws -> [UInt8] {
+        var small = self
+        small.ranges = []
+        small.chainLabels = []
+        small.chainEntities = []
+        small.residueLabelSeq = []
+        let json = try JSONEncoder().encode(small)
+        var w = ByteWriter(capacity: json.count + residueLabelSeq.count * 2 + chainLabels.count * 8 + ranges.count * 12 + 16)
+        w.putVarint(UInt64(json.count))
+        w.bytes += json
+        putColumns(&w)
+        return EntryFacts.packedMagicJSONSmallFacts + Zstd.compress(w.bytes, level: 6)
     }
 
     static func decode(_ bytes: [UInt8]) throws -> EntryFacts {
+        if bytes.starts(with: packedMagicJSONSmallFacts) {
+            var r = ByteReader(try Zstd.decompress(Array(bytes[packedMagicJSONSmallFacts.count...])))
+            let jsonLength = try r.getCount()
+            try r.need(jsonLength)
+            var facts = try JSONDecoder().decode(EntryFacts.self, from: Data(r.bytes[r.offset..<(r.offset + jsonLength)]))
+            r.offset += jsonLength
+            try facts.getColumns(&r)
+            return facts
+        }
         guard bytes.starts(with: packedMagic) else {
             return try JSONDecoder().decode(EntryFacts.self, from: Data(try Zstd.decompress(bytes)))
         }
         var r = ByteReader(try Zstd.decompress(Array(bytes[packedMagic.count...])))
-        let jsonLength = try r.getCount()
-        try r.need(jsonLength)
-        var facts = try JSONDecoder().decode(EntryFacts.self, from: Data(r.bytes[r.offset..<(r.offset + jsonLength)]))
-        r.offset += jsonLength
-        facts.residueLabelSeq = try r.getDeltas(try r.getCount()).map { Int32(truncatingIfNeeded: $0) }
-        facts.chainLabels = try (0..<(try r.getCount())).map { _ in try r.getString() }
-        facts.chainEntities = try (0..<(try r.getCount())).map { _ in try r.getString() }
-        facts.ranges = try (0..<(try r.getCount())).map { _ in
-            Range(helix: try r.get(UInt8.self) != 0, chain: try r.getString(), start: Int32(truncatingIfNeeded: try r.getSigned()),
-                  startInsertion: try r.get(UInt8.self), end: Int32(truncatingIfNeeded: try r.getSigned()), endInsertion: try r.get(UInt8.self))
+        func strings() throws -> [String] { try (0..<(try r.getCount())).map { _ in try r.getString() } }
+        func optional() throws -> String? { try r.get(UInt8.self) == 0 ? nil : try r.getString() }
+        let entities = try (0..<(try r.getCount())).map { _ in
+            Entity(id: try r.getString(), type: try r.getString(), description: try r.getString(), polymerType: try optional(),
+                   sequence: try optional(), chains: try strings())
         }
+        let assemblies = try (0..<(try r.getCount())).map { _ in
+            let id = try r.getString(), details = try r.getString()
+            let generators = try (0..<(try r.getCount())).map { _ in
+                Generator(operators: try (0..<(try r.getCount())).map { _ in try strings() }, chains: try strings())
+            }
+            var operators: [String: [Double]] = [:]
+            for _ in 0..<(try r.getCount()) {
+                let name = try r.getString()
+                operators[name] = try (0..<(try r.getCount())).map { _ in Double(bitPattern: try r.get(UInt64.self)) }
+            }
+            return AssemblyFacts(id: id, details: details, generators: generators, operators: operators,
+                                 byAuthorChain: try r.get(UInt8.self) != 0, problem: try optional())
+        }
+        var maps: [[String: String]] = []
+        for _ in 0..<2 {
+            var map: [String: String] = [:]
+            for _ in 0..<(try r.getCount()) { map[try r.getString()] = try r.getString() }
+            maps.append(map)
+        }
+        var parents: [Int32: String] = [:]
+        for _ in 0..<(try r.getCount()) { parents[Int32(truncatingIfNeeded: try r.getSigned())] = try r.getString() }
+        var facts = EntryFacts(ranges: [], entities: entities, assemblies: assemblies, componentNames: maps[0], modifications: maps[1],
+                               chainLabels: [], chainEntities: [], residueLabelSeq: [], residueParents: parents)
+        try facts.getColumns(&r)
         return facts
     }
 

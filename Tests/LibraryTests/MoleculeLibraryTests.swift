@@ -255,6 +255,20 @@ final class MoleculeLibraryTests: XCTestCase {
         let packed = try facts.encoded()
         XCTAssertEqual(Array(packed.prefix(4)), EntryFacts.packedMagic)
         XCTAssertEqual(try EntryFacts.decode(packed), facts)
+        // Every field of the binary form, the optional ones both ways: modified residues and their
+        // parents, component names, an assembly with a problem, an entity without a polymer type.
+        var more = facts
+        more.componentNames["PSU"] = "PSEUDOURIDINE-5'-MONOPHOSPHATE"
+        more.modifications = ["PSU": "U", "MSE": "MET"]
+        more.residueParents = [3: "U", 17: "MET"]
+        more.assemblies[0].problem = "operator 61 is not listed"
+        more.assemblies[0].operators["2"] = [-1, 0, 0, 0, -1, 0, 0, 0, 1, 12.5, -0.25, 1e-7]
+        more.entities.append(Entity(id: "9", type: "water", description: "water", chains: ["W"]))
+        XCTAssertEqual(try EntryFacts.decode(try more.encoded()), more)
+        // A library from 2026-11-26: the small facts as JSON beside the binary columns (MEF2).
+        let earlier = try more.encodedWithJSONSmallFacts()
+        XCTAssertEqual(Array(earlier.prefix(4)), Array("MEF2".utf8))
+        XCTAssertEqual(try EntryFacts.decode(earlier), more)
         // A library from before the packed form: zstd JSON.
         let json = Zstd.compress(Array(try JSONEncoder().encode(facts)), level: 6)
         XCTAssertEqual(try EntryFacts.decode(json), facts)
