@@ -17,11 +17,11 @@ enum CompactModel {
         w.put(UInt8(model.bondsAreComplete ? 1 : 0))
         let atoms = model.atoms
         w.putVarint(UInt64(atoms.count))
-        w.putFloats(atoms.map(\.position.x)); w.putFloats(atoms.map(\.position.y)); w.putFloats(atoms.map(\.position.z))
-        w.putFloats(atoms.map(\.occupancy)); w.putFloats(atoms.map(\.bFactor))
+        w.putFloats(atoms.map { $0.position.x }); w.putFloats(atoms.map { $0.position.y }); w.putFloats(atoms.map { $0.position.z })
+        w.putFloats(atoms.map { $0.occupancy }); w.putFloats(atoms.map { $0.bFactor })
         w.putDeltas(atoms.map { Int64($0.serial) })
         w.putDeltas(atoms.map { Int64($0.residue) })
-        w.putNames(atoms.map(\.name.raw))
+        w.putNames(atoms.map { $0.name.raw })
         for a in atoms { w.put(a.element.atomicNumber) }
         for a in atoms { w.put(a.altLoc) }
         for a in atoms { w.put(UInt8(bitPattern: a.charge)) }
@@ -71,12 +71,16 @@ enum CompactModel {
         let serial = try r.getDeltas(atomCount), residue = try r.getDeltas(atomCount)
         let names = try r.getNames(atomCount)
         let elements = try r.getBytes(atomCount), altLocs = try r.getBytes(atomCount), charges = try r.getBytes(atomCount)
-        model.atoms.reserveCapacity(atomCount)
-        for i in 0..<atomCount {
-            model.atoms.append(Atom(position: SIMD3(x[i], y[i], z[i]), occupancy: occupancy[i], bFactor: bFactor[i],
-                                    serial: Int32(truncatingIfNeeded: serial[i]), residue: Int32(truncatingIfNeeded: residue[i]),
-                                    name: ShortName(raw: names[i]), element: Element(atomicNumber: elements[i]), altLoc: altLocs[i],
-                                    charge: Int8(bitPattern: charges[i])))
+        // Written in place: appending checked the array's uniqueness and capacity an atom.
+        model.atoms = [Atom](unsafeUninitializedCapacity: atomCount) { out, initialized in
+            for i in 0..<atomCount {
+                (out.baseAddress! + i).initialize(to: Atom(
+                    position: SIMD3(x[i], y[i], z[i]), occupancy: occupancy[i], bFactor: bFactor[i],
+                    serial: Int32(truncatingIfNeeded: serial[i]), residue: Int32(truncatingIfNeeded: residue[i]),
+                    name: ShortName(raw: names[i]), element: Element(atomicNumber: elements[i]), altLoc: altLocs[i],
+                    charge: Int8(bitPattern: charges[i])))
+            }
+            initialized = atomCount
         }
         let residueCount = try r.getCount()
         let residueNames = try r.getNames(residueCount), numbers = try r.getDeltas(residueCount)
@@ -291,6 +295,11 @@ struct ByteReader {
 
     @inline(__always)
     mutating func getVarint() throws -> UInt64 {
+        // Most values are one byte (deltas of serials, residue numbers, name codes).
+        if offset < bytes.count, bytes[offset] < 0x80 {
+            defer { offset += 1 }
+            return UInt64(bytes[offset])
+        }
         var v: UInt64 = 0, shift: UInt64 = 0
         while true {
             guard offset < bytes.count, shift < 64 else { throw LibraryError(.machine, "a stored model is cut short") }
@@ -316,13 +325,14 @@ struct ByteReader {
     }
 
     mutating func getDeltas(_ count: Int) throws -> [Int64] {
-        var out = [Int64](repeating: 0, count: count)
         var previous: Int64 = 0
-        for i in 0..<count {
-            previous = previous &+ (try getSigned())
-            out[i] = previous
+        return try [Int64](unsafeUninitializedCapacity: count) { out, initialized in
+            for i in 0..<count {
+                previous = previous &+ (try getSigned())
+                out[i] = previous
+                initialized = i + 1
+            }
         }
-        return out
     }
 
     mutating func getFloats(_ count: Int) throws -> [Float] {
@@ -333,7 +343,14 @@ struct ByteReader {
         }
         guard Int(decimals) < CompactScale.powers.count else { throw LibraryError(.machine, "a stored model is damaged") }
         let scale = CompactScale.powers[Int(decimals)]
-        return try getDeltas(count).map { Float(Double($0) / scale) }
+        let quantized = try getDeltas(count)
+        // A plain loop over the integers, which the compiler turns into vector divisions.
+        return [Float](unsafeUninitializedCapacity: count) { out, initialized in
+            quantized.withUnsafeBufferPointer { q in
+                for i in 0..<count { out[i] = Float(Double(q[i]) / scale) }
+            }
+            initialized = count
+        }
     }
 
     mutating func getBytes(_ count: Int) throws -> [UInt8] {
