@@ -348,6 +348,14 @@ struct LineCursor {
     /// Bytes known to be there.
     private var limit: Int
 
+    /// Lines of a part of a buffer whose line ends are known (`separatorByte` of a cursor over the whole).
+    init(_ bytes: UnsafeBufferPointer<UInt8>, separator: UInt8) {
+        self.bytes = bytes
+        self.feed = nil
+        self.separator = Int32(separator)
+        limit = bytes.count
+    }
+
     init(_ bytes: UnsafeBufferPointer<UInt8>, feed: InflatingBuffer? = nil) {
         self.bytes = bytes
         self.feed = feed

@@ -145,21 +145,13 @@ struct PDBAtomReadAhead {
     /// The atom records of lines `start..<end`, with the reader's line ends.
     private static func read(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, separator: UInt8,
                              idCode: ShortName) -> [PDBAtomRecord] {
-        guard let base = b.baseAddress, start < end else { return [] }
+        guard start < end else { return [] }
         var records: [PDBAtomRecord] = []
         records.reserveCapacity((end - start) / 81 + 1)
-        var position = start
-        while position < end {
-            let s = position
-            var e: Int
-            if let hit = memchr(base + position, Int32(separator), end - position) {
-                e = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                position = e + 1
-            } else {
-                e = end
-                position = end
-            }
-            if e > s && b[e - 1] == 0x0D { e -= 1 }
+        // The reader's own line ends, over this part.
+        var lines = LineCursor(UnsafeBufferPointer(rebasing: b[start..<end]), separator: separator)
+        while let range = lines.next() {
+            let s = start + range.lowerBound, e = start + range.upperBound
             let kind = PDBAtomRecord.kind(b, s, e - s)
             guard kind.atom else { continue }
             do {
