@@ -178,9 +178,10 @@ enum OriginalCodec {
                 scratch.removeAll(keepingCapacity: true); integer(&scratch, Int64(r.number)); right(&out, scratch, 4)
                 out.append(r.insertionCode == 0 ? 0x20 : r.insertionCode)
                 out.append(0x20); out.append(0x20); out.append(0x20)
-                for v in [a.position.x, a.position.y, a.position.z] {
-                    scratch.removeAll(keepingCapacity: true); fixed(&scratch, v, coordinates); right(&out, scratch, 8)
-                }
+                // (Three calls, not a loop over an array literal: that was an allocation an atom.)
+                scratch.removeAll(keepingCapacity: true); fixed(&scratch, a.position.x, coordinates); right(&out, scratch, 8)
+                scratch.removeAll(keepingCapacity: true); fixed(&scratch, a.position.y, coordinates); right(&out, scratch, 8)
+                scratch.removeAll(keepingCapacity: true); fixed(&scratch, a.position.z, coordinates); right(&out, scratch, 8)
                 scratch.removeAll(keepingCapacity: true); fixed(&scratch, a.occupancy, occupancy); right(&out, scratch, 6)
                 scratch.removeAll(keepingCapacity: true); fixed(&scratch, a.bFactor, bFactor); right(&out, scratch, 6)
                 out.append(contentsOf: repeatElement(0x20, count: 10))
@@ -222,21 +223,29 @@ enum OriginalCodec {
                 case .unknown: out.append(0x3F)
                 }
             }
-            // Columns padded to their widest value, as the PDB writes them.
+            // Columns padded to their widest value, as the PDB writes them: every token written
+            // once into one buffer (with where each ends), then laid out with its padding.
             var widths = [Int](repeating: 0, count: columns.count)
+            var tokens: [UInt8] = []
+            tokens.reserveCapacity(model.atoms.count * 64)
+            var ends: [Int] = []
+            ends.reserveCapacity(model.atoms.count * columns.count)
             for a in model.atoms {
                 for (c, column) in columns.enumerated() {
-                    scratch.removeAll(keepingCapacity: true)
-                    token(column, a, &scratch)
-                    widths[c] = max(widths[c], scratch.count)
+                    let start = tokens.count
+                    token(column, a, &tokens)
+                    widths[c] = max(widths[c], tokens.count - start)
+                    ends.append(tokens.count)
                 }
             }
-            for a in model.atoms {
-                for (c, column) in columns.enumerated() {
-                    let start = out.count
-                    token(column, a, &out)
-                    let n = out.count - start
-                    out.append(contentsOf: repeatElement(0x20, count: widths[c] - n + 1))
+            var k = 0, start = 0
+            for _ in model.atoms {
+                for c in columns.indices {
+                    let end = ends[k]
+                    out.append(contentsOf: tokens[start..<end])
+                    out.append(contentsOf: repeatElement(0x20, count: widths[c] - (end - start) + 1))
+                    start = end
+                    k += 1
                 }
                 out.append(0x0A)
             }
