@@ -51,15 +51,17 @@ enum ByteFields {
         double(b, start, end).map { Float($0) }
     }
 
-    /// `fixedPoint` for a field of at most 8 bytes ending at `end` with at least 8 bytes before
-    /// `end` in the buffer: the 8 bytes ending there are read as one 64-bit word and every
-    /// place is tested at once (digits, blanks, the minus, the point), so a field costs a few
-    /// dozen instructions and no branch but the one that sends unusual text to `fixedPoint`.
+    /// A fixed-point field as PDB writes them (`%8.3f` coordinates, `%6.2f` occupancy and
+    /// B-factor), at most 8 bytes ending at `end`: the point `decimals` places from the end,
+    /// blanks then an optional minus before the digits. The 8 bytes ending there (at least 8
+    /// must be in the buffer) are read as one 64-bit word and every place is tested at once, so a
+    /// field costs a few dozen instructions and no branch but the one that sends anything else
+    /// to `float`, which gives the same value.
     @inline(__always)
     static func fixedPoint8(_ buffer: UnsafeBufferPointer<UInt8>, end: Int, width: Int, decimals: Int) -> Float? {
         let start = end - width
         guard width <= 8, end >= 8, end <= buffer.count, decimals > 0, decimals < width - 1, let base = buffer.baseAddress else {
-            return fixedPoint(buffer, start, width: width, decimals: decimals)
+            return float(buffer, start, end)
         }
         // Byte k of the word is place k of the 8 bytes (little-endian); the field is places 8-width..<8.
         let w = UInt64(littleEndian: UnsafeRawPointer(base + end - 8).loadUnaligned(as: UInt64.self))
@@ -78,7 +80,7 @@ enum ByteFields {
         let m = minus & whole
         guard (w >> (8 * point)) & 0xFF == 0x2E, digits & fraction == fraction, d != 0,
               d == whole & ~(lowest &- 1), d | (blanks & whole) | m == whole, m == 0 || m == lowest >> 8 else {
-            return fixedPoint(buffer, start, width: width, decimals: decimals)
+            return float(buffer, start, end)
         }
         // The digits' values, all else zero, then eight digits to one number in three steps.
         var v = x & (((digits & field) >> 7) &* 0xFF)
@@ -88,56 +90,12 @@ enum ByteFields {
         // The point's place counted as a zero digit: v is whole x 10^(decimals+1) + fraction.
         let unit = UInt64(exactPowerOfTen(decimals))
         let n = v / (unit * 10) * unit + v % (unit * 10)
-        // Exact in single precision below 2^24, so one single division is `float`'s value (see fixedPoint).
-        guard n < 1 << 24 else { return fixedPoint(buffer, start, width: width, decimals: decimals) }
+        // Below 2^24 the integer and the power of ten are exact in single precision, and one
+        // correctly rounded single division is the value `float` gives (a double division rounded
+        // to single: 53 >= 2 x 24 + 2 bits, so rounding twice changes nothing).
+        guard n < 1 << 24 else { return float(buffer, start, end) }
         let value = Float(n) / Float(unit)
         return m != 0 ? -value : value
-    }
-
-    /// A fixed-point field as PDB writes them (`%8.3f` coordinates, `%6.2f` occupancy): the point
-    /// `decimals` places from the field's end, blanks then an optional minus before the digits.
-    /// Read from those places without a branch a byte (which digit count a field has is what
-    /// a branching reader mispredicts); anything else is read by `float`, to the same value.
-    @inline(__always)
-    static func fixedPoint(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, width: Int, decimals: Int) -> Float? {
-        let end = start + width, point = end - decimals - 1
-        guard end <= buffer.count, let b = buffer.baseAddress, decimals > 0, point > start else {
-            return float(buffer, start, end)
-        }
-        var bad = UInt8(b[point] != 0x2E ? 1 : 0)
-        var mantissa = 0
-        for i in (point + 1)..<end {
-            let d = b[i] &- 0x30
-            bad |= d < 10 ? 0 : 1
-            mantissa = mantissa &* 10 &+ Int(d)
-        }
-        // Before the point: which places hold digits, blanks and a minus, as bit masks (bit k for place k).
-        var whole = 0, digits = 0, blanks = 0, minus = 0
-        for k in 0..<(point - start) {
-            let c = b[start + k], d = c &- 0x30
-            let isDigit = d < 10
-            whole = whole &* 10 &+ (isDigit ? Int(d) : 0)
-            digits |= (isDigit ? 1 : 0) << k
-            blanks |= (c == 0x20 ? 1 : 0) << k
-            minus |= (c == 0x2D ? 1 : 0) << k
-        }
-        // The digits end at the point without a gap, a minus only just before them, blanks before that.
-        let all = (1 << (point - start)) - 1, lowest = digits & -digits
-        guard bad == 0, digits != 0, digits == all & ~(lowest - 1), digits | blanks | minus == all,
-              minus == 0 || minus == lowest >> 1 else {
-            return float(buffer, start, end)
-        }
-        // All the digits as one integer, divided once. Below 2^24 the integer and the power of ten
-        // are exact in single precision, and one correctly rounded single division is the value
-        // `float` gives (a double division rounded to single: 53 >= 2 x 24 + 2 bits, so rounding
-        // twice changes nothing); larger ones go through `double` as `float` does.
-        let m = whole &* Int(exactPowerOfTen(decimals)) &+ mantissa
-        guard m < 1 << 24, decimals <= 10 else {
-            let value = Double(m) / exactPowerOfTen(decimals)
-            return Float(minus != 0 ? -value : value)
-        }
-        let value = Float(m) / Float(exactPowerOfTen(decimals))
-        return minus != 0 ? -value : value
     }
 
     static func double(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {

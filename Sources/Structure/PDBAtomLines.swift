@@ -57,7 +57,7 @@ struct PDBAtomRecord {
                              hetero: hetero, hasSerial: serial != nil, offset: s)
     }
 
-    /// Whether a line (at least 6 bytes) is an ATOM or HETATM record, and which.
+    /// Whether a line is an ATOM or HETATM record, and which.
     @inline(__always)
     static func kind(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ length: Int) -> (atom: Bool, hetero: Bool) {
         guard length >= 4 else { return (false, false) }
