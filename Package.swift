@@ -32,7 +32,9 @@ let package = Package(
         // libcurl is opened at run time (dlopen) by the commands that go to the network.
         .target(name: "CHTTP", path: "Sources/CHTTP", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
         // Values, text formats, errors, files in and out (gzip included): what every layer shares.
-        .target(name: "Core", dependencies: ["CZlib", "CLibDeflate"]),
+        // SHA-256's compression on the CPU's SHA instructions where it has them (a library import hashes every file).
+        .target(name: "CDigest", path: "Sources/CDigest"),
+        .target(name: "Core", dependencies: ["CZlib", "CLibDeflate", "CDigest"]),
         .target(name: "Structure", dependencies: ["CZlib", "Core"]),
         // Pictures as pixels, with no GL: images, PNG and APNG, edge smoothing, depth effects.
         .target(name: "Imaging", dependencies: ["CPNGWriter", "CFrameWriter", "CVideoWriter", "CZlib", "Core"]),

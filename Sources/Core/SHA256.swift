@@ -1,4 +1,8 @@
-/// SHA-256 (FIPS 180-4), for the service's token hashes: only hashes of tokens are kept on disk.
+import CDigest
+
+/// SHA-256 (FIPS 180-4), for the service's token hashes (only hashes of tokens are kept on disk)
+/// and the library's file identities. Whole blocks go through the CPU's SHA instructions where
+/// it has them (`CDigest`), else through the loop below.
 public enum SHA256 {
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -19,6 +23,11 @@ public enum SHA256 {
     /// The whole blocks straight from the input, then the last with its padding and length; the
     /// schedule on the stack (a library import hashes every file it keeps).
     public static func hash(bytes input: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        hash(bytes: input, instructions: true)
+    }
+
+    /// `instructions` false keeps to the portable loop (the tests check both ways).
+    static func hash(bytes input: UnsafeBufferPointer<UInt8>, instructions: Bool) -> [UInt8] {
         var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
             (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
         @inline(__always) func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }
@@ -42,7 +51,7 @@ public enum SHA256 {
                     h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e, h.5 &+ f, h.6 &+ g, h.7 &+ hh)
                 }
                 let whole = input.count / 64 * 64
-                if let base = input.baseAddress {
+                if let base = input.baseAddress, whole > 0, !(instructions && compressInstructions(&h, base, whole / 64)) {
                     for chunk in stride(from: 0, to: whole, by: 64) { block(base + chunk) }
                 }
                 // The rest, 0x80, zeros, and the length in bits: one block or two.
@@ -52,11 +61,21 @@ public enum SHA256 {
                 while tail.count % 64 != 56 { tail.append(0) }
                 for i in (0..<8).reversed() { tail.append(UInt8(truncatingIfNeeded: bits >> (UInt64(i) * 8))) }
                 tail.withUnsafeBufferPointer { t in
-                    for chunk in stride(from: 0, to: t.count, by: 64) { block(t.baseAddress! + chunk) }
+                    if !(instructions && compressInstructions(&h, t.baseAddress!, t.count / 64)) {
+                        for chunk in stride(from: 0, to: t.count, by: 64) { block(t.baseAddress! + chunk) }
+                    }
                 }
             }
         }
         return [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7].flatMap { v in (0..<4).map { UInt8(truncatingIfNeeded: v >> (24 - 8 * UInt32($0))) } }
+    }
+
+    /// Whether the CPU's SHA instructions compressed `blocks` blocks into `h` (else untouched).
+    private static func compressInstructions(_ h: inout (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32),
+                                             _ data: UnsafePointer<UInt8>, _ blocks: Int) -> Bool {
+        return withUnsafeMutableBytes(of: &h) { state in
+            molshot_sha256_blocks(state.baseAddress!.assumingMemoryBound(to: UInt32.self), data, blocks) == 1
+        }
     }
 
     public static func hex<S: Sequence>(_ input: S) -> String where S.Element == UInt8 {

@@ -1,4 +1,4 @@
-import Core
+@testable import Core
 import XCTest
 
 final class SHA256Tests: XCTestCase {
@@ -27,5 +27,19 @@ final class SHA256Tests: XCTestCase {
             XCTAssertEqual(SHA256.hex(bytes.lazy.map { $0 }), digest, "\(n) bytes, not contiguous")
         }
         XCTAssertEqual(SHA256.hex([UInt8](repeating: 0x61, count: 1_000_000)), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    /// The CPU's SHA instructions (where it has them) and the portable loop give the same digest
+    /// for every length from 0 to 300 bytes and some long inputs of random bytes.
+    func testInstructionsAndPortableLoopAgree() {
+        var generator = SystemRandomNumberGenerator()
+        for n in Array(0...300) + [4_095, 4_096, 65_537, 1_000_003] {
+            let bytes = (0..<n).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let fast = bytes.withUnsafeBufferPointer { SHA256.hash(bytes: $0, instructions: true) }
+            let portable = bytes.withUnsafeBufferPointer { SHA256.hash(bytes: $0, instructions: false) }
+            XCTAssertEqual(fast, portable, "\(n) bytes")
+        }
+        let million = [UInt8](repeating: 0x61, count: 1_000_000)
+        XCTAssertEqual(million.withUnsafeBufferPointer { SHA256.hash(bytes: $0, instructions: false) }, SHA256.hash(million))
     }
 }
