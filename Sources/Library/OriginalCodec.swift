@@ -138,9 +138,12 @@ enum OriginalCodec {
         }
     }
 
+    /// The most one atom's record takes in either form, per column (an integer of 20 digits and
+    /// a sign, a float as Swift writes it, a name, with padding): each atom reserves this much
+    /// of the sink before it is written, so the writes themselves check nothing.
+    static let columnBound = 32
+
     static func render(_ model: Model, kind: Kind, tags: [String]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(model.atoms.count * 84)
         var xyz: [Float] = []
         xyz.reserveCapacity(model.atoms.count * 3)
         var occupancies: [Float] = [], bFactors: [Float] = []
@@ -153,163 +156,224 @@ enum OriginalCodec {
         let coordinates = decimals(xyz, least: 3), occupancy = decimals(occupancies, least: 2), bFactor = decimals(bFactors, least: 2)
         let symbols = (0..<Element.symbols.count).map { Array(Element.symbols[$0].uppercased().utf8) }
         let chainIDs = model.chains.map { Array($0.id.utf8) }
-        var scratch: [UInt8] = []
-        scratch.reserveCapacity(32)
         switch kind {
-        case .none: break
+        case .none: return []
         case .pdb:
+            var out = Sink(capacity: model.atoms.count * 82)
+            defer { out.free() }
+            var field = Sink(capacity: columnBound * 2)
+            defer { field.free() }
             for a in model.atoms {
+                out.reserve(24 * columnBound)
                 let r = model.residues[Int(a.residue)]
                 let chain = chainIDs[Int(r.chain)]
-                put(&out, r.isHetero ? hetatm : atom)
-                scratch.removeAll(keepingCapacity: true); integer(&scratch, Int64(a.serial)); right(&out, scratch, 5)
-                out.append(0x20)
+                out.put(r.isHetero ? hetatm : atom)
+                field.clear(); field.integer(Int64(a.serial)); out.right(field, 5)
+                out.put(0x20)
                 let symbol = symbols[Int(a.element.atomicNumber)]
-                scratch.removeAll(keepingCapacity: true); name(&scratch, a.name)
-                let twoLetter = symbol.count == 2 && scratch.count >= 2 && upper(scratch[0]) == symbol[0] && upper(scratch[1]) == symbol[1]
-                if scratch.count >= 4 || twoLetter { left(&out, scratch, 4) } else {
-                    out.append(0x20)
-                    left(&out, scratch, 3)
+                field.clear(); field.name(a.name)
+                let twoLetter = symbol.count == 2 && field.count >= 2 && upper(field[0]) == symbol[0] && upper(field[1]) == symbol[1]
+                if field.count >= 4 || twoLetter { out.left(field, 4) } else {
+                    out.put(0x20)
+                    out.left(field, 3)
                 }
-                out.append(a.altLoc == 0 ? 0x20 : a.altLoc)
-                scratch.removeAll(keepingCapacity: true); name(&scratch, r.name); right(&out, scratch, 3)
-                out.append(0x20)
-                out.append(chain.first ?? 0x20)
-                scratch.removeAll(keepingCapacity: true); integer(&scratch, Int64(r.number)); right(&out, scratch, 4)
-                out.append(r.insertionCode == 0 ? 0x20 : r.insertionCode)
-                out.append(0x20); out.append(0x20); out.append(0x20)
-                // (Three calls, not a loop over an array literal: that was an allocation an atom.)
-                scratch.removeAll(keepingCapacity: true); fixed(&scratch, a.position.x, coordinates); right(&out, scratch, 8)
-                scratch.removeAll(keepingCapacity: true); fixed(&scratch, a.position.y, coordinates); right(&out, scratch, 8)
-                scratch.removeAll(keepingCapacity: true); fixed(&scratch, a.position.z, coordinates); right(&out, scratch, 8)
-                scratch.removeAll(keepingCapacity: true); fixed(&scratch, a.occupancy, occupancy); right(&out, scratch, 6)
-                scratch.removeAll(keepingCapacity: true); fixed(&scratch, a.bFactor, bFactor); right(&out, scratch, 6)
-                out.append(contentsOf: repeatElement(0x20, count: 10))
-                right(&out, symbol, 2)
-                if a.charge == 0 { out.append(0x20); out.append(0x20) } else {
-                    out.append(0x30 + UInt8(min(9, abs(Int(a.charge)))))
-                    out.append(a.charge > 0 ? 0x2B : 0x2D)
+                out.put(a.altLoc == 0 ? 0x20 : a.altLoc)
+                field.clear(); field.name(r.name); out.right(field, 3)
+                out.put(0x20)
+                out.put(chain.first ?? 0x20)
+                field.clear(); field.integer(Int64(r.number)); out.right(field, 4)
+                out.put(r.insertionCode == 0 ? 0x20 : r.insertionCode)
+                out.blanks(3)
+                field.clear(); field.fixed(a.position.x, coordinates); out.right(field, 8)
+                field.clear(); field.fixed(a.position.y, coordinates); out.right(field, 8)
+                field.clear(); field.fixed(a.position.z, coordinates); out.right(field, 8)
+                field.clear(); field.fixed(a.occupancy, occupancy); out.right(field, 6)
+                field.clear(); field.fixed(a.bFactor, bFactor); out.right(field, 6)
+                out.blanks(10)
+                if symbol.count < 2 { out.blanks(2 - symbol.count) }
+                out.put(symbol)
+                if a.charge == 0 { out.blanks(2) } else {
+                    out.put(0x30 + UInt8(min(9, abs(Int(a.charge)))))
+                    out.put(a.charge > 0 ? 0x2B : 0x2D)
                 }
-                out.append(0x0A)
+                out.put(0x0A)
             }
+            return out.array()
         case .mmcif:
             let columns = tags.map(Column.init)
-            func token(_ column: Column, _ a: Atom, _ out: inout [UInt8]) {
+            func token(_ column: Column, _ a: Atom, _ out: inout Sink) {
                 let r = model.residues[Int(a.residue)]
                 switch column {
-                case .group: put(&out, r.isHetero ? hetatmCIF : atomCIF)
-                case .id: integer(&out, Int64(a.serial))
-                case .symbol: out.append(contentsOf: symbols[Int(a.element.atomicNumber)])
+                case .group: out.put(r.isHetero ? hetatmCIF : atomCIF)
+                case .id: out.integer(Int64(a.serial))
+                case .symbol: out.put(symbols[Int(a.element.atomicNumber)])
                 case .atomName:
                     var quote = false
                     for i in 0..<a.name.length where a.name.byte(i) == 0x27 { quote = true }
-                    if quote { out.append(0x22) }
-                    name(&out, a.name)
-                    if quote { out.append(0x22) }
-                case .altID: out.append(a.altLoc == 0 ? 0x2E : a.altLoc)
-                case .compID: name(&out, r.name)
-                case .asymID: out.append(contentsOf: chainIDs[Int(r.chain)])
-                case .entityID: out.append(0x31)
-                case .seqID: if r.isHetero { out.append(0x2E) } else { integer(&out, Int64(r.number)) }
-                case .insertion: out.append(r.insertionCode == 0 ? 0x3F : r.insertionCode)
-                case .x: fixed(&out, a.position.x, coordinates)
-                case .y: fixed(&out, a.position.y, coordinates)
-                case .z: fixed(&out, a.position.z, coordinates)
-                case .occupancy: fixed(&out, a.occupancy, occupancy)
-                case .bFactor: fixed(&out, a.bFactor, bFactor)
-                case .charge: if a.charge == 0 { out.append(0x3F) } else { integer(&out, Int64(a.charge)) }
-                case .authSeqID: integer(&out, Int64(r.number))
-                case .model: integer(&out, Int64(model.number))
-                case .unknown: out.append(0x3F)
+                    if quote { out.put(0x22) }
+                    out.name(a.name)
+                    if quote { out.put(0x22) }
+                case .altID: out.put(a.altLoc == 0 ? 0x2E : a.altLoc)
+                case .compID: out.name(r.name)
+                case .asymID: out.put(chainIDs[Int(r.chain)])
+                case .entityID: out.put(0x31)
+                case .seqID: if r.isHetero { out.put(0x2E) } else { out.integer(Int64(r.number)) }
+                case .insertion: out.put(r.insertionCode == 0 ? 0x3F : r.insertionCode)
+                case .x: out.fixed(a.position.x, coordinates)
+                case .y: out.fixed(a.position.y, coordinates)
+                case .z: out.fixed(a.position.z, coordinates)
+                case .occupancy: out.fixed(a.occupancy, occupancy)
+                case .bFactor: out.fixed(a.bFactor, bFactor)
+                case .charge: if a.charge == 0 { out.put(0x3F) } else { out.integer(Int64(a.charge)) }
+                case .authSeqID: out.integer(Int64(r.number))
+                case .model: out.integer(Int64(model.number))
+                case .unknown: out.put(0x3F)
                 }
             }
             // Columns padded to their widest value, as the PDB writes them: every token written
             // once into one buffer (with where each ends), then laid out with its padding.
             var widths = [Int](repeating: 0, count: columns.count)
-            var tokens: [UInt8] = []
-            tokens.reserveCapacity(model.atoms.count * 64)
+            var tokens = Sink(capacity: model.atoms.count * 64)
+            defer { tokens.free() }
             var ends: [Int] = []
             ends.reserveCapacity(model.atoms.count * columns.count)
+            // A chain id is as long as its file made it: the bound grows with the longest.
+            let longest = chainIDs.reduce(0) { max($0, $1.count) } + 2
+            let perAtom = columns.count * max(columnBound, longest)
             for a in model.atoms {
-                for (c, column) in columns.enumerated() {
+                tokens.reserve(perAtom)
+                for c in columns.indices {
                     let start = tokens.count
-                    token(column, a, &tokens)
+                    token(columns[c], a, &tokens)
                     widths[c] = max(widths[c], tokens.count - start)
                     ends.append(tokens.count)
                 }
             }
+            let line = widths.reduce(columns.count + 1, +)
+            var out = Sink(capacity: model.atoms.count * line)
+            defer { out.free() }
             var k = 0, start = 0
             for _ in model.atoms {
+                out.reserve(line)
                 for c in columns.indices {
                     let end = ends[k]
-                    out.append(contentsOf: tokens[start..<end])
-                    out.append(contentsOf: repeatElement(0x20, count: widths[c] - (end - start) + 1))
+                    out.put(tokens, start, end)
+                    out.blanks(widths[c] - (end - start) + 1)
                     start = end
                     k += 1
                 }
-                out.append(0x0A)
+                out.put(0x0A)
             }
+            return out.array()
         }
-        return out
     }
 
     static let atom = Array("ATOM  ".utf8), hetatm = Array("HETATM".utf8), atomCIF = Array("ATOM".utf8), hetatmCIF = Array("HETATM".utf8)
 
     @inline(__always) static func upper(_ c: UInt8) -> UInt8 { c >= 0x61 && c <= 0x7A ? c - 32 : c }
 
-    @inline(__always) static func put(_ out: inout [UInt8], _ bytes: [UInt8]) { out.append(contentsOf: bytes) }
+    /// Bytes written through a pointer: `reserve` before a record makes room for it, and the
+    /// writes after it check nothing (an append an atom's field had been a third of an import).
+    /// Owned by the one call that made it, which frees it.
+    struct Sink {
+        private(set) var base: UnsafeMutablePointer<UInt8>
+        private(set) var count = 0
+        private var capacity: Int
 
-    static func name(_ out: inout [UInt8], _ n: ShortName) {
-        for i in 0..<n.length { out.append(n.byte(i)) }
-    }
+        init(capacity: Int) {
+            self.capacity = max(64, capacity)
+            base = .allocate(capacity: self.capacity)
+        }
 
-    static func integer(_ out: inout [UInt8], _ v: Int64) {
-        if v < 0 { out.append(0x2D) }
-        var m = v.magnitude
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var n = 0
-        withUnsafeMutableBytes(of: &digits) { d in
+        func free() { base.deallocate() }
+
+        mutating func clear() { count = 0 }
+
+        subscript(i: Int) -> UInt8 { base[i] }
+
+        /// Room for `n` more bytes.
+        @inline(__always) mutating func reserve(_ n: Int) {
+            guard count + n > capacity else { return }
+            let grown = max(capacity * 2, count + n)
+            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+            bigger.update(from: base, count: count)
+            base.deallocate()
+            base = bigger
+            capacity = grown
+        }
+
+        @inline(__always) mutating func put(_ c: UInt8) { base[count] = c; count += 1 }
+
+        @inline(__always) mutating func put(_ bytes: [UInt8]) {
+            bytes.withUnsafeBufferPointer { (base + count).update(from: $0.baseAddress!, count: $0.count) }
+            count += bytes.count
+        }
+
+        @inline(__always) mutating func put(_ other: Sink, _ from: Int, _ to: Int) {
+            (base + count).update(from: other.base + from, count: to - from)
+            count += to - from
+        }
+
+        @inline(__always) mutating func blanks(_ n: Int) {
+            guard n > 0 else { return }
+            (base + count).update(repeating: 0x20, count: n)
+            count += n
+        }
+
+        mutating func name(_ n: ShortName) {
+            for i in 0..<n.length { put(n.byte(i)) }
+        }
+
+        /// `field` right-aligned in `width` columns (never cut).
+        @inline(__always) mutating func right(_ field: Sink, _ width: Int) {
+            blanks(width - field.count)
+            put(field, 0, field.count)
+        }
+
+        @inline(__always) mutating func left(_ field: Sink, _ width: Int) {
+            put(field, 0, field.count)
+            blanks(width - field.count)
+        }
+
+        mutating func integer(_ v: Int64) {
+            if v < 0 { put(0x2D) }
+            var m = v.magnitude
+            // Digits written backwards at the end of the space reserved, then moved into place.
+            var n = 0
+            let scratch = base + count + 24
             repeat {
-                d[n] = 0x30 + UInt8(m % 10)
-                m /= 10
                 n += 1
+                scratch[-n] = 0x30 + UInt8(m % 10)
+                m /= 10
             } while m > 0
-            for i in stride(from: n - 1, through: 0, by: -1) { out.append(d[i]) }
+            (base + count).update(from: scratch - n, count: n)
+            count += n
         }
-    }
 
-    static func fixed(_ out: inout [UInt8], _ v: Float, _ decimals: Int) {
-        let scale = CompactScale.powers[decimals]
-        // A value no fixed-point column holds (past 9.2e18 scaled, or not a number): as Swift
-        // writes it. Such a value never reached a stored library before (it trapped here), so
-        // no stored original is read differently.
-        guard let q = Int64(exactly: (Double(v) * scale).rounded()) else {
-            out.append(contentsOf: Array(v.description.utf8))
-            return
-        }
-        if q < 0 || (q == 0 && v.sign == .minus) { out.append(0x2D) }
-        let m = q.magnitude, unit = UInt64(scale)
-        integer(&out, Int64(m / unit))
-        if decimals > 0 {
-            out.append(0x2E)
-            var fraction = m % unit, d = unit / 10
-            while d > 0 {
-                out.append(0x30 + UInt8(fraction / d))
-                fraction %= d
-                d /= 10
+        mutating func fixed(_ v: Float, _ decimals: Int) {
+            let scale = CompactScale.powers[decimals]
+            // A value no fixed-point column holds (past 9.2e18 scaled, or not a number): as Swift
+            // writes it. Such a value never reached a stored library before (it trapped here), so
+            // no stored original is read differently.
+            guard let q = Int64(exactly: (Double(v) * scale).rounded()) else {
+                put(Array(v.description.utf8))
+                return
+            }
+            if q < 0 || (q == 0 && v.sign == .minus) { put(0x2D) }
+            let m = q.magnitude, unit = UInt64(scale)
+            integer(Int64(m / unit))
+            if decimals > 0 {
+                put(0x2E)
+                var fraction = m % unit, d = unit / 10
+                while d > 0 {
+                    put(0x30 + UInt8(fraction / d))
+                    fraction %= d
+                    d /= 10
+                }
             }
         }
-    }
 
-    static func right(_ out: inout [UInt8], _ s: [UInt8], _ width: Int) {
-        if s.count < width { out.append(contentsOf: repeatElement(0x20, count: width - s.count)) }
-        out.append(contentsOf: s)
-    }
-
-    static func left(_ out: inout [UInt8], _ s: [UInt8], _ width: Int) {
-        out.append(contentsOf: s)
-        if s.count < width { out.append(contentsOf: repeatElement(0x20, count: width - s.count)) }
+        func array() -> [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
     }
 
     /// The decimals the values were written with: the fewest that give each back, at least `least`.
