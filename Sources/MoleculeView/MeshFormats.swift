@@ -15,26 +15,54 @@ public enum MeshFormat: String, Sendable, CaseIterable {
 
     /// The files to write: (path, bytes), the main one first (OBJ has its MTL beside it).
     public func files(_ meshes: [Mesh], path: String, generator: String = "Molshot") -> [(String, [UInt8])] {
+        var bytes: [UInt8] = []
+        // Writing to memory cannot fail.
+        let collect: MeshFormat.Emit = { bytes += $0 }
         switch self {
         case .glb: return [(path, MeshFormat.gltf(meshes, binary: true, generator: generator))]
         case .gltf: return [(path, MeshFormat.gltf(meshes, binary: false, generator: generator))]
-        case .dae: return [(path, Array(MeshFormat.collada(meshes, generator: generator).utf8))]
-        case .stl: return [(path, MeshFormat.stl(meshes, generator: generator))]
+        case .dae: try? MeshFormat.collada(meshes, generator: generator, collect)
+        case .stl: try? MeshFormat.stl(meshes, generator: generator, collect)
         case .obj:
-            let mtl = ((path as NSString).deletingPathExtension as NSString).appendingPathExtension("mtl") ?? path + ".mtl"
-            let (obj, materials) = MeshFormat.obj(meshes, materialFile: (mtl as NSString).lastPathComponent, generator: generator)
-            return [(path, Array(obj.utf8)), (mtl, Array(materials.utf8))]
+            let mtl = MeshFormat.materialPath(path)
+            let materials = (try? MeshFormat.obj(meshes, materialFile: (mtl as NSString).lastPathComponent, generator: generator, collect)) ?? ""
+            return [(path, bytes), (mtl, Array(materials.utf8))]
+        }
+        return [(path, bytes)]
+    }
+
+    /// Writes `meshes` to `path` (and the MTL beside an OBJ), each file whole or not at all.
+    /// GLB, Collada, OBJ and STL are streamed to the file a slice of a mesh at a time, never
+    /// held whole in memory as text or bytes; `.gltf` (its buffer inside the JSON as base64) is
+    /// built whole.
+    public func write(_ meshes: [Mesh], path: String, generator: String = "Molshot") throws {
+        switch self {
+        case .gltf:
+            try AtomicFile.write(MeshFormat.gltf(meshes, binary: false, generator: generator), to: path)
+        case .glb:
+            try AtomicFile.write(to: path) { try MeshFormat.streamGLB(meshes, generator: generator, into: $0) }
+        case .dae:
+            try AtomicFile.write(to: path) { out in try MeshFormat.collada(meshes, generator: generator) { try out.write($0) } }
+        case .stl:
+            try AtomicFile.write(to: path) { out in try MeshFormat.stl(meshes, generator: generator) { try out.write($0) } }
+        case .obj:
+            let mtl = MeshFormat.materialPath(path)
+            var materials = ""
+            try AtomicFile.write(to: path) { out in
+                materials = try MeshFormat.obj(meshes, materialFile: (mtl as NSString).lastPathComponent, generator: generator) { try out.write($0) }
+            }
+            try AtomicFile.write(Array(materials.utf8), to: mtl)
         }
     }
 
-    /// Writes `meshes` to `path` (and the MTL beside an OBJ), each file whole or not at all;
-    /// GLB streamed to the file, a mesh at a time, never held whole in memory.
-    public func write(_ meshes: [Mesh], path: String, generator: String = "Molshot") throws {
-        guard self == .glb else {
-            for (file, bytes) in files(meshes, path: path, generator: generator) { try AtomicFile.write(bytes, to: file) }
-            return
-        }
-        try AtomicFile.write(to: path) { try MeshFormat.streamGLB(meshes, generator: generator, into: $0) }
+    /// Where a mesh's bytes go, a slice at a time (about 64 KiB).
+    typealias Emit = ([UInt8]) throws -> Void
+
+    static let sliceBytes = 1 << 16
+
+    /// The MTL beside an OBJ.
+    static func materialPath(_ path: String) -> String {
+        ((path as NSString).deletingPathExtension as NSString).appendingPathExtension("mtl") ?? path + ".mtl"
     }
 
     /// x, y, z after x, y, z (a SIMD3 is padded to four floats in memory).
@@ -174,37 +202,8 @@ public enum MeshFormat: String, Sendable, CaseIterable {
 
     // MARK: Collada
 
-    static func collada(_ meshes: [Mesh], generator: String) -> String {
-        var geometries = "", nodes = ""
-        func floats(_ values: [Float]) -> String { var t = NumberText(); t.floats(values); return t.string }
-        for (n, mesh) in meshes.enumerated() {
-            let id = "mesh\(n)"
-            let colors = mesh.colors.flatMap { c -> [Float] in let v = rgb(c); return [v.x, v.y, v.z] }
-            geometries += """
-                <geometry id="\(id)" name="\(escape(mesh.name))"><mesh>
-                  <source id="\(id)-positions"><float_array id="\(id)-positions-array" count="\(mesh.positions.count * 3)">\(floats(flat(mesh.positions)))</float_array>
-                    <technique_common><accessor source="#\(id)-positions-array" count="\(mesh.positions.count)" stride="3"><param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/></accessor></technique_common></source>
-                  <source id="\(id)-normals"><float_array id="\(id)-normals-array" count="\(mesh.normals.count * 3)">\(floats(flat(mesh.normals)))</float_array>
-                    <technique_common><accessor source="#\(id)-normals-array" count="\(mesh.normals.count)" stride="3"><param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/></accessor></technique_common></source>
-                  <source id="\(id)-colors"><float_array id="\(id)-colors-array" count="\(colors.count)">\(floats(colors))</float_array>
-                    <technique_common><accessor source="#\(id)-colors-array" count="\(mesh.colors.count)" stride="3"><param name="R" type="float"/><param name="G" type="float"/><param name="B" type="float"/></accessor></technique_common></source>
-                  <vertices id="\(id)-vertices"><input semantic="POSITION" source="#\(id)-positions"/></vertices>
-                  <triangles count="\(mesh.triangleCount)" material="vertexColors">
-                    <input semantic="VERTEX" source="#\(id)-vertices" offset="0"/>
-                    <input semantic="NORMAL" source="#\(id)-normals" offset="0"/>
-                    <input semantic="COLOR" source="#\(id)-colors" offset="0" set="0"/>
-                    <p>\({ var t = NumberText(); t.integers(mesh.indices); return t.string }())</p>
-                  </triangles>
-                </mesh></geometry>
-
-            """
-            nodes += """
-                <node id="node\(n)" name="\(escape(mesh.name))"><instance_geometry url="#\(id)"><bind_material><technique_common>
-                  <instance_material symbol="vertexColors" target="#vertexColorsMaterial"/></technique_common></bind_material></instance_geometry></node>
-
-            """
-        }
-        return """
+    static func collada(_ meshes: [Mesh], generator: String, _ emit: Emit) throws {
+        try emit(Array("""
         <?xml version="1.0" encoding="utf-8"?>
         <COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
           <asset><contributor><authoring_tool>\(escape(generator))</authoring_tool></contributor>
@@ -213,13 +212,74 @@ public enum MeshFormat: String, Sendable, CaseIterable {
             <diffuse><color>1 1 1 1</color></diffuse></lambert></technique></profile_COMMON></effect></library_effects>
           <library_materials><material id="vertexColorsMaterial" name="vertex colors"><instance_effect url="#vertexColorsEffect"/></material></library_materials>
           <library_geometries>
-        \(geometries)  </library_geometries>
+
+        """.utf8))
+        var t = NumberText()
+        /// Numbers separated by blanks, emitted a slice at a time.
+        func numbers(_ count: Int, _ value: (Int) -> Float) throws {
+            for i in 0..<count {
+                if i > 0 { t.bytes.append(0x20) }
+                t.float(value(i))
+                if t.bytes.count >= sliceBytes { try emit(t.bytes); t.bytes.removeAll(keepingCapacity: true) }
+            }
+        }
+        func text(_ s: String) { t.text(s) }
+        var nodes = ""
+        for (n, mesh) in meshes.enumerated() {
+            let id = "mesh\(n)"
+            text("""
+                <geometry id="\(id)" name="\(escape(mesh.name))"><mesh>
+                  <source id="\(id)-positions"><float_array id="\(id)-positions-array" count="\(mesh.positions.count * 3)">
+            """)
+            try numbers(mesh.positions.count * 3) { mesh.positions[$0 / 3][$0 % 3] }
+            text("""
+            </float_array>
+                    <technique_common><accessor source="#\(id)-positions-array" count="\(mesh.positions.count)" stride="3"><param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/></accessor></technique_common></source>
+                  <source id="\(id)-normals"><float_array id="\(id)-normals-array" count="\(mesh.normals.count * 3)">
+            """)
+            try numbers(mesh.normals.count * 3) { mesh.normals[$0 / 3][$0 % 3] }
+            text("""
+            </float_array>
+                    <technique_common><accessor source="#\(id)-normals-array" count="\(mesh.normals.count)" stride="3"><param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/></accessor></technique_common></source>
+                  <source id="\(id)-colors"><float_array id="\(id)-colors-array" count="\(mesh.colors.count * 3)">
+            """)
+            try numbers(mesh.colors.count * 3) { rgb(mesh.colors[$0 / 3])[$0 % 3] }
+            text("""
+            </float_array>
+                    <technique_common><accessor source="#\(id)-colors-array" count="\(mesh.colors.count)" stride="3"><param name="R" type="float"/><param name="G" type="float"/><param name="B" type="float"/></accessor></technique_common></source>
+                  <vertices id="\(id)-vertices"><input semantic="POSITION" source="#\(id)-positions"/></vertices>
+                  <triangles count="\(mesh.triangleCount)" material="vertexColors">
+                    <input semantic="VERTEX" source="#\(id)-vertices" offset="0"/>
+                    <input semantic="NORMAL" source="#\(id)-normals" offset="0"/>
+                    <input semantic="COLOR" source="#\(id)-colors" offset="0" set="0"/>
+                    <p>
+            """)
+            for (i, v) in mesh.indices.enumerated() {
+                if i > 0 { t.bytes.append(0x20) }
+                t.integer(Int(v))
+                if t.bytes.count >= sliceBytes { try emit(t.bytes); t.bytes.removeAll(keepingCapacity: true) }
+            }
+            text("""
+            </p>
+                  </triangles>
+                </mesh></geometry>
+
+            """)
+            nodes += """
+                <node id="node\(n)" name="\(escape(mesh.name))"><instance_geometry url="#\(id)"><bind_material><technique_common>
+                  <instance_material symbol="vertexColors" target="#vertexColorsMaterial"/></technique_common></bind_material></instance_geometry></node>
+
+            """
+        }
+        text("""
+          </library_geometries>
           <library_visual_scenes><visual_scene id="scene" name="molecule">
         \(nodes)  </visual_scene></library_visual_scenes>
           <scene><instance_visual_scene url="#scene"/></scene>
         </COLLADA>
 
-        """
+        """)
+        try emit(t.bytes)
     }
 
     static func escape(_ s: String) -> String {
@@ -228,46 +288,54 @@ public enum MeshFormat: String, Sendable, CaseIterable {
 
     // MARK: OBJ
 
-    static func obj(_ meshes: [Mesh], materialFile: String, generator: String) -> (obj: String, mtl: String) {
-        var out = "# \(generator)\nmtllib \(materialFile)\n", mtl = "# \(generator)\n"
+    /// Writes the OBJ through `emit` and returns its MTL.
+    static func obj(_ meshes: [Mesh], materialFile: String, generator: String, _ emit: Emit) throws -> String {
+        var mtl = "# \(generator)\n"
+        var t = NumberText()
+        t.text("# \(generator)\nmtllib \(materialFile)\n")
+        func flush() throws {
+            if t.bytes.count >= sliceBytes { try emit(t.bytes); t.bytes.removeAll(keepingCapacity: true) }
+        }
         var materials = Set<UInt32>()
         var base = 1
         for mesh in meshes {
-            out += "o \(mesh.name)\n"
-            var t = NumberText()
-            for p in mesh.positions { t.line("v ", p) }
-            for n in mesh.normals { t.line("vn ", n) }
+            t.text("o \(mesh.name)\n")
+            for p in mesh.positions { t.line("v ", p); try flush() }
+            for n in mesh.normals { t.line("vn ", n); try flush() }
             // Faces grouped by color (the first vertex's): a material each.
-            var byColor: [UInt32: [Int]] = [:]
-            for t in 0..<mesh.triangleCount { byColor[mesh.colors[Int(mesh.indices[3 * t])], default: []].append(t) }
+            var byColor: [UInt32: [Int32]] = [:]
+            for f in 0..<mesh.triangleCount { byColor[mesh.colors[Int(mesh.indices[3 * f])], default: []].append(Int32(f)) }
             for (color, triangles) in byColor.sorted(by: { $0.key < $1.key }) {
                 materials.insert(color)
                 t.text("usemtl c\(String(format: "%06X", color))\n")
-                for f in triangles {
+                for f in triangles.lazy.map(Int.init) {
                     t.face(Int(mesh.indices[3 * f]) + base, Int(mesh.indices[3 * f + 1]) + base, Int(mesh.indices[3 * f + 2]) + base)
+                    try flush()
                 }
             }
-            out += t.string
             base += mesh.positions.count
         }
+        try emit(t.bytes)
         for color in materials.sorted() {
             let v = rgb(color)
             mtl += "newmtl c\(String(format: "%06X", color))\nKa 0 0 0\nKd \(v.x) \(v.y) \(v.z)\nKs 0.2 0.2 0.2\nNs 30\nd 1\nillum 2\n"
         }
-        return (out, mtl)
+        return mtl
     }
 
     // MARK: STL
 
-    static func stl(_ meshes: [Mesh], generator: String) -> [UInt8] {
+    static func stl(_ meshes: [Mesh], generator: String, _ emit: Emit) throws {
         var out = [UInt8](repeating: 0x20, count: 80)
         let header = Array("binary STL, Angstrom, \(generator)".utf8.prefix(80))
         out.replaceSubrange(0..<header.count, with: header)
         let count = meshes.reduce(0) { $0 + $1.triangleCount }
-        withUnsafeBytes(of: UInt32(count).littleEndian) { out += $0 }
-        out.reserveCapacity(out.count + count * 50)
+        withUnsafeBytes(of: UInt32(clamping: count).littleEndian) { out += $0 }
+        out.reserveCapacity(sliceBytes + 64)
         func put(_ v: SIMD3<Float>) {
-            for f in [v.x, v.y, v.z] { withUnsafeBytes(of: f.bitPattern.littleEndian) { out += $0 } }
+            withUnsafeBytes(of: v.x.bitPattern.littleEndian) { out += $0 }
+            withUnsafeBytes(of: v.y.bitPattern.littleEndian) { out += $0 }
+            withUnsafeBytes(of: v.z.bitPattern.littleEndian) { out += $0 }
         }
         for mesh in meshes {
             for t in 0..<mesh.triangleCount {
@@ -280,10 +348,12 @@ public enum MeshFormat: String, Sendable, CaseIterable {
                 put(a)
                 put(b)
                 put(c)
-                out += [0, 0]
+                out.append(0)
+                out.append(0)
+                if out.count >= sliceBytes { try emit(out); out.removeAll(keepingCapacity: true) }
             }
         }
-        return out
+        try emit(out)
     }
 }
 

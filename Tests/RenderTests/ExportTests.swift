@@ -4,6 +4,7 @@ import FoundationXML
 #endif
 import MoleculeView
 import Structure
+import TestSupport
 import XCTest
 
 /// Meshes of what is drawn and the files they are written as, each read back by a small reader
@@ -63,6 +64,50 @@ final class ExportTests: XCTestCase {
         // Nothing is left beside it.
         let folder = (path as NSString).deletingLastPathComponent, name = (path as NSString).lastPathComponent
         XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: folder).contains { $0.hasPrefix("." + name) })
+    }
+
+    /// Collada, OBJ and STL streamed to their files a slice at a time (1hpv's spacefill: more
+    /// than one slice a mesh) read back whole: every number where its count says, every face.
+    func testStreamedColladaOBJAndSTLReadBackWhole() throws {
+        let p = try Rendering.prepared(try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("1hpv.pdb").path), .spacefill)
+        let meshes = MoleculeMesh.meshes(p, detail: .high)
+        let vertices = meshes.reduce(0) { $0 + $1.positions.count }, triangles = meshes.reduce(0) { $0 + $1.triangleCount }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("streamed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        let stl = folder.appendingPathComponent("m.stl").path
+        try MeshFormat.stl.write(meshes, path: stl)
+        let stlBytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: stl)))
+        XCTAssertEqual(stlBytes.count, 84 + 50 * triangles)
+        XCTAssertEqual(stlBytes[80..<84].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }, triangles)
+
+        let obj = folder.appendingPathComponent("m.obj").path
+        try MeshFormat.obj.write(meshes, path: obj)
+        let lines = try String(contentsOfFile: obj, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.filter { $0.hasPrefix("v ") }.count, vertices)
+        XCTAssertEqual(lines.filter { $0.hasPrefix("vn ") }.count, vertices)
+        XCTAssertEqual(lines.filter { $0.hasPrefix("f ") }.count, triangles)
+        XCTAssertTrue(lines.allSatisfy { !$0.hasPrefix("v ") || $0.split(separator: " ").count == 4 })
+        let materials = try String(contentsOfFile: folder.appendingPathComponent("m.mtl").path, encoding: .utf8)
+        for name in Set(lines.filter { $0.hasPrefix("usemtl ") }.map { $0.dropFirst(7) }) { XCTAssertTrue(materials.contains("newmtl \(name)\n")) }
+
+        let dae = folder.appendingPathComponent("m.dae").path
+        try MeshFormat.dae.write(meshes, path: dae)
+        let text = try String(contentsOfFile: dae, encoding: .utf8)
+        // Well-formed XML, read by Python's expat (Foundation's XMLParser stops at text nodes of
+        // 10 MB, as libxml2 does without its huge option; Collada readers stream them).
+        let parsed = try Python.run("import sys, xml.etree.ElementTree as E; print(sum(1 for _ in E.parse(sys.argv[1]).iter()))", [dae])
+        XCTAssertEqual(parsed.status, 0, parsed.output)
+        let arrays = try NSRegularExpression(pattern: "<float_array [^>]*count=\"(\\d+)\">([^<]*)</float_array>")
+        let found = arrays.matches(in: text, range: NSRange(text.startIndex..., in: text))
+        XCTAssertEqual(found.count, 3 * meshes.count)
+        for m in found {
+            let count = Int(text[Range(m.range(at: 1), in: text)!])!
+            XCTAssertEqual(text[Range(m.range(at: 2), in: text)!].split(separator: " ").count, count)
+        }
+        let faces = try NSRegularExpression(pattern: "<p>([^<]*)</p>").matches(in: text, range: NSRange(text.startIndex..., in: text))
+        XCTAssertEqual(faces.reduce(0) { $0 + text[Range($1.range(at: 1), in: text)!].split(separator: " ").count }, 3 * triangles)
     }
 
     func testEachFormatReadsBack() throws {
