@@ -1,4 +1,5 @@
 import CZstd
+import Foundation
 import Structure
 
 /// How the library keeps an imported file's text small: zstd with the file's own atom records,
@@ -23,9 +24,14 @@ enum OriginalCodec {
         out.put(tags.joined(separator: "\n"))
         let prefix = kind == .none ? [] : render(model, kind: kind, tags: tags)
         let frame = compress(text, prefix: prefix, level: level)
-        guard (try? decompress(frame, prefix: prefix)) == text else { return nil }
+        guard let back = try? decompress(frame, prefix: prefix), same(back, text) else { return nil }
         out.bytes += frame
         return out.bytes
+    }
+
+    /// Whether two byte arrays are equal, by memcmp (Array's == compares element by element).
+    static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        a.count == b.count && a.withUnsafeBytes { x in b.withUnsafeBytes { y in a.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, a.count) == 0 } }
     }
 
     static func decode(_ blob: [UInt8], model: () throws -> Model) throws -> [UInt8] {
@@ -304,19 +310,32 @@ enum OriginalCodec {
 
         @inline(__always) mutating func put(_ c: UInt8) { base[count] = c; count += 1 }
 
+        /// Fields are a few bytes long: copied by a loop below 16 bytes (a call to memmove a
+        /// field had been a tenth of the writing).
+        @inline(__always) mutating func copy(_ source: UnsafePointer<UInt8>, _ n: Int) {
+            if n <= 16 {
+                for i in 0..<n { base[count + i] = source[i] }
+            } else {
+                (base + count).update(from: source, count: n)
+            }
+            count += n
+        }
+
         @inline(__always) mutating func put(_ bytes: [UInt8]) {
-            bytes.withUnsafeBufferPointer { (base + count).update(from: $0.baseAddress!, count: $0.count) }
-            count += bytes.count
+            bytes.withUnsafeBufferPointer { if let p = $0.baseAddress { copy(p, $0.count) } }
         }
 
         @inline(__always) mutating func put(_ other: Sink, _ from: Int, _ to: Int) {
-            (base + count).update(from: other.base + from, count: to - from)
-            count += to - from
+            copy(other.base + from, to - from)
         }
 
         @inline(__always) mutating func blanks(_ n: Int) {
             guard n > 0 else { return }
-            (base + count).update(repeating: 0x20, count: n)
+            if n <= 16 {
+                for i in 0..<n { base[count + i] = 0x20 }
+            } else {
+                (base + count).update(repeating: 0x20, count: n)
+            }
             count += n
         }
 
