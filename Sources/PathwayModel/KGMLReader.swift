@@ -6,8 +6,11 @@ import Core
 /// groups as a frame around their members, reactions as substrate-to-enzyme and
 /// enzyme-to-product edges (a reaction without an id, KGML 0.6.1, through the entries whose
 /// `reaction` names it; one whose enzyme is a `line` is that line), and relations (activation,
-/// inhibition, expression, maplink) kept apart in `relations`, drawn only when asked, as KEGG's
-/// own pictures do not draw them.
+/// inhibition, expression, maplink). KEGG's pictures of metabolic maps (numbers below 02000)
+/// leave the relations out, so there they are kept apart in `relations`, drawn when asked; its
+/// signalling, disease and other maps draw them, so there they are edges, in KEGG's styles
+/// (`relationStyle`). Biopython and KEGGgraph read a reaction or relation naming an entry the
+/// file does not declare (a glycan id, say): it is left out with a warning, not refused.
 enum KGMLReader {
     /// A graphics name's first name: "PCK1, PEPCK-C, PEPCK1..." is PCK1; "TITLE:Citrate cycle" is the title.
     static func firstName(_ name: String) -> String {
@@ -62,13 +65,18 @@ enum KGMLReader {
                     if w < 2 { node.size = SIMD2(8, 8) }
                     map.nodes.append(node)
                 case "map":
-                    map.nodes.append(PathwayMap.Node(id: nodeID, name: entry.attributes["name"] ?? label, kind: .pathway, center: SIMD2(x, y),
-                                                     size: SIMD2(w, h), shape: .roundRectangle, fill: bg, stroke: fg, label: label,
-                                                     fontSize: min(10, h * 0.5)))
+                    // A linked map's name is wrapped inside its rounded box, as KEGG writes it.
+                    var node = PathwayMap.Node(id: nodeID, name: entry.attributes["name"] ?? label, kind: .pathway, center: SIMD2(x, y),
+                                               size: SIMD2(w, h), shape: .roundRectangle, fill: bg, stroke: fg, label: label,
+                                               fontSize: 10)
+                    node.fitsLabel = true
+                    map.nodes.append(node)
                 default:
-                    map.nodes.append(PathwayMap.Node(id: nodeID, name: entry.attributes["name"] ?? label, kind: .geneProduct,
-                                                     center: SIMD2(x, y), size: SIMD2(w, h), shape: .rectangle, fill: bg, stroke: fg,
-                                                     label: label, fontSize: min(10, h * 0.6)))
+                    var node = PathwayMap.Node(id: nodeID, name: entry.attributes["name"] ?? label, kind: .geneProduct,
+                                               center: SIMD2(x, y), size: SIMD2(w, h), shape: .rectangle, fill: bg, stroke: fg,
+                                               label: label, fontSize: min(10, h * 0.6))
+                    node.fitsLabel = true
+                    map.nodes.append(node)
                 }
             }
         }
@@ -119,6 +127,13 @@ enum KGMLReader {
             }
             return c
         }
+        // A reaction's compound or enzyme the file does not declare: that edge left out, with a warning.
+        func tolerated<T>(_ body: () throws -> T) -> T? {
+            do { return try body() } catch let error as PathwayError {
+                map.warnings.append(error.description + ": left out")
+                return nil
+            } catch { return nil }
+        }
         for reaction in root.all("reaction") {
             let reversible = reaction.attributes["type"] == "reversible"
             let names = (reaction.attributes["name"] ?? "").split(separator: " ").map(String.init)
@@ -132,9 +147,9 @@ enum KGMLReader {
                     // No enzyme entry names it: substrate to product.
                     let id = names.first ?? "reaction"
                     for s in substrates {
-                        let a = try endpoint(s, near: nil, "substrate")
+                        guard let a = tolerated({ try endpoint(s, near: nil, "substrate") }) else { continue }
                         for p in products {
-                            let b = try endpoint(p, near: a.center, "product")
+                            guard let b = tolerated({ try endpoint(p, near: a.center, "product") }) else { continue }
                             map.edges.append(PathwayMap.Edge(id: "\(id):\(a.id)>\(b.id)", from: a.id, to: b.id, kind: .product, start: a.center,
                                                              segments: [.line(to: b.center)], head: .arrow, tail: reversible ? .arrow : .none,
                                                              color: Color(rgb: 0x404040), reaction: id))
@@ -142,41 +157,80 @@ enum KGMLReader {
                     }
                     continue
                 }
-                let enzyme = try center(enzymeID, reaction, "the reaction's enzyme entry")
+                guard let enzyme = tolerated({ try center(enzymeID, reaction, "the reaction's enzyme entry") }) else { continue }
                 for s in substrates {
-                    let a = try endpoint(s, near: enzyme, "substrate")
+                    guard let a = tolerated({ try endpoint(s, near: enzyme, "substrate") }) else { continue }
                     map.edges.append(PathwayMap.Edge(id: "\(enzymeID)-\(a.id)", from: a.id, to: enzymeID, kind: .substrate,
                                                      start: a.center, segments: [.line(to: enzyme)],
                                                      tail: reversible ? .arrow : .none, color: Color(rgb: 0x404040), reaction: enzymeID))
                 }
                 for p in products {
-                    let b = try endpoint(p, near: enzyme, "product")
+                    guard let b = tolerated({ try endpoint(p, near: enzyme, "product") }) else { continue }
                     map.edges.append(PathwayMap.Edge(id: "\(enzymeID)+\(b.id)", from: enzymeID, to: b.id, kind: .product, start: enzyme,
                                                      segments: [.line(to: b.center)], head: .arrow,
                                                      color: Color(rgb: 0x404040), reaction: enzymeID))
                 }
             }
         }
+        // Metabolic maps (00xxx, 01xxx) as KEGG draws them, without relations; the rest with.
+        let number = root.attributes["number"].flatMap { Int($0) }
+            ?? (root.attributes["name"] ?? "").split(separator: ":").last.flatMap { Int($0.drop(while: { $0.isLetter })) }
+        let drawsRelations = (number ?? 0) >= 2000
         for relation in root.all("relation") {
             let a = relation.attributes["entry1"], b = relation.attributes["entry2"]
-            // One to an entry the file lacks is an error; to an entry the map does not draw as a
-            // place (a line) it is left out.
-            for (id, what) in [(a, "entry1"), (b, "entry2")] where !(id.map(entryIDs.contains) ?? false) {
-                throw PathwayError(file: file, at: relation.place, "\(what) \(id ?? "(none)") is not an entry of the map")
+            // One to an entry the file lacks is left out with a warning (Biopython reads it); to an
+            // entry the map does not draw as a place (a line) it is left out.
+            if let missing = [(a, "entry1"), (b, "entry2")].first(where: { !($0.0.map(entryIDs.contains) ?? false) }) {
+                map.warnings.append("\(file): \(relation.place): \(missing.1) \(missing.0 ?? "(none)") is not an entry of the map: the relation is left out")
+                continue
             }
             guard let from = a.flatMap({ centers[$0] }), let to = b.flatMap({ centers[$0] }) else { continue }
-            let subtypes = Set(relation.all("subtype").compactMap { $0.attributes["name"] })
+            let subtypes = relation.all("subtype").map { ($0.attributes["name"] ?? "", $0.attributes["value"] ?? "") }
             let type = relation.attributes["type"] ?? ""
             // ECrel only says two enzymes share a compound: KEGG draws no line for it.
             if type == "ECrel" { continue }
-            var kind = PathwayMap.EdgeKind.plain, head = PathwayMap.Head.arrow
-            if subtypes.contains("inhibition") || subtypes.contains("repression") { (kind, head) = (.inhibition, .bar) }
-            if subtypes.contains("activation") || subtypes.contains("expression") { kind = .stimulation }
-            let dashed = type == "maplink" || subtypes.contains("indirect effect")
-            if type == "maplink" { head = .none }
-            map.relations.append(PathwayMap.Edge(id: "\(a!)~\(b!)", from: a, to: b, kind: kind, start: from, segments: [.line(to: to)],
-                                                 head: head, color: Color(rgb: 0x808080), dashed: dashed))
+            let style = relationStyle(type: type, subtypes: subtypes.map(\.0))
+            // A compound subtype names the entry the relation goes through (A -> compound -> B).
+            var segments: [PathwayMap.Segment] = [.line(to: to)]
+            if let through = subtypes.first(where: { $0.0 == "compound" }).flatMap({ centers[$0.1] }), through != from, through != to {
+                segments = [.line(to: through), .line(to: to)]
+            }
+            let edge = PathwayMap.Edge(id: "\(a!)~\(b!)", from: a, to: b, kind: style.kind, start: from, segments: segments,
+                                       head: style.head, color: drawsRelations ? .black : Color(rgb: 0x808080), dashed: style.dashed)
+            if drawsRelations {
+                map.edges.append(edge)
+                // +p, -p, +u...: written beside the line's middle, as KEGG writes them.
+                let marks = subtypes.compactMap { relationMarks[$0.0] }
+                if !marks.isEmpty {
+                    let end = segments.count == 2 ? segments[0].end : to
+                    var mark = PathwayMap.Text(text: marks.joined(separator: " "), center: (from + end) / 2 + SIMD2(0, -5), fontSize: 8)
+                    mark.isEdgeMark = true
+                    map.texts.append(mark)
+                }
+            } else {
+                map.relations.append(edge)
+            }
         }
         return map
     }
+
+    /// How KEGG draws a relation (its KGML subtypes): activation and expression an arrow,
+    /// inhibition and repression a bar, indirect effect a dashed arrow, state change a dashed
+    /// line, binding/association, dissociation and missing interaction a line without a head;
+    /// maplinks dashed without a head. Several subtypes: the head of the strongest.
+    static func relationStyle(type: String, subtypes: [String]) -> (kind: PathwayMap.EdgeKind, head: PathwayMap.Head, dashed: Bool) {
+        let s = Set(subtypes)
+        if type == "maplink" { return (.plain, .none, true) }
+        if s.contains("inhibition") || s.contains("repression") { return (.inhibition, .bar, s.contains("indirect effect")) }
+        if s.contains("activation") || s.contains("expression") { return (.stimulation, .arrow, s.contains("indirect effect")) }
+        if s.contains("indirect effect") { return (.stimulation, .arrow, true) }
+        if s.contains("state change") { return (.plain, .none, true) }
+        if s.contains("binding/association") || s.contains("dissociation") || s.contains("missing interaction") { return (.plain, .none, false) }
+        // Phosphorylation and the other modifications alone: an arrow with its mark.
+        return (.plain, .arrow, false)
+    }
+
+    /// The marks KEGG writes beside a relation for a modification.
+    static let relationMarks = ["phosphorylation": "+p", "dephosphorylation": "-p", "glycosylation": "+g",
+                                "ubiquitination": "+u", "ubiquination": "+u", "methylation": "+m"]
 }

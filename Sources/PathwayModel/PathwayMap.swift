@@ -47,6 +47,9 @@ public struct PathwayMap: Sendable {
         public var cloneMarker: String?
         /// Line width of the outline in map units where the file gives one (SBGN's and SBML's render styles).
         public var lineWidth: Double?
+        /// The label is kept inside the node's box, wrapped at its blanks and made smaller where it
+        /// is wider (KEGG's gene and map boxes); others are drawn at their size wherever they reach.
+        public var fitsLabel = false
 
         public init(id: String, name: String = "", kind: NodeKind, center: SIMD2<Double>, size: SIMD2<Double>, shape: Shape,
                     fill: Color? = nil, stroke: Color? = nil, label: String = "", labelPosition: SIMD2<Double>? = nil,
@@ -171,6 +174,8 @@ public struct PathwayMap: Sendable {
         public var center: SIMD2<Double>
         public var fontSize: Double
         public var color: Color
+        /// A mark on an edge (KEGG's +p): placed after every node's label, where there is room.
+        public var isEdgeMark = false
 
         public init(text: String, center: SIMD2<Double>, fontSize: Double, color: Color = .black) {
             self.text = text
@@ -190,6 +195,9 @@ public struct PathwayMap: Sendable {
     public var relations: [Edge] = []
     public var compartments: [Compartment] = []
     public var texts: [Text] = []
+    /// What the reader left out of a file its own tool opens, said once each (the commands print
+    /// them on stderr): a KGML relation to an entry the file does not declare, say.
+    public var warnings: [String] = []
     /// The drawing area the file states (Escher's canvas, GPML's board), if any.
     public var canvas: (origin: SIMD2<Double>, size: SIMD2<Double>)?
     /// The file gave no positions: `PathwayLayout` places the nodes.

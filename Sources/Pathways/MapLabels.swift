@@ -47,9 +47,11 @@ struct MapLabels {
             var color: Color
             /// How many edges touch the node (raised labels go most connected first).
             var degree = 0
+            /// The box (map units) the label is kept inside, for nodes that fit their label.
+            var box: SIMD2<Double>? = nil
         }
         var wanted: [Wanted] = []
-        for t in map.texts where !t.text.isEmpty {
+        for t in map.texts where !t.text.isEmpty && !t.isEdgeMark {
             wanted.append(Wanted(text: t.text, size: t.fontSize, anchor: t.center, fromStart: false, color: t.color))
         }
         for c in map.compartments where !c.name.isEmpty {
@@ -75,8 +77,12 @@ struct MapLabels {
         for kind in order {
             for n in map.nodes where n.kind == kind && !n.label.isEmpty {
                 wanted.append(Wanted(text: n.label, size: n.fontSize, anchor: n.labelPosition ?? n.center, fromStart: n.labelFromStart,
-                                     color: n.textColor, degree: degree[n.id] ?? 0))
+                                     color: n.textColor, degree: degree[n.id] ?? 0,
+                                     box: n.fitsLabel && n.labelPosition == nil ? n.size : nil))
             }
+        }
+        for t in map.texts where !t.text.isEmpty && t.isEdgeMark {
+            wanted.append(Wanted(text: t.text, size: t.fontSize, anchor: t.center, fromStart: false, color: t.color))
         }
         // Too small to read: raised to the theme's height, after every label that is legible as it
         // is, most connected first (free text and compartments before nodes); the rest left out.
@@ -98,9 +104,12 @@ struct MapLabels {
         for w in wanted {
             let pixels = w.size * theme.labelScale * scale
             guard pixels >= theme.smallestLabel else { continue }
-            let font = try fonts.font(Int(saturating: min(pixels, 256).rounded()))
-            let texts = w.text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
+            var font = try fonts.font(Int(saturating: min(pixels, 256).rounded()))
+            var texts = w.text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
                 .map { String($0).trimmingCharacters(in: .whitespaces) }
+            if let box = w.box, let fitted = try fit(texts.joined(separator: " "), pixels: pixels, box: box * scale, font: font) {
+                (texts, font) = fitted
+            }
             let widths = texts.map { Double(font.width(of: $0)) }
             let width = widths.max() ?? 0, ascent = Double(font.ascent), descent = Double(font.descent)
             let lineHeight = ascent + descent
@@ -128,6 +137,37 @@ struct MapLabels {
             }
         }
         return placed
+    }
+
+    /// A label kept inside its node's box (`box` in pixels, less a pixel each side): as it is if it
+    /// fits, else wrapped at its blanks into as few lines as the box's width needs, and made smaller,
+    /// a tenth at a time down to the smallest legible size, until the lines fit its height too.
+    /// Nil where it fits as it is; at the smallest size the best wrapping, whatever it reaches.
+    func fit(_ text: String, pixels: Double, box: SIMD2<Double>, font: Font) throws -> (lines: [String], font: Font)? {
+        let room = box - 2
+        guard room.x > 0, room.y > 0 else { return nil }
+        if Double(font.width(of: text)) <= room.x { return nil }
+        let words = text.split(separator: " ").map(String.init)
+        var size = pixels
+        var best: (lines: [String], font: Font)? = nil
+        while true {
+            let f = try fonts.font(Int(saturating: min(size, 256).rounded()))
+            // Greedy wrapping: each line takes words while they fit the width.
+            var lines: [String] = []
+            for word in words {
+                if let last = lines.last, Double(f.width(of: last + " " + word)) <= room.x {
+                    lines[lines.count - 1] = last + " " + word
+                } else {
+                    lines.append(word)
+                }
+            }
+            best = (lines, f)
+            let tall = Double(f.ascent + f.descent) * Double(lines.count)
+            if tall <= room.y && lines.allSatisfy({ Double(f.width(of: $0)) <= room.x }) { return best }
+            let smaller = size * 0.9
+            if smaller < theme.smallestLabel { return best }
+            size = smaller
+        }
     }
 
     /// Draws the labels that reach into a picture whose top left corner is at `corner` (whole-map pixels).

@@ -27,7 +27,7 @@ public struct PathwayRequest: Sendable {
         "region": "Only this part of the map, X,Y,W,H in map units (the file's coordinates, y down).",
         "theme": "standard (the file's colors on white), dark, or print (black lines, light fills).",
         "samples": "Samples per pixel side, 1 to 4: lines are smooth at 1; 2 or more also smooth the edges of filled shapes, at a cost.",
-        "relations": "Also draw KGML relations (activation, inhibition, expression, maplinks), which KEGG's own pictures leave out.",
+        "relations": "Also draw the KGML relations of metabolic maps (activation, inhibition, expression, maplinks), which KEGG's pictures of them leave out; signalling and other maps draw theirs anyway.",
     ]
 
     /// Largest map coordinate or extent a region may name: far past any real map, and small enough

@@ -88,12 +88,14 @@ struct PathwayCommand: ParsableCommand {
             if let output, output.lowercased().hasSuffix(".json") {
                 // The map as JSON: no picture, no graphics device.
                 var map = try PathwayFile.load(path: input, layout: chosenLayout, relayout: relayout)
+                PathwayCommand.warn(map)
                 if request.relations { map = map.showingRelations() }
                 try AtomicFile.write([UInt8](try PathwayJSONWriter.data(map, file: input)), to: output)
                 return
             }
             let loading = Background { () throws -> (PathwayMap, [DataOverlay], PathwayPicture?) in
                 var map = try PathwayFile.load(path: input, layout: chosenLayout, relayout: relayout)
+                PathwayCommand.warn(map)
                 if request.relations { map = map.showingRelations() }
                 trace("pathway: read")
                 var overlays: [DataOverlay] = []
@@ -135,5 +137,10 @@ struct PathwayCommand: ParsableCommand {
             }
             trace("pathway: PNG written")
         }
+    }
+
+    /// What the reader left out of the file, on stderr.
+    static func warn(_ map: PathwayMap) {
+        for w in map.warnings { FileHandle.standardError.write(Data("molshot: warning: \(w)\n".utf8)) }
     }
 }

@@ -55,6 +55,55 @@ final class KGMLAsKEGGDrawsItTests: XCTestCase {
         XCTAssertTrue(map.edges.contains { $0.id == "9" }, "the line itself")
     }
 
+    /// KEGG's signalling maps (hsa04110 cell cycle, hsa04010 MAPK, as KEGGgraph ships them) drawn
+    /// with their relations by default, in KEGG's styles: an arrow for activation and expression,
+    /// a bar for inhibition, +p/-p/+u beside the line, through the compound a compound subtype
+    /// names. Counts from the files (Python's ElementTree over the same XML).
+    func testSignallingMapsDrawTheirRelations() throws {
+        let folder = S.root.appendingPathComponent("Tests/Fixtures/pathways-real")
+        let cycle = try PathwayFile.load(path: folder.appendingPathComponent("kgml_hsa04110.xml.gz").path)
+        XCTAssertTrue(cycle.relations.isEmpty, "a signalling map's relations are edges")
+        let relations = cycle.edges.filter { $0.id.contains("~") }
+        XCTAssertEqual(relations.count, 70)
+        XCTAssertEqual(relations.filter { $0.head == .bar && $0.kind == .inhibition }.count, 30)
+        XCTAssertEqual(cycle.texts.filter(\.isEdgeMark).count, 35)
+        XCTAssertTrue(cycle.texts.contains { $0.isEdgeMark && $0.text == "+p" })
+        XCTAssertTrue(cycle.warnings.isEmpty, "\(cycle.warnings)")
+        let mapk = try PathwayFile.load(path: folder.appendingPathComponent("kgml_hsa04010.xml.gz").path)
+        let through = mapk.edges.filter { $0.id.contains("~") && $0.segments.count == 2 }
+        XCTAssertEqual(through.count, 2, "the two relations whose compound subtype names a compound go through it")
+        for e in through {
+            let compound = try XCTUnwrap(mapk.nodes.first { $0.kind == .metabolite && $0.center == e.segments[0].end })
+            XCTAssertTrue(compound.name.hasPrefix("cpd:"))
+        }
+        XCTAssertEqual(mapk.edges.filter { $0.id.contains("~") }.count, 171)
+        // A metabolic map (KEGG draws no relations there) keeps them apart.
+        let metabolic = try PathwayFile.parse(Data(kgml.utf8), file: "t.xml")
+        XCTAssertFalse(metabolic.relations.isEmpty)
+    }
+
+    /// Names kept inside KEGG's boxes: a linked map's name wrapped in its rounded box ("MAPK
+    /// signaling pathway" three lines in a tall one), a long gene name made smaller; every gene
+    /// and map label of hsa04110 inside its node at the default size.
+    func testNamesFitTheirBoxes() throws {
+        let map = try PathwayFile.load(path: S.root.appendingPathComponent("Tests/Fixtures/pathways-real/kgml_hsa04110.xml.gz").path)
+        let scale = 1.6
+        let placed = try MapLabels(theme: PathwayTheme(.standard), fonts: FontCache()).place(map, scale: scale)
+        let mapk = try XCTUnwrap(placed.first { $0.lines.map(\.text).joined(separator: " ") == "MAPK signaling pathway" })
+        XCTAssertGreaterThanOrEqual(mapk.lines.count, 2, "wrapped")
+        var checked = 0
+        for n in map.nodes where n.fitsLabel && !n.label.isEmpty {
+            let frame = SIMD4(n.frame.min.x * scale, n.frame.min.y * scale, n.frame.max.x * scale, n.frame.max.y * scale)
+            guard let label = placed.first(where: { $0.lines.map(\.text).joined(separator: " ") == n.label && abs(($0.box.x + $0.box.z) / 2 - n.center.x * scale) < 1 && abs(($0.box.y + $0.box.w) / 2 - n.center.y * scale) < 2 }) else { continue }
+            XCTAssertGreaterThanOrEqual(label.box.x, frame.x - 0.5, n.label)
+            XCTAssertLessThanOrEqual(label.box.z, frame.z + 0.5, n.label)
+            XCTAssertGreaterThanOrEqual(label.box.y, frame.y - 0.5, n.label)
+            XCTAssertLessThanOrEqual(label.box.w, frame.w + 0.5, n.label)
+            checked += 1
+        }
+        XCTAssertGreaterThan(checked, 60, "labels found in their boxes")
+    }
+
     /// The real files KEGGgraph ships (../shared/pathways-real), where present: read, with no
     /// list of names in a box, and drawn without relations unless asked.
     func testRealKGMLFiles() throws {

@@ -68,8 +68,15 @@ final class PathwayReaderTests: XCTestCase {
         let truncated = error(String(sbgn.prefix(sbgn.count / 2)), file: "cut.sbgn")
         XCTAssertEqual(truncated?.file, "cut.sbgn")
         XCTAssertTrue(truncated?.location?.hasPrefix("line ") == true, "\(String(describing: truncated))")
-        let kgml = error(#"<pathway name="x"><entry id="1" type="compound"><graphics x="1" y="1" width="8" height="8"/></entry><relation entry1="1" entry2="5" type="PPrel"/></pathway>"#, file: "k.xml")
-        XCTAssertTrue(kgml?.message.contains("5 is not an entry") == true, "\(String(describing: kgml))")
+        // A KGML relation or reaction naming an entry the file does not declare is left out with
+        // a warning naming the line, as Biopython and KEGGgraph read such files.
+        let kgml = try PathwayFile.parse(Data(#"<pathway name="path:hsa04110" number="04110"><entry id="1" type="compound"><graphics x="1" y="1" width="8" height="8"/></entry><entry id="3" name="hsa:1" type="gene"><graphics name="A" x="40" y="1" width="46" height="17"/></entry><relation entry1="1" entry2="5" type="PPrel"/><reaction id="3" name="rn:R1" type="irreversible"><substrate id="9" name="gl:G00001"/><product id="1" name="cpd:C1"/></reaction></pathway>"#.utf8), file: "k.xml")
+        XCTAssertEqual(kgml.nodes.count, 2)
+        XCTAssertEqual(kgml.edges.map(\.id), ["3+1"], "the product edge drawn, the undeclared substrate's left out")
+        XCTAssertTrue(kgml.relations.isEmpty)
+        XCTAssertEqual(kgml.warnings.count, 2, "\(kgml.warnings)")
+        XCTAssertTrue(kgml.warnings.contains { $0.hasPrefix("k.xml: line 1 <relation>") && $0.contains("entry2 5 is not an entry") }, "\(kgml.warnings)")
+        XCTAssertTrue(kgml.warnings.contains { $0.contains("substrate") && $0.contains("9") }, "\(kgml.warnings)")
         // Found by fuzz/run pathway: bytes that are not UTF-8 in a name stopped Foundation's parser (a crash).
         let fuzzed = try Data(contentsOf: S.root.appendingPathComponent("Tests/Fixtures/fuzz-pathways/bad-utf8-attribute.sbgn"))
         XCTAssertThrowsError(try PathwayFile.parse(fuzzed, file: "f.sbgn")) {
