@@ -42,6 +42,16 @@ final class PathwayCommandTests: GLTestCase {
         XCTAssertTrue(both.stderr.contains("--tiles"), both.stderr)
     }
 
+    /// A KGML relation to an entry the file does not declare: drawn without it, said on stderr.
+    func testWhatAMapLeavesOutIsAWarning() throws {
+        let kgml = #"<pathway name="path:hsa04110" number="04110"><entry id="1" name="hsa:1" type="gene"><graphics name="A" x="20" y="20" width="46" height="17"/></entry><entry id="2" name="hsa:2" type="gene"><graphics name="B" x="120" y="20" width="46" height="17"/></entry><relation entry1="1" entry2="2" type="PPrel"><subtype name="activation" value="--&gt;"/></relation><relation entry1="1" entry2="7" type="PPrel"/></pathway>"#
+        try kgml.write(toFile: path("undeclared.xml"), atomically: true, encoding: .utf8)
+        let run = try molshot("pathway", path("undeclared.xml"), "-o", path("undeclared.png"), "--size", "300")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("warning: ") && run.stderr.contains("undeclared.xml: line 1 <relation>: entry2 7 is not an entry"), run.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path("undeclared.png")))
+    }
+
     func testReplayOnAPathwayLogsTheTappedNode() throws {
         try #"{"nodes": [{"id": "HK1", "kind": "gene-product", "x": 0, "y": 0, "width": 100, "height": 100, "label": "hexokinase"}, {"id": "g", "x": 400, "y": 0}]}"#
             .write(toFile: path("map.json"), atomically: true, encoding: .utf8)
