@@ -50,11 +50,48 @@ enum GPMLReader {
             default: return .rectangle
             }
         }
-        for group in root.descendants("Shape") {
-            let (g, c, size) = try frame(group)
-            map.compartments.append(PathwayMap.Compartment(id: value(group, "elementId") ?? "", name: value(group, "textLabel") ?? "",
-                                                           origin: c - size / 2, size: size,
-                                                           color: color(value(g, "borderColor"), Color(rgb: 0x999999)) ?? Color(rgb: 0x999999)))
+        // Shapes as PathVisio draws them: in their shape type, with their fill (none unless
+        // given), border colour and thickness, PathVisio's double line; behind the nodes.
+        for element in root.descendants("Shape") {
+            let (g, c, size) = try frame(element)
+            var area = PathwayMap.Compartment(id: value(element, "elementId") ?? "", name: value(element, "textLabel") ?? "",
+                                              origin: c - size / 2, size: size,
+                                              color: color(value(g, "borderColor"), .black) ?? .black)
+            let type = value(g, "shapeType") ?? "Rectangle"
+            area.shape = areaShape(type)
+            let fill = value(g, "fillColor")
+            area.fill = color(fill, nil)
+            area.unfilled = area.fill == nil
+            area.lineWidth = number(g, "lineWidth") ?? 1
+            let properties = element.all("Attribute").reduce(into: [String: String]()) { $0[$1.attributes["Key"] ?? $1.attributes["key"] ?? ""] = $1.attributes["Value"] ?? $1.attributes["value"] }
+            area.doubleLine = properties["org.pathvisio.DoubleLineProperty"] == "Double" || value(g, "borderStyle") == "Double"
+                || ["Mitochondria", "Nucleus", "Cell"].contains(type) && properties["org.pathvisio.DoubleLineProperty"] != "Single"
+            if value(g, "lineStyle") == "Double" { area.doubleLine = true }
+            map.compartments.append(area)
+        }
+        // Complex groups as PathVisio draws them: an octagon round their members (plain groups
+        // are not drawn). 2013a: members' GroupRef is the group's GroupId; 2021: its elementId.
+        var complexes: [String: String] = [:]
+        for group in root.descendants("Group") {
+            let style = group.attributes["Style"] ?? group.attributes["type"] ?? ""
+            guard style == "Complex" else { continue }
+            for key in [group.attributes["GroupId"], group.attributes["elementId"]].compactMap({ $0 }) { complexes[key] = value(group, "elementId") ?? key }
+        }
+        var memberFrames: [String: (lo: SIMD2<Double>, hi: SIMD2<Double>)] = [:]
+        for node in root.descendants("DataNode") {
+            guard let ref = node.attributes["GroupRef"] ?? node.attributes["groupRef"], let group = complexes[ref],
+                  let g = node.child("Graphics"), let x = number(g, "centerX"), let y = number(g, "centerY") else { continue }
+            let half = SIMD2(number(g, "width") ?? 0, number(g, "height") ?? 0) / 2
+            let f = memberFrames[group] ?? (SIMD2(x, y) - half, SIMD2(x, y) + half)
+            memberFrames[group] = (pointwiseMin(f.lo, SIMD2(x, y) - half), pointwiseMax(f.hi, SIMD2(x, y) + half))
+        }
+        for (group, f) in memberFrames.sorted(by: { $0.key < $1.key }) {
+            let pad = SIMD2<Double>(8, 8)
+            var area = PathwayMap.Compartment(id: group, name: "", origin: f.lo - pad, size: f.hi - f.lo + 2 * pad, color: Color(rgb: 0x808080))
+            area.shape = .cutRectangle
+            area.fill = Color(rgb: 0xF0F0F0)
+            area.lineWidth = 1
+            map.compartments.append(area)
         }
         for node in root.descendants("DataNode") {
             guard let id = value(node, "elementId") else { throw PathwayError(file: file, at: node.place, "a DataNode without an elementId (GraphId in GPML 2013a)") }
@@ -145,9 +182,23 @@ enum GPMLReader {
             map.edges.append(PathwayMap.Edge(id: id, from: value(points.first!, "elementRef"), to: value(points.last!, "elementRef"),
                                              kind: kind, start: xy[0], segments: segments, head: last, tail: first,
                                              color: g.flatMap { color(value($0, "lineColor"), .black) } ?? .black,
-                                             width: g.flatMap { number($0, "lineWidth") } ?? 1, dashed: g.flatMap { value($0, "lineStyle") } == "Dashed"))
+                                             width: g.flatMap { number($0, "lineWidth") } ?? 1,
+                                             dashed: ["Dashed", "Broken"].contains(g.flatMap { value($0, "lineStyle") } ?? "")))
         }
         return map
+    }
+
+    /// The outline a GPML shape type is drawn in: PathVisio's basic shapes and its cellular
+    /// components (a mitochondrion or a nucleus is a round outline, drawn double).
+    static func areaShape(_ type: String) -> PathwayMap.Shape {
+        switch type {
+        case "Rectangle", "Sarcoplasmic Reticulum", "Endoplasmic Reticulum", "Golgi Apparatus": return .rectangle
+        case "RoundedRectangle", "RoundRectangle", "Mitochondria", "Cell", "Organelle", "ExtracellularRegion": return .roundRectangle
+        case "Oval", "Ellipse", "Circle", "Nucleus", "Vesicle", "Lysosome", "Peroxisome": return .ellipse
+        case "Octagon": return .cutRectangle
+        case "Hexagon": return .hexagon
+        default: return .rectangle
+        }
     }
 
     /// An elbow connector: right angles only. Where the ends say which side of their node they

@@ -158,6 +158,14 @@ public struct PathwayMap: Sendable {
         public var labelBox: (origin: SIMD2<Double>, size: SIMD2<Double>)?
         /// The fill where the file gives one (a render style); `color` lightened when nil.
         public var fill: Color?
+        /// The outline's shape: a round rectangle unless the file names another (GPML's shapes).
+        public var shape: Shape = .roundRectangle
+        /// Drawn with a second line inside the first (PathVisio's double line: a nucleus, a mitochondrion).
+        public var doubleLine = false
+        /// The outline's width in map units where the file gives one; the theme's when nil.
+        public var lineWidth: Double?
+        /// No fill at all (a GPML shape without a fill colour).
+        public var unfilled = false
 
         public init(id: String, name: String, origin: SIMD2<Double>, size: SIMD2<Double>, color: Color) {
             self.id = id

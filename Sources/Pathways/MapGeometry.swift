@@ -44,11 +44,25 @@ struct MapGeometry {
     // MARK: Compartments and nodes
 
     private func compartment(_ c: PathwayMap.Compartment, into mesh: inout MapMesh) {
-        let outline = mesh.roundRectangle(min: c.origin, max: c.origin + c.size, radius: 20)
-        var fill = theme.fill(c.fill ?? c.color)
-        if c.fill == nil { fill.alpha = 0.10 }
-        mesh.fill(outline, fill)
-        mesh.stroke(outline, width: theme.compartmentLine * theme.lineScale, theme.line(c.color), closed: true)
+        // The outline in the shape the file names, as a node of that shape would have it.
+        func outline(inset: Double) -> [SIMD2<Double>]? {
+            let lo = c.origin + inset, size = c.size - 2 * inset
+            guard size.x > 0, size.y > 0 else { return nil }
+            if c.shape == .roundRectangle { return mesh.roundRectangle(min: lo, max: lo + size, radius: max(1, min(20, min(size.x, size.y) * 0.2))) }
+            return self.outline(of: PathwayMap.Node(id: c.id, kind: .other, center: lo + size / 2, size: size, shape: c.shape), mesh)
+        }
+        guard let outer = outline(inset: 0) else { return }
+        if !c.unfilled {
+            var fill = theme.fill(c.fill ?? c.color)
+            if c.fill == nil { fill.alpha = 0.10 }
+            mesh.fill(outer, fill)
+        }
+        let width = (c.lineWidth ?? theme.compartmentLine) * theme.lineScale
+        mesh.stroke(outer, width: width, theme.line(c.color), closed: true)
+        // PathVisio's double line: a second, thinner, a little inside.
+        if c.doubleLine, let inner = outline(inset: max(3, 2.5 * width)) {
+            mesh.stroke(inner, width: width * 0.5, theme.line(c.color), closed: true)
+        }
     }
 
     func outline(of n: PathwayMap.Node, _ mesh: MapMesh) -> [SIMD2<Double>]? {

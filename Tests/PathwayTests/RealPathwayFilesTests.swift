@@ -175,6 +175,44 @@ final class RealPathwayFilesTests: XCTestCase {
         XCTAssertLessThan(c1.y, curved.start.y, "leaves the top of its node upwards")
     }
 
+    /// GPML shapes, groups and line styles as PathVisio draws WikiPathways' WP534 (2013a; its
+    /// published thumbnail beside it in ../shared/pathways-real/reference-pictures): the
+    /// mitochondrion a double-lined round rectangle 3 thick without fill, the legend a plain
+    /// rectangle, the five complexes octagons round their members, the broken line dashed.
+    func testGPMLShapesComplexesAndBrokenLines() throws {
+        let map = try PathwayFile.load(path: S.root.appendingPathComponent("Tests/Fixtures/pathways-real/gpml2013a_WP534.gpml.gz").path)
+        let mito = try XCTUnwrap(map.compartments.first { $0.id == "ec254" })
+        XCTAssertEqual(mito.shape, .roundRectangle)
+        XCTAssertTrue(mito.doubleLine)
+        XCTAssertEqual(mito.lineWidth, 3)
+        XCTAssertTrue(mito.unfilled)
+        let legend = try XCTUnwrap(map.compartments.first { $0.id == "b0fd4" })
+        XCTAssertEqual(legend.shape, .rectangle)
+        XCTAssertFalse(legend.doubleLine)
+        let complexes = map.compartments.filter { $0.shape == .cutRectangle }
+        XCTAssertEqual(complexes.count, 5)
+        let pgam = try XCTUnwrap(map.nodes.first { $0.label == "PGAM1" })
+        XCTAssertTrue(complexes.contains { c in
+            c.origin.x < pgam.frame.min.x && c.origin.y < pgam.frame.min.y && c.origin.x + c.size.x > pgam.frame.max.x && c.origin.y + c.size.y > pgam.frame.max.y
+        }, "PGAM1 inside its complex's octagon")
+        XCTAssertEqual(map.edges.filter(\.dashed).map(\.id), ["ecfe3"], "LineStyle=Broken is dashed")
+        // Drawn: the double line is two grey lines across the mitochondrion's left side, and its
+        // inside is the page's white (no fill).
+        let renderer = try S.renderer()
+        let b = map.bounds
+        let image = try renderer.render(map, view: MapView(origin: b.min, scale: 1), width: Int(b.max.x - b.min.x), height: Int(b.max.y - b.min.y),
+                                        theme: PathwayTheme(.standard))
+        let y = Int(mito.origin.y + mito.size.y / 2 - b.min.y)
+        var runs = 0, inLine = false
+        for x in Int(mito.origin.x - b.min.x) - 4..<Int(mito.origin.x - b.min.x) + 16 {
+            let grey = S.near(image, x, y, 0xC0C0C0, tolerance: 40)
+            if grey && !inLine { runs += 1 }
+            inLine = grey
+        }
+        XCTAssertEqual(runs, 2, "two lines at the mitochondrion's left side")
+        XCTAssertTrue(S.near(image, Int(mito.origin.x - b.min.x) + 30, y, 0xFFFFFF, tolerance: 8), "no fill inside")
+    }
+
     /// `--relayout`'s map: the file's places left out, every node placed anew, top to bottom.
     func testRelayoutPlacesEveryNodeAnew() throws {
         let file = S.root.appendingPathComponent("Tests/Fixtures/pathways-real/sbgn_adh.sbgn").path
