@@ -61,8 +61,8 @@ enum GPMLReader {
             area.shape = areaShape(type)
             let fill = value(g, "fillColor")
             area.fill = color(fill, nil)
-            area.unfilled = area.fill == nil
-            area.lineWidth = number(g, "lineWidth") ?? 1
+            area.unfilled = (area.fill?.alpha ?? 0) == 0
+            area.lineWidth = number(g, "borderWidth") ?? number(g, "lineWidth") ?? 1
             let properties = element.all("Attribute").reduce(into: [String: String]()) { $0[$1.attributes["Key"] ?? $1.attributes["key"] ?? ""] = $1.attributes["Value"] ?? $1.attributes["value"] }
             area.doubleLine = properties["org.pathvisio.DoubleLineProperty"] == "Double" || value(g, "borderStyle") == "Double"
                 || ["Mitochondria", "Nucleus", "Cell"].contains(type) && properties["org.pathvisio.DoubleLineProperty"] != "Single"
@@ -127,10 +127,22 @@ enum GPMLReader {
                                              fill: color(value(g, "fillColor"), .white), stroke: color(value(g, "borderColor"), .black),
                                              label: text, fontSize: max(5, h * 0.6)))
         }
+        // A label is free text, or with a shape type (other than None) a box with its text in it,
+        // its fill and border as given.
         for label in root.descendants("Label") {
-            let (g, c, _) = try frame(label)
-            map.texts.append(PathwayMap.Text(text: value(label, "textLabel") ?? "", center: c, fontSize: number(g, "fontSize") ?? 10,
-                                             color: color(value(g, "textColor"), .black) ?? .black))
+            let (g, c, size) = try frame(label)
+            let text = value(label, "textLabel") ?? "", fontSize = number(g, "fontSize") ?? 10
+            let textColor = color(value(g, "textColor"), .black) ?? .black
+            if let type = value(g, "shapeType"), type != "None", size.x > 0, size.y > 0 {
+                var node = PathwayMap.Node(id: value(label, "elementId") ?? "", name: text, kind: .label, center: c, size: size,
+                                           shape: areaShape(type), fill: color(value(g, "fillColor"), nil),
+                                           stroke: color(value(g, "borderColor"), textColor), label: text,
+                                           fontSize: fontSize, textColor: textColor)
+                node.lineWidth = number(g, "borderWidth") ?? number(g, "lineWidth")
+                map.nodes.append(node)
+                continue
+            }
+            map.texts.append(PathwayMap.Text(text: text, center: c, fontSize: fontSize, color: textColor))
         }
         for line in root.descendants("Interaction") + root.descendants("GraphicalLine") {
             let id = value(line, "elementId") ?? ""

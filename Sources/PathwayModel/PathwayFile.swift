@@ -42,7 +42,13 @@ public enum PathwayFile {
         } else {
             throw PathwayError(file: file, "not a pathway file: expected JSON (Escher, Molshot) or XML (KGML, SBGN-ML, GPML, SBML)")
         }
-        guard !map.nodes.isEmpty || !map.edges.isEmpty else { throw PathwayError(file: file, "the map has no nodes") }
+        // A map of only compartments, shapes or labels is drawn as it is (its tool opens it).
+        guard !map.nodes.isEmpty || !map.edges.isEmpty || !map.compartments.isEmpty || !map.texts.isEmpty else {
+            throw PathwayError(file: file, "the map has nothing to draw: no nodes, lines, compartments, shapes or labels")
+        }
+        if (relayout || map.needsLayout) && map.nodes.isEmpty {
+            throw PathwayError(file: file, "the map has no nodes to lay out")
+        }
         if relayout && !map.needsLayout { map = map.unplaced() }
         if map.needsLayout { map = layout.laidOut(map) }
         // Places past what a Double holds once added up (a size of 1e308 beside another) leave no

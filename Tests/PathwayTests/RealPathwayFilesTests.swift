@@ -213,6 +213,51 @@ final class RealPathwayFilesTests: XCTestCase {
         XCTAssertTrue(S.near(image, Int(mito.origin.x - b.min.x) + 30, y, 0xFFFFFF, tolerance: 8), "no fill inside")
     }
 
+    /// A GPML label with a shape is a box with its fill; a shape keeps its own fill (green, not
+    /// grey) and type; GPML 2021 spells the border borderWidth and a double line borderStyle.
+    func testGPMLLabelBoxesAndShapeFills() throws {
+        let old = """
+            <Pathway xmlns="http://pathvisio.org/GPML/2013a" Name="t">
+              <Label TextLabel="Heading" GraphId="l1"><Graphics CenterX="100" CenterY="50" Width="120" Height="40" FillColor="ffcc00" ShapeType="Oval" FontSize="10" Color="0000ff"/></Label>
+              <Label TextLabel="Free" GraphId="l2"><Graphics CenterX="100" CenterY="150" Width="60" Height="20" FontSize="12"/></Label>
+              <Shape GraphId="s1"><Graphics CenterX="300" CenterY="100" Width="100" Height="60" FillColor="00ff00" ShapeType="Oval" Color="008000"/></Shape>
+            </Pathway>
+            """
+        let map = try PathwayFile.parse(Data(old.utf8), file: "t.gpml")
+        let heading = try XCTUnwrap(map.nodes.first { $0.id == "l1" })
+        XCTAssertEqual(heading.kind, .label)
+        XCTAssertEqual(heading.shape, .ellipse)
+        XCTAssertEqual(heading.fill, Color(rgb: 0xFFCC00))
+        XCTAssertEqual(heading.fontSize, 10)
+        XCTAssertEqual(map.texts.map(\.text), ["Free"], "a label without a shape stays free text")
+        let oval = try XCTUnwrap(map.compartments.first { $0.id == "s1" })
+        XCTAssertEqual(oval.shape, .ellipse)
+        XCTAssertEqual(oval.fill, Color(rgb: 0x00FF00))
+        XCTAssertFalse(oval.unfilled)
+        let renderer = try S.renderer()
+        let b = map.bounds
+        let image = try renderer.render(map, view: MapView(origin: b.min, scale: 1), width: Int(b.max.x - b.min.x), height: Int(b.max.y - b.min.y),
+                                        theme: PathwayTheme(.standard))
+        XCTAssertTrue(S.near(image, Int(300 - b.min.x) - 35, Int(100 - b.min.y), 0x00FF00, tolerance: 12), "the shape's own green")
+        XCTAssertTrue(S.near(image, Int(100 - b.min.x) - 48, Int(50 - b.min.y), 0xFFCC00, tolerance: 12), "the label's box filled")
+        XCTAssertFalse(S.near(image, Int(300 - b.min.x) - 49, Int(100 - b.min.y) - 29, 0x00FF00, tolerance: 60), "an oval: the corner is not green")
+        let new = """
+            <Pathway xmlns="http://pathvisio.org/GPML/2021" title="t"><Shapes>
+              <Shape elementId="n1"><Graphics centerX="100" centerY="100" width="200" height="100" borderColor="c0c0c0" borderStyle="Double" borderWidth="3.0" fillColor="00000000" shapeType="RoundedRectangle"/></Shape>
+            </Shapes></Pathway>
+            """
+        // A map of shapes alone is drawn as it is.
+        let shapesOnly = try PathwayFile.parse(Data(new.utf8), file: "n.gpml")
+        let nucleus = try XCTUnwrap(shapesOnly.compartments.first)
+        XCTAssertTrue(nucleus.doubleLine)
+        XCTAssertEqual(nucleus.lineWidth, 3)
+        XCTAssertTrue(nucleus.unfilled, "00000000: no fill")
+        var request = PathwayRequest()
+        request.size = "200"
+        let drawn = try PathwayPicture(shapesOnly, request: request).draw(renderer)
+        XCTAssertGreaterThan(S.inked(drawn, x: 0..<drawn.width, y: 0..<drawn.height), 50)
+    }
+
     /// `--relayout`'s map: the file's places left out, every node placed anew, top to bottom.
     func testRelayoutPlacesEveryNodeAnew() throws {
         let file = S.root.appendingPathComponent("Tests/Fixtures/pathways-real/sbgn_adh.sbgn").path
