@@ -34,6 +34,7 @@ enum SBGNReader {
         var owner: [String: String] = [:]  // port id -> glyph id
         var compartmentOrder: [String: Double] = [:]
         var portLines: [(glyph: String, center: SIMD2<Double>, port: SIMD2<Double>)] = []
+        var portPoint: [String: SIMD2<Double>] = [:]
         // Glyphs in glyphs (a complex's members, state variables, units of information, a
         // submap's terminals) after their parent, so they are drawn over it.
         func add(_ glyph: XMLElementNode) throws {
@@ -48,7 +49,12 @@ enum SBGNReader {
             for port in glyph.all("port") {
                 guard let p = port.attributes["id"] else { continue }
                 owner[p] = id
-                if let px = port.double("x"), let py = port.double("y") { portLines.append((id, center, SIMD2(px, py))) }
+                // A port at (0,0) away from its glyph is a placeholder some exporters write: none.
+                if let px = port.double("x"), let py = port.double("y"),
+                   !SBGNReader.isPlaceholder(SIMD2(px, py), box: (SIMD2(x, y), SIMD2(x + w, y + h))) {
+                    portLines.append((id, center, SIMD2(px, py)))
+                    portPoint[p] = SIMD2(px, py)
+                }
             }
             let small = min(14, h * 0.3)
             switch cls {
@@ -169,6 +175,16 @@ enum SBGNReader {
             if let g = owner[ref] { return g }
             throw PathwayError(file: file, at: arc.place, "the \(what) \(ref) is not a glyph or port of the map")
         }
+        // Where an arc end that is a placeholder (0,0) goes: its port, else its glyph's centre
+        // (the edge is cut at the glyph's outline when drawn), as SBGNview joins them.
+        var frames: [String: (SIMD2<Double>, SIMD2<Double>)] = [:]
+        for n in map.nodes { frames[n.id] = n.frame }
+        for c in map.compartments { frames[c.id] = (c.origin, c.origin + c.size) }
+        func joined(_ point: SIMD2<Double>, _ ref: String?, _ glyph: String) -> SIMD2<Double> {
+            guard let frame = frames[glyph], SBGNReader.isPlaceholder(point, box: frame) else { return point }
+            if let ref, let p = portPoint[ref] { return p }
+            return (frame.0 + frame.1) / 2
+        }
         for arc in mapElement.all("arc") {
             // An arc's cardinality or stoichiometry box, drawn like a unit of information.
             for g in arc.all("glyph") { try add(g) }
@@ -181,7 +197,8 @@ enum SBGNReader {
                 guard let x = n.double("x"), let y = n.double("y") else { return nil }
                 return .line(to: SIMD2(x, y))
             }
-            segments.append(.line(to: SIMD2(ex, ey)))
+            let start = joined(SIMD2(sx, sy), arc.attributes["source"], from)
+            segments.append(.line(to: joined(SIMD2(ex, ey), arc.attributes["target"], to)))
             let (kind, head): (PathwayMap.EdgeKind, PathwayMap.Head)
             switch arc.attributes["class"] ?? "" {
             case "consumption": (kind, head) = (.substrate, .none)
@@ -196,9 +213,17 @@ enum SBGNReader {
             }
             let arcID = arc.attributes["id"] ?? "\(from)->\(to)"
             let style = styles.style(id: arcID, type: "SPECIESREFERENCEGLYPH")
-            map.edges.append(PathwayMap.Edge(id: arcID, from: from, to: to, kind: kind, start: SIMD2(sx, sy), segments: segments,
+            map.edges.append(PathwayMap.Edge(id: arcID, from: from, to: to, kind: kind, start: start, segments: segments,
                                              head: head, color: style?.stroke ?? .black, width: style?.width.map { min($0, 4) } ?? 1.5))
         }
         return map
+    }
+
+    /// Whether a point is the (0,0) placeholder some exporters write for an arc end or a port:
+    /// exactly the origin, with its glyph nowhere near it.
+    static func isPlaceholder(_ p: SIMD2<Double>, box: (SIMD2<Double>, SIMD2<Double>)) -> Bool {
+        guard p == .zero else { return false }
+        let reach = max(box.1.x - box.0.x, box.1.y - box.0.y, 1)
+        return box.0.x > reach || box.0.y > reach || box.1.x < -reach || box.1.y < -reach
     }
 }

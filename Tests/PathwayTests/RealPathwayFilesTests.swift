@@ -258,6 +258,31 @@ final class RealPathwayFilesTests: XCTestCase {
         XCTAssertGreaterThan(S.inked(drawn, x: 0..<drawn.width, y: 0..<drawn.height), 50)
     }
 
+    /// Arc ends and ports written as (0,0) placeholders (PANTHER's maps exported through
+    /// SBGNview) are joined to their port, else their glyph's centre, not drawn to the origin.
+    func testPlaceholderArcEndsAreJoinedToTheirGlyphs() throws {
+        let sbgn = """
+            <sbgn xmlns="http://sbgn.org/libsbgn/0.2"><map language="process description">
+              <glyph id="a" class="simple chemical"><label text="A"/><bbox x="100" y="100" w="40" h="40"/></glyph>
+              <glyph id="b" class="simple chemical"><label text="B"/><bbox x="300" y="100" w="40" h="40"/></glyph>
+              <glyph id="p" class="process"><bbox x="210" y="110" w="20" h="20"/>
+                <port id="p.1" x="205" y="120"/><port id="p.2" x="0" y="0"/></glyph>
+              <arc id="c" class="consumption" source="a" target="p.1"><start x="0" y="0"/><end x="0" y="0"/></arc>
+              <arc id="d" class="production" source="p.2" target="b"><start x="0" y="0"/><end x="0.0" y="0.0"/></arc>
+            </map></sbgn>
+            """
+        let map = try PathwayFile.parse(Data(sbgn.utf8), file: "panther.sbgn")
+        let c = try XCTUnwrap(map.edges.first { $0.id == "c" }), d = try XCTUnwrap(map.edges.first { $0.id == "d" })
+        XCTAssertEqual(c.start, SIMD2(120, 120), "A's centre")
+        XCTAssertEqual(c.segments.last?.end, SIMD2(205, 120), "the port it names")
+        XCTAssertEqual(d.start, SIMD2(220, 120), "a placeholder port: the process's centre")
+        XCTAssertEqual(d.segments.last?.end, SIMD2(320, 120), "B's centre")
+        XCTAssertFalse(map.edges.contains { $0.id == "p.port" && $0.segments.last?.end == .zero }, "no port line to the origin")
+        // A map that really starts at the origin keeps its (0,0).
+        let origin = sbgn.replacingOccurrences(of: #"<bbox x="100" y="100""#, with: #"<bbox x="-20" y="-20""#)
+        XCTAssertEqual(try PathwayFile.parse(Data(origin.utf8), file: "o.sbgn").edges.first { $0.id == "c" }?.start, .zero)
+    }
+
     /// `--relayout`'s map: the file's places left out, every node placed anew, top to bottom.
     func testRelayoutPlacesEveryNodeAnew() throws {
         let file = S.root.appendingPathComponent("Tests/Fixtures/pathways-real/sbgn_adh.sbgn").path
