@@ -22,13 +22,8 @@ enum SBGNReader {
         // only an id ("map1"), which lists show as the file's name instead.
         let named = mapElement.child("extension")?.descendants("mapName").first?.text.trimmingCharacters(in: .whitespacesAndNewlines)
         map.title = named.flatMap { $0.isEmpty ? nil : $0 } ?? mapElement.attributes["id"] ?? ""
-        // Only Process Description is drawn: an Entity Relationship or Activity Flow map drawn
-        // with PD's glyphs would say something else.
-        let language = (mapElement.attributes["language"] ?? "") + " " + (mapElement.attributes["version"] ?? "")
-        for (key, name) in [("entity relationship", "Entity Relationship"), ("sbgn.er.", "Entity Relationship"),
-                            ("activity flow", "Activity Flow"), ("sbgn.af.", "Activity Flow")] where language.contains(key) {
-            throw PathwayError(file: file, at: mapElement.place, "an SBGN \(name) map: Molshot draws SBGN Process Description maps only")
-        }
+        // Process Description, Activity Flow and Entity Relationship maps, each in its own
+        // glyphs and arcs (the languages share compartments, logic, tags and submaps).
         // The render extension's colours (the SBML Render package's XML inside <extension>).
         let styles = RenderStyles(under: mapElement.child("extension"))
         var owner: [String: String] = [:]  // port id -> glyph id
@@ -90,8 +85,15 @@ enum SBGNReader {
                                                  fill: .white, stroke: .black, label: label, fontSize: max(5, h * 0.5)))
             case "unit of information", "cardinality", "stoichiometry":
                 label = glyph.child("label")?.attributes["text"] ?? ""
-                map.nodes.append(PathwayMap.Node(id: id, name: label, kind: .marker, center: center, size: SIMD2(w, h), shape: .rectangle,
-                                                 fill: .white, stroke: .black, label: label, fontSize: max(5, h * 0.5)))
+                // Activity Flow's units of information take the shape of the entity they name.
+                let entity = glyph.child("entity")?.attributes["name"] ?? ""
+                let shape: PathwayMap.Shape = ["simple chemical": .ellipse, "unspecified entity": .ellipse, "macromolecule": .roundRectangle,
+                                               "nucleic acid feature": .bottomRounded, "complex": .cutRectangle,
+                                               "perturbation": .concaveHexagon][entity] ?? .rectangle
+                var node = PathwayMap.Node(id: id, name: label, kind: .marker, center: center, size: SIMD2(w, h), shape: shape,
+                                           fill: .white, stroke: .black, label: label, fontSize: max(5, min(h * 0.5, 10)))
+                node.fitsLabel = true
+                map.nodes.append(node)
             case "simple chemical", "simple chemical multimer", "unspecified entity", "source and sink", "perturbing agent",
                  "macromolecule", "macromolecule multimer", "nucleic acid feature", "nucleic acid feature multimer",
                  "complex", "complex multimer":
@@ -124,9 +126,30 @@ enum SBGNReader {
                     map.nodes.append(shadow)
                 }
                 map.nodes.append(node)
-            case "and", "or", "not":
+            case "and", "or", "not", "delay":
                 map.nodes.append(PathwayMap.Node(id: id, name: cls, kind: .reaction, center: center, size: SIMD2(w, h), shape: .ellipse,
-                                                 fill: .white, stroke: .black, label: cls.uppercased(), fontSize: max(5, h * 0.35)))
+                                                 fill: .white, stroke: .black, label: cls == "delay" ? "\u{03C4}" : cls.uppercased(),
+                                                 fontSize: max(5, h * 0.35)))
+            case "biological activity", "perturbation", "entity", "observable":
+                // Activity Flow's activity (a rectangle) and perturbation (PD's perturbing agent);
+                // Entity Relationship's entity (a round rectangle) and observable (a hexagon).
+                let shape: PathwayMap.Shape = ["biological activity": .rectangle, "perturbation": .concaveHexagon, "entity": .roundRectangle,
+                                               "observable": .hexagon][cls] ?? .rectangle
+                var node = PathwayMap.Node(id: id, name: label, kind: cls == "perturbation" || cls == "observable" ? .other : .geneProduct,
+                                           center: center, size: SIMD2(w, h), shape: shape,
+                                           fill: cls == "biological activity" || cls == "entity" ? Color(rgb: 0xDCEBFA) : .white,
+                                           stroke: .black, label: label, fontSize: small)
+                styles.apply(to: &node, type: "SPECIESGLYPH", reshape: false)
+                map.nodes.append(node)
+            case "outcome", "interaction", "influence target":
+                // Entity Relationship's points on arcs: an outcome a filled dot, the others open.
+                map.nodes.append(PathwayMap.Node(id: id, name: label, kind: .reaction, center: center, size: SIMD2(w, h), shape: .ellipse,
+                                                 fill: cls == "outcome" ? .black : .white, stroke: .black))
+            case "existence", "location", "variable value", "implicit xor":
+                // Small boxes and circles on an entity's edge, with their text.
+                map.nodes.append(PathwayMap.Node(id: id, name: label, kind: .marker, center: center, size: SIMD2(w, h),
+                                                 shape: cls == "variable value" ? .rectangle : .ellipse, fill: .white, stroke: .black,
+                                                 label: label, fontSize: max(5, h * 0.5)))
             case "phenotype", "submap", "tag", "terminal":
                 let orientation = glyph.attributes["orientation"] ?? "right"
                 let shape: PathwayMap.Shape = cls == "phenotype" ? .hexagon : cls == "submap" ? .rectangle : orientation == "left" ? .tagLeft : .tag
@@ -168,26 +191,36 @@ enum SBGNReader {
             map.edges.append(PathwayMap.Edge(id: glyph + ".port", from: glyph, to: glyph, kind: .plain, start: center,
                                              segments: [.line(to: port)], width: 1.5))
         }
+        // Entity Relationship's arc groups (an interaction glyph and its arcs) count as the map's.
+        let groups = mapElement.all("arcgroup")
+        let arcElements = mapElement.all("arc") + groups.flatMap { $0.all("arc") }
+        for g in groups.flatMap({ $0.all("glyph") }) { try add(g) }
+        // Glyphs on arcs (cardinality, Entity Relationship's outcomes) before any arc names them.
+        for arc in arcElements {
+            for g in arc.all("glyph") { try add(g) }
+        }
         let glyphs = Set(map.nodes.map(\.id) + map.compartments.map(\.id))
-        func resolve(_ ref: String?, _ arc: XMLElementNode, _ what: String) throws -> String {
+        // Entity Relationship's arcs end on other arcs: such an end is where the file puts it.
+        let arcIDs = Set(arcElements.compactMap { $0.attributes["id"] } + arcElements.flatMap { $0.all("port").compactMap { $0.attributes["id"] } })
+        func resolve(_ ref: String?, _ arc: XMLElementNode, _ what: String) throws -> String? {
             guard let ref else { throw PathwayError(file: file, at: arc.place, "an arc without a \(what)") }
             if glyphs.contains(ref) { return ref }
             if let g = owner[ref] { return g }
-            throw PathwayError(file: file, at: arc.place, "the \(what) \(ref) is not a glyph or port of the map")
+            if arcIDs.contains(ref) { return nil }
+            throw PathwayError(file: file, at: arc.place, "the \(what) \(ref) is not a glyph, port or arc of the map")
         }
         // Where an arc end that is a placeholder (0,0) goes: its port, else its glyph's centre
         // (the edge is cut at the glyph's outline when drawn), as SBGNview joins them.
         var frames: [String: (SIMD2<Double>, SIMD2<Double>)] = [:]
         for n in map.nodes { frames[n.id] = n.frame }
         for c in map.compartments { frames[c.id] = (c.origin, c.origin + c.size) }
-        func joined(_ point: SIMD2<Double>, _ ref: String?, _ glyph: String) -> SIMD2<Double> {
-            guard let frame = frames[glyph], SBGNReader.isPlaceholder(point, box: frame) else { return point }
+        func joined(_ point: SIMD2<Double>, _ ref: String?, _ glyph: String?) -> SIMD2<Double> {
+            guard let glyph, let frame = frames[glyph], SBGNReader.isPlaceholder(point, box: frame) else { return point }
             if let ref, let p = portPoint[ref] { return p }
             return (frame.0 + frame.1) / 2
         }
-        for arc in mapElement.all("arc") {
-            // An arc's cardinality or stoichiometry box, drawn like a unit of information.
-            for g in arc.all("glyph") { try add(g) }
+        let pointKinds = Set(map.nodes.filter { $0.kind == .reaction }.map(\.id))
+        for arc in arcElements {
             let from = try resolve(arc.attributes["source"], arc, "source"), to = try resolve(arc.attributes["target"], arc, "target")
             guard let s = arc.child("start"), let sx = s.double("x"), let sy = s.double("y"), let e = arc.child("end"),
                   let ex = e.double("x"), let ey = e.double("y") else {
@@ -209,12 +242,25 @@ enum SBGNReader {
             case "necessary stimulation": (kind, head) = (.stimulation, .barArrow)
             case "modulation": (kind, head) = (.stimulation, .diamond)
             case "absolute inhibition": (kind, head) = (.inhibition, .bar)
+            // Activity Flow's influences; Entity Relationship's assignment.
+            case "positive influence": (kind, head) = (.stimulation, .openArrow)
+            case "negative influence": (kind, head) = (.inhibition, .bar)
+            case "unknown influence": (kind, head) = (.stimulation, .diamond)
+            case "assignment": (kind, head) = (.product, .arrow)
             default: (kind, head) = (.plain, .none)
             }
-            let arcID = arc.attributes["id"] ?? "\(from)->\(to)"
+            // An Entity Relationship interaction points at the entities it joins, not at its
+            // interaction glyph.
+            var tail = PathwayMap.Head.none
+            var arcHead = head
+            if arc.attributes["class"] == "interaction" {
+                arcHead = to.map(pointKinds.contains) ?? true ? .none : .arrow
+                tail = from.map(pointKinds.contains) ?? true ? .none : .arrow
+            }
+            let arcID = arc.attributes["id"] ?? "\(from ?? "arc")->\(to ?? "arc")"
             let style = styles.style(id: arcID, type: "SPECIESREFERENCEGLYPH")
             map.edges.append(PathwayMap.Edge(id: arcID, from: from, to: to, kind: kind, start: start, segments: segments,
-                                             head: head, color: style?.stroke ?? .black, width: style?.width.map { min($0, 4) } ?? 1.5))
+                                             head: arcHead, tail: tail, color: style?.stroke ?? .black, width: style?.width.map { min($0, 4) } ?? 1.5))
         }
         return map
     }

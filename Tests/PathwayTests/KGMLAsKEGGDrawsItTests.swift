@@ -259,12 +259,50 @@ final class SBGNNotationTests: XCTestCase {
         let heads = try PathwayFile.parse(Data(arcs.utf8), file: "h.sbgn").edges
         XCTAssertEqual(heads.first { $0.id == "x" }?.head, .diamond)
         XCTAssertEqual(heads.first { $0.id == "y" }?.head, .barArrow)
-        for (language, name) in [("entity relationship", "Entity Relationship"), ("activity flow", "Activity Flow")] {
+        // Activity Flow and Entity Relationship maps are read in their own notation, not refused.
+        for language in ["entity relationship", "activity flow"] {
             let other = sbgn.replacingOccurrences(of: "process description", with: language)
-            XCTAssertThrowsError(try PathwayFile.parse(Data(other.utf8), file: "x.sbgn")) {
-                XCTAssertTrue(($0 as? PathwayError)?.message.contains("an SBGN \(name) map: Molshot draws SBGN Process Description maps only") == true, "\($0)")
-            }
+            XCTAssertNoThrow(try PathwayFile.parse(Data(other.utf8), file: "x.sbgn"), language)
         }
+    }
+
+    /// SBGN Activity Flow and Entity Relationship in their glyphs (libsbgn's test files and
+    /// reference cards): activities as rectangles, influences with their heads, delay as tau,
+    /// units of information in their entity's shape; entities as round rectangles, outcomes as
+    /// filled dots, interactions pointing at the entities they join, arc groups read.
+    func testActivityFlowAndEntityRelationshipMaps() throws {
+        let folder = PathwayTestSupport.root.appendingPathComponent("Tests/Fixtures/pathways-real")
+        let af = try PathwayFile.load(path: folder.appendingPathComponent("sbgn_af10101-pass.sbgn").path)
+        XCTAssertEqual(af.nodes.filter { $0.shape == .rectangle && $0.kind == .geneProduct }.count, 3, "three biological activities")
+        XCTAssertEqual(af.edges.filter { $0.head == .openArrow && $0.kind == .stimulation }.count, 1, "a positive influence")
+        let er = try PathwayFile.load(path: folder.appendingPathComponent("sbgn_er10107-pass.sbgn").path)
+        XCTAssertEqual(er.nodes.filter { $0.shape == .roundRectangle && $0.kind == .geneProduct }.count, 2, "two entities")
+        XCTAssertEqual(er.edges.filter { $0.head == .bar }.count, 1)
+        let card = """
+            <sbgn xmlns="http://sbgn.org/libsbgn/0.2"><map language="entity relationship">
+              <glyph id="e1" class="entity"><label text="A"/><bbox x="100" y="100" w="80" h="40"/></glyph>
+              <glyph id="e2" class="entity"><label text="B"/><bbox x="100" y="300" w="80" h="40"/></glyph>
+              <glyph id="e3" class="entity"><label text="C"/><bbox x="400" y="200" w="80" h="40"/></glyph>
+              <arc id="a0" class="interaction" source="e1" target="e2"><glyph id="o" class="outcome"><bbox x="130" y="210" w="20" h="20"/></glyph>
+                <start x="140" y="140"/><end x="140" y="300"/></arc>
+              <arcgroup class="interaction"><glyph id="i" class="interaction"><bbox x="300" y="205" w="30" h="30"/></glyph>
+                <arc id="a1" class="interaction" source="i" target="e3"><start x="330" y="220"/><end x="400" y="220"/></arc></arcgroup>
+              <arc id="a2" class="assignment" source="e3" target="a0"><start x="400" y="230"/><end x="140" y="220"/></arc>
+              <glyph id="u" class="unit of information"><label text="Simple Chemical"/><entity name="simple chemical"/><bbox x="300" y="300" w="40" h="40"/></glyph>
+              <glyph id="d" class="delay"><bbox x="300" y="400" w="30" h="30"/></glyph>
+            </map></sbgn>
+            """
+        let map = try PathwayFile.parse(Data(card.utf8), file: "er.sbgn")
+        XCTAssertEqual(map.node("o")?.fill, .black, "an outcome is a filled dot")
+        let a0 = try XCTUnwrap(map.edges.first { $0.id == "a0" }), a1 = try XCTUnwrap(map.edges.first { $0.id == "a1" })
+        XCTAssertEqual([a0.head, a0.tail], [.arrow, .arrow], "an interaction of two entities points at both")
+        XCTAssertEqual([a1.head, a1.tail], [.arrow, .none], "from an interaction glyph: at the entity only")
+        let a2 = try XCTUnwrap(map.edges.first { $0.id == "a2" })
+        XCTAssertNil(a2.to, "an arc ending on an arc")
+        XCTAssertEqual(a2.segments.last?.end, SIMD2(140, 220))
+        XCTAssertEqual(map.node("u")?.shape, .ellipse)
+        XCTAssertTrue(map.node("u")?.fitsLabel == true)
+        XCTAssertEqual(map.node("d")?.label, "\u{03C4}")
     }
 }
 

@@ -117,9 +117,9 @@ final class ServiceFloodTests: GLTestCase {
         c.tokens = try Tokens.load(tokenFile)
         let service = try MolshotService(configuration: c)
         addTeardownBlock { service.close() }
-        // Process Description maps, KGML and GPML (Activity Flow and Entity Relationship maps are refused).
+        // Every map of the fixtures: SBGN (PD, AF, ER), KGML, GPML, SBML.
         let maps = try FileManager.default.contentsOfDirectory(atPath: c.pathways!)
-            .filter { !$0.hasSuffix(".tsv") && !$0.hasPrefix("sbgn_af") && !$0.hasPrefix("sbgn_er") }
+            .filter { !$0.hasSuffix(".tsv") }
             .map { $0.replacingOccurrences(of: ".xml.gz", with: "").components(separatedBy: ".").first! }
         XCTAssertGreaterThan(maps.count, 8)
         let crambin = try ServiceSafetyTests.fixture("1crn.pdb")
