@@ -22,7 +22,7 @@ public struct PathwayRequest: Sendable {
     public init() {}
 
     public static let help: [String: String] = [
-        "size": "Picture size, WxH, or N for the longer side (the other follows the map's shape). Default \(defaultSide) on the longer side.",
+        "size": "Picture size, WxH, N for the longer side (the other follows the map's shape), or auto: as large as the map's labels need to be read (up to \(PictureBounds.maximumSide) a side). Default \(defaultSide) on the longer side.",
         "scale": "Pixels per map unit (a map's own unit is about a pixel at 1); the size follows from the map unless --size is given.",
         "region": "Only this part of the map, X,Y,W,H in map units (the file's coordinates, y down).",
         "theme": "standard (the file's colors on white), dark, or print (black lines, light fills).",
@@ -66,6 +66,25 @@ public struct PathwayRequest: Sendable {
         return scale
     }
 
+    /// Height in pixels at which a label counts as readable (`--size auto` aims at it).
+    public static let readableLabel = 9.0
+
+    /// Pixels per map unit at which the map's median node label is `readableLabel` pixels tall
+    /// in `theme`; nil for a map without labelled nodes.
+    public static func readableScale(_ map: PathwayMap, theme: PathwayTheme) -> Double? {
+        let sizes = map.nodes.filter { !$0.label.isEmpty && $0.fontSize > 0 && $0.fontSize.isFinite }.map(\.fontSize).sorted()
+        guard !sizes.isEmpty else { return nil }
+        return readableLabel / (sizes[sizes.count / 2] * theme.labelScale)
+    }
+
+    /// Whether every node label of `map` would be drawn under the theme's smallest legible
+    /// size at `scale` (and so left out): the picture would show no names.
+    public static func labelsUnreadable(_ map: PathwayMap, theme: PathwayTheme, scale: Double) -> Bool {
+        let labelled = map.nodes.filter { !$0.label.isEmpty }
+        guard !labelled.isEmpty, theme.raisedLabels == nil else { return false }
+        return labelled.allSatisfy { $0.fontSize * theme.labelScale * scale < theme.smallestLabel }
+    }
+
     /// The view and the picture size for `map`.
     public func frame(for map: PathwayMap) throws(RequestError) -> (view: MapView, width: Int, height: Int) {
         let area = try self.area(of: map)
@@ -75,7 +94,14 @@ public struct PathwayRequest: Sendable {
         let scale = try self.scale.map { s throws(RequestError) in try Self.checked(scale: s) }
         let margin = region == nil ? 0.02 : 0
         var width: Int, height: Int
-        if let size {
+        if size?.lowercased() == "auto" {
+            // The longer side at which the typical label is readable (never below the default).
+            let longer = max(extent.x, extent.y)
+            let wanted = (Self.readableScale(map, theme: theme) ?? 0) * longer * (1 + 2 * margin)
+            let n = Int(min(Double(PictureBounds.maximumSide), max(Double(Self.defaultSide), wanted.rounded(.up))))
+            width = max(1, Int((extent.x / longer * Double(n)).rounded()))
+            height = max(1, Int((extent.y / longer * Double(n)).rounded()))
+        } else if let size {
             let parts = size.lowercased().split(separator: "x")
             if parts.count == 1 {
                 let n = try ValueText.integer(size, field: "size", in: 1...PictureBounds.maximumSide)

@@ -109,6 +109,7 @@ struct PathwayCommand: ParsableCommand {
                 }
                 guard tiles == nil else { return (map, overlays, nil) }
                 let picture = try PathwayPicture(map, request: request)
+                PathwayCommand.noteUnreadable(map, request: request, input: input)
                 trace("pathway: triangles and labels made")
                 return (map, overlays, picture)
             }
@@ -142,5 +143,17 @@ struct PathwayCommand: ParsableCommand {
     /// What the reader left out of the file, on stderr.
     static func warn(_ map: PathwayMap) {
         for w in map.warnings { FileHandle.standardError.write(Data("molshot: warning: \(w)\n".utf8)) }
+    }
+
+    /// Says on stderr when no node label of the picture can be read (all under the theme's
+    /// smallest size, so left out), and what `--size auto` would make instead.
+    static func noteUnreadable(_ map: PathwayMap, request: PathwayRequest, input: String) {
+        guard request.size?.lowercased() != "auto", request.region == nil, let frame = try? request.frame(for: map),
+              PathwayRequest.labelsUnreadable(map, theme: request.theme, scale: frame.view.scale) else { return }
+        var auto = request
+        auto.size = "auto"
+        auto.scale = nil
+        let bigger = (try? auto.frame(for: map)).map { " --size auto draws it \($0.width)x\($0.height)." } ?? ""
+        FileHandle.standardError.write(Data("molshot: note: at \(frame.width)x\(frame.height) every label of \(input) is under \(Int(request.theme.smallestLabel)) px and left out;\(bigger)\n".utf8))
     }
 }

@@ -52,6 +52,27 @@ final class PathwayCommandTests: GLTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: path("undeclared.png")))
     }
 
+    /// KEGG's global map at the default 1600 px has no label a person can read: said on stderr
+    /// with the size that has; --size auto draws that size.
+    func testAnOverviewWithoutReadableLabelsSaysSoAndSizeAutoFollowsTheMap() throws {
+        let global = "Tests/Fixtures/pathways-real/kgml_ko01100.xml.gz"
+        let run = try molshot("pathway", global, "-o", path("global.png"))
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("note: at 1600x") && run.stderr.contains("--size auto draws it "), run.stderr)
+        let auto = try molshot("pathway", global, "-o", path("auto.png"), "--size", "auto")
+        XCTAssertEqual(auto.status, 0, auto.stderr)
+        XCTAssertFalse(auto.stderr.contains("note:"), auto.stderr)
+        let png = try Data(contentsOf: URL(fileURLWithPath: path("auto.png")))
+        let width = png[16..<20].reduce(0) { $0 << 8 | Int($1) }
+        XCTAssertGreaterThan(width, 3000, "a picture large enough for its labels")
+        XCTAssertLessThanOrEqual(width, 8192)
+        // A small map is drawn at the default size either way, without a note.
+        let small = try molshot("pathway", "Tests/Fixtures/pathways/sbgn_glycolysis.sbgn", "-o", path("small.png"), "--size", "auto")
+        XCTAssertEqual(small.status, 0, small.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path("small.png")))[16..<20].reduce(0) { $0 << 8 | Int($1) } >= 1600 ||
+                       (try Data(contentsOf: URL(fileURLWithPath: path("small.png")))[20..<24].reduce(0) { $0 << 8 | Int($1) }) >= 1600, true)
+    }
+
     func testReplayOnAPathwayLogsTheTappedNode() throws {
         try #"{"nodes": [{"id": "HK1", "kind": "gene-product", "x": 0, "y": 0, "width": 100, "height": 100, "label": "hexokinase"}, {"id": "g", "x": 400, "y": 0}]}"#
             .write(toFile: path("map.json"), atomically: true, encoding: .utf8)
