@@ -16,9 +16,12 @@ struct RenderStyles {
 
     private(set) var byID: [String: Style] = [:]
     private(set) var byType: [String: Style] = [:]
+    /// By the role a glyph plays (`roleList` against a glyph's `render:objectRole`, or a species
+    /// reference glyph's role): after its id, before its type, as the Render package orders them.
+    private(set) var byRole: [String: Style] = [:]
     private(set) var background: Color?
 
-    var isEmpty: Bool { byID.isEmpty && byType.isEmpty }
+    var isEmpty: Bool { byID.isEmpty && byType.isEmpty && byRole.isEmpty }
 
     /// The first `renderInformation` under `root` (the layout's own, or a global one).
     init(under root: XMLElementNode?) {
@@ -59,28 +62,32 @@ struct RenderStyles {
             for id in (style.attribute(local: "idList") ?? "").split(whereSeparator: \.isWhitespace) where byID[String(id)] == nil {
                 byID[String(id)] = s
             }
+            for role in (style.attribute(local: "roleList") ?? "").split(whereSeparator: \.isWhitespace) where byRole[role.lowercased()] == nil {
+                byRole[role.lowercased()] = s
+            }
             for type in (style.attribute(local: "typeList") ?? "").split(whereSeparator: \.isWhitespace) where byType[type.uppercased()] == nil {
                 byType[type.uppercased()] = s
             }
         }
     }
 
-    /// The style of a glyph: its own, else its kind's (`SPECIESGLYPH`, `COMPARTMENTGLYPH`, ...), else `ANY`'s.
-    func style(id: String, type: String) -> Style? {
-        byID[id] ?? byType[type.uppercased()] ?? byType["ANY"]
+    /// The style of a glyph: its own, else its role's, else its kind's (`SPECIESGLYPH`,
+    /// `COMPARTMENTGLYPH`, ...), else `ANY`'s.
+    func style(id: String, type: String, role: String? = nil) -> Style? {
+        byID[id] ?? role.flatMap { byRole[$0.lowercased()] } ?? byType[type.uppercased()] ?? byType["ANY"]
     }
 
     /// Applies a style to the node `id` (colours, line width, and an ellipse or rectangle shape where `reshape`).
-    func apply(to node: inout PathwayMap.Node, type: String, reshape: Bool) {
-        guard let s = style(id: node.id, type: type) else { return }
+    func apply(to node: inout PathwayMap.Node, type: String, reshape: Bool, role: String? = nil) {
+        guard let s = style(id: node.id, type: type, role: role) else { return }
         if let f = s.fill { node.fill = f }
         if let k = s.stroke { node.stroke = k }
         if let w = s.width { node.lineWidth = w }
         if reshape, let shape = s.shape { node.shape = shape }
     }
 
-    func apply(to c: inout PathwayMap.Compartment, type: String) {
-        guard let s = style(id: c.id, type: type) else { return }
+    func apply(to c: inout PathwayMap.Compartment, type: String, role: String? = nil) {
+        guard let s = style(id: c.id, type: type, role: role) else { return }
         if let k = s.stroke ?? s.fill { c.color = k }
         if let f = s.fill { c.fill = f }
     }

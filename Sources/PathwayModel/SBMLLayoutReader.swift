@@ -120,7 +120,7 @@ enum SBMLLayoutReader {
             let id = attribute(g, "id") ?? ""
             var c = PathwayMap.Compartment(id: id, name: attribute(g, "compartment").map { names[$0] ?? $0 } ?? "",
                                            origin: origin, size: size, color: Color(rgb: 0x9AA5B1))
-            styles.apply(to: &c, type: "COMPARTMENTGLYPH")
+            styles.apply(to: &c, type: "COMPARTMENTGLYPH", role: g.attribute(local: "objectRole"))
             map.compartments.append(c)
         }
         var glyphIDs = Set<String>()
@@ -132,7 +132,7 @@ enum SBMLLayoutReader {
             var node = PathwayMap.Node(id: id, name: name, kind: .metabolite, center: origin + size / 2, size: size,
                                        shape: .roundRectangle, fill: speciesFill, stroke: .black, label: name,
                                        fontSize: max(6, min(12, size.y * 0.45)))
-            styles.apply(to: &node, type: "SPECIESGLYPH", reshape: true)
+            styles.apply(to: &node, type: "SPECIESGLYPH", reshape: true, role: g.attribute(local: "objectRole"))
             map.nodes.append(node)
             glyphIDs.insert(id)
         }
@@ -190,7 +190,8 @@ enum SBMLLayoutReader {
                 if !toSpecies, let first = path.segments.last?.end, PathwayMap.distance(first, speciesCenter) < PathwayMap.distance(path.start, speciesCenter) {
                     path = PathwayMap.reversed(path)
                 }
-                let style = styles.style(id: rid, type: "SPECIESREFERENCEGLYPH") ?? styles.style(id: id, type: "REACTIONGLYPH")
+                let style = styles.style(id: rid, type: "SPECIESREFERENCEGLYPH", role: r.attribute(local: "objectRole") ?? attribute(r, "role"))
+                    ?? styles.style(id: id, type: "REACTIONGLYPH", role: g.attribute(local: "objectRole"))
                 map.edges.append(PathwayMap.Edge(id: rid, from: toSpecies ? id : species, to: toSpecies ? species : id, kind: kind,
                                                  start: path.start, segments: path.segments, head: head, color: style?.stroke ?? lineColor,
                                                  width: style?.width.map { max(0.5, min($0, 4)) } ?? 1.5, reaction: id))

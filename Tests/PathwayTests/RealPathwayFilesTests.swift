@@ -158,6 +158,21 @@ final class RealPathwayFilesTests: XCTestCase {
         XCTAssertTrue(map.edges.contains { $0.color == Color(rgb: 0x008000) }, "the reaction's curve in the style's green")
     }
 
+    /// Render styles chosen by role (`roleList` against a species reference glyph's role or
+    /// `objectRole`) come after the glyph's own id and before its type: libSBML's global render
+    /// example with its product style turned red draws the product curve red, the substrate not.
+    func testSBMLRenderStylesByRole() throws {
+        let text = try String(contentsOf: S.root.appendingPathComponent("Tests/Fixtures/pathways-real/sbml_simple-L2-render-global.xml"), encoding: .utf8)
+        let red = try NSRegularExpression(pattern: #"(roleList=" product">\s*<g stroke=")Color_3"#)
+        let changed = red.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "$1#FF0000")
+        XCTAssertNotEqual(changed, text)
+        let map = try PathwayFile.parse(Data(changed.utf8), file: "render-global.xml")
+        let product = try XCTUnwrap(map.edges.first { $0.id == "SpeciesReference_J0_0" })
+        let substrate = try XCTUnwrap(map.edges.first { $0.id == "SpeciesReference_J0_2" })
+        XCTAssertEqual(product.color, Color(rgb: 0xFF0000))
+        XCTAssertNotEqual(substrate.color, Color(rgb: 0xFF0000))
+    }
+
     /// PathVisio's connectors: an elbow leaves and enters by the sides its ends name, in right
     /// angles; a curved one is a smooth curve through its waypoints.
     func testGPMLElbowAndCurvedConnectorsFromRealFiles() throws {
