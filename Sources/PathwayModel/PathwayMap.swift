@@ -24,6 +24,8 @@ public struct PathwayMap: Sendable {
         case tagLeft = "tag-left"
         /// SBGN's source and sink: a circle struck through.
         case sourceSink = "source-sink"
+        /// SBGN's annotation: a note with its top right corner folded down.
+        case note
     }
 
     public struct Node: Sendable {

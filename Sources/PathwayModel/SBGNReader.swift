@@ -81,8 +81,11 @@ enum SBGNReader {
                 let state = glyph.child("state")
                 let value = state?.attributes["value"] ?? "", variable = state?.attributes["variable"] ?? ""
                 label = variable.isEmpty ? value : value + "@" + variable
-                map.nodes.append(PathwayMap.Node(id: id, name: label, kind: .marker, center: center, size: SIMD2(w, h), shape: .ellipse,
-                                                 fill: .white, stroke: .black, label: label, fontSize: max(5, h * 0.5)))
+                // Its text kept inside the ellipse (made smaller where it is longer).
+                var marker = PathwayMap.Node(id: id, name: label, kind: .marker, center: center, size: SIMD2(w, h), shape: .ellipse,
+                                             fill: .white, stroke: .black, label: label, fontSize: max(5, h * 0.5))
+                marker.fitsLabel = true
+                map.nodes.append(marker)
             case "unit of information", "cardinality", "stoichiometry":
                 label = glyph.child("label")?.attributes["text"] ?? ""
                 // Activity Flow's units of information take the shape of the entity they name.
@@ -159,8 +162,9 @@ enum SBGNReader {
                 map.nodes.append(node)
             case "annotation":
                 // A note: a pale box, its callout a line to the point it remarks on.
-                var node = PathwayMap.Node(id: id, name: label, kind: .other, center: center, size: SIMD2(w, h), shape: .rectangle,
+                var node = PathwayMap.Node(id: id, name: label, kind: .other, center: center, size: SIMD2(w, h), shape: .note,
                                            fill: Color(rgb: 0xF2F2F2), stroke: Color(rgb: 0x808080), label: label, fontSize: small)
+                node.fitsLabel = true
                 styles.apply(to: &node, type: "TEXTGLYPH", reshape: false)
                 if let p = glyph.child("callout")?.child("point"), let px = p.double("x"), let py = p.double("y") {
                     map.edges.append(PathwayMap.Edge(id: id + ".callout", from: id, to: nil, kind: .plain, start: center,

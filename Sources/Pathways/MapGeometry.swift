@@ -95,8 +95,14 @@ struct MapGeometry {
         case .tagLeft:
             let d = min(n.size.x / 2, n.size.y / 2)
             return [SIMD2(lo.x + d, lo.y), SIMD2(hi.x, lo.y), hi, SIMD2(lo.x + d, hi.y), SIMD2(lo.x, n.center.y)]
+        case .note:
+            let c = MapGeometry.fold(n)
+            return [lo, SIMD2(hi.x - c, lo.y), SIMD2(hi.x, lo.y + c), hi, SIMD2(lo.x, hi.y)]
         }
     }
+
+    /// The size of a note's folded corner.
+    static func fold(_ n: PathwayMap.Node) -> Double { min(min(n.size.x, n.size.y) * 0.25, 12) }
 
     /// The part of a shape below `y` (map units grow downwards): a convex outline cut by a line
     /// (Sutherland-Hodgman with one edge), for clone markers.
@@ -137,6 +143,11 @@ struct MapGeometry {
             mesh.stroke(points, width: max(theme.nodeLine * 3, 3 / mesh.scale), MapGeometry.highlight, closed: true)
         } else {
             mesh.stroke(points, width: width, theme.line(stroke), closed: true)
+            if n.shape == .note {
+                // The fold: the corner turned down inside the cut.
+                let c = MapGeometry.fold(n), (lo, hi) = n.frame
+                mesh.stroke([SIMD2(hi.x - c, lo.y), SIMD2(hi.x - c, lo.y + c), SIMD2(hi.x, lo.y + c)], width: width, theme.line(stroke))
+            }
             if n.shape == .sourceSink {
                 // Struck through from the bottom left to the top right.
                 let r = n.size / 2 * 0.7071

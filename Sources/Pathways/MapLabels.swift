@@ -147,7 +147,16 @@ struct MapLabels {
         let room = box - 2
         guard room.x > 0, room.y > 0 else { return nil }
         if Double(font.width(of: text)) <= room.x { return nil }
-        let words = text.split(separator: " ").map(String.init)
+        // Broken at blanks, and after an "@" (SBGN's value@variable states have no blank).
+        let words = text.split(separator: " ").flatMap { word -> [String] in
+            var parts: [String] = [], current = ""
+            for c in word {
+                current.append(c)
+                if c == "@" { parts.append(current); current = "" }
+            }
+            if !current.isEmpty || parts.isEmpty { parts.append(current) }
+            return parts
+        }
         var size = pixels
         var best: (lines: [String], font: Font)? = nil
         while true {
@@ -155,8 +164,9 @@ struct MapLabels {
             // Greedy wrapping: each line takes words while they fit the width.
             var lines: [String] = []
             for word in words {
-                if let last = lines.last, Double(f.width(of: last + " " + word)) <= room.x {
-                    lines[lines.count - 1] = last + " " + word
+                let joiner = lines.last?.hasSuffix("@") == true ? "" : " "
+                if let last = lines.last, Double(f.width(of: last + joiner + word)) <= room.x {
+                    lines[lines.count - 1] = last + joiner + word
                 } else {
                     lines.append(word)
                 }

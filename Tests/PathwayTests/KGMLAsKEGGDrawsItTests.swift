@@ -290,6 +290,10 @@ final class SBGNNotationTests: XCTestCase {
               <arc id="a2" class="assignment" source="e3" target="a0"><start x="400" y="230"/><end x="140" y="220"/></arc>
               <glyph id="u" class="unit of information"><label text="Simple Chemical"/><entity name="simple chemical"/><bbox x="300" y="300" w="40" h="40"/></glyph>
               <glyph id="d" class="delay"><bbox x="300" y="400" w="30" h="30"/></glyph>
+              <glyph id="n" class="annotation"><label text="a note"/><bbox x="500" y="400" w="80" h="40"/>
+                <callout target="e1"><point x="140" y="120"/></callout></glyph>
+              <glyph id="e4" class="entity"><label text="D"/><bbox x="600" y="100" w="80" h="40"/>
+                <glyph id="sv" class="state variable"><state value="phosphorylated" variable="Ser473"/><bbox x="610" y="92" w="30" h="16"/></glyph></glyph>
             </map></sbgn>
             """
         let map = try PathwayFile.parse(Data(card.utf8), file: "er.sbgn")
@@ -303,6 +307,15 @@ final class SBGNNotationTests: XCTestCase {
         XCTAssertEqual(map.node("u")?.shape, .ellipse)
         XCTAssertTrue(map.node("u")?.fitsLabel == true)
         XCTAssertEqual(map.node("d")?.label, "\u{03C4}")
+        // An annotation: a note with a folded corner and its callout; a long state kept in its ellipse.
+        XCTAssertEqual(map.node("n")?.shape, .note)
+        XCTAssertEqual(map.edges.first { $0.id == "n.callout" }?.segments.last?.end, SIMD2(140, 120))
+        XCTAssertTrue(map.node("sv")?.fitsLabel == true)
+        let placed = try MapLabels(theme: PathwayTheme(.standard), fonts: FontCache()).place(map, scale: 2)
+        let state = try XCTUnwrap(placed.first { $0.lines.map(\.text).joined().contains("Ser473") })
+        XCTAssertEqual(state.lines.map(\.text), ["phosphorylated@", "Ser473"], "broken after the @")
+        XCTAssertGreaterThanOrEqual(state.box.x, 610 * 2 - 0.5, "inside the ellipse's box")
+        XCTAssertLessThanOrEqual(state.box.z, 640 * 2 + 0.5)
     }
 }
 
