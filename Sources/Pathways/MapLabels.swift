@@ -143,9 +143,12 @@ struct MapLabels {
     /// fits, else wrapped at its blanks into as few lines as the box's width needs, and made smaller,
     /// a tenth at a time down to the smallest legible size, until the lines fit its height too.
     /// Nil where it fits as it is; at the smallest size the best wrapping, whatever it reaches.
+    static let longestFitted = 400
+
     func fit(_ text: String, pixels: Double, box: SIMD2<Double>, font: Font) throws -> (lines: [String], font: Font)? {
         let room = box - 2
-        guard room.x > 0, room.y > 0 else { return nil }
+        // A name, not a paragraph: longer text is drawn as it is (fitting costs a measure a word a size).
+        guard room.x > 0, room.y > 0, text.utf8.count <= Self.longestFitted else { return nil }
         if Double(font.width(of: text)) <= room.x { return nil }
         // Broken at blanks, and after an "@" (SBGN's value@variable states have no blank).
         let words = text.split(separator: " ").flatMap { word -> [String] in

@@ -140,9 +140,12 @@ struct PathwayCommand: ParsableCommand {
         }
     }
 
-    /// What the reader left out of the file, on stderr.
+    /// What the reader left out of the file, on stderr: the first 20, then how many more.
     static func warn(_ map: PathwayMap) {
-        for w in map.warnings { FileHandle.standardError.write(Data("molshot: warning: \(w)\n".utf8)) }
+        for w in map.warnings.prefix(20) { FileHandle.standardError.write(Data("molshot: warning: \(w)\n".utf8)) }
+        if map.warnings.count > 20 {
+            FileHandle.standardError.write(Data("molshot: warning: and \(map.warnings.count - 20) more left out of the map\n".utf8))
+        }
     }
 
     /// Says on stderr when no node label of the picture can be read (all under the theme's
