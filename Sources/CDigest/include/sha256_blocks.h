@@ -8,4 +8,7 @@
 /// has none (the caller then compresses the blocks itself), 1 when done.
 int molshot_sha256_blocks(uint32_t state[8], const uint8_t *data, size_t blocks);
 
+/// SHA-256's 64 round constants (FIPS 180-4, 4.2.2), the one copy both ways use.
+const uint32_t *molshot_sha256_constants(void);
+
 #endif
