@@ -80,10 +80,10 @@ enum GPMLReader {
         var memberFrames: [String: (lo: SIMD2<Double>, hi: SIMD2<Double>)] = [:]
         for node in root.descendants("DataNode") {
             guard let ref = node.attributes["GroupRef"] ?? node.attributes["groupRef"], let group = complexes[ref],
-                  let g = node.child("Graphics"), let x = number(g, "centerX"), let y = number(g, "centerY") else { continue }
-            let half = SIMD2(number(g, "width") ?? 0, number(g, "height") ?? 0) / 2
-            let f = memberFrames[group] ?? (SIMD2(x, y) - half, SIMD2(x, y) + half)
-            memberFrames[group] = (pointwiseMin(f.lo, SIMD2(x, y) - half), pointwiseMax(f.hi, SIMD2(x, y) + half))
+                  let (_, c, size) = try? frame(node) else { continue }
+            let lo = c - size / 2, hi = c + size / 2
+            let f = memberFrames[group] ?? (lo, hi)
+            memberFrames[group] = (pointwiseMin(f.lo, lo), pointwiseMax(f.hi, hi))
         }
         for (group, f) in memberFrames.sorted(by: { $0.key < $1.key }) {
             let pad = SIMD2<Double>(8, 8)
