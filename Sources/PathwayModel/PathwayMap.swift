@@ -26,6 +26,10 @@ public struct PathwayMap: Sendable {
         case sourceSink = "source-sink"
         /// SBGN's annotation: a note with its top right corner folded down.
         case note
+        /// CellDesigner's RNA: a parallelogram leaning right (its top edge moved right).
+        case parallelogram
+        /// CellDesigner's antisense RNA: a parallelogram leaning left.
+        case parallelogramLeft = "parallelogram-left"
     }
 
     public struct Node: Sendable {

@@ -75,6 +75,10 @@ enum SBMLLayoutReader {
             }
         }
         guard let layout = model.descendants("listOfLayouts").first?.all("layout").first else {
+            // CellDesigner keeps its own diagram in the model's annotation.
+            if let diagram = CellDesignerReader.diagram(of: model) {
+                return try CellDesignerReader.read(model, diagram: diagram, names: names, file: file)
+            }
             return try graph(model, names: names, file: file)
         }
         func box(_ glyph: XMLElementNode) throws -> (origin: SIMD2<Double>, size: SIMD2<Double>) {

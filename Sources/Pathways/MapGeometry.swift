@@ -95,6 +95,9 @@ struct MapGeometry {
         case .tagLeft:
             let d = min(n.size.x / 2, n.size.y / 2)
             return [SIMD2(lo.x + d, lo.y), SIMD2(hi.x, lo.y), hi, SIMD2(lo.x + d, hi.y), SIMD2(lo.x, n.center.y)]
+        case .parallelogram, .parallelogramLeft:
+            let d = min(n.size.x / 4, n.size.y / 2) * (n.shape == .parallelogram ? 1 : -1)
+            return [SIMD2(lo.x + max(d, 0), lo.y), SIMD2(hi.x + min(d, 0), lo.y), SIMD2(hi.x - max(d, 0), hi.y), SIMD2(lo.x - min(d, 0), hi.y)]
         case .note:
             let c = MapGeometry.fold(n)
             return [lo, SIMD2(hi.x - c, lo.y), SIMD2(hi.x, lo.y + c), hi, SIMD2(lo.x, hi.y)]

@@ -1,0 +1,385 @@
+import Core
+
+/// Reads the diagram CellDesigner keeps in its SBML annotation (`<celldesigner:extension>` in the
+/// model's annotation, CellDesigner 4.x; MINERVA and the disease maps write the same): compartment
+/// aliases with their bounds, double line and colour (closed-up compartments run to the map's
+/// edge), complex aliases and species aliases at their `bounds`, each in the shape CellDesigner
+/// gives its class (protein a round box, gene a box, RNA a parallelogram, simple molecule an
+/// ellipse, complex a box with cut corners, phenotype a hexagon, degraded a struck circle) and the
+/// colour of its usual view; reactions as CellDesigner lays them out: the base line from the
+/// reactant's anchor through the edit points (in CellDesigner's own frame: x from the first
+/// alias's centre to the second's, y at right angles to it, to the right) to the product's, the
+/// process square on the segment the file names, associations and dissociations joined at their
+/// point, additional reactants and products, and modifiers (catalysis a circle, inhibition a bar,
+/// stimulation an open arrow, modulation a diamond, trigger a barred arrow; unknown ones dashed).
+/// Direct influences (positive, negative, reduced ones) are single lines without a process.
+enum CellDesignerReader {
+    /// The model's CellDesigner extension when it places species; nil when the model has none.
+    static func diagram(of model: XMLElementNode) -> XMLElementNode? {
+        // CellDesigner 4 on SBML Level 2 Version 4 wraps its elements in <celldesigner:extension>;
+        // on Version 1 they sit in the annotation itself.
+        guard let annotation = model.child("annotation"), let ext = (annotation.all("extension") + [annotation]).first(where: {
+            $0.child("listOfSpeciesAliases") != nil || $0.child("listOfComplexSpeciesAliases") != nil
+        }) else { return nil }
+        let aliases = (ext.child("listOfSpeciesAliases")?.children.count ?? 0) + (ext.child("listOfComplexSpeciesAliases")?.children.count ?? 0)
+        return aliases > 0 ? ext : nil
+    }
+
+    /// A name as CellDesigner writes it (`_br_` a line break, `_alpha_` α, and its other escapes).
+    static func decoded(_ name: String) -> String {
+        guard name.contains("_") else { return name }
+        let escapes: [(String, String)] = [
+            ("_br_", "\n"), ("_BR_", "\n"), ("_space_", " "), ("_plus_", "+"), ("_minus_", "-"), ("_slash_", "/"),
+            ("_underscore_", "_"), ("_alpha_", "α"), ("_beta_", "β"), ("_gamma_", "γ"), ("_delta_", "δ"), ("_epsilon_", "ε"),
+            ("_kappa_", "κ"), ("_mu_", "μ"), ("_sigma_", "σ"), ("_tau_", "τ"), ("_omega_", "ω"), ("_sub_", ""), ("_endsub_", ""),
+            ("_super_", ""), ("_endsuper_", ""),
+        ]
+        var s = name
+        for (from, to) in escapes where s.contains(from) { s = s.replacingOccurrences(of: from, with: to) }
+        return s.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// CellDesigner's colours are ARGB in hex ("ffccffcc"); nil for none or fully transparent.
+    static func color(_ text: String?) -> Color? {
+        guard let text, text.count == 8, let v = UInt32(text, radix: 16) else { return nil }
+        let alpha = Float(v >> 24) / 255
+        guard alpha > 0 else { return nil }
+        return Color(rgb: v & 0xFFFFFF, alpha: alpha)
+    }
+
+    /// What a species is: its class and, for proteins, the protein's type.
+    struct Identity {
+        var name: String
+        var kind: String
+    }
+
+    static func shape(for kind: String) -> (PathwayMap.Shape, PathwayMap.NodeKind) {
+        switch kind {
+        case "GENE": return (.rectangle, .geneProduct)
+        case "RNA": return (.parallelogram, .geneProduct)
+        case "ANTISENSE_RNA": return (.parallelogramLeft, .geneProduct)
+        case "SIMPLE_MOLECULE", "ION": return (.ellipse, .metabolite)
+        case "UNKNOWN": return (.ellipse, .other)
+        case "PHENOTYPE": return (.hexagon, .other)
+        case "COMPLEX": return (.cutRectangle, .geneProduct)
+        case "DEGRADED": return (.sourceSink, .other)
+        case "DRUG": return (.roundRectangle, .metabolite)
+        default: return (.roundRectangle, .geneProduct)  // proteins of every type
+        }
+    }
+
+    static func read(_ model: XMLElementNode, diagram ext: XMLElementNode, names: [String: String], file: String) throws -> PathwayMap {
+        func fail(_ e: XMLElementNode, _ message: String) -> PathwayError { PathwayError(file: file, at: e.place, message) }
+        func text(_ e: XMLElementNode?) -> String? {
+            guard let t = e?.text.trimmingCharacters(in: .whitespacesAndNewlines), !t.isEmpty else { return nil }
+            return t
+        }
+        var map = PathwayMap()
+        map.format = "sbml-celldesigner"
+        map.title = SBMLLayoutReader.attribute(model, "name") ?? SBMLLayoutReader.attribute(model, "id") ?? ""
+        if let d = ext.child("modelDisplay"), let w = d.double("sizeX"), let h = d.double("sizeY"), w > 0, h > 0 {
+            map.canvas = (.zero, SIMD2(w, h))
+        }
+        let canvas = map.canvas?.size
+
+        // Species: the model's and those only inside complexes (CellDesigner's included species).
+        var identity: [String: Identity] = [:]
+        func identify(_ id: String, name: String, speciesIdentity: XMLElementNode?) {
+            let kind = text(speciesIdentity?.child("class")) ?? "PROTEIN"
+            identity[id] = Identity(name: decoded(name), kind: kind)
+        }
+        for s in model.child("listOfSpecies")?.all("species") ?? [] {
+            guard let id = SBMLLayoutReader.attribute(s, "id") else { continue }
+            let annotation = s.child("annotation")
+            // CellDesigner 4 nests the identity in an extension; 3.x put it in the annotation.
+            let si = annotation?.child("extension")?.child("speciesIdentity") ?? annotation?.child("speciesIdentity")
+            identify(id, name: names[id] ?? id, speciesIdentity: si)
+        }
+        for s in ext.child("listOfIncludedSpecies")?.all("species") ?? [] {
+            guard let id = s.attributes["id"] else { continue }
+            identify(id, name: s.attributes["name"] ?? id, speciesIdentity: s.child("annotation")?.child("speciesIdentity"))
+        }
+
+        // Compartments, the largest first (drawn beneath the ones inside them).
+        var compartments: [(area: Double, c: PathwayMap.Compartment)] = []
+        for a in ext.child("listOfCompartmentAliases")?.all("compartmentAlias") ?? [] {
+            let compartment = a.attributes["compartment"] ?? ""
+            let name = decoded(names[compartment] ?? compartment)
+            let kind = text(a.child("class")) ?? "SQUARE"
+            var origin: SIMD2<Double>, size: SIMD2<Double>
+            if let b = a.child("bounds"), let x = b.double("x"), let y = b.double("y"), let w = b.double("w"), let h = b.double("h") {
+                origin = SIMD2(x, y)
+                size = SIMD2(w, h)
+            } else if kind.hasPrefix("SQUARE_CLOSEUP_"), let p = a.child("point"), let x = p.double("x"), let y = p.double("y") {
+                // A compartment closed up to the map's edge: its wall at the point, on the named side.
+                let edge = canvas ?? SIMD2(x, y) * 2
+                let side = kind.dropFirst("SQUARE_CLOSEUP_".count)
+                let lo = SIMD2(side.contains("WEST") ? x : (side.contains("EAST") ? 0 : 0), side.contains("NORTH") ? y : 0)
+                let hi = SIMD2(side.contains("EAST") ? x : edge.x, side.contains("SOUTH") ? y : edge.y)
+                origin = lo
+                size = pointwiseMax(hi - lo, SIMD2(0, 0))
+            } else {
+                throw fail(a, "a compartment alias needs <bounds> with x, y, w and h (or a closed-up compartment's <point>)")
+            }
+            var c = PathwayMap.Compartment(id: a.attributes["id"] ?? compartment, name: name, origin: origin, size: size,
+                                           color: color(a.child("paint")?.attributes["color"]) ?? Color(rgb: 0xCCCC00))
+            c.shape = kind == "OVAL" ? .ellipse : .roundRectangle
+            c.doubleLine = true
+            c.lineWidth = a.child("doubleLine")?.double("outerWidth").map { max(0.5, min($0, 6)) }
+            c.fill = c.color.mixed(with: .white, 0.85)
+            if let p = a.child("namePoint"), let x = p.double("x"), let y = p.double("y"), !name.isEmpty {
+                let box = PathwayMap.estimatedBox(of: name, size: 12, at: .zero, fromStart: false)!
+                c.labelBox = (SIMD2(x, y), box.max - box.min)
+            }
+            compartments.append((size.x * size.y, c))
+        }
+        map.compartments = compartments.sorted { $0.area > $1.area }.map(\.c)
+
+        // Species aliases: complexes first (the larger first), then the rest, so members lie on top.
+        var byAlias: [String: PathwayMap.Node] = [:]
+        func alias(_ a: XMLElementNode, complex: Bool) throws -> PathwayMap.Node {
+            guard let id = a.attributes["id"] else { throw fail(a, "a species alias without an id") }
+            let species = a.attributes["species"] ?? ""
+            guard let b = a.child("bounds"), let x = b.double("x"), let y = b.double("y"), let w = b.double("w"), let h = b.double("h") else {
+                throw fail(a, "a species alias needs <bounds> with x, y, w and h")
+            }
+            let who = identity[species] ?? Identity(name: decoded(names[species] ?? species), kind: complex ? "COMPLEX" : "PROTEIN")
+            let (shape, kind) = shape(for: complex ? "COMPLEX" : who.kind)
+            let view = a.child("usualView")
+            let fill = color(view?.child("paint")?.attributes["color"]) ?? Color(rgb: complex ? 0xF7F7F7 : 0xCCFFCC)
+            let size = SIMD2(max(w, 0), max(h, 0))
+            let fontSize = a.child("font")?.double("size").map { max(4, min($0, 72)) } ?? 12
+            var node = PathwayMap.Node(id: id, name: who.name, kind: kind, center: SIMD2(x, y) + size / 2, size: size, shape: shape,
+                                       fill: fill, stroke: .black, label: who.kind == "DEGRADED" ? "" : who.name, fontSize: fontSize)
+            node.lineWidth = view?.child("singleLine")?.double("width").map { max(0.5, min($0, 4)) }
+            if complex {
+                // CellDesigner writes a complex's name at the bottom, inside.
+                node.labelPosition = SIMD2(node.center.x, y + size.y - fontSize * 0.9)
+            } else {
+                node.fitsLabel = true
+            }
+            return node
+        }
+        var complexes: [PathwayMap.Node] = []
+        for a in ext.child("listOfComplexSpeciesAliases")?.all("complexSpeciesAlias") ?? [] {
+            complexes.append(try alias(a, complex: true))
+        }
+        complexes.sort { $0.size.x * $0.size.y > $1.size.x * $1.size.y }
+        map.nodes = complexes
+        for a in ext.child("listOfSpeciesAliases")?.all("speciesAlias") ?? [] {
+            map.nodes.append(try alias(a, complex: false))
+        }
+        for n in map.nodes { byAlias[n.id] = n }
+
+        for r in model.child("listOfReactions")?.all("reaction") ?? [] {
+            try reaction(r, into: &map, aliases: byAlias, file: file)
+        }
+        return map
+    }
+
+    // MARK: Reactions
+
+    /// A point of an alias's box by CellDesigner's anchor name (N, NNE, NE, ... NNW); its centre
+    /// when there is none (the line is cut at the outline when drawn).
+    static func anchor(_ n: PathwayMap.Node, _ position: String?) -> SIMD2<Double> {
+        let compass: [String: SIMD2<Double>] = [
+            "N": SIMD2(0, -1), "NNE": SIMD2(0.5, -1), "NE": SIMD2(1, -1), "ENE": SIMD2(1, -0.5), "E": SIMD2(1, 0),
+            "ESE": SIMD2(1, 0.5), "SE": SIMD2(1, 1), "SSE": SIMD2(0.5, 1), "S": SIMD2(0, 1), "SSW": SIMD2(-0.5, 1),
+            "SW": SIMD2(-1, 1), "WSW": SIMD2(-1, 0.5), "W": SIMD2(-1, 0), "WNW": SIMD2(-1, -0.5), "NW": SIMD2(-1, -1), "NNW": SIMD2(-0.5, -1),
+        ]
+        guard let position, let d = compass[position] else { return n.center }
+        if n.shape == .ellipse || n.shape == .sourceSink {
+            let angle = (d.x * d.x + d.y * d.y).squareRoot()
+            return n.center + d / angle * n.size / 2
+        }
+        return n.center + d * n.size / 2
+    }
+
+    /// Points in CellDesigner's frame from `a` to `b`: x along a→b, y at right angles (to the right).
+    static func placed(_ points: [SIMD2<Double>], from a: SIMD2<Double>, to b: SIMD2<Double>) -> [SIMD2<Double>] {
+        let v = b - a, w = SIMD2(-v.y, v.x)
+        return points.map { a + $0.x * v + $0.y * w }
+    }
+
+    /// "x,y x,y ..." as points; pairs that are not two numbers within `limit` are left out. Edit
+    /// points are fractions of the distance between two aliases (a few units at most in real
+    /// maps; 100 leaves room); a logic gate's own place is in map units.
+    static func editPoints(_ text: String, limit: Double = 100) -> [SIMD2<Double>] {
+        text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).compactMap { pair in
+            let xy = pair.split(separator: ",")
+            guard xy.count == 2, let x = Double(xy[0]), let y = Double(xy[1]), abs(x) <= limit, abs(y) <= limit else { return nil }
+            return SIMD2(x, y)
+        }
+    }
+
+    /// The middle of segment `k` of a polyline (the last one where `k` is past the end).
+    static func middle(of points: [SIMD2<Double>], segment k: Int) -> SIMD2<Double> {
+        guard points.count >= 2 else { return points.first ?? .zero }
+        let i = max(0, min(k, points.count - 2))
+        return (points[i] + points[i + 1]) / 2
+    }
+
+    /// How a modifier or a direct influence ends: its edge kind, head and whether it is dashed.
+    static func modifierStyle(_ type: String) -> (PathwayMap.EdgeKind, PathwayMap.Head, Bool) {
+        let unknown = type.hasPrefix("UNKNOWN_")
+        let base = type.replacingOccurrences(of: "UNKNOWN_", with: "").replacingOccurrences(of: "REDUCED_", with: "")
+        switch base {
+        case "CATALYSIS": return (.catalysis, .circle, unknown)
+        case "INHIBITION", "NEGATIVE_INFLUENCE", "TRANSCRIPTIONAL_INHIBITION", "TRANSLATIONAL_INHIBITION":
+            return (.inhibition, .bar, unknown || base.hasPrefix("TRANSCRIPTIONAL") || base.hasPrefix("TRANSLATIONAL"))
+        case "MODULATION": return (.stimulation, .diamond, unknown)
+        case "TRIGGER": return (.stimulation, .barArrow, unknown)
+        case "PHYSICAL_STIMULATION", "POSITIVE_INFLUENCE", "TRANSCRIPTIONAL_ACTIVATION", "TRANSLATIONAL_ACTIVATION":
+            return (.stimulation, .openArrow, unknown || base.hasPrefix("TRANSCRIPTIONAL") || base.hasPrefix("TRANSLATIONAL"))
+        default: return (.catalysis, .circle, unknown)
+        }
+    }
+
+    static func reaction(_ r: XMLElementNode, into map: inout PathwayMap, aliases: [String: PathwayMap.Node], file: String) throws {
+        guard let id = SBMLLayoutReader.attribute(r, "id") else { throw PathwayError(file: file, at: r.place, "a reaction without an id") }
+        // A reaction CellDesigner never drew has no reaction type in its annotation.
+        guard let annotation = r.child("annotation"),
+              let ext = annotation.child("reactionType") != nil ? annotation : annotation.child("extension") else { return }
+        let type = ext.child("reactionType")?.text.trimmingCharacters(in: .whitespacesAndNewlines) ?? "STATE_TRANSITION"
+        func ends(_ list: String, _ item: String) throws -> [(node: PathwayMap.Node, anchor: String?)] {
+            try (ext.child(list)?.all(item) ?? []).map { b in
+                guard let a = b.attributes["alias"], let n = aliases[a] else {
+                    throw PathwayError(file: file, at: b.place, "\(b.attributes["alias"] ?? "(no alias)") is not a species alias of the diagram")
+                }
+                return (n, b.child("linkAnchor")?.attributes["position"])
+            }
+        }
+        let reactants = try ends("baseReactants", "baseReactant"), products = try ends("baseProducts", "baseProduct")
+        guard let first = reactants.first, let last = products.first else { return }
+        let line = ext.child("line")
+        let color = CellDesignerReader.color(line?.attributes["color"]) ?? .black
+        let width = line?.double("width").map { max(0.5, min($0, 6)) } ?? 1
+        let edit = ext.child("editPoints")
+        let points = editPoints(edit?.text ?? "")
+        func edge(_ suffix: String, from: String?, to: String?, kind: PathwayMap.EdgeKind, _ path: [SIMD2<Double>],
+                  head: PathwayMap.Head = .none, dashed: Bool = false) {
+            guard path.count >= 2 else { return }
+            map.edges.append(PathwayMap.Edge(id: "\(id)\(suffix)", from: from, to: to, kind: kind, start: path[0],
+                                             segments: path.dropFirst().map { .line(to: $0) }, head: head, color: color, width: width,
+                                             dashed: dashed, reaction: id))
+        }
+
+        // A direct influence (positive, negative, reduced ...): one line, no process.
+        let process = ["STATE_TRANSITION", "KNOWN_TRANSITION_OMITTED", "UNKNOWN_TRANSITION", "TRANSCRIPTION", "TRANSLATION", "TRANSPORT",
+                       "HETERODIMER_ASSOCIATION", "DISSOCIATION", "TRUNCATION"].contains(type)
+        let dashedBase = type == "TRANSCRIPTION" || type == "TRANSLATION" || type == "UNKNOWN_TRANSITION"
+        var center: SIMD2<Double>
+        if reactants.count >= 2 || products.count >= 2 {
+            // An association (two reactants joined at a point) or a dissociation (split at one):
+            // the point in the frame of the three aliases' centres, each branch's edit points in
+            // the frame from its alias to the point; the process on the single side's branch.
+            let joinsReactants = reactants.count >= 2
+            let a = joinsReactants ? reactants[0].node : first.node
+            let b = joinsReactants ? reactants[1].node : products[0].node
+            let c = joinsReactants ? last.node : products[1].node
+            var counts = [0, 0, 0]
+            for k in 0..<3 { counts[k] = max(0, Int(edit?.attributes["num\(k)"] ?? "") ?? 0) }
+            let p = points.last.map { a.center + $0.x * (b.center - a.center) + $0.y * (c.center - a.center) }
+                ?? (a.center + b.center + c.center) / 3
+            var cursor = 0
+            func branch(_ k: Int, from x: SIMD2<Double>, to y: SIMD2<Double>) -> [SIMD2<Double>] {
+                let n = min(counts[k], max(0, points.count - 1 - cursor))
+                defer { cursor += n }
+                return [x] + placed(Array(points[cursor..<(cursor + n)]), from: x, to: y) + [y]
+            }
+            let t = max(0, Int(edit?.attributes["tShapeIndex"] ?? "") ?? 0)
+            if joinsReactants {
+                let a0 = anchor(reactants[0].node, reactants[0].anchor), a1 = anchor(reactants[1].node, reactants[1].anchor)
+                let b0 = branch(0, from: a0, to: p), b1 = branch(1, from: a1, to: p)
+                let out = branch(2, from: p, to: anchor(last.node, last.anchor))
+                center = middle(of: out, segment: t)
+                let i = max(0, min(t, out.count - 2))
+                edge(":r0", from: reactants[0].node.id, to: id, kind: .substrate, b0 + Array(out[1..<(i + 1)]) + [center], dashed: dashedBase)
+                edge(":r1", from: reactants[1].node.id, to: id, kind: .substrate, b1 + Array(out[1..<(i + 1)]) + [center], dashed: dashedBase)
+                edge(":p0", from: id, to: last.node.id, kind: .product, [center] + Array(out[(i + 1)...]), head: .arrow, dashed: dashedBase)
+            } else {
+                let start = anchor(first.node, first.anchor)
+                let into = branch(0, from: start, to: p)
+                let p0 = branch(1, from: p, to: anchor(products[0].node, products[0].anchor))
+                let p1 = branch(2, from: p, to: anchor(products[1].node, products[1].anchor))
+                center = middle(of: into, segment: t)
+                let i = max(0, min(t, into.count - 2))
+                edge(":r0", from: first.node.id, to: id, kind: .substrate, Array(into[...i]) + [center], dashed: dashedBase)
+                let rest = [center] + Array(into[(i + 1)...])
+                edge(":p0", from: id, to: products[0].node.id, kind: .product, rest + p0.dropFirst(), head: .arrow, dashed: dashedBase)
+                edge(":p1", from: id, to: products[1].node.id, kind: .product, rest + p1.dropFirst(), head: .arrow, dashed: dashedBase)
+            }
+        } else {
+            let path = [anchor(first.node, first.anchor)] + placed(points, from: first.node.center, to: last.node.center)
+                + [anchor(last.node, last.anchor)]
+            if !process {
+                let (kind, head, dashed) = modifierStyle(type)
+                edge(":line", from: first.node.id, to: last.node.id, kind: kind, path, head: head, dashed: dashed)
+                return
+            }
+            let k = Int(ext.child("connectScheme")?.attributes["rectangleIndex"] ?? "") ?? (path.count - 2) / 2
+            center = middle(of: path, segment: k)
+            let i = max(0, min(k, path.count - 2))
+            edge(":r0", from: first.node.id, to: id, kind: .substrate, Array(path[...i]) + [center], dashed: dashedBase)
+            edge(":p0", from: id, to: last.node.id, kind: .product, [center] + Array(path[(i + 1)...]), head: .arrow, dashed: dashedBase)
+        }
+        map.nodes.append(PathwayMap.Node(id: id, name: SBMLLayoutReader.attribute(r, "name").map(decoded) ?? id, kind: .reaction,
+                                         center: center, size: SIMD2(10, 10), shape: .process, fill: .white, stroke: color))
+
+        // Additional reactants and products: straight to and from the process, through their edit points.
+        for (list, item, isProduct) in [("listOfReactantLinks", "reactantLink", false), ("listOfProductLinks", "productLink", true)] {
+            for (k, l) in (ext.child(list)?.all(item) ?? []).enumerated() {
+                guard let a = l.attributes["alias"], let n = aliases[a] else { continue }
+                let end = anchor(n, l.child("linkAnchor")?.attributes["position"])
+                let via = editPoints(l.child("editPoints")?.text ?? "")
+                let style = CellDesignerReader.color(l.child("line")?.attributes["color"])
+                var path = [end] + placed(via, from: n.center, to: center) + [center]
+                if isProduct { path = [center] + placed(via, from: center, to: n.center) + [end] }
+                edge(isProduct ? ":p+\(k)" : ":r+\(k)", from: isProduct ? id : n.id, to: isProduct ? n.id : id,
+                     kind: isProduct ? .product : .substrate, path, head: isProduct ? .arrow : .none, dashed: dashedBase)
+                if let style { map.edges[map.edges.count - 1].color = style }
+            }
+        }
+        // Modifiers. A logic gate is drawn where the file puts it (its last edit point, in map
+        // units) with one line on to the process; the modifications that follow it for its own
+        // aliases run to the gate, without a head.
+        var gates: [String: String] = [:]  // alias -> gate node
+        for (k, m) in (ext.child("listOfModification")?.all("modification") ?? []).enumerated() {
+            let type = m.attributes["type"] ?? "CATALYSIS"
+            let names = (m.attributes["aliases"] ?? m.child("linkTarget")?.attributes["alias"] ?? "").split(separator: ",").map(String.init)
+            let gate = type.hasPrefix("BOOLEAN_LOGIC_GATE")
+            let via = editPoints(m.child("editPoints")?.text ?? m.attributes["editPoints"] ?? "", limit: gate ? 1e6 : 100)
+            let line = m.child("line")
+            let stroke = CellDesignerReader.color(line?.attributes["color"]) ?? color
+            let lineWidth = line?.double("width").map { max(0.5, min($0, 6)) } ?? 1
+            func add(_ suffix: String, from: String, to: String, kind: PathwayMap.EdgeKind, _ path: [SIMD2<Double>],
+                     head: PathwayMap.Head, dashed: Bool) {
+                edge(suffix, from: from, to: to, kind: kind, path, head: head, dashed: dashed)
+                map.edges[map.edges.count - 1].color = stroke
+                map.edges[map.edges.count - 1].width = lineWidth
+            }
+            if gate, let at = via.last {
+                let style = modifierStyle(m.attributes["modificationType"] ?? "CATALYSIS")
+                let node = "\(id).gate\(k)"
+                let symbol = ["AND": "&", "OR": "|", "NOT": "!"][String(type.dropFirst("BOOLEAN_LOGIC_GATE_".count))] ?? "?"
+                map.nodes.append(PathwayMap.Node(id: node, kind: .marker, center: at, size: SIMD2(14, 14), shape: .ellipse, fill: .white,
+                                                 stroke: stroke, label: symbol, fontSize: 10))
+                add(":g\(k)", from: node, to: id, kind: style.0, [at, center], head: style.1, dashed: style.2)
+                for a in names { gates[a] = node }
+                continue
+            }
+            let style = modifierStyle(type)
+            for (j, a) in names.enumerated() {
+                guard let n = aliases[a] else { continue }
+                let position = m.all("linkTarget").first { $0.attributes["alias"] == a }?.child("linkAnchor")?.attributes["position"]
+                if let gate = gates[a], let g = map.node(gate) {
+                    add(":m\(k).\(j)", from: n.id, to: gate, kind: style.0, [anchor(n, position)] + placed(via, from: n.center, to: g.center) + [g.center],
+                        head: .none, dashed: style.2)
+                } else {
+                    add(":m\(k).\(j)", from: n.id, to: id, kind: style.0, [anchor(n, position)] + placed(via, from: n.center, to: center) + [center],
+                        head: style.1, dashed: style.2)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,190 @@
+import Core
+import Foundation
+import Graphics
+import Imaging
+@testable import PathwayModel
+@testable import Pathways
+import XCTest
+
+/// CellDesigner's own diagram, read from its SBML annotation: real files from cd2sbgnml and
+/// celldesigner-parser (Tests/Fixtures/pathways-real/MANIFEST.tsv).
+final class CellDesignerTests: XCTestCase {
+    typealias S = PathwayTestSupport
+
+    static func real(_ name: String) -> String { S.root.appendingPathComponent("Tests/Fixtures/pathways-real/\(name)").path }
+
+    /// Each alias's id and bounds as the file states them, read apart from the reader (by pattern).
+    static func bounds(in path: String) throws -> [String: (x: Double, y: Double, w: Double, h: Double)] {
+        let bytes = try FileInput.read(path: path, limit: 64 << 20)
+        let text = String(decoding: bytes, as: UTF8.self)
+        let alias = try NSRegularExpression(pattern: #"<celldesigner:(?:complexS|s)peciesAlias [^>]*\bid="([^"]+)"[^>]*>\s*(?:<celldesigner:activity>[a-z]*</celldesigner:activity>\s*)?<celldesigner:bounds ([^>]*)/>"#)
+        var out: [String: (Double, Double, Double, Double)] = [:]
+        for m in alias.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+            let id = String(text[Range(m.range(at: 1), in: text)!]), attrs = String(text[Range(m.range(at: 2), in: text)!])
+            func v(_ k: String) -> Double {
+                let r = attrs.range(of: #"\b\#(k)="([^"]+)""#, options: .regularExpression)!
+                return Double(attrs[r].split(separator: "\"")[1])!
+            }
+            out[id] = (v("x"), v("y"), v("w"), v("h"))
+        }
+        return out
+    }
+
+    /// Every species and complex alias is a node at exactly the file's bounds, in the shape and
+    /// colour CellDesigner gives its class.
+    func testNodesAtTheFilesBoundsInTheirClassShapes() throws {
+        let path = Self.real("celldesigner_components44.xml.gz")
+        let map = try PathwayFile.load(path: path)
+        XCTAssertEqual(map.format, "sbml-celldesigner")
+        XCTAssertFalse(map.needsLayout)
+        let expected = try Self.bounds(in: path)
+        XCTAssertEqual(expected.count, 240, "232 species aliases and 8 complex aliases in the file")
+        for (id, b) in expected {
+            guard let n = map.node(id) else { XCTFail("\(id) not drawn"); continue }
+            XCTAssertEqual(n.center.x, b.x + b.w / 2, accuracy: 1e-9, id)
+            XCTAssertEqual(n.center.y, b.y + b.h / 2, accuracy: 1e-9, id)
+            XCTAssertEqual(n.size, SIMD2(b.w, b.h), id)
+        }
+        func shapes(_ label: String) -> Set<PathwayMap.Shape> { Set(map.nodes.filter { $0.label == label }.map(\.shape)) }
+        XCTAssertEqual(shapes("RNA"), [.parallelogram])
+        XCTAssertEqual(shapes("AntiSenseRNA"), [.parallelogramLeft])
+        XCTAssertEqual(shapes("Gene"), [.rectangle])
+        XCTAssertEqual(shapes("Simple_Molecule"), [.ellipse])
+        XCTAssertEqual(shapes("Phenotype"), [.hexagon])
+        XCTAssertEqual(shapes("Protein"), [.roundRectangle])
+        XCTAssertTrue(map.nodes.contains { $0.shape == .sourceSink }, "degraded is a struck circle")
+        XCTAssertEqual(map.nodes.filter { $0.shape == .cutRectangle }.count, 8, "every complex alias has cut corners")
+        // "Truncated_br_Protein": CellDesigner's line break.
+        XCTAssertTrue(map.nodes.contains { $0.label == "Truncated\nProtein" })
+        XCTAssertEqual(map.nodes.first { $0.label == "RNA" }?.fill, Color(rgb: 0x66FF66), "the usual view's paint (ff66ff66)")
+        // Complexes come before their members, so the members are drawn on top.
+        let order = Dictionary(uniqueKeysWithValues: map.nodes.enumerated().map { ($1.id, $0) })
+        XCTAssertLessThan(order["csa4"]!, order.filter { $0.key.hasPrefix("sa") }.values.min()!)
+        // Compartments: the square and the oval, double lined, in their paint.
+        XCTAssertTrue(map.compartments.contains { $0.name == "Compartment Oval" && $0.shape == .ellipse && $0.doubleLine })
+        XCTAssertTrue(map.compartments.contains { $0.name == "Compartment Square" && $0.shape == .roundRectangle && $0.doubleLine })
+    }
+
+    /// A state transition's line runs from the reactant's anchor through the edit points (in
+    /// CellDesigner's frame between the two aliases' centres) to the product's, the process on
+    /// the segment the file names; a modifier ends at the process with its head.
+    func testReactionLinesFollowTheEditPointsAndTheProcessSitsOnItsSegment() throws {
+        let map = try PathwayFile.load(path: Self.real("celldesigner_sample.xml.gz"))
+        // re1: sa1 (50,90 80x40) east anchor to sa2 (260,90 80x40) west anchor, edit points at 0.256
+        // and 0.744 of the way between their centres (90,110)-(300,110), the process on segment 1.
+        let process = try XCTUnwrap(map.node("re1"))
+        XCTAssertEqual(process.shape, .process)
+        XCTAssertEqual(process.center.x, (90 + 0.2564102564102564 * 210 + 90 + 0.7435897435897438 * 210) / 2, accuracy: 1e-6)
+        XCTAssertEqual(process.center.y, 110, accuracy: 1e-6)
+        let into = try XCTUnwrap(map.edges.first { $0.id == "re1:r0" }), out = try XCTUnwrap(map.edges.first { $0.id == "re1:p0" })
+        XCTAssertEqual(into.start, SIMD2(130, 110), "from sa1's east side")
+        XCTAssertEqual(into.segments.count, 2, "through the first edit point to the process")
+        XCTAssertEqual(out.segments.last?.end, SIMD2(260, 110), "to sa2's west side")
+        XCTAssertEqual(out.head, .arrow)
+        // ATP (sa3) in and ADP (sa4) out through the process.
+        XCTAssertTrue(map.edges.contains { $0.from == "sa3" && $0.to == "re1" && $0.kind == .substrate })
+        XCTAssertTrue(map.edges.contains { $0.from == "re1" && $0.to == "sa4" && $0.head == .arrow })
+        XCTAssertTrue(map.edges.contains { $0.kind == .catalysis && $0.head == .circle }, "a catalysis ends in a circle")
+    }
+
+    /// Associations join their reactants at one point, dissociations split at one; logic gates
+    /// are drawn where the file puts them, their inputs running to the gate; influences are one
+    /// line without a process, unknown ones dashed.
+    func testAssociationsGatesAndInfluences() throws {
+        let map = try PathwayFile.load(path: Self.real("celldesigner_components44.xml.gz"))
+        // re12: sa31 and sa32 joined, into complex csa4.
+        let r0 = try XCTUnwrap(map.edges.first { $0.id == "re12:r0" }), r1 = try XCTUnwrap(map.edges.first { $0.id == "re12:r1" })
+        XCTAssertEqual(r0.from, "sa31")
+        XCTAssertEqual(r1.from, "sa32")
+        XCTAssertEqual(r0.segments.first?.end, r1.segments.first?.end, "both branches meet at the association point")
+        XCTAssertTrue(map.edges.contains { $0.id == "re12:p0" && $0.to == "csa4" && $0.head == .arrow })
+        let gates = map.nodes.filter { $0.id.contains(".gate") }
+        XCTAssertEqual(Set(gates.map(\.label)), ["&", "|", "!", "?"])
+        for g in gates {
+            XCTAssertTrue(map.edges.contains { $0.from == g.id && $0.head != .none }, "\(g.id) leads on to its process")
+            XCTAssertGreaterThanOrEqual(map.edges.filter { $0.to == g.id }.count, 2, "\(g.id)'s inputs run to the gate")
+        }
+        let influences = map.edges.filter { $0.id.hasSuffix(":line") }
+        XCTAssertGreaterThanOrEqual(influences.count, 15)
+        XCTAssertTrue(influences.contains { $0.head == .bar && !$0.dashed }, "negative influence")
+        XCTAssertTrue(influences.contains { $0.head == .bar && $0.dashed }, "unknown negative influence")
+        XCTAssertTrue(influences.contains { $0.head == .barArrow }, "reduced trigger")
+        XCTAssertTrue(map.edges.contains { $0.id.hasPrefix("re") && $0.dashed && $0.kind == .substrate }, "transcription is dashed")
+    }
+
+    /// CellDesigner 4.0 on SBML Level 2 Version 1 keeps its elements in the annotation itself:
+    /// the RB/E2F map is drawn at its own places, not laid out anew.
+    func testALevel2Version1MapKeepsItsLayout() throws {
+        let path = Self.real("celldesigner_cellcycle_v1.1.xml.gz")
+        let map = try PathwayFile.load(path: path)
+        XCTAssertEqual(map.format, "sbml-celldesigner")
+        let expected = try Self.bounds(in: path)
+        XCTAssertEqual(expected.count, 673)
+        var placed = 0
+        for (id, b) in expected where map.node(id)?.center == SIMD2(b.x + b.w / 2, b.y + b.h / 2) { placed += 1 }
+        XCTAssertEqual(placed, 673)
+        XCTAssertEqual(map.canvas?.size, SIMD2(5120, 5120))
+        XCTAssertGreaterThan(map.edges.count, 900)
+        XCTAssertTrue(map.compartments.contains { $0.shape == .ellipse })
+    }
+
+    /// Pixels: a protein's fill inside its box, an RNA's parallelogram leaning right (its lower
+    /// left corner inside, its upper left corner outside), the process square drawn.
+    func testShapesAndColoursInThePicture() throws {
+        let map = try PathwayFile.load(path: Self.real("celldesigner_components44.xml.gz"))
+        let rna = try XCTUnwrap(map.nodes.first { $0.label == "RNA" && $0.shape == .parallelogram })
+        var request = PathwayRequest()
+        let corner = rna.center - rna.size
+        request.region = "\(corner.x),\(corner.y),\(rna.size.x * 2),\(rna.size.y * 2)"
+        request.scale = 4
+        let picture = try PathwayPicture(map, request: request)
+        let image = try picture.draw(try S.renderer())
+        func near(_ p: SIMD2<Double>, _ rgb: UInt32, tolerance: Int = 30) -> Bool {
+            let q = picture.view.pixel(p)
+            return S.near(image, Int(q.x), Int(q.y), rgb, tolerance: tolerance)
+        }
+        let (lo, hi) = rna.frame
+        XCTAssertTrue(near(SIMD2(lo.x + 3, hi.y - 3), 0x66FF66), "the lower left corner is inside the parallelogram")
+        XCTAssertFalse(near(SIMD2(lo.x + 3, lo.y + 3), 0x66FF66), "the upper left corner is outside it")
+        XCTAssertTrue(near(SIMD2(hi.x - 3, lo.y + 3), 0x66FF66), "the upper right corner is inside")
+    }
+
+    /// Hostile values: a missing bounds is named by its line; a reaction naming an alias that is
+    /// not there is named too; huge and NaN edit points do not crash.
+    func testBadDiagramsAreNamed() throws {
+        func sbml(_ aliases: String, _ reactions: String = "") -> String {
+            """
+            <sbml xmlns="http://www.sbml.org/sbml/level2/version4" xmlns:celldesigner="http://www.sbml.org/2001/ns/celldesigner" level="2" version="4">
+            <model id="m"><annotation><celldesigner:extension><celldesigner:listOfSpeciesAliases>
+            \(aliases)
+            </celldesigner:listOfSpeciesAliases></celldesigner:extension></annotation>
+            <listOfSpecies><species id="a" name="A"/><species id="b" name="B"/></listOfSpecies>
+            <listOfReactions>\(reactions)</listOfReactions></model></sbml>
+            """
+        }
+        let a = #"<celldesigner:speciesAlias id="sa1" species="a"><celldesigner:bounds x="0" y="0" w="80" h="40"/></celldesigner:speciesAlias>"#
+        let b = #"<celldesigner:speciesAlias id="sa2" species="b"><celldesigner:bounds x="200" y="0" w="80" h="40"/></celldesigner:speciesAlias>"#
+        XCTAssertThrowsError(try PathwayFile.parse(Array(sbml(#"<celldesigner:speciesAlias id="sa1" species="a"/>"#).utf8), file: "x.xml")) {
+            let e = $0 as? PathwayError
+            XCTAssertEqual(e?.location, "line 3 <speciesAlias id=\"sa1\">")
+            XCTAssertTrue(e?.message.contains("<bounds>") == true)
+        }
+        func reaction(_ product: String, _ edit: String) -> String {
+            """
+            <reaction id="r"><annotation><celldesigner:extension><celldesigner:reactionType>STATE_TRANSITION</celldesigner:reactionType>
+            <celldesigner:baseReactants><celldesigner:baseReactant species="a" alias="sa1"/></celldesigner:baseReactants>
+            <celldesigner:baseProducts><celldesigner:baseProduct species="b" alias="\(product)"/></celldesigner:baseProducts>
+            <celldesigner:editPoints>\(edit)</celldesigner:editPoints></celldesigner:extension></annotation></reaction>
+            """
+        }
+        XCTAssertThrowsError(try PathwayFile.parse(Array(sbml(a + b, reaction("sa9", "")).utf8), file: "x.xml")) {
+            XCTAssertTrue(($0 as? PathwayError)?.message.contains("sa9 is not a species alias") == true, "\($0)")
+        }
+        // Edit points that are not numbers, or that would throw the line far past the map, are left out.
+        let odd = try PathwayFile.parse(Array(sbml(a + b, reaction("sa2", "nan,1 0.5,inf 1e300,2 x,y 0.5 0.5,0.25")).utf8), file: "x.xml")
+        // The one good point, (0.5, 0.25) between the centres (40,20) and (240,20), is (140, 70); the
+        // process sits in the middle of the first segment, from (40,20) to it.
+        XCTAssertEqual(odd.node("r")?.center, SIMD2(90, 45), "the one good edit point is kept")
+        XCTAssertLessThan(odd.bounds.max.x, 1000)
+    }
+}
