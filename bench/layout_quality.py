@@ -8,9 +8,12 @@ graph (the same nodes at the same sizes, the same edges, currency copies include
 - crossings: points where two edges that share no end cross (edges as drawn: molshot's polylines,
   dot's splines flattened, each from its tail's centre to its head's centre);
 - length: the edges' total length (dot gets molshot's spacing: 40 between nodes, ranks about 110 apart);
-- aspect: the longer side of the nodes' bounding box over the shorter.
+- aspect: the longer side of the nodes' bounding box over the shorter;
+- area: the nodes' bounding box (their sizes included) over dot's.
 One RESULT line a graph (ratio = dot's crossings over molshot's: 1 or more is as few as dot's or
-fewer), then the medians over the set."""
+fewer), then the medians over the set. The large graphs (800 nodes and more: the RB/E2F
+CellDesigner map, Recon1's carbohydrate map, e_coli_core) also print a line each with
+`target=` saying whether crossings are at most dot's and the area at most 1.5 times dot's."""
 import argparse, json, os, shutil, statistics, subprocess, sys, tempfile
 
 
@@ -120,6 +123,14 @@ def aspect(nodes):
     return max(w, h) / min(w, h)
 
 
+def area(nodes):
+    x0 = min(x - w / 2 for x, _, w, _ in nodes.values())
+    x1 = max(x + w / 2 for x, _, w, _ in nodes.values())
+    y0 = min(y - h / 2 for _, y, _, h in nodes.values())
+    y1 = max(y + h / 2 for _, y, _, h in nodes.values())
+    return max(x1 - x0, 1) * max(y1 - y0, 1)
+
+
 def measure(molshot, dot, graphs, label=print):
     rows = []
     work = tempfile.mkdtemp(prefix="molshot-bench-layout-")
@@ -132,9 +143,14 @@ def measure(molshot, dot, graphs, label=print):
             theirs = (crossings(dedges), length(dedges), aspect(pos))
             ratio = (theirs[0] + 1) / (mine[0] + 1)
             rows.append((mine, theirs))
+            over = area(nodes) / area(pos)
             label(f"RESULT suite=pathway case=layout-crossings-{name} molshot={mine[0]} peer=graphviz-dot:{theirs[0]} "
                   f"ratio={ratio:.2f} nodes={len(nodes)} edges={len(edges)} length={mine[1]:.0f}/dot:{theirs[1]:.0f} "
-                  f"aspect={mine[2]:.2f}/dot:{theirs[2]:.2f}")
+                  f"aspect={mine[2]:.2f}/dot:{theirs[2]:.2f} area-over-dot={over:.2f}")
+            if len(nodes) >= 800:
+                met = "met" if mine[0] <= theirs[0] and over <= 1.5 else "missed"
+                label(f"RESULT suite=pathway case=layout-large-{name} molshot={mine[0]} peer=graphviz-dot:{theirs[0]} ratio={ratio:.2f} "
+                      f"nodes={len(nodes)} area-over-dot={over:.2f} target={met} (crossings <= dot's, area <= 1.5x)")
         if rows:
             mc = statistics.median(r[0][0] for r in rows)
             dc = statistics.median(r[1][0] for r in rows)
@@ -156,6 +172,10 @@ def real_graphs(corpus, shared):
     here = os.path.dirname(os.path.abspath(__file__))
     fixtures = os.path.join(here, "..", "Tests", "Fixtures", "pathways-real")
     wanted.append((fixtures, ["sbml_multi_YeastMAPK.xml.gz", "sbml3_membrane.xml"]))
+    # The large ones: past 800 nodes once laid out anew.
+    wanted.append((fixtures, ["celldesigner_cellcycle_v1.1.xml.gz"]))
+    wanted.append((os.path.join(shared, "pathways-real"), ["escher_recon1_carbohydrate.json"]))
+    wanted.append((os.path.join(corpus, "pathways"), ["escher_e_coli_core.json"]))
     return [os.path.join(d, f) for d, names in wanted for f in names if os.path.exists(os.path.join(d, f))]
 
 

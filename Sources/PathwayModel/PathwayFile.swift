@@ -53,9 +53,11 @@ public enum PathwayFile {
         if map.needsLayout { map = layout.laidOut(map) }
         // Places past what a Double holds once added up (a size of 1e308 beside another) leave no
         // picture, tile or JSON to make: said here, for every front end.
+        // A layout's arithmetic on such sizes can leave a place not a number, which min and max pass over.
         let b = map.bounds
         guard b.min.x.isFinite, b.min.y.isFinite, b.max.x.isFinite, b.max.y.isFinite,
-              (b.max.x - b.min.x).isFinite, (b.max.y - b.min.y).isFinite else {
+              (b.max.x - b.min.x).isFinite, (b.max.y - b.min.y).isFinite,
+              map.nodes.allSatisfy({ !$0.center.x.isNaN && !$0.center.y.isNaN }) else {
             throw PathwayError(file: file, "the map's extent is not a finite number: its places or sizes reach past what can be drawn")
         }
         return map

@@ -63,7 +63,6 @@ public struct PathwayLayout: Sendable {
         }
         let index = Dictionary(nodes.enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { a, _ in a })
         let copyIndices = Set(copies.map(\.node))
-        let ranked = nodes.indices.filter { !copyIndices.contains($0) }
         // Directed edges between ranked nodes, cycles broken.
         var pairs: [(Int, Int)] = []
         for e in edges {
@@ -71,12 +70,18 @@ public struct PathwayLayout: Sendable {
                   !copyIndices.contains(f), !copyIndices.contains(t) else { continue }
             pairs.append((f, t))
         }
+        // Nodes joined to nothing (a diagram's unused aliases) are not ranked: they would widen
+        // the top rank by hundreds; they go in rows under the drawing.
+        var joined = Set(pairs.flatMap { [$0.0, $0.1] })
+        for c in copies { if let p = index[c.partner] { joined.insert(p) } }
+        let ranked = nodes.indices.filter { !copyIndices.contains($0) && joined.contains($0) }
+        let isolated = nodes.indices.filter { !copyIndices.contains($0) && !joined.contains($0) }
         // Cycles broken two ways (fewest reversed edges; a depth-first walk's back edges, as dot
         // does) and ranks counted from the sources or from the sinks: each is ordered, and the
         // drawing with the fewest crossings is kept (the shorter edges among equals).
-        // Large graphs (past 400 edges) get one way and fewer starts: the work grows with their
-        // square, and a map that size is read by its regions anyway.
-        let large = pairs.count > 400
+        // Graphs past 4,000 edges get one way and fewer starts: the work grows faster than
+        // their size, and a map that size is read by its regions anyway.
+        let large = pairs.count > 4000
         var best: (acyclic: [(Int, Int)], layers: [[Int]], links: [(Int, Int)], chains: [Int: [Int]], score: (Int, Int))?
         for breaking in 0..<(large ? 1 : 2) {
             let acyclic = breaking == 0 ? PathwayLayout.breakingCycles(pairs, nodes: ranked) : PathwayLayout.depthFirstAcyclic(pairs, nodes: ranked)
@@ -139,6 +144,23 @@ public struct PathwayLayout: Sendable {
             for v in layer { position[v] = SIMD2(x[v]!, Double(r) * rankSeparation) }
         }
         for n in ranked where position[n] == nil { position[n] = .zero }
+        // The unjoined nodes in rows under the drawing, each row as wide as the drawing (at least 1,000).
+        if !isolated.isEmpty {
+            let placed = position.filter { $0.key < nodes.count }.values
+            let left = placed.map(\.x).min() ?? 0, right = max(placed.map(\.x).max() ?? 0, left + 1000)
+            var y = (placed.map(\.y).max() ?? -rankSeparation) + rankSeparation, x = left, rowHeight = 0.0
+            for n in isolated {
+                let w = max(nodes[n].size.x, 10), h = max(nodes[n].size.y, 10)
+                if x > left && x + w > right {
+                    x = left
+                    y += rowHeight + nodeSeparation
+                    rowHeight = 0
+                }
+                position[n] = SIMD2(x + w / 2, y + h / 2)
+                x += w + nodeSeparation
+                rowHeight = max(rowHeight, h)
+            }
+        }
         // Currency copies beside their partner at its height, alternating sides, outwards.
         var besides: [String: Int] = [:]
         for c in copies {
@@ -256,110 +278,158 @@ public struct PathwayLayout: Sendable {
     /// simplex method of Gansner, Koutsofios, North and Vo (1993), from a feasible `start`: a tree
     /// of tight edges spanning each connected part, then tree edges with a negative cut value
     /// exchanged for the slackest-but-least non-tree edge across the same cut until none is
-    /// left (or a bound on the exchanges is reached). Nil where a check fails, so that the caller
-    /// keeps its other rankings.
+    /// left (or a bound on the exchanges is reached). Each round roots the tree, numbers it in
+    /// depth-first order (a node is below another when its number lies in the other's span) and
+    /// gets every cut value at once by walking each edge's tree path, so that a round costs the
+    /// edges times their paths' length, not the nodes times the edges. Nil where a check fails,
+    /// so that the caller keeps its other rankings.
     static func networkSimplexRanks(_ pairs: [(Int, Int)], nodes: [Int], start: [Int: Int], maxExchanges: Int = 400) -> [Int: Int]? {
-        var rank = start
-        let edges = pairs.filter { $0.0 != $0.1 }
-        guard !edges.isEmpty else { return rank }
-        var incident: [Int: [Int]] = [:]  // node -> edge indices
-        for (k, (f, t)) in edges.enumerated() {
-            incident[f, default: []].append(k)
-            incident[t, default: []].append(k)
+        let given = pairs.filter { $0.0 != $0.1 }
+        guard !given.isEmpty else { return start }
+        // Dense indices for the nodes.
+        var ids: [Int] = [], dense: [Int: Int] = [:]
+        func index(_ v: Int) -> Int {
+            if let k = dense[v] { return k }
+            dense[v] = ids.count
+            ids.append(v)
+            return ids.count - 1
         }
-        func slack(_ k: Int) -> Int { rank[edges[k].1]! - rank[edges[k].0]! - 1 }
+        for v in nodes { _ = index(v) }
+        let edges = given.map { (index($0.0), index($0.1)) }
+        let n = ids.count
+        var rank = ids.map { start[$0] ?? 0 }
+        var incident = [[Int]](repeating: [], count: n)
+        for (k, (f, t)) in edges.enumerated() {
+            incident[f].append(k)
+            incident[t].append(k)
+        }
+        func other(_ k: Int, _ v: Int) -> Int { edges[k].0 == v ? edges[k].1 : edges[k].0 }
+        func slack(_ k: Int) -> Int { rank[edges[k].1] - rank[edges[k].0] - 1 }
         guard edges.indices.allSatisfy({ slack($0) >= 0 }) else { return nil }
         var inTree = [Bool](repeating: false, count: edges.count)
-        var seen = Set<Int>()
+        var partOf = [Int](repeating: -1, count: n), inTight = [Bool](repeating: false, count: n)
+        var parts: [[Int]] = []
         // A feasible tight tree over each connected part.
-        for root in nodes where !seen.contains(root) && incident[root] != nil {
-            // The tree's nodes as a set, and in the order they joined it: walked in that order, so
-            // that ties go the same way every run (a set's order changes with each process's hash seed).
-            var tree: Set<Int> = [root], members = [root]
-            // The part's nodes, to know when the tree spans it.
-            var part: Set<Int> = [root], stack = [root]
-            while let v = stack.popLast() {
-                for k in incident[v] ?? [] {
-                    let w = edges[k].0 == v ? edges[k].1 : edges[k].0
-                    if part.insert(w).inserted { stack.append(w) }
+        for root in 0..<n where partOf[root] < 0 && !incident[root].isEmpty {
+            var part = [root], head = 0
+            partOf[root] = parts.count
+            while head < part.count {
+                let v = part[head]
+                head += 1
+                for k in incident[v] where partOf[other(k, v)] < 0 {
+                    partOf[other(k, v)] = parts.count
+                    part.append(other(k, v))
                 }
             }
-            while tree.count < part.count {
-                // Grow along tight edges.
-                var grew = true
-                while grew {
-                    grew = false
-                    for v in members {
-                        for k in incident[v] ?? [] where !inTree[k] && slack(k) == 0 {
-                            let w = edges[k].0 == v ? edges[k].1 : edges[k].0
-                            if !tree.contains(w) {
-                                tree.insert(w)
-                                members.append(w)
-                                inTree[k] = true
-                                grew = true
-                            }
-                        }
+            var members = [root]
+            inTight[root] = true
+            while members.count < part.count {
+                // Grow along tight edges (members in the order they joined: the same every run).
+                var next = 0
+                while next < members.count {
+                    let v = members[next]
+                    next += 1
+                    for k in incident[v] where !inTree[k] && slack(k) == 0 && !inTight[other(k, v)] {
+                        inTight[other(k, v)] = true
+                        members.append(other(k, v))
+                        inTree[k] = true
                     }
                 }
-                guard tree.count < part.count else { break }
+                guard members.count < part.count else { break }
                 // The incident edge with least slack; shift the tree to make it tight.
                 var best: (k: Int, slack: Int)? = nil
                 for v in members {
-                    for k in incident[v] ?? [] {
-                        let w = edges[k].0 == v ? edges[k].1 : edges[k].0
-                        if !tree.contains(w), best == nil || slack(k) < best!.slack { best = (k, slack(k)) }
+                    for k in incident[v] where !inTight[other(k, v)] {
+                        if best == nil || slack(k) < best!.slack { best = (k, slack(k)) }
                     }
                 }
                 guard let b = best else { return nil }
-                let delta = tree.contains(edges[b.k].0) ? b.slack : -b.slack
-                for v in tree { rank[v]! += delta }
+                let delta = inTight[edges[b.k].0] ? b.slack : -b.slack
+                for v in members { rank[v] += delta }
             }
-            seen.formUnion(part)
+            parts.append(part)
         }
-        // Tree adjacency and the side of each tree edge's cut.
-        func component(without cut: Int, from v: Int) -> Set<Int> {
-            var out: Set<Int> = [v], stack = [v]
-            while let x = stack.popLast() {
-                for k in incident[x] ?? [] where inTree[k] && k != cut {
-                    let y = edges[k].0 == x ? edges[k].1 : edges[k].0
-                    if out.insert(y).inserted { stack.append(y) }
+        // The tree rooted in each part: parents, depths and depth-first spans.
+        var parent = [Int](repeating: -1, count: n), parentEdge = [Int](repeating: -1, count: n)
+        var depth = [Int](repeating: 0, count: n), enter = [Int](repeating: 0, count: n), leave = [Int](repeating: 0, count: n)
+        func numberTree() {
+            var clock = 0
+            for part in parts {
+                let r = part[0]
+                parent[r] = -1
+                parentEdge[r] = -1
+                depth[r] = 0
+                enter[r] = clock
+                clock += 1
+                var stack: [(v: Int, next: Int)] = [(r, 0)]
+                while let (v, i) = stack.last {
+                    if i < incident[v].count {
+                        stack[stack.count - 1].next = i + 1
+                        let k = incident[v][i]
+                        guard inTree[k], k != parentEdge[v] else { continue }
+                        let w = other(k, v)
+                        parent[w] = v
+                        parentEdge[w] = k
+                        depth[w] = depth[v] + 1
+                        enter[w] = clock
+                        clock += 1
+                        stack.append((w, 0))
+                    } else {
+                        leave[v] = clock
+                        clock += 1
+                        stack.removeLast()
+                    }
                 }
             }
-            return out
         }
+        func below(_ v: Int, _ c: Int) -> Bool { enter[c] <= enter[v] && leave[v] <= leave[c] }
+        var cut = [Int](repeating: 0, count: edges.count)
         for _ in 0..<maxExchanges {
-            // A tree edge with a negative cut value: more edges cross its cut against it than with it.
-            var leaving: (k: Int, tail: Set<Int>)? = nil
-            for k in edges.indices where inTree[k] {
-                let tail = component(without: k, from: edges[k].0)
-                var cut = 0
-                for j in edges.indices {
-                    let a = tail.contains(edges[j].0), b = tail.contains(edges[j].1)
-                    if a && !b { cut += 1 } else if !a && b { cut -= 1 }
+            numberTree()
+            // Every tree edge's cut value: each edge adds to the cuts along its tree path, +1 where
+            // it runs from the cut's tail side to its head side, -1 the other way.
+            for k in cut.indices { cut[k] = 0 }
+            for (u, v) in edges {
+                var a = u, b = v
+                while a != b {
+                    guard a >= 0, b >= 0 else { return nil }
+                    if depth[a] >= depth[b] {
+                        let t = parentEdge[a]
+                        cut[t] += edges[t].0 == a ? 1 : -1
+                        a = parent[a]
+                    } else {
+                        let t = parentEdge[b]
+                        cut[t] += edges[t].0 == b ? -1 : 1
+                        b = parent[b]
+                    }
                 }
-                if cut < 0 { leaving = (k, tail); break }
             }
-            guard let (k, tail) = leaving else { break }
+            // A tree edge with a negative cut value: more edges cross its cut against it than with it.
+            guard let k = edges.indices.first(where: { inTree[$0] && cut[$0] < 0 }) else { break }
+            let child = parent[edges[k].0] == edges[k].1 && parentEdge[edges[k].0] == k ? edges[k].0 : edges[k].1
+            let tailBelow = edges[k].0 == child
+            func onTail(_ v: Int) -> Bool { below(v, child) == tailBelow && partOf[v] == partOf[child] }
             // The non-tree edge from the head's side to the tail's with the least slack enters.
             var entering: Int? = nil
-            for j in edges.indices where !inTree[j] && !tail.contains(edges[j].0) && tail.contains(edges[j].1) {
+            for j in edges.indices where !inTree[j] && !onTail(edges[j].0) && onTail(edges[j].1) && partOf[edges[j].0] == partOf[child] {
                 if entering == nil || slack(j) < slack(entering!) { entering = j }
             }
             guard let j = entering else { break }
             let delta = slack(j)
             // The head's side moves down by the slack, which makes the entering edge tight.
-            let part = component(without: k, from: edges[k].1)
-            for v in part { rank[v]! += delta }
+            for v in parts[partOf[child]] where !onTail(v) { rank[v] += delta }
             inTree[k] = false
             inTree[j] = true
         }
         guard edges.indices.allSatisfy({ slack($0) >= 0 }) else { return nil }
-        let lowest = rank.values.min() ?? 0
-        for key in rank.keys { rank[key]! -= lowest }
+        var out = start
+        for (k, v) in ids.enumerated() { out[v] = rank[k] }
+        let lowest = out.values.min() ?? 0
+        for key in out.keys { out[key]! -= lowest }
         // Nodes without edges go to a rank of their own below the rest, out of the graph's way.
-        let last = rank.values.max() ?? 0
-        for v in nodes where incident[v] == nil { rank[v] = last + 1 }
-        return rank
+        let last = out.values.max() ?? 0
+        for v in nodes where incident[dense[v]!].isEmpty { out[v] = last + 1 }
+        return out
     }
 
     /// Rank 0 for sources, then the longest path from them.
@@ -415,14 +485,64 @@ public struct PathwayLayout: Sendable {
     /// its neighbours' places in the layer before (the barycenter breaking ties), each sweep
     /// followed by transposition (neighbours in a layer swapped wherever that crosses fewer
     /// edges), keeping the best order seen. Returns its crossings.
+    /// Connected parts are ordered each on its own and set side by side, left to right in the
+    /// order they first appear (single nodes last), as dot does: no edge of one part crosses
+    /// another's, and the search is spent where the crossings are.
     @discardableResult
     static func order(_ layers: inout [[Int]], links: [(Int, Int)], sweeps: Int, restarts: Int = 6) -> Int {
+        let count = max(layers.joined().max() ?? -1, links.map { max($0.0, $0.1) }.max() ?? -1) + 1
+        var root = Array(0..<count)
+        func find(_ v: Int) -> Int {
+            var v = v
+            while root[v] != v {
+                root[v] = root[root[v]]
+                v = root[v]
+            }
+            return v
+        }
+        for (a, b) in links {
+            let ra = find(a), rb = find(b)
+            if ra != rb { root[max(ra, rb)] = min(ra, rb) }
+        }
+        var partOf = [Int](repeating: -1, count: count), sizes: [Int] = [], roots: [Int: Int] = [:]
+        for v in layers.joined() {
+            let r = find(v)
+            if roots[r] == nil {
+                roots[r] = sizes.count
+                sizes.append(0)
+            }
+            partOf[v] = roots[r]!
+            sizes[partOf[v]] += 1
+        }
+        guard sizes.count > 1 else { return orderConnected(&layers, links: links, sweeps: sweeps, restarts: restarts) }
+        var parts = [[[Int]]](repeating: Array(repeating: [], count: layers.count), count: sizes.count)
+        for (r, layer) in layers.enumerated() { for v in layer { parts[partOf[v]][r].append(v) } }
+        var partLinks = [[(Int, Int)]](repeating: [], count: sizes.count)
+        for (a, b) in links where partOf[a] >= 0 { partLinks[partOf[a]].append((a, b)) }
+        var total = 0
+        for p in parts.indices where sizes[p] > 1 {
+            total += orderConnected(&parts[p], links: partLinks[p], sweeps: sweeps, restarts: restarts)
+        }
+        let sequence = parts.indices.filter { sizes[$0] > 1 } + parts.indices.filter { sizes[$0] <= 1 }
+        for r in layers.indices { layers[r] = sequence.flatMap { parts[$0][r] } }
+        return total
+    }
+
+    /// `order` for one connected part.
+    static func orderConnected(_ layers: inout [[Int]], links: [(Int, Int)], sweeps: Int, restarts: Int) -> Int {
         var up: [Int: [Int]] = [:], down: [Int: [Int]] = [:]
         for (a, b) in links {
             down[a, default: []].append(b)
             up[b, default: []].append(a)
         }
-        var best = layers, bestCrossings = crossings(layers, down: down)
+        // Node numbers are dense (nodes, then bend points): arrays indexed by them.
+        let count = max(layers.joined().max() ?? -1, links.map { max($0.0, $0.1) }.max() ?? -1) + 1
+        var g = Graph(count: count, layers: layers)
+        for (a, b) in links where g.layer[a] >= 0 && g.layer[b] == g.layer[a] + 1 {
+            g.down[a].append(b)
+            g.up[b].append(a)
+        }
+        var best = layers, bestCrossings = g.crossings(layers)
         // Starts: the given order, depth-first walks from the top and from the bottom, and a few
         // shuffles (a fixed seed: the same map is always laid out the same way).
         var starts = [layers, depthFirst(layers, up: up, down: down), depthFirst(layers.reversed(), up: down, down: up).reversed()]
@@ -437,33 +557,35 @@ public struct PathwayLayout: Sendable {
                 return l
             })
         }
+        var key = [(Double, Double, Double)](repeating: (0, 0, 0), count: count)
         for start in starts where bestCrossings > 0 {
             var current = start
-            transpose(&current, up: up, down: down)
-            var c = crossings(current, down: down)
+            g.transpose(&current)
+            var c = g.crossings(current)
             if c < bestCrossings { (best, bestCrossings) = (current, c) }
             var stale = 0
             for sweep in 0..<sweeps where bestCrossings > 0 {
                 let downward = sweep % 2 == 0
+                g.place(current)
                 let range: [Int] = downward ? Array(current.indices.dropFirst()) : Array(current.indices.dropLast().reversed())
                 for r in range {
-                    let fixed = current[downward ? r - 1 : r + 1]
-                    let place = Dictionary(fixed.enumerated().map { ($0.element, Double($0.offset)) }, uniquingKeysWith: { a, _ in a })
-                    let here = Dictionary(current[r].enumerated().map { ($0.element, Double($0.offset)) }, uniquingKeysWith: { a, _ in a })
-                    var key: [Int: (Double, Double, Double)] = [:]
                     for v in current[r] {
-                        let ps = ((downward ? up[v] : down[v]) ?? []).compactMap { place[$0] }.sorted()
+                        let here = Double(g.position[v])
+                        var ps: [Double] = []
+                        for w in downward ? g.up[v] : g.down[v] { ps.append(Double(g.position[w])) }
                         if ps.isEmpty {
-                            key[v] = (here[v]!, here[v]!, here[v]!)
+                            key[v] = (here, here, here)
                         } else {
+                            ps.sort()
                             let median = ps.count % 2 == 1 ? ps[ps.count / 2] : (ps[ps.count / 2 - 1] + ps[ps.count / 2]) / 2
-                            key[v] = (median, ps.reduce(0, +) / Double(ps.count), here[v]!)
+                            key[v] = (median, ps.reduce(0, +) / Double(ps.count), here)
                         }
                     }
-                    current[r].sort { key[$0]! < key[$1]! }
+                    current[r].sort { key[$0] < key[$1] }
+                    for (k, v) in current[r].enumerated() { g.position[v] = k }
                 }
-                transpose(&current, up: up, down: down, equal: sweep % 2 == 1)
-                c = crossings(current, down: down)
+                g.transpose(&current, equal: sweep % 2 == 1)
+                c = g.crossings(current)
                 if c < bestCrossings {
                     (best, bestCrossings) = (current, c)
                     stale = 0
@@ -473,8 +595,129 @@ public struct PathwayLayout: Sendable {
                 }
             }
         }
+        // Then sifting of the best, while it helps.
+        var current = best
+        for _ in 0..<4 where bestCrossings > 0 {
+            g.sift(&current)
+            g.transpose(&current)
+            let c = g.crossings(current)
+            guard c < bestCrossings else { break }
+            (best, bestCrossings) = (current, c)
+        }
         layers = best
         return bestCrossings
+    }
+
+    /// The layered graph as arrays indexed by node number: each node's layer, its links to the
+    /// layer below and above, and its place in its layer (kept up to date by the steps).
+    struct Graph {
+        var layer: [Int]
+        var up: [[Int]]
+        var down: [[Int]]
+        var position: [Int]
+
+        init(count: Int, layers: [[Int]]) {
+            layer = [Int](repeating: -1, count: count)
+            up = [[Int]](repeating: [], count: count)
+            down = up
+            position = [Int](repeating: 0, count: count)
+            for (r, l) in layers.enumerated() { for v in l { layer[v] = r } }
+        }
+
+        mutating func place(_ layers: [[Int]]) {
+            for l in layers { for (k, v) in l.enumerated() { position[v] = k } }
+        }
+
+        /// Edge crossings between adjacent layers: the inversions of each layer's lower ends,
+        /// counted with a Fenwick tree.
+        mutating func crossings(_ layers: [[Int]]) -> Int {
+            place(layers)
+            var total = 0
+            var ends: [Int] = [], tree: [Int] = []
+            for r in layers.indices.dropLast() {
+                ends.removeAll(keepingCapacity: true)
+                for v in layers[r] {
+                    let first = ends.count
+                    for w in down[v] { ends.append(position[w]) }
+                    ends[first...].sort()
+                }
+                tree = [Int](repeating: 0, count: layers[r + 1].count + 1)
+                for (k, e) in ends.enumerated() {
+                    var i = e + 1, seen = 0
+                    while i > 0 { seen += tree[i]; i -= i & -i }
+                    total += k - seen
+                    i = e + 1
+                    while i < tree.count { tree[i] += 1; i += i & -i }
+                }
+            }
+            return total
+        }
+
+        /// Crossings between the edges of u and of v above and below, with u left of v and right of it.
+        func crossings(_ u: Int, _ v: Int) -> (uv: Int, vu: Int) {
+            var uv = 0, vu = 0
+            for a in up[u] {
+                for b in up[v] where position[a] != position[b] {
+                    if position[a] > position[b] { uv += 1 } else { vu += 1 }
+                }
+            }
+            for a in down[u] {
+                for b in down[v] where position[a] != position[b] {
+                    if position[a] > position[b] { uv += 1 } else { vu += 1 }
+                }
+            }
+            return (uv, vu)
+        }
+
+        /// Sifting (Matuszewski, Schönfeld and Molitor): each node of a layer, the most linked
+        /// first, is taken out and put back where it crosses fewest edges with the layers above
+        /// and below (its old place where that is as good), moving past one neighbour at a time.
+        mutating func sift(_ layers: inout [[Int]]) {
+            place(layers)
+            for r in layers.indices where layers[r].count > 2 {
+                let nodes = layers[r].sorted { (up[$0].count + down[$0].count, $1) > (up[$1].count + down[$1].count, $0) }
+                for v in nodes {
+                    var l = layers[r]
+                    let from = position[v]
+                    l.remove(at: from)
+                    // The cost of v at each place, relative to the far left.
+                    var delta = 0, best = (0, 0), here = 0
+                    for (k, u) in l.enumerated() {
+                        let c = crossings(u, v)
+                        delta += c.uv - c.vu
+                        if k + 1 == from { here = delta }
+                        if delta < best.1 { best = (k + 1, delta) }
+                    }
+                    let to = best.1 < here ? best.0 : from
+                    l.insert(v, at: to)
+                    layers[r] = l
+                    for (k, w) in l.enumerated() { position[w] = k }
+                }
+            }
+        }
+
+        /// Swaps neighbours in each layer while that lowers the crossings with the layers above and
+        /// below. With `equal`, the first pass also swaps neighbours whose order makes no difference
+        /// (as dot does every other sweep), to leave a plateau the strict passes cannot.
+        mutating func transpose(_ layers: inout [[Int]], equal: Bool = false) {
+            place(layers)
+            for pass in 0..<8 {
+                var improved = false
+                for r in layers.indices where layers[r].count > 1 {
+                    for k in 0..<(layers[r].count - 1) {
+                        let u = layers[r][k], v = layers[r][k + 1]
+                        let (now, swapped) = crossings(u, v)
+                        if swapped < now || (equal && pass == 0 && swapped == now && now > 0) {
+                            layers[r].swapAt(k, k + 1)
+                            position[u] = k + 1
+                            position[v] = k
+                            improved = true
+                        }
+                    }
+                }
+                if !improved { break }
+            }
+        }
     }
 
     /// Each layer in the order a depth-first walk of the graph (edges either way) meets its nodes.
@@ -495,54 +738,12 @@ public struct PathwayLayout: Sendable {
         return out
     }
 
-    /// Swaps neighbours in each layer while that lowers the crossings with the layers above and below.
-    /// With `equal`, the first pass also swaps neighbours whose order makes no difference (as dot
-    /// does every other sweep), to leave a plateau the strict passes cannot.
-    static func transpose(_ layers: inout [[Int]], up: [Int: [Int]], down: [Int: [Int]], equal: Bool = false) {
-        var position: [Int: Int] = [:]
-        for layer in layers { for (k, v) in layer.enumerated() { position[v] = k } }
-        // Crossings between the edges of u and of v (u left of v) to one side.
-        func crossed(_ u: Int, _ v: Int, _ side: [Int: [Int]]) -> Int {
-            var n = 0
-            for a in side[u] ?? [] { for b in side[v] ?? [] where position[a]! > position[b]! { n += 1 } }
-            return n
-        }
-        for pass in 0..<8 {
-            var improved = false
-            for r in layers.indices where layers[r].count > 1 {
-                for k in 0..<(layers[r].count - 1) {
-                    let u = layers[r][k], v = layers[r][k + 1]
-                    let now = crossed(u, v, up) + crossed(u, v, down), swapped = crossed(v, u, up) + crossed(v, u, down)
-                    if swapped < now || (equal && pass == 0 && swapped == now && now > 0) {
-                        layers[r].swapAt(k, k + 1)
-                        position[u] = k + 1
-                        position[v] = k
-                        improved = true
-                    }
-                }
-            }
-            if !improved { break }
-        }
-    }
-
     /// Edge crossings between adjacent layers.
     static func crossings(_ layers: [[Int]], down: [Int: [Int]]) -> Int {
-        var total = 0
-        for r in layers.indices.dropLast() {
-            let below = Dictionary(layers[r + 1].enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { a, _ in a })
-            var ends: [Int] = []
-            for v in layers[r] { ends += (down[v] ?? []).compactMap { below[$0] }.sorted() }
-            // Inversions of the sequence of lower ends, counted with a Fenwick tree.
-            var tree = [Int](repeating: 0, count: layers[r + 1].count + 1)
-            for (k, e) in ends.enumerated() {
-                var i = e + 1, seen = 0
-                while i > 0 { seen += tree[i]; i -= i & -i }
-                total += k - seen
-                i = e + 1
-                while i < tree.count { tree[i] += 1; i += i & -i }
-            }
-        }
-        return total
+        let count = max(layers.joined().max() ?? -1, down.flatMap { [$0.key] + $0.value }.max() ?? -1) + 1
+        var g = Graph(count: count, layers: layers)
+        for (a, bs) in down { for b in bs where g.layer[a] >= 0 && g.layer[b] == g.layer[a] + 1 { g.down[a].append(b) } }
+        return g.crossings(layers)
     }
 
     /// x of every node: each layer left to right with the spacing, then moved toward the median

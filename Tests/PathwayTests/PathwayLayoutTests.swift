@@ -75,4 +75,80 @@ final class PathwayLayoutTests: XCTestCase {
         XCTAssertEqual(rank[5], rank.values.max(), "a node without edges in a rank below the rest")
         XCTAssertEqual(rank.values.min(), 0)
     }
+
+    /// Nodes joined to nothing go in rows under the drawing, not in its top rank.
+    func testUnjoinedNodesGoInRowsUnderTheDrawing() throws {
+        var map = PathwayMap()
+        map.needsLayout = true
+        for id in ["a", "b", "c"] {
+            map.nodes.append(PathwayMap.Node(id: id, kind: .geneProduct, center: .zero, size: SIMD2(80, 40), shape: .roundRectangle, label: id))
+        }
+        map.edges = [PathwayMap.Edge(id: "ab", from: "a", to: "b", kind: .plain, start: .zero, segments: [.line(to: .zero)]),
+                     PathwayMap.Edge(id: "bc", from: "b", to: "c", kind: .plain, start: .zero, segments: [.line(to: .zero)])]
+        for k in 0..<40 {
+            map.nodes.append(PathwayMap.Node(id: "lone\(k)", kind: .geneProduct, center: .zero, size: SIMD2(80, 40), shape: .roundRectangle))
+        }
+        let laid = PathwayLayout().laidOut(map)
+        let joinedBottom = ["a", "b", "c"].map { laid.node($0)!.frame.max.y }.max()!
+        let lone = laid.nodes.filter { $0.id.hasPrefix("lone") }
+        XCTAssertTrue(lone.allSatisfy { $0.frame.min.y > joinedBottom }, "under the drawing")
+        let width = laid.bounds.max.x - laid.bounds.min.x
+        XCTAssertLessThanOrEqual(width, 1100, "in rows about 1,000 wide, not one row of 40 (4,800)")
+        for (i, p) in lone.enumerated() {
+            for q in lone[(i + 1)...] {
+                let d = p.center - q.center
+                XCTAssertTrue(Swift.abs(d.x) >= 80 || Swift.abs(d.y) >= 40, "\(p.id) and \(q.id) overlap")
+            }
+        }
+    }
+
+    /// Each connected part is ordered on its own and the parts set side by side: two parts given
+    /// interleaved come apart, with no crossing between them.
+    func testConnectedPartsAreOrderedApart() {
+        // Part one: 0 -> 3, 0 -> 5, 2 -> 3; part two: 1 -> 4, 1 -> 6, 7 -> 6 (interleaved as given).
+        var layers = [[0, 1, 2, 7], [3, 4, 5, 6]]
+        let links = [(0, 3), (0, 5), (2, 3), (1, 4), (1, 6), (7, 6)]
+        var down: [Int: [Int]] = [:]
+        for (a, b) in links { down[a, default: []].append(b) }
+        XCTAssertGreaterThan(PathwayLayout.crossings(layers, down: down), 0)
+        XCTAssertEqual(PathwayLayout.order(&layers, links: links, sweeps: 8), 0)
+        XCTAssertEqual(PathwayLayout.crossings(layers, down: down), 0)
+        for layer in layers {
+            let part = layer.map { [0, 2, 3, 5].contains($0) ? 1 : 2 }
+            XCTAssertEqual(part, part.sorted(), "one part after the other in \(layer)")
+        }
+    }
+
+    /// Network simplex on random graphs of several parts: every edge at least a rank long, the
+    /// total no longer than the longest path's, and no single node can move a rank up or down
+    /// and shorten it (what an optimum must hold).
+    func testNetworkSimplexOnRandomGraphs() throws {
+        var seed: UInt64 = 12345
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        for _ in 0..<20 {
+            let n = 20 + next(40)
+            var pairs: [(Int, Int)] = []
+            for _ in 0..<(n + next(2 * n)) {
+                let a = next(n), b = next(n)
+                if a < b { pairs.append((a, b)) }  // a DAG: low numbers to high
+            }
+            let nodes = Array(0..<n)
+            let start = PathwayLayout.longestPathRanks(pairs, nodes: nodes)
+            let rank = try XCTUnwrap(PathwayLayout.networkSimplexRanks(pairs, nodes: nodes, start: start, maxExchanges: 10_000))
+            func total(_ r: [Int: Int]) -> Int { pairs.map { r[$0.1]! - r[$0.0]! }.reduce(0, +) }
+            for (f, t) in pairs { XCTAssertGreaterThanOrEqual(rank[t]! - rank[f]!, 1) }
+            XCTAssertLessThanOrEqual(total(rank), total(start))
+            for v in nodes {
+                for step in [-1, 1] {
+                    var moved = rank
+                    moved[v]! += step
+                    guard pairs.allSatisfy({ moved[$0.1]! - moved[$0.0]! >= 1 }) else { continue }
+                    XCTAssertGreaterThanOrEqual(total(moved), total(rank), "node \(v) moved \(step) shortens the edges")
+                }
+            }
+        }
+    }
 }

@@ -346,14 +346,18 @@ final class HostilePathwayValuesTests: XCTestCase {
             <glyph id="b" class="macromolecule"><bbox x="1e308" y="0" w="10" h="10"/></glyph>
             </map></sbgn>
             """
-        // Two wide glyphs: their file's places fit, side by side in a layout anew they do not.
+        // Two wide glyphs feeding a third: their file's places fit, side by side in one rank of a
+        // layout anew they do not.
         let wide = """
             <sbgn xmlns="http://sbgn.org/libsbgn/0.3"><map language="process description">
             <glyph id="a" class="macromolecule"><bbox x="0" y="0" w="1e308" h="10"/></glyph>
             <glyph id="b" class="macromolecule"><bbox x="0" y="20" w="1e308" h="10"/></glyph>
+            <glyph id="c" class="macromolecule"><bbox x="0" y="40" w="10" h="10"/></glyph>
+            <arc id="x" class="stimulation" source="a" target="c"><start x="0" y="5"/><end x="0" y="40"/></arc>
+            <arc id="y" class="stimulation" source="b" target="c"><start x="0" y="25"/><end x="0" y="40"/></arc>
             </map></sbgn>
             """
-        XCTAssertEqual(try PathwayFile.parse([UInt8](wide.utf8), file: "wide.sbgn").nodes.count, 2)
+        XCTAssertEqual(try PathwayFile.parse([UInt8](wide.utf8), file: "wide.sbgn").nodes.count, 3)
         for (text, relayout) in [(sbgn, false), (wide, true)] {
             XCTAssertThrowsError(try PathwayFile.parse([UInt8](text.utf8), file: "far.sbgn", relayout: relayout)) {
                 XCTAssertEqual(($0 as? PathwayError)?.message, "the map's extent is not a finite number: its places or sizes reach past what can be drawn")
