@@ -17,6 +17,11 @@ public struct PathwayLayout: Sendable {
     public var rankSeparation = 110.0
     public var nodeSeparation = 40.0
     public var sweeps = 24
+    /// Work the ordering of one map may do, counted in edge pairs compared and steps taken (about
+    /// two seconds on one core): the search stops there with the best order it has, so that a
+    /// dense or hostile graph of a few thousand edges is laid out in bounded time. Real maps need
+    /// less: the 924-node RB/E2F map 127 million, Recon1's 2,354-node carbohydrate map 28 million.
+    public var orderingWork = 180_000_000
 
     public static let standardCurrency: Set<String> = [
         "atp", "adp", "amp", "gtp", "gdp", "utp", "udp", "ctp", "cdp", "nad", "nad+", "nadh", "nadp", "nadp+", "nadph",
@@ -79,9 +84,9 @@ public struct PathwayLayout: Sendable {
         // Cycles broken two ways (fewest reversed edges; a depth-first walk's back edges, as dot
         // does) and ranks counted from the sources or from the sinks: each is ordered, and the
         // drawing with the fewest crossings is kept (the shorter edges among equals).
-        // Graphs past 4,000 edges get one way and fewer starts: the work grows faster than
+        // Graphs past 3,000 edges get one way and fewer starts: the work grows faster than
         // their size, and a map that size is read by its regions anyway.
-        let large = pairs.count > 4000
+        let large = pairs.count > 3000
         var best: (acyclic: [(Int, Int)], layers: [[Int]], links: [(Int, Int)], chains: [Int: [Int]], score: (Int, Int))?
         for breaking in 0..<(large ? 1 : 2) {
             let acyclic = breaking == 0 ? PathwayLayout.breakingCycles(pairs, nodes: ranked) : PathwayLayout.depthFirstAcyclic(pairs, nodes: ranked)
@@ -121,7 +126,9 @@ public struct PathwayLayout: Sendable {
                     links.append((previous, t))
                     chains[p] = chain
                 }
-                let crossed = PathwayLayout.order(&layers, links: links, sweeps: large ? sweeps / 2 : sweeps, restarts: large ? 0 : 6)
+                let crossed = PathwayLayout.order(&layers, links: links, sweeps: large ? sweeps / 2 : sweeps, restarts: large ? 0 : 6,
+                                                  work: orderingWork / (large ? 1 : 6))
+                trace("pathway layout: breaking \(breaking), ranking \(ranking): \(crossed) crossings, \(links.count) links")
                 let score = (crossed, links.count)
                 if best == nil || score < best!.score { best = (acyclic, layers, links, chains, score) }
             }
@@ -489,7 +496,7 @@ public struct PathwayLayout: Sendable {
     /// order they first appear (single nodes last), as dot does: no edge of one part crosses
     /// another's, and the search is spent where the crossings are.
     @discardableResult
-    static func order(_ layers: inout [[Int]], links: [(Int, Int)], sweeps: Int, restarts: Int = 6) -> Int {
+    static func order(_ layers: inout [[Int]], links: [(Int, Int)], sweeps: Int, restarts: Int = 6, work: Int = .max) -> Int {
         let count = max(layers.joined().max() ?? -1, links.map { max($0.0, $0.1) }.max() ?? -1) + 1
         var root = Array(0..<count)
         func find(_ v: Int) -> Int {
@@ -514,14 +521,16 @@ public struct PathwayLayout: Sendable {
             partOf[v] = roots[r]!
             sizes[partOf[v]] += 1
         }
-        guard sizes.count > 1 else { return orderConnected(&layers, links: links, sweeps: sweeps, restarts: restarts) }
+        guard sizes.count > 1 else { return orderConnected(&layers, links: links, sweeps: sweeps, restarts: restarts, work: work) }
         var parts = [[[Int]]](repeating: Array(repeating: [], count: layers.count), count: sizes.count)
         for (r, layer) in layers.enumerated() { for v in layer { parts[partOf[v]][r].append(v) } }
         var partLinks = [[(Int, Int)]](repeating: [], count: sizes.count)
         for (a, b) in links where partOf[a] >= 0 { partLinks[partOf[a]].append((a, b)) }
         var total = 0
         for p in parts.indices where sizes[p] > 1 {
-            total += orderConnected(&parts[p], links: partLinks[p], sweeps: sweeps, restarts: restarts)
+            // Each part's share of the work by its links (at least a little, so that each is ordered).
+            let share = work == .max ? .max : max(work / 100, Int(Double(work) * Double(partLinks[p].count) / Double(max(links.count, 1))))
+            total += orderConnected(&parts[p], links: partLinks[p], sweeps: sweeps, restarts: restarts, work: share)
         }
         let sequence = parts.indices.filter { sizes[$0] > 1 } + parts.indices.filter { sizes[$0] <= 1 }
         for r in layers.indices { layers[r] = sequence.flatMap { parts[$0][r] } }
@@ -529,23 +538,14 @@ public struct PathwayLayout: Sendable {
     }
 
     /// `order` for one connected part.
-    static func orderConnected(_ layers: inout [[Int]], links: [(Int, Int)], sweeps: Int, restarts: Int) -> Int {
-        var up: [Int: [Int]] = [:], down: [Int: [Int]] = [:]
-        for (a, b) in links {
-            down[a, default: []].append(b)
-            up[b, default: []].append(a)
-        }
+    static func orderConnected(_ layers: inout [[Int]], links: [(Int, Int)], sweeps: Int, restarts: Int, work: Int) -> Int {
         // Node numbers are dense (nodes, then bend points): arrays indexed by them.
         let count = max(layers.joined().max() ?? -1, links.map { max($0.0, $0.1) }.max() ?? -1) + 1
-        var g = Graph(count: count, layers: layers)
-        for (a, b) in links where g.layer[a] >= 0 && g.layer[b] == g.layer[a] + 1 {
-            g.down[a].append(b)
-            g.up[b].append(a)
-        }
+        var g = Graph(count: count, layers: layers, links: links)
         var best = layers, bestCrossings = g.crossings(layers)
         // Starts: the given order, depth-first walks from the top and from the bottom, and a few
         // shuffles (a fixed seed: the same map is always laid out the same way).
-        var starts = [layers, depthFirst(layers, up: up, down: down), depthFirst(layers.reversed(), up: down, down: up).reversed()]
+        var starts = [layers, g.depthFirst(layers, fromBottom: false), g.depthFirst(layers, fromBottom: true)]
         var seed: UInt64 = 0x9E3779B97F4A7C15
         for _ in 0..<restarts {
             starts.append(layers.map { layer in
@@ -558,13 +558,13 @@ public struct PathwayLayout: Sendable {
             })
         }
         var key = [(Double, Double, Double)](repeating: (0, 0, 0), count: count)
-        for start in starts where bestCrossings > 0 {
+        for start in starts where bestCrossings > 0 && g.work < work {
             var current = start
-            g.transpose(&current)
+            g.transpose(&current, limit: work)
             var c = g.crossings(current)
             if c < bestCrossings { (best, bestCrossings) = (current, c) }
             var stale = 0
-            for sweep in 0..<sweeps where bestCrossings > 0 {
+            for sweep in 0..<sweeps where bestCrossings > 0 && g.work < work {
                 let downward = sweep % 2 == 0
                 g.place(current)
                 let range: [Int] = downward ? Array(current.indices.dropFirst()) : Array(current.indices.dropLast().reversed())
@@ -572,7 +572,9 @@ public struct PathwayLayout: Sendable {
                     for v in current[r] {
                         let here = Double(g.position[v])
                         var ps: [Double] = []
-                        for w in downward ? g.up[v] : g.down[v] { ps.append(Double(g.position[w])) }
+                        for k in downward ? g.upStart[v]..<g.upStart[v + 1] : g.downStart[v]..<g.downStart[v + 1] {
+                            ps.append(Double(g.position[downward ? g.upList[k] : g.downList[k]]))
+                        }
                         if ps.isEmpty {
                             key[v] = (here, here, here)
                         } else {
@@ -584,7 +586,7 @@ public struct PathwayLayout: Sendable {
                     current[r].sort { key[$0] < key[$1] }
                     for (k, v) in current[r].enumerated() { g.position[v] = k }
                 }
-                g.transpose(&current, equal: sweep % 2 == 1)
+                g.transpose(&current, equal: sweep % 2 == 1, limit: work)
                 c = g.crossings(current)
                 if c < bestCrossings {
                     (best, bestCrossings) = (current, c)
@@ -597,31 +599,79 @@ public struct PathwayLayout: Sendable {
         }
         // Then sifting of the best, while it helps.
         var current = best
-        for _ in 0..<4 where bestCrossings > 0 {
-            g.sift(&current)
-            g.transpose(&current)
+        for _ in 0..<4 where bestCrossings > 0 && g.work < work {
+            g.sift(&current, limit: work)
+            g.transpose(&current, limit: work)
             let c = g.crossings(current)
             guard c < bestCrossings else { break }
             (best, bestCrossings) = (current, c)
         }
         layers = best
+        trace("pathway layout: a part of \(links.count) links ordered, work \(g.work) of \(work)")
         return bestCrossings
     }
 
     /// The layered graph as arrays indexed by node number: each node's layer, its links to the
-    /// layer below and above, and its place in its layer (kept up to date by the steps).
+    /// layer below and above (in one flat list each, node v's from `start[v]` to `start[v + 1]`),
+    /// and its place in its layer (kept up to date by the steps).
     struct Graph {
         var layer: [Int]
-        var up: [[Int]]
-        var down: [[Int]]
+        var upStart: [Int], upList: [Int], downStart: [Int], downList: [Int]
         var position: [Int]
+        /// Edge pairs compared so far, and steps taken: the measure of the ordering's work.
+        var work = 0
 
-        init(count: Int, layers: [[Int]]) {
-            layer = [Int](repeating: -1, count: count)
-            up = [[Int]](repeating: [], count: count)
-            down = up
-            position = [Int](repeating: 0, count: count)
+        init(count: Int, layers: [[Int]], links: [(Int, Int)]) {
+            var layer = [Int](repeating: -1, count: count)
             for (r, l) in layers.enumerated() { for v in l { layer[v] = r } }
+            let kept = links.filter { $0.0 < count && $0.1 < count && layer[$0.0] >= 0 && layer[$0.1] == layer[$0.0] + 1 }
+            var upStart = [Int](repeating: 0, count: count + 1), downStart = upStart
+            for (a, b) in kept {
+                downStart[a + 1] += 1
+                upStart[b + 1] += 1
+            }
+            for v in 0..<count {
+                downStart[v + 1] += downStart[v]
+                upStart[v + 1] += upStart[v]
+            }
+            var upList = [Int](repeating: 0, count: kept.count), downList = upList
+            var upNext = upStart, downNext = downStart
+            for (a, b) in kept {
+                downList[downNext[a]] = b
+                downNext[a] += 1
+                upList[upNext[b]] = a
+                upNext[b] += 1
+            }
+            self.layer = layer
+            self.upStart = upStart
+            self.upList = upList
+            self.downStart = downStart
+            self.downList = downList
+            position = [Int](repeating: 0, count: count)
+        }
+
+        func degree(_ v: Int) -> Int { upStart[v + 1] - upStart[v] + downStart[v + 1] - downStart[v] }
+
+        /// Each layer in the order a depth-first walk of the graph (links either way) meets its
+        /// nodes, from the top layer's first node (downward links first) or from the bottom's.
+        func depthFirst(_ layers: [[Int]], fromBottom: Bool) -> [[Int]] {
+            var out = layers.map { _ in [Int]() }
+            var seen = [Bool](repeating: false, count: layer.count)
+            var stack: [Int] = [], next: [Int] = []
+            for root in fromBottom ? Array(layers.reversed().joined()) : Array(layers.joined()) where !seen[root] {
+                stack.append(root)
+                while let v = stack.popLast() {
+                    guard !seen[v] else { continue }
+                    seen[v] = true
+                    guard layer[v] >= 0 else { continue }
+                    out[layer[v]].append(v)
+                    next.removeAll(keepingCapacity: true)
+                    let ups = (upStart[v]..<upStart[v + 1]).map { upList[$0] }, downs = (downStart[v]..<downStart[v + 1]).map { downList[$0] }
+                    next = fromBottom ? ups + downs : downs + ups
+                    for w in next.reversed() where !seen[w] { stack.append(w) }
+                }
+            }
+            return out
         }
 
         mutating func place(_ layers: [[Int]]) {
@@ -638,7 +688,8 @@ public struct PathwayLayout: Sendable {
                 ends.removeAll(keepingCapacity: true)
                 for v in layers[r] {
                     let first = ends.count
-                    for w in down[v] { ends.append(position[w]) }
+                    for k in downStart[v]..<downStart[v + 1] { ends.append(position[downList[k]]) }
+                    work += downStart[v + 1] - downStart[v] + 1
                     ends[first...].sort()
                 }
                 tree = [Int](repeating: 0, count: layers[r + 1].count + 1)
@@ -654,29 +705,35 @@ public struct PathwayLayout: Sendable {
         }
 
         /// Crossings between the edges of u and of v above and below, with u left of v and right of it.
-        func crossings(_ u: Int, _ v: Int) -> (uv: Int, vu: Int) {
+        mutating func crossings(_ u: Int, _ v: Int) -> (uv: Int, vu: Int) {
             var uv = 0, vu = 0
-            for a in up[u] {
-                for b in up[v] where position[a] != position[b] {
-                    if position[a] > position[b] { uv += 1 } else { vu += 1 }
+            let ups = upStart[v]..<upStart[v + 1], downs = downStart[v]..<downStart[v + 1]
+            for i in upStart[u]..<upStart[u + 1] {
+                let pa = position[upList[i]]
+                for j in ups {
+                    let pb = position[upList[j]]
+                    if pa > pb { uv += 1 } else if pa < pb { vu += 1 }
                 }
             }
-            for a in down[u] {
-                for b in down[v] where position[a] != position[b] {
-                    if position[a] > position[b] { uv += 1 } else { vu += 1 }
+            for i in downStart[u]..<downStart[u + 1] {
+                let pa = position[downList[i]]
+                for j in downs {
+                    let pb = position[downList[j]]
+                    if pa > pb { uv += 1 } else if pa < pb { vu += 1 }
                 }
             }
+            work += (upStart[u + 1] - upStart[u]) * ups.count + (downStart[u + 1] - downStart[u]) * downs.count + 4
             return (uv, vu)
         }
 
         /// Sifting (Matuszewski, Schönfeld and Molitor): each node of a layer, the most linked
         /// first, is taken out and put back where it crosses fewest edges with the layers above
         /// and below (its old place where that is as good), moving past one neighbour at a time.
-        mutating func sift(_ layers: inout [[Int]]) {
+        mutating func sift(_ layers: inout [[Int]], limit: Int = .max) {
             place(layers)
             for r in layers.indices where layers[r].count > 2 {
-                let nodes = layers[r].sorted { (up[$0].count + down[$0].count, $1) > (up[$1].count + down[$1].count, $0) }
-                for v in nodes {
+                let nodes = layers[r].sorted { (degree($0), $1) > (degree($1), $0) }
+                for v in nodes where work < limit {
                     var l = layers[r]
                     let from = position[v]
                     l.remove(at: from)
@@ -699,9 +756,9 @@ public struct PathwayLayout: Sendable {
         /// Swaps neighbours in each layer while that lowers the crossings with the layers above and
         /// below. With `equal`, the first pass also swaps neighbours whose order makes no difference
         /// (as dot does every other sweep), to leave a plateau the strict passes cannot.
-        mutating func transpose(_ layers: inout [[Int]], equal: Bool = false) {
+        mutating func transpose(_ layers: inout [[Int]], equal: Bool = false, limit: Int = .max) {
             place(layers)
-            for pass in 0..<8 {
+            for pass in 0..<8 where pass == 0 || work < limit {
                 var improved = false
                 for r in layers.indices where layers[r].count > 1 {
                     for k in 0..<(layers[r].count - 1) {
@@ -720,29 +777,10 @@ public struct PathwayLayout: Sendable {
         }
     }
 
-    /// Each layer in the order a depth-first walk of the graph (edges either way) meets its nodes.
-    static func depthFirst(_ layers: [[Int]], up: [Int: [Int]], down: [Int: [Int]]) -> [[Int]] {
-        var layerOf: [Int: Int] = [:]
-        for (r, layer) in layers.enumerated() { for v in layer { layerOf[v] = r } }
-        var out = layers.map { _ in [Int]() }
-        var seen = Set<Int>()
-        for root in layers.joined() where !seen.contains(root) {
-            var stack = [root]
-            while let v = stack.popLast() {
-                guard seen.insert(v).inserted, let r = layerOf[v] else { continue }
-                out[r].append(v)
-                let next = (down[v] ?? []) + (up[v] ?? [])
-                for w in next.reversed() where !seen.contains(w) { stack.append(w) }
-            }
-        }
-        return out
-    }
-
     /// Edge crossings between adjacent layers.
     static func crossings(_ layers: [[Int]], down: [Int: [Int]]) -> Int {
         let count = max(layers.joined().max() ?? -1, down.flatMap { [$0.key] + $0.value }.max() ?? -1) + 1
-        var g = Graph(count: count, layers: layers)
-        for (a, bs) in down { for b in bs where g.layer[a] >= 0 && g.layer[b] == g.layer[a] + 1 { g.down[a].append(b) } }
+        var g = Graph(count: count, layers: layers, links: down.sorted { $0.key < $1.key }.flatMap { a in a.value.map { (a.key, $0) } })
         return g.crossings(layers)
     }
 
