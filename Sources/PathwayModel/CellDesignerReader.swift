@@ -114,7 +114,7 @@ enum CellDesignerReader {
                 // A compartment closed up to the map's edge: its wall at the point, on the named side.
                 let edge = canvas ?? SIMD2(x, y) * 2
                 let side = kind.dropFirst("SQUARE_CLOSEUP_".count)
-                let lo = SIMD2(side.contains("WEST") ? x : (side.contains("EAST") ? 0 : 0), side.contains("NORTH") ? y : 0)
+                let lo = SIMD2(side.contains("WEST") ? x : 0, side.contains("NORTH") ? y : 0)
                 let hi = SIMD2(side.contains("EAST") ? x : edge.x, side.contains("SOUTH") ? y : edge.y)
                 origin = lo
                 size = pointwiseMax(hi - lo, SIMD2(0, 0))
@@ -297,6 +297,11 @@ enum CellDesignerReader {
                 edge(":r0", from: reactants[0].node.id, to: id, kind: .substrate, b0 + Array(out[1..<(i + 1)]) + [center], dashed: dashedBase)
                 edge(":r1", from: reactants[1].node.id, to: id, kind: .substrate, b1 + Array(out[1..<(i + 1)]) + [center], dashed: dashedBase)
                 edge(":p0", from: id, to: last.node.id, kind: .product, [center] + Array(out[(i + 1)...]), head: .arrow, dashed: dashedBase)
+                // A third and further reactant joins at the same point.
+                for (k, r) in reactants.enumerated().dropFirst(2) {
+                    edge(":r\(k)", from: r.node.id, to: id, kind: .substrate, [anchor(r.node, r.anchor), p] + Array(out[1..<(i + 1)]) + [center],
+                         dashed: dashedBase)
+                }
             } else {
                 let start = anchor(first.node, first.anchor)
                 let into = branch(0, from: start, to: p)
@@ -308,6 +313,9 @@ enum CellDesignerReader {
                 let rest = [center] + Array(into[(i + 1)...])
                 edge(":p0", from: id, to: products[0].node.id, kind: .product, rest + p0.dropFirst(), head: .arrow, dashed: dashedBase)
                 edge(":p1", from: id, to: products[1].node.id, kind: .product, rest + p1.dropFirst(), head: .arrow, dashed: dashedBase)
+                for (k, q) in products.enumerated().dropFirst(2) {
+                    edge(":p\(k)", from: id, to: q.node.id, kind: .product, rest + [anchor(q.node, q.anchor)], head: .arrow, dashed: dashedBase)
+                }
             }
         } else {
             let path = [anchor(first.node, first.anchor)] + placed(points, from: first.node.center, to: last.node.center)
