@@ -67,7 +67,20 @@ enum SBMLLayoutReader {
 
     static func read(_ root: XMLElementNode, file: String) throws -> PathwayMap {
         func fail(_ e: XMLElementNode, _ message: String) -> PathwayError { PathwayError(file: file, at: e.place, message) }
-        guard let model = root.child("model") else { throw fail(root, "an SBML file holds a <model>") }
+        guard var model = root.child("model") else { throw fail(root, "an SBML file holds a <model>") }
+        // A composed model (`comp`) is flattened first, as libSBML does.
+        var flatteningWarnings: [String] = []
+        if let flat = try SBMLComp.flattened(model, root: root, file: file) {
+            model = flat.model
+            flatteningWarnings = flat.warnings
+        }
+        var map = try read(model: model, file: file)
+        map.warnings += flatteningWarnings
+        return map
+    }
+
+    static func read(model: XMLElementNode, file: String) throws -> PathwayMap {
+        func fail(_ e: XMLElementNode, _ message: String) -> PathwayError { PathwayError(file: file, at: e.place, message) }
         var names: [String: String] = [:]
         for list in ["listOfCompartments", "listOfSpecies", "listOfReactions"] {
             for e in model.child(list)?.children ?? [] {

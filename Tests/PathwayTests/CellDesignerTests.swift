@@ -188,3 +188,39 @@ final class CellDesignerTests: XCTestCase {
         XCTAssertLessThan(odd.bounds.max.x, 1000)
     }
 }
+
+/// SBML `comp`: a model of submodels is flattened as libSBML names things, and a file whose
+/// submodels multiply past what a map holds is refused before anything is copied.
+final class SBMLCompTests: XCTestCase {
+    typealias S = PathwayTestSupport
+
+    func testSubmodelsAreFlattenedWithLibSBMLsPrefixes() throws {
+        let map = try PathwayFile.load(path: S.fixture("comp-two-instances.xml"))
+        XCTAssertEqual(Set(map.nodes.map(\.id)), ["A__S", "A__P", "A__J0", "B__S", "B__P", "B__J0"])
+        XCTAssertEqual(Set(map.edges.map { "\($0.from!)>\($0.to!)" }), ["A__S>A__J0", "A__J0>A__P", "B__S>B__J0", "B__J0>B__P"])
+        XCTAssertEqual(map.node("A__S")?.label, "substrate")
+        XCTAssertEqual(map.warnings, ["submodel X: model elsewhere is not defined in this file (an external definition is not read); left out"])
+    }
+
+    func testSubmodelsThatMultiplyOrContainThemselvesAreRefused() throws {
+        func composed(_ definitions: String, top: String) -> [UInt8] {
+            Array("""
+                <sbml xmlns="http://www.sbml.org/sbml/level3/version1/core" level="3" version="1"
+                      xmlns:comp="http://www.sbml.org/sbml/level3/version1/comp/version1">
+                <model id="top"><comp:listOfSubmodels>\(top)</comp:listOfSubmodels></model>
+                <comp:listOfModelDefinitions>\(definitions)</comp:listOfModelDefinitions></sbml>
+                """.utf8)
+        }
+        func ten(_ ref: String) -> String { (0..<10).map { #"<comp:submodel comp:id="s\#($0)" comp:modelRef="\#(ref)"/>"# }.joined() }
+        // d4 holds ten d3, each ten d2 ...: 100,000 instances from a file of a few lines.
+        var definitions = #"<comp:modelDefinition id="d0"><listOfSpecies><species id="x" compartment="c"/></listOfSpecies></comp:modelDefinition>"#
+        for k in 1...4 { definitions += #"<comp:modelDefinition id="d\#(k)"><comp:listOfSubmodels>\#(ten("d\(k - 1)"))</comp:listOfSubmodels></comp:modelDefinition>"# }
+        XCTAssertThrowsError(try PathwayFile.parse(composed(definitions, top: ten("d4")), file: "fan.xml")) {
+            XCTAssertTrue(($0 as? PathwayError)?.message.contains("more than 1000 instances") == true, "\($0)")
+        }
+        let loop = #"<comp:modelDefinition id="me"><comp:listOfSubmodels><comp:submodel comp:id="again" comp:modelRef="me"/></comp:listOfSubmodels></comp:modelDefinition>"#
+        XCTAssertThrowsError(try PathwayFile.parse(composed(loop, top: #"<comp:submodel comp:id="a" comp:modelRef="me"/>"#), file: "loop.xml")) {
+            XCTAssertTrue(($0 as? PathwayError)?.message.contains("nest more than 16 deep") == true, "\($0)")
+        }
+    }
+}
