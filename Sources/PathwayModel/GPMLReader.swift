@@ -14,7 +14,7 @@ enum GPMLReader {
         "shapeType": "ShapeType", "fontSize": "FontSize", "lineColor": "Color", "lineWidth": "LineThickness",
         "lineStyle": "LineStyle", "arrowHead": "ArrowHead", "elementRef": "GraphRef", "x": "X", "y": "Y",
         "boardWidth": "BoardWidth", "boardHeight": "BoardHeight", "connectorType": "ConnectorType", "title": "Name",
-        "relX": "RelX", "relY": "RelY",
+        "relX": "RelX", "relY": "RelY", "zOrder": "ZOrder",
     ]
 
     static func read(_ root: XMLElementNode, file: String) throws -> PathwayMap {
@@ -51,7 +51,9 @@ enum GPMLReader {
             }
         }
         // Shapes as PathVisio draws them: in their shape type, with their fill (none unless
-        // given), border colour and thickness, PathVisio's double line; behind the nodes.
+        // given), border colour and thickness, PathVisio's double line; behind the nodes, one
+        // over another in their ZOrder (the file's order among equals).
+        var shapes: [(z: Double, area: PathwayMap.Compartment)] = []
         for element in root.descendants("Shape") {
             let (g, c, size) = try frame(element)
             var area = PathwayMap.Compartment(id: value(element, "elementId") ?? "", name: value(element, "textLabel") ?? "",
@@ -67,8 +69,9 @@ enum GPMLReader {
             area.doubleLine = properties["org.pathvisio.DoubleLineProperty"] == "Double" || value(g, "borderStyle") == "Double"
                 || ["Mitochondria", "Nucleus", "Cell"].contains(type) && properties["org.pathvisio.DoubleLineProperty"] != "Single"
             if value(g, "lineStyle") == "Double" { area.doubleLine = true }
-            map.compartments.append(area)
+            shapes.append((number(g, "zOrder") ?? 0, area))
         }
+        map.compartments += shapes.enumerated().sorted { ($0.element.z, $0.offset) < ($1.element.z, $1.offset) }.map(\.element.area)
         // Complex groups as PathVisio draws them: an octagon round their members (plain groups
         // are not drawn). 2013a: members' GroupRef is the group's GroupId; 2021: its elementId.
         var complexes: [String: String] = [:]

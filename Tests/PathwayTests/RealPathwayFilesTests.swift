@@ -245,6 +245,16 @@ final class RealPathwayFilesTests: XCTestCase {
         XCTAssertEqual(heading.fill, Color(rgb: 0xFFCC00))
         XCTAssertEqual(heading.fontSize, 10)
         XCTAssertEqual(map.texts.map(\.text), ["Free"], "a label without a shape stays free text")
+        // Shapes one over another in their ZOrder, the file's order among equals.
+        let stacked = """
+            <Pathway xmlns="http://pathvisio.org/GPML/2013a" Name="z">
+              <Shape GraphId="top"><Graphics CenterX="50" CenterY="50" Width="80" Height="80" ZOrder="20" FillColor="ff0000"/></Shape>
+              <Shape GraphId="bottom"><Graphics CenterX="60" CenterY="60" Width="80" Height="80" ZOrder="-4" FillColor="0000ff"/></Shape>
+              <Shape GraphId="middle"><Graphics CenterX="70" CenterY="70" Width="80" Height="80" FillColor="00ff00"/></Shape>
+              <Shape GraphId="middle2"><Graphics CenterX="80" CenterY="80" Width="80" Height="80" FillColor="00ff00"/></Shape>
+            </Pathway>
+            """
+        XCTAssertEqual(try PathwayFile.parse(Data(stacked.utf8), file: "z.gpml").compartments.map(\.id), ["bottom", "middle", "middle2", "top"])
         let oval = try XCTUnwrap(map.compartments.first { $0.id == "s1" })
         XCTAssertEqual(oval.shape, .ellipse)
         XCTAssertEqual(oval.fill, Color(rgb: 0x00FF00))
