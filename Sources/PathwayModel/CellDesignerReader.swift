@@ -47,10 +47,15 @@ enum CellDesignerReader {
         return Color(rgb: v & 0xFFFFFF, alpha: alpha)
     }
 
-    /// What a species is: its class and, for proteins, the protein's type.
+    /// What a species is: its name and CellDesigner's class of it.
     struct Identity {
         var name: String
         var kind: String
+    }
+
+    /// A `<celldesigner:line>`'s colour and width (kept between 0.5 and 6), where it gives them.
+    static func lineStyle(_ line: XMLElementNode?) -> (color: Color?, width: Double?) {
+        (color(line?.attributes["color"]), line?.double("width").map { max(0.5, min($0, 6)) })
     }
 
     static func shape(for kind: String) -> (PathwayMap.Shape, PathwayMap.NodeKind) {
@@ -189,8 +194,8 @@ enum CellDesignerReader {
         ]
         guard let position, let d = compass[position] else { return n.center }
         if n.shape == .ellipse || n.shape == .sourceSink {
-            let angle = (d.x * d.x + d.y * d.y).squareRoot()
-            return n.center + d / angle * n.size / 2
+            let length = (d.x * d.x + d.y * d.y).squareRoot()
+            return n.center + d / length * n.size / 2
         }
         return n.center + d * n.size / 2
     }
@@ -251,17 +256,17 @@ enum CellDesignerReader {
         }
         let reactants = try ends("baseReactants", "baseReactant"), products = try ends("baseProducts", "baseProduct")
         guard let first = reactants.first, let last = products.first else { return }
-        let line = ext.child("line")
-        let color = CellDesignerReader.color(line?.attributes["color"]) ?? .black
-        let width = line?.double("width").map { max(0.5, min($0, 6)) } ?? 1
+        let style = lineStyle(ext.child("line"))
+        let color = style.color ?? .black, width = style.width ?? 1
         let edit = ext.child("editPoints")
         let points = editPoints(edit?.text ?? "")
+        /// An edge of the reaction, in the reaction's line style unless it has its own.
         func edge(_ suffix: String, from: String?, to: String?, kind: PathwayMap.EdgeKind, _ path: [SIMD2<Double>],
-                  head: PathwayMap.Head = .none, dashed: Bool = false) {
+                  head: PathwayMap.Head = .none, dashed: Bool = false, color own: Color? = nil, width ownWidth: Double? = nil) {
             guard path.count >= 2 else { return }
             map.edges.append(PathwayMap.Edge(id: "\(id)\(suffix)", from: from, to: to, kind: kind, start: path[0],
-                                             segments: path.dropFirst().map { .line(to: $0) }, head: head, color: color, width: width,
-                                             dashed: dashed, reaction: id))
+                                             segments: path.dropFirst().map { .line(to: $0) }, head: head, color: own ?? color,
+                                             width: ownWidth ?? width, dashed: dashed, reaction: id))
         }
 
         // A direct influence (positive, negative, reduced ...): one line, no process.
@@ -340,53 +345,42 @@ enum CellDesignerReader {
                 guard let a = l.attributes["alias"], let n = aliases[a] else { continue }
                 let end = anchor(n, l.child("linkAnchor")?.attributes["position"])
                 let via = editPoints(l.child("editPoints")?.text ?? "")
-                let style = CellDesignerReader.color(l.child("line")?.attributes["color"])
                 var path = [end] + placed(via, from: n.center, to: center) + [center]
                 if isProduct { path = [center] + placed(via, from: center, to: n.center) + [end] }
                 edge(isProduct ? ":p+\(k)" : ":r+\(k)", from: isProduct ? id : n.id, to: isProduct ? n.id : id,
-                     kind: isProduct ? .product : .substrate, path, head: isProduct ? .arrow : .none, dashed: dashedBase)
-                if let style { map.edges[map.edges.count - 1].color = style }
+                     kind: isProduct ? .product : .substrate, path, head: isProduct ? .arrow : .none, dashed: dashedBase,
+                     color: lineStyle(l.child("line")).color)
             }
         }
         // Modifiers. A logic gate is drawn where the file puts it (its last edit point, in map
         // units) with one line on to the process; the modifications that follow it for its own
         // aliases run to the gate, without a head.
-        var gates: [String: String] = [:]  // alias -> gate node
+        var gates: [String: (id: String, center: SIMD2<Double>)] = [:]  // alias -> its gate
         for (k, m) in (ext.child("listOfModification")?.all("modification") ?? []).enumerated() {
             let type = m.attributes["type"] ?? "CATALYSIS"
             let names = (m.attributes["aliases"] ?? m.child("linkTarget")?.attributes["alias"] ?? "").split(separator: ",").map(String.init)
             let gate = type.hasPrefix("BOOLEAN_LOGIC_GATE")
             let via = editPoints(m.child("editPoints")?.text ?? m.attributes["editPoints"] ?? "", limit: gate ? 1e6 : 100)
-            let line = m.child("line")
-            let stroke = CellDesignerReader.color(line?.attributes["color"]) ?? color
-            let lineWidth = line?.double("width").map { max(0.5, min($0, 6)) } ?? 1
-            func add(_ suffix: String, from: String, to: String, kind: PathwayMap.EdgeKind, _ path: [SIMD2<Double>],
-                     head: PathwayMap.Head, dashed: Bool) {
-                edge(suffix, from: from, to: to, kind: kind, path, head: head, dashed: dashed)
-                map.edges[map.edges.count - 1].color = stroke
-                map.edges[map.edges.count - 1].width = lineWidth
-            }
+            let own = lineStyle(m.child("line"))
+            let stroke = own.color ?? color, lineWidth = own.width ?? 1
             if gate, let at = via.last {
                 let style = modifierStyle(m.attributes["modificationType"] ?? "CATALYSIS")
                 let node = "\(id).gate\(k)"
                 let symbol = ["AND": "&", "OR": "|", "NOT": "!"][String(type.dropFirst("BOOLEAN_LOGIC_GATE_".count))] ?? "?"
                 map.nodes.append(PathwayMap.Node(id: node, kind: .marker, center: at, size: SIMD2(14, 14), shape: .ellipse, fill: .white,
                                                  stroke: stroke, label: symbol, fontSize: 10))
-                add(":g\(k)", from: node, to: id, kind: style.0, [at, center], head: style.1, dashed: style.2)
-                for a in names { gates[a] = node }
+                edge(":g\(k)", from: node, to: id, kind: style.0, [at, center], head: style.1, dashed: style.2, color: stroke, width: lineWidth)
+                for a in names { gates[a] = (node, at) }
                 continue
             }
             let style = modifierStyle(type)
             for (j, a) in names.enumerated() {
                 guard let n = aliases[a] else { continue }
                 let position = m.all("linkTarget").first { $0.attributes["alias"] == a }?.child("linkAnchor")?.attributes["position"]
-                if let gate = gates[a], let g = map.node(gate) {
-                    add(":m\(k).\(j)", from: n.id, to: gate, kind: style.0, [anchor(n, position)] + placed(via, from: n.center, to: g.center) + [g.center],
-                        head: .none, dashed: style.2)
-                } else {
-                    add(":m\(k).\(j)", from: n.id, to: id, kind: style.0, [anchor(n, position)] + placed(via, from: n.center, to: center) + [center],
-                        head: style.1, dashed: style.2)
-                }
+                // To its gate without a head, else to the process with the modification's head.
+                let (target, at, head) = gates[a].map { ($0.id, $0.center, PathwayMap.Head.none) } ?? (id, center, style.1)
+                edge(":m\(k).\(j)", from: n.id, to: target, kind: style.0, [anchor(n, position)] + placed(via, from: n.center, to: at) + [at],
+                     head: head, dashed: style.2, color: stroke, width: lineWidth)
             }
         }
     }

@@ -486,15 +486,11 @@ public struct PathwayLayout: Sendable {
         return rank
     }
 
-    /// Orders each layer to cross few edges, as Graphviz's `dot` does: from each start (the given
-    /// order, depth-first walks from the top and from the bottom, so that connected nodes start
-    /// together, and `restarts` shuffles), sweeps down and up sorting each layer by the median of
-    /// its neighbours' places in the layer before (the barycenter breaking ties), each sweep
-    /// followed by transposition (neighbours in a layer swapped wherever that crosses fewer
-    /// edges), keeping the best order seen. Returns its crossings.
-    /// Connected parts are ordered each on its own and set side by side, left to right in the
-    /// order they first appear (single nodes last), as dot does: no edge of one part crosses
-    /// another's, and the search is spent where the crossings are.
+    /// Orders each layer to cross few edges, as Graphviz's `dot` does (`orderConnected`), within
+    /// `work` pair comparisons in all. Connected parts are ordered each on its own and set side by
+    /// side, left to right in the order they first appear (single nodes last), as dot does: no
+    /// edge of one part crosses another's, and the search is spent where the crossings are.
+    /// Returns the crossings.
     @discardableResult
     static func order(_ layers: inout [[Int]], links: [(Int, Int)], sweeps: Int, restarts: Int = 6, work: Int = .max) -> Int {
         let count = max(layers.joined().max() ?? -1, links.map { max($0.0, $0.1) }.max() ?? -1) + 1
@@ -521,7 +517,7 @@ public struct PathwayLayout: Sendable {
             partOf[v] = roots[r]!
             sizes[partOf[v]] += 1
         }
-        guard sizes.count > 1 else { return orderConnected(&layers, links: links, sweeps: sweeps, restarts: restarts, work: work) }
+        guard sizes.count > 1 else { return orderConnected(&layers, count: count, links: links, sweeps: sweeps, restarts: restarts, work: work) }
         var parts = [[[Int]]](repeating: Array(repeating: [], count: layers.count), count: sizes.count)
         for (r, layer) in layers.enumerated() { for v in layer { parts[partOf[v]][r].append(v) } }
         var partLinks = [[(Int, Int)]](repeating: [], count: sizes.count)
@@ -530,17 +526,22 @@ public struct PathwayLayout: Sendable {
         for p in parts.indices where sizes[p] > 1 {
             // Each part's share of the work by its links (at least a little, so that each is ordered).
             let share = work == .max ? .max : max(work / 100, Int(Double(work) * Double(partLinks[p].count) / Double(max(links.count, 1))))
-            total += orderConnected(&parts[p], links: partLinks[p], sweeps: sweeps, restarts: restarts, work: share)
+            total += orderConnected(&parts[p], count: count, links: partLinks[p], sweeps: sweeps, restarts: restarts, work: share)
         }
         let sequence = parts.indices.filter { sizes[$0] > 1 } + parts.indices.filter { sizes[$0] <= 1 }
         for r in layers.indices { layers[r] = sequence.flatMap { parts[$0][r] } }
         return total
     }
 
-    /// `order` for one connected part.
-    static func orderConnected(_ layers: inout [[Int]], links: [(Int, Int)], sweeps: Int, restarts: Int, work: Int) -> Int {
-        // Node numbers are dense (nodes, then bend points): arrays indexed by them.
-        let count = max(layers.joined().max() ?? -1, links.map { max($0.0, $0.1) }.max() ?? -1) + 1
+    /// `order` for one connected part, whose node numbers are all below `count` (they are dense:
+    /// nodes, then bend points, and arrays are indexed by them): from each start (the given
+    /// order, depth-first walks from the top and from the bottom, so that connected nodes start
+    /// together, and `restarts` shuffles), sweeps down and up sorting each layer by the median of
+    /// its neighbours' places in the layer before (the barycenter breaking ties), each sweep
+    /// followed by transposition (neighbours in a layer swapped wherever that crosses fewer
+    /// edges), then sifting of the best, keeping the best order seen, until `work` runs out.
+    /// Returns its crossings.
+    static func orderConnected(_ layers: inout [[Int]], count: Int, links: [(Int, Int)], sweeps: Int, restarts: Int, work: Int) -> Int {
         var g = Graph(count: count, layers: layers, links: links)
         var best = layers, bestCrossings = g.crossings(layers)
         // Starts: the given order, depth-first walks from the top and from the bottom, and a few
@@ -566,7 +567,7 @@ public struct PathwayLayout: Sendable {
             var stale = 0
             for sweep in 0..<sweeps where bestCrossings > 0 && g.work < work {
                 let downward = sweep % 2 == 0
-                g.place(current)
+                // `g.position` holds `current`'s places: `crossings` just set them.
                 let range: [Int] = downward ? Array(current.indices.dropFirst()) : Array(current.indices.dropLast().reversed())
                 for r in range {
                     for v in current[r] {
@@ -657,7 +658,7 @@ public struct PathwayLayout: Sendable {
         func depthFirst(_ layers: [[Int]], fromBottom: Bool) -> [[Int]] {
             var out = layers.map { _ in [Int]() }
             var seen = [Bool](repeating: false, count: layer.count)
-            var stack: [Int] = [], next: [Int] = []
+            var stack: [Int] = []
             for root in fromBottom ? Array(layers.reversed().joined()) : Array(layers.joined()) where !seen[root] {
                 stack.append(root)
                 while let v = stack.popLast() {
@@ -665,10 +666,8 @@ public struct PathwayLayout: Sendable {
                     seen[v] = true
                     guard layer[v] >= 0 else { continue }
                     out[layer[v]].append(v)
-                    next.removeAll(keepingCapacity: true)
                     let ups = (upStart[v]..<upStart[v + 1]).map { upList[$0] }, downs = (downStart[v]..<downStart[v + 1]).map { downList[$0] }
-                    next = fromBottom ? ups + downs : downs + ups
-                    for w in next.reversed() where !seen[w] { stack.append(w) }
+                    for w in (fromBottom ? ups + downs : downs + ups).reversed() where !seen[w] { stack.append(w) }
                 }
             }
             return out

@@ -139,12 +139,13 @@ struct MapLabels {
         return placed
     }
 
+    /// The longest label fitted to its box, in bytes: a name, not a paragraph.
+    static let longestFitted = 400
+
     /// A label kept inside its node's box (`box` in pixels, less a pixel each side): as it is if it
     /// fits, else wrapped at its blanks into as few lines as the box's width needs, and made smaller,
     /// a tenth at a time down to the smallest legible size, until the lines fit its height too.
     /// Nil where it fits as it is; at the smallest size the best wrapping, whatever it reaches.
-    static let longestFitted = 400
-
     func fit(_ text: String, pixels: Double, box: SIMD2<Double>, font: Font) throws -> (lines: [String], font: Font)? {
         let room = box - 2
         // A name, not a paragraph: longer text is drawn as it is (fitting costs a measure a word a size).

@@ -140,11 +140,14 @@ struct PathwayCommand: ParsableCommand {
         }
     }
 
-    /// What the reader left out of the file, on stderr: the first 20, then how many more.
+    /// Warnings printed for one map; past these, how many more.
+    static let warningsShown = 20
+
+    /// What the reader left out of the file, on stderr: the first `warningsShown`, then how many more.
     static func warn(_ map: PathwayMap) {
-        for w in map.warnings.prefix(20) { FileHandle.standardError.write(Data("molshot: warning: \(w)\n".utf8)) }
-        if map.warnings.count > 20 {
-            FileHandle.standardError.write(Data("molshot: warning: and \(map.warnings.count - 20) more left out of the map\n".utf8))
+        for w in map.warnings.prefix(warningsShown) { FileHandle.standardError.write(Data("molshot: warning: \(w)\n".utf8)) }
+        if map.warnings.count > warningsShown {
+            FileHandle.standardError.write(Data("molshot: warning: and \(map.warnings.count - warningsShown) more left out of the map\n".utf8))
         }
     }
 
