@@ -1,4 +1,5 @@
 import Core
+import Foundation
 
 /// Reads the diagram CellDesigner keeps in its SBML annotation (`<celldesigner:extension>` in the
 /// model's annotation, CellDesigner 4.x; MINERVA and the disease maps write the same): compartment
@@ -47,10 +48,40 @@ enum CellDesignerReader {
         return Color(rgb: v & 0xFFFFFF, alpha: alpha)
     }
 
-    /// What a species is: its name and CellDesigner's class of it.
+    /// What a species is: its name, CellDesigner's class of it, and for a protein its kind in the
+    /// protein list, how many copies it is (a homodimer's) and its residues' states.
     struct Identity {
         var name: String
         var kind: String
+        var protein: String? = nil
+        var copies = 1
+        var modifications: [(residue: String, state: String)] = []
+    }
+
+    /// A protein of the model's list: its type (GENERIC, RECEPTOR, ION_CHANNEL, TRUNCATED) and its
+    /// modification residues with their name and angle.
+    struct Protein {
+        var type: String
+        var residues: [String: (name: String, angle: Double)]
+    }
+
+    /// The most copies of a homodimer drawn (CellDesigner's own editor stops well below).
+    static let copiesDrawn = 8
+
+    /// The letters CellDesigner writes in a modified residue's circle (its files spell palmitoylated
+    /// "palmytoylated").
+    static let stateSymbols: [String: String] = [
+        "phosphorylated": "P", "acetylated": "Ac", "ubiquitinated": "Ub", "methylated": "Me", "hydroxylated": "OH",
+        "glycosylated": "G", "myristoylated": "My", "palmitoylated": "Pa", "palmytoylated": "Pa", "prenylated": "Pr", "protonated": "H", "sulfated": "S",
+        "don't care": "*", "unknown": "?", "empty": "",
+    ]
+
+    /// Where a residue at `angle` (radians, counter-clockwise from east, as CellDesigner keeps it)
+    /// sits on a box: the point at that angle on a square's border, stretched to the box.
+    static func residuePoint(angle: Double, center: SIMD2<Double>, size: SIMD2<Double>) -> SIMD2<Double> {
+        let d = SIMD2(cos(angle), -sin(angle))
+        let m = max(abs(d.x), abs(d.y))
+        return center + d / (2 * m) * size
     }
 
     /// A `<celldesigner:line>`'s colour and width (kept between 0.5 and 6), where it gives them.
@@ -91,7 +122,24 @@ enum CellDesignerReader {
         var identity: [String: Identity] = [:]
         func identify(_ id: String, name: String, speciesIdentity: XMLElementNode?) {
             let kind = text(speciesIdentity?.child("class")) ?? "PROTEIN"
-            identity[id] = Identity(name: decoded(name), kind: kind)
+            var who = Identity(name: decoded(name), kind: kind, protein: text(speciesIdentity?.child("proteinReference")))
+            if let state = speciesIdentity?.child("state") {
+                if let n = text(state.child("homodimer")).flatMap(Int.init), n > 1 { who.copies = min(n, copiesDrawn) }
+                for m in state.child("listOfModifications")?.all("modification") ?? [] {
+                    if let r = m.attributes["residue"] { who.modifications.append((r, m.attributes["state"] ?? "empty")) }
+                }
+            }
+            identity[id] = who
+        }
+        var proteins: [String: Protein] = [:]
+        for p in ext.child("listOfProteins")?.all("protein") ?? [] {
+            guard let id = p.attributes["id"] else { continue }
+            var residues: [String: (name: String, angle: Double)] = [:]
+            for r in p.child("listOfModificationResidues")?.all("modificationResidue") ?? [] {
+                guard let rid = r.attributes["id"], let angle = r.double("angle"), angle.isFinite else { continue }
+                residues[rid] = (decoded(r.attributes["name"] ?? ""), angle)
+            }
+            proteins[id] = Protein(type: p.attributes["type"] ?? "GENERIC", residues: residues)
         }
         for s in model.child("listOfSpecies")?.all("species") ?? [] {
             guard let id = SBMLLayoutReader.attribute(s, "id") else { continue }
@@ -141,40 +189,106 @@ enum CellDesignerReader {
         map.compartments = compartments.sorted { $0.area > $1.area }.map(\.c)
 
         // Species aliases: complexes first (the larger first), then the rest, so members lie on top.
+        // An alias is one node (edges meet it) with, before it, an active species' dashed ring and a
+        // homodimer's copies behind, and after it its modified residues on its border.
         var byAlias: [String: PathwayMap.Node] = [:]
-        func alias(_ a: XMLElementNode, complex: Bool) throws -> PathwayMap.Node {
+        func alias(_ a: XMLElementNode, complex: Bool) throws -> (node: PathwayMap.Node, behind: [PathwayMap.Node], over: [PathwayMap.Node]) {
             guard let id = a.attributes["id"] else { throw fail(a, "a species alias without an id") }
             let species = a.attributes["species"] ?? ""
             guard let b = a.child("bounds"), let x = b.double("x"), let y = b.double("y"), let w = b.double("w"), let h = b.double("h") else {
                 throw fail(a, "a species alias needs <bounds> with x, y, w and h")
             }
             let who = identity[species] ?? Identity(name: decoded(names[species] ?? species), kind: complex ? "COMPLEX" : "PROTEIN")
-            let (shape, kind) = shape(for: complex ? "COMPLEX" : who.kind)
+            var (shape, kind) = shape(for: complex ? "COMPLEX" : who.kind)
+            let protein = who.protein.flatMap { proteins[$0] }
+            if !complex, who.kind == "PROTEIN" {
+                shape = ["RECEPTOR": .receptor, "ION_CHANNEL": .ionChannel, "TRUNCATED": .truncated][protein?.type ?? ""] ?? shape
+            }
             let view = a.child("usualView")
             let fill = color(view?.child("paint")?.attributes["color"]) ?? Color(rgb: complex ? 0xF7F7F7 : 0xCCFFCC)
             let size = SIMD2(max(w, 0), max(h, 0))
             let fontSize = a.child("font")?.double("size").map { max(4, min($0, 72)) } ?? 12
-            var node = PathwayMap.Node(id: id, name: who.name, kind: kind, center: SIMD2(x, y) + size / 2, size: size, shape: shape,
+            // A homodimer: its copies stacked down and to the right inside the bounds, the first on top.
+            let step = who.copies > 1 ? min(6, min(size.x, size.y) / Double(4 * (who.copies - 1))) : 0
+            let front = size - step * Double(who.copies - 1)
+            var node = PathwayMap.Node(id: id, name: who.name, kind: kind, center: SIMD2(x, y) + front / 2, size: front, shape: shape,
                                        fill: fill, stroke: .black, label: who.kind == "DEGRADED" ? "" : who.name, fontSize: fontSize)
             node.lineWidth = view?.child("singleLine")?.double("width").map { max(0.5, min($0, 4)) }
             if complex {
                 // CellDesigner writes a complex's name at the bottom, inside.
-                node.labelPosition = SIMD2(node.center.x, y + size.y - fontSize * 0.9)
+                node.labelPosition = SIMD2(node.center.x, y + front.y - fontSize * 0.9)
             } else {
                 node.fitsLabel = true
             }
-            return node
+            var behind: [PathwayMap.Node] = []
+            if text(a.child("activity")) == "active" {
+                // CellDesigner rings an active species with a dashed outline of its shape.
+                var ring = node
+                ring.id = id + ".active"
+                ring.kind = .marker
+                ring.label = ""
+                ring.fill = nil
+                ring.dashed = true
+                ring.center = SIMD2(x, y) + size / 2
+                ring.size = size + 8
+                behind.append(ring)
+            }
+            for k in stride(from: who.copies - 1, through: 1, by: -1) {
+                var copy = node
+                copy.id = id + ".copy\(k)"
+                copy.kind = .marker
+                copy.label = ""
+                copy.center += step * Double(k)
+                behind.append(copy)
+            }
+            var over: [PathwayMap.Node] = []
+            // Every residue of the protein, on each of its species: empty where this one leaves it so.
+            let states = Dictionary(who.modifications.map { ($0.residue, $0.state) }, uniquingKeysWith: { a, _ in a })
+            for (k, (rid, residue)) in (protein?.residues ?? [:]).sorted(by: { $0.key < $1.key }).enumerated() {
+                let m = (residue: rid, state: states[rid] ?? "empty")
+                let diameter = min(14, max(6, min(front.x, front.y) * 0.45))
+                let at = residuePoint(angle: residue.angle, center: node.center, size: front)
+                let symbol = stateSymbols[m.state] ?? "?"
+                var circle = PathwayMap.Node(id: id + ".residue\(k)", name: residue.name, kind: .marker, center: at,
+                                             size: SIMD2(diameter, diameter), shape: .ellipse, fill: .white, stroke: .black,
+                                             label: symbol, fontSize: diameter * 0.6)
+                circle.fitsLabel = true
+                over.append(circle)
+                if !residue.name.isEmpty {
+                    // The residue's name inside the border beside its circle: below or above it on the
+                    // top or bottom edge, right or left of it on a side, kept within the box.
+                    let size = max(4, fontSize * 0.6)
+                    let box = PathwayMap.estimatedBox(of: residue.name, size: size, at: .zero, fromStart: false)!
+                    let half = (box.max - box.min) / 2, r = diameter / 2 + 1
+                    let (lo, hi) = node.frame, d = (at - node.center) / front
+                    var place = at
+                    if abs(d.y) >= abs(d.x) {
+                        place.y += d.y < 0 ? r + half.y : -(r + half.y)
+                    } else {
+                        place.x += d.x < 0 ? r + half.x : -(r + half.x)
+                    }
+                    place.x = min(max(place.x, lo.x + half.x + 2), max(lo.x + half.x + 2, hi.x - half.x - 2))
+                    map.texts.append(PathwayMap.Text(text: residue.name, center: place, fontSize: size, color: .black))
+                }
+            }
+            return (node, behind, over)
         }
-        var complexes: [PathwayMap.Node] = []
+        var complexes: [(node: PathwayMap.Node, behind: [PathwayMap.Node], over: [PathwayMap.Node])] = []
         for a in ext.child("listOfComplexSpeciesAliases")?.all("complexSpeciesAlias") ?? [] {
             complexes.append(try alias(a, complex: true))
         }
-        complexes.sort { $0.size.x * $0.size.y > $1.size.x * $1.size.y }
-        map.nodes = complexes
-        for a in ext.child("listOfSpeciesAliases")?.all("speciesAlias") ?? [] {
-            map.nodes.append(try alias(a, complex: false))
+        complexes.sort { $0.node.size.x * $0.node.size.y > $1.node.size.x * $1.node.size.y }
+        var main: [PathwayMap.Node] = []
+        for c in complexes {
+            map.nodes += c.behind + [c.node] + c.over
+            main.append(c.node)
         }
-        for n in map.nodes { byAlias[n.id] = n }
+        for a in ext.child("listOfSpeciesAliases")?.all("speciesAlias") ?? [] {
+            let s = try alias(a, complex: false)
+            map.nodes += s.behind + [s.node] + s.over
+            main.append(s.node)
+        }
+        for n in main { byAlias[n.id] = n }
 
         for r in model.child("listOfReactions")?.all("reaction") ?? [] {
             try reaction(r, into: &map, aliases: byAlias, file: file)

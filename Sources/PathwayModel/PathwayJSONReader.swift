@@ -3,7 +3,7 @@ import Foundation
 
 /// Reads Molshot's own pathway JSON (schema: `Assets/schemas/pathway.schema.json`), what a user
 /// writes by hand or generates:
-/// `{"title", "nodes": [{"id", "label", "kind", "x", "y", "width", "height", "shape", "fill", "stroke"}],
+/// `{"title", "nodes": [{"id", "label", "kind", "x", "y", "width", "height", "shape", "fill", "stroke", "dashed"}],
 ///   "edges": [{"id", "from", "to", "kind", "points": [[x, y], ...] or "controls": [[x1, y1], [x2, y2]] (a cubic Bezier),
 ///              "color", "width", "dashed"}],
 ///   "compartments": [{"id", "name", "x", "y", "width", "height", "color"}], "texts": [{"text", "x", "y", "size"}]}`.
@@ -57,6 +57,10 @@ enum PathwayJSONReader {
                                              fill: try color(n, "fill", path) ?? (kind == .metabolite ? Color(rgb: 0xE0865B) : .white),
                                              stroke: try color(n, "stroke", path) ?? .black, label: kind == .reaction ? "" : label,
                                              fontSize: try number(n, "fontSize", path, default: 12)))
+            if let dashed = n["dashed"] {
+                guard let flag = dashed as? Bool else { throw fail("\(path).dashed", "must be true or false") }
+                map.nodes[map.nodes.count - 1].dashed = flag
+            }
         }
         let centers = Dictionary(uniqueKeysWithValues: map.nodes.map { ($0.id, $0.center) })
         for (i, value) in (root["edges"] as? [Any] ?? []).enumerated() {

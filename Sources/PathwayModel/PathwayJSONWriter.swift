@@ -23,6 +23,7 @@ public enum PathwayJSONWriter {
                                     "width": rounded(n.size.x), "height": rounded(n.size.y), "shape": n.shape.rawValue]
             if let f = hex(n.fill) { o["fill"] = f }
             if let s = hex(n.stroke) { o["stroke"] = s }
+            if n.dashed { o["dashed"] = true }
             nodes.append(o)
         }
         var edges: [[String: Any]] = []

@@ -30,6 +30,12 @@ public struct PathwayMap: Sendable {
         case parallelogram
         /// CellDesigner's antisense RNA: a parallelogram leaning left.
         case parallelogramLeft = "parallelogram-left"
+        /// CellDesigner's receptor: notched at the top, pointed at the bottom.
+        case receptor
+        /// CellDesigner's ion channel: a round box with a narrow one beside it on the right.
+        case ionChannel = "ion-channel"
+        /// CellDesigner's truncated protein: rounded on the left, its right end broken off.
+        case truncated
     }
 
     public struct Node: Sendable {
@@ -56,6 +62,8 @@ public struct PathwayMap: Sendable {
         /// The label is kept inside the node's box, wrapped at its blanks and made smaller where it
         /// is wider (KEGG's gene and map boxes); others are drawn at their size wherever they reach.
         public var fitsLabel = false
+        /// The outline drawn dashed (CellDesigner's ring round an active species).
+        public var dashed = false
 
         public init(id: String, name: String = "", kind: NodeKind, center: SIMD2<Double>, size: SIMD2<Double>, shape: Shape,
                     fill: Color? = nil, stroke: Color? = nil, label: String = "", labelPosition: SIMD2<Double>? = nil,

@@ -101,6 +101,22 @@ struct MapGeometry {
         case .note:
             let c = MapGeometry.fold(n)
             return [lo, SIMD2(hi.x - c, lo.y), SIMD2(hi.x, lo.y + c), hi, SIMD2(lo.x, hi.y)]
+        case .receptor:
+            // The top notched down a fifth of the height in the middle, the bottom a point as deep.
+            let d = n.size.y * 0.2
+            return [lo, SIMD2(n.center.x, lo.y + d), SIMD2(hi.x, lo.y), SIMD2(hi.x, hi.y - d), SIMD2(n.center.x, hi.y),
+                    SIMD2(lo.x, hi.y - d)]
+        case .ionChannel:
+            return mesh.roundRectangle(min: lo, max: hi, radius: min(n.size.x, n.size.y) * 0.25)
+        case .truncated:
+            // The round box's left half; on the right a break: down from the top corner to 3/5 of
+            // the height, back up and in to 2/5, then down to the bottom a fifth of the width in.
+            let cut = min(n.size.x * 0.2, n.size.y * 0.5)
+            var left = mesh.roundRectangle(min: lo, max: hi, radius: min(n.size.x, n.size.y) * 0.25).filter { $0.x < n.center.x }
+            if let first = left.first, first.y < n.center.y { left.reverse() }  // bottom to top, as the outline runs
+            // From the inner corner of the break, where a fill's fan starts (it sees all of the shape).
+            return [SIMD2(hi.x - cut, lo.y + n.size.y * 0.4), SIMD2(hi.x - cut, hi.y)] + left
+                + [SIMD2(hi.x, lo.y), SIMD2(hi.x, lo.y + n.size.y * 0.6)]
         }
     }
 
@@ -120,7 +136,24 @@ struct MapGeometry {
         return out
     }
 
+    /// CellDesigner's ion channel: a round box and, on its right, a narrow one (a fifth as wide).
+    static func ionChannelParts(_ n: PathwayMap.Node) -> [PathwayMap.Node] {
+        let (lo, hi) = n.frame, narrow = min(n.size.x * 0.2, n.size.y * 0.5)
+        var main = n, channel = n
+        main.shape = .roundRectangle
+        main.size.x = n.size.x - narrow
+        main.center.x = lo.x + main.size.x / 2
+        channel.shape = .roundRectangle
+        channel.size.x = narrow
+        channel.center.x = hi.x - narrow / 2
+        return [main, channel]
+    }
+
     private func node(_ n: PathwayMap.Node, into mesh: inout MapMesh) {
+        if n.shape == .ionChannel, n.size.x > 0, n.size.y > 0 {
+            for part in MapGeometry.ionChannelParts(n) { node(part, into: &mesh) }
+            return
+        }
         guard let points = outline(of: n, mesh) else {
             if selected.contains(n.id), n.kind == .reaction {
                 // A reaction drawn only as a label: a ring marks it.
@@ -129,7 +162,7 @@ struct MapGeometry {
             return
         }
         if let f = n.fill {
-            if n.shape == .concaveHexagon {
+            if n.shape == .concaveHexagon || n.shape == .receptor {
                 // Not convex, but star-shaped about its centre.
                 for i in points.indices { mesh.triangle(n.center, points[i], points[(i + 1) % points.count], theme.fill(f)) }
             } else {
@@ -145,7 +178,12 @@ struct MapGeometry {
         if selected.contains(n.id) {
             mesh.stroke(points, width: max(theme.nodeLine * 3, 3 / mesh.scale), MapGeometry.highlight, closed: true)
         } else {
-            mesh.stroke(points, width: width, theme.line(stroke), closed: true)
+            if n.dashed {
+                mesh.dashed(points + [points[0]], width: width, theme.line(stroke), dash: max(4 * width, 4 / mesh.scale),
+                            gap: max(3 * width, 3 / mesh.scale))
+            } else {
+                mesh.stroke(points, width: width, theme.line(stroke), closed: true)
+            }
             if n.shape == .note {
                 // The fold: the corner turned down inside the cut.
                 let c = MapGeometry.fold(n), (lo, hi) = n.frame

@@ -76,9 +76,11 @@ struct MapLabels {
         let order: [PathwayMap.NodeKind] = [.reaction, .metabolite, .geneProduct, .pathway, .label, .other, .marker]
         for kind in order {
             for n in map.nodes where n.kind == kind && !n.label.isEmpty {
-                wanted.append(Wanted(text: n.label, size: n.fontSize, anchor: n.labelPosition ?? n.center, fromStart: n.labelFromStart,
+                // An ion channel's name goes in its main part, clear of the narrow one.
+                let main = n.shape == .ionChannel && n.labelPosition == nil ? MapGeometry.ionChannelParts(n)[0] : n
+                wanted.append(Wanted(text: n.label, size: n.fontSize, anchor: n.labelPosition ?? main.center, fromStart: n.labelFromStart,
                                      color: n.textColor, degree: degree[n.id] ?? 0,
-                                     box: n.fitsLabel && n.labelPosition == nil ? n.size : nil))
+                                     box: n.fitsLabel && n.labelPosition == nil ? main.size : nil))
             }
         }
         for t in map.texts where !t.text.isEmpty && t.isEdgeMark {

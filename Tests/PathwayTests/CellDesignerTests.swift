@@ -30,6 +30,17 @@ final class CellDesignerTests: XCTestCase {
         return out
     }
 
+    /// The box an alias's node covers with a homodimer's copies (drawn behind it).
+    static func frame(of id: String, in map: PathwayMap) -> (min: SIMD2<Double>, max: SIMD2<Double>)? {
+        guard let n = map.node(id) else { return nil }
+        var (lo, hi) = n.frame
+        for copy in map.nodes where copy.id.hasPrefix(id + ".copy") {
+            lo = pointwiseMin(lo, copy.frame.min)
+            hi = pointwiseMax(hi, copy.frame.max)
+        }
+        return (lo, hi)
+    }
+
     /// Every species and complex alias is a node at exactly the file's bounds, in the shape and
     /// colour CellDesigner gives its class.
     func testNodesAtTheFilesBoundsInTheirClassShapes() throws {
@@ -40,10 +51,11 @@ final class CellDesignerTests: XCTestCase {
         let expected = try Self.bounds(in: path)
         XCTAssertEqual(expected.count, 240, "232 species aliases and 8 complex aliases in the file")
         for (id, b) in expected {
-            guard let n = map.node(id) else { XCTFail("\(id) not drawn"); continue }
-            XCTAssertEqual(n.center.x, b.x + b.w / 2, accuracy: 1e-9, id)
-            XCTAssertEqual(n.center.y, b.y + b.h / 2, accuracy: 1e-9, id)
-            XCTAssertEqual(n.size, SIMD2(b.w, b.h), id)
+            guard let (lo, hi) = Self.frame(of: id, in: map) else { XCTFail("\(id) not drawn"); continue }
+            XCTAssertEqual(lo.x, b.x, accuracy: 1e-9, id)
+            XCTAssertEqual(lo.y, b.y, accuracy: 1e-9, id)
+            XCTAssertEqual(hi.x, b.x + b.w, accuracy: 1e-9, id)
+            XCTAssertEqual(hi.y, b.y + b.h, accuracy: 1e-9, id)
         }
         func shapes(_ label: String) -> Set<PathwayMap.Shape> { Set(map.nodes.filter { $0.label == label }.map(\.shape)) }
         XCTAssertEqual(shapes("RNA"), [.parallelogram])
@@ -121,7 +133,9 @@ final class CellDesignerTests: XCTestCase {
         let expected = try Self.bounds(in: path)
         XCTAssertEqual(expected.count, 673)
         var placed = 0
-        for (id, b) in expected where map.node(id)?.center == SIMD2(b.x + b.w / 2, b.y + b.h / 2) { placed += 1 }
+        for (id, b) in expected {
+            if let f = Self.frame(of: id, in: map), f.min == SIMD2(b.x, b.y), f.max == SIMD2(b.x + b.w, b.y + b.h) { placed += 1 }
+        }
         XCTAssertEqual(placed, 673)
         XCTAssertEqual(map.canvas?.size, SIMD2(5120, 5120))
         XCTAssertGreaterThan(map.edges.count, 900)
@@ -147,6 +161,101 @@ final class CellDesignerTests: XCTestCase {
         XCTAssertTrue(near(SIMD2(lo.x + 3, hi.y - 3), 0x66FF66), "the lower left corner is inside the parallelogram")
         XCTAssertFalse(near(SIMD2(lo.x + 3, lo.y + 3), 0x66FF66), "the upper left corner is outside it")
         XCTAssertTrue(near(SIMD2(hi.x - 3, lo.y + 3), 0x66FF66), "the upper right corner is inside")
+    }
+
+    /// Proteins by their type in the protein list (receptor, ion channel, truncated), homodimers as
+    /// stacked copies, active species ringed with a dashed outline, and each residue of a protein a
+    /// circle on its border at the residue's angle with its state's letters (CellDesigner's notation
+    /// sheet, components44).
+    func testProteinTypesHomodimersActivityAndResidues() throws {
+        let path = Self.real("celldesigner_components44.xml.gz")
+        let map = try PathwayFile.load(path: path)
+        let labelled = { (label: String) in Set(map.nodes.filter { $0.label == label && $0.kind != .marker }.map(\.shape)) }
+        XCTAssertEqual(labelled("Receptor"), [.receptor])
+        XCTAssertEqual(labelled("Ion_Channel"), [.ionChannel])
+        XCTAssertEqual(labelled("Truncated\nProtein"), [.truncated])
+        // The file's homodimers (<celldesigner:homodimer>2): one copy behind each, no label on it.
+        let copies = map.nodes.filter { $0.id.hasSuffix(".copy1") }
+        XCTAssertEqual(copies.count, 4)
+        XCTAssertTrue(copies.allSatisfy { $0.label.isEmpty && $0.kind == .marker })
+        XCTAssertFalse(map.nodes.contains { $0.id.hasSuffix(".copy2") })
+        // Active aliases (<celldesigner:activity>active): a dashed ring 4 units outside the bounds.
+        let text = String(decoding: try FileInput.read(path: path, limit: 64 << 20), as: UTF8.self)
+        let active = text.components(separatedBy: "<celldesigner:activity>active</celldesigner:activity>").count - 1
+        let rings = map.nodes.filter { $0.id.hasSuffix(".active") }
+        XCTAssertEqual(rings.count, active)
+        XCTAssertGreaterThan(active, 3)
+        let bounds = try Self.bounds(in: path)
+        for ring in rings {
+            let b = try XCTUnwrap(bounds[String(ring.id.dropLast(".active".count))])
+            XCTAssertTrue(ring.dashed && ring.fill == nil)
+            XCTAssertEqual(ring.size, SIMD2(b.w + 8, b.h + 8), ring.id)
+        }
+        XCTAssertFalse(map.nodes.contains { $0.dashed && !$0.id.hasSuffix(".active") })
+        // Each state's letters, as CellDesigner writes them.
+        let letters = Set(map.nodes.filter { $0.id.contains(".residue") }.map(\.label))
+        XCTAssertEqual(letters, ["P", "Ac", "Ub", "Me", "OH", "G", "My", "Pa", "Pr", "H", "S", "*", "?", ""])
+        // "Phosphorylated" (protein p14, residue angle 2.0761 rad, 119 degrees): on the top edge,
+        // left of the middle: x = centre + w/2 * cos/|sin|, y = top.
+        let protein = try XCTUnwrap(map.nodes.first { $0.label == "Phosphorylated" && $0.kind != .marker })
+        let circle = try XCTUnwrap(map.nodes.first { $0.id == protein.id + ".residue0" })
+        let angle = 2.0761076451572253
+        XCTAssertEqual(circle.label, "P")
+        XCTAssertEqual(circle.center.y, protein.frame.min.y, accuracy: 1e-9)
+        XCTAssertEqual(circle.center.x, protein.center.x + protein.size.x / 2 * cos(angle) / sin(angle), accuracy: 1e-9)
+        // "residue" (p10, Thr14 at 3.98 rad, 228 degrees): the lower left, its name inside the box;
+        // the unmodified species of that protein has the circle empty.
+        let residues = map.nodes.filter { $0.id.hasSuffix(".residue0") && map.node(String($0.id.dropLast(".residue0".count)))?.label == "residue" }
+        XCTAssertEqual(Set(residues.map(\.label)), ["", "P"])
+        for r in residues {
+            let owner = try XCTUnwrap(map.node(String(r.id.dropLast(".residue0".count))))
+            XCTAssertEqual(r.center.y, owner.frame.max.y, accuracy: 1e-9, "on the bottom edge")
+            XCTAssertLessThan(r.center.x, owner.center.x - owner.size.x * 0.4)
+        }
+        let names = map.texts.filter { $0.text == "Thr14" }
+        XCTAssertEqual(names.count, residues.count)
+        // Kept as Molshot JSON and read back: the new shapes and the dashed rings survive.
+        let back = try PathwayFile.parse(try PathwayJSONWriter.data(map), file: "c44.json")
+        XCTAssertEqual(back.nodes.map(\.shape), map.nodes.map(\.shape))
+        XCTAssertEqual(back.nodes.map(\.dashed), map.nodes.map(\.dashed))
+        XCTAssertThrowsError(try PathwayFile.parse(Data(#"{"nodes": [{"id": "a", "x": 1, "y": 1, "dashed": "yes"}]}"#.utf8), file: "d.json")) {
+            XCTAssertEqual(($0 as? PathwayError)?.description, "d.json: nodes[0].dashed: must be true or false")
+        }
+    }
+
+    /// Pixels: a receptor's notch is not filled while its top corners are; an ion channel's two
+    /// boxes have a gap between them at the top; a residue's circle is white on the border.
+    func testProteinShapesInThePicture() throws {
+        let map = try PathwayFile.load(path: Self.real("celldesigner_components44.xml.gz"))
+        let receptor = try XCTUnwrap(map.nodes.first { $0.shape == .receptor && $0.kind != .marker })
+        let channel = try XCTUnwrap(map.nodes.first { $0.shape == .ionChannel && $0.kind != .marker })
+        for n in [receptor, channel] {
+            var request = PathwayRequest()
+            let corner = n.center - n.size
+            request.region = "\(corner.x),\(corner.y),\(n.size.x * 2),\(n.size.y * 2)"
+            request.scale = 4
+            let picture = try PathwayPicture(map, request: request)
+            let image = try picture.draw(try S.renderer())
+            let fill = n.fill!.rgb
+            func near(_ p: SIMD2<Double>) -> Bool {
+                let q = picture.view.pixel(p)
+                // Close: the compartment behind is a pale yellow too.
+                return S.near(image, Int(q.x), Int(q.y), fill, tolerance: 6)
+            }
+            let (lo, hi) = n.frame
+            if n.shape == .receptor {
+                XCTAssertTrue(near(SIMD2(lo.x + 4, lo.y + 4)), "the upper left corner is filled")
+                XCTAssertTrue(near(SIMD2(hi.x - 4, lo.y + 4)), "the upper right corner is filled")
+                XCTAssertFalse(near(SIMD2(n.center.x, lo.y + 3)), "the notch at the top middle is not")
+                XCTAssertFalse(near(SIMD2(lo.x + 3, hi.y - 3)), "the bottom left is cut away towards the point")
+                XCTAssertTrue(near(SIMD2(n.center.x, hi.y - 4)), "the point at the bottom middle is filled")
+            } else {
+                let narrow = min(n.size.x * 0.2, n.size.y * 0.5)
+                XCTAssertTrue(near(SIMD2(lo.x + n.size.x * 0.4, n.center.y + 8)), "the main box is filled")
+                XCTAssertTrue(near(SIMD2(hi.x - narrow / 2, n.center.y)), "the channel is filled")
+                XCTAssertFalse(near(SIMD2(hi.x - narrow, lo.y + 1)), "between the two boxes' rounded corners, nothing")
+            }
+        }
     }
 
     /// Hostile values: a missing bounds is named by its line; a reaction naming an alias that is
