@@ -14,7 +14,7 @@ enum GPMLReader {
         "shapeType": "ShapeType", "fontSize": "FontSize", "lineColor": "Color", "lineWidth": "LineThickness",
         "lineStyle": "LineStyle", "arrowHead": "ArrowHead", "elementRef": "GraphRef", "x": "X", "y": "Y",
         "boardWidth": "BoardWidth", "boardHeight": "BoardHeight", "connectorType": "ConnectorType", "title": "Name",
-        "relX": "RelX", "relY": "RelY", "zOrder": "ZOrder",
+        "relX": "RelX", "relY": "RelY", "zOrder": "ZOrder", "fontWeight": "FontWeight", "fontStyle": "FontStyle",
     ]
 
     static func read(_ root: XMLElementNode, file: String) throws -> PathwayMap {
@@ -41,6 +41,10 @@ enum GPMLReader {
                 throw PathwayError(file: file, at: element.place, "needs <Graphics> with centerX and centerY (CenterX and CenterY in GPML 2013a)")
             }
             return (g, SIMD2(x, y), SIMD2(number(g, "width") ?? 0, number(g, "height") ?? 0))
+        }
+        // FontWeight="Bold" and FontStyle="Italic" (2013a), fontWeight/fontStyle (2021).
+        func face(_ g: XMLElementNode) -> (bold: Bool, italic: Bool) {
+            (value(g, "fontWeight")?.lowercased() == "bold", value(g, "fontStyle")?.lowercased() == "italic")
         }
         func shape(_ name: String?) -> PathwayMap.Shape {
             switch name ?? "Rectangle" {
@@ -106,11 +110,12 @@ enum GPMLReader {
             case "Pathway": kind = .pathway
             default: kind = .other
             }
-            map.nodes.append(PathwayMap.Node(id: id, name: value(node, "textLabel") ?? "", kind: kind, center: c, size: size,
-                                             shape: shape(value(g, "shapeType")), fill: color(value(g, "fillColor"), .white),
-                                             stroke: color(value(g, "borderColor"), .black), label: value(node, "textLabel") ?? "",
-                                             fontSize: number(g, "fontSize") ?? 10,
-                                             textColor: color(value(g, "textColor"), .black) ?? .black))
+            var n = PathwayMap.Node(id: id, name: value(node, "textLabel") ?? "", kind: kind, center: c, size: size,
+                                    shape: shape(value(g, "shapeType")), fill: color(value(g, "fillColor"), .white),
+                                    stroke: color(value(g, "borderColor"), .black), label: value(node, "textLabel") ?? "",
+                                    fontSize: number(g, "fontSize") ?? 10, textColor: color(value(g, "textColor"), .black) ?? .black)
+            (n.bold, n.italic) = face(g)
+            map.nodes.append(n)
         }
         // States: small glyphs on a data node's edge (relX, relY from -1 to 1 across it), nested in
         // the node in GPML 2021, beside it with a GraphRef in 2013a.
@@ -142,10 +147,13 @@ enum GPMLReader {
                                            stroke: color(value(g, "borderColor"), textColor), label: text,
                                            fontSize: fontSize, textColor: textColor)
                 node.lineWidth = number(g, "borderWidth") ?? number(g, "lineWidth")
+                (node.bold, node.italic) = face(g)
                 map.nodes.append(node)
                 continue
             }
-            map.texts.append(PathwayMap.Text(text: text, center: c, fontSize: fontSize, color: textColor))
+            var free = PathwayMap.Text(text: text, center: c, fontSize: fontSize, color: textColor)
+            (free.bold, free.italic) = face(g)
+            map.texts.append(free)
         }
         for line in root.descendants("Interaction") + root.descendants("GraphicalLine") {
             let id = value(line, "elementId") ?? ""

@@ -3,10 +3,10 @@ import Foundation
 
 /// Reads Molshot's own pathway JSON (schema: `Assets/schemas/pathway.schema.json`), what a user
 /// writes by hand or generates:
-/// `{"title", "nodes": [{"id", "label", "kind", "x", "y", "width", "height", "shape", "fill", "stroke", "dashed"}],
+/// `{"title", "nodes": [{"id", "label", "kind", "x", "y", "width", "height", "shape", "fill", "stroke", "dashed", "bold", "italic"}],
 ///   "edges": [{"id", "from", "to", "kind", "points": [[x, y], ...] or "controls": [[x1, y1], [x2, y2]] (a cubic Bezier),
 ///              "color", "width", "dashed"}],
-///   "compartments": [{"id", "name", "x", "y", "width", "height", "color"}], "texts": [{"text", "x", "y", "size"}]}`.
+///   "compartments": [{"id", "name", "x", "y", "width", "height", "color"}], "texts": [{"text", "x", "y", "size", "bold", "italic"}]}`.
 /// Errors name the key (`nodes[3].x`).
 enum PathwayJSONReader {
     static func read(_ json: Any, file: String) throws -> PathwayMap {
@@ -14,6 +14,12 @@ enum PathwayJSONReader {
         guard let root = json as? [String: Any] else { throw PathwayError(file: file, "a Molshot pathway is a JSON object") }
         // A graph without any positions is laid out; one with some is a mistake where one is missing.
         let placed = (root["nodes"] as? [Any] ?? []).contains { ($0 as? [String: Any])?["x"] != nil || ($0 as? [String: Any])?["y"] != nil }
+        /// A true/false key, false when absent.
+        func flag(_ o: [String: Any], _ key: String, _ path: String) throws -> Bool {
+            guard let v = o[key] else { return false }
+            guard let b = v as? Bool else { throw fail("\(path).\(key)", "must be true or false") }
+            return b
+        }
         func number(_ o: [String: Any], _ key: String, _ path: String, default value: Double? = nil) throws -> Double {
             if o[key] == nil, let value { return value }
             if o[key] == nil && (key == "x" || key == "y") && !placed { return 0 }
@@ -34,7 +40,8 @@ enum PathwayJSONReader {
         map.format = "molshot"
         map.title = root["title"] as? String ?? ""
         guard let nodes = root["nodes"] as? [Any] else { throw fail("nodes", "missing or not a list") }
-        map.needsLayout = !placed
+        // No nodes: compartments and text alone are drawn where they are.
+        map.needsLayout = !placed && !nodes.isEmpty
         var ids = Set<String>()
         for (i, value) in nodes.enumerated() {
             let path = "nodes[\(i)]"
@@ -57,10 +64,9 @@ enum PathwayJSONReader {
                                              fill: try color(n, "fill", path) ?? (kind == .metabolite ? Color(rgb: 0xE0865B) : .white),
                                              stroke: try color(n, "stroke", path) ?? .black, label: kind == .reaction ? "" : label,
                                              fontSize: try number(n, "fontSize", path, default: 12)))
-            if let dashed = n["dashed"] {
-                guard let flag = dashed as? Bool else { throw fail("\(path).dashed", "must be true or false") }
-                map.nodes[map.nodes.count - 1].dashed = flag
-            }
+            map.nodes[map.nodes.count - 1].dashed = try flag(n, "dashed", path)
+            map.nodes[map.nodes.count - 1].bold = try flag(n, "bold", path)
+            map.nodes[map.nodes.count - 1].italic = try flag(n, "italic", path)
         }
         let centers = Dictionary(uniqueKeysWithValues: map.nodes.map { ($0.id, $0.center) })
         for (i, value) in (root["edges"] as? [Any] ?? []).enumerated() {
@@ -108,8 +114,11 @@ enum PathwayJSONReader {
         for (i, value) in (root["texts"] as? [Any] ?? []).enumerated() {
             let path = "texts[\(i)]"
             guard let t = value as? [String: Any], let text = t["text"] as? String else { throw fail(path, "needs text, x and y") }
-            map.texts.append(PathwayMap.Text(text: text, center: SIMD2(try number(t, "x", path), try number(t, "y", path)),
-                                             fontSize: try number(t, "size", path, default: 14)))
+            var free = PathwayMap.Text(text: text, center: SIMD2(try number(t, "x", path), try number(t, "y", path)),
+                                       fontSize: try number(t, "size", path, default: 14))
+            free.bold = try flag(t, "bold", path)
+            free.italic = try flag(t, "italic", path)
+            map.texts.append(free)
         }
         return map
     }

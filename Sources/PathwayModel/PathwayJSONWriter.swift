@@ -24,6 +24,8 @@ public enum PathwayJSONWriter {
             if let f = hex(n.fill) { o["fill"] = f }
             if let s = hex(n.stroke) { o["stroke"] = s }
             if n.dashed { o["dashed"] = true }
+            if n.bold { o["bold"] = true }
+            if n.italic { o["italic"] = true }
             nodes.append(o)
         }
         var edges: [[String: Any]] = []
@@ -40,7 +42,10 @@ public enum PathwayJSONWriter {
              "height": rounded(c.size.y), "color": hex(c.color)!]
         }
         let texts: [[String: Any]] = map.texts.map { t in
-            ["text": t.text, "x": rounded(t.center.x), "y": rounded(t.center.y), "size": rounded(t.fontSize)]
+            var o: [String: Any] = ["text": t.text, "x": rounded(t.center.x), "y": rounded(t.center.y), "size": rounded(t.fontSize)]
+            if t.bold { o["bold"] = true }
+            if t.italic { o["italic"] = true }
+            return o
         }
         let root: [String: Any] = ["title": map.title, "nodes": nodes, "edges": edges, "compartments": compartments, "texts": texts]
         return try JSONSerialization.data(withJSONObject: root, options: [.sortedKeys])

@@ -64,6 +64,9 @@ public struct PathwayMap: Sendable {
         public var fitsLabel = false
         /// The outline drawn dashed (CellDesigner's ring round an active species).
         public var dashed = false
+        /// The label set bold or italic (GPML's FontWeight and FontStyle, SBML Render's font-weight and font-style).
+        public var bold = false
+        public var italic = false
 
         public init(id: String, name: String = "", kind: NodeKind, center: SIMD2<Double>, size: SIMD2<Double>, shape: Shape,
                     fill: Color? = nil, stroke: Color? = nil, label: String = "", labelPosition: SIMD2<Double>? = nil,
@@ -198,6 +201,9 @@ public struct PathwayMap: Sendable {
         public var color: Color
         /// A mark on an edge (KEGG's +p): placed after every node's label, where there is room.
         public var isEdgeMark = false
+        /// Set bold or italic, as the file says.
+        public var bold = false
+        public var italic = false
 
         public init(text: String, center: SIMD2<Double>, fontSize: Double, color: Color = .black) {
             self.text = text

@@ -5,13 +5,16 @@ import Core
 /// with flat fills), and styles giving glyphs a stroke, a fill and a line width, by id (`idList`)
 /// or by kind of glyph (`typeList`). Where a style's `<g>` holds a shape (`<rectangle>`,
 /// `<ellipse>`, `<polygon>`), that shape's colours count as the style's and an ellipse or a
-/// rectangle gives the node its shape.
+/// rectangle gives the node its shape; `font-weight` and `font-style` (on the `<g>` or its
+/// `<text>`) set the label bold or italic.
 struct RenderStyles {
     struct Style {
         var stroke: Color?
         var fill: Color?
         var width: Double?
         var shape: PathwayMap.Shape?
+        var bold: Bool?
+        var italic: Bool?
     }
 
     private(set) var byID: [String: Style] = [:]
@@ -58,7 +61,10 @@ struct RenderStyles {
                     s.shape = rounded ? .roundRectangle : .rectangle
                 }
             }
-            guard s.stroke != nil || s.fill != nil || s.width != nil || s.shape != nil else { continue }
+            let text = g.child("text")
+            if let weight = text?.attribute(local: "font-weight") ?? g.attribute(local: "font-weight") { s.bold = weight.lowercased() == "bold" }
+            if let style = text?.attribute(local: "font-style") ?? g.attribute(local: "font-style") { s.italic = style.lowercased() == "italic" }
+            guard s.stroke != nil || s.fill != nil || s.width != nil || s.shape != nil || s.bold != nil || s.italic != nil else { continue }
             for id in (style.attribute(local: "idList") ?? "").split(whereSeparator: \.isWhitespace) where byID[String(id)] == nil {
                 byID[String(id)] = s
             }
@@ -84,6 +90,8 @@ struct RenderStyles {
         if let k = s.stroke { node.stroke = k }
         if let w = s.width { node.lineWidth = w }
         if reshape, let shape = s.shape { node.shape = shape }
+        if let b = s.bold { node.bold = b }
+        if let i = s.italic { node.italic = i }
     }
 
     func apply(to c: inout PathwayMap.Compartment, type: String, role: String? = nil) {

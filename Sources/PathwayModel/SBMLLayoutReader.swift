@@ -217,11 +217,18 @@ enum SBMLLayoutReader {
         for t in layout.child("listOfTextGlyphs")?.all("textGlyph") ?? [] {
             let (origin, size) = try box(t)
             let text = attribute(t, "text") ?? attribute(t, "originOfText").map { names[$0] ?? $0 } ?? ""
+            // The text glyph's own style sets its weight and slant (font-weight, font-style).
+            let style = styles.style(id: attribute(t, "id") ?? "", type: "TEXTGLYPH", role: t.attribute(local: "objectRole"))
             if let object = attribute(t, "graphicalObject"), let k = map.nodes.firstIndex(where: { $0.id == object }) {
                 if !text.isEmpty { map.nodes[k].label = text }
                 map.nodes[k].labelPosition = origin + size / 2
+                if let b = style?.bold { map.nodes[k].bold = b }
+                if let i = style?.italic { map.nodes[k].italic = i }
             } else if !text.isEmpty {
-                map.texts.append(PathwayMap.Text(text: text, center: origin + size / 2, fontSize: max(6, min(14, size.y * 0.6))))
+                var free = PathwayMap.Text(text: text, center: origin + size / 2, fontSize: max(6, min(14, size.y * 0.6)))
+                free.bold = style?.bold ?? false
+                free.italic = style?.italic ?? false
+                map.texts.append(free)
             }
         }
         return map

@@ -3,14 +3,16 @@ import Graphics
 import Imaging
 import Text
 
-/// Fonts by pixel size, loaded once.
+/// Fonts by pixel size and face, loaded once.
 final class FontCache {
-    private var fonts: [Int: Font] = [:]
+    private struct Key: Hashable { let pixels: Int, face: Font.Face }
+    private var fonts: [Key: Font] = [:]
 
-    func font(_ pixels: Int) throws -> Font {
-        if let f = fonts[pixels] { return f }
-        let f = try Font.standard(pixelSize: pixels)
-        fonts[pixels] = f
+    func font(_ pixels: Int, _ face: Font.Face = .regular) throws -> Font {
+        let key = Key(pixels: pixels, face: face)
+        if let f = fonts[key] { return f }
+        let f = try Font.standard(pixelSize: pixels, face: face)
+        fonts[key] = f
         return f
     }
 }
@@ -49,10 +51,12 @@ struct MapLabels {
             var degree = 0
             /// The box (map units) the label is kept inside, for nodes that fit their label.
             var box: SIMD2<Double>? = nil
+            var face = Font.Face.regular
         }
         var wanted: [Wanted] = []
         for t in map.texts where !t.text.isEmpty && !t.isEdgeMark {
-            wanted.append(Wanted(text: t.text, size: t.fontSize, anchor: t.center, fromStart: false, color: t.color))
+            wanted.append(Wanted(text: t.text, size: t.fontSize, anchor: t.center, fromStart: false, color: t.color,
+                                 face: Font.Face(bold: t.bold, italic: t.italic)))
         }
         for c in map.compartments where !c.name.isEmpty {
             if let box = c.labelBox, box.size.y > 0 {
@@ -80,7 +84,8 @@ struct MapLabels {
                 let main = n.shape == .ionChannel && n.labelPosition == nil ? MapGeometry.ionChannelParts(n)[0] : n
                 wanted.append(Wanted(text: n.label, size: n.fontSize, anchor: n.labelPosition ?? main.center, fromStart: n.labelFromStart,
                                      color: n.textColor, degree: degree[n.id] ?? 0,
-                                     box: n.fitsLabel && n.labelPosition == nil ? main.size : nil))
+                                     box: n.fitsLabel && n.labelPosition == nil ? main.size : nil,
+                                     face: Font.Face(bold: n.bold, italic: n.italic)))
             }
         }
         for t in map.texts where !t.text.isEmpty && t.isEdgeMark {
@@ -101,15 +106,15 @@ struct MapLabels {
         var placed: [PlacedLabel] = []
         var grid = BoxGrid(cell: 64)
         // Maps repeat their labels (h_c, atp_c): each is set once a size and color.
-        struct StampKey: Hashable { let text: String, pixels: Int, color: UInt32 }
+        struct StampKey: Hashable { let text: String, pixels: Int, color: UInt32, face: Font.Face }
         var stamps: [StampKey: TextStamp] = [:]
         for w in wanted {
             let pixels = w.size * theme.labelScale * scale
             guard pixels >= theme.smallestLabel else { continue }
-            var font = try fonts.font(Int(saturating: min(pixels, 256).rounded()))
+            var font = try fonts.font(Int(saturating: min(pixels, 256).rounded()), w.face)
             var texts = w.text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
                 .map { String($0).trimmingCharacters(in: .whitespaces) }
-            if let box = w.box, let fitted = try fit(texts.joined(separator: " "), pixels: pixels, box: box * scale, font: font) {
+            if let box = w.box, let fitted = try fit(texts.joined(separator: " "), pixels: pixels, box: box * scale, font: font, face: w.face) {
                 (texts, font) = fitted
             }
             let widths = texts.map { Double(font.width(of: $0)) }
@@ -127,7 +132,7 @@ struct MapLabels {
                 let lines = zip(texts, widths).map { (text: $0.0, x: x + m.x + (w.fromStart ? 0 : (width - $0.1) / 2)) }
                 let color = theme.text(w.color)
                 let lineStamps = lines.map { line -> TextStamp in
-                    let key = StampKey(text: line.text, pixels: font.pixelSize, color: color.rgb)
+                    let key = StampKey(text: line.text, pixels: font.pixelSize, color: color.rgb, face: w.face)
                     if let s = stamps[key] { return s }
                     let s = font.stamp(line.text, color: color.rgb, halo: theme.halo)
                     stamps[key] = s
@@ -148,7 +153,7 @@ struct MapLabels {
     /// fits, else wrapped at its blanks into as few lines as the box's width needs, and made smaller,
     /// a tenth at a time down to the smallest legible size, until the lines fit its height too.
     /// Nil where it fits as it is; at the smallest size the best wrapping, whatever it reaches.
-    func fit(_ text: String, pixels: Double, box: SIMD2<Double>, font: Font) throws -> (lines: [String], font: Font)? {
+    func fit(_ text: String, pixels: Double, box: SIMD2<Double>, font: Font, face: Font.Face = .regular) throws -> (lines: [String], font: Font)? {
         let room = box - 2
         // A name, not a paragraph: longer text is drawn as it is (fitting costs a measure a word a size).
         guard room.x > 0, room.y > 0, text.utf8.count <= Self.longestFitted else { return nil }
@@ -166,7 +171,7 @@ struct MapLabels {
         var size = pixels
         var best: (lines: [String], font: Font)? = nil
         while true {
-            let f = try fonts.font(Int(saturating: min(size, 256).rounded()))
+            let f = try fonts.font(Int(saturating: min(size, 256).rounded()), face)
             // Greedy wrapping: each line takes words while they fit the width.
             var lines: [String] = []
             for word in words {

@@ -48,9 +48,27 @@ public final class Font: @unchecked Sendable {
         return g
     }
 
-    /// DejaVu Sans, shipped in `Assets/fonts` with its license.
-    public static func standard(pixelSize: Int) throws -> Font {
-        try Font(path: Resources.asset("fonts/DejaVuSans.ttf").path, pixelSize: pixelSize)
+    /// A face of DejaVu Sans: upright or oblique, book or bold.
+    public enum Face: Int, Sendable, Hashable, CaseIterable {
+        case regular, bold, oblique, boldOblique
+
+        public init(bold: Bool, italic: Bool) {
+            self = bold ? (italic ? .boldOblique : .bold) : (italic ? .oblique : .regular)
+        }
+
+        var file: String {
+            switch self {
+            case .regular: return "fonts/DejaVuSans.ttf"
+            case .bold: return "fonts/DejaVuSans-Bold.ttf"
+            case .oblique: return "fonts/DejaVuSans-Oblique.ttf"
+            case .boldOblique: return "fonts/DejaVuSans-BoldOblique.ttf"
+            }
+        }
+    }
+
+    /// DejaVu Sans in `face`, shipped in `Assets/fonts` with its license.
+    public static func standard(pixelSize: Int, face: Face = .regular) throws -> Font {
+        try Font(path: Resources.asset(face.file).path, pixelSize: pixelSize)
     }
 
     public init(path: String, pixelSize: Int) throws {

@@ -173,6 +173,21 @@ final class RealPathwayFilesTests: XCTestCase {
         XCTAssertNotEqual(substrate.color, Color(rgb: 0xFF0000))
     }
 
+    /// SBML Render's font-weight and font-style: a text glyph's style set bold and italic makes its
+    /// species' label so; the file as it is (normal) leaves it book.
+    func testSBMLRenderFontWeightAndStyle() throws {
+        let text = try String(contentsOf: S.root.appendingPathComponent("Tests/Fixtures/pathways-real/sbml_simple-L2-render-local.xml"), encoding: .utf8)
+        let plain = try PathwayFile.parse(Data(text.utf8), file: "render-local.xml")
+        XCTAssertFalse(plain.nodes.contains { $0.bold || $0.italic })
+        let style = try NSRegularExpression(pattern: #"(idList="tGlyph_0">\s*<g [^>]*)font-style="normal" font-weight="normal""#)
+        let changed = style.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text),
+                                                     withTemplate: #"$1font-style="italic" font-weight="bold""#)
+        XCTAssertNotEqual(changed, text)
+        let map = try PathwayFile.parse(Data(changed.utf8), file: "render-local.xml")
+        XCTAssertEqual(map.nodes.filter(\.bold).map(\.id), ["sGlyph_0"])
+        XCTAssertEqual(map.nodes.filter(\.italic).map(\.id), ["sGlyph_0"])
+    }
+
     /// PathVisio's connectors: an elbow leaves and enters by the sides its ends name, in right
     /// angles; a curved one is a smooth curve through its waypoints.
     func testGPMLElbowAndCurvedConnectorsFromRealFiles() throws {
@@ -281,6 +296,37 @@ final class RealPathwayFilesTests: XCTestCase {
         request.size = "200"
         let drawn = try PathwayPicture(shapesOnly, request: request).draw(renderer)
         XCTAssertGreaterThan(S.inked(drawn, x: 0..<drawn.width, y: 0..<drawn.height), 50)
+    }
+
+    /// GPML's FontWeight and FontStyle: WP534's eight bold labels (2013a) and WP554's bold ones
+    /// (2021) set bold, in DejaVu Sans Bold (more ink than the book face); kept in Molshot JSON.
+    func testGPMLBoldAndItalicLabels() throws {
+        let path = S.root.appendingPathComponent("Tests/Fixtures/pathways-real/gpml2013a_WP534.gpml.gz").path
+        let map = try PathwayFile.load(path: path)
+        let text = String(decoding: try FileInput.read(path: path, limit: 64 << 20), as: UTF8.self)
+        let bold = text.components(separatedBy: #"FontWeight="Bold""#).count - 1
+        XCTAssertEqual(bold, 8)
+        XCTAssertEqual(map.nodes.filter(\.bold).count + map.texts.filter(\.bold).count, bold)
+        XCTAssertTrue(map.nodes.contains { $0.bold && $0.label == "Pentose phosphate pathway" })
+        XCTAssertFalse(map.nodes.contains { $0.italic } || map.texts.contains { $0.italic })
+        let doc = """
+            <Pathway xmlns="http://pathvisio.org/GPML/2021" title="t"><Labels>
+              <Label elementId="a" textLabel="Glycolysis"><Graphics centerX="100" centerY="50" width="120" height="30" fontWeight="Bold" fontStyle="Italic" fontSize="14" shapeType="None"/></Label>
+              <Label elementId="b" textLabel="Glycolysis"><Graphics centerX="100" centerY="150" width="120" height="30" fontWeight="Normal" fontStyle="Normal" fontSize="14" shapeType="None"/></Label>
+            </Labels></Pathway>
+            """
+        let two = try PathwayFile.parse(Data(doc.utf8), file: "t.gpml")
+        XCTAssertEqual(two.texts.map(\.bold), [true, false])
+        XCTAssertEqual(two.texts.map(\.italic), [true, false])
+        let back = try PathwayFile.parse(try PathwayJSONWriter.data(two), file: "t.json")
+        XCTAssertEqual(back.texts.map(\.bold), [true, false])
+        XCTAssertEqual(back.texts.map(\.italic), [true, false])
+        // Drawn: the bold italic one carries more ink than the book one of the same words and size.
+        let renderer = try S.renderer()
+        let image = try renderer.render(two, view: MapView(origin: SIMD2(0, 0), scale: 1), width: 200, height: 200, theme: PathwayTheme(.standard))
+        let top = S.inked(image, x: 0..<200, y: 30..<70), bottom = S.inked(image, x: 0..<200, y: 130..<170)
+        XCTAssertGreaterThan(bottom, 50, "the book face drawn")
+        XCTAssertGreaterThan(Double(top), Double(bottom) * 1.2, "bold: more ink")
     }
 
     /// Arc ends and ports written as (0,0) placeholders (PANTHER's maps exported through
