@@ -14,7 +14,7 @@ enum GPMLReader {
         "shapeType": "ShapeType", "fontSize": "FontSize", "lineColor": "Color", "lineWidth": "LineThickness",
         "lineStyle": "LineStyle", "arrowHead": "ArrowHead", "elementRef": "GraphRef", "x": "X", "y": "Y",
         "boardWidth": "BoardWidth", "boardHeight": "BoardHeight", "connectorType": "ConnectorType", "title": "Name",
-        "relX": "RelX", "relY": "RelY", "zOrder": "ZOrder", "fontWeight": "FontWeight", "fontStyle": "FontStyle",
+        "relX": "RelX", "relY": "RelY", "zOrder": "ZOrder", "fontWeight": "FontWeight", "fontStyle": "FontStyle", "rotation": "Rotation",
     ]
 
     static func read(_ root: XMLElementNode, file: String) throws -> PathwayMap {
@@ -73,6 +73,13 @@ enum GPMLReader {
             area.doubleLine = properties["org.pathvisio.DoubleLineProperty"] == "Double" || value(g, "borderStyle") == "Double"
                 || ["Mitochondria", "Nucleus", "Cell"].contains(type) && properties["org.pathvisio.DoubleLineProperty"] != "Single"
             if value(g, "lineStyle") == "Double" { area.doubleLine = true }
+            // Radians, clockwise (or the schema's side names, Top being none).
+            if let turn = value(g, "rotation") {
+                let sides = ["Top": 0, "Right": Double.pi / 2, "Bottom": Double.pi, "Left": 3 * Double.pi / 2]
+                if let r = sides[turn] ?? Double(turn.trimmingCharacters(in: .whitespaces)), r.isFinite {
+                    area.rotation = r.truncatingRemainder(dividingBy: 2 * Double.pi)
+                }
+            }
             shapes.append((number(g, "zOrder") ?? 0, area))
         }
         map.compartments += shapes.enumerated().sorted { ($0.element.z, $0.offset) < ($1.element.z, $1.offset) }.map(\.element.area)
@@ -218,8 +225,12 @@ enum GPMLReader {
         case "Rectangle", "Sarcoplasmic Reticulum", "Endoplasmic Reticulum", "Golgi Apparatus": return .rectangle
         case "RoundedRectangle", "RoundRectangle", "Mitochondria", "Cell", "Organelle", "ExtracellularRegion": return .roundRectangle
         case "Oval", "Ellipse", "Circle", "Nucleus", "Vesicle", "Lysosome", "Peroxisome": return .ellipse
-        case "Octagon": return .cutRectangle
+        case "Octagon": return .octagon
         case "Hexagon": return .hexagon
+        case "Triangle": return .triangle
+        case "Pentagon": return .pentagon
+        case "Brace": return .brace
+        case "Arc": return .arc
         default: return .rectangle
         }
     }

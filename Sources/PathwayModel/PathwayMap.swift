@@ -1,4 +1,5 @@
 import Core
+import Foundation
 
 /// A pathway graph as the readers leave it and the renderer draws it: nodes, edges and
 /// compartments, each with its place, size, shape, color and label, in map units (x right, y
@@ -36,6 +37,14 @@ public struct PathwayMap: Sendable {
         case ionChannel = "ion-channel"
         /// CellDesigner's truncated protein: rounded on the left, its right end broken off.
         case truncated
+        /// PathVisio's regular polygons, a vertex pointing right (east), stretched to the box.
+        case triangle, pentagon, octagon
+        /// PathVisio's open line shapes: a brace (its point at the top middle) and an arc (the
+        /// lower half of an ellipse), stroked, never filled.
+        case brace, arc
+
+        /// Shapes drawn as an open line.
+        public var isOpen: Bool { self == .brace || self == .arc }
     }
 
     public struct Node: Sendable {
@@ -183,6 +192,17 @@ public struct PathwayMap: Sendable {
         public var lineWidth: Double?
         /// No fill at all (a GPML shape without a fill colour).
         public var unfilled = false
+        /// Turned about its centre, in radians clockwise on the page (GPML's Rotation).
+        public var rotation = 0.0
+
+        /// The corners of its box, turned with it.
+        public var corners: [SIMD2<Double>] {
+            let c = origin + size / 2, h = size / 2
+            let (s, k) = (sin(rotation), cos(rotation))
+            return [SIMD2(-h.x, -h.y), SIMD2(h.x, -h.y), SIMD2(h.x, h.y), SIMD2(-h.x, h.y)].map { p in
+                c + SIMD2(p.x * k - p.y * s, p.x * s + p.y * k)
+            }
+        }
 
         public init(id: String, name: String, origin: SIMD2<Double>, size: SIMD2<Double>, color: Color) {
             self.id = id
@@ -283,8 +303,12 @@ public struct PathwayMap: Sendable {
         }
         for e in edges { for p in e.polyline(pieces: 4) { take(p) } }
         for c in compartments {
-            take(c.origin)
-            take(c.origin + c.size)
+            if c.rotation == 0 {
+                take(c.origin)
+                take(c.origin + c.size)
+            } else {
+                for p in c.corners { take(p) }
+            }
         }
         for t in texts { label(t.text, size: t.fontSize, at: t.center, fromStart: false) }
         if lo.x > hi.x { return (.zero, SIMD2(1, 1)) }

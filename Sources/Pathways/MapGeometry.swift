@@ -1,4 +1,5 @@
 import Core
+import Foundation
 
 /// Builds the triangles of a map at one scale: compartments first, then edges (trimmed where they
 /// meet a node's outline, with their arrowheads, bars and circles), then nodes over the edge ends.
@@ -51,7 +52,13 @@ struct MapGeometry {
             if c.shape == .roundRectangle { return mesh.roundRectangle(min: lo, max: lo + size, radius: max(1, min(20, min(size.x, size.y) * 0.2))) }
             return self.outline(of: PathwayMap.Node(id: c.id, kind: .other, center: lo + size / 2, size: size, shape: c.shape), mesh)
         }
-        guard let outer = outline(inset: 0) else { return }
+        let center = c.origin + c.size / 2
+        guard let outer = outline(inset: 0).map({ MapGeometry.turned($0, by: c.rotation, about: center) }) else { return }
+        if c.shape.isOpen {
+            // A brace or an arc: its line only.
+            mesh.stroke(outer, width: (c.lineWidth ?? theme.compartmentLine) * theme.lineScale, theme.line(c.color))
+            return
+        }
         if !c.unfilled {
             var fill = theme.fill(c.fill ?? c.color)
             if c.fill == nil { fill.alpha = 0.10 }
@@ -60,7 +67,7 @@ struct MapGeometry {
         let width = (c.lineWidth ?? theme.compartmentLine) * theme.lineScale
         mesh.stroke(outer, width: width, theme.line(c.color), closed: true)
         // PathVisio's double line: a second, thinner, a little inside.
-        if c.doubleLine, let inner = outline(inset: max(3, 2.5 * width)) {
+        if c.doubleLine, let inner = outline(inset: max(3, 2.5 * width)).map({ MapGeometry.turned($0, by: c.rotation, about: center) }) {
             mesh.stroke(inner, width: width * 0.5, theme.line(c.color), closed: true)
         }
     }
@@ -108,6 +115,34 @@ struct MapGeometry {
                     SIMD2(lo.x, hi.y - d)]
         case .ionChannel:
             return mesh.roundRectangle(min: lo, max: hi, radius: min(n.size.x, n.size.y) * 0.25)
+        case .triangle, .pentagon, .octagon:
+            // PathVisio's regular polygon: vertices 360/n degrees apart from the east, clockwise on
+            // the page, its own extent stretched to the box.
+            let sides = n.shape == .triangle ? 3 : n.shape == .pentagon ? 5 : 8
+            let unit = (0..<sides).map { k -> SIMD2<Double> in
+                let a = 2 * Double.pi * Double(k) / Double(sides)
+                return SIMD2(cos(a), sin(a))
+            }
+            return Self.stretched(unit, into: lo, hi)
+        case .brace:
+            // Two quadratic curls up to the point at the top middle (PathVisio's 12 by 4 brace).
+            func quad(_ a: SIMD2<Double>, _ c: SIMD2<Double>, _ b: SIMD2<Double>) -> [SIMD2<Double>] {
+                (1...8).map { k in
+                    let t = Double(k) / 8, u = 1 - t
+                    return u * u * a + 2 * u * t * c + t * t * b
+                }
+            }
+            let start = SIMD2<Double>(0, 4)
+            let unit = [start] + quad(start, SIMD2(0, 2), SIMD2(3, 2)) + quad(SIMD2(3, 2), SIMD2(6, 2), SIMD2(6, 0))
+                + quad(SIMD2(6, 0), SIMD2(6, 2), SIMD2(9, 2)) + quad(SIMD2(9, 2), SIMD2(12, 2), SIMD2(12, 4))
+            return Self.stretched(unit, into: lo, hi)
+        case .arc:
+            // The lower half of the ellipse, from east through south to west, filling the box.
+            let unit = (0...24).map { k -> SIMD2<Double> in
+                let a = Double.pi * Double(k) / 24
+                return SIMD2(cos(a), sin(a))
+            }
+            return Self.stretched(unit, into: lo, hi)
         case .truncated:
             // The round box's left half; on the right a break: down from the top corner to 3/5 of
             // the height, back up and in to 2/5, then down to the bottom a fifth of the width in.
@@ -117,6 +152,23 @@ struct MapGeometry {
             // From the inner corner of the break, where a fill's fan starts (it sees all of the shape).
             return [SIMD2(hi.x - cut, lo.y + n.size.y * 0.4), SIMD2(hi.x - cut, hi.y)] + left
                 + [SIMD2(hi.x, lo.y), SIMD2(hi.x, lo.y + n.size.y * 0.6)]
+        }
+    }
+
+    /// `points` moved and scaled so their own extent fills the box from `lo` to `hi`.
+    static func stretched(_ points: [SIMD2<Double>], into lo: SIMD2<Double>, _ hi: SIMD2<Double>) -> [SIMD2<Double>] {
+        let a = points.reduce(points[0], pointwiseMin), b = points.reduce(points[0], pointwiseMax)
+        let span = pointwiseMax(b - a, SIMD2(1e-12, 1e-12))
+        return points.map { lo + ($0 - a) / span * (hi - lo) }
+    }
+
+    /// `points` turned by `angle` radians (clockwise on the page, y down) about `center`.
+    static func turned(_ points: [SIMD2<Double>], by angle: Double, about center: SIMD2<Double>) -> [SIMD2<Double>] {
+        guard angle != 0 else { return points }
+        let s = sin(angle), k = cos(angle)
+        return points.map { p in
+            let d = p - center
+            return center + SIMD2(d.x * k - d.y * s, d.x * s + d.y * k)
         }
     }
 
@@ -161,7 +213,7 @@ struct MapGeometry {
             }
             return
         }
-        if let f = n.fill {
+        if let f = n.fill, !n.shape.isOpen {
             if n.shape == .concaveHexagon || n.shape == .receptor {
                 // Not convex, but star-shaped about its centre.
                 for i in points.indices { mesh.triangle(n.center, points[i], points[(i + 1) % points.count], theme.fill(f)) }
@@ -182,7 +234,7 @@ struct MapGeometry {
                 mesh.dashed(points + [points[0]], width: width, theme.line(stroke), dash: max(4 * width, 4 / mesh.scale),
                             gap: max(3 * width, 3 / mesh.scale))
             } else {
-                mesh.stroke(points, width: width, theme.line(stroke), closed: true)
+                mesh.stroke(points, width: width, theme.line(stroke), closed: !n.shape.isOpen)
             }
             if n.shape == .note {
                 // The fold: the corner turned down inside the cut.

@@ -298,6 +298,41 @@ final class RealPathwayFilesTests: XCTestCase {
         XCTAssertGreaterThan(S.inked(drawn, x: 0..<drawn.width, y: 0..<drawn.height), 50)
     }
 
+    /// PathVisio's other shape types: regular polygons with a vertex pointing right, brace and arc
+    /// as open lines, and Rotation in radians clockwise (or a side's name).
+    func testGPMLPolygonsBracesArcsAndRotation() throws {
+        let doc = """
+            <Pathway xmlns="http://pathvisio.org/GPML/2013a" Name="shapes">
+              <Shape GraphId="t"><Graphics CenterX="60" CenterY="60" Width="80" Height="60" FillColor="ffcc00" ShapeType="Triangle" Color="000000"/></Shape>
+              <Shape GraphId="p"><Graphics CenterX="180" CenterY="60" Width="80" Height="60" ShapeType="Pentagon"/></Shape>
+              <Shape GraphId="o"><Graphics CenterX="300" CenterY="60" Width="80" Height="60" ShapeType="Octagon"/></Shape>
+              <Shape GraphId="a"><Graphics CenterX="420" CenterY="60" Width="100" Height="40" ShapeType="Arc"/></Shape>
+              <Shape GraphId="br"><Graphics CenterX="100" CenterY="200" Width="150" Height="30" ShapeType="Brace" Color="0000ff" LineThickness="3" Rotation="1.5707963267948966"/></Shape>
+              <Shape GraphId="tl"><Graphics CenterX="300" CenterY="200" Width="80" Height="60" ShapeType="Triangle" Rotation="Left"/></Shape>
+            </Pathway>
+            """
+        let map = try PathwayFile.parse(Data(doc.utf8), file: "shapes.gpml")
+        func area(_ id: String) throws -> PathwayMap.Compartment { try XCTUnwrap(map.compartments.first { $0.id == id }) }
+        XCTAssertEqual(try ["t", "p", "o", "a", "br"].map { try area($0).shape }, [.triangle, .pentagon, .octagon, .arc, .brace])
+        XCTAssertEqual(try area("br").rotation, .pi / 2, accuracy: 1e-12)
+        XCTAssertEqual(try area("tl").rotation, 3 * .pi / 2, accuracy: 1e-12)
+        XCTAssertTrue(PathwayMap.Shape.brace.isOpen && PathwayMap.Shape.arc.isOpen && !PathwayMap.Shape.triangle.isOpen)
+        // The brace stood up: 150 tall and 30 wide about its centre, in the map's extent.
+        XCTAssertEqual(map.bounds.max.y, 275, accuracy: 1e-9)
+        let image = try S.renderer().render(map, view: MapView(origin: SIMD2(0, 0), scale: 1), width: 480, height: 290,
+                                            theme: PathwayTheme(.standard))
+        // The triangle points right: filled near its tip's side at mid height, not at its upper right corner.
+        XCTAssertTrue(S.near(image, 90, 60, 0xFFCC00, tolerance: 12))
+        XCTAssertFalse(S.near(image, 96, 34, 0xFFCC00, tolerance: 60))
+        // The brace turned clockwise a quarter: its point at the right middle (x 115), its ends at the left.
+        XCTAssertTrue(S.near(image, 114, 200, 0x0000FF, tolerance: 90), "the point")
+        XCTAssertTrue(S.near(image, 86, 127, 0x0000FF, tolerance: 90) || S.near(image, 86, 126, 0x0000FF, tolerance: 90), "the top end")
+        XCTAssertEqual(S.inked(image, x: 20..<80, y: 195..<205), 0, "unturned, the brace would run across here")
+        // The turned triangle points up: its apex column inked near the top, its old tip side blank.
+        XCTAssertTrue(S.inked(image, x: 296..<305, y: 160..<166) > 0, "the apex at the top")
+        XCTAssertEqual(S.inked(image, x: 336..<341, y: 195..<205), 0, "no tip at the right any more")
+    }
+
     /// GPML's FontWeight and FontStyle: WP534's eight bold labels (2013a) and WP554's bold ones
     /// (2021) set bold, in DejaVu Sans Bold (more ink than the book face); kept in Molshot JSON.
     func testGPMLBoldAndItalicLabels() throws {
