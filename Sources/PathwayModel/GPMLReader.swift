@@ -46,13 +46,9 @@ enum GPMLReader {
         func face(_ g: XMLElementNode) -> (bold: Bool, italic: Bool) {
             (value(g, "fontWeight")?.lowercased() == "bold", value(g, "fontStyle")?.lowercased() == "italic")
         }
+        // A data node's or state's shape: as a Shape's, or none.
         func shape(_ name: String?) -> PathwayMap.Shape {
-            switch name ?? "Rectangle" {
-            case "RoundedRectangle", "RoundRectangle": return .roundRectangle
-            case "Oval", "Ellipse", "Circle": return .ellipse
-            case "None": return .none
-            default: return .rectangle
-            }
+            name == "None" ? .none : areaShape(name ?? "Rectangle")
         }
         // Shapes as PathVisio draws them: in their shape type, with their fill (none unless
         // given), border colour and thickness, PathVisio's double line; behind the nodes, one
