@@ -201,8 +201,8 @@ enum GPMLReader {
             switch last {
             case .arrow: kind = .product
             case .circle: kind = .catalysis
-            case .bar: kind = .inhibition
-            case .openArrow, .barArrow, .diamond: kind = .stimulation
+            case .bar, .doubleBar: kind = .inhibition
+            case .openArrow, .barArrow, .diamond, .doubleOpenArrow: kind = .stimulation
             case .none: kind = .plain
             }
             map.edges.append(PathwayMap.Edge(id: id, from: value(points.first!, "elementRef"), to: value(points.last!, "elementRef"),

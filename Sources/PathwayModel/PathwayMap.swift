@@ -43,6 +43,12 @@ public struct PathwayMap: Sendable {
         /// lower half of an ellipse), stroked, never filled.
         case brace, arc
 
+        /// SBGN's capsule (a state variable, ER's variable value): a box with round ends.
+        case stadium
+        /// SBGN Entity Relationship's existence (a circle, its right half filled) and location
+        /// (a circle crossed) on an entity's border.
+        case existence, location
+
         /// Shapes drawn as an open line.
         public var isOpen: Bool { self == .brace || self == .arc }
     }
@@ -108,6 +114,9 @@ public struct PathwayMap: Sendable {
         case diamond
         /// SBGN's necessary stimulation: an open arrow with a bar behind it.
         case barArrow = "bar-arrow"
+        /// SBGN Entity Relationship's absolute stimulation (two open arrows) and absolute inhibition (two bars).
+        case doubleOpenArrow = "double-open-arrow"
+        case doubleBar = "double-bar"
     }
 
     /// A piece of an edge's path after its start: a straight line or a cubic Bezier curve.

@@ -26,6 +26,7 @@ enum SBGNReader {
         // glyphs and arcs (the languages share compartments, logic, tags and submaps).
         // The render extension's colours (the SBML Render package's XML inside <extension>).
         let styles = RenderStyles(under: mapElement.child("extension"))
+        let entityRelationship = (mapElement.attributes["language"] ?? "").lowercased() == "entity relationship"
         var owner: [String: String] = [:]  // port id -> glyph id
         var compartmentOrder: [String: Double] = [:]
         var portLines: [(glyph: String, center: SIMD2<Double>, port: SIMD2<Double>)] = []
@@ -81,8 +82,10 @@ enum SBGNReader {
                 let state = glyph.child("state")
                 let value = state?.attributes["value"] ?? "", variable = state?.attributes["variable"] ?? ""
                 label = variable.isEmpty ? value : value + "@" + variable
-                // Its text kept inside the ellipse (made smaller where it is longer).
-                var marker = PathwayMap.Node(id: id, name: label, kind: .marker, center: center, size: SIMD2(w, h), shape: .ellipse,
+                // Its text kept inside the ellipse (made smaller where it is longer); a capsule in
+                // Entity Relationship maps, as libsbgn's reference cards draw them.
+                var marker = PathwayMap.Node(id: id, name: label, kind: .marker, center: center, size: SIMD2(w, h),
+                                             shape: entityRelationship ? .stadium : .ellipse,
                                              fill: .white, stroke: .black, label: label, fontSize: max(5, h * 0.5))
                 marker.fitsLabel = true
                 map.nodes.append(marker)
@@ -149,10 +152,11 @@ enum SBGNReader {
                 map.nodes.append(PathwayMap.Node(id: id, name: label, kind: .reaction, center: center, size: SIMD2(w, h), shape: .ellipse,
                                                  fill: cls == "outcome" ? .black : .white, stroke: .black))
             case "existence", "location", "variable value", "implicit xor":
-                // Small boxes and circles on an entity's edge, with their text.
+                // On an entity's border: existence a circle half filled, location a circle crossed;
+                // a variable's value a capsule with its text.
+                let shape: PathwayMap.Shape = ["existence": .existence, "location": .location, "variable value": .stadium][cls] ?? .ellipse
                 map.nodes.append(PathwayMap.Node(id: id, name: label, kind: .marker, center: center, size: SIMD2(w, h),
-                                                 shape: cls == "variable value" ? .rectangle : .ellipse, fill: .white, stroke: .black,
-                                                 label: label, fontSize: max(5, h * 0.5)))
+                                                 shape: shape, fill: .white, stroke: .black, label: label, fontSize: max(5, h * 0.5)))
             case "phenotype", "submap", "tag", "terminal":
                 let orientation = glyph.attributes["orientation"] ?? "right"
                 let shape: PathwayMap.Shape = cls == "phenotype" ? .hexagon : cls == "submap" ? .rectangle : orientation == "left" ? .tagLeft : .tag
@@ -242,10 +246,11 @@ enum SBGNReader {
             case "production": (kind, head) = (.product, .arrow)
             case "catalysis": (kind, head) = (.catalysis, .circle)
             case "inhibition": (kind, head) = (.inhibition, .bar)
-            case "stimulation", "absolute stimulation": (kind, head) = (.stimulation, .openArrow)
+            case "stimulation": (kind, head) = (.stimulation, .openArrow)
+            case "absolute stimulation": (kind, head) = (.stimulation, .doubleOpenArrow)
             case "necessary stimulation": (kind, head) = (.stimulation, .barArrow)
             case "modulation": (kind, head) = (.stimulation, .diamond)
-            case "absolute inhibition": (kind, head) = (.inhibition, .bar)
+            case "absolute inhibition": (kind, head) = (.inhibition, .doubleBar)
             // Activity Flow's influences; Entity Relationship's assignment.
             case "positive influence": (kind, head) = (.stimulation, .openArrow)
             case "negative influence": (kind, head) = (.inhibition, .bar)

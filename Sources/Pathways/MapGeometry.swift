@@ -79,7 +79,8 @@ struct MapGeometry {
         case .none: return nil
         case .rectangle, .process: return [lo, SIMD2(hi.x, lo.y), hi, SIMD2(lo.x, hi.y)]
         case .roundRectangle: return mesh.roundRectangle(min: lo, max: hi, radius: min(n.size.x, n.size.y) * 0.25)
-        case .ellipse, .sourceSink: return mesh.ellipse(center: n.center, radii: n.size / 2)
+        case .ellipse, .sourceSink, .existence, .location: return mesh.ellipse(center: n.center, radii: n.size / 2)
+        case .stadium: return mesh.roundRectangle(min: lo, max: hi, radius: min(n.size.x, n.size.y) / 2)
         case .cutRectangle:
             let c = min(min(n.size.x, n.size.y) * 0.2, 14)
             return [SIMD2(lo.x + c, lo.y), SIMD2(hi.x - c, lo.y), SIMD2(hi.x, lo.y + c), SIMD2(hi.x, hi.y - c),
@@ -241,6 +242,18 @@ struct MapGeometry {
                 let c = MapGeometry.fold(n), (lo, hi) = n.frame
                 mesh.stroke([SIMD2(hi.x - c, lo.y), SIMD2(hi.x - c, lo.y + c), SIMD2(hi.x, lo.y + c)], width: width, theme.line(stroke))
             }
+            if n.shape == .existence {
+                // The right half filled in the line's colour.
+                let half = mesh.ellipse(center: n.center, radii: n.size / 2).filter { $0.x >= n.center.x - 1e-9 }
+                mesh.fill([SIMD2(n.center.x, n.frame.min.y)] + half.sorted { $0.y < $1.y } + [SIMD2(n.center.x, n.frame.max.y)],
+                          theme.line(stroke))
+            }
+            if n.shape == .location {
+                // Crossed from corner to corner of the circle.
+                let r = n.size / 2 * 0.7071
+                mesh.stroke([n.center - r, n.center + r], width: width, theme.line(stroke))
+                mesh.stroke([n.center + SIMD2(-r.x, r.y), n.center + SIMD2(r.x, -r.y)], width: width, theme.line(stroke))
+            }
             if n.shape == .sourceSink {
                 // Struck through from the bottom left to the top right.
                 let r = n.size / 2 * 0.7071
@@ -255,7 +268,7 @@ struct MapGeometry {
     static func contains(_ n: PathwayMap.Node, _ p: SIMD2<Double>) -> Bool {
         guard n.shape != .none, n.size.x > 0, n.size.y > 0 else { return false }
         let d = (p - n.center) / (n.size / 2)
-        return n.shape == .ellipse ? (d * d).sum() <= 1 : abs(d.x) <= 1 && abs(d.y) <= 1
+        return [.ellipse, .existence, .location].contains(n.shape) ? (d * d).sum() <= 1 : abs(d.x) <= 1 && abs(d.y) <= 1
     }
 
     /// `points` cut where they first enter `n` walking back from the end, then `gap` short of it.
@@ -348,9 +361,10 @@ struct MapGeometry {
     /// How much of the line a head replaces.
     static func setBack(_ head: PathwayMap.Head, length: Double, half: Double) -> Double {
         switch head {
-        case .none, .bar: return 0
+        case .none, .bar, .doubleBar: return 0
         case .arrow: return length * 0.8
         case .openArrow, .diamond, .barArrow: return length
+        case .doubleOpenArrow: return 2 * length
         case .circle: return half * 1.6
         }
     }
@@ -384,6 +398,19 @@ struct MapGeometry {
             let t = max(width, 2 / mesh.scale)
             let c = tip - d * (length + 2.5 * t)
             mesh.stroke([c + n * half * 1.1, c - n * half * 1.1], width: t, color)
+        case .doubleOpenArrow:
+            for back in [0, length] {
+                let t = tip - d * back
+                let corners = [t, t - d * length + n * half, t - d * length - n * half]
+                mesh.fill(corners, theme.background)
+                mesh.stroke(corners, width: max(width * 0.5, mesh.hairline), color, closed: true)
+            }
+        case .doubleBar:
+            let t = max(width, 2 / mesh.scale)
+            for back in [t / 2, 3.5 * t] {
+                let c = tip - d * back
+                mesh.stroke([c + n * half * 1.3, c - n * half * 1.3], width: t, color)
+            }
         case .circle:
             let r = half * 0.8
             let ring = mesh.ellipse(center: tip - d * r, radii: SIMD2(r, r))

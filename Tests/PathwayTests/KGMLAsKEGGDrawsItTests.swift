@@ -317,6 +317,48 @@ final class SBGNNotationTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(state.box.x, 610 * 2 - 0.5, "inside the ellipse's box")
         XCTAssertLessThanOrEqual(state.box.z, 640 * 2 + 0.5)
     }
+
+    /// Entity Relationship's decorations as libsbgn's ER reference card draws them: existence a
+    /// circle with its right half filled, location a crossed circle, a variable's value a capsule,
+    /// absolute stimulation two open arrows and absolute inhibition two bars.
+    func testEntityRelationshipExistenceLocationAndAbsoluteInfluences() throws {
+        let card = """
+            <sbgn xmlns="http://sbgn.org/libsbgn/0.2"><map language="entity relationship">
+              <glyph id="e1" class="entity"><label text="A"/><bbox x="100" y="100" w="80" h="40"/>
+                <glyph id="ex" class="existence"><bbox x="110" y="88" w="24" h="24"/></glyph></glyph>
+              <glyph id="e2" class="entity"><label text="B"/><bbox x="300" y="100" w="80" h="40"/>
+                <glyph id="lo" class="location"><bbox x="310" y="88" w="24" h="24"/></glyph></glyph>
+              <glyph id="vv" class="variable value"><label text="val"/><bbox x="100" y="200" w="60" h="20"/></glyph>
+              <glyph id="e3" class="entity"><label text="C"/><bbox x="300" y="300" w="80" h="40"/>
+                <glyph id="sv" class="state variable"><state value="P" variable="S1"/><bbox x="310" y="292" w="30" h="16"/></glyph></glyph>
+              <arc id="s" class="absolute stimulation" source="e1" target="e2"><start x="180" y="120"/><end x="300" y="120"/></arc>
+              <arc id="i" class="absolute inhibition" source="e2" target="e1"><start x="300" y="130"/><end x="180" y="130"/></arc>
+            </map></sbgn>
+            """
+        let map = try PathwayFile.parse(Data(card.utf8), file: "er.sbgn")
+        XCTAssertEqual(map.node("ex")?.shape, .existence)
+        XCTAssertEqual(map.node("lo")?.shape, .location)
+        XCTAssertEqual(map.node("vv")?.shape, .stadium)
+        XCTAssertEqual(map.node("sv")?.shape, .stadium, "an ER state variable is a capsule")
+        let pd = try PathwayFile.parse(Data(card.replacingOccurrences(of: "entity relationship", with: "process description").utf8), file: "pd.sbgn")
+        XCTAssertEqual(pd.node("sv")?.shape, .ellipse, "a PD one an ellipse (libsbgn's PD card)")
+        XCTAssertEqual(map.edges.first { $0.id == "s" }?.head, .doubleOpenArrow)
+        XCTAssertEqual(map.edges.first { $0.id == "i" }?.head, .doubleBar)
+        let image = try PathwayTestSupport.renderer().render(map, view: MapView(origin: SIMD2(0, 0), scale: 2), width: 800, height: 480,
+                                                             theme: PathwayTheme(.standard))
+        // Existence (centre 122, 100): dark right of the centre, white left of it.
+        XCTAssertTrue(PathwayTestSupport.near(image, 2 * 127, 2 * 100, 0x000000, tolerance: 60), "the right half filled")
+        XCTAssertTrue(PathwayTestSupport.near(image, 2 * 117, 2 * 100, 0xFFFFFF, tolerance: 60), "the left half white")
+        // Location (centre 322, 100): the cross through the centre, white between its arms.
+        XCTAssertTrue(PathwayTestSupport.near(image, 2 * 322, 2 * 100, 0x000000, tolerance: 90), "the cross at the centre")
+        XCTAssertTrue(PathwayTestSupport.near(image, 2 * 327, 2 * 100, 0xFFFFFF, tolerance: 60), "open between the arms")
+        // Two bars where the inhibition ends (at A's border, x 180): dark at two places beside the line, light between.
+        let row = 2 * 130
+        let dark = (2 * 181..<2 * 190).filter { !PathwayTestSupport.near(image, $0, row - 8, 0xFFFFFF, tolerance: 60) }
+        var runs = 0, last = -10
+        for x in dark { if x != last + 1 { runs += 1 }; last = x }
+        XCTAssertEqual(runs, 2, "two bars beside the line (dark columns \(dark))")
+    }
 }
 
 /// SBML without the Layout package: its species and reactions laid out, not refused.
