@@ -4,10 +4,13 @@ import Core
 /// a model definition in the same file. The model is flattened as libSBML's flattening names
 /// things: each instance's compartments, species and reactions copied in with its id and a
 /// double underscore before theirs (`A__glc`), nested instances one prefix after another, and the
-/// references between them renamed alike. What is not read: replacements and deletions (a species
-/// an instance shares with the model is drawn once per instance), external model definitions in
-/// other files (left out with a warning), and the definitions' own layouts (a flattened model
-/// without a layout of its own is laid out as a graph).
+/// references between them renamed alike. Replacements make one element of many, as libSBML's
+/// flattening does: a `replacedElement` leaves the instance's element out and points its
+/// references at the replacing one, `replacedBy` the other way round, and a submodel's
+/// `deletion` leaves its element out (by `idRef`, or `portRef` through the definition's ports).
+/// What is not read: external model definitions in other files (left out with a warning), and the
+/// definitions' own layouts (libSBML's flattening leaves them out too; a flattened model without a
+/// layout of its own is laid out as a graph).
 enum SBMLComp {
     /// Instances in all: nested submodels multiply (ten of ten of ten ...), so a file of a few
     /// lines could ask for millions; past this the file is refused before anything is copied.
@@ -45,30 +48,76 @@ enum SBMLComp {
                 instances.append((d, prefix + id + "__"))
             }
         }
-        let flat = XMLElementNode(name: "model", attributes: model.attributes, line: model.line)
         let lists = ["listOfCompartments", "listOfSpecies", "listOfReactions"]
+        // Replacements and deletions, as flat ids: what goes (`gone`) and where its references go (`moved`).
+        var moved: [String: String] = [:]
+        var gone = Set<String>()
+        let byPrefix = Dictionary(instances.map { ($0.prefix, $0.definition) }, uniquingKeysWith: { a, _ in a })
+        // An instance's element named by idRef, or by portRef through its definition's ports.
+        func target(_ ref: XMLElementNode, in prefix: String) -> String? {
+            guard let sub = ref.attribute(local: "submodelRef"), let definition = byPrefix[prefix + sub + "__"] else { return nil }
+            if let id = ref.attribute(local: "idRef") { return prefix + sub + "__" + id }
+            if let port = ref.attribute(local: "portRef"),
+               let p = definition.child("listOfPorts")?.all("port").first(where: { $0.attribute(local: "id") == port }),
+               let id = p.attribute(local: "idRef") {
+                return prefix + sub + "__" + id
+            }
+            return nil
+        }
+        for (m, prefix) in instances {
+            for list in lists {
+                for e in m.child(list)?.children ?? [] {
+                    guard let id = e.attribute(local: "id") else { continue }
+                    for r in e.child("listOfReplacedElements")?.all("replacedElement") ?? [] {
+                        if let t = target(r, in: prefix) { moved[t] = prefix + id; gone.insert(t) }
+                    }
+                    if let r = e.child("replacedBy"), let t = target(r, in: prefix) {
+                        // The instance's element stands in, under this one's id (as libSBML keeps it).
+                        moved[t] = prefix + id
+                        gone.insert(prefix + id)
+                    }
+                }
+            }
+            for sub in m.child("listOfSubmodels")?.all("submodel") ?? [] {
+                guard let sid = sub.attribute(local: "id") else { continue }
+                for d in sub.child("listOfDeletions")?.all("deletion") ?? [] {
+                    let ref = XMLElementNode(name: "ref", attributes: d.attributes.merging(["submodelRef": sid]) { a, _ in a }, line: d.line)
+                    if let t = target(ref, in: prefix) { gone.insert(t) }
+                }
+            }
+        }
+        // Where a reference ends after every replacement (chains followed, a cycle cut).
+        func resolved(_ id: String) -> String {
+            var id = id, steps = 0
+            while let next = moved[id], steps < instances.count + 16 { id = next; steps += 1 }
+            return id
+        }
+        let flat = XMLElementNode(name: "model", attributes: model.attributes, line: model.line)
         // The model's own other parts (its layout, annotation) stay as they are.
         flat.children = model.children.filter { !lists.contains($0.name) && $0.name != "listOfSubmodels" }
         for list in lists {
             let merged = XMLElementNode(name: list, attributes: [:], line: model.line)
             for (m, prefix) in instances {
-                for e in m.child(list)?.children ?? [] { merged.children.append(renamed(e, prefix)) }
+                for e in m.child(list)?.children ?? [] where !gone.contains(prefix + (e.attribute(local: "id") ?? "")) {
+                    merged.children.append(renamed(e, prefix, resolved))
+                }
             }
             flat.children.append(merged)
         }
         return (flat, warnings)
     }
 
-    /// A copy of an element with its ids and the ids it refers to prefixed.
-    static func renamed(_ e: XMLElementNode, _ prefix: String) -> XMLElementNode {
-        guard !prefix.isEmpty else { return e }
+    /// A copy of an element with its id and the ids it refers to prefixed and then followed through
+    /// `resolved` (to the element that replaces theirs, or the id it stands in under).
+    static func renamed(_ e: XMLElementNode, _ prefix: String, _ resolved: (String) -> String) -> XMLElementNode {
         var attributes = e.attributes
-        for key in ["id", "species", "compartment"] {
-            if let k = attributes.keys.first(where: { $0 == key || $0.hasSuffix(":" + key) }) { attributes[k] = prefix + attributes[k]! }
+        if let k = attributes.keys.first(where: { $0 == "id" || $0.hasSuffix(":id") }) { attributes[k] = resolved(prefix + attributes[k]!) }
+        for key in ["species", "compartment"] {
+            if let k = attributes.keys.first(where: { $0 == key || $0.hasSuffix(":" + key) }) { attributes[k] = resolved(prefix + attributes[k]!) }
         }
         let copy = XMLElementNode(name: e.name, attributes: attributes, line: e.line)
         copy.text = e.text
-        copy.children = e.children.map { renamed($0, prefix) }
+        copy.children = e.children.map { renamed($0, prefix, resolved) }
         return copy
     }
 }

@@ -311,6 +311,21 @@ final class SBMLCompTests: XCTestCase {
         XCTAssertEqual(map.warnings, ["submodel X: model elsewhere is not defined in this file (an external definition is not read); left out"])
     }
 
+    /// Replacements and deletions, checked against libSBML 5.21.2's flattening of the same file
+    /// (`flatten comp`, from PyPI's python-libsbml): the shared compartment and species once, a
+    /// replacedBy species under the model's id with the instance's content, a reaction deleted
+    /// through a port.
+    func testReplacementsAndDeletionsAsLibSBMLFlattensThem() throws {
+        let map = try PathwayFile.load(path: S.fixture("comp-replacements.xml"))
+        let species: Set<String> = ["shared", "A__S", "T", "B__P", "B__Q"], reactions: Set<String> = ["A__J0", "A__J1", "B__J0"]
+        XCTAssertEqual(Set(map.nodes.map(\.id)), species.union(reactions))
+        XCTAssertEqual(Set(map.edges.map { "\($0.from!)>\($0.to!)" }),
+                       ["A__S>A__J0", "A__J0>shared", "shared>A__J1", "A__J1>T", "shared>B__J0", "B__J0>B__P"])
+        XCTAssertEqual(map.node("shared")?.label, "glucose")
+        XCTAssertEqual(map.node("T")?.label, "Q", "the instance's species stands in under the model's id")
+        XCTAssertTrue(map.warnings.isEmpty)
+    }
+
     func testSubmodelsThatMultiplyOrContainThemselvesAreRefused() throws {
         func composed(_ definitions: String, top: String) -> [UInt8] {
             Array("""
