@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Sheet of real pathway files drawn by Molshot beside the pictures their own projects publish:
 libsbgn's reference renderings of its SBGN files, WikiPathways' thumbnails of its GPML pathways,
-and KEGG's own pictures of the maps Biopython's KGML files describe. A file in a language Molshot
-does not draw (SBGN AF and ER) gets its refusal written in its place.
+and KEGG's own pictures of the maps Biopython's KGML files describe. A file Molshot refuses gets
+its refusal written in its place.
 
   bench/pathway_sheet.py --molshot .build/release/molshot -o docs/pathway-references.jpg
 

@@ -9,7 +9,8 @@ import Core
 /// ranks three ways (longest path from the sources or from the sinks, then moved toward their
 /// neighbours, and network simplex); edges that span several ranks get a bend point per rank; the
 /// order within each rank by median sweeps with transposition from several starts; of all these
-/// the drawing with the fewest crossings is kept; x by the median of each node's neighbours with
+/// the drawing with the fewest crossings whose edges are not much longer than the shortest's is
+/// kept; x by the median of each node's neighbours with
 /// a minimum spacing, smoothed over a few sweeps.
 public struct PathwayLayout: Sendable {
     /// Names (ids, labels or names, any case) of currency metabolites.
@@ -82,12 +83,11 @@ public struct PathwayLayout: Sendable {
         let ranked = nodes.indices.filter { !copyIndices.contains($0) && joined.contains($0) }
         let isolated = nodes.indices.filter { !copyIndices.contains($0) && !joined.contains($0) }
         // Cycles broken two ways (fewest reversed edges; a depth-first walk's back edges, as dot
-        // does) and ranks counted from the sources or from the sinks: each is ordered, and the
-        // drawing with the fewest crossings is kept (the shorter edges among equals).
+        // does) and ranks three ways: each is ordered, and one drawing kept (below).
         // Graphs past 3,000 edges get one way and fewer starts: the work grows faster than
         // their size, and a map that size is read by its regions anyway.
         let large = pairs.count > 3000
-        var best: (acyclic: [(Int, Int)], layers: [[Int]], links: [(Int, Int)], chains: [Int: [Int]], score: (Int, Int))?
+        var candidates: [(acyclic: [(Int, Int)], layers: [[Int]], links: [(Int, Int)], chains: [Int: [Int]], score: (Int, Int))] = []
         for breaking in 0..<(large ? 1 : 2) {
             let acyclic = breaking == 0 ? PathwayLayout.breakingCycles(pairs, nodes: ranked) : PathwayLayout.depthFirstAcyclic(pairs, nodes: ranked)
             for ranking in large ? [0] : [0, 1, 2] {
@@ -126,14 +126,17 @@ public struct PathwayLayout: Sendable {
                     links.append((previous, t))
                     chains[p] = chain
                 }
-                let crossed = PathwayLayout.order(&layers, links: links, sweeps: large ? sweeps / 2 : sweeps, restarts: large ? 0 : 6,
+                let crossed = PathwayLayout.order(&layers, links: links, sweeps: large ? sweeps / 2 : sweeps, restarts: large ? 0 : links.count < 1500 ? 30 : 6,
                                                   work: orderingWork / (large ? 1 : 6))
                 trace("pathway layout: breaking \(breaking), ranking \(ranking): \(crossed) crossings, \(links.count) links")
-                let score = (crossed, links.count)
-                if best == nil || score < best!.score { best = (acyclic, layers, links, chains, score) }
+                candidates.append((acyclic, layers, links, chains, (crossed, links.count)))
             }
         }
-        let (acyclic, layers, links, chains, _) = best!
+        // The fewest crossings among the drawings whose edges are not much longer than the
+        // shortest's (links count the layers edges span): a crossing saved is not worth edges
+        // 60% longer across the whole map. The shorter among equals.
+        let shortest = candidates.map(\.score.1).min()!
+        let (acyclic, layers, links, chains, _) = candidates.filter { 5 * $0.score.1 <= 8 * shortest }.min { $0.score < $1.score }!
         // Sizes: dummies are thin.
         // A node with currency copies is as wide as it and its copies on both sides, so that the
         // copies sit at its height in room no other edge passes through.
