@@ -58,11 +58,19 @@ enum CellDesignerReader {
         var modifications: [(residue: String, state: String)] = []
     }
 
-    /// A protein of the model's list: its type (GENERIC, RECEPTOR, ION_CHANNEL, TRUNCATED) and its
-    /// modification residues with their name and angle.
+    /// A protein, gene or RNA of the model's lists: its type (GENERIC, RECEPTOR, ION_CHANNEL,
+    /// TRUNCATED for proteins) and its modification residues (a protein's, at an angle) or
+    /// modification sites (a gene's or RNA's, along the top edge) with their name and place.
     struct Protein {
         var type: String
-        var residues: [String: (name: String, angle: Double)]
+        var residues: [String: (name: String, place: ResiduePlace)]
+    }
+
+    /// Where a residue sits: at an angle round a protein (radians, counter-clockwise from east),
+    /// or at a fraction of a gene's or RNA's width on its top edge.
+    enum ResiduePlace {
+        case angle(Double)
+        case top(Double)
     }
 
     /// The most copies of a homodimer drawn (CellDesigner's own editor stops well below).
@@ -122,7 +130,9 @@ enum CellDesignerReader {
         var identity: [String: Identity] = [:]
         func identify(_ id: String, name: String, speciesIdentity: XMLElementNode?) {
             let kind = text(speciesIdentity?.child("class")) ?? "PROTEIN"
-            var who = Identity(name: decoded(name), kind: kind, protein: text(speciesIdentity?.child("proteinReference")))
+            let reference = ["proteinReference", "geneReference", "rnaReference", "antisensernaReference"].lazy
+                .compactMap { text(speciesIdentity?.child($0)) }.first
+            var who = Identity(name: decoded(name), kind: kind, protein: reference)
             if let state = speciesIdentity?.child("state") {
                 if let n = text(state.child("homodimer")).flatMap(Int.init), n > 1 { who.copies = min(n, copiesDrawn) }
                 for m in state.child("listOfModifications")?.all("modification") ?? [] {
@@ -131,15 +141,27 @@ enum CellDesignerReader {
             }
             identity[id] = who
         }
+        // Proteins, genes and RNAs by id (their ids do not overlap in CellDesigner's files).
         var proteins: [String: Protein] = [:]
         for p in ext.child("listOfProteins")?.all("protein") ?? [] {
             guard let id = p.attributes["id"] else { continue }
-            var residues: [String: (name: String, angle: Double)] = [:]
+            var residues: [String: (name: String, place: ResiduePlace)] = [:]
             for r in p.child("listOfModificationResidues")?.all("modificationResidue") ?? [] {
                 guard let rid = r.attributes["id"], let angle = r.double("angle"), angle.isFinite else { continue }
-                residues[rid] = (decoded(r.attributes["name"] ?? ""), angle)
+                residues[rid] = (decoded(r.attributes["name"] ?? ""), .angle(angle))
             }
             proteins[id] = Protein(type: p.attributes["type"] ?? "GENERIC", residues: residues)
+        }
+        for (list, item) in [("listOfGenes", "gene"), ("listOfRNAs", "RNA"), ("listOfAntisenseRNAs", "AntisenseRNA")] {
+            for g in ext.child(list)?.all(item) ?? [] {
+                guard let id = g.attributes["id"], proteins[id] == nil else { continue }
+                var sites: [String: (name: String, place: ResiduePlace)] = [:]
+                for r in g.child("listOfRegions")?.all("region") ?? [] where r.attributes["type"] == "Modification Site" {
+                    guard let rid = r.attributes["id"], let pos = r.double("pos"), pos.isFinite else { continue }
+                    sites[rid] = (decoded(r.attributes["name"] ?? ""), .top(max(0, min(pos, 1))))
+                }
+                proteins[id] = Protein(type: g.attributes["type"] ?? item.uppercased(), residues: sites)
+            }
         }
         for s in model.child("listOfSpecies")?.all("species") ?? [] {
             guard let id = SBMLLayoutReader.attribute(s, "id") else { continue }
@@ -247,7 +269,11 @@ enum CellDesignerReader {
             for (k, (rid, residue)) in (protein?.residues ?? [:]).sorted(by: { $0.key < $1.key }).enumerated() {
                 let m = (residue: rid, state: states[rid] ?? "empty")
                 let diameter = min(14, max(6, min(front.x, front.y) * 0.45))
-                let at = residuePoint(angle: residue.angle, center: node.center, size: front)
+                let at: SIMD2<Double>
+                switch residue.place {
+                case .angle(let a): at = residuePoint(angle: a, center: node.center, size: front)
+                case .top(let f): at = SIMD2(node.frame.min.x + f * front.x, node.frame.min.y)
+                }
                 let symbol = stateSymbols[m.state] ?? "?"
                 var circle = PathwayMap.Node(id: id + ".residue\(k)", name: residue.name, kind: .marker, center: at,
                                              size: SIMD2(diameter, diameter), shape: .ellipse, fill: .white, stroke: .black,

@@ -214,6 +214,13 @@ final class CellDesignerTests: XCTestCase {
         }
         let names = map.texts.filter { $0.text == "Thr14" }
         XCTAssertEqual(names.count, residues.count)
+        // A gene's modification site (gene gn5 "Phophorylated", region tr1 at pos 0.49): on its
+        // top edge at 0.49 of its width, with the state's letter.
+        let gene = try XCTUnwrap(map.nodes.first { $0.label == "Phophorylated" && $0.shape == .rectangle })
+        let site = try XCTUnwrap(map.nodes.first { $0.id == gene.id + ".residue0" })
+        XCTAssertEqual(site.label, "P")
+        XCTAssertEqual(site.center.x, gene.frame.min.x + 0.49 * gene.size.x, accuracy: 1e-9)
+        XCTAssertEqual(site.center.y, gene.frame.min.y, accuracy: 1e-9)
         // Kept as Molshot JSON and read back: the new shapes and the dashed rings survive.
         let back = try PathwayFile.parse(try PathwayJSONWriter.data(map), file: "c44.json")
         XCTAssertEqual(back.nodes.map(\.shape), map.nodes.map(\.shape))
