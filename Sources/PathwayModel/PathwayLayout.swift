@@ -23,6 +23,14 @@ public struct PathwayLayout: Sendable {
     /// dense or hostile graph of a few thousand edges is laid out in bounded time. Real maps need
     /// less: the 924-node RB/E2F map 127 million, Recon1's 2,354-node carbohydrate map 28 million.
     public var orderingWork = 180_000_000
+    /// A metabolite joined to this many edges or more is a hub: copied beside each of its
+    /// reactions like a currency metabolite, whatever its name (a genome-scale model's protons and
+    /// water under ids no list knows).
+    public var hubDegree = 16
+    /// A reaction with this many metabolites or more (a biomass reaction's twenty and more) is not
+    /// ranked with them: each of its metabolites gets a small copy of it beside itself instead of
+    /// a line across the map to it.
+    public var hugeReaction = 12
 
     public static let standardCurrency: Set<String> = [
         "atp", "adp", "amp", "gtp", "gdp", "utp", "udp", "ctp", "cdp", "nad", "nad+", "nadh", "nadp", "nadp+", "nadph",
@@ -42,23 +50,36 @@ public struct PathwayLayout: Sendable {
         }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty })
     }
 
+    /// Named in the currency list by id, label or name; an id also without SBML's `M_` prefix
+    /// (BiGG's SBML writes `M_atp_c`).
     func isCurrency(_ n: PathwayMap.Node) -> Bool {
-        n.kind == .metabolite && [n.id, n.label, n.name].contains { !$0.isEmpty && currency.contains($0.lowercased()) }
+        let bare = n.id.hasPrefix("M_") ? String(n.id.dropFirst(2)) : n.id
+        return n.kind == .metabolite && [n.id, bare, n.label, n.name].contains { !$0.isEmpty && currency.contains($0.lowercased()) }
     }
 
     /// The map with every node placed and every edge drawn through its bends.
     public func laidOut(_ input: PathwayMap) -> PathwayMap {
         var map = input
-        // Currency metabolites: one small copy per edge, set beside its other end later.
+        // Currency metabolites and hubs: one small copy per edge, set beside its other end later.
+        // Huge reactions keep their node, but each of their other edges ends at a copy of them
+        // beside the metabolite.
         var copies: [(node: Int, partner: String)] = []
-        let currencyIDs = Set(map.nodes.filter(isCurrency).map(\.id))
+        var degree: [String: Int] = [:]
+        for e in map.edges where e.from != e.to {
+            if let f = e.from { degree[f, default: 0] += 1 }
+            if let t = e.to { degree[t, default: 0] += 1 }
+        }
+        let currencyIDs = Set(map.nodes.filter { isCurrency($0) || ($0.kind == .metabolite && degree[$0.id, default: 0] >= hubDegree) }.map(\.id))
+        let hugeIDs = Set(map.nodes.filter { $0.kind == .reaction && degree[$0.id, default: 0] >= hugeReaction }.map(\.id))
         var nodes = map.nodes.filter { !currencyIDs.contains($0.id) }
         let originals = Dictionary(map.nodes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         var edges = map.edges
         for (k, e) in edges.enumerated() {
             for end in [e.from, e.to] {
-                guard let id = end, currencyIDs.contains(id), var copy = originals[id] else { continue }
-                let other = (end == e.from ? e.to : e.from) ?? id
+                let far = (end == e.from ? e.to : e.from) ?? ""
+                guard let id = end, currencyIDs.contains(id) || (hugeIDs.contains(id) && !far.isEmpty && !currencyIDs.contains(far)),
+                      var copy = originals[id] else { continue }
+                let other = far.isEmpty ? id : far
                 copy.id = "\(id)#\(k)"
                 copy.size = copy.size * 0.6
                 copy.fontSize = copy.fontSize * 0.8
