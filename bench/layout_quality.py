@@ -171,7 +171,7 @@ def real_graphs(corpus, shared):
                                                   "escher_recon1_glycolysis_tca_ppp.json"])]
     here = os.path.dirname(os.path.abspath(__file__))
     fixtures = os.path.join(here, "..", "Tests", "Fixtures", "pathways-real")
-    wanted.append((fixtures, ["sbml_multi_YeastMAPK.xml.gz", "sbml3_membrane.xml"]))
+    wanted.append((fixtures, ["sbml_multi_YeastMAPK.xml.gz", "sbml3_membrane.xml", "sbml_cobra_textbook.xml.gz"]))
     # The large ones: past 800 nodes once laid out anew.
     wanted.append((fixtures, ["celldesigner_cellcycle_v1.1.xml.gz"]))
     wanted.append((os.path.join(shared, "pathways-real"), ["escher_recon1_carbohydrate.json"]))

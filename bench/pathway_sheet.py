@@ -38,6 +38,12 @@ pairs = [(os.path.join(real, f), os.path.join(refs, r), label) for f, r, label i
     ("gpml2013a_WP534.gpml", "gpml2013a_WP534.thumb.png", "WP534 glycolysis, GPML 2013a (WikiPathways)"),
     ("gpml2021_WP554_77712.gpml", "gpml2021_WP554.thumb.png", "WP554, GPML 2021 (WikiPathways)"),
 ]]
+# Pairs kept in this repository: the file a fixture, its picture in bench/reference-pictures.
+here_refs = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reference-pictures")
+fixtures_real = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Fixtures", "pathways-real")
+pairs += [(os.path.join(fixtures_real, f), os.path.join(here_refs, r), label) for f, r, label in [
+    ("gpml2013a_WP10.gpml.gz", "gpml2013a_WP10.thumb.png", "WP10 IL-9 signalling, GPML 2013a: rotated, filled braces and arcs (WikiPathways)"),
+]]
 
 work = tempfile.mkdtemp(prefix="molshot-pathway-sheet-")
 try:

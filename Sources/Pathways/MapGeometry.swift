@@ -55,7 +55,12 @@ struct MapGeometry {
         let center = c.origin + c.size / 2
         guard let outer = outline(inset: 0).map({ MapGeometry.turned($0, by: c.rotation, about: center) }) else { return }
         if c.shape.isOpen {
-            // A brace or an arc: its line only.
+            // A brace or an arc: its line, and where the file fills it (PathVisio does) the region
+            // its line closes with the chord between its ends, fanned from the chord's middle.
+            if !c.unfilled, let f = c.fill, let first = outer.first, let last = outer.last {
+                let middle = (first + last) / 2
+                for (a, b) in zip(outer, outer.dropFirst()) { mesh.triangle(middle, a, b, theme.fill(f)) }
+            }
             mesh.stroke(outer, width: (c.lineWidth ?? theme.compartmentLine) * theme.lineScale, theme.line(c.color))
             return
         }

@@ -331,6 +331,15 @@ final class RealPathwayFilesTests: XCTestCase {
         // The turned triangle points up: its apex column inked near the top, its old tip side blank.
         XCTAssertTrue(S.inked(image, x: 296..<305, y: 160..<166) > 0, "the apex at the top")
         XCTAssertEqual(S.inked(image, x: 336..<341, y: 195..<205), 0, "no tip at the right any more")
+        // WikiPathways' WP10 (IL-9 signalling, 2013a): its four braces and three arcs, turned as the
+        // file says (pi, 0.785, 2.356, 4.249), filled black as PathVisio fills them (its thumbnail).
+        let wp10 = try PathwayFile.load(path: S.root.appendingPathComponent("Tests/Fixtures/pathways-real/gpml2013a_WP10.gpml.gz").path)
+        let braces = wp10.compartments.filter { $0.shape == .brace }, arcs = wp10.compartments.filter { $0.shape == .arc }
+        XCTAssertEqual(braces.count, 4)
+        XCTAssertEqual(arcs.count, 3)
+        XCTAssertEqual(braces.filter { abs($0.rotation - .pi) < 1e-9 }.count, 2)
+        XCTAssertEqual(Set(arcs.map { ($0.rotation * 1000).rounded() }), [785, 2356, 4249])
+        XCTAssertTrue((braces + arcs).allSatisfy { $0.fill == .black && !$0.unfilled })
     }
 
     /// GPML's FontWeight and FontStyle: WP534's eight bold labels (2013a) and WP554's bold ones
