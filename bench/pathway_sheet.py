@@ -43,6 +43,7 @@ here_refs = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reference-
 fixtures_real = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Fixtures", "pathways-real")
 pairs += [(os.path.join(fixtures_real, f), os.path.join(here_refs, r), label) for f, r, label in [
     ("gpml2013a_WP10.gpml.gz", "gpml2013a_WP10.thumb.png", "WP10 IL-9 signalling, GPML 2013a: rotated, filled braces and arcs (WikiPathways)"),
+    ("gpml2013a_WP2507.gpml.gz", "gpml2013a_WP2507.thumb.png", "WP2507 nanomaterial induced apoptosis, GPML 2013a: mitochondrion and ER (WikiPathways)"),
 ]]
 
 work = tempfile.mkdtemp(prefix="molshot-pathway-sheet-")

@@ -67,7 +67,7 @@ enum GPMLReader {
             area.lineWidth = number(g, "borderWidth") ?? number(g, "lineWidth") ?? 1
             let properties = element.all("Attribute").reduce(into: [String: String]()) { $0[$1.attributes["Key"] ?? $1.attributes["key"] ?? ""] = $1.attributes["Value"] ?? $1.attributes["value"] }
             area.doubleLine = properties["org.pathvisio.DoubleLineProperty"] == "Double" || value(g, "borderStyle") == "Double"
-                || ["Mitochondria", "Nucleus", "Cell"].contains(type) && properties["org.pathvisio.DoubleLineProperty"] != "Single"
+                || ["Nucleus", "Cell"].contains(type) && properties["org.pathvisio.DoubleLineProperty"] != "Single"
             if value(g, "lineStyle") == "Double" { area.doubleLine = true }
             // Radians, clockwise (or the schema's side names, Top being none).
             if let turn = value(g, "rotation") {
@@ -218,8 +218,12 @@ enum GPMLReader {
     /// components (a mitochondrion or a nucleus is a round outline, drawn double).
     static func areaShape(_ type: String) -> PathwayMap.Shape {
         switch type {
-        case "Rectangle", "Sarcoplasmic Reticulum", "Endoplasmic Reticulum", "Golgi Apparatus": return .rectangle
-        case "RoundedRectangle", "RoundRectangle", "Mitochondria", "Cell", "Organelle", "ExtracellularRegion": return .roundRectangle
+        case "Rectangle": return .rectangle
+        case "Mitochondria": return .mitochondria
+        case "Endoplasmic Reticulum", "EndoplasmicReticulum": return .endoplasmicReticulum
+        case "Golgi Apparatus", "GolgiApparatus": return .golgiApparatus
+        case "Sarcoplasmic Reticulum", "SarcoplasmicReticulum": return .sarcoplasmicReticulum
+        case "RoundedRectangle", "RoundRectangle", "Cell", "Organelle", "ExtracellularRegion": return .roundRectangle
         case "Oval", "Ellipse", "Circle", "Nucleus", "Vesicle", "Lysosome", "Peroxisome": return .ellipse
         case "Octagon": return .octagon
         case "Hexagon": return .hexagon

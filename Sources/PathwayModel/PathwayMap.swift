@@ -43,6 +43,13 @@ public struct PathwayMap: Sendable {
         /// lower half of an ellipse), stroked, never filled.
         case brace, arc
 
+        /// PathVisio's cellular components in their own outlines: a mitochondrion (an oval with
+        /// folded cristae inside), the endoplasmic reticulum (a folded band), the Golgi apparatus
+        /// (three stacked crescents), the sarcoplasmic reticulum (a wavy oval).
+        case mitochondria
+        case endoplasmicReticulum = "endoplasmic-reticulum"
+        case golgiApparatus = "golgi-apparatus"
+        case sarcoplasmicReticulum = "sarcoplasmic-reticulum"
         /// SBGN's capsule (a state variable, ER's variable value): a box with round ends.
         case stadium
         /// SBGN Entity Relationship's existence (a circle, its right half filled) and location

@@ -53,6 +53,35 @@ struct MapGeometry {
             return self.outline(of: PathwayMap.Node(id: c.id, kind: .other, center: lo + size / 2, size: size, shape: c.shape), mesh)
         }
         let center = c.origin + c.size / 2
+        let width = (c.lineWidth ?? theme.compartmentLine) * theme.lineScale
+        if let pieces = MapGeometry.cellular(c.shape, lo: c.origin, hi: c.origin + c.size) {
+            // A cellular component in its own outline: filled where the file fills it, stroked.
+            var fill = theme.fill(c.fill ?? c.color)
+            if c.fill == nil { fill.alpha = 0.10 }
+            for piece in pieces {
+                switch piece {
+                case .loop(let points):
+                    let p = MapGeometry.turned(points, by: c.rotation, about: center)
+                    if !c.unfilled {
+                        let mid = p.reduce(SIMD2<Double>(0, 0), +) / Double(p.count)
+                        for i in p.indices { mesh.triangle(mid, p[i], p[(i + 1) % p.count], fill) }
+                    }
+                    mesh.stroke(p, width: width, theme.line(c.color), closed: true)
+                case .band(let left, let right):
+                    let l = MapGeometry.turned(left, by: c.rotation, about: center), r = MapGeometry.turned(right, by: c.rotation, about: center)
+                    if !c.unfilled {
+                        for i in 0..<(min(l.count, r.count) - 1) {
+                            mesh.triangle(l[i], r[i], l[i + 1], fill)
+                            mesh.triangle(r[i], r[i + 1], l[i + 1], fill)
+                        }
+                    }
+                    mesh.stroke(l + r.reversed(), width: width, theme.line(c.color), closed: true)
+                case .line(let points):
+                    mesh.stroke(MapGeometry.turned(points, by: c.rotation, about: center), width: width * 0.8, theme.line(c.color), closed: true)
+                }
+            }
+            return
+        }
         guard let outer = outline(inset: 0).map({ MapGeometry.turned($0, by: c.rotation, about: center) }) else { return }
         if c.shape.isOpen {
             // A brace or an arc: its line, and where the file fills it (PathVisio does) the region
@@ -61,7 +90,7 @@ struct MapGeometry {
                 let middle = (first + last) / 2
                 for (a, b) in zip(outer, outer.dropFirst()) { mesh.triangle(middle, a, b, theme.fill(f)) }
             }
-            mesh.stroke(outer, width: (c.lineWidth ?? theme.compartmentLine) * theme.lineScale, theme.line(c.color))
+            mesh.stroke(outer, width: width, theme.line(c.color))
             return
         }
         if !c.unfilled {
@@ -69,7 +98,6 @@ struct MapGeometry {
             if c.fill == nil { fill.alpha = 0.10 }
             mesh.fill(outer, fill)
         }
-        let width = (c.lineWidth ?? theme.compartmentLine) * theme.lineScale
         mesh.stroke(outer, width: width, theme.line(c.color), closed: true)
         // PathVisio's double line: a second, thinner, a little inside.
         if c.doubleLine, let inner = outline(inset: max(3, 2.5 * width)).map({ MapGeometry.turned($0, by: c.rotation, about: center) }) {
@@ -84,7 +112,14 @@ struct MapGeometry {
         case .none: return nil
         case .rectangle, .process: return [lo, SIMD2(hi.x, lo.y), hi, SIMD2(lo.x, hi.y)]
         case .roundRectangle: return mesh.roundRectangle(min: lo, max: hi, radius: min(n.size.x, n.size.y) * 0.25)
-        case .ellipse, .sourceSink, .existence, .location: return mesh.ellipse(center: n.center, radii: n.size / 2)
+        case .ellipse, .sourceSink, .existence, .location, .mitochondria: return mesh.ellipse(center: n.center, radii: n.size / 2)
+        case .endoplasmicReticulum, .golgiApparatus, .sarcoplasmicReticulum:
+            // As a node's outline (a label of that shape), its first piece's loop or band.
+            switch MapGeometry.cellular(n.shape, lo: lo, hi: hi)?.first {
+            case .loop(let p)?: return p
+            case .band(let l, let r)?: return l + r.reversed()
+            default: return [lo, SIMD2(hi.x, lo.y), hi, SIMD2(lo.x, hi.y)]
+            }
         case .stadium: return mesh.roundRectangle(min: lo, max: hi, radius: min(n.size.x, n.size.y) / 2)
         case .cutRectangle:
             let c = min(min(n.size.x, n.size.y) * 0.2, 14)
@@ -158,6 +193,63 @@ struct MapGeometry {
             // From the inner corner of the break, where a fill's fan starts (it sees all of the shape).
             return [SIMD2(hi.x - cut, lo.y + n.size.y * 0.4), SIMD2(hi.x - cut, hi.y)] + left
                 + [SIMD2(hi.x, lo.y), SIMD2(hi.x, lo.y + n.size.y * 0.6)]
+        }
+    }
+
+    /// A piece of a cellular component's drawing: a loop star-shaped about its centre, a band
+    /// between two lines (filled as a strip), or a closed line only.
+    enum Piece {
+        case loop([SIMD2<Double>])
+        case band(left: [SIMD2<Double>], right: [SIMD2<Double>])
+        case line([SIMD2<Double>])
+    }
+
+    /// PathVisio's cellular components drawn in the box from `lo` to `hi` (Molshot's own drawings
+    /// of them): nil for every other shape.
+    static func cellular(_ shape: PathwayMap.Shape, lo: SIMD2<Double>, hi: SIMD2<Double>) -> [Piece]? {
+        let c = (lo + hi) / 2, r = (hi - lo) / 2
+        guard r.x > 0, r.y > 0 else { return nil }
+        let n = 96
+        func around(_ f: (Double) -> SIMD2<Double>) -> [SIMD2<Double>] { (0..<n).map { f(2 * Double.pi * Double($0) / Double(n)) } }
+        switch shape {
+        case .mitochondria:
+            // The outer membrane an oval; the inner one a loop folded in from above and below.
+            let outer = around { c + SIMD2(cos($0), sin($0)) * r }
+            let inner = around { t -> SIMD2<Double> in
+                let fold = 0.5 + 0.5 * cos(9 * t)
+                return c + SIMD2(cos(t) * r.x * 0.82, sin(t) * r.y * 0.72 * (1 - 0.75 * fold))
+            }
+            return [.loop(outer), .line(inner)]
+        case .sarcoplasmicReticulum:
+            return [.loop(around { c + SIMD2(cos($0), sin($0)) * r * (0.9 + 0.1 * sin(6 * $0)) })]
+        case .endoplasmicReticulum:
+            // A band folded back and forth from top to bottom, as wide as a fifth of the box.
+            let band = r.x * 0.22, steps = 64
+            var left: [SIMD2<Double>] = [], right: [SIMD2<Double>] = []
+            for k in 0...steps {
+                let t = Double(k) / Double(steps)
+                let y = lo.y + band + t * (2 * r.y - 2 * band)
+                let x = c.x + (r.x - band) * sin(3 * Double.pi * t)
+                left.append(SIMD2(x - band, y))
+                right.append(SIMD2(x + band, y))
+            }
+            return [.band(left: left, right: right)]
+        case .golgiApparatus:
+            // Three crescents side by side, opening to the right.
+            let w = 2 * r.x / 3
+            return (0..<3).map { k -> Piece in
+                let x0 = lo.x + Double(k) * w, steps = 32
+                var outer: [SIMD2<Double>] = [], inner: [SIMD2<Double>] = []
+                for j in 0...steps {
+                    let t = Double(j) / Double(steps), y = lo.y + t * 2 * r.y
+                    let bulge = sin(Double.pi * t)
+                    outer.append(SIMD2(x0 + w * 0.15 + (1 - bulge) * w * 0.55, y))
+                    inner.append(SIMD2(x0 + w * 0.15 + (1 - bulge) * w * 0.55 + w * 0.35 * (0.3 + 0.7 * bulge), y))
+                }
+                return .band(left: outer, right: inner)
+            }
+        default:
+            return nil
         }
     }
 

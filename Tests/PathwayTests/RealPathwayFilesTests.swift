@@ -342,6 +342,27 @@ final class RealPathwayFilesTests: XCTestCase {
         XCTAssertTrue((braces + arcs).allSatisfy { $0.fill == .black && !$0.unfilled })
     }
 
+    /// PathVisio's cellular components in outlines of their own (WikiPathways' WP2507, beside its
+    /// thumbnail): the mitochondrion an oval with its inner membrane folded (four grey lines down
+    /// its middle, where a plain oval has two), the endoplasmic reticulum a folded band.
+    func testGPMLCellularComponents() throws {
+        let map = try PathwayFile.load(path: S.root.appendingPathComponent("Tests/Fixtures/pathways-real/gpml2013a_WP2507.gpml.gz").path)
+        let mito = try XCTUnwrap(map.compartments.first { $0.shape == .mitochondria })
+        XCTAssertNotNil(map.compartments.first { $0.shape == .endoplasmicReticulum })
+        XCTAssertFalse(mito.doubleLine, "the folds are its inner membrane")
+        let x = Int(mito.origin.x + mito.size.x * 0.62)  // clear of the arrow into its top
+        let top = Int(mito.origin.y) - 4, bottom = Int(mito.origin.y + mito.size.y) + 4
+        let image = try S.renderer().render(map, view: MapView(origin: SIMD2(0, 0), scale: 1), width: x + 10, height: bottom + 10,
+                                            theme: PathwayTheme(.standard))
+        var runs = 0, inLine = false
+        for y in top..<bottom {
+            let grey = S.near(image, x, y, 0xC0C0C0, tolerance: 50)
+            if grey && !inLine { runs += 1 }
+            inLine = grey
+        }
+        XCTAssertEqual(runs, 4, "outer membrane, a fold from above, a fold from below, outer membrane")
+    }
+
     /// GPML's FontWeight and FontStyle: WP534's eight bold labels (2013a) and WP554's bold ones
     /// (2021) set bold, in DejaVu Sans Bold (more ink than the book face); kept in Molshot JSON.
     func testGPMLBoldAndItalicLabels() throws {
