@@ -63,7 +63,13 @@ enum CellDesignerReader {
     /// modification sites (a gene's or RNA's, along the top edge) with their name and place.
     struct Protein {
         var type: String
-        var residues: [String: (name: String, place: ResiduePlace)]
+        /// In id order, at most `residuesDrawn` of them.
+        var residues: [(id: String, name: String, place: ResiduePlace)]
+
+        init(type: String, residues: [String: (name: String, place: ResiduePlace)]) {
+            self.type = type
+            self.residues = residues.sorted { $0.key < $1.key }.prefix(CellDesignerReader.residuesDrawn).map { ($0.key, $0.value.name, $0.value.place) }
+        }
     }
 
     /// Where a residue sits: at an angle round a protein (radians, counter-clockwise from east),
@@ -75,6 +81,9 @@ enum CellDesignerReader {
 
     /// The most copies of a homodimer drawn (CellDesigner's own editor stops well below).
     static let copiesDrawn = 8
+    /// The most residues drawn on one alias: each alias of a protein draws all of the protein's,
+    /// so a protein of thousands referred to by thousands of aliases would multiply into millions.
+    static let residuesDrawn = 64
 
     /// The letters CellDesigner writes in a modified residue's circle (its files spell palmitoylated
     /// "palmytoylated").
@@ -266,7 +275,8 @@ enum CellDesignerReader {
             var over: [PathwayMap.Node] = []
             // Every residue of the protein, on each of its species: empty where this one leaves it so.
             let states = Dictionary(who.modifications.map { ($0.residue, $0.state) }, uniquingKeysWith: { a, _ in a })
-            for (k, (rid, residue)) in (protein?.residues ?? [:]).sorted(by: { $0.key < $1.key }).enumerated() {
+            for (k, residue) in (protein?.residues ?? []).enumerated() {
+                let rid = residue.id
                 let m = (residue: rid, state: states[rid] ?? "empty")
                 let diameter = min(14, max(6, min(front.x, front.y) * 0.45))
                 let at: SIMD2<Double>

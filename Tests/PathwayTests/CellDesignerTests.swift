@@ -302,6 +302,23 @@ final class CellDesignerTests: XCTestCase {
         // process sits in the middle of the first segment, from (40,20) to it.
         XCTAssertEqual(odd.node("r")?.center, SIMD2(90, 45), "the one good edit point is kept")
         XCTAssertLessThan(odd.bounds.max.x, 1000)
+        // A protein of 5,000 residues drawn by 400 aliases (2 million circles asked for in 0.5 MB),
+        // a homodimer of a billion: each alias draws at most 64 residues and 8 copies.
+        let residues = (0..<5000).map { #"<celldesigner:modificationResidue angle="\#(Double($0) * 0.001)" id="r\#($0)"/>"# }.joined()
+        let aliases = (0..<400).map { #"<celldesigner:speciesAlias id="s\#($0)" species="a"><celldesigner:bounds x="\#($0 * 100)" y="0" w="80" h="40"/></celldesigner:speciesAlias>"# }.joined()
+        let many = """
+            <sbml xmlns="http://www.sbml.org/sbml/level2/version4" xmlns:celldesigner="http://www.sbml.org/2001/ns/celldesigner" level="2" version="4">
+            <model id="m"><annotation><celldesigner:extension>
+            <celldesigner:listOfProteins><celldesigner:protein id="p" name="P" type="GENERIC"><celldesigner:listOfModificationResidues>\(residues)</celldesigner:listOfModificationResidues></celldesigner:protein></celldesigner:listOfProteins>
+            <celldesigner:listOfSpeciesAliases>\(aliases)</celldesigner:listOfSpeciesAliases></celldesigner:extension></annotation>
+            <listOfSpecies><species id="a" name="A"><annotation><celldesigner:extension><celldesigner:speciesIdentity><celldesigner:class>PROTEIN</celldesigner:class>
+            <celldesigner:proteinReference>p</celldesigner:proteinReference><celldesigner:state><celldesigner:homodimer>1000000000</celldesigner:homodimer></celldesigner:state>
+            </celldesigner:speciesIdentity></celldesigner:extension></annotation></species></listOfSpecies></model></sbml>
+            """
+        let bounded = try PathwayFile.parse(Array(many.utf8), file: "many.xml")
+        XCTAssertEqual(bounded.nodes.filter { $0.id.hasPrefix("s7.residue") }.count, CellDesignerReader.residuesDrawn)
+        XCTAssertEqual(bounded.nodes.filter { $0.id.hasPrefix("s7.copy") }.count, CellDesignerReader.copiesDrawn - 1)
+        XCTAssertLessThanOrEqual(bounded.nodes.count, 400 * (1 + CellDesignerReader.residuesDrawn + CellDesignerReader.copiesDrawn))
     }
 }
 
