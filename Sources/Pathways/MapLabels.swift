@@ -52,6 +52,8 @@ struct MapLabels {
             /// The box (map units) the label is kept inside, for nodes that fit their label.
             var box: SIMD2<Double>? = nil
             var face = Font.Face.regular
+            /// Raised past its own size (an overview's): moved or left out like any other.
+            var raised = false
         }
         var wanted: [Wanted] = []
         for t in map.texts where !t.text.isEmpty && !t.isEdgeMark {
@@ -100,6 +102,7 @@ struct MapLabels {
             wanted = wanted.filter { !small($0) } + lifted.map { w in
                 var w = w.element
                 w.size = raised / (theme.labelScale * scale)
+                w.raised = true
                 return w
             }
         }
@@ -124,10 +127,15 @@ struct MapLabels {
             let a = w.anchor * scale
             let x = w.fromStart ? a.x : a.x - width / 2
             let baseline = w.fromStart ? a.y : a.y - height / 2 + ascent
-            let moves: [SIMD2<Double>] = [.zero, SIMD2(0, -height - 1), SIMD2(0, height + 1), SIMD2(0.6 * width, 0), SIMD2(-0.6 * width, 0)]
+            // A label kept inside its node stays there (a complex's member, a state variable): moved,
+            // it would sit on the node's border or another's; it is set in place even where it
+            // meets another label, as the file's own tool draws it.
+            let inside = w.box != nil && !w.raised
+            let moves: [SIMD2<Double>] = inside ? [.zero]
+                : [.zero, SIMD2(0, -height - 1), SIMD2(0, height + 1), SIMD2(0.6 * width, 0), SIMD2(-0.6 * width, 0)]
             for m in moves {
                 let box = SIMD4(x + m.x, baseline + m.y - ascent, x + m.x + width, baseline + m.y - ascent + height)
-                if grid.overlaps(box) { continue }
+                if !inside && grid.overlaps(box) { continue }
                 grid.insert(box)
                 let lines = zip(texts, widths).map { (text: $0.0, x: x + m.x + (w.fromStart ? 0 : (width - $0.1) / 2)) }
                 let color = theme.text(w.color)

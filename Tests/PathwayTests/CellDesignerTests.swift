@@ -230,6 +230,25 @@ final class CellDesignerTests: XCTestCase {
         }
     }
 
+    /// A name kept inside its node stays there at the map's own size, even where another label is
+    /// near (the members of components44's complexes: their names were moved onto the border
+    /// between two members before).
+    func testMemberNamesStayInsideTheirNodes() throws {
+        let map = try PathwayFile.load(path: Self.real("celldesigner_components44.xml.gz"))
+        let scale = 1.0
+        let placed = try MapLabels(theme: PathwayTheme(.standard), fonts: FontCache()).place(map, scale: scale)
+        for name in ["A", "B", "D", "E"] {
+            for n in map.nodes where n.label == name && n.fitsLabel && n.kind != .marker {
+                let (lo, hi) = n.frame
+                let inside = placed.contains { l in
+                    let c = SIMD2((l.box.x + l.box.z) / 2, (l.box.y + l.box.w) / 2) / scale
+                    return l.lines.map(\.text).joined() == name && c.x > lo.x && c.x < hi.x && c.y > lo.y && c.y < hi.y
+                }
+                XCTAssertTrue(inside, "\(n.id)'s \(name) inside its box")
+            }
+        }
+    }
+
     /// Pixels: a receptor's notch is not filled while its top corners are; an ion channel's two
     /// boxes have a gap between them at the top; a residue's circle is white on the border.
     func testProteinShapesInThePicture() throws {
