@@ -79,29 +79,40 @@ enum GPMLReader {
             shapes.append((number(g, "zOrder") ?? 0, area))
         }
         map.compartments += shapes.enumerated().sorted { ($0.element.z, $0.offset) < ($1.element.z, $1.offset) }.map(\.element.area)
-        // Complex groups as PathVisio draws them: an octagon round their members (plain groups
-        // are not drawn). 2013a: members' GroupRef is the group's GroupId; 2021: its elementId.
-        var complexes: [String: String] = [:]
+        // Groups as PathVisio draws them: a Complex an octagon round its members, a 2013a group
+        // without a style (None) a dashed grey box, a plain Group nothing. 2013a: members'
+        // GroupRef is the group's GroupId; 2021: its elementId.
+        var drawn: [String: (id: String, complex: Bool)] = [:]
         for group in root.descendants("Group") {
-            let style = group.attributes["Style"] ?? group.attributes["type"] ?? ""
-            guard style == "Complex" else { continue }
-            for key in [group.attributes["GroupId"], group.attributes["elementId"]].compactMap({ $0 }) { complexes[key] = value(group, "elementId") ?? key }
+            let style = group.attributes["Style"] ?? group.attributes["type"] ?? (namespace.hasSuffix("2013a") ? "None" : "")
+            guard style == "Complex" || (style == "None" && namespace.hasSuffix("2013a")) else { continue }
+            for key in [group.attributes["GroupId"], group.attributes["elementId"]].compactMap({ $0 }) {
+                drawn[key] = (value(group, "elementId") ?? key, style == "Complex")
+            }
         }
-        var memberFrames: [String: (lo: SIMD2<Double>, hi: SIMD2<Double>)] = [:]
+        var memberFrames: [String: (lo: SIMD2<Double>, hi: SIMD2<Double>, complex: Bool)] = [:]
         for node in root.descendants("DataNode") {
-            guard let ref = node.attributes["GroupRef"] ?? node.attributes["groupRef"], let group = complexes[ref],
+            guard let ref = node.attributes["GroupRef"] ?? node.attributes["groupRef"], let group = drawn[ref],
                   let (_, c, size) = try? frame(node) else { continue }
             let lo = c - size / 2, hi = c + size / 2
-            let f = memberFrames[group] ?? (lo, hi)
-            memberFrames[group] = (pointwiseMin(f.lo, lo), pointwiseMax(f.hi, hi))
+            let f = memberFrames[group.id] ?? (lo, hi, group.complex)
+            memberFrames[group.id] = (pointwiseMin(f.lo, lo), pointwiseMax(f.hi, hi), group.complex)
         }
         for (group, f) in memberFrames.sorted(by: { $0.key < $1.key }) {
             let pad = SIMD2<Double>(8, 8)
-            var area = PathwayMap.Compartment(id: group, name: "", origin: f.lo - pad, size: f.hi - f.lo + 2 * pad, color: Color(rgb: 0x808080))
-            area.shape = .cutRectangle
-            area.fill = Color(rgb: 0xF0F0F0)
-            area.lineWidth = 1
-            map.compartments.append(area)
+            if f.complex {
+                var area = PathwayMap.Compartment(id: group, name: "", origin: f.lo - pad, size: f.hi - f.lo + 2 * pad, color: Color(rgb: 0x808080))
+                area.shape = .cutRectangle
+                area.fill = Color(rgb: 0xF0F0F0)
+                area.lineWidth = 1
+                map.compartments.append(area)
+            } else {
+                // Drawn before the members (under them), a marker: it is not tapped or laid out.
+                var box = PathwayMap.Node(id: group + ".group", kind: .marker, center: (f.lo + f.hi) / 2, size: f.hi - f.lo + 2 * pad,
+                                          shape: .rectangle, stroke: Color(rgb: 0xA0A0A0))
+                box.dashed = true
+                map.nodes.append(box)
+            }
         }
         for node in root.descendants("DataNode") {
             guard let id = value(node, "elementId") else { throw PathwayError(file: file, at: node.place, "a DataNode without an elementId (GraphId in GPML 2013a)") }

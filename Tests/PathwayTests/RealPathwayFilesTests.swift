@@ -344,12 +344,20 @@ final class RealPathwayFilesTests: XCTestCase {
 
     /// PathVisio's cellular components in outlines of their own (WikiPathways' WP2507, beside its
     /// thumbnail): the mitochondrion an oval with its inner membrane folded (four grey lines down
-    /// its middle, where a plain oval has two), the endoplasmic reticulum a folded band.
+    /// its middle, where a plain oval has two), the endoplasmic reticulum a folded band; groups
+    /// without a style dashed boxes.
     func testGPMLCellularComponents() throws {
         let map = try PathwayFile.load(path: S.root.appendingPathComponent("Tests/Fixtures/pathways-real/gpml2013a_WP2507.gpml.gz").path)
         let mito = try XCTUnwrap(map.compartments.first { $0.shape == .mitochondria })
         XCTAssertNotNil(map.compartments.first { $0.shape == .endoplasmicReticulum })
         XCTAssertFalse(mito.doubleLine, "the folds are its inner membrane")
+        // Its three groups without a style (BAK/BAX, AIF/EndoG, CASP7/6/3) dashed grey boxes round
+        // their members, as the thumbnail has them; its two of Style "Group" not drawn.
+        let boxes = map.nodes.filter { $0.id.hasSuffix(".group") }
+        XCTAssertEqual(boxes.count, 3)
+        XCTAssertTrue(boxes.allSatisfy { $0.dashed && $0.fill == nil && $0.kind == .marker })
+        let casp3 = try XCTUnwrap(map.nodes.first { $0.label == "CASP3" })
+        XCTAssertTrue(boxes.contains { $0.frame.min.x < casp3.frame.min.x && $0.frame.max.y > casp3.frame.max.y })
         let x = Int(mito.origin.x + mito.size.x * 0.62)  // clear of the arrow into its top
         let top = Int(mito.origin.y) - 4, bottom = Int(mito.origin.y + mito.size.y) + 4
         let image = try S.renderer().render(map, view: MapView(origin: SIMD2(0, 0), scale: 1), width: x + 10, height: bottom + 10,
