@@ -30,6 +30,16 @@ final class CellDesignerTests: XCTestCase {
         return out
     }
 
+    /// The map drawn at 4 pixels a unit round a node (twice its size), with the picture's view.
+    static func closeUp(_ n: PathwayMap.Node, in map: PathwayMap) throws -> (PathwayPicture, RGBAImage) {
+        var request = PathwayRequest()
+        let corner = n.center - n.size
+        request.region = "\(corner.x),\(corner.y),\(n.size.x * 2),\(n.size.y * 2)"
+        request.scale = 4
+        let picture = try PathwayPicture(map, request: request)
+        return (picture, try picture.draw(try PathwayTestSupport.renderer()))
+    }
+
     /// The box an alias's node covers with a homodimer's copies (drawn behind it).
     static func frame(of id: String, in map: PathwayMap) -> (min: SIMD2<Double>, max: SIMD2<Double>)? {
         guard let n = map.node(id) else { return nil }
@@ -147,12 +157,7 @@ final class CellDesignerTests: XCTestCase {
     func testShapesAndColoursInThePicture() throws {
         let map = try PathwayFile.load(path: Self.real("celldesigner_components44.xml.gz"))
         let rna = try XCTUnwrap(map.nodes.first { $0.label == "RNA" && $0.shape == .parallelogram })
-        var request = PathwayRequest()
-        let corner = rna.center - rna.size
-        request.region = "\(corner.x),\(corner.y),\(rna.size.x * 2),\(rna.size.y * 2)"
-        request.scale = 4
-        let picture = try PathwayPicture(map, request: request)
-        let image = try picture.draw(try S.renderer())
+        let (picture, image) = try Self.closeUp(rna, in: map)
         func near(_ p: SIMD2<Double>, _ rgb: UInt32, tolerance: Int = 30) -> Bool {
             let q = picture.view.pixel(p)
             return S.near(image, Int(q.x), Int(q.y), rgb, tolerance: tolerance)
@@ -256,12 +261,7 @@ final class CellDesignerTests: XCTestCase {
         let receptor = try XCTUnwrap(map.nodes.first { $0.shape == .receptor && $0.kind != .marker })
         let channel = try XCTUnwrap(map.nodes.first { $0.shape == .ionChannel && $0.kind != .marker })
         for n in [receptor, channel] {
-            var request = PathwayRequest()
-            let corner = n.center - n.size
-            request.region = "\(corner.x),\(corner.y),\(n.size.x * 2),\(n.size.y * 2)"
-            request.scale = 4
-            let picture = try PathwayPicture(map, request: request)
-            let image = try picture.draw(try S.renderer())
+            let (picture, image) = try Self.closeUp(n, in: map)
             let fill = n.fill!.rgb
             func near(_ p: SIMD2<Double>) -> Bool {
                 let q = picture.view.pixel(p)
