@@ -275,16 +275,14 @@ enum CellDesignerReader {
             var over: [PathwayMap.Node] = []
             // Every residue of the protein, on each of its species: empty where this one leaves it so.
             let states = Dictionary(who.modifications.map { ($0.residue, $0.state) }, uniquingKeysWith: { a, _ in a })
+            let diameter = min(14, max(6, min(front.x, front.y) * 0.45))
             for (k, residue) in (protein?.residues ?? []).enumerated() {
-                let rid = residue.id
-                let m = (residue: rid, state: states[rid] ?? "empty")
-                let diameter = min(14, max(6, min(front.x, front.y) * 0.45))
                 let at: SIMD2<Double>
                 switch residue.place {
                 case .angle(let a): at = residuePoint(angle: a, center: node.center, size: front)
                 case .top(let f): at = SIMD2(node.frame.min.x + f * front.x, node.frame.min.y)
                 }
-                let symbol = stateSymbols[m.state] ?? "?"
+                let symbol = stateSymbols[states[residue.id] ?? "empty"] ?? "?"
                 var circle = PathwayMap.Node(id: id + ".residue\(k)", name: residue.name, kind: .marker, center: at,
                                              size: SIMD2(diameter, diameter), shape: .ellipse, fill: .white, stroke: .black,
                                              label: symbol, fontSize: diameter * 0.6)

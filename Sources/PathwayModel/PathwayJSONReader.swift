@@ -59,14 +59,15 @@ enum PathwayJSONReader {
             let small = kind == .reaction ? 10.0 : kind == .metabolite ? 30.0 : 60.0
             let w = try number(n, "width", path, default: small), h = try number(n, "height", path, default: kind == .geneProduct ? 24 : small)
             let label = n["label"] as? String ?? id
-            map.nodes.append(PathwayMap.Node(id: id, name: label, kind: kind, center: SIMD2(try number(n, "x", path), try number(n, "y", path)),
-                                             size: SIMD2(w, h), shape: shape,
-                                             fill: try color(n, "fill", path) ?? (kind == .metabolite ? Color(rgb: 0xE0865B) : .white),
-                                             stroke: try color(n, "stroke", path) ?? .black, label: kind == .reaction ? "" : label,
-                                             fontSize: try number(n, "fontSize", path, default: 12)))
-            map.nodes[map.nodes.count - 1].dashed = try flag(n, "dashed", path)
-            map.nodes[map.nodes.count - 1].bold = try flag(n, "bold", path)
-            map.nodes[map.nodes.count - 1].italic = try flag(n, "italic", path)
+            var node = PathwayMap.Node(id: id, name: label, kind: kind, center: SIMD2(try number(n, "x", path), try number(n, "y", path)),
+                                       size: SIMD2(w, h), shape: shape,
+                                       fill: try color(n, "fill", path) ?? (kind == .metabolite ? Color(rgb: 0xE0865B) : .white),
+                                       stroke: try color(n, "stroke", path) ?? .black, label: kind == .reaction ? "" : label,
+                                       fontSize: try number(n, "fontSize", path, default: 12))
+            node.dashed = try flag(n, "dashed", path)
+            node.bold = try flag(n, "bold", path)
+            node.italic = try flag(n, "italic", path)
+            map.nodes.append(node)
         }
         let centers = Dictionary(uniqueKeysWithValues: map.nodes.map { ($0.id, $0.center) })
         for (i, value) in (root["edges"] as? [Any] ?? []).enumerated() {

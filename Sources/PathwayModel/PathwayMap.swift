@@ -211,13 +211,20 @@ public struct PathwayMap: Sendable {
         /// Turned about its centre, in radians clockwise on the page (GPML's Rotation).
         public var rotation = 0.0
 
+        /// `points` turned with it: by `rotation` (clockwise on the page, y down) about its centre.
+        public func turned(_ points: [SIMD2<Double>]) -> [SIMD2<Double>] {
+            guard rotation != 0 else { return points }
+            let center = origin + size / 2, s = sin(rotation), k = cos(rotation)
+            return points.map { p in
+                let d = p - center
+                return center + SIMD2(d.x * k - d.y * s, d.x * s + d.y * k)
+            }
+        }
+
         /// The corners of its box, turned with it.
         public var corners: [SIMD2<Double>] {
-            let c = origin + size / 2, h = size / 2
-            let (s, k) = (sin(rotation), cos(rotation))
-            return [SIMD2(-h.x, -h.y), SIMD2(h.x, -h.y), SIMD2(h.x, h.y), SIMD2(-h.x, h.y)].map { p in
-                c + SIMD2(p.x * k - p.y * s, p.x * s + p.y * k)
-            }
+            let hi = origin + size
+            return turned([origin, SIMD2(hi.x, origin.y), hi, SIMD2(origin.x, hi.y)])
         }
 
         public init(id: String, name: String, origin: SIMD2<Double>, size: SIMD2<Double>, color: Color) {

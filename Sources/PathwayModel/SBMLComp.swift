@@ -53,9 +53,10 @@ enum SBMLComp {
         var moved: [String: String] = [:]
         var gone = Set<String>()
         let byPrefix = Dictionary(instances.map { ($0.prefix, $0.definition) }, uniquingKeysWith: { a, _ in a })
-        // An instance's element named by idRef, or by portRef through its definition's ports.
-        func target(_ ref: XMLElementNode, in prefix: String) -> String? {
-            guard let sub = ref.attribute(local: "submodelRef"), let definition = byPrefix[prefix + sub + "__"] else { return nil }
+        // An instance's element named by idRef, or by portRef through its definition's ports
+        // (the instance `submodel`, else the reference's submodelRef).
+        func target(_ ref: XMLElementNode, in prefix: String, submodel: String? = nil) -> String? {
+            guard let sub = submodel ?? ref.attribute(local: "submodelRef"), let definition = byPrefix[prefix + sub + "__"] else { return nil }
             if let id = ref.attribute(local: "idRef") { return prefix + sub + "__" + id }
             if let port = ref.attribute(local: "portRef"),
                let p = definition.child("listOfPorts")?.all("port").first(where: { $0.attribute(local: "id") == port }),
@@ -81,8 +82,7 @@ enum SBMLComp {
             for sub in m.child("listOfSubmodels")?.all("submodel") ?? [] {
                 guard let sid = sub.attribute(local: "id") else { continue }
                 for d in sub.child("listOfDeletions")?.all("deletion") ?? [] {
-                    let ref = XMLElementNode(name: "ref", attributes: d.attributes.merging(["submodelRef": sid]) { a, _ in a }, line: d.line)
-                    if let t = target(ref, in: prefix) { gone.insert(t) }
+                    if let t = target(d, in: prefix, submodel: sid) { gone.insert(t) }
                 }
             }
         }
@@ -111,8 +111,7 @@ enum SBMLComp {
     /// `resolved` (to the element that replaces theirs, or the id it stands in under).
     static func renamed(_ e: XMLElementNode, _ prefix: String, _ resolved: (String) -> String) -> XMLElementNode {
         var attributes = e.attributes
-        if let k = attributes.keys.first(where: { $0 == "id" || $0.hasSuffix(":id") }) { attributes[k] = resolved(prefix + attributes[k]!) }
-        for key in ["species", "compartment"] {
+        for key in ["id", "species", "compartment"] {
             if let k = attributes.keys.first(where: { $0 == key || $0.hasSuffix(":" + key) }) { attributes[k] = resolved(prefix + attributes[k]!) }
         }
         let copy = XMLElementNode(name: e.name, attributes: attributes, line: e.line)

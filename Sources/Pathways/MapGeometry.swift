@@ -52,23 +52,23 @@ struct MapGeometry {
             if c.shape == .roundRectangle { return mesh.roundRectangle(min: lo, max: lo + size, radius: max(1, min(20, min(size.x, size.y) * 0.2))) }
             return self.outline(of: PathwayMap.Node(id: c.id, kind: .other, center: lo + size / 2, size: size, shape: c.shape), mesh)
         }
-        let center = c.origin + c.size / 2
         let width = (c.lineWidth ?? theme.compartmentLine) * theme.lineScale
+        // Its own fill, else its colour faintly.
+        var fill = theme.fill(c.fill ?? c.color)
+        if c.fill == nil { fill.alpha = 0.10 }
         if let pieces = MapGeometry.cellular(c.shape, lo: c.origin, hi: c.origin + c.size) {
             // A cellular component in its own outline: filled where the file fills it, stroked.
-            var fill = theme.fill(c.fill ?? c.color)
-            if c.fill == nil { fill.alpha = 0.10 }
             for piece in pieces {
                 switch piece {
                 case .loop(let points):
-                    let p = MapGeometry.turned(points, by: c.rotation, about: center)
+                    let p = c.turned(points)
                     if !c.unfilled {
                         let mid = p.reduce(SIMD2<Double>(0, 0), +) / Double(p.count)
                         for i in p.indices { mesh.triangle(mid, p[i], p[(i + 1) % p.count], fill) }
                     }
                     mesh.stroke(p, width: width, theme.line(c.color), closed: true)
                 case .band(let left, let right):
-                    let l = MapGeometry.turned(left, by: c.rotation, about: center), r = MapGeometry.turned(right, by: c.rotation, about: center)
+                    let l = c.turned(left), r = c.turned(right)
                     if !c.unfilled {
                         for i in 0..<(min(l.count, r.count) - 1) {
                             mesh.triangle(l[i], r[i], l[i + 1], fill)
@@ -77,12 +77,12 @@ struct MapGeometry {
                     }
                     mesh.stroke(l + r.reversed(), width: width, theme.line(c.color), closed: true)
                 case .line(let points):
-                    mesh.stroke(MapGeometry.turned(points, by: c.rotation, about: center), width: width * 0.8, theme.line(c.color), closed: true)
+                    mesh.stroke(c.turned(points), width: width * 0.8, theme.line(c.color), closed: true)
                 }
             }
             return
         }
-        guard let outer = outline(inset: 0).map({ MapGeometry.turned($0, by: c.rotation, about: center) }) else { return }
+        guard let outer = outline(inset: 0).map(c.turned) else { return }
         if c.shape.isOpen {
             // A brace or an arc: its line, and where the file fills it (PathVisio does) the region
             // its line closes with the chord between its ends, fanned from the chord's middle.
@@ -93,14 +93,10 @@ struct MapGeometry {
             mesh.stroke(outer, width: width, theme.line(c.color))
             return
         }
-        if !c.unfilled {
-            var fill = theme.fill(c.fill ?? c.color)
-            if c.fill == nil { fill.alpha = 0.10 }
-            mesh.fill(outer, fill)
-        }
+        if !c.unfilled { mesh.fill(outer, fill) }
         mesh.stroke(outer, width: width, theme.line(c.color), closed: true)
         // PathVisio's double line: a second, thinner, a little inside.
-        if c.doubleLine, let inner = outline(inset: max(3, 2.5 * width)).map({ MapGeometry.turned($0, by: c.rotation, about: center) }) {
+        if c.doubleLine, let inner = outline(inset: max(3, 2.5 * width)).map(c.turned) {
             mesh.stroke(inner, width: width * 0.5, theme.line(c.color), closed: true)
         }
     }
@@ -258,16 +254,6 @@ struct MapGeometry {
         let a = points.reduce(points[0], pointwiseMin), b = points.reduce(points[0], pointwiseMax)
         let span = pointwiseMax(b - a, SIMD2(1e-12, 1e-12))
         return points.map { lo + ($0 - a) / span * (hi - lo) }
-    }
-
-    /// `points` turned by `angle` radians (clockwise on the page, y down) about `center`.
-    static func turned(_ points: [SIMD2<Double>], by angle: Double, about center: SIMD2<Double>) -> [SIMD2<Double>] {
-        guard angle != 0 else { return points }
-        let s = sin(angle), k = cos(angle)
-        return points.map { p in
-            let d = p - center
-            return center + SIMD2(d.x * k - d.y * s, d.x * s + d.y * k)
-        }
     }
 
     /// The size of a note's folded corner.
