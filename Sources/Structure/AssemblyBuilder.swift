@@ -47,9 +47,34 @@ public enum AssemblyBuilder {
     /// thousand chains); counted before anything is built.
     public static let maxCopies = 100_000
 
-    /// The operator combinations an `oper_expression` lists: `1`, `1,2,5`, `1-60`, `(1-60)`,
-    /// `(1-60)(61-88)` (every pair, the second applied first), `(X0)(1-5,11-15)`, `P`.
-    public static func expand(_ expression: String, source: String) throws -> [[String]] {
+    /// The operator groups of an `oper_expression`, each a list of single operators and ranges,
+    /// parsed without expanding anything: `(1-60)(61-88)` is two groups of one range each.
+    /// A range's ends are checked (`a <= b`, at most `maxCopies` long) with arithmetic that cannot trap.
+    public struct Expression: Sendable {
+        enum Item: Sendable { case name(String), range(Int, Int) }
+        var groups: [[Item]]
+
+        /// Copies the expression lists (the product of its groups' lengths); nil past `maxCopies`.
+        public var copies: Int? {
+            var total = 1
+            for group in groups {
+                var n = 0
+                for item in group {
+                    switch item {
+                    case .name: n += 1
+                    case .range(let a, let b): n += b - a + 1  // checked against maxCopies when read
+                    }
+                    guard n <= maxCopies else { return nil }
+                }
+                let (product, over) = total.multipliedReportingOverflow(by: n)
+                guard !over, product <= maxCopies else { return nil }
+                total = product
+            }
+            return total
+        }
+    }
+
+    public static func parse(_ expression: String, source: String) throws -> Expression {
         let text = expression.filter { !$0.isWhitespace }
         func fail(_ why: String) -> StructureError {
             StructureError(file: source, line: nil, message: "oper_expression '\(Excerpt.of(expression, length: 60))': \(why)")
@@ -61,31 +86,50 @@ public enum AssemblyBuilder {
                 guard rest.first == "(", let close = rest.firstIndex(of: ")") else { throw fail("expected (list) groups") }
                 groups.append(String(rest[rest.index(after: rest.startIndex)..<close]))
                 rest = rest[rest.index(after: close)...]
+                guard groups.count <= 8 else { throw fail("expected 1 to 8 groups") }
             }
         } else {
             groups = [text]
         }
-        guard !groups.isEmpty, groups.count <= 8 else { throw fail("expected 1 to 8 groups") }
-        var lists: [[String]] = []
-        var total = 1
+        guard !groups.isEmpty else { throw fail("expected 1 to 8 groups") }
+        var parsed = Expression(groups: [])
         for group in groups {
-            var list: [String] = []
+            var list: [Expression.Item] = []
             for item in group.split(separator: ",", omittingEmptySubsequences: false) {
                 guard !item.isEmpty else { throw fail("an empty item") }
+                guard list.count < maxCopies else { throw fail("more than \(maxCopies) operators") }
                 if let dash = item.dropFirst().firstIndex(of: "-"), let a = Int(item[..<dash]), let b = Int(item[item.index(after: dash)...]) {
-                    guard a <= b, b - a < maxCopies else { throw fail("range \(a)-\(b) is backwards or longer than \(maxCopies)") }
-                    list += (a...b).map(String.init)
+                    // Both ends come from the file: their difference may not fit an Int (-9223372036854775808-0).
+                    let (span, over) = b.subtractingReportingOverflow(a)
+                    guard a <= b, !over, span < maxCopies else { throw fail("range \(a)-\(b) is backwards or longer than \(maxCopies)") }
+                    list.append(.range(a, b))
                 } else {
-                    list.append(String(item))
+                    list.append(.name(String(item)))
                 }
-                guard list.count <= maxCopies else { throw fail("more than \(maxCopies) operators") }
             }
-            total = total.multipliedReportingOverflow(by: list.count).partialValue
-            guard total <= maxCopies else { throw fail("more than \(maxCopies) copies") }
-            lists.append(list)
+            parsed.groups.append(list)
         }
+        guard parsed.copies != nil else { throw fail("more than \(maxCopies) copies") }
+        return parsed
+    }
+
+    /// The operator combinations an `oper_expression` lists: `1`, `1,2,5`, `1-60`, `(1-60)`,
+    /// `(1-60)(61-88)` (every pair, the second applied first), `(X0)(1-5,11-15)`, `P`.
+    public static func expand(_ expression: String, source: String) throws -> [[String]] {
+        expand(try parse(expression, source: source))
+    }
+
+    /// The combinations of a parsed expression (at most `maxCopies`, as `parse` checked).
+    public static func expand(_ expression: Expression) -> [[String]] {
         var out: [[String]] = [[]]
-        for list in lists {
+        for group in expression.groups {
+            var list: [String] = []
+            for item in group {
+                switch item {
+                case .name(let name): list.append(name)
+                case .range(let a, let b): list += (a...b).map(String.init)
+                }
+            }
             out = out.flatMap { prefix in list.map { prefix + [$0] } }
         }
         return out

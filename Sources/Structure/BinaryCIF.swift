@@ -6,33 +6,60 @@ import Foundation
 /// encodings in reverse (ByteArray, FixedPoint, IntervalQuantization, RunLength, Delta,
 /// IntegerPacking, StringArray). The first data block is written back as mmCIF text and read
 /// by `MMCIFReader`, so the model and metadata are the same as the text file's by construction.
-/// Every length a file declares is checked against what it holds and against `limit` before
-/// anything is allocated.
+///
+/// Nothing a file states is taken on its word: the MessagePack document is walked in place by
+/// a cursor (no tree of boxed values, so a document of millions of tiny values costs no memory),
+/// every length is checked against the bytes left, and every value decoded, at every step of
+/// every column, is counted against a budget set by the file's size (`valueBudget`) before the
+/// step allocates. Arithmetic on the file's numbers wraps or is checked; it never traps.
 public enum BinaryCIF {
     /// Whether `bytes` start as a BinaryCIF document: a MessagePack map naming `dataBlocks` near its start.
     public static func looksLike(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = b.first, (0x80...0x8F).contains(first) || first == 0xDE || first == 0xDF else { return false }
-        let head = Array(b.prefix(512))
         let key = Array("dataBlocks".utf8)
-        guard head.count >= key.count else { return false }
-        for i in 0...(head.count - key.count) where head[i] == key[0] && Array(head[i..<i + key.count]) == key { return true }
+        let n = min(b.count, 512)
+        guard n >= key.count else { return false }
+        for i in 0...(n - key.count) where b[i] == key[0] {
+            var k = 1
+            while k < key.count && b[i + k] == key[k] { k += 1 }
+            if k == key.count { return true }
+        }
         return false
+    }
+
+    /// Values a document of `bytes` bytes may decode in all, counting every encoding step of
+    /// every column: 16 a byte, and 8 million at least. Real files decode one or two values a
+    /// byte (Mol*'s encoder, biotite, python-mmcif); run-length columns are what may go past.
+    public static func valueBudget(bytes: Int) -> Int {
+        let (scaled, over) = bytes.multipliedReportingOverflow(by: 16)
+        return over ? Int.max : max(1 << 23, scaled)
+    }
+
+    /// Most bytes of mmCIF text a document of `bytes` bytes may become: 64 a byte, 256 MiB at
+    /// least, and never past what a text file may hold (`FileInput.defaultLimit`).
+    public static func textLimit(bytes: Int) -> Int {
+        let (scaled, over) = bytes.multipliedReportingOverflow(by: 64)
+        return over ? FileInput.defaultLimit : min(FileInput.defaultLimit, max(1 << 28, scaled))
     }
 
     /// The first data block as mmCIF text, at most `limit` bytes.
     public static func mmCIFText(_ b: UnsafeBufferPointer<UInt8>, source: String, limit: Int) throws -> [UInt8] {
-        var reader = MessagePack(b, source: source)
-        let root = try reader.value(depth: 0)
-        guard reader.offset == b.count else { throw fail(source, "\(b.count - reader.offset) bytes after the document") }
-        guard case .map(let top) = root, let blocks = top["dataBlocks"], case .array(let list) = blocks, let block = list.first,
-              case .map(let blockMap) = block else { throw fail(source, "no dataBlocks") }
-        let header: String
-        if case .string(let h) = blockMap["header"] ?? .null { header = h } else { header = "molshot" }
-        guard case .array(let categories) = blockMap["categories"] ?? .null else { throw fail(source, "data block \(Excerpt.of(header, length: 40)) has no categories") }
+        let doc = MessagePack(b, source: source)
+        let end = try doc.skip(0)
+        guard end == b.count else { throw fail(source, "\(b.count - end) bytes after the document") }
+        let root = try doc.item(at: 0)
+        guard let blocks = try doc.lookup(root, "dataBlocks"), blocks.kind == .array, blocks.count >= 1 else { throw fail(source, "no dataBlocks") }
+        let block = try doc.item(at: blocks.start)
+        guard block.kind == .map else { throw fail(source, "no dataBlocks") }
+        let header = try doc.lookup(block, "header").flatMap { $0.kind == .string ? doc.string($0) : nil } ?? "molshot"
+        guard let categories = try doc.lookup(block, "categories"), categories.kind == .array else {
+            throw fail(source, "data block \(Excerpt.of(header, length: 40)) has no categories")
+        }
         var out = TextOut(limit: limit, source: source)
+        var budget = Budget(left: valueBudget(bytes: b.count), source: source)
         try out.append("data_" + (header.isEmpty ? "molshot" : header.filter { !$0.isWhitespace }) + "\n")
-        for category in categories {
-            try write(category, &out, source: source)
+        try doc.forEach(categories) { category in
+            try write(category, doc, &out, &budget)
         }
         return out.bytes
     }
@@ -41,28 +68,41 @@ public enum BinaryCIF {
         StructureError(file: source, line: nil, message: "BinaryCIF: " + message)
     }
 
-    static func write(_ category: MessagePack.Value, _ out: inout TextOut, source: String) throws {
-        guard case .map(let c) = category, case .string(var name) = c["name"] ?? .null, case .array(let columns) = c["columns"] ?? .null else {
+    static func write(_ category: MessagePack.Item, _ doc: MessagePack, _ out: inout TextOut, _ budget: inout Budget) throws {
+        let source = doc.source
+        guard category.kind == .map, let nameItem = try doc.lookup(category, "name"), nameItem.kind == .string,
+              let columns = try doc.lookup(category, "columns"), columns.kind == .array else {
             throw fail(source, "a category without name or columns")
         }
-        guard let rows = c["rowCount"]?.int, rows >= 0 else { throw fail(source, "category \(Excerpt.of(name, length: 40)) has no rowCount") }
+        var name = doc.string(nameItem)
+        guard let rows = try doc.lookup(category, "rowCount")?.int, rows >= 0 else {
+            throw fail(source, "category \(Excerpt.of(name, length: 40)) has no rowCount")
+        }
         if !name.hasPrefix("_") { name = "_" + name }
-        guard rows > 0, !columns.isEmpty else { return }
+        guard rows > 0, columns.count > 0 else { return }
+        // Every column decodes `rows` values at least: refused before any is decoded when that passes the budget.
+        let (cells, over) = rows.multipliedReportingOverflow(by: columns.count)
+        guard !over, cells <= budget.left else {
+            throw fail(source, "category \(Excerpt.of(name, length: 40)) declares \(rows) rows of \(columns.count) columns, more than the \(budget.total) values allowed for a file of \(doc.b.count) bytes")
+        }
         var decoded: [(String, Column)] = []
-        for column in columns {
-            guard case .map(let col) = column, case .string(let colName) = col["name"] ?? .null, let data = col["data"] else {
+        try doc.forEach(columns) { column in
+            guard column.kind == .map, let colNameItem = try doc.lookup(column, "name"), colNameItem.kind == .string,
+                  let data = try doc.lookup(column, "data") else {
                 throw fail(source, "a column of \(Excerpt.of(name, length: 40)) without name or data")
             }
-            let values = try Decoder(source: source, count: rows, context: "\(name).\(colName)").decode(data)
+            let colName = doc.string(colNameItem)
+            let context = "\(name).\(colName)"
+            let values = try Decoder(doc: doc, count: rows, context: context).decode(data, &budget)
             var mask: [Int]? = nil
-            if let m = col["mask"], m != .null {
-                guard case .ints(let ints) = try Decoder(source: source, count: rows, context: "\(name).\(colName) mask").decode(m) else {
-                    throw fail(source, "\(name).\(colName): mask is not integers")
+            if let m = try doc.lookup(column, "mask"), m.kind != .null {
+                guard case .ints(let ints) = try Decoder(doc: doc, count: rows, context: context + " mask").decode(m, &budget) else {
+                    throw fail(source, "\(Excerpt.of(context, length: 60)): mask is not integers")
                 }
                 mask = ints
             }
             guard values.count == rows, mask.map({ $0.count == rows }) ?? true else {
-                throw fail(source, "\(Excerpt.of(name + "." + colName, length: 60)) holds \(values.count) values for \(rows) rows")
+                throw fail(source, "\(Excerpt.of(context, length: 60)) holds \(values.count) values for \(rows) rows")
             }
             decoded.append((colName, Column(values: values, mask: mask)))
         }
@@ -84,22 +124,41 @@ public enum BinaryCIF {
         let limit: Int
         let source: String
         mutating func append(_ s: String) throws {
+            guard s.utf8.count <= limit - bytes.count else { throw BinaryCIF.fail(source, "more than \(limit) bytes as text") }
             bytes.append(contentsOf: s.utf8)
-            guard bytes.count <= limit else { throw BinaryCIF.fail(source, "more than \(limit) bytes as text") }
+        }
+    }
+
+    /// Values still to be decoded from this file; each step takes its output's count before it allocates.
+    struct Budget {
+        var left: Int
+        let total: Int
+        let source: String
+        init(left: Int, source: String) {
+            self.left = left
+            total = left
+            self.source = source
+        }
+        mutating func take(_ n: Int, _ context: String) throws {
+            guard n >= 0, n <= left else {
+                throw BinaryCIF.fail(source, "\(Excerpt.of(context, length: 60)): decoding \(n) more values passes the \(total) allowed for a file of this size")
+            }
+            left -= n
         }
     }
 
     enum Values {
+        /// A binary's bytes in the document, not yet decoded.
+        case raw(UnsafeBufferPointer<UInt8>)
         case ints([Int])
         case doubles([Double])
         case strings([String])
-        case bytes([UInt8])
         var count: Int {
             switch self {
+            case .raw(let v): return v.count
             case .ints(let v): return v.count
             case .doubles(let v): return v.count
             case .strings(let v): return v.count
-            case .bytes(let v): return v.count
             }
         }
     }
@@ -116,7 +175,7 @@ public enum BinaryCIF {
                 if d == d.rounded(), abs(d) < 1e15 { return String(Int(d)) }
                 return d.description
             case .strings(let v): return Column.quoted(v[r])
-            case .bytes(let v): return String(v[r])
+            case .raw(let v): return String(v[r])
             }
         }
 
@@ -135,65 +194,123 @@ public enum BinaryCIF {
         }
     }
 
-    /// Undoes a column's encodings, last first, checking each declared size against `count`.
+    /// One encoding step as the file states it (a map of `kind` and its parameters).
+    struct Encoding {
+        var kind = ""
+        var type: Int?, srcSize: Int?, origin: Int?, byteCount: Int?, numSteps: Int?
+        var isUnsigned = false
+        var factor: Double?, min: Double?, max: Double?
+        var stringData: MessagePack.Item?, offsets: MessagePack.Item?, dataEncoding: MessagePack.Item?, offsetEncoding: MessagePack.Item?
+
+        init(_ map: MessagePack.Item, _ doc: MessagePack) throws {
+            try doc.forEachPair(map) { key, value in
+                switch key {
+                case "kind": if value.kind == .string { kind = doc.string(value) }
+                case "type": type = value.int
+                case "srcSize": srcSize = value.int
+                // ModelServer 0.9.9 writes some origins as text ("259").
+                case "origin": origin = value.int ?? (value.kind == .string ? Int(doc.string(value)) : nil)
+                case "byteCount": byteCount = value.int
+                case "numSteps": numSteps = value.int
+                case "isUnsigned": isUnsigned = value.kind == .bool && value.bool
+                case "factor": factor = value.double
+                case "min": min = value.double
+                case "max": max = value.double
+                case "stringData": stringData = value
+                case "offsets": offsets = value
+                case "dataEncoding": dataEncoding = value
+                case "offsetEncoding": offsetEncoding = value
+                default: break
+                }
+            }
+        }
+    }
+
+    /// Undoes a column's encodings, last first, checking each declared size against `count` and
+    /// each step's output against the file's budget before allocating it.
     struct Decoder {
-        let source: String
+        let doc: MessagePack
         let count: Int
         let context: String
 
-        func fail(_ message: String) -> StructureError { BinaryCIF.fail(source, "\(Excerpt.of(context, length: 60)): \(message)") }
+        func fail(_ message: String) -> StructureError { BinaryCIF.fail(doc.source, "\(Excerpt.of(context, length: 60)): \(message)") }
 
-        func decode(_ data: MessagePack.Value) throws -> Values {
-            guard case .map(let d) = data, case .binary(let bytes) = d["data"] ?? .null, case .array(let encodings) = d["encoding"] ?? .null else {
+        func decode(_ data: MessagePack.Item, _ budget: inout Budget) throws -> Values {
+            guard data.kind == .map, let bytes = try doc.lookup(data, "data"), bytes.kind == .binary,
+                  let encodings = try doc.lookup(data, "encoding"), encodings.kind == .array else {
                 throw fail("data is not {data, encoding}")
             }
-            return try undo(.bytes(bytes), encodings)
+            return try undo(.raw(doc.bytes(bytes)), encodings, &budget, depth: 0)
         }
 
-        func undo(_ start: Values, _ encodings: [MessagePack.Value]) throws -> Values {
+        func undo(_ start: Values, _ encodings: MessagePack.Item, _ budget: inout Budget, depth: Int) throws -> Values {
+            guard encodings.kind == .array else { throw fail("an encoding list that is not a list") }
             guard encodings.count <= 16 else { throw fail("more than 16 encodings") }
+            // A StringArray's indices and offsets have encodings of their own, which could hold another: two levels at most.
+            guard depth <= 2 else { throw fail("string arrays nested more than twice") }
+            var steps: [Encoding] = []
+            try doc.forEach(encodings) { e in
+                guard e.kind == .map else { throw fail("an encoding that is not a map") }
+                let step = try Encoding(e, doc)
+                guard !step.kind.isEmpty else { throw fail("an encoding without kind") }
+                steps.append(step)
+            }
             var v = start
-            for e in encodings.reversed() {
-                guard case .map(let enc) = e, case .string(let kind) = enc["kind"] ?? .null else { throw fail("an encoding without kind") }
-                v = try apply(kind, enc, v)
+            let order = Array(steps.reversed())
+            for (k, step) in order.enumerated() {
+                // ModelServer 0.9.9 ends a column with an extra ByteArray of unsigned bytes (type 4)
+                // after the real one; Mol*'s decoder reads the same bytes through both, so the
+                // extra one is passed over.
+                if step.kind == "ByteArray", step.type == 4, k + 1 < order.count, order[k + 1].kind == "ByteArray" { continue }
+                v = try apply(step, v, &budget, depth: depth)
+            }
+            // Bytes never decoded (no ByteArray step) are read as unsigned integers.
+            if case .raw(let bytes) = v {
+                try budget.take(bytes.count, context)
+                v = .ints(bytes.map { Int($0) })
             }
             return v
         }
 
-        /// Most values one step may produce: the rows, or for packed and run-length data their declared size (checked).
+        /// Most values a run-length or packed step may produce: the rows, or for a string array's offsets one more (and slack).
         func checkSize(_ n: Int) throws {
-            guard n >= 0, n <= max(count, 0) * 2 + 16 else { throw fail("declares \(n) values for \(count) rows") }
+            let bound = count <= (Int.max - 16) / 2 ? count * 2 + 16 : Int.max
+            guard n >= 0, n <= bound else { throw fail("declares \(n) values for \(count) rows") }
         }
 
-        func apply(_ kind: String, _ enc: [String: MessagePack.Value], _ v: Values) throws -> Values {
-            switch kind {
+        func apply(_ e: Encoding, _ v: Values, _ budget: inout Budget, depth: Int) throws -> Values {
+            switch e.kind {
             case "ByteArray":
-                guard case .bytes(let b) = v, let type = enc["type"]?.int else { throw fail("ByteArray of what is not bytes") }
-                return try byteArray(b, type: type)
+                guard case .raw(let b) = v, let type = e.type else { throw fail("ByteArray of what is not bytes") }
+                return try byteArray(b, type: type, &budget)
             case "FixedPoint":
-                guard case .ints(let ints) = v, let factor = enc["factor"]?.double, factor != 0, factor.isFinite else { throw fail("FixedPoint without integers or factor") }
+                guard case .ints(let ints) = v, let factor = e.factor, factor != 0, factor.isFinite else { throw fail("FixedPoint without integers or factor") }
+                try budget.take(ints.count, context)
                 return .doubles(ints.map { Double($0) / factor })
             case "IntervalQuantization":
-                guard case .ints(let ints) = v, let lo = enc["min"]?.double, let hi = enc["max"]?.double, let steps = enc["numSteps"]?.int, steps >= 2,
+                guard case .ints(let ints) = v, let lo = e.min, let hi = e.max, let steps = e.numSteps, steps >= 2,
                       lo.isFinite, hi.isFinite else { throw fail("IntervalQuantization without min, max, numSteps") }
+                try budget.take(ints.count, context)
                 let delta = (hi - lo) / Double(steps - 1)
                 return .doubles(ints.map { lo + Double($0) * delta })
             case "RunLength":
-                guard case .ints(let ints) = v, ints.count % 2 == 0, let size = enc["srcSize"]?.int else { throw fail("RunLength of an odd list or without srcSize") }
+                guard case .ints(let ints) = v, ints.count % 2 == 0, let size = e.srcSize else { throw fail("RunLength of an odd list or without srcSize") }
                 try checkSize(size)
+                try budget.take(size, context)
                 var out: [Int] = []
                 out.reserveCapacity(size)
                 var i = 0
                 while i < ints.count {
                     let n = ints[i + 1]
-                    guard n >= 0, out.count + n <= size else { throw fail("RunLength runs past srcSize \(size)") }
+                    guard n >= 0, n <= size - out.count else { throw fail("RunLength runs past srcSize \(size)") }
                     out.append(contentsOf: repeatElement(ints[i], count: n))
                     i += 2
                 }
                 guard out.count == size else { throw fail("RunLength gives \(out.count) values, srcSize says \(size)") }
                 return .ints(out)
             case "Delta":
-                guard case .ints(let ints) = v, let origin = enc["origin"]?.int else { throw fail("Delta without integers or origin") }
+                guard case .ints(let ints) = v, let origin = e.origin else { throw fail("Delta without integers or origin") }
+                try budget.take(ints.count, context)
                 var out = [Int](repeating: 0, count: ints.count)
                 var acc = origin
                 for (i, d) in ints.enumerated() {
@@ -202,13 +319,13 @@ public enum BinaryCIF {
                 }
                 return .ints(out)
             case "IntegerPacking":
-                guard case .ints(let ints) = v, let byteCount = enc["byteCount"]?.int, [1, 2].contains(byteCount), let size = enc["srcSize"]?.int else {
+                guard case .ints(let ints) = v, let byteCount = e.byteCount, [1, 2].contains(byteCount), let size = e.srcSize else {
                     throw fail("IntegerPacking without byteCount 1 or 2 and srcSize")
                 }
                 try checkSize(size)
-                let unsigned = enc["isUnsigned"] == .bool(true)
-                let upper = unsigned ? (byteCount == 1 ? 0xFF : 0xFFFF) : (byteCount == 1 ? 0x7F : 0x7FFF)
-                let lower = unsigned ? Int.min : (byteCount == 1 ? -0x80 : -0x8000)
+                try budget.take(size, context)
+                let upper = e.isUnsigned ? (byteCount == 1 ? 0xFF : 0xFFFF) : (byteCount == 1 ? 0x7F : 0x7FFF)
+                let lower = e.isUnsigned ? Int.min : (byteCount == 1 ? -0x80 : -0x8000)
                 var out: [Int] = []
                 out.reserveCapacity(size)
                 var i = 0
@@ -229,17 +346,25 @@ public enum BinaryCIF {
                 guard out.count == size else { throw fail("IntegerPacking gives \(out.count) values, srcSize says \(size)") }
                 return .ints(out)
             case "StringArray":
-                guard case .string(let stringData) = enc["stringData"] ?? .null, case .array(let dataEncoding) = enc["dataEncoding"] ?? .null,
-                      case .array(let offsetEncoding) = enc["offsetEncoding"] ?? .null, case .binary(let offsetBytes) = enc["offsets"] ?? .null,
-                      case .bytes(let b) = v else { throw fail("StringArray without stringData, offsets and their encodings") }
-                guard case .ints(let offsets) = try undo(.bytes(offsetBytes), offsetEncoding),
-                      case .ints(let indices) = try undo(.bytes(b), dataEncoding) else { throw fail("StringArray offsets or indices are not integers") }
-                let utf8 = Array(stringData.utf8)
-                guard offsets.count >= 1, offsets.count <= utf8.count + 1, zip(offsets, offsets.dropFirst()).allSatisfy({ $0 <= $1 }),
-                      offsets.first! >= 0, offsets.last! <= utf8.count else { throw fail("StringArray offsets out of order or past the text") }
+                guard let textItem = e.stringData, textItem.kind == .string, let dataEncoding = e.dataEncoding, let offsetEncoding = e.offsetEncoding,
+                      let offsetItem = e.offsets, offsetItem.kind == .binary, case .raw(let b) = v else {
+                    throw fail("StringArray without stringData, offsets and their encodings")
+                }
+                guard case .ints(let offsets) = try undo(.raw(doc.bytes(offsetItem)), offsetEncoding, &budget, depth: depth + 1),
+                      case .ints(let indices) = try undo(.raw(b), dataEncoding, &budget, depth: depth + 1) else {
+                    throw fail("StringArray offsets or indices are not integers")
+                }
+                let text = doc.bytes(textItem)
+                // Offsets [0, 0] over an empty text are one empty string: Mol*'s encoder writes a column of
+                // `?` that way (index 0, masked), so the strings may outnumber the text's bytes.
+                guard let first = offsets.first, let last = offsets.last, first >= 0, last <= text.count,
+                      zip(offsets, offsets.dropFirst()).allSatisfy({ $0 <= $1 }) else { throw fail("StringArray offsets out of order or past the text") }
+                try budget.take(offsets.count - 1 + indices.count, context)
                 var strings: [String] = []
                 strings.reserveCapacity(offsets.count - 1)
-                for k in 0..<(offsets.count - 1) { strings.append(String(decoding: utf8[offsets[k]..<offsets[k + 1]], as: UTF8.self)) }
+                for k in 0..<(offsets.count - 1) {
+                    strings.append(String(decoding: UnsafeBufferPointer(rebasing: text[offsets[k]..<offsets[k + 1]]), as: UTF8.self))
+                }
                 var out: [String] = []
                 out.reserveCapacity(indices.count)
                 for i in indices {
@@ -249,11 +374,11 @@ public enum BinaryCIF {
                 }
                 return .strings(out)
             default:
-                throw fail("unknown encoding \(Excerpt.of(kind, length: 40))")
+                throw fail("unknown encoding \(Excerpt.of(e.kind, length: 40))")
             }
         }
 
-        func byteArray(_ b: [UInt8], type: Int) throws -> Values {
+        func byteArray(_ b: UnsafeBufferPointer<UInt8>, type: Int, _ budget: inout Budget) throws -> Values {
             let size: Int
             switch type {
             case 1, 4: size = 1
@@ -264,130 +389,194 @@ public enum BinaryCIF {
             }
             guard b.count % size == 0 else { throw fail("ByteArray of \(b.count) bytes is not whole values of \(size)") }
             let n = b.count / size
+            try budget.take(n, context)
             func le(_ i: Int) -> UInt64 {
                 var v: UInt64 = 0
                 for k in 0..<size { v |= UInt64(b[i * size + k]) << (8 * UInt64(k)) }
                 return v
             }
             switch type {
-            case 1: return .ints((0..<n).map { Int(Int8(bitPattern: UInt8(le($0)))) })
-            case 2: return .ints((0..<n).map { Int(Int16(bitPattern: UInt16(le($0)))) })
-            case 3: return .ints((0..<n).map { Int(Int32(bitPattern: UInt32(le($0)))) })
+            case 1: return .ints((0..<n).map { Int(Int8(bitPattern: UInt8(truncatingIfNeeded: le($0)))) })
+            case 2: return .ints((0..<n).map { Int(Int16(bitPattern: UInt16(truncatingIfNeeded: le($0)))) })
+            case 3: return .ints((0..<n).map { Int(Int32(bitPattern: UInt32(truncatingIfNeeded: le($0)))) })
             case 4, 5, 6: return .ints((0..<n).map { Int(le($0)) })
-            case 32: return .doubles((0..<n).map { Double(Float(bitPattern: UInt32(le($0)))) })
+            case 32: return .doubles((0..<n).map { Double(Float(bitPattern: UInt32(truncatingIfNeeded: le($0)))) })
             default: return .doubles((0..<n).map { Double(bitPattern: le($0)) })
             }
         }
     }
 }
 
-/// A MessagePack reader for BinaryCIF: every length checked against the bytes left, nesting
-/// at most `maxDepth` deep, extension types refused.
+/// A MessagePack document read in place: `item(at:)` reads one value's head (its kind, and where
+/// its payload lies), `skip` finds where a value ends without building it, maps are searched by
+/// key and arrays walked element by element. Nothing is boxed, so memory does not grow with the
+/// number of values, and nesting costs no stack (`skip` counts what is left, it does not recurse).
+/// Every length is checked against the bytes left; extension types are refused.
 struct MessagePack {
-    indirect enum Value: Equatable {
-        case null
-        case bool(Bool)
-        case int(Int)
-        case double(Double)
-        case string(String)
-        case binary([UInt8])
-        case array([Value])
-        case map([String: Value])
+    enum Kind { case null, bool, int, double, string, binary, array, map }
+
+    /// A value's head. For text and binary `start..<start+count` are its bytes; for an array
+    /// or a map `start` is its first element and `count` its elements (pairs for a map).
+    struct Item {
+        var kind: Kind
+        var start: Int
+        var count = 0
+        /// Where the value ends, for every kind but arrays and maps (see `skip`).
+        var next: Int
+        var integer = 0
+        var real = 0.0
+        var bool = false
 
         var int: Int? {
-            switch self {
-            case .int(let v): return v
-            case .double(let d) where d == d.rounded() && abs(d) < 1e15: return Int(d)
+            switch kind {
+            case .int: return integer
+            case .double where real == real.rounded() && abs(real) < 1e15: return Int(real)
             default: return nil
             }
         }
         var double: Double? {
-            switch self {
-            case .int(let v): return Double(v)
-            case .double(let d): return d
+            switch kind {
+            case .int: return Double(integer)
+            case .double: return real
             default: return nil
             }
         }
     }
 
-    static let maxDepth = 32
     let b: UnsafeBufferPointer<UInt8>
     let source: String
-    var offset = 0
 
     init(_ b: UnsafeBufferPointer<UInt8>, source: String) {
         self.b = b
         self.source = source
     }
 
-    func fail(_ message: String) -> StructureError { BinaryCIF.fail(source, "at byte \(offset): \(message)") }
+    func fail(_ at: Int, _ message: String) -> StructureError { BinaryCIF.fail(source, "at byte \(at): \(message)") }
 
-    mutating func take(_ n: Int) throws -> UnsafeBufferPointer<UInt8> {
-        guard n >= 0, n <= b.count - offset else { throw fail("declares \(n) bytes, \(b.count - offset) are left (truncated?)") }
-        defer { offset += n }
-        return UnsafeBufferPointer(rebasing: b[offset..<offset + n])
+    /// The `n`-byte big-endian number at `at`.
+    func uint(_ at: Int, _ n: Int) throws -> UInt64 {
+        guard at >= 0, n <= b.count - at else { throw fail(at, "declares \(n) bytes, \(max(0, b.count - at)) are left (truncated?)") }
+        var v: UInt64 = 0
+        for i in 0..<n { v = v << 8 | UInt64(b[at + i]) }
+        return v
     }
 
-    mutating func uint(_ bytes: Int) throws -> UInt64 {
-        let s = try take(bytes)
-        return s.reduce(0) { $0 << 8 | UInt64($1) }
-    }
-
-    mutating func value(depth: Int) throws -> Value {
-        guard depth <= MessagePack.maxDepth else { throw fail("nested deeper than \(MessagePack.maxDepth)") }
-        let t = try uint(1)
+    /// The head of the value at `at`.
+    func item(at: Int) throws -> Item {
+        let t = try uint(at, 1)
+        let p = at + 1
+        func number(_ n: Int, _ make: (UInt64) throws -> Item) throws -> Item { try make(try uint(p, n)) }
+        func int(_ v: Int, _ width: Int) -> Item { Item(kind: .int, start: p, next: p + width, integer: v) }
+        func sized(_ kind: Kind, lengthBytes: Int) throws -> Item {
+            let n = Int(try uint(p, lengthBytes))
+            let start = p + lengthBytes
+            guard n <= b.count - start else { throw fail(at, "declares \(n) bytes, \(b.count - start) are left (truncated?)") }
+            return Item(kind: kind, start: start, count: n, next: start + n)
+        }
+        func container(_ kind: Kind, _ n: Int, _ start: Int) throws -> Item {
+            // Each element takes a byte at least: a count past the bytes left is a lie.
+            let left = b.count - start
+            guard kind == .array ? n <= left : n <= left / 2 else { throw fail(at, "\(kind == .array ? "an array" : "a map") of \(n) in \(left) bytes") }
+            return Item(kind: kind, start: start, count: n, next: start)
+        }
         switch t {
-        case 0x00...0x7F: return .int(Int(t))
-        case 0xE0...0xFF: return .int(Int(Int8(bitPattern: UInt8(t))))
-        case 0x80...0x8F: return try map(Int(t & 0x0F), depth)
-        case 0x90...0x9F: return try array(Int(t & 0x0F), depth)
-        case 0xA0...0xBF: return .string(String(decoding: try take(Int(t & 0x1F)), as: UTF8.self))
-        case 0xC0: return .null
-        case 0xC2: return .bool(false)
-        case 0xC3: return .bool(true)
-        case 0xC4: return .binary(Array(try take(Int(try uint(1)))))
-        case 0xC5: return .binary(Array(try take(Int(try uint(2)))))
-        case 0xC6: return .binary(Array(try take(Int(try uint(4)))))
-        case 0xCA: return .double(Double(Float(bitPattern: UInt32(try uint(4)))))
-        case 0xCB: return .double(Double(bitPattern: try uint(8)))
-        case 0xCC: return .int(Int(try uint(1)))
-        case 0xCD: return .int(Int(try uint(2)))
-        case 0xCE: return .int(Int(try uint(4)))
+        case 0x00...0x7F: return int(Int(t), 0)
+        case 0xE0...0xFF: return int(Int(Int8(bitPattern: UInt8(t))), 0)
+        case 0x80...0x8F: return try container(.map, Int(t & 0x0F), p)
+        case 0x90...0x9F: return try container(.array, Int(t & 0x0F), p)
+        case 0xA0...0xBF:
+            let n = Int(t & 0x1F)
+            guard n <= b.count - p else { throw fail(at, "declares \(n) bytes, \(b.count - p) are left (truncated?)") }
+            return Item(kind: .string, start: p, count: n, next: p + n)
+        case 0xC0: return Item(kind: .null, start: p, next: p)
+        case 0xC2: return Item(kind: .bool, start: p, next: p, bool: false)
+        case 0xC3: return Item(kind: .bool, start: p, next: p, bool: true)
+        case 0xC4: return try sized(.binary, lengthBytes: 1)
+        case 0xC5: return try sized(.binary, lengthBytes: 2)
+        case 0xC6: return try sized(.binary, lengthBytes: 4)
+        case 0xCA: return try number(4) { Item(kind: .double, start: p, next: p + 4, real: Double(Float(bitPattern: UInt32($0)))) }
+        case 0xCB: return try number(8) { Item(kind: .double, start: p, next: p + 8, real: Double(bitPattern: $0)) }
+        case 0xCC: return try number(1) { int(Int($0), 1) }
+        case 0xCD: return try number(2) { int(Int($0), 2) }
+        case 0xCE: return try number(4) { int(Int($0), 4) }
         case 0xCF:
-            let v = try uint(8)
-            guard v <= UInt64(Int.max) else { throw fail("an integer past 2^63") }
-            return .int(Int(v))
-        case 0xD0: return .int(Int(Int8(bitPattern: UInt8(try uint(1)))))
-        case 0xD1: return .int(Int(Int16(bitPattern: UInt16(try uint(2)))))
-        case 0xD2: return .int(Int(Int32(bitPattern: UInt32(try uint(4)))))
-        case 0xD3: return .int(Int(Int64(bitPattern: try uint(8))))
-        case 0xD9: return .string(String(decoding: try take(Int(try uint(1))), as: UTF8.self))
-        case 0xDA: return .string(String(decoding: try take(Int(try uint(2))), as: UTF8.self))
-        case 0xDB: return .string(String(decoding: try take(Int(try uint(4))), as: UTF8.self))
-        case 0xDC: return try array(Int(try uint(2)), depth)
-        case 0xDD: return try array(Int(try uint(4)), depth)
-        case 0xDE: return try map(Int(try uint(2)), depth)
-        case 0xDF: return try map(Int(try uint(4)), depth)
-        default: throw fail(String(format: "type 0x%02X is not used by BinaryCIF", Int(t)))
+            return try number(8) { v in
+                guard v <= UInt64(Int.max) else { throw fail(at, "an integer past 2^63") }
+                return int(Int(v), 8)
+            }
+        case 0xD0: return try number(1) { int(Int(Int8(bitPattern: UInt8($0))), 1) }
+        case 0xD1: return try number(2) { int(Int(Int16(bitPattern: UInt16($0))), 2) }
+        case 0xD2: return try number(4) { int(Int(Int32(bitPattern: UInt32($0))), 4) }
+        case 0xD3: return try number(8) { int(Int(Int64(bitPattern: $0)), 8) }
+        case 0xD9: return try sized(.string, lengthBytes: 1)
+        case 0xDA: return try sized(.string, lengthBytes: 2)
+        case 0xDB: return try sized(.string, lengthBytes: 4)
+        case 0xDC: return try container(.array, Int(try uint(p, 2)), p + 2)
+        case 0xDD: return try container(.array, Int(try uint(p, 4)), p + 4)
+        case 0xDE: return try container(.map, Int(try uint(p, 2)), p + 2)
+        case 0xDF: return try container(.map, Int(try uint(p, 4)), p + 4)
+        default: throw fail(at, String(format: "type 0x%02X is not used by BinaryCIF", Int(t)))
         }
     }
 
-    mutating func array(_ n: Int, _ depth: Int) throws -> Value {
-        // Each element takes a byte at least: a count past the bytes left is a lie.
-        guard n <= b.count - offset else { throw fail("an array of \(n) in \(b.count - offset) bytes") }
-        var out: [Value] = []
-        out.reserveCapacity(n)
-        for _ in 0..<n { out.append(try value(depth: depth + 1)) }
-        return .array(out)
+    /// Where the value at `at` ends. Counts the values still to pass instead of recursing, so
+    /// neither nesting nor size costs more than time linear in the bytes; each value takes a
+    /// byte at least, and each container's count was checked against the bytes left, so the
+    /// count cannot overflow.
+    func skip(_ at: Int) throws -> Int {
+        var offset = at, pending = 1
+        while pending > 0 {
+            let v = try item(at: offset)
+            pending -= 1
+            switch v.kind {
+            case .array: pending += v.count
+            case .map: pending += 2 * v.count
+            default: break
+            }
+            offset = v.next
+        }
+        return offset
     }
 
-    mutating func map(_ n: Int, _ depth: Int) throws -> Value {
-        guard n <= (b.count - offset) / 2 else { throw fail("a map of \(n) in \(b.count - offset) bytes") }
-        var out: [String: Value] = [:]
-        for _ in 0..<n {
-            guard case .string(let key) = try value(depth: depth + 1) else { throw fail("a map key that is not text") }
-            out[key] = try value(depth: depth + 1)
+    func bytes(_ v: Item) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: b[v.start..<v.start + v.count]) }
+
+    func string(_ v: Item) -> String { String(decoding: bytes(v), as: UTF8.self) }
+
+    /// Calls `body` with each element of an array.
+    func forEach(_ array: Item, _ body: (Item) throws -> Void) throws {
+        guard array.kind == .array else { return }
+        var offset = array.start
+        for _ in 0..<array.count {
+            try body(try item(at: offset))
+            offset = try skip(offset)
         }
-        return .map(out)
+    }
+
+    /// Calls `body` with each key (text) and value of a map.
+    func forEachPair(_ map: Item, _ body: (String, Item) throws -> Void) throws {
+        guard map.kind == .map else { return }
+        var offset = map.start
+        for _ in 0..<map.count {
+            let key = try item(at: offset)
+            guard key.kind == .string else { throw fail(offset, "a map key that is not text") }
+            try body(string(key), try item(at: key.next))
+            offset = try skip(key.next)
+        }
+    }
+
+    /// The value of `key` in a map (the first, if the key repeats); nil where it is not there or `map` is not a map.
+    func lookup(_ map: Item, _ key: StaticString) throws -> Item? {
+        guard map.kind == .map else { return nil }
+        let want = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
+        var offset = map.start
+        for _ in 0..<map.count {
+            let k = try item(at: offset)
+            guard k.kind == .string else { throw fail(offset, "a map key that is not text") }
+            if k.count == want.count && memcmp(b.baseAddress! + k.start, want.baseAddress!, k.count) == 0 {
+                return try item(at: k.next)
+            }
+            offset = try skip(k.next)
+        }
+        return nil
     }
 }

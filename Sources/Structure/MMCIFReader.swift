@@ -13,8 +13,15 @@ public enum MMCIFReader {
         func column(_ name: String) -> Int? { tags.firstIndex(of: name.lowercased()) }
 
         func value(_ row: Int, _ names: String...) -> String? {
-            for name in names { if let c = column(name), let v = rows[row][c] { return v } }
+            for name in names { if let c = column(name), let v = cell(row, c) { return v } }
             return nil
+        }
+
+        /// Row `row`'s value in column `c`; nil where the row is shorter (a pair after a loop of the
+        /// same category adds a tag to the first row only).
+        func cell(_ row: Int, _ c: Int?) -> String? {
+            guard let c, row < rows.count, c < rows[row].count else { return nil }
+            return rows[row][c]
         }
 
         var count: Int { rows.count }
@@ -55,6 +62,8 @@ public enum MMCIFReader {
                     atomSitePairs.append((tag, v))
                 } else if keptCategories.contains(cat) {
                     var table = tables[cat] ?? Table(tags: [], rows: [[]])
+                    // After a loop of the same category with no rows, the pair starts the first.
+                    if table.rows.isEmpty { table.rows = [Array(repeating: nil, count: table.tags.count)] }
                     table.tags.append(tag)
                     table.rows[0].append(tok.isNull(v) ? nil : tok.text(v))
                     tables[cat] = table
@@ -211,18 +220,36 @@ public enum MMCIFReader {
                 if complete { operators[id] = Assembly.Operator(rotation: rotation, translation: translation) }
             }
         }
+        // The generator rows by assembly, in one pass: a file of many assemblies and many rows
+        // is read in time linear in its rows, not their product.
+        let assemblyColumn = gen.column("_pdbx_struct_assembly_gen.assembly_id"), expressionColumn = gen.column("_pdbx_struct_assembly_gen.oper_expression")
+        let chainsColumn = gen.column("_pdbx_struct_assembly_gen.asym_id_list")
+        var rowsOf: [String: [Int]] = [:]
+        if let assemblyColumn {
+            for g in 0..<gen.count { if let id = gen.cell(g, assemblyColumn) { rowsOf[id, default: []].append(g) } }
+        }
+        // Copies counted across every assembly of the file before any is expanded: past the
+        // limit, the rest are listed with the reason and not built.
+        var copiesLeft = AssemblyBuilder.maxCopies
         var out: [Assembly] = []
+        let idColumn = table.column("_pdbx_struct_assembly.id"), detailsColumn = table.column("_pdbx_struct_assembly.details")
         for r in 0..<table.count {
-            guard let id = table.value(r, "_pdbx_struct_assembly.id") else { continue }
+            guard let id = table.cell(r, idColumn) else { continue }
             var generators: [Assembly.Generator] = []
             var problem: String?
-            for g in 0..<gen.count where gen.value(g, "_pdbx_struct_assembly_gen.assembly_id") == id && problem == nil {
-                guard let expression = gen.value(g, "_pdbx_struct_assembly_gen.oper_expression"),
-                      let chains = gen.value(g, "_pdbx_struct_assembly_gen.asym_id_list") else { continue }
+            for g in rowsOf[id] ?? [] where problem == nil {
+                guard let expression = gen.cell(g, expressionColumn), let chains = gen.cell(g, chainsColumn) else { continue }
                 // A bad assembly is kept with what is wrong with it (listed, refused when asked for):
                 // the deposited model still reads.
                 do {
-                    let ops = try AssemblyBuilder.expand(expression, source: source)
+                    let parsed = try AssemblyBuilder.parse(expression, source: source)
+                    let copies = parsed.copies ?? Int.max
+                    guard copies <= copiesLeft else {
+                        problem = "the file's assemblies list more than \(AssemblyBuilder.maxCopies) copies in all (max-copies)"
+                        break
+                    }
+                    copiesLeft -= copies
+                    let ops = AssemblyBuilder.expand(parsed)
                     if let op = ops.joined().first(where: { operators[$0] == nil }) {
                         problem = "it names operator \(Excerpt.of(op, length: 40)), which _pdbx_struct_oper_list does not define whole"
                     }
@@ -231,7 +258,7 @@ public enum MMCIFReader {
                     problem = error.message
                 }
             }
-            let details = table.value(r, "_pdbx_struct_assembly.details") ?? ""
+            let details = table.cell(r, detailsColumn) ?? ""
             var assembly = Assembly(id: id, details: details, generators: problem == nil ? generators : [], operators: operators)
             assembly.problem = problem
             out.append(assembly)

@@ -310,7 +310,19 @@ public enum PDBReader {
 
         mutating func assemblies() -> [Assembly] {
             close()
-            return assemblyList.filter { !$0.generators.isEmpty }
+            // Copies counted across the file, as for mmCIF: past the limit an assembly is listed with the reason, not built.
+            var copiesLeft = AssemblyBuilder.maxCopies
+            return assemblyList.filter { !$0.generators.isEmpty }.map { a in
+                let copies = a.generators.reduce(0) { $0 + $1.operators.count }
+                guard copies <= copiesLeft else {
+                    var refused = a
+                    refused.generators = []
+                    refused.problem = "the file's assemblies list more than \(AssemblyBuilder.maxCopies) copies in all (max-copies)"
+                    return refused
+                }
+                copiesLeft -= copies
+                return a
+            }
         }
     }
 

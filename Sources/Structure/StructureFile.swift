@@ -47,7 +47,7 @@ public enum StructureFile {
         guard !bytes.isEmpty else { throw StructureError(file: source, line: nil, message: "is empty") }
         var structure = try bytes.withUnsafeBufferPointer { b in
             if format == nil || format == .mmcif, BinaryCIF.looksLike(b) {
-                let text = try BinaryCIF.mmCIFText(b, source: source, limit: max(FileInput.defaultLimit, bytes.count * 64))
+                let text = try BinaryCIF.mmCIFText(b, source: source, limit: BinaryCIF.textLimit(bytes: bytes.count))
                 return try text.withUnsafeBufferPointer { try MMCIFReader.read($0, source: source) }
             }
             try checkText(UnsafeBufferPointer(rebasing: b[0..<min(b.count, 4096)]), source: source)
