@@ -19,6 +19,14 @@ extension MolshotService {
 
     /// Whether `viewer` may see the molecule with this checksum (or none is in the library).
     func isVisible(checksum: String, to viewer: MoleculeLibrary.Viewer) async throws -> Bool {
+        guard let kept = try await privateOwners(checksum: checksum) else { return true }
+        if case .reader(let name) = viewer { return name != nil && kept.contains(name) }
+        return true
+    }
+
+    /// The owners of private copies of the molecule with this checksum; nil where none is private.
+    /// Read at most once a second for all requests.
+    func privateOwners(checksum: String) async throws -> [String?]? {
         let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
         var owners = privates.withLock { now - $0.read > 1 ? nil : $0.owners }
         if owners == nil {
@@ -26,10 +34,7 @@ extension MolshotService {
             privates.withLock { $0 = (now, read) }
             owners = read
         }
-        let kept = owners?[checksum]
-        guard let kept else { return true }
-        if case .reader(let name) = viewer { return name != nil && kept.contains(name) }
-        return true
+        return owners?[checksum]
     }
 
     /// Runs `body` with one of the library's read connections on the blocking pool (opening the
@@ -204,8 +209,10 @@ extension MolshotService {
         let content = ImageCache.content(library: r)
         let view = try renderRequest(Self.query(request), defaultSize: "512", annotated: true)
         let etag = "\"" + ImageCache.key(content: content, settings: view.canonical).prefix(32) + "\""
-        // Seen by whoever may read the server: shared caches only where no token is needed to read.
-        let headers: HTTPFields = [.eTag: etag, .cacheControl: (configuration.tokenToRead ? "private" : "public") + ", max-age=300",
+        // Shared caches only where no token is needed to read and the molecule is no one's private
+        // copy: a private molecule's picture fetched with `?ticket=` is its owner's still.
+        let shared = !configuration.tokenToRead, isPrivate = try await privateOwners(checksum: r.checksum) != nil
+        let headers: HTTPFields = [.eTag: etag, .cacheControl: (shared && !isPrivate ? "public" : "private") + ", max-age=300",
                                    .vary: "Authorization"]
         if Self.matches(request.headers[.ifNoneMatch], etag) {
             return Response(status: .notModified, headers: headers)

@@ -134,6 +134,9 @@ public final class MolshotService: Sendable {
     }
 
     /// A 400 that names the parameter, from the same errors the CLI reports as `--name ...`.
+    /// Whether a damaged library was logged already.
+    static let corruptionLogged = Locked(false)
+
     static func badRequest(_ error: Error) -> HTTPError {
         // An answer made already (a 404 inside a library read, say) goes out as it is.
         if let e = error as? HTTPError { return e }
@@ -146,7 +149,11 @@ public final class MolshotService: Sendable {
                 return HTTPError(.serviceUnavailable, headers: [.retryAfter: "1"], message: "the library is busy; try again in a second")
             case .constraint:
                 return HTTPError(.conflict, message: "the library refused the change: it conflicts with what it holds")
-            case .corrupt, .full, .cannotWrite, .other:
+            case .corrupt:
+                // Said once in the log (every request would say it again); each request is told what is wrong.
+                if corruptionLogged.withLock({ seen in defer { seen = true }; return !seen }) { LogWriter.shared.write("error: the molecule library is damaged: \(error)\n") }
+                return HTTPError(.internalServerError, message: "the server's molecule library is damaged (SQLite finds it malformed); its operator must restore it")
+            case .full, .cannotWrite, .other:
                 LogWriter.shared.write("error: \(error)\n")
                 return HTTPError(.internalServerError, message: "the server failed to answer this request")
             }

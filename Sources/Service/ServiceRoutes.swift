@@ -158,20 +158,24 @@ struct RequestGate<Context: RequestContext>: RouterMiddleware {
     /// The CORS headers for a request from `origin`: none where no origin is allowed or this one is not.
     func corsHeaders(_ origin: String?) -> HTTPFields {
         guard let allowOrigin, let origin, allowOrigin == "*" || allowOrigin == origin else { return [:] }
-        var h: HTTPFields = [.accessControlAllowOrigin: allowOrigin == "*" ? "*" : origin,
-                             .accessControlExposeHeaders: "ETag, Retry-After, Content-Length"]
-        if allowOrigin != "*" { h[.vary] = "Origin" }
-        return h
+        return [.accessControlAllowOrigin: allowOrigin == "*" ? "*" : origin,
+                .accessControlExposeHeaders: "ETag, Retry-After, Content-Length"]
     }
+
+    /// Where one origin is allowed, every answer depends on the request's Origin (CORS headers for
+    /// it, none for others or for none): a shared cache must key on it.
+    var variesByOrigin: Bool { allowOrigin != nil && allowOrigin != "*" }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await answer(request, context: context, next: next)
         if request.method == .get || request.method == .head {
             response = await Self.validated(response, ifNoneMatch: request.headers[.ifNoneMatch], shared: !tokenToRead)
         }
-        for field in corsHeaders(request.headers[.origin]) {
-            // Vary is added to, not replaced.
-            if field.name == .vary, let v = response.headers[.vary] { response.headers[.vary] = v + ", " + field.value } else { response.headers[field.name] = field.value }
+        for field in corsHeaders(request.headers[.origin]) { response.headers[field.name] = field.value }
+        // Vary is added to, not replaced.
+        if variesByOrigin {
+            let vary = response.headers[.vary]
+            if !(vary?.contains("Origin") ?? false) { response.headers[.vary] = vary.map { $0 + ", Origin" } ?? "Origin" }
         }
         return response
     }

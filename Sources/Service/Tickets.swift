@@ -42,7 +42,7 @@ public final class Tickets: Sendable {
         guard path == scope || path.hasPrefix(scope.hasSuffix("/") ? scope : scope + "/") || scope == "/v1/" else {
             throw HTTPError(.forbidden, message: "the ticket is for \(Excerpt.of(scope, length: 80)), not \(Excerpt.of(path, length: 80))")
         }
-        guard tokens.names.values.contains(name) else { throw HTTPError(.forbidden, message: "the ticket's token is no longer one this server knows") }
+        guard tokens.knows(name: name) else { throw HTTPError(.forbidden, message: "the ticket's token is no longer one this server knows") }
         return name
     }
 

@@ -3,16 +3,53 @@ import Foundation
 
 /// The service's bearer tokens: a file of `NAME SHA256-HEX` lines (`#` starts a comment), so
 /// only hashes are stored. A request's token is hashed and looked up; its name is who it is.
+/// Tokens loaded from a file follow it: the file is looked at four times a second and read
+/// again when it changes (size, time or inode, so an edit in place and a rename both count),
+/// so a line removed refuses that token, and the tickets made with it, from then on. A file
+/// that cannot be read or parsed any more leaves no token valid until it is mended (logged).
 public struct Tokens: Sendable {
-    public private(set) var names: [String: String] = [:]  // hash -> name
+    /// The names by hash, shared with the watcher where the tokens came from a file.
+    private let current: Locked<[String: String]>
 
-    public init() {}
+    public init() { current = Locked([:]) }
+
+    init(names: [String: String]) { current = Locked(names) }
+
+    /// Names by token hash, as the file says now.
+    public var names: [String: String] { current.withLock { $0 } }
+
+    /// Seconds between looks at the tokens file.
+    static let watchInterval = 0.25
 
     public static func load(_ path: String) throws -> Tokens {
+        let tokens = Tokens(names: try parse(path))
+        let seen = FileStamp(path)
+        // The watcher holds the names weakly: it ends when no configuration holds these tokens.
+        let weakNames = WeakBox(tokens.current)
+        BlockingPool.dedicated(name: "molshot-tokens") {
+            var stamp = seen
+            while let names = weakNames.value {
+                usleep(UInt32(watchInterval * 1e6))
+                let now = FileStamp(path)
+                guard now != stamp else { continue }
+                stamp = now
+                do {
+                    let read = try parse(path)
+                    names.withLock { $0 = read }
+                } catch {
+                    names.withLock { $0 = [:] }
+                    LogWriter.shared.write("error: \(error); no token is accepted until the tokens file is mended\n")
+                }
+            }
+        }
+        return tokens
+    }
+
+    static func parse(_ path: String) throws -> [String: String] {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw InputFileError(file: path, message: FileManager.default.fileExists(atPath: path) ? "cannot read the tokens file" : "no such tokens file")
         }
-        var tokens = Tokens()
+        var names: [String: String] = [:]
         for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
@@ -20,13 +57,19 @@ public struct Tokens: Sendable {
             guard fields.count == 2, fields[1].count == 64, fields[1].allSatisfy(\.isHexDigit) else {
                 throw InputFileError(file: path, line: i + 1, message: "expected NAME SHA256-HEX (64 hex digits)")
             }
-            tokens.names[fields[1].lowercased()] = String(fields[0])
+            names[fields[1].lowercased()] = String(fields[0])
         }
-        return tokens
+        return names
     }
 
     /// The name a token belongs to, if it is one of these.
-    public func name(of token: String) -> String? { names[SHA256.hex(Array(token.utf8))] }
+    public func name(of token: String) -> String? {
+        let hash = SHA256.hex(Array(token.utf8))
+        return current.withLock { $0[hash] }
+    }
+
+    /// Whether some token of the file now belongs to `name`.
+    public func knows(name: String) -> Bool { current.withLock { $0.values.contains(name) } }
 
     /// Makes a new token for `name`, adds its hash to the file (written whole, then renamed) and
     /// returns the token, which is shown this once.
@@ -42,4 +85,29 @@ public struct Tokens: Sendable {
         try AtomicFile.write(Array(text.utf8), to: path)
         return token
     }
+}
+
+/// What tells a file's change without reading it: its inode, size and modification time.
+struct FileStamp: Equatable {
+    var inode: UInt64 = 0, size: Int64 = -1, seconds = 0, nanoseconds = 0
+
+    init(_ path: String) {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return }
+        inode = UInt64(st.st_ino)
+        size = Int64(st.st_size)
+        seconds = st.st_mtim.tv_sec
+        nanoseconds = st.st_mtim.tv_nsec
+    }
+}
+
+/// A weak reference that can cross to the watcher's thread (the referent is itself Sendable).
+private final class WeakBox<T: AnyObject & Sendable>: Sendable {
+    private let box: Locked<Weak>
+    private struct Weak: @unchecked Sendable {
+        // Safe: the referent is Sendable; only the weak slot is guarded by the lock.
+        weak var value: T?
+    }
+    init(_ value: T) { box = Locked(Weak(value: value)) }
+    var value: T? { box.withLock { $0.value } }
 }

@@ -655,6 +655,102 @@ final class RouteTests: GLTestCase {
         }
     }
 
+    /// A token taken out of the tokens file of a running server is refused from then on, bearer
+    /// and the tickets it made alike; the tokens left still work.
+    func testATokenRemovedFromTheFileIsRefusedWhileTheServerRuns() async throws {
+        let s = try served(tokenToRead: true)
+        let tokensFile = scratch.appendingPathComponent("tokens").path
+        try await test(s) { client in
+            let made = try await client.execute(uri: "/v1/tickets?scope=/v1/molecules/1&seconds=60", method: .post, headers: s.auth("alice"))
+            let ticket = try XCTUnwrap(try Self.json(made)["ticket"] as? String)
+            let before = try await client.execute(uri: "/v1/molecules", method: .get, headers: s.auth("alice"))
+            XCTAssertEqual(before.status, .ok)
+            // The file without alice's line, written whole and renamed, as an operator's tool would.
+            let kept = try String(contentsOfFile: tokensFile, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("alice ") }
+            try AtomicFile.write(Array((kept.joined(separator: "\n") + "\n").utf8), to: tokensFile)
+            var status = HTTPResponse.Status.ok
+            for _ in 0..<40 where status == .ok {
+                try await Task.sleep(nanoseconds: 100_000_000)
+                status = try await client.execute(uri: "/v1/molecules", method: .get, headers: s.auth("alice")).status
+            }
+            XCTAssertEqual(status, .forbidden, "alice's token still read after its line went")
+            let byTicket = try await client.execute(uri: "/v1/molecules/1/image?size=64&ticket=\(ticket)", method: .get)
+            XCTAssertEqual(byTicket.status, .forbidden)
+            let delete = try await client.execute(uri: "/v1/molecules/1", method: .delete, headers: s.auth("alice"))
+            XCTAssertEqual(delete.status, .forbidden)
+            XCTAssertTrue(String(buffer: delete.body).contains("token"), String(buffer: delete.body))
+            let bob = try await client.execute(uri: "/v1/molecules", method: .get, headers: s.auth("bob"))
+            XCTAssertEqual(bob.status, .ok, "the tokens left still work")
+        }
+    }
+
+    /// A private molecule's picture is the owner's, in no shared cache, fetched by token or ticket;
+    /// a public one's is public. Where one origin is allowed, every answer varies by Origin.
+    func testPrivatePicturesAreNotForSharedCachesAndAnswersVaryByOrigin() async throws {
+        let s = try served(["TYR.sdf"], allowOrigin: "https://viewer.example")
+        try await test(s) { client in
+            let added = try await client.execute(uri: "/v1/molecules?name=1crn.pdb&private=true", method: .post, headers: s.auth("alice"),
+                                                 body: ByteBuffer(bytes: try ServiceSafetyTests.fixture("1crn.pdb")))
+            let id = try XCTUnwrap(try Self.json(added)["id"] as? Int)
+            let own = try await client.execute(uri: "/v1/molecules/\(id)/image?size=64", method: .get, headers: s.auth("alice"))
+            XCTAssertEqual(own.status, .ok)
+            XCTAssertEqual(own.headers[.cacheControl], "private, max-age=300")
+            let made = try await client.execute(uri: "/v1/tickets?scope=/v1/molecules/\(id)&seconds=60", method: .post, headers: s.auth("alice"))
+            let ticket = try XCTUnwrap(try Self.json(made)["ticket"] as? String)
+            let byTicket = try await client.execute(uri: "/v1/molecules/\(id)/image?size=64&ticket=\(ticket)", method: .get)
+            XCTAssertEqual(byTicket.status, .ok)
+            XCTAssertEqual(byTicket.headers[.cacheControl], "private, max-age=300")
+            var again = s.auth("alice")
+            again[.ifNoneMatch] = try XCTUnwrap(own.headers[.eTag])
+            let notModified = try await client.execute(uri: "/v1/molecules/\(id)/image?size=64", method: .get, headers: again)
+            XCTAssertEqual(notModified.status, .notModified)
+            XCTAssertEqual(notModified.headers[.cacheControl], "private, max-age=300")
+            let open = try await client.execute(uri: "/v1/molecules/1/image?size=64", method: .get)
+            XCTAssertEqual(open.headers[.cacheControl], "public, max-age=300")
+            for origin in [nil, "https://viewer.example", "https://evil.example"] as [String?] {
+                let r = try await client.execute(uri: "/v1/molecules/1/image?size=64", method: .get, headers: origin.map { [.origin: $0] } ?? [:])
+                let vary = r.headers[.vary] ?? ""
+                XCTAssertTrue(vary.contains("Origin") && vary.contains("Authorization"), "\(origin ?? "no origin"): Vary \(vary)")
+                let list = try await client.execute(uri: "/v1/molecules", method: .get, headers: origin.map { [.origin: $0] } ?? [:])
+                XCTAssertTrue(list.headers[.vary]?.contains("Origin") ?? false, "\(origin ?? "no origin"): list Vary \(list.headers[.vary] ?? "")")
+            }
+        }
+    }
+
+    /// A library damaged in a middle page: the routes that read it say so, naming the library,
+    /// with a 500 (the server's fault, not the request's); the damage is logged once.
+    func testADamagedLibraryIsNamedNotABare500() async throws {
+        let db = scratch.appendingPathComponent("damaged.sqlite").path
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        do {
+            let lib = try MoleculeLibrary(path: db)
+            _ = try lib.importBytes(try ServiceSafetyTests.fixture("1hpv.pdb"), source: "1hpv.pdb", name: "1hpv",
+                                    perception: try BondPerception.standard(), owner: nil, isPrivate: false)
+            try lib.database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            // The pages of the stored files and compact models (SQLite's dbstat), not the schema's.
+            let pages = try lib.database.statement("SELECT pageno FROM dbstat WHERE name IN ('originals', 'compact_models') AND pagetype != 'internal'").all { $0.int(0) }
+            XCTAssertGreaterThan(pages.count, 2)
+            let pageSize = try lib.database.statement("PRAGMA page_size").all { $0.int(0) }[0]
+            let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: db))
+            for page in pages {
+                try handle.seek(toOffset: UInt64((page - 1) * pageSize))
+                handle.write(Data(repeating: 0x41, count: pageSize))
+            }
+            try handle.close()
+        }
+        var c = ServiceConfiguration(database: db)
+        c.cache = nil
+        let service = try MolshotService(configuration: c)
+        addTeardownBlock { service.close() }
+        try await Application(router: service.router()).test(.router) { client in
+            for path in ["/v1/molecules/1/sequence", "/v1/molecules/1/image?size=64", "/v1/molecules/1"] {
+                let r = try await client.execute(uri: path, method: .get)
+                XCTAssertEqual(r.status, .internalServerError, "\(path): \(String(buffer: r.body))")
+                XCTAssertTrue(String(buffer: r.body).contains("molecule library is damaged"), "\(path): \(String(buffer: r.body))")
+            }
+        }
+    }
+
     func testTheSameBytesFromTwoOwnersAreTwoMoleculesEachFindingTheirOwn() async throws {
         let s = try served([])
         try await test(s) { client in
