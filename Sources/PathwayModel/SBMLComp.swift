@@ -16,6 +16,10 @@ enum SBMLComp {
     /// lines could ask for millions; past this the file is refused before anything is copied.
     static let maxInstances = 1_000
     static let maxDepth = 16
+    /// XML elements the flattening may copy in all (each instance copies its definition's
+    /// compartments, species and reactions with everything inside them): 999 instances of a
+    /// 10,000-species definition would be ten million, from a file of half a megabyte.
+    static let maxCopiedElements = 2_000_000
 
     /// The model with its submodels' parts copied in, and what was left out; nil when it has none.
     static func flattened(_ model: XMLElementNode, root: XMLElementNode, file: String) throws -> (model: XMLElementNode, warnings: [String])? {
@@ -49,6 +53,17 @@ enum SBMLComp {
             }
         }
         let lists = ["listOfCompartments", "listOfSpecies", "listOfReactions"]
+        // The elements the copies will hold, counted before any is made (each definition's once).
+        var weights: [ObjectIdentifier: Int] = [:]
+        var copied = 0
+        for (m, _) in instances {
+            let weight = weights[ObjectIdentifier(m)] ?? lists.reduce(0) { $0 + (m.child($1).map(elementCount) ?? 0) }
+            weights[ObjectIdentifier(m)] = weight
+            copied += weight
+            guard copied <= maxCopiedElements else {
+                throw PathwayError(file: file, at: m.place, "submodels copy more than \(maxCopiedElements) elements in all (each instance copies its model's species and reactions): past what a map holds")
+            }
+        }
         // Replacements and deletions, as flat ids: what goes (`gone`) and where its references go (`moved`).
         var moved: [String: String] = [:]
         var gone = Set<String>()
@@ -105,6 +120,17 @@ enum SBMLComp {
             flat.children.append(merged)
         }
         return (flat, warnings)
+    }
+
+    /// Elements in `e`'s subtree, itself included (walked without recursion).
+    static func elementCount(_ e: XMLElementNode) -> Int {
+        var n = 0
+        var stack = [e]
+        while let top = stack.popLast() {
+            n += 1
+            stack.append(contentsOf: top.children)
+        }
+        return n
     }
 
     /// A copy of an element with its id and the ids it refers to prefixed and then followed through

@@ -389,5 +389,15 @@ final class SBMLCompTests: XCTestCase {
         XCTAssertThrowsError(try PathwayFile.parse(composed(loop, top: #"<comp:submodel comp:id="a" comp:modelRef="me"/>"#), file: "loop.xml")) {
             XCTAssertTrue(($0 as? PathwayError)?.message.contains("nest more than 16 deep") == true, "\($0)")
         }
+        // 999 instances of one definition of 10,000 species: under the instance limit, but ten
+        // million elements to copy from a file of half a megabyte. Counted before copying.
+        let species = (0..<10_000).map { #"<species id="s\#($0)" compartment="c"/>"# }.joined()
+        let big = #"<comp:modelDefinition id="big"><listOfSpecies>\#(species)</listOfSpecies></comp:modelDefinition>"#
+        let many = (0..<999).map { #"<comp:submodel comp:id="m\#($0)" comp:modelRef="big"/>"# }.joined()
+        let file = composed(big, top: many)
+        XCTAssertLessThan(file.count, 600_000)
+        XCTAssertThrowsError(try PathwayFile.parse(file, file: "copies.xml")) {
+            XCTAssertTrue(($0 as? PathwayError)?.message.contains("more than 2000000 elements") == true, "\($0)")
+        }
     }
 }
