@@ -1,0 +1,56 @@
+// libFuzzer target for every reader, one binary for all: MOLSHOT_FUZZ_TARGET names which reads
+// the bytes. Structure formats (pdb mmcif sdf mol2 xyz pqr; gzip inflates first; bcif reads
+// BinaryCIF; assembly reads whatever the bytes are and builds every assembly they declare)
+// perceive the first model's bonds; pathway formats (pathway: told apart by content; comp and
+// celldesigner: the same reader, seeded with SBML comp and CellDesigner files) work out the
+// map's extent. Any error thrown is fine; a crash, a leak or a hang is not.
+import Foundation
+
+enum Target: String, CaseIterable {
+    case pdb, mmcif, sdf, mol2, xyz, pqr, gzip, bcif, assembly, pathway, comp, celldesigner
+}
+
+let target: Target = {
+    guard let name = ProcessInfo.processInfo.environment["MOLSHOT_FUZZ_TARGET"], let t = Target(rawValue: name) else {
+        fputs("readers: set MOLSHOT_FUZZ_TARGET to one of \(Target.allCases.map(\.rawValue).joined(separator: " "))\n", stderr)
+        exit(2)
+    }
+    return t
+}()
+
+let perception = try! BondPerception.standard()
+
+func structure(_ bytes: [UInt8]) throws -> Structure {
+    switch target {
+    case .pdb: return try StructureFile.parse(bytes, source: "fuzz", format: .pdb)
+    case .mmcif, .bcif: return try StructureFile.parse(bytes, source: "fuzz", format: .mmcif)
+    case .sdf: return try StructureFile.parse(bytes, source: "fuzz", format: .sdf)
+    case .mol2: return try StructureFile.parse(bytes, source: "fuzz", format: .mol2)
+    case .xyz: return try StructureFile.parse(bytes, source: "fuzz", format: .xyz)
+    case .pqr: return try StructureFile.parse(bytes, source: "fuzz", format: .pqr)
+    case .assembly: return try StructureFile.parse(bytes, source: "fuzz")
+    default:
+        var options = StructureFile.Options()
+        options.maxBytes = 4 << 20
+        return try StructureFile.decode(bytes, source: "fuzz.pdb.gz", options: options)
+    }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    switch target {
+    case .pathway, .comp, .celldesigner:
+        if let map = try? PathwayFile.parse(Data(UnsafeBufferPointer(start: data, count: size)), file: "/fuzz/map") { _ = map.bounds }
+    default:
+        guard let s = try? structure(Array(UnsafeBufferPointer(start: data, count: size))) else { return 0 }
+        if target == .assembly || target == .bcif {
+            for a in s.assemblies where a.problem == nil {
+                _ = try? AssemblyBuilder.build(a, from: s, source: "fuzz", maxAtoms: 100_000)
+            }
+        }
+        if let model = s.models.first, model.atoms.count < 200_000 {
+            _ = perception.bonds(of: model, embedded: s.embeddedTemplates)
+        }
+    }
+    return 0
+}
