@@ -269,7 +269,19 @@ extension MolshotService {
         let seconds = configuration.renderSeconds
         if let process = workers.process(worker) {
             // The process keeps the same deadline for its work and stops it there.
-            return try await withRenderDeadline { try await process.draw(settings: settings, subject: subject, seconds: seconds) }
+            let workers = workers, megabytes = configuration.renderProcessMegabytes
+            return try await withRenderDeadline {
+                do { return try await process.draw(settings: settings, subject: subject, seconds: seconds) } catch is RenderProcessEnded {
+                    // The process ended under this and whatever else it held: each is tried once
+                    // more alone, so a file that ends a process again is known to be the cause.
+                    do {
+                        return try await workers.alone { try await $0.draw(settings: settings, subject: subject, seconds: seconds) }
+                    } catch let ended as RenderProcessEnded {
+                        throw HTTPError(.unprocessableContent, message: "the reader stopped on this file: \(ended) twice while reading or drawing it "
+                                        + "(past the render process's \(megabytes) MiB, render-process-mb, or a fault in the reader); the server goes on")
+                    }
+                }
+            }
         }
         let perception = perception, limits = limits
         // The deadline covers the whole picture, reading and preparing, drawing, encoding, and the

@@ -57,7 +57,8 @@ public final class MolshotService: Sendable {
         perception = try BondPerception.standard()
         cache = try configuration.cache.map { try ImageCache(directory: $0, maxBytes: configuration.cacheBytes) }
         workers = RenderWorkers(count: configuration.renderThreads, executable: configuration.renderProcess.map { URL(fileURLWithPath: $0) },
-                                arguments: ["serve", "render-process", URL(fileURLWithPath: configuration.database).path, String(configuration.maxBodyBytes * 8), String(configuration.maxAtoms)])
+                                arguments: ["serve", "render-process", URL(fileURLWithPath: configuration.database).path, String(configuration.maxBodyBytes * 8), String(configuration.maxAtoms),
+                                            String(configuration.renderProcessMegabytes)])
         // This process's share of llvmpipe's threads, read when its first context is made (unless set).
         if workers.count > 1 && ProcessInfo.processInfo.environment["LP_NUM_THREADS"] == nil {
             setenv("LP_NUM_THREADS", String(RenderWorkers.rasterizerThreads(workers: workers.count)), 1)
@@ -100,6 +101,7 @@ public final class MolshotService: Sendable {
     /// Stops the render thread once what it holds is drawn (its GL context made, if that is
     /// under way: a process that exits while llvmpipe starts up crashes in it).
     public func close() {
+        configuration.tokens.stopWatching()
         worker.close()
         workers.close()
     }

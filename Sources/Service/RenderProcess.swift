@@ -48,17 +48,38 @@ final class RenderProcess: Sendable {
         case .upload(let bytes, let name): head.name = name; blob = bytes
         }
         return try await withCheckedThrowingContinuation { continuation in
-            let sent = state.withLock { s -> (WorkerPipe, WorkerMessage)? in
+            let sent = state.withLock { s -> (WorkerPipe, WorkerMessage, pid_t?)? in
                 guard let pipe = running(&s) else { return nil }
                 var head = head
                 head.id = s.nextID
                 s.nextID += 1
                 s.pending[head.id] = continuation
-                return (pipe, head)
+                return (pipe, head, s.process?.processIdentifier)
             }
-            guard let (pipe, head) = sent else { return continuation.resume(throwing: Self.ended) }
+            guard let (pipe, head, pid) = sent else { return continuation.resume(throwing: RenderProcessEnded(reason: "it could not be started")) }
             // A write to a process that has just ended fails; its reader fails the job.
             pipe.send(head, blob)
+            // A reader that keeps working past the deadline (a loop that never looks at it) is
+            // stopped from outside: the process is killed and replaced.
+            if let seconds, seconds.isFinite, let pid {
+                let id = head.id
+                Task { [weak self] in
+                    try? await Task.sleep(nanoseconds: UInt64((seconds + Self.grace) * 1e9))
+                    self?.kill(pid, ifStillPending: id)
+                }
+            }
+        }
+    }
+
+    /// Seconds past a picture's deadline before its process is killed.
+    static let grace = 5.0
+
+    /// Kills process `pid` if it is still the one running and still holds job `id`.
+    private func kill(_ pid: pid_t, ifStillPending id: UInt64) {
+        let overdue = state.withLock { s in s.process?.processIdentifier == pid && s.pending[id] != nil }
+        if overdue {
+            LogWriter.shared.write("error: a render process (pid \(pid)) went \(Self.grace) s past a picture's deadline; killed, the next request starts another\n")
+            Glibc.kill(pid, SIGKILL)
         }
     }
 
@@ -86,7 +107,7 @@ final class RenderProcess: Sendable {
                 s.sessions[id] = view
                 return pipe
             }
-            guard let pipe else { return continuation.resume(throwing: Self.ended) }
+            guard let pipe else { return continuation.resume(throwing: RenderProcessEnded(reason: "it could not be started")) }
             pipe.send(head0)
         }
         return view
@@ -102,7 +123,6 @@ final class RenderProcess: Sendable {
         process?.waitUntilExit()
     }
 
-    static let ended = HTTPError(.internalServerError, message: "the render process ended while drawing this; try again")
 
     /// The pipe to the process, started if it is not running (under the lock, `s` the state).
     private func running(_ s: inout State) -> WorkerPipe? {
@@ -171,13 +191,24 @@ final class RenderProcess: Sendable {
         }
         Glibc.close(from.input)
         Glibc.close(from.output)
-        jobs.forEach { $0.resume(throwing: Self.ended) }
-        opens.forEach { $0.resume(throwing: Self.ended) }
+        let how = "\(p.terminationReason == .uncaughtSignal ? "signal" : "status") \(p.terminationStatus)"
+        let ended = RenderProcessEnded(reason: how)
+        jobs.forEach { $0.resume(throwing: ended) }
+        opens.forEach { $0.resume(throwing: ended) }
         views.forEach { $0.ended() }
         if !state.withLock({ $0.closed }) {
-            LogWriter.shared.write("error: a render process ended (\(p.terminationReason == .uncaughtSignal ? "signal" : "status") \(p.terminationStatus)); the next request starts another\n")
+            LogWriter.shared.write("error: a render process ended (\(how)) with \(jobs.count) picture(s) and \(views.count) session(s); the next request starts another\n")
         }
     }
+}
+
+/// A render process ended while it held a request: a file that makes its reader trap or pass the
+/// process's memory limit, a kill, or a crash. Retried alone (`RenderWorkers.alone`) to learn
+/// whether the request was the cause.
+struct RenderProcessEnded: Error, CustomStringConvertible {
+    /// How it ended ("signal 4", "status 1").
+    var reason: String
+    var description: String { "the render process ended (\(reason))" }
 }
 
 /// A live session that runs in a render process: lines go there, frames come back.

@@ -75,7 +75,13 @@ struct PictureLimits: Sendable {
 /// threads of their own and drawn on this process's one render thread; each live session takes
 /// its lines in order on a queue of its own.
 public enum RenderProcessServer {
-    public static func run(database: String, maxBytes: Int, maxAtoms: Int) throws {
+    public static func run(database: String, maxBytes: Int, maxAtoms: Int, megabytes: Int = 0) throws {
+        // Its address space bounded before any file is read: a file whose reading needs more ends
+        // this process (the service answers 422, "the reader stopped"), never the service.
+        if megabytes > 0 {
+            var limit = rlimit(rlim_cur: rlim_t(megabytes) << 20, rlim_max: rlim_t(megabytes) << 20)
+            guard setrlimit(Int32(RLIMIT_AS.rawValue), &limit) == 0 else { throw InputFileError(file: "render-process", message: "cannot limit its address space to \(megabytes) MiB") }
+        }
         // Answers go on the real standard output; anything else printed goes to standard error.
         let out = dup(1)
         dup2(2, 1)

@@ -2,27 +2,37 @@ import Core
 import Foundation
 import Hummingbird
 
-/// The service's render workers, each with a GL context of its own: worker 0 is this process's
-/// render thread (which also draws everything that is not a molecule: maps, tiles, replays), and
-/// workers 1 to N-1 are render processes (`RenderProcess`), since GL contexts in one process share
-/// one rasterizer. Each picture goes to the worker with least to do; each molecule session to the
-/// one with fewest sessions, and stays there for its life, so sessions on one worker take turns
-/// there as they did on the one render thread.
+/// The service's render workers, each with a GL context of its own. Worker 0 is this process's
+/// render thread: it draws what the server itself holds (pathway maps, tiles, replays) and
+/// molecules only where no render process can be started. Workers 1 to N are render processes
+/// (`RenderProcess`): every molecule file, uploaded or from the library, is read, built and
+/// drawn in one of them, under its own address-space limit, so a file that makes a reader trap or
+/// run out of memory ends that process and not the server (GL contexts in one process also share
+/// one rasterizer, so drawing at once takes processes anyway). Each picture goes to the worker
+/// with least to do; each molecule session to the one with fewest sessions, and stays there for
+/// its life, so sessions on one worker take turns there as they did on one render thread.
+/// A picture whose process ended under it is tried once more alone, in a process kept for that
+/// (`alone`): the file that ended the first ends only that one, and the others are answered.
 final class RenderWorkers: Sendable {
     let processes: [RenderProcess]
+    /// The process that retries, one request at a time, what a process ended under.
+    let quarantine: RenderProcess?
+    private let serial = OneAtATime()
     /// Pictures under way and sessions open, per worker.
     private let load: Locked<(pictures: [Int], sessions: [Int])>
 
-    /// `count` workers in all; the processes are `executable` with `arguments`, with llvmpipe's
-    /// rasterizer threads shared out so that the workers together use the machine's cores once.
+    /// `count` render processes (one at least) running `executable` with `arguments`, beside this
+    /// process's render thread, with llvmpipe's rasterizer threads shared out so that the
+    /// processes together use the machine's cores once; without an executable, this process draws
+    /// alone.
     init(count: Int, executable: URL?, arguments: [String]) {
-        let count = executable == nil ? 1 : max(1, count)
+        let processCount = executable == nil ? 0 : max(1, count)
         // A count set by hand (LP_NUM_THREADS in the environment) is left as it is.
-        let threads = ProcessInfo.processInfo.environment["LP_NUM_THREADS"] ?? String(Self.rasterizerThreads(workers: count))
-        processes = (1..<count).map { _ in
-            RenderProcess(executable: executable!, arguments: arguments, environment: ["LP_NUM_THREADS": threads])
-        }
-        load = Locked((Array(repeating: 0, count: count), Array(repeating: 0, count: count)))
+        let threads = ProcessInfo.processInfo.environment["LP_NUM_THREADS"] ?? String(Self.rasterizerThreads(workers: processCount))
+        let make = { RenderProcess(executable: executable!, arguments: arguments, environment: ["LP_NUM_THREADS": threads]) }
+        processes = (0..<processCount).map { _ in make() }
+        quarantine = processCount > 0 ? make() : nil
+        load = Locked((Array(repeating: 0, count: processCount + 1), Array(repeating: 0, count: processCount + 1)))
     }
 
     var count: Int { processes.count + 1 }
@@ -34,12 +44,13 @@ final class RenderWorkers: Sendable {
         return share >= 2 ? share : 0
     }
 
-    /// The worker to take a picture (least pictures and sessions) or a session (fewest
-    /// sessions); 503 when its queue holds `limit` pictures already (`queued`: worker 0's own
-    /// queue). Give it back with `done`.
+    /// The worker to read and draw a molecule's picture (least pictures and sessions) or to run
+    /// its session (fewest sessions): a render process wherever there is one. 503 when its queue
+    /// holds `limit` pictures already (`queued`: worker 0's own queue). Give it back with `done`.
     func take(forSession: Bool, queued: Int, limit: Int) throws -> Int {
         try load.withLock { l in
-            let k = l.pictures.indices.min { a, b in
+            let candidates = processes.isEmpty ? 0..<1 : 1..<l.pictures.count
+            let k = candidates.min { a, b in
                 forSession
                     ? (l.sessions[a], l.pictures[a]) < (l.sessions[b], l.pictures[b])
                     : l.pictures[a] + l.sessions[a] < l.pictures[b] + l.sessions[b]
@@ -61,8 +72,41 @@ final class RenderWorkers: Sendable {
     /// Worker `k`'s process; nil for this process's render thread.
     func process(_ k: Int) -> RenderProcess? { k == 0 ? nil : processes[k - 1] }
 
-    /// Pictures waiting or being drawn in the render processes.
-    var processQueued: Int { processes.reduce(0) { $0 + $1.inFlight } }
+    /// `work` with the quarantine process, one request at a time: what ends it is then known to
+    /// be the request's own doing.
+    func alone<T: Sendable>(_ work: @Sendable (RenderProcess) async throws -> T) async throws -> T {
+        guard let quarantine else { throw RenderProcessEnded(reason: "no render process to retry in") }
+        await serial.acquire()
+        do {
+            let value = try await work(quarantine)
+            await serial.release()
+            return value
+        } catch {
+            await serial.release()
+            throw error
+        }
+    }
 
-    func close() { processes.forEach { $0.close() } }
+    /// Pictures waiting or being drawn in the render processes.
+    var processQueued: Int { processes.reduce(0) { $0 + $1.inFlight } + (quarantine?.inFlight ?? 0) }
+
+    func close() {
+        processes.forEach { $0.close() }
+        quarantine?.close()
+    }
+}
+
+/// Runs what it is given one at a time, in the order asked.
+actor OneAtATime {
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    func acquire() async {
+        guard busy else { busy = true; return }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func release() {
+        if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
+    }
 }

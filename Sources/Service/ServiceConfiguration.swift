@@ -22,11 +22,13 @@ public struct ServiceConfiguration: Sendable {
     public var maxAtoms = 2_000_000
     /// Requests that may wait for each render worker; past it, 503 with Retry-After.
     public var renderQueue = 8
-    /// Render workers, each with a GL context of its own: this process's render thread and
-    /// `renderThreads - 1` render processes (`renderProcess` started as `molshot serve render-process`).
+    /// Render processes, each with a GL context of its own (`renderProcess` started as `molshot
+    /// serve render-process`), that read and draw every molecule file; this process draws maps.
     public var renderThreads = ProcessInfo.processInfo.activeProcessorCount
     /// The `molshot` executable render processes run; without one, this process draws alone.
     public var renderProcess: String?
+    /// Address space of each render process, in MiB (`setrlimit` when it starts).
+    public var renderProcessMegabytes = 4096
     /// Seconds a request waits for its picture; past it, 503.
     public var renderSeconds = 30.0
     /// Rendered images kept here, keyed by checksum and settings, if set.

@@ -10,10 +10,15 @@ import Foundation
 public struct Tokens: Sendable {
     /// The names by hash, shared with the watcher where the tokens came from a file.
     private let current: Locked<[String: String]>
+    /// Set when the service that holds these tokens stops: the watcher ends.
+    private let stopped = Locked(false)
 
     public init() { current = Locked([:]) }
 
     init(names: [String: String]) { current = Locked(names) }
+
+    /// Ends the watching of the tokens file (the tokens stay as they are).
+    public func stopWatching() { stopped.withLock { $0 = true } }
 
     /// Names by token hash, as the file says now.
     public var names: [String: String] { current.withLock { $0 } }
@@ -25,11 +30,12 @@ public struct Tokens: Sendable {
         let tokens = Tokens(names: try parse(path))
         let seen = FileStamp(path)
         // The watcher holds the names weakly: it ends when no configuration holds these tokens.
-        let weakNames = WeakBox(tokens.current)
+        let weakNames = WeakBox(tokens.current), stopped = tokens.stopped
         BlockingPool.dedicated(name: "molshot-tokens") {
             var stamp = seen
-            while let names = weakNames.value {
+            while let names = weakNames.value, !stopped.withLock({ $0 }) {
                 usleep(UInt32(watchInterval * 1e6))
+                guard !stopped.withLock({ $0 }) else { break }
                 let now = FileStamp(path)
                 guard now != stamp else { continue }
                 stamp = now

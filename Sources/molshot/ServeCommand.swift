@@ -31,9 +31,11 @@ struct ServeRenderProcess: ParsableCommand {
     @Argument var db: String
     @Argument var maxBytes: Int
     @Argument var maxAtoms: Int
+    /// Address space in MiB, set before anything is read (0: none).
+    @Argument var megabytes: Int = 0
 
     func run() throws {
-        try CLIFailure.run { try RenderProcessServer.run(database: db, maxBytes: maxBytes, maxAtoms: maxAtoms) }
+        try CLIFailure.run { try RenderProcessServer.run(database: db, maxBytes: maxBytes, maxAtoms: maxAtoms, megabytes: megabytes) }
     }
 }
 
@@ -68,6 +70,7 @@ struct ServeRun: ParsableCommand {
     @Option(help: ServeRun.help("render-seconds")) var renderSeconds: String?
     @Option(help: ServeRun.help("render-queue")) var renderQueue: String?
     @Option(help: ServeRun.help("render-threads")) var renderThreads: String?
+    @Option(name: .customLong("render-process-mb"), help: ServeRun.help("render-process-mb")) var renderProcessMb: String?
     @Option(help: ServeRun.help("max-sessions")) var maxSessions: String?
     @Option(help: ServeRun.help("session-idle-seconds")) var sessionIdleSeconds: String?
     @Option(help: ServeRun.help("max-connections")) var maxConnections: String?
@@ -88,7 +91,7 @@ struct ServeRun: ParsableCommand {
         let all: [(String, String?)] = [
             ("db", db), ("host", host), ("port", port), ("thumbnails", thumbnails), ("pathways", pathways), ("max-body", maxBody),
             ("max-side", maxSide), ("max-atoms", maxAtoms), ("render-seconds", renderSeconds), ("render-queue", renderQueue),
-            ("render-threads", renderThreads), ("max-sessions", maxSessions), ("session-idle-seconds", sessionIdleSeconds),
+            ("render-threads", renderThreads), ("render-process-mb", renderProcessMb), ("max-sessions", maxSessions), ("session-idle-seconds", sessionIdleSeconds),
             ("max-connections", maxConnections), ("idle-seconds", idleSeconds), ("head-seconds", headSeconds),
             ("body-seconds", bodySeconds), ("cache", cache), ("cache-bytes", cacheBytes), ("token-to-read", tokenToRead ? "true" : nil),
             ("tokens", tokensFile.tokens), ("public-url", publicURL), ("allow-origin", allowOrigin),

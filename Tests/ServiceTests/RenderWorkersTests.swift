@@ -59,16 +59,19 @@ final class RenderWorkersTests: GLTestCase {
     }
 
     func testPicturesGoToTheLeastLoadedWorkerAndSessionsToTheOneWithFewest() throws {
+        // Three render processes beside this process's render thread, which reads no molecule.
         let w = RenderWorkers(count: 3, executable: URL(fileURLWithPath: "/bin/false"), arguments: [])
-        XCTAssertEqual(w.count, 3)
-        XCTAssertEqual(try (0..<3).map { _ in try w.take(forSession: false, queued: 0, limit: 8) }, [0, 1, 2])
-        w.done(1, session: false)
-        XCTAssertEqual(try w.take(forSession: false, queued: 0, limit: 8), 1, "the worker that finished is the least loaded")
-        // Sessions go by sessions first: worker 0 has none, though it draws a picture.
-        XCTAssertEqual(try w.take(forSession: true, queued: 0, limit: 8), 0)
+        XCTAssertEqual(w.count, 4)
+        XCTAssertEqual(try (0..<3).map { _ in try w.take(forSession: false, queued: 0, limit: 8) }, [1, 2, 3])
+        w.done(2, session: false)
+        XCTAssertEqual(try w.take(forSession: false, queued: 0, limit: 8), 2, "the worker that finished is the least loaded")
+        // Sessions go by sessions first.
         XCTAssertEqual(try w.take(forSession: true, queued: 0, limit: 8), 1)
-        // A picture now: every worker has one thing; 0 first. Past the limit: 503.
-        XCTAssertEqual(try w.take(forSession: false, queued: 0, limit: 8), 2, "worker 2 has a picture and no session")
+        XCTAssertEqual(try w.take(forSession: true, queued: 0, limit: 8), 2)
+        // A picture now: every process has one thing or two; 3 has one. Past the limit: 503.
+        XCTAssertEqual(try w.take(forSession: false, queued: 0, limit: 8), 3, "worker 3 has a picture and no session")
+        XCTAssertEqual(RenderWorkers(count: 1, executable: URL(fileURLWithPath: "/bin/false"), arguments: []).count, 2,
+                       "one render process at least, even on one core")
         XCTAssertThrowsError(try RenderWorkers(count: 1, executable: nil, arguments: []).take(forSession: false, queued: 8, limit: 8)) { error in
             XCTAssertEqual((error as? HTTPError)?.status, .serviceUnavailable)
         }
@@ -133,19 +136,105 @@ final class RenderWorkersTests: GLTestCase {
         _ = try await p.draw(settings: [("size", "64")], subject: .library(1))
         let first = try XCTUnwrap(p.pid)
         kill(first, SIGKILL)
-        // The request under way when it ended, or the next, gets a 500; a later one is drawn by another.
+        // The request under way when it ended, or the next, is told the process ended; a later one is drawn by another.
         var drawn = false
         for _ in 0..<20 where !drawn {
             do {
                 _ = try await p.draw(settings: [("size", "64")], subject: .library(1))
                 drawn = true
-            } catch let e as HTTPError {
-                XCTAssertEqual(e.status, .internalServerError)
+            } catch let e as RenderProcessEnded {
+                XCTAssertTrue(e.description.contains("signal 9") || e.description.contains("started"), e.description)
                 try await Task.sleep(nanoseconds: 50_000_000)
             }
         }
         XCTAssertTrue(drawn)
         XCTAssertNotEqual(p.pid, first)
+    }
+
+    /// The server never reads an uploaded file itself: an upload whose reading passes the render
+    /// process's address space (a gzip that says it holds 500 MB) ends that process, is tried once
+    /// more alone and answered 422 naming the limit, while the pictures asked for at the same time
+    /// are drawn, and the server goes on with new processes. The hostile files of the readers'
+    /// findings are answered 4xx within seconds.
+    func testAFileThatEndsItsRenderProcessEndsOnlyThatProcess() async throws {
+        let db = try library()
+        let bomb = scratch.appendingPathComponent("spaces.pdb.gz").path
+        let make = Process()
+        make.executableURL = URL(fileURLWithPath: "/bin/bash")
+        make.arguments = ["-c", "head -c 500000000 /dev/zero | tr '\\0' ' ' | gzip -1 > '\(bomb)'"]
+        try make.run()
+        make.waitUntilExit()
+        let bombBytes = try Array(Data(contentsOf: URL(fileURLWithPath: bomb)))
+        XCTAssertLessThan(bombBytes.count, 4 << 20)
+        var c = ServiceConfiguration(database: db)
+        c.renderProcess = try molshot().path
+        c.renderThreads = 2
+        c.renderProcessMegabytes = 768
+        let service = try MolshotService(configuration: c)
+        addTeardownBlock { service.close() }
+        let overflow = Array("""
+            data_X
+            loop_
+            _atom_site.group_PDB
+            _atom_site.id
+            _atom_site.type_symbol
+            _atom_site.label_atom_id
+            _atom_site.label_comp_id
+            _atom_site.label_asym_id
+            _atom_site.label_seq_id
+            _atom_site.Cartn_x
+            _atom_site.Cartn_y
+            _atom_site.Cartn_z
+            ATOM 1 C CA ALA A 1 1.0 0.0 0.0
+            loop_
+            _pdbx_struct_assembly.id
+            1
+            loop_
+            _pdbx_struct_assembly_gen.assembly_id
+            _pdbx_struct_assembly_gen.oper_expression
+            _pdbx_struct_assembly_gen.asym_id_list
+            1 '-9223372036854775808-0' A
+            """.utf8)
+        try await Application(router: service.router()).test(.router) { client in
+            let first = try await client.execute(uri: "/v1/molecules/1/image?size=64", method: .get)
+            XCTAssertEqual(first.status, .ok)
+            let before = service.workers.processes.compactMap(\.pid)
+            XCTAssertEqual(before.count, 1, "one process has drawn so far")
+            let statuses = try await withThrowingTaskGroup(of: (String, HTTPResponse.Status, String).self) { group in
+                group.addTask {
+                    let r = try await client.execute(uri: "/v1/render?name=spaces.pdb.gz&size=64", method: .post, body: ByteBuffer(bytes: bombBytes))
+                    return ("bomb", r.status, String(buffer: r.body))
+                }
+                for k in 0..<6 {
+                    group.addTask {
+                        let r = try await client.execute(uri: "/v1/molecules/\(k % 2 + 1)/image?size=64&rotate=\(k * 10),0,0", method: .get)
+                        return ("picture \(k)", r.status, String(buffer: r.body))
+                    }
+                }
+                var all: [(String, HTTPResponse.Status, String)] = []
+                for try await answer in group { all.append(answer) }
+                return all
+            }
+            for (what, status, body) in statuses {
+                if what == "bomb" {
+                    XCTAssertEqual(status, .unprocessableContent, body)
+                    XCTAssertTrue(body.contains("the reader stopped") && body.contains("768 MiB"), body)
+                } else {
+                    XCTAssertEqual(status, .ok, "\(what): \(body)")
+                }
+            }
+            // The readers' findings: 4xx, and the server goes on.
+            let range = try await client.execute(uri: "/v1/render?name=x.cif&size=64&assembly=1", method: .post, body: ByteBuffer(bytes: overflow))
+            XCTAssertEqual(range.status, .badRequest, String(buffer: range.body))
+            XCTAssertTrue(String(buffer: range.body).contains("backwards or longer than 100000"), String(buffer: range.body))
+            let rowCount: [UInt8] = [0x81, 0xAA] + Array("dataBlocks".utf8) + [0x91, 0x82, 0xA6] + Array("header".utf8) + [0xA1, 0x58, 0xAA] + Array("categories".utf8)
+                + [0x91, 0x83, 0xA4] + Array("name".utf8) + [0xA2] + Array("_x".utf8) + [0xA8] + Array("rowCount".utf8) + [0xCF, 0, 0, 1, 0, 0, 0, 0, 0]
+                + [0xA7] + Array("columns".utf8) + [0x90]
+            let huge = try await client.execute(uri: "/v1/render?name=x.bcif&size=64", method: .post, body: ByteBuffer(bytes: rowCount))
+            XCTAssertEqual(huge.status, .badRequest, String(buffer: huge.body))
+            let after = try await client.execute(uri: "/v1/molecules/2/image?size=64", method: .get)
+            XCTAssertEqual(after.status, .ok)
+        }
     }
 
     func testASessionInARenderProcessSendsTheFramesOfASessionHereAndKeepsItsRecording() async throws {
