@@ -692,6 +692,13 @@ struct MoleculeContent: Sendable {
     var metadata: [(String, String)]
     var modelCount: Int
 
+    init(model: Model, bonds: [Bond], metadata: [(String, String)], modelCount: Int) {
+        self.model = model
+        self.bonds = bonds
+        self.metadata = metadata
+        self.modelCount = modelCount
+    }
+
     init(_ structure: Structure, perception: BondPerception) {
         model = structure.models.first ?? Model(number: 1)
         modelCount = structure.models.count

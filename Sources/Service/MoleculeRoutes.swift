@@ -145,13 +145,20 @@ extension MolshotService {
         do { isPrivate = try ValueText.flag(Self.parameter(request, "private") ?? "false", field: "private") } catch { throw Self.badRequest(error) }
         let stem = name.split(separator: "/").last.map(String.init) ?? name
         let bytes = Array(buffer: body), configuration = configuration, perception = perception
-        // Read and written off the threads that answer requests (`heavy`), on a connection of its own.
-        let outcome = try await writing { lib -> MoleculeLibrary.ImportOutcome in
-            do {
-                return try lib.importBytes(bytes, source: "upload:\(owner ?? "")/\(stem)", name: MoleculeLibrary.name(forPath: stem),
-                                                         maxBytes: configuration.maxBodyBytes * 8, perception: perception, owner: owner,
-                                                         isPrivate: isPrivate, maxAtoms: configuration.maxAtoms)
-            } catch { throw Self.badRequest(error) }
+        let source = "upload:\(owner ?? "")/\(stem)"
+        let outcome: MoleculeLibrary.ImportOutcome
+        if workers.processes.isEmpty {
+            // No render process (a service made in a test, without an executable): read here, off
+            // the threads that answer requests, on a connection of its own.
+            outcome = try await writing { lib -> MoleculeLibrary.ImportOutcome in
+                do {
+                    return try lib.importBytes(bytes, source: source, name: MoleculeLibrary.name(forPath: stem),
+                                               maxBytes: configuration.maxBodyBytes * 8, perception: perception, owner: owner,
+                                               isPrivate: isPrivate, maxAtoms: configuration.maxAtoms)
+                } catch { throw Self.badRequest(error) }
+            }
+        } else {
+            outcome = try await importedElsewhere(bytes, source: source, name: MoleculeLibrary.name(forPath: stem), owner: owner, isPrivate: isPrivate)
         }
         privates.withLock { $0.read = -1 }
         switch outcome {
@@ -166,6 +173,35 @@ extension MolshotService {
             // tells nothing of others.
             return try Self.json(r.withoutServerDetails)
         }
+    }
+
+    /// Seconds a render process may take to read a file for the library before it is killed.
+    static let importSeconds = 120.0
+
+    /// An import whose file is read in a render process, which hands back the compact model and
+    /// the kept original; this process only hashes the bytes, decodes Molshot's own compact model
+    /// and stores the rows. A file already there (the same bytes, in the importer's scope) is not
+    /// read at all.
+    func importedElsewhere(_ bytes: [UInt8], source: String, name: String, owner: String?, isPrivate: Bool) async throws -> MoleculeLibrary.ImportOutcome {
+        guard !library.isReadOnly else { throw HTTPError(.forbidden, message: "this server's library is read-only") }
+        let file = try await heavy { MoleculeLibrary.ImportedFile(bytes, source: source, name: name, owner: owner, isPrivate: isPrivate) }
+        if let existing = try await reading({ try $0.existing(file) }) { return .duplicate(existing) }
+        let worker = try workers.take(forSession: false, queued: self.worker.queued, limit: configuration.renderQueue)
+        defer { workers.done(worker, session: false) }
+        guard let process = workers.process(worker) else { throw HTTPError(.internalServerError, message: "no render process to read the file") }
+        let megabytes = configuration.renderProcessMegabytes
+        let (wire, blob): (MoleculeLibrary.PreparedImport.Wire, [UInt8])
+        do { (wire, blob) = try await process.prepare(bytes, source: source, seconds: Self.importSeconds) } catch is RenderProcessEnded {
+            // As for pictures: once more alone, so that a file that ends a process again is known to be the cause.
+            do {
+                (wire, blob) = try await workers.alone { try await $0.prepare(bytes, source: source, seconds: Self.importSeconds) }
+            } catch let ended as RenderProcessEnded {
+                throw HTTPError(.unprocessableContent, message: "the reader stopped on this file: \(ended) twice while reading it "
+                                + "(past the render process's \(megabytes) MiB, render-process-mb, or a fault in the reader); the server goes on")
+            }
+        }
+        let prepared = try await heavy { try MoleculeLibrary.PreparedImport(file: file, wire: wire, blob: blob) }
+        return try await writing { try $0.importPrepared(prepared) }
     }
 
     /// Removes a molecule the token imported.

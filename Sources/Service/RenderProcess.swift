@@ -2,6 +2,7 @@ import Core
 import Foundation
 import Gestures
 import Hummingbird
+import Library
 
 /// One render process of the service, seen from the service: a copy of `molshot` started as
 /// `molshot serve render-process`, with a GL context of its own (all contexts of one process
@@ -18,7 +19,7 @@ final class RenderProcess: Sendable {
         var process: Process?
         var pipe: WorkerPipe?
         var nextID: UInt64 = 1
-        var pending: [UInt64: CheckedContinuation<[UInt8], Error>] = [:]
+        var pending: [UInt64: CheckedContinuation<(WorkerMessage, [UInt8]), Error>] = [:]
         var opening: [String: CheckedContinuation<Void, Error>] = [:]
         var sessions: [String: RemoteLiveView] = [:]
         var closed = false
@@ -47,7 +48,23 @@ final class RenderProcess: Sendable {
         case .library(let id): head.library = id; blob = []
         case .upload(let bytes, let name): head.name = name; blob = bytes
         }
-        return try await withCheckedThrowingContinuation { continuation in
+        return try await ask(head, blob, seconds: seconds).1
+    }
+
+    /// The import of a file's bytes (`source` names it in errors) prepared in the process: read,
+    /// bonds perceived, the compact model made. Throws the HTTP error it answered with.
+    func prepare(_ bytes: [UInt8], source: String, seconds: Double) async throws -> (MoleculeLibrary.PreparedImport.Wire, [UInt8]) {
+        var head = WorkerMessage(.prepare)
+        head.name = source
+        head.seconds = seconds
+        let (answer, blob) = try await ask(head, bytes, seconds: seconds)
+        guard let wire = answer.prepared else { throw HTTPError(.internalServerError, message: "the render process answered an import without it") }
+        return (wire, blob)
+    }
+
+    /// Sends one job and waits for its answer.
+    private func ask(_ head: WorkerMessage, _ blob: [UInt8], seconds: Double?) async throws -> (WorkerMessage, [UInt8]) {
+        try await withCheckedThrowingContinuation { continuation in
             let sent = state.withLock { s -> (WorkerPipe, WorkerMessage, pid_t?)? in
                 guard let pipe = running(&s) else { return nil }
                 var head = head
@@ -157,12 +174,12 @@ final class RenderProcess: Sendable {
     private func read(_ from: WorkerPipe, _ p: Process) {
         while let (head, blob) = from.receive() {
             switch head.kind {
-            case .result:
+            case .result, .prepared:
                 let waiting = state.withLock { $0.pending.removeValue(forKey: head.id) }
                 if let status = head.status {
-                    waiting?.resume(throwing: HTTPError(.init(code: status), message: head.message ?? "the picture could not be drawn"))
+                    waiting?.resume(throwing: HTTPError(.init(code: status), message: head.message ?? "the file could not be read"))
                 } else {
-                    waiting?.resume(returning: blob)
+                    waiting?.resume(returning: (head, blob))
                 }
             case .opened:
                 let waiting = state.withLock { $0.opening.removeValue(forKey: head.session ?? "") }
@@ -180,7 +197,7 @@ final class RenderProcess: Sendable {
         }
         // The process has ended: what it held fails, and the next request starts another.
         p.waitUntilExit()
-        let (jobs, opens, views) = state.withLock { s -> ([CheckedContinuation<[UInt8], Error>], [CheckedContinuation<Void, Error>], [RemoteLiveView]) in
+        let (jobs, opens, views) = state.withLock { s -> ([CheckedContinuation<(WorkerMessage, [UInt8]), Error>], [CheckedContinuation<Void, Error>], [RemoteLiveView]) in
             defer {
                 s.pending = [:]
                 s.opening = [:]

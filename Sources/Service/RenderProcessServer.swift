@@ -112,6 +112,26 @@ public enum RenderProcessServer {
                     }
                     pipe.send(answer, png)
                 }
+            case .prepare:
+                DispatchQueue.global().async {
+                    var answer = WorkerMessage(.prepared, id: head.id)
+                    var out: [UInt8] = []
+                    do {
+                        let deadline = WorkDeadline(seconds: head.seconds ?? .infinity)
+                        let source = head.name ?? "upload"
+                        let file = MoleculeLibrary.ImportedFile(blob, source: source, name: source)
+                        let prepared = try WorkDeadline.with(deadline) {
+                            try MoleculeLibrary.prepare(file, maxBytes: limits.maxBytes, perception: perception, maxAtoms: limits.maxAtoms)
+                        }
+                        (answer.prepared, out) = try prepared.wire()
+                        if prepared.atomCount >= PictureLimits.largeStructure { _ = molshot_trim_heap() }
+                    } catch {
+                        let http = (error as? HTTPError) ?? MolshotService.badRequest(error)
+                        answer.status = Int(http.status.code)
+                        answer.message = http.body
+                    }
+                    pipe.send(answer, out)
+                }
             case .open:
                 let id = head.session ?? ""
                 var answer = WorkerMessage(.opened, session: id)

@@ -1,5 +1,6 @@
 import Foundation
 import Gestures
+import Library
 
 /// A message between the service and one of its render processes: a small JSON head and a blob
 /// (a structure file, a PNG, an event line). On the pipe: the length of the rest (UInt32, little
@@ -26,6 +27,11 @@ struct WorkerMessage: Codable, Sendable {
         case took
         /// A tap in a session: `time`, `line`, `point`, and the picked atom as JSON in the blob (empty for none).
         case tap
+        /// Service to process: read the file in the blob (`name`) for the library, as an import does.
+        case prepare
+        /// Process to service: the import of `id` prepared (`prepared`, and the compact model and
+        /// original in the blob), or `status` and `message`.
+        case prepared
     }
 
     var kind: Kind
@@ -57,6 +63,8 @@ struct WorkerMessage: Codable, Sendable {
     var facts: FrameFacts?
     /// A tap that is a hover.
     var hover: Bool?
+    /// An import prepared from a file (`prepared`).
+    var prepared: MoleculeLibrary.PreparedImport.Wire?
 
     init(_ kind: Kind, id: UInt64 = 0, session: String? = nil) {
         self.kind = kind

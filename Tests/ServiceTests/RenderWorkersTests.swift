@@ -237,6 +237,59 @@ final class RenderWorkersTests: GLTestCase {
         }
     }
 
+    /// An import over HTTP is read in a render process, which hands back the compact model: the
+    /// library then holds what an import read here holds (record, rows, model, bonds, facts). A
+    /// file that ends the process is answered 422 and nothing is stored.
+    func testAnImportIsReadInARenderProcessAndStoredAsIfReadHere() async throws {
+        let db = try library()
+        let tokens = scratch.appendingPathComponent("tokens").path
+        let token = try Tokens.add("alice", to: tokens)
+        var c = ServiceConfiguration(database: db)
+        c.renderProcess = try molshot().path
+        c.renderThreads = 1
+        c.renderProcessMegabytes = 768
+        c.tokens = try Tokens.load(tokens)
+        let service = try MolshotService(configuration: c)
+        addTeardownBlock { service.close() }
+        let bomb = scratch.appendingPathComponent("spaces.pdb.gz").path
+        let make = Process()
+        make.executableURL = URL(fileURLWithPath: "/bin/bash")
+        make.arguments = ["-c", "head -c 500000000 /dev/zero | tr '\\0' ' ' | gzip -1 > '\(bomb)'"]
+        try make.run()
+        make.waitUntilExit()
+        let files = ["bcif/1A8O.bcif.gz", "1orc.pdb", "TYR.sdf"]
+        try await Application(router: service.router()).test(.router) { client in
+            for f in files {
+                let r = try await client.execute(uri: "/v1/molecules?name=\((f as NSString).lastPathComponent)", method: .post,
+                                                 headers: [.authorization: "Bearer \(token)"], body: ByteBuffer(bytes: try ServiceSafetyTests.fixture(f)))
+                XCTAssertEqual(r.status, .created, "\(f): \(String(buffer: r.body))")
+            }
+            let stopped = try await client.execute(uri: "/v1/molecules?name=spaces.pdb.gz", method: .post, headers: [.authorization: "Bearer \(token)"],
+                                                   body: ByteBuffer(bytes: try Array(Data(contentsOf: URL(fileURLWithPath: bomb)))))
+            XCTAssertEqual(stopped.status, .unprocessableContent, String(buffer: stopped.body))
+            XCTAssertTrue(String(buffer: stopped.body).contains("the reader stopped"), String(buffer: stopped.body))
+        }
+        XCTAssertGreaterThan(service.workers.processes.count, 0)
+        // The same files imported here, read in this process.
+        let here = try MoleculeLibrary(path: scratch.appendingPathComponent("here.sqlite").path)
+        let there = try MoleculeLibrary(path: db, create: false)
+        XCTAssertEqual(try there.list(offset: 0, limit: 10, query: nil, order: .id, viewer: .reader("alice")).total, 2 + files.count, "the bomb stored nothing")
+        for (k, f) in files.enumerated() {
+            let name = (f as NSString).lastPathComponent
+            _ = try here.importBytes(try ServiceSafetyTests.fixture(f), source: "upload:alice/\(name)", name: MoleculeLibrary.name(forPath: name),
+                                     perception: try BondPerception.standard(), owner: "alice")
+            let (a, sa) = try here.load(String(k + 1)), (b, sb) = try there.load(String(k + 3))
+            XCTAssertEqual([a.name, a.checksum, a.format, a.pdbId ?? "", a.title ?? ""], [b.name, b.checksum, b.format, b.pdbId ?? "", b.title ?? ""], f)
+            XCTAssertEqual([a.models, a.atoms, a.bonds, a.chains, a.residues, a.fileBytes], [b.models, b.atoms, b.bonds, b.chains, b.residues, b.fileBytes], f)
+            XCTAssertEqual(sa.models[0].atoms.map(\.position), sb.models[0].atoms.map(\.position), f)
+            XCTAssertEqual(sa.models[0].explicitBonds, sb.models[0].explicitBonds, f)
+            XCTAssertEqual(sa.entities, sb.entities, f)
+            XCTAssertEqual(sa.assemblies, sb.assemblies, f)
+            XCTAssertEqual(sa.secondaryStructure, sb.secondaryStructure, f)
+            XCTAssertEqual(try here.original(id: k + 1), try there.original(id: k + 3), f)
+        }
+    }
+
     func testASessionInARenderProcessSendsTheFramesOfASessionHereAndKeepsItsRecording() async throws {
         let db = try library()
         let lines = [#"{"type":"header","version":1,"viewport":{"width":160,"height":120}}"#,
