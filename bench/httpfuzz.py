@@ -73,9 +73,90 @@ def selection(rng, depth=0):
     return s
 
 
+def pack(v):
+    """MessagePack, as much of it as BinaryCIF uses (no package needed)."""
+    import struct
+    if v is None: return b"\xc0"
+    if isinstance(v, bool): return b"\xc3" if v else b"\xc2"
+    if isinstance(v, int):
+        if 0 <= v < 128: return bytes([v])
+        if -(1 << 31) <= v < (1 << 31): return b"\xd2" + struct.pack(">i", v)
+        if v >= 1 << 63: return b"\xcf" + struct.pack(">Q", v)
+        return b"\xd3" + struct.pack(">q", v)
+    if isinstance(v, float): return b"\xcb" + struct.pack(">d", v)
+    if isinstance(v, str): v = v.encode(); return b"\xdb" + struct.pack(">I", len(v)) + v
+    if isinstance(v, bytes): return b"\xc6" + struct.pack(">I", len(v)) + v
+    if isinstance(v, list): return b"\xdd" + struct.pack(">I", len(v)) + b"".join(pack(x) for x in v)
+    return b"\xdf" + struct.pack(">I", len(v)) + b"".join(pack(k) + pack(x) for k, x in v.items())
+
+
+def bcif_upload(rng):
+    """A BinaryCIF document whose sizes and encodings lie: rows past what its bytes could hold,
+    runs that overflow through Delta, many columns of many rows, string arrays that point past
+    their text, a document of millions of tiny values, nesting past any depth."""
+    import struct
+    i32 = lambda *v: struct.pack("<%di" % len(v), *v)
+    byte_array = {"kind": "ByteArray", "type": 3}
+    rows = rng.choice([1, 10, 1 << 20, 1 << 40, (1 << 63) - 1])
+    kind = rng.randrange(6)
+    if kind == 0:
+        columns = [{"name": "Cartn_x", "data": {"data": i32(1, rows % (1 << 31)), "encoding": [{"kind": "RunLength", "srcType": 3, "srcSize": rows}, byte_array]}}]
+    elif kind == 1:
+        columns = [{"name": "id", "data": {"data": i32(0, 5), "encoding": [{"kind": "RunLength", "srcType": 3, "srcSize": 1},
+                                                                            {"kind": "Delta", "origin": (1 << 63) - 6, "srcType": 3}, byte_array]}}]
+    elif kind == 2:
+        columns = [{"name": "c%d" % k, "data": {"data": i32(1, 10000000), "encoding": [{"kind": "RunLength", "srcType": 3, "srcSize": 10000000}, byte_array]}}
+                   for k in range(40)]
+        rows = 10000000
+    elif kind == 3:
+        columns = [{"name": "type_symbol", "data": {"data": i32(0), "encoding": [{"kind": "StringArray", "dataEncoding": [byte_array], "stringData": "",
+                                                                                 "offsetEncoding": [byte_array], "offsets": i32(0, rng.choice([0, 9, -1]))}]}}]
+        rows = 1
+    elif kind == 4:
+        return b"\x81\xaadataBlocks\xdd" + struct.pack(">I", 5000000) + b"\x01" * 5000000
+    else:
+        return b"\x81\xaadataBlocks" + b"\x91" * 100000 + b"\xc0"
+    doc = {"dataBlocks": [{"header": "X", "categories": [{"name": "_atom_site", "rowCount": rows, "columns": columns}]}]}
+    return pack(doc)
+
+
+def assembly_upload(rng):
+    """An mmCIF of one atom whose assemblies' expressions and tables reach past the limits."""
+    expression = rng.choice(["-9223372036854775808-0", "0-9223372036854775807", "(1-46)(1-46)(1-46)", "(1-60)(61-88)", "(1-5)" * 9,
+                             "1-100000", "(" * 50, "1," * 20000 + "1"])
+    gen_rows = rng.choice([1, 300, 20000])
+    assemblies = rng.choice([1, 20, 20000])
+    text = ["data_X", "loop_", "_atom_site.group_PDB", "_atom_site.id", "_atom_site.type_symbol", "_atom_site.label_atom_id",
+            "_atom_site.label_comp_id", "_atom_site.label_asym_id", "_atom_site.label_seq_id", "_atom_site.Cartn_x", "_atom_site.Cartn_y",
+            "_atom_site.Cartn_z", "ATOM 1 C CA ALA A 1 1.0 0.0 0.0", "loop_", "_pdbx_struct_assembly.id"]
+    text += [str(k + 1) for k in range(assemblies)]
+    text += ["loop_", "_pdbx_struct_assembly_gen.assembly_id", "_pdbx_struct_assembly_gen.oper_expression", "_pdbx_struct_assembly_gen.asym_id_list"]
+    text += ["%d '%s' A" % (k % assemblies + 1, expression) for k in range(gen_rows)]
+    text += ["loop_", "_pdbx_struct_oper_list.id", "_pdbx_struct_oper_list.matrix[1][1]", "_pdbx_struct_oper_list.matrix[2][2]",
+             "_pdbx_struct_oper_list.matrix[3][3]"]
+    text += ["%d 1 1 1" % (k + 1) for k in range(100)]
+    return ("\n".join(text) + "\n").encode()
+
+
+def comp_upload(rng):
+    """SBML comp whose instances multiply or copy millions of elements from a small file."""
+    species = "".join('<species id="s%d" compartment="c"/>' % k for k in range(rng.choice([10, 10000])))
+    instances = "".join('<comp:submodel comp:id="m%d" comp:modelRef="big"/>' % k for k in range(rng.choice([2, 999])))
+    return ('<sbml xmlns="http://www.sbml.org/sbml/level3/version1/core" level="3" version="1" '
+            'xmlns:comp="http://www.sbml.org/sbml/level3/version1/comp/version1"><model id="top"><comp:listOfSubmodels>%s'
+            '</comp:listOfSubmodels></model><comp:listOfModelDefinitions><comp:modelDefinition id="big"><listOfSpecies>%s</listOfSpecies>'
+            '</comp:modelDefinition></comp:listOfModelDefinitions></sbml>' % (instances, species)).encode()
+
+
 def grammar_request(rng, root):
     """A request built to reach past one of the service's limits."""
-    kind = rng.randrange(7)
+    kind = rng.randrange(10)
+    if kind == 7:
+        return "POST", "/v1/render?name=x.bcif&size=32", {}, bcif_upload(rng)
+    if kind == 8:
+        return "POST", "/v1/render?name=x.cif&size=32&assembly=" + rng.choice(["1", "2", "auto"]), {}, assembly_upload(rng)
+    if kind == 9:
+        return "POST", "/v1/render?name=x.xml&size=32", {}, comp_upload(rng)
     if kind == 0:
         shows = "&".join("show=" + quote(rng.choice(["cartoon", "spacefill", "sticks"]) + ": " + selection(rng)) for _ in range(rng.choice([1, 2, 20])))
         return "GET", "/v1/molecules/1/image?size=64&" + shows, {}, None

@@ -264,8 +264,10 @@ final class RemoteLiveView: LiveView, Sendable {
     func heard(_ head: WorkerMessage, _ blob: [UInt8]) {
         switch head.kind {
         case .frame:
-            send(.frame(LiveFrame(image: blob, format: head.format ?? "png", events: head.events ?? 0, time: head.time ?? 0, mode: head.mode ?? "",
-                                  caption: head.caption, drawn: head.drawn, facts: head.facts ?? FrameFacts(width: 0, height: 0))))
+            var frame = LiveFrame(image: blob, format: head.format ?? "png", events: head.events ?? 0, time: head.time ?? 0, mode: head.mode ?? "",
+                                  caption: head.caption, drawn: head.drawn, facts: head.facts ?? FrameFacts(width: 0, height: 0))
+            frame.moving = head.moving ?? false
+            send(.frame(frame))
         case .error:
             send(.error(line: head.line ?? 0, message: head.message ?? "error"))
         case .took:

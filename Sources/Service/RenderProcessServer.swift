@@ -79,7 +79,11 @@ public enum RenderProcessServer {
         // Its address space bounded before any file is read: a file whose reading needs more ends
         // this process (the service answers 422, "the reader stopped"), never the service.
         if megabytes > 0 {
-            var limit = rlimit(rlim_cur: rlim_t(megabytes) << 20, rlim_max: rlim_t(megabytes) << 20)
+            // Never above a limit the service itself runs under (inherited), which only root could raise.
+            var current = rlimit()
+            getrlimit(Int32(RLIMIT_AS.rawValue), &current)
+            let wanted = min(rlim_t(megabytes) << 20, current.rlim_max)
+            var limit = rlimit(rlim_cur: wanted, rlim_max: wanted)
             guard setrlimit(Int32(RLIMIT_AS.rawValue), &limit) == 0 else { throw InputFileError(file: "render-process", message: "cannot limit its address space to \(megabytes) MiB") }
         }
         // Answers go on the real standard output; anything else printed goes to standard error.
@@ -188,6 +192,7 @@ public enum RenderProcessServer {
             head.drawn = f.drawn
             head.format = f.format
             head.facts = f.facts
+            head.moving = f.moving ? true : nil
             blob = f.image
         case .error(let line, let message):
             head = WorkerMessage(.error, session: session)

@@ -63,6 +63,8 @@ struct WorkerMessage: Codable, Sendable {
     var facts: FrameFacts?
     /// A tap that is a hover.
     var hover: Bool?
+    /// A frame drawn at less detail while the view moves.
+    var moving: Bool?
     /// An import prepared from a file (`prepared`).
     var prepared: MoleculeLibrary.PreparedImport.Wire?
 
