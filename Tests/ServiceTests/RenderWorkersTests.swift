@@ -40,6 +40,20 @@ final class RenderWorkersTests: GLTestCase {
         return db
     }
 
+    /// A gzip of 2 MB that says it holds 500 MB of blanks: reading it asks for 500 MB at once.
+    func gzipBomb() throws -> [UInt8] {
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let bomb = scratch.appendingPathComponent("spaces.pdb.gz").path
+        let make = Process()
+        make.executableURL = URL(fileURLWithPath: "/bin/bash")
+        make.arguments = ["-c", "head -c 500000000 /dev/zero | tr '\\0' ' ' | gzip -1 > '\(bomb)'"]
+        try make.run()
+        make.waitUntilExit()
+        let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: bomb)))
+        XCTAssertLessThan(bytes.count, 4 << 20)
+        return bytes
+    }
+
     func process(_ db: String, maxAtoms: Int = 2_000_000) throws -> RenderProcess {
         let p = RenderProcess(executable: try molshot(), arguments: ["serve", "render-process", db, "100000000", String(maxAtoms)],
                               environment: ["LP_NUM_THREADS": "0"])
@@ -158,34 +172,14 @@ final class RenderWorkersTests: GLTestCase {
     /// findings are answered 4xx within seconds.
     func testAFileThatEndsItsRenderProcessEndsOnlyThatProcess() async throws {
         let db = try library()
-        let bomb = scratch.appendingPathComponent("spaces.pdb.gz").path
-        let make = Process()
-        make.executableURL = URL(fileURLWithPath: "/bin/bash")
-        make.arguments = ["-c", "head -c 500000000 /dev/zero | tr '\\0' ' ' | gzip -1 > '\(bomb)'"]
-        try make.run()
-        make.waitUntilExit()
-        let bombBytes = try Array(Data(contentsOf: URL(fileURLWithPath: bomb)))
-        XCTAssertLessThan(bombBytes.count, 4 << 20)
+        let bombBytes = try gzipBomb()
         var c = ServiceConfiguration(database: db)
         c.renderProcess = try molshot().path
         c.renderThreads = 2
         c.renderProcessMegabytes = 768
         let service = try MolshotService(configuration: c)
         addTeardownBlock { service.close() }
-        let overflow = Array("""
-            data_X
-            loop_
-            _atom_site.group_PDB
-            _atom_site.id
-            _atom_site.type_symbol
-            _atom_site.label_atom_id
-            _atom_site.label_comp_id
-            _atom_site.label_asym_id
-            _atom_site.label_seq_id
-            _atom_site.Cartn_x
-            _atom_site.Cartn_y
-            _atom_site.Cartn_z
-            ATOM 1 C CA ALA A 1 1.0 0.0 0.0
+        let overflow = try ServiceSafetyTests.fixture("one-atom.cif") + Array("""
             loop_
             _pdbx_struct_assembly.id
             1
@@ -251,12 +245,7 @@ final class RenderWorkersTests: GLTestCase {
         c.tokens = try Tokens.load(tokens)
         let service = try MolshotService(configuration: c)
         addTeardownBlock { service.close() }
-        let bomb = scratch.appendingPathComponent("spaces.pdb.gz").path
-        let make = Process()
-        make.executableURL = URL(fileURLWithPath: "/bin/bash")
-        make.arguments = ["-c", "head -c 500000000 /dev/zero | tr '\\0' ' ' | gzip -1 > '\(bomb)'"]
-        try make.run()
-        make.waitUntilExit()
+        let bomb = try gzipBomb()
         let files = ["bcif/1A8O.bcif.gz", "1orc.pdb", "TYR.sdf"]
         try await Application(router: service.router()).test(.router) { client in
             for f in files {
@@ -265,7 +254,7 @@ final class RenderWorkersTests: GLTestCase {
                 XCTAssertEqual(r.status, .created, "\(f): \(String(buffer: r.body))")
             }
             let stopped = try await client.execute(uri: "/v1/molecules?name=spaces.pdb.gz", method: .post, headers: [.authorization: "Bearer \(token)"],
-                                                   body: ByteBuffer(bytes: try Array(Data(contentsOf: URL(fileURLWithPath: bomb)))))
+                                                   body: ByteBuffer(bytes: bomb))
             XCTAssertEqual(stopped.status, .unprocessableContent, String(buffer: stopped.body))
             XCTAssertTrue(String(buffer: stopped.body).contains("the reader stopped"), String(buffer: stopped.body))
         }

@@ -107,22 +107,7 @@ final class EntryTests: XCTestCase {
     /// An assembly the file gets wrong (a bad expression, an operator it does not define) is listed
     /// with what is wrong and refused when asked for; the model still reads and `auto` passes it by.
     func testABadAssemblyLeavesTheModelReadable() throws {
-        let text = """
-            data_X
-            loop_
-            _atom_site.group_PDB
-            _atom_site.id
-            _atom_site.type_symbol
-            _atom_site.label_atom_id
-            _atom_site.label_comp_id
-            _atom_site.label_asym_id
-            _atom_site.label_seq_id
-            _atom_site.auth_seq_id
-            _atom_site.auth_asym_id
-            _atom_site.Cartn_x
-            _atom_site.Cartn_y
-            _atom_site.Cartn_z
-            ATOM 1 C CA ALA A 1 1 A 1.0 0.0 0.0
+        let text = try String(contentsOfFile: Fixtures.path("one-atom.cif"), encoding: .utf8) + """
             loop_
             _pdbx_struct_assembly.id
             _pdbx_struct_assembly.details

@@ -7,26 +7,10 @@ import XCTest
 /// The BinaryCIF producers' own files (Mol*'s `cif2bcif`, the PDBe's, Mol*'s ModelServer) read
 /// as the mmCIF they were made from.
 final class HostileFileTests: XCTestCase {
-    /// One atom and the assembly tables given.
+    /// One atom (`Tests/Fixtures/one-atom.cif`) and the assembly tables given.
     static func mmCIF(assemblies: String) -> [UInt8] {
-        Array("""
-            data_X
-            loop_
-            _atom_site.group_PDB
-            _atom_site.id
-            _atom_site.type_symbol
-            _atom_site.label_atom_id
-            _atom_site.label_comp_id
-            _atom_site.label_asym_id
-            _atom_site.label_seq_id
-            _atom_site.auth_seq_id
-            _atom_site.auth_asym_id
-            _atom_site.Cartn_x
-            _atom_site.Cartn_y
-            _atom_site.Cartn_z
-            ATOM 1 C CA ALA A 1 1 A 1.0 0.0 0.0
-            \(assemblies)
-            """.utf8)
+        let head = (try? String(contentsOfFile: Fixtures.path("one-atom.cif"), encoding: .utf8)) ?? ""
+        return Array((head + assemblies + "\n").utf8)
     }
 
     static let identity = """
