@@ -17,6 +17,22 @@ enum Fixtures {
         return FileManager.default.fileExists(atPath: url.appendingPathComponent("MANIFEST.tsv").path) ? url : nil
     }()
 
+    /// A BinaryCIF file read against the mmCIF it was made from: the same models, atoms (within
+    /// 0.001 Å, names, elements, alternate locations), chains and assemblies.
+    static func assertReadAlike(_ b: Structure, _ c: Structure, _ label: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(b.models.count, c.models.count, label, file: file, line: line)
+        XCTAssertEqual(b.models[0].atoms.count, c.models[0].atoms.count, label, file: file, line: line)
+        for (x, y) in zip(b.models[0].atoms, c.models[0].atoms) {
+            let d = x.position - y.position
+            XCTAssertLessThan(max(abs(d.x), abs(d.y), abs(d.z)), 0.001, label, file: file, line: line)
+            XCTAssertEqual(x.name, y.name, label, file: file, line: line)
+            XCTAssertEqual(x.element, y.element, label, file: file, line: line)
+            XCTAssertEqual(x.altLoc, y.altLoc, label, file: file, line: line)
+        }
+        XCTAssertEqual(b.models[0].chains, c.models[0].chains, label, file: file, line: line)
+        XCTAssertEqual(b.assemblies, c.assemblies, label, file: file, line: line)
+    }
+
     static func requireCorpus() throws -> URL {
         guard let corpus else { throw XCTSkip("no shared corpus beside the checkout (set MOLSHOT_CORPUS)") }
         return corpus
