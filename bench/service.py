@@ -93,6 +93,34 @@ def start(molshot, db, *more):
     return server, f"http://127.0.0.1:{port}"
 
 
+def tree(pid):
+    """The process and its descendants (the server's render processes)."""
+    children = {}
+    for p in os.listdir("/proc"):
+        if p.isdigit():
+            try:
+                children.setdefault(int(open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()[1]), []).append(int(p))
+            except (OSError, IndexError, ValueError):
+                pass
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        todo += children.get(p, [])
+    return out
+
+
+def tree_cpu_seconds(pid, threads=None):
+    """CPU seconds of a process and its descendants, or of their threads whose names start with one of `threads`."""
+    total = 0.0
+    for p in tree(pid):
+        try:
+            total += cpu_seconds(p) if threads is None else sum(cpu_seconds(p, t) for t in threads)
+        except OSError:
+            pass
+    return total
+
+
 def cpu_seconds(pid, thread=None):
     """CPU seconds of a process, or of its threads whose name starts with `thread`."""
     tick = os.sysconf("SC_CLK_TCK")
@@ -124,11 +152,13 @@ def workers(a, db, script):
         server, base = start(binary, db, *more, "--max-sessions", "8")
         try:
             subprocess.run(["curl", "-s", "-o", "/dev/null", f"{base}/v1/molecules/1/image?size=256"], check=True)
-            before = (cpu_seconds(server.pid), cpu_seconds(server.pid, "molshot-serve-d") + cpu_seconds(server.pid, "llvmpipe-"))
+            # Render processes draw every molecule: their CPU and their render threads' count too.
+            gl = ("molshot-serve-d", "molshot-render", "llvmpipe-")
+            before = (tree_cpu_seconds(server.pid), tree_cpu_seconds(server.pid, gl))
             renders[n] = wrk(base, a.seconds, script, connections=8)
             if n == 1:
                 done = renders[1][0] * a.seconds
-                per_image = ((cpu_seconds(server.pid) - before[0]) / done, (cpu_seconds(server.pid, "molshot-serve-d") + cpu_seconds(server.pid, "llvmpipe-") - before[1]) / done)
+                per_image = ((tree_cpu_seconds(server.pid) - before[0]) / done, (tree_cpu_seconds(server.pid, gl) - before[1]) / done)
             out = subprocess.run([a.molshot, "measure-live", "--url", f"{base.replace('http', 'ws')}/v1/sessions?molecule=1&size=512x512",
                                   "--sessions", "4", "--seconds", str(max(3, a.seconds // 2)), "--rate", "500"],
                                  check=True, capture_output=True, text=True).stdout
@@ -146,6 +176,7 @@ def workers(a, db, script):
           f"peer=one-worker:{one[0]:.1f}req/s p50={one[1]:.1f}ms p99={one[2]:.1f}ms ratio={two[0] / one[0]:.2f}  # target >= 1.6")
     cores = os.cpu_count()
     total, serial = per_image
+    serial = max(serial, 1e-6)
     print(f"# one worker: {total * 1000:.2f} ms of CPU a picture, {serial * 1000:.2f} ms of it GL work (its render thread and llvmpipe's), "
           f"which one worker does in turn: one worker draws at most {1 / serial:.0f} pictures/s, the machine's {cores} cores {cores / total:.0f}/s")
     for c in (16, 64):
