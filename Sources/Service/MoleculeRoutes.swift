@@ -189,16 +189,8 @@ extension MolshotService {
         let worker = try workers.take(forSession: false, queued: self.worker.queued, limit: configuration.renderQueue)
         defer { workers.done(worker, session: false) }
         guard let process = workers.process(worker) else { throw HTTPError(.internalServerError, message: "no render process to read the file") }
-        let megabytes = configuration.renderProcessMegabytes
-        let (wire, blob): (MoleculeLibrary.PreparedImport.Wire, [UInt8])
-        do { (wire, blob) = try await process.prepare(bytes, source: source, seconds: Self.importSeconds) } catch is RenderProcessEnded {
-            // As for pictures: once more alone, so that a file that ends a process again is known to be the cause.
-            do {
-                (wire, blob) = try await workers.alone { try await $0.prepare(bytes, source: source, seconds: Self.importSeconds) }
-            } catch let ended as RenderProcessEnded {
-                throw HTTPError(.unprocessableContent, message: "the reader stopped on this file: \(ended) twice while reading it "
-                                + "(past the render process's \(megabytes) MiB, render-process-mb, or a fault in the reader); the server goes on")
-            }
+        let (wire, blob) = try await workers.tried(in: process, megabytes: configuration.renderProcessMegabytes, doing: "reading") {
+            try await $0.prepare(bytes, source: source, seconds: Self.importSeconds)
         }
         let prepared = try await heavy { try MoleculeLibrary.PreparedImport(file: file, wire: wire, blob: blob) }
         return try await writing { try $0.importPrepared(prepared) }
@@ -305,17 +297,11 @@ extension MolshotService {
         let seconds = configuration.renderSeconds
         if let process = workers.process(worker) {
             // The process keeps the same deadline for its work and stops it there.
+            // A process that ends under it (and whatever else it held) is tried once more alone.
             let workers = workers, megabytes = configuration.renderProcessMegabytes
             return try await withRenderDeadline {
-                do { return try await process.draw(settings: settings, subject: subject, seconds: seconds) } catch is RenderProcessEnded {
-                    // The process ended under this and whatever else it held: each is tried once
-                    // more alone, so a file that ends a process again is known to be the cause.
-                    do {
-                        return try await workers.alone { try await $0.draw(settings: settings, subject: subject, seconds: seconds) }
-                    } catch let ended as RenderProcessEnded {
-                        throw HTTPError(.unprocessableContent, message: "the reader stopped on this file: \(ended) twice while reading or drawing it "
-                                        + "(past the render process's \(megabytes) MiB, render-process-mb, or a fault in the reader); the server goes on")
-                    }
+                try await workers.tried(in: process, megabytes: megabytes, doing: "reading or drawing") {
+                    try await $0.draw(settings: settings, subject: subject, seconds: seconds)
                 }
             }
         }

@@ -135,10 +135,10 @@ public final class MolshotService: Sendable {
         return response(Array(try encoder.encode(value)), type: "application/json")
     }
 
-    /// A 400 that names the parameter, from the same errors the CLI reports as `--name ...`.
     /// Whether a damaged library was logged already.
     static let corruptionLogged = Locked(false)
 
+    /// A 400 that names the parameter, from the same errors the CLI reports as `--name ...`.
     static func badRequest(_ error: Error) -> HTTPError {
         // An answer made already (a 404 inside a library read, say) goes out as it is.
         if let e = error as? HTTPError { return e }

@@ -72,6 +72,18 @@ final class RenderWorkers: Sendable {
     /// Worker `k`'s process; nil for this process's render thread.
     func process(_ k: Int) -> RenderProcess? { k == 0 ? nil : processes[k - 1] }
 
+    /// `work` in `process`; where the process ends under it, once more alone (`alone`), and where
+    /// that ends too, a 422 saying the reader stopped on the file (`doing`: what the work was, for it).
+    func tried<T: Sendable>(in process: RenderProcess, megabytes: Int, doing: String,
+                            _ work: @escaping @Sendable (RenderProcess) async throws -> T) async throws -> T {
+        do { return try await work(process) } catch is RenderProcessEnded {
+            do { return try await alone(work) } catch let ended as RenderProcessEnded {
+                throw HTTPError(.unprocessableContent, message: "the reader stopped on this file: \(ended) twice while \(doing) it "
+                                + "(past the render process's \(megabytes) MiB, render-process-mb, or a fault in the reader); the server goes on")
+            }
+        }
+    }
+
     /// `work` with the quarantine process, one request at a time: what ends it is then known to
     /// be the request's own doing.
     func alone<T: Sendable>(_ work: @Sendable (RenderProcess) async throws -> T) async throws -> T {
