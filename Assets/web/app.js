@@ -353,7 +353,7 @@ class LiveView {
 }
 
 const representations = ["auto", "ball-and-stick", "spacefill", "sticks", "lines", "cartoon", "putty", "surface"];
-const colourings = [["auto", "Automatic"], ["element", "By element"], ["chain", "By chain"], ["entity", "By entity"],
+const colourings = [["auto", "Automatic"], ["element", "By element"], ["chain", "By chain"], ["copy", "By assembly copy"], ["entity", "By entity"],
   ["rainbow", "Rainbow (N to C)"], ["secondary-structure", "By secondary structure"], ["hydrophobicity", "By hydrophobicity"],
   ["residue", "By residue"], ["bfactor", "By B-factor"], ["plddt", "By confidence (pLDDT)"]];
 

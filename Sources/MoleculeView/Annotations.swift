@@ -287,7 +287,7 @@ public struct Annotations: Sendable, Equatable {
             font.stamp(lo, color: ink, halo: halo).draw(into: &image, x: x0, baseline: baseline)
             font.stamp(hi, color: ink, halo: halo).draw(into: &image, x: x0 + barW - font.width(of: hi), baseline: baseline)
             font.stamp(title, color: ink, halo: halo).draw(into: &image, x: x0 + (barW - font.width(of: title)) / 2, baseline: y0 - Int(3 * scale) - font.descent)
-        case .plddt, .chain, .entity, .auto, .element, .secondaryStructure, .residue:
+        case .plddt, .chain, .copy, .entity, .auto, .element, .secondaryStructure, .residue:
             let entries: [(String, UInt32)]
             switch theme {
             case .plddt:
@@ -297,14 +297,17 @@ public struct Annotations: Sendable, Equatable {
                 entries = [("helix", 0xFF3333), ("strand", 0xFFD91A), ("coil", 0x33CC33)]
             case .chain:
                 let polymer = ColorTheme.polymerResidues(model)
-                let ids = model.chainIDs
+                let ids = model.depositedChainIDs
                 var shown: [(String, UInt32)] = []
-                for (k, id) in ids.enumerated() where model.chains.contains(where: { $0.id == id && $0.residues.contains { polymer[Int($0)] } }) {
+                for (k, id) in ids.enumerated() where model.chains.contains(where: { $0.deposited == id && $0.residues.contains { polymer[Int($0)] } }) {
                     shown.append(("chain \(id)", ColorTheme.chainPalette[k % ColorTheme.chainPalette.count]))
                 }
                 entries = Array(shown.prefix(12))
+            case .copy where model.chains.contains(where: { $0.copy > 0 }):
+                let copies = Set(model.chains.map(\.copy)).sorted()
+                entries = copies.prefix(12).map { ("copy \($0)", ColorTheme.chainPalette[Int(max(0, $0 - 1)) % ColorTheme.chainPalette.count]) }
             default:
-                throw RequestError(field: "legend", "keys bfactor, hydrophobicity, rainbow, plddt, secondary-structure and chain colours (not \(theme.rawValue))")
+                throw RequestError(field: "legend", "keys bfactor, hydrophobicity, rainbow, plddt, secondary-structure, chain and an assembly's copy colours (not \(theme.rawValue))")
             }
             let line = font.ascent + font.descent + Int(2 * scale), box = font.ascent
             let widest = entries.map { font.width(of: $0.0) }.max() ?? 0

@@ -9,7 +9,13 @@ public enum ColorTheme: String, Sendable, CaseIterable {
     /// polymer atom in a pale color of its chain, which the illustrated look's outlines and
     /// occlusion keep readable.
     case auto
-    case element, chain
+    case element
+    /// One colour per chain as deposited: in an assembly every copy of chain A alike (the A/B/C
+    /// of a T=3 capsid), as Mol*'s chain-id theme colours them.
+    case chain
+    /// One colour per copy an assembly's operators made (Mol*'s operator-name theme); a deposited
+    /// model, one per chain.
+    case copy
     /// One color per entity: chains with the same sequence of polymer residues share it.
     case entity
     /// Blue at each chain's first polymer residue through green to red at its last (PyMOL's
@@ -29,7 +35,7 @@ public enum ColorTheme: String, Sendable, CaseIterable {
     static let aliases: [String: ColorTheme] = [
         "spectrum": .rainbow, "ss": .secondaryStructure, "secondary": .secondaryStructure, "sstruct": .secondaryStructure,
         "cpk": .element, "atom": .element, "elem": .element, "chains": .chain, "chain-id": .chain, "entities": .entity,
-        "entity-id": .entity, "hydrophobic": .hydrophobicity, "kyte-doolittle": .hydrophobicity, "b": .bfactor,
+        "entity-id": .entity, "operator": .copy, "operator-name": .copy, "copies": .copy, "hydrophobic": .hydrophobicity, "kyte-doolittle": .hydrophobicity, "b": .bfactor,
         "b-factor": .bfactor, "residues": .residue, "resn": .residue, "confidence": .plddt, "alphafold": .plddt,
     ]
 
@@ -61,9 +67,17 @@ public enum ColorTheme: String, Sendable, CaseIterable {
         case .element:
             return model.atoms.map { ColorTheme.elementColor($0.element, elements) }
         case .chain:
-            // One color per chain id, in order of first appearance.
-            let index = Dictionary(uniqueKeysWithValues: model.chainIDs.enumerated().map { ($1, $0) })
-            let chainColor = model.chains.map { ColorTheme.chainPalette[index[$0.id]! % ColorTheme.chainPalette.count] }
+            // One color per deposited chain id, in order of first appearance.
+            let index = Dictionary(uniqueKeysWithValues: model.depositedChainIDs.enumerated().map { ($1, $0) })
+            let chainColor = model.chains.map { ColorTheme.chainPalette[index[$0.deposited]! % ColorTheme.chainPalette.count] }
+            return model.atoms.map { chainColor[Int(model.residues[Int($0.residue)].chain)] }
+        case .copy:
+            guard model.chains.contains(where: { $0.copy > 0 }) else {
+                let index = Dictionary(uniqueKeysWithValues: model.chainIDs.enumerated().map { ($1, $0) })
+                let chainColor = model.chains.map { ColorTheme.chainPalette[index[$0.id]! % ColorTheme.chainPalette.count] }
+                return model.atoms.map { chainColor[Int(model.residues[Int($0.residue)].chain)] }
+            }
+            let chainColor = model.chains.map { ColorTheme.chainPalette[Int(max(0, $0.copy - 1)) % ColorTheme.chainPalette.count] }
             return model.atoms.map { chainColor[Int(model.residues[Int($0.residue)].chain)] }
         case .entity:
             let polymer = ColorTheme.polymerResidues(model)
@@ -194,11 +208,12 @@ public enum ColorTheme: String, Sendable, CaseIterable {
         var byID: [String: UInt32] = [:]
         let palette = pale ? paleChainPalette : chainPalette
         return model.chains.map { chain in
-            if let c = byID[chain.id] { return c }
+            // Copies of one deposited chain alike, as Mol* colours an assembly.
+            if let c = byID[chain.deposited] { return c }
             guard chain.residues.contains(where: { polymer[Int($0)] }) else { return palette[0] }
             let c = palette[next % palette.count]
             next += 1
-            byID[chain.id] = c
+            byID[chain.deposited] = c
             return c
         }
     }

@@ -203,17 +203,31 @@ public enum AssemblyBuilder {
             built.bondsAreComplete = model.bondsAreComplete
             built.atoms.reserveCapacity(atomCounts(assembly, in: model).all)
             let keepBonds = !model.explicitBonds.isEmpty
+            // Chain ids placed by earlier copies: a chain keeps its id the first time it is
+            // placed, and copies after it (under later operators of its row, or in later rows,
+            // as 4zxb spells its assembly) take the operators as a suffix, so no two are alike.
+            var placed = Set<String>()
+            var copy: Int32 = 0
             for g in assembly.generators {
                 let named = Set(g.chains)
                 let chains = model.chains.filter { named.contains(key($0, assembly)) }
-                for (k, combination) in g.operators.enumerated() {
+                for combination in g.operators {
+                    copy += 1
                     let op = combination.reversed().reduce(Assembly.Operator.identity) { partial, name in
                         (assembly.operators[name] ?? .identity).after(partial)
                     }
-                    let suffix = k == 0 ? "" : "-" + combination.joined(separator: "x")
+                    let operatorName = combination.joined(separator: "x")
                     var newIndex: [Int32: Int32] = [:]
+                    var placedNow = Set<String>()
                     for chain in chains {
+                        var suffix = ""
+                        if placed.contains(chain.id) {
+                            suffix = "-" + operatorName
+                            // The same operator over the same chain in two rows: numbered by copy.
+                            if placed.contains(chain.id + suffix) { suffix += "-\(copy)" }
+                        }
                         let id = chain.id + suffix
+                        placedNow.insert(id)
                         if model.number == structure.models.first?.number, !suffix.isEmpty { renamed.append((chain.id, id)) }
                         let firstResidue = Int32(built.residues.count)
                         for r in chain.residues {
@@ -231,9 +245,14 @@ public enum AssemblyBuilder {
                             residue.chain = Int32(built.chains.count)
                             built.residues.append(residue)
                         }
-                        built.chains.append(Chain(id: id, residues: firstResidue..<Int32(built.residues.count),
-                                                  labelID: chain.labelID.isEmpty ? "" : chain.labelID + suffix, entity: chain.entity))
+                        var made = Chain(id: id, residues: firstResidue..<Int32(built.residues.count),
+                                         labelID: chain.labelID.isEmpty ? "" : chain.labelID + suffix, entity: chain.entity)
+                        made.copy = copy
+                        made.depositedID = chain.deposited
+                        made.operatorName = operatorName
+                        built.chains.append(made)
                     }
+                    placed.formUnion(placedNow)
                     // In the file's order (a dictionary's order changes from run to run, and with it the picture's ties).
                     if keepBonds {
                         for bond in model.explicitBonds {

@@ -8,6 +8,12 @@ extension Model {
         return chains.compactMap { seen.insert($0.id).inserted ? $0.id : nil }
     }
 
+    /// The chain ids as deposited (an assembly's copies of chain A answer A), in order of first appearance.
+    public var depositedChainIDs: [String] {
+        var seen = Set<String>()
+        return chains.compactMap { seen.insert($0.deposited).inserted ? $0.deposited : nil }
+    }
+
     /// A model of only the residues of the chains whose ids are in `ids`, with atoms, residues,
     /// chains and stated bonds renumbered.
     public func selecting(chains ids: Set<String>) -> Model {

@@ -10,6 +10,8 @@ import Core
 /// water), `water`, `hydrogen`, `hetatm` (`het`), `backbone` (of polymer residues), `sidechain`
 /// (protein atoms but N, CA, C, O, OXT), `modres` (modified polymer residues: MSE, PSU);
 /// `entity IDS` (mmCIF `label_entity_id`, PDB MOL_ID), `label_asym IDS` (mmCIF `label_asym_id`); `chain IDS`, `resn NAMES`, `name NAMES`, `elem SYMBOLS`
+/// (in an assembly, `chain A` is chain A in every copy and `chain A-2` the one copy, as in Mol*;
+/// `copy RANGES` and `operator NAMES` the copies an assembly's operators made)
 /// (lists joined by `+` or `,`; `*` ends a name prefix, `C*`), `resi RANGES` (`5`, `10-20`,
 /// `-3--1`, joined by `+` or `,`), `within D of S` (S included), `S around D` (PyMOL's: within D
 /// of S, S left out), `byres S` (whole residues of S); `and`, `or`, `not` (binding tighter in
@@ -31,6 +33,8 @@ public indirect enum Selection: Sendable, Equatable {
     case entity([String])
     case labelAsym([String])
     case chain([String])
+    case copy([ClosedRange<Int>])
+    case operatorName([String])
     case residueName([String])
     case atomName([String])
     case element([String])
@@ -202,18 +206,15 @@ public indirect enum Selection: Sendable, Equatable {
             case "backbone", "bb.": return .backbone
             case "sidechain", "sc.": return .sidechain
             case "chain", "c.": return .chain(try list(after: t, "chain ids"))
+            case "copy": return .copy(try ranges(after: t, "copy number"))
+            case "operator", "oper": return .operatorName(try list(after: t, "operator names"))
             case "modres", "modified": return .modified
             case "entity": return .entity(try list(after: t, "entity ids"))
             case "label_asym", "label_chain": return .labelAsym(try list(after: t, "label_asym_id values"))
             case "resn", "r.": return .residueName(try list(after: t, "residue names").map { $0.uppercased() })
             case "name", "n.": return .atomName(try list(after: t, "atom names").map { $0.uppercased() })
             case "elem", "e.", "element": return .element(try list(after: t, "element symbols").map { $0.uppercased() })
-            case "resi", "i.":
-                let items = try list(after: t, "residue numbers or ranges")
-                return .residueNumber(try items.map { item in
-                    guard let range = Parser.range(item) else { throw error(at: previous, "\(item) is not a residue number or range (like 10 or 10-20)") }
-                    return range
-                })
+            case "resi", "i.": return .residueNumber(try ranges(after: t, "residue number"))
             case "within":
                 guard let d = take(), let distance = Float(d.text), distance.isFinite, distance >= 0 else {
                     throw error(at: previous, "expected a distance in Å after within")
@@ -230,8 +231,16 @@ public indirect enum Selection: Sendable, Equatable {
             }
         }
 
+        /// Numbers and ranges after a word: `5`, `10-20`, joined by `+` or `,`.
+        mutating func ranges(after word: Token, _ noun: String) throws -> [ClosedRange<Int>] {
+            try list(after: word, "\(noun)s or ranges").map { item in
+                guard let range = Parser.range(item) else { throw error(at: previous, "\(item) is not a \(noun) or range (like 10 or 10-20)") }
+                return range
+            }
+        }
+
         static let words = ["all", "none", "polymer", "protein", "nucleic", "ligand", "water", "hydrogen", "hetatm", "backbone", "sidechain",
-                            "modres", "entity", "label_asym", "chain", "resn", "name", "elem", "resi", "within", "around", "byres", "and", "or", "not"]
+                            "modres", "entity", "label_asym", "chain", "copy", "operator", "resn", "name", "elem", "resi", "within", "around", "byres", "and", "or", "not"]
 
         /// `5`, `10-20`, `-3`, `-5--2`.
         static func range(_ item: String) -> ClosedRange<Int>? {
@@ -317,7 +326,13 @@ public indirect enum Selection: Sendable, Equatable {
                 && Selection.backboneNames.contains(atom.name.description.uppercased())
         case .sidechain:
             return Selection.aminoAcids.contains(resn) && !Selection.proteinBackbone.contains(atom.name.description.uppercased())
-        case .chain(let ids): return ids.contains(chain.id)
+        case .chain(let ids):
+            // Chain ids are matched as written (case counts), `*` ending a prefix; a copy answers to its deposited id too.
+            return ids.contains { p in
+                p.hasSuffix("*") ? chain.id.hasPrefix(p.dropLast()) || chain.deposited.hasPrefix(p.dropLast()) : chain.id == p || chain.deposited == p
+            }
+        case .copy(let ranges): return ranges.contains { $0.contains(Int(chain.copy)) }
+        case .operatorName(let names): return names.contains(chain.operatorName)
         case .residueName(let names): return Selection.matches(residue.name.description.uppercased(), names)
         case .atomName(let names): return Selection.matches(atom.name.description.uppercased(), names)
         case .element(let symbols): return symbols.contains(atom.element.symbol.uppercased())

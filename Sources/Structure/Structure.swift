@@ -201,6 +201,13 @@ public struct Chain: Sendable, Equatable {
     public var labelID: String = ""
     /// mmCIF `label_entity_id` or PDB MOL_ID; empty when the file does not say.
     public var entity: String = ""
+    /// In a built assembly, the copy this chain belongs to (1 for the first operator of the
+    /// first gen row, counting on over rows) and the chain id as deposited; 0 and empty in a
+    /// deposited model. Mol* and ChimeraX select and colour symmetry copies by these.
+    public var copy: Int32 = 0
+    public var depositedID: String = ""
+    /// The operators that made the copy (`5`, `1x61`), empty in a deposited model.
+    public var operatorName: String = ""
 
     public init(id: String, residues: Range<Int32>, labelID: String = "", entity: String = "") {
         self.id = id
@@ -208,6 +215,9 @@ public struct Chain: Sendable, Equatable {
         self.labelID = labelID
         self.entity = entity
     }
+
+    /// The chain id as deposited: `A` for A and for its copies A-2, A-5x61.
+    public var deposited: String { depositedID.isEmpty ? id : depositedID }
 }
 
 public struct Bond: Sendable, Hashable {
