@@ -229,7 +229,7 @@ public final class MoleculeLibrary {
                         .optional(structure.metadata.title.isEmpty ? nil : structure.metadata.title),
                         .optional(structure.metadata.method.isEmpty ? nil : structure.metadata.method),
                         .optional(structure.metadata.resolution), .int(p.content.modelCount), .int(content.model.atoms.count),
-                        .int(content.bonds.count), .int(Set(content.model.chains.map(\.id)).count), .int(content.model.residues.count),
+                        .int(content.bonds.count), .int(content.model.countedChainsAndResidues.chains), .int(content.model.countedChainsAndResidues.residues),
                         .int(file.raw.count), .text(MoleculeLibrary.now()), .optional(file.owner), .int(file.isPrivate ? 1 : 0),
                         .text(file.sha256), .text(file.scope))
             try insert.run()
@@ -620,8 +620,8 @@ public final class MoleculeLibrary {
                                   .optional(structure.metadata.title.isEmpty ? nil : structure.metadata.title),
                                   .optional(structure.metadata.method.isEmpty ? nil : structure.metadata.method),
                                   .optional(structure.metadata.resolution), .int(content.modelCount), .int(content.model.atoms.count),
-                                  .int(content.bonds.count), .int(Set(content.model.chains.map(\.id)).count),
-                                  .int(content.model.residues.count), .int(id)).run()
+                                  .int(content.bonds.count), .int(content.model.countedChainsAndResidues.chains),
+                                  .int(content.model.countedChainsAndResidues.residues), .int(id)).run()
                     try database.statement("INSERT INTO originals (molecule, bytes, codec) VALUES (?, ?, ?)")
                         .bind(.int(id), .blob(p.original), .text(p.originalCodec)).run()
                     try database.statement("INSERT INTO compact_models (molecule, bytes) VALUES (?, ?)").bind(.int(id), .blob(p.compact)).run()

@@ -11,13 +11,16 @@ public final class MoleculeSource: Sendable {
     public let maxBytes: Int
     /// Fetches `pdb:` entries the library lacks; nil refuses them.
     public let archive: PDBArchive?
+    /// Which alternate locations files are read with (the library's molecules were read with the first).
+    public let altloc: AltLocChoice
     /// The library, opened on first use; `Handed`: used only inside this lock, by one caller at a time.
     private let library = Locked<Handed<MoleculeLibrary>?>(nil)
 
-    public init(libraryPath: String, maxBytes: Int = FileInput.defaultLimit, archive: PDBArchive? = nil) {
+    public init(libraryPath: String, maxBytes: Int = FileInput.defaultLimit, archive: PDBArchive? = nil, altloc: AltLocChoice = .first) {
         self.libraryPath = libraryPath
         self.maxBytes = maxBytes
         self.archive = archive
+        self.altloc = altloc
     }
 
     public static func isEntry(_ spec: String) -> Bool { spec.hasPrefix("lib:") || spec.hasPrefix("pdb:") }
@@ -45,6 +48,7 @@ public final class MoleculeSource: Sendable {
         let raw = try FileInput.readAll(path: spec, limit: maxBytes)
         var options = StructureFile.Options()
         options.maxBytes = maxBytes
+        options.altloc = altloc
         return (try StructureFile.decode(raw, source: spec, options: options), FNV1a.hash(raw))
     }
 

@@ -27,6 +27,18 @@ public struct RenderRequest: Sendable, Equatable {
         case orient
         /// The file's own axes, fitted to the bounding sphere.
         case file
+        /// Down an assembly's 5-, 3- or 2-fold symmetry axis (an icosahedral capsid's are all
+        /// three; `orient` takes the 5-fold where there is one); as `orient` where there is none.
+        case fivefold = "5fold", threefold = "3fold", twofold = "2fold"
+
+        var fold: Int? {
+            switch self {
+            case .fivefold: 5
+            case .threefold: 3
+            case .twofold: 2
+            case .orient, .file: nil
+            }
+        }
     }
     public var view = View.orient
     /// Degrees about the screen's x, y and z axes, in that order, after the fitted view.
@@ -67,6 +79,8 @@ public struct RenderRequest: Sendable, Equatable {
     public var pngLevel = 1
     /// Input files larger than this once inflated are refused.
     public var maxBytes = FileInput.defaultLimit
+    /// Which alternate locations a file is read with.
+    public var altloc = AltLocChoice.first
     /// Which molecule: the file's coordinates or one of its biological assemblies.
     public var assembly = AssemblyChoice.auto
     /// The atoms the view turns to and fits (PyMOL's `orient SELECTION`), with the text as given.
@@ -138,9 +152,9 @@ public struct RenderRequest: Sendable, Equatable {
     /// fitted to the atoms as that rotation shows them (or to the bounding sphere), zoomed and panned.
     public func camera(for prepared: PreparedMolecule) -> Camera {
         if let focus, let camera = FocusView.camera(focus.selection, in: prepared, request: self) { return camera }
-        guard view == .orient else { return camera(fittedTo: prepared.fittedCamera) }
+        guard view != .file else { return camera(fittedTo: prepared.fittedCamera) }
         var turned = Camera(center: .zero, radius: 1)
-        turned.rotation = prepared.principalAxes
+        turned.rotation = symmetryView(prepared.model.symmetryAxes) ?? prepared.principalAxes
         turned.rotate(degreesX: rotate.x, degreesY: rotate.y, degreesZ: rotate.z)
         var camera = Camera.fitted(spheres: prepared.geometry.extentSpheres, rotation: turned.rotation)
         if perspective { camera.projection = .perspective(fieldOfView: 30) }
@@ -149,11 +163,30 @@ public struct RenderRequest: Sendable, Equatable {
         return camera
     }
 
+    /// Down the symmetry axis `view` asks for (the 5-fold of an icosahedral assembly unasked),
+    /// with the nearest other axis up the picture; nil where the model has no such axis.
+    func symmetryView(_ axes: [Int: SIMD3<Float>]) -> Quaternion? {
+        let fold = view.fold ?? (axes[5] != nil && axes[3] != nil ? 5 : nil)
+        guard let fold, let toward = axes[fold] else { return nil }
+        // Up: another fold's axis made square to the view (a 5-fold view with a 2-fold up, as the EMDB shows capsids), else y.
+        let candidates = [2, 3, 5].filter { $0 != fold }.compactMap { axes[$0] } + [SIMD3<Float>(0, 1, 0), SIMD3<Float>(1, 0, 0)]
+        for c in candidates {
+            var up = c - (c * toward).sum() * toward
+            let n = (up * up).sum().squareRoot()
+            guard n > 1e-3 else { continue }
+            up /= n
+            let right = SIMD3(up.y * toward.z - up.z * toward.y, up.z * toward.x - up.x * toward.z, up.x * toward.y - up.y * toward.x)
+            return Quaternion(rows: (right, up, toward))
+        }
+        return nil
+    }
+
     public var pngEncoder: PNGEncoder { PNGEncoder(level: pngLevel, filter: pngLevel <= 1 ? .up : .adaptive) }
 
     public var structureOptions: StructureFile.Options {
         var o = StructureFile.Options()
         o.maxBytes = maxBytes
+        o.altloc = altloc
         return o
     }
 
@@ -240,8 +273,9 @@ public struct RenderRequest: Sendable, Equatable {
             r.shows.append(try Show(parsing: v))
             r.modes = [.shows]
         },
-        Field(name: "view", help: "orient (the default: the largest spread across the picture, the next up it, fitted to the atoms) "
-              + "or file (the file's own axes, fitted to a sphere around the atoms).", isFlag: false) { r, v throws(RequestError) in
+        Field(name: "view", help: "orient (the default: the largest spread across the picture, the next up it, fitted to the atoms; "
+              + "an icosahedral assembly down a 5-fold axis), file (the file's own axes, fitted to a sphere around the atoms), "
+              + "or 5fold, 3fold, 2fold (down an assembly's symmetry axis of that fold, where it has one).", isFlag: false) { r, v throws(RequestError) in
             r.view = try choice(v, field: "view")
         },
         Field(name: "focus", help: "A selection to turn to and fit the view to, as PyMOL's orient SELECTION (a ligand, a chain, "
@@ -378,6 +412,15 @@ public struct RenderRequest: Sendable, Equatable {
                 throw RequestError(field: "assembly", "expected auto, model or an assembly id (got \(Excerpt.of(v, length: 40)))")
             }
             r.assembly = AssemblyChoice(text)
+        },
+        Field(name: "altloc", help: "Which alternate locations a file is read with: first (the default: at each residue, the "
+              + "alternate listed first, as gemmi and biotite keep it), occupancy (the one of highest occupancy), all (every atom "
+              + "record, counted and exported; pictures draw the first), or one id (A, B: that one where a residue has it).",
+              isFlag: false) { r, v throws(RequestError) in
+            guard let choice = AltLocChoice(parsing: v) else {
+                throw RequestError(field: "altloc", "expected first, occupancy, all or one alternate location id such as A (got \(Excerpt.of(v, length: 40)))")
+            }
+            r.altloc = choice
         },
         Field(name: "max-bytes", help: "Refuse input files larger than this many bytes once inflated (default 2 GiB).",
               isFlag: false) { r, v throws(RequestError) in

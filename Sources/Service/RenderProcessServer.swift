@@ -23,13 +23,14 @@ struct PictureLimits: Sendable {
     var maxAtoms: Int
 
     /// The structure `subject` names; 400 for a file that cannot be read.
-    func load(_ subject: ImageSubject) throws -> Structure {
+    func load(_ subject: ImageSubject, altloc: AltLocChoice = .first) throws -> Structure {
         do {
             switch subject {
             case .library(let id): return try library.reading { try $0.load(String(id)).structure }
             case .upload(let bytes, let name):
                 var options = StructureFile.Options()
                 options.maxBytes = maxBytes
+                options.altloc = altloc
                 return try StructureFile.decode(bytes, source: name, options: options)
             }
         } catch { throw MolshotService.badRequest(error) }
@@ -59,7 +60,7 @@ struct PictureLimits: Sendable {
 
     /// `subject` read, checked and made ready to draw as `view` asks.
     func picture(_ subject: ImageSubject, _ view: RenderRequest, perception: BondPerception) throws -> (MoleculePicture, atoms: Int) {
-        let structure = try molecule(try load(subject), view)
+        let structure = try molecule(try load(subject, altloc: view.altloc), view)
         do {
             return (try MoleculePicture(structure, mode: try view.singleMode(), request: view, perception: perception),
                     structure.models.first?.atoms.count ?? 0)

@@ -198,9 +198,11 @@ public enum AssemblyBuilder {
         var out = structure
         out.models = []
         var renamed: [(from: String, to: String)] = []
+        let axes = SymmetryAxes.find(in: assembly)
         for model in structure.models {
             var built = Model(number: model.number)
             built.bondsAreComplete = model.bondsAreComplete
+            built.symmetryAxes = axes
             built.atoms.reserveCapacity(atomCounts(assembly, in: model).all)
             let keepBonds = !model.explicitBonds.isEmpty
             // Chain ids placed by earlier copies: a chain keeps its id the first time it is

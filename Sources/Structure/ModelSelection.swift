@@ -14,6 +14,22 @@ extension Model {
         return chains.compactMap { seen.insert($0.deposited).inserted ? $0.deposited : nil }
     }
 
+    /// Chains and residues as the RCSB counts an entry: waters and single-atom ions left out, and
+    /// a chain id holding nothing else not counted.
+    public var countedChainsAndResidues: (chains: Int, residues: Int) {
+        var ids = Set<String>()
+        var residueCount = 0
+        for chain in chains {
+            for r in chain.residues {
+                let residue = residues[Int(r)]
+                if residue.isWater || (residue.isLigand && residue.atoms.count == 1) { continue }
+                residueCount += 1
+                ids.insert(chain.id)
+            }
+        }
+        return (ids.count, residueCount)
+    }
+
     /// A model of only the residues of the chains whose ids are in `ids`, with atoms, residues,
     /// chains and stated bonds renumbered.
     public func selecting(chains ids: Set<String>) -> Model {
@@ -24,6 +40,7 @@ extension Model {
     public func keeping(atoms mask: [Bool]) -> Model {
         var out = Model(number: number)
         out.bondsAreComplete = bondsAreComplete
+        out.symmetryAxes = symmetryAxes
         var newIndex = [Int32](repeating: -1, count: atoms.count)
         for chain in chains {
             let firstResidue = Int32(out.residues.count)

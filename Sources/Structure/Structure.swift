@@ -25,6 +25,8 @@ public struct Structure: Sendable {
     /// Residue names the file says are modified polymer residues, with their parents (MODRES,
     /// `_pdbx_struct_mod_residue`).
     public var statedModifications: [ShortName: ShortName] = [:]
+    /// Atom records of alternate locations the reading rule left out (`AltLocChoice`), over every model.
+    public var alternatesLeftAside = 0
 
     public init(format: Format) { self.format = format }
 }
@@ -262,6 +264,9 @@ public struct Model: Sendable {
     public var bondsAreDistinct = false
     /// Radii per atom in angstroms where the file states them (PQR); spacefill draws them.
     public var radii: [Float]?
+    /// In a built assembly with point symmetry, an axis for each fold (2, 3, 5) its operators
+    /// turn about (`SymmetryAxes`): the views `--view 5fold` and the like look down them.
+    public var symmetryAxes: [Int: SIMD3<Float>] = [:]
 
     public init(number: Int) { self.number = number }
 }

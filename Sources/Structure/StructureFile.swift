@@ -6,6 +6,8 @@ public enum StructureFile {
         /// Most bytes a file may hold once inflated.
         public var maxBytes = FileInput.defaultLimit
         public var format: Structure.Format?
+        /// Which alternate locations are kept (the first, as the archive's tools keep them).
+        public var altloc = AltLocChoice.first
         public init() {}
     }
 
@@ -16,7 +18,7 @@ public enum StructureFile {
     /// Parses a file's bytes as read from disk, inflating gzip first; `source` names it in errors.
     public static func decode(_ raw: [UInt8], source path: String, options: Options = Options()) throws -> Structure {
         guard raw.count >= 2 && raw[0] == 0x1F && raw[1] == 0x8B else {
-            return try parse(raw, source: path, format: options.format)
+            return try parse(raw, source: path, format: options.format, altloc: options.altloc)
         }
         let format = options.format ?? formatFromName(path)
         if format == .pdb && raw.count >= 1 << 16 {
@@ -26,14 +28,15 @@ public enum StructureFile {
             let result = Result { () throws -> Structure in
                 try checkText(head, source: path)
                 var structure = try PDBReader.read(feed.bytes, source: path, feed: feed)
-                structure.markModifiedResidues()
+                structure.finishReading(altloc: options.altloc)
                 return structure
             }
             feed.finish()
             if let failure = feed.failure { throw failure }
             if !feed.overflowed { return try result.get() }
         }
-        return try parse(StructureError.reading { try FileInput.inflate(raw, source: path, limit: options.maxBytes) }, source: path, format: format)
+        return try parse(StructureError.reading { try FileInput.inflate(raw, source: path, limit: options.maxBytes) }, source: path, format: format,
+                         altloc: options.altloc)
     }
 
     static func checkText(_ head: UnsafeBufferPointer<UInt8>, source: String) throws {
@@ -43,7 +46,7 @@ public enum StructureFile {
     }
 
     /// Parses bytes already in memory (inflated if they were gzip).
-    public static func parse(_ bytes: [UInt8], source: String, format: Structure.Format? = nil) throws -> Structure {
+    public static func parse(_ bytes: [UInt8], source: String, format: Structure.Format? = nil, altloc: AltLocChoice = .first) throws -> Structure {
         guard !bytes.isEmpty else { throw StructureError(file: source, line: nil, message: "is empty") }
         var structure = try bytes.withUnsafeBufferPointer { b in
             if format == nil || format == .mmcif, BinaryCIF.looksLike(b) {
@@ -61,7 +64,7 @@ public enum StructureFile {
             case .pqr: return try PQRReader.read(b, source: source)
             }
         }
-        structure.markModifiedResidues()
+        structure.finishReading(altloc: altloc)
         return structure
     }
 

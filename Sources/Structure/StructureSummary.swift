@@ -2,8 +2,11 @@
 public struct StructureSummary: Codable, Sendable, Equatable {
     public struct ChainSummary: Codable, Sendable, Equatable {
         public var id: String
+        /// Residues but waters and single-atom ions, as the RCSB counts them.
         public var residues: Int
         public var atoms: Int
+        /// Waters with this chain id, counted apart.
+        public var waters: Int = 0
         /// The entity of the chain's polymer (or of its first group), where the file says.
         public var entity: String?
         /// One letter a polymer residue as observed, modified residues as their parent; nil for no polymer.
@@ -46,6 +49,8 @@ public struct StructureSummary: Codable, Sendable, Equatable {
     /// Atom records of the first model, every alternate location counted.
     public var atoms: Int
     public var atomsAllModels: Int
+    /// Atom records of alternate locations the reading rule left aside (`--altloc`), all models.
+    public var alternatesLeftAside = 0
     public var chains: [ChainSummary]
     public var ligands: [LigandSummary]
     public var waters: Int
@@ -68,6 +73,7 @@ public struct StructureSummary: Codable, Sendable, Equatable {
         try c.encode(models, forKey: .models)
         try c.encode(atoms, forKey: .atoms)
         try c.encode(atomsAllModels, forKey: .atomsAllModels)
+        try c.encode(alternatesLeftAside, forKey: .alternatesLeftAside)
         try c.encode(chains, forKey: .chains)
         try c.encode(ligands, forKey: .ligands)
         try c.encode(waters, forKey: .waters)
@@ -89,6 +95,7 @@ public struct StructureSummary: Codable, Sendable, Equatable {
         let first = structure.models.first ?? Model(number: 1)
         atoms = first.atoms.count
         atomsAllModels = structure.models.reduce(0) { $0 + $1.atoms.count }
+        alternatesLeftAside = structure.alternatesLeftAside
 
         var chainOrder: [String] = []
         var byID: [String: ChainSummary] = [:]
@@ -102,7 +109,11 @@ public struct StructureSummary: Codable, Sendable, Equatable {
             }
             for r in chain.residues {
                 let residue = first.residues[Int(r)]
-                byID[chain.id]!.residues += 1
+                if residue.isWater {
+                    byID[chain.id]!.waters += 1
+                } else if !(residue.isLigand && residue.atoms.count == 1) {
+                    byID[chain.id]!.residues += 1
+                }
                 byID[chain.id]!.atoms += residue.atoms.count
                 if !residue.isWater && !residue.isLigand, let letter = ResidueLetters.letter(residue.name) {
                     byID[chain.id]!.sequence = (byID[chain.id]!.sequence ?? "") + String(letter)
@@ -122,7 +133,8 @@ public struct StructureSummary: Codable, Sendable, Equatable {
             byID[id]!.entity = first.chains.first(where: { $0.id == id && !$0.entity.isEmpty })?.entity
                 ?? structure.entities.first(where: { $0.chains.contains(id) })?.id
         }
-        chains = structure.format.isSmallMolecule ? [] : chainOrder.map { byID[$0]! }
+        // A chain id of waters alone (a PDB file's blank-chain waters) is no chain: its waters are counted apart.
+        chains = structure.format.isSmallMolecule ? [] : chainOrder.map { byID[$0]! }.filter { $0.residues > 0 || $0.waters == 0 }
         ligands = ligandOrder.map { LigandSummary(name: $0, count: ligandCounts[$0]!, chemicalName: structure.componentNames[$0]) }
         entities = structure.entities
         assemblies = structure.assemblies.map { a in
@@ -150,10 +162,13 @@ public struct StructureSummary: Codable, Sendable, Equatable {
         if let resolution { lines.append("resolution: \(resolution) Å") }
         lines.append("models:     \(models)")
         lines.append("atoms:      \(atoms)" + (models > 1 ? " in model 1, \(atomsAllModels) in all models" : ""))
+        if alternatesLeftAside > 0 {
+            lines.append("altlocs:    \(alternatesLeftAside) atom records of other alternate locations left aside (--altloc all keeps them)")
+        }
         if !chains.isEmpty {
             lines.append("chains:     \(chains.count)")
             for chain in chains {
-                lines.append("  \(Model.shown(chain: chain.id)): \(chain.residues) residues, \(chain.atoms) atoms")
+                lines.append("  \(Model.shown(chain: chain.id)): \(chain.residues) residues, \(chain.atoms) atoms" + (chain.waters > 0 ? " (\(chain.waters) waters)" : ""))
             }
         }
         if !ligands.isEmpty {

@@ -178,6 +178,14 @@ struct InputOptions: ParsableArguments {
     @Option(help: ArgumentHelp(RenderRequest.help("assembly"), valueName: "auto|model|ID"))
     var assembly: String?
 
+    @Option(help: ArgumentHelp(RenderRequest.help("altloc"), valueName: "first|occupancy|all|ID"))
+    var altloc: String?
+
+    /// The alternate locations asked for, or the first.
+    func altlocChoice() throws(RequestError) -> AltLocChoice {
+        try RenderRequest(altloc.map { [("altloc", $0)] } ?? []).altloc
+    }
+
     /// The assembly asked for, or `fallback` where none was given.
     func assemblyChoice(default fallback: AssemblyChoice = .auto) throws(RequestError) -> AssemblyChoice {
         guard let assembly else { return fallback }
@@ -199,13 +207,14 @@ struct InputOptions: ParsableArguments {
 
     /// Where structures named by path, `lib:` or `pdb:` come from.
     func source() throws -> MoleculeSource {
-        MoleculeSource(libraryPath: libraryPath, maxBytes: try limit(), archive: PDBArchive.fromEnvironment())
+        MoleculeSource(libraryPath: libraryPath, maxBytes: try limit(), archive: PDBArchive.fromEnvironment(), altloc: try altlocChoice())
     }
 
     func validate() throws {
         do {
             _ = try limit()
             _ = try assemblyChoice()
+            _ = try altlocChoice()
         } catch { throw ValidationError(CLIFailure.message(error)) }
     }
 }
