@@ -2,8 +2,8 @@ import Core
 import Foundation
 
 /// One-letter codes of polymer residues and the parents of modified ones: the standard table,
-/// and `Assets/ccd-parents.tsv` (the Chemical Component Dictionary's 1,994 components with a
-/// `mon_nstd_parent_comp_id`: MSE is MET, PSU is U).
+/// and `Assets/ccd-parents.tsv` (the Chemical Component Dictionary's 2,044 components with a
+/// `mon_nstd_parent_comp_id`, MSE is MET, PSU is U, and its D-amino acids, DPR is PRO).
 public enum ResidueLetters {
     static let standard: [ShortName: Character] = {
         let pairs: [(String, Character)] = [
@@ -67,16 +67,21 @@ extension Structure {
                 for r in chain.residues {
                     let residue = model.residues[Int(r)]
                     if residue.isWater || ResidueLetters.isStandard(residue.name) { continue }
-                    guard let parent = statedModifications[residue.name] ?? ResidueLetters.parent(of: residue.name) else { continue }
                     let inPolymer = residue.labelSeq > 0 || (hasStandard && (format != .mmcif || chain.labelID.isEmpty))
-                    if inPolymer { model.residues[Int(r)].parent = parent }
+                    if let parent = statedModifications[residue.name] ?? ResidueLetters.parent(of: residue.name) {
+                        if inPolymer { model.residues[Int(r)].parent = parent }
+                    } else if residue.labelSeq > 0 || (hasStandard && model.linksNeighbour(Int(r), in: chain)) {
+                        // A cap (ACE, NH2) or other group of the polymer with no parent: its own
+                        // parent, so it stays with the chain and is no ligand.
+                        model.residues[Int(r)].parent = residue.name
+                    }
                 }
             }
             models[m] = model
         }
     }
 
-    /// Modified residues of the first model by name: parent and copies.
+    /// Modified residues of the first model by name: parent and copies (a cap is its own parent).
     public var modifiedResidues: [(name: String, parent: String, count: Int)] {
         guard let model = models.first else { return [] }
         var order: [ShortName] = []
@@ -86,5 +91,27 @@ extension Structure {
             counts[r.name, default: (r.parent, 0)].1 += 1
         }
         return order.map { (name: $0.description, parent: counts[$0]!.0.description, count: counts[$0]!.1) }
+    }
+}
+
+extension Model {
+    /// Whether residue `r` of `chain` is bonded to the standard residue beside it as a polymer
+    /// continues: one of its atoms within 1.75 Å of the previous residue's C (a C-terminal cap,
+    /// NH2) or of the next residue's N (an N-terminal cap, ACE), the residues numbered one apart.
+    func linksNeighbour(_ r: Int, in chain: Chain) -> Bool {
+        let residue = residues[r]
+        func atom(_ name: ShortName, of k: Int) -> SIMD3<Float>? {
+            residues[k].atoms.first { atoms[Int($0)].name == name }.map { atoms[Int($0)].position }
+        }
+        func near(_ p: SIMD3<Float>) -> Bool {
+            residue.atoms.contains { i in let d = atoms[Int(i)].position - p; return (d * d).sum() <= 1.75 * 1.75 }
+        }
+        if r > Int(chain.residues.lowerBound), ResidueLetters.aminoAcid(residues[r - 1].standardName),
+           residues[r - 1].number + 1 == residue.number || residues[r - 1].number == residue.number,
+           let c = atom(ShortName("C"), of: r - 1), near(c) { return true }
+        if r + 1 < Int(chain.residues.upperBound), ResidueLetters.aminoAcid(residues[r + 1].standardName),
+           residues[r + 1].number - 1 == residue.number || residues[r + 1].number == residue.number,
+           let n = atom(ShortName("N"), of: r + 1), near(n) { return true }
+        return false
     }
 }

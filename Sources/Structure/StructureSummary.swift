@@ -176,7 +176,7 @@ public struct StructureSummary: Codable, Sendable, Equatable {
         }
         if waters > 0 { lines.append("waters:     \(waters)") }
         if !modifiedResidues.isEmpty {
-            lines.append("modified:   " + modifiedResidues.map { "\($0.name) (\($0.parent))" + ($0.count > 1 ? " x\($0.count)" : "") }.joined(separator: ", "))
+            lines.append("modified:   " + modifiedResidues.map { "\($0.name) (\($0.parent == $0.name ? "cap" : $0.parent))" + ($0.count > 1 ? " x\($0.count)" : "") }.joined(separator: ", "))
         }
         if !entities.isEmpty {
             lines.append("entities:   \(entities.count)")
