@@ -106,6 +106,8 @@ public enum EntryImages {
 
     enum LegendRule {
         case chains, entities, fixed([LegendItem]), none
+        /// The one entity a picture highlights.
+        case entity(String)
     }
 
     /// The entry's id for file names: the file's entry id, lower case, else the file's name.
@@ -174,14 +176,20 @@ public enum EntryImages {
                 }
                 let choice: AssemblyChoice = holder.map { .id($0.id) } ?? .model
                 let stem = "entity_\(safe(e.id))"
-                guard let r = request([("assembly", holder?.id ?? "model"), ("show", "auto \(RenderRequest.paleGrey): not entity \(e.id)"),
-                                       ("show", "auto entity: entity \(e.id)")]) else { continue }
+                // Waters never; an ion (single-atom entity) as spheres of its size over cartoons, so
+                // that it is seen and not buried in the rest's spacefill.
+                let ion = model.chains.contains { $0.entity == e.id } && model.chains.filter { $0.entity == e.id }.allSatisfy { chain in
+                    chain.residues.allSatisfy { model.residues[Int($0)].atoms.count == 1 }
+                }
+                let rest = ion ? "cartoon" : "auto"
+                guard let r = request([("assembly", holder?.id ?? "model"), ("show", "\(rest) \(RenderRequest.paleGrey): not entity \(e.id) and not water"),
+                                       ("show", "\(ion ? "spacefill" : "auto") entity: entity \(e.id)")]) else { continue }
                 var c = caption(.entity, stem, assembly: holder?.id ?? "model", coloring: "entity",
                                 text: "Entity \(e.id)\(e.description.isEmpty ? "" : " (\(e.description))") of \(upper) in "
                                     + (holder.map { "assembly \($0.id)" } ?? "the deposited model") + ", the rest pale")
                 c.entity = e.id
                 c.entityName = e.description.isEmpty ? nil : e.description
-                specs.append(Spec(settings: settings, kind: .entity, stem: stem, assembly: choice, request: r, caption: c, legend: .entities, views: options.views))
+                specs.append(Spec(settings: settings, kind: .entity, stem: stem, assembly: choice, request: r, caption: c, legend: .entity(e.id), views: options.views))
             }
         }
         if options.kinds.contains(.ligand) {
@@ -356,6 +364,11 @@ public enum EntryImages {
         switch rule {
         case .none: return []
         case .fixed(let items): return items
+        case .entity(let id):
+            guard let e = molecule.entities.first(where: { $0.id == id }),
+                  let first = model.atoms.indices.first(where: { model.chains[Int(model.residues[Int(model.atoms[$0].residue)].chain)].entity == id }),
+                  first < prepared.atomColors.count else { return [] }
+            return [LegendItem(color: hex(prepared.atomColors[first]), label: "entity \(id)" + (e.description.isEmpty ? "" : ": \(e.description)"))]
         case .chains, .entities:
             var out: [LegendItem] = []
             var seen = Set<String>()

@@ -66,7 +66,7 @@ final class BondTests: XCTestCase {
 
     func testNeverABondBetweenDifferentAlternateLocations() throws {
         for file in ["1orc.pdb", "quoted.cif"] {
-            let m = try Fixtures.load(file).models[0]
+            let m = try Fixtures.loadAll(file).models[0]
             let bonds = perception.bonds(of: m)
             for b in bonds {
                 let x = m.atoms[Int(b.a)].altLoc, y = m.atoms[Int(b.b)].altLoc
@@ -74,7 +74,7 @@ final class BondTests: XCTestCase {
             }
         }
         // quoted.cif: O5' bonds to both C5' A and C5' B, and each to C4'; never A to B.
-        XCTAssertEqual(perception.bonds(of: try Fixtures.load("quoted.cif").models[0]).count, 4)
+        XCTAssertEqual(perception.bonds(of: try Fixtures.loadAll("quoted.cif").models[0]).count, 4)
     }
 
     func testDistanceRuleOnTheGridFindsWhatBruteForceFinds() throws {

@@ -10,6 +10,15 @@ enum Fixtures {
 
     static func load(_ name: String) throws -> Structure { try StructureFile.load(path: path(name)) }
 
+    /// Every atom record, alternate locations included (`--altloc all`): what a reader's own tests look at.
+    static func loadAll(_ name: String) throws -> Structure { try loadAll(path: path(name)) }
+
+    static func loadAll(path: String) throws -> Structure {
+        var options = StructureFile.Options()
+        options.altloc = .all
+        return try StructureFile.load(path: path, options: options)
+    }
+
     /// `../shared/corpus` beside the checkout, or `$MOLSHOT_CORPUS`; nil where absent.
     static let corpus: URL? = {
         let env = ProcessInfo.processInfo.environment["MOLSHOT_CORPUS"]

@@ -13,7 +13,7 @@ final class MMCIFReaderTests: XCTestCase {
     }
 
     func testQuotedAndMultiLineValuesAndAltLocs() throws {
-        let s = try Fixtures.load("quoted.cif")
+        let s = try Fixtures.loadAll("quoted.cif")
         XCTAssertEqual(s.metadata.title, "A title on a text field that spans two lines")
         XCTAssertEqual(s.metadata.method, "X-RAY DIFFRACTION")
         XCTAssertEqual(s.metadata.resolution, 1.8)

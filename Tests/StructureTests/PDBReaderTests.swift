@@ -100,8 +100,11 @@ final class PDBReaderTests: XCTestCase {
     }
 
     func testAlternateLocationsAndInsertionCodes() throws {
-        let m = try Fixtures.load("1orc.pdb").models[0]
+        let m = try Fixtures.loadAll("1orc.pdb").models[0]
         XCTAssertEqual(m.atoms.count, 559)
+        let first = try Fixtures.load("1orc.pdb")
+        XCTAssertEqual(first.models[0].atoms.count, 553, "read by default with the first alternate of each")
+        XCTAssertEqual(first.alternatesLeftAside, 6)
         let alternates = m.atoms.filter { $0.altLoc != 0 }
         XCTAssertEqual(alternates.count, 12)
         XCTAssertEqual(Set(alternates.map(\.altLoc)), [UInt8(ascii: "A"), UInt8(ascii: "B")])
