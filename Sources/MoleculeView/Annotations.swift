@@ -295,17 +295,16 @@ public struct Annotations: Sendable, Equatable {
                            ("< 50", ColorTheme.plddtColor(40))]
             case .secondaryStructure:
                 entries = [("helix", 0xFF3333), ("strand", 0xFFD91A), ("coil", 0x33CC33)]
-            case .chain:
+            case .chain, .copy:
+                // Deposited chains (copies alike), or every chain as built.
                 let polymer = ColorTheme.polymerResidues(model)
-                let ids = model.depositedChainIDs
+                let byCopy = theme == .copy
+                let ids = byCopy ? model.chainIDs : model.depositedChainIDs
                 var shown: [(String, UInt32)] = []
-                for (k, id) in ids.enumerated() where model.chains.contains(where: { $0.deposited == id && $0.residues.contains { polymer[Int($0)] } }) {
+                for (k, id) in ids.enumerated() where model.chains.contains(where: { (byCopy ? $0.id : $0.deposited) == id && $0.residues.contains { polymer[Int($0)] } }) {
                     shown.append(("chain \(id)", ColorTheme.chainPalette[k % ColorTheme.chainPalette.count]))
                 }
                 entries = Array(shown.prefix(12))
-            case .copy where model.chains.contains(where: { $0.copy > 0 }):
-                let copies = Set(model.chains.map(\.copy)).sorted()
-                entries = copies.prefix(12).map { ("copy \($0)", ColorTheme.chainPalette[Int(max(0, $0 - 1)) % ColorTheme.chainPalette.count]) }
             default:
                 throw RequestError(field: "legend", "keys bfactor, hydrophobicity, rainbow, plddt, secondary-structure, chain and an assembly's copy colours (not \(theme.rawValue))")
             }

@@ -13,8 +13,8 @@ public enum ColorTheme: String, Sendable, CaseIterable {
     /// One colour per chain as deposited: in an assembly every copy of chain A alike (the A/B/C
     /// of a T=3 capsid), as Mol*'s chain-id theme colours them.
     case chain
-    /// One colour per copy an assembly's operators made (Mol*'s operator-name theme); a deposited
-    /// model, one per chain.
+    /// One colour per chain of each copy an assembly's operators made (A, A-2, A-3 apart; Mol*'s
+    /// chain-instance colouring); a deposited model, as `chain`.
     case copy
     /// One color per entity: chains with the same sequence of polymer residues share it.
     case entity
@@ -72,12 +72,9 @@ public enum ColorTheme: String, Sendable, CaseIterable {
             let chainColor = model.chains.map { ColorTheme.chainPalette[index[$0.deposited]! % ColorTheme.chainPalette.count] }
             return model.atoms.map { chainColor[Int(model.residues[Int($0.residue)].chain)] }
         case .copy:
-            guard model.chains.contains(where: { $0.copy > 0 }) else {
-                let index = Dictionary(uniqueKeysWithValues: model.chainIDs.enumerated().map { ($1, $0) })
-                let chainColor = model.chains.map { ColorTheme.chainPalette[index[$0.id]! % ColorTheme.chainPalette.count] }
-                return model.atoms.map { chainColor[Int(model.residues[Int($0.residue)].chain)] }
-            }
-            let chainColor = model.chains.map { ColorTheme.chainPalette[Int(max(0, $0.copy - 1)) % ColorTheme.chainPalette.count] }
+            // One color per chain as built, in order of first appearance: A, B, A-2, B-2 apart.
+            let index = Dictionary(uniqueKeysWithValues: model.chainIDs.enumerated().map { ($1, $0) })
+            let chainColor = model.chains.map { ColorTheme.chainPalette[index[$0.id]! % ColorTheme.chainPalette.count] }
             return model.atoms.map { chainColor[Int(model.residues[Int($0.residue)].chain)] }
         case .entity:
             let polymer = ColorTheme.polymerResidues(model)

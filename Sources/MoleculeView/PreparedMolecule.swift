@@ -158,11 +158,13 @@ public struct PreparedMolecule: Sendable {
     /// show is left out; views that zoom in later (replay, live sessions) and exports keep it all.
     public init(_ structure: Structure, mode: DrawMode, request: RenderRequest, perception: BondPerception, fixedView: Bool = true) throws {
         let scale = fixedView ? PreparedMolecule.pixelsPerÅngström(structure, request) : nil
+        // A predicted model (AlphaFold, ModelCIF) opens in its confidence colours, as the AlphaFold DB shows it.
+        let color = request.color == .theme(.auto) && structure.metadata.predicted ? AtomColoring.theme(.plddt) : request.color
         if mode == Show.mode {
-            try self.init(structure, shows: request.shows, color: request.color, filter: request.filter, perception: perception,
+            try self.init(structure, shows: request.shows, color: color, filter: request.filter, perception: perception,
                           pixelsPerÅngström: scale)
         } else {
-            try self.init(structure, mode: mode, color: request.color, filter: request.filter, perception: perception,
+            try self.init(structure, mode: mode, color: color, filter: request.filter, perception: perception,
                           pixelsPerÅngström: scale)
         }
         for k in geometry.meshes.indices where geometry.meshes[k].name == Surface.name {

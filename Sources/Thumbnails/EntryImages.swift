@@ -159,7 +159,8 @@ public enum EntryImages {
             for a in buildable {
                 for coloring in ["chain", "entity"] {
                     let stem = "assembly_\(safe(a.id))_\(coloring)"
-                    guard let r = request([("assembly", a.id), ("color", coloring)]) else { continue }
+                    // Each chain of each copy apart, as pdb-images colours an assembly by chain.
+                    guard let r = request([("assembly", a.id), ("color", coloring == "chain" ? "copy" : coloring)]) else { continue }
                     let details = a.details.isEmpty ? "" : " (\(a.details))"
                     specs.append(Spec(settings: settings, kind: .assembly, stem: stem, assembly: .id(a.id), request: r,
                                       caption: caption(.assembly, stem, assembly: a.id, coloring: coloring,

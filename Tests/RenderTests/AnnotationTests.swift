@@ -149,6 +149,10 @@ final class AnnotationTests: XCTestCase {
             }
         }
         for colour: UInt32 in [0x0053D6, 0x65CBF3, 0xFFDB13, 0xFF7D45] { XCTAssertTrue(found.contains(colour), String(colour, radix: 16)) }
+        // Unasked (color auto), a predicted model opens in the same confidence colours, as the AlphaFold DB shows it.
+        let unasked = try draw(model, [("size", "300"), ("mode", "cartoon")])
+        let asked = try draw(model, [("size", "300"), ("mode", "cartoon"), ("color", "plddt")])
+        XCTAssertEqual(unasked.image.pixels, asked.image.pixels)
     }
 
     func testTheScaleBarIsARoundLengthAtTheViewsScale() throws {
