@@ -4,8 +4,8 @@ import Foundation
 /// Reads BinaryCIF (the format the RCSB's and PDBe's model servers serve): a MessagePack
 /// document of data blocks, categories and columns, each column's bytes undone through its
 /// encodings in reverse (ByteArray, FixedPoint, IntervalQuantization, RunLength, Delta,
-/// IntegerPacking, StringArray). The first data block is written back as mmCIF text and read
-/// by `MMCIFReader`, so the model and metadata are the same as the text file's by construction.
+/// IntegerPacking, StringArray). The first data block is read straight into the model
+/// (`BinaryCIFReader.swift`), assembled by `MMCIFReader`'s code as a text file's is.
 ///
 /// Nothing a file states is taken on its word: the MessagePack document is walked in place by
 /// a cursor (no tree of boxed values, so a document of millions of tiny values costs no memory),
@@ -35,40 +35,12 @@ public enum BinaryCIF {
         return over ? Int.max : max(1 << 23, scaled)
     }
 
-    /// Most bytes of mmCIF text a document of `bytes` bytes may become: 64 a byte, 256 MiB at
-    /// least, and never past what a text file may hold (`FileInput.defaultLimit`).
-    public static func textLimit(bytes: Int) -> Int {
-        let (scaled, over) = bytes.multipliedReportingOverflow(by: 64)
-        return over ? FileInput.defaultLimit : min(FileInput.defaultLimit, max(1 << 28, scaled))
-    }
-
-    /// The first data block as mmCIF text, at most `limit` bytes.
-    public static func mmCIFText(_ b: UnsafeBufferPointer<UInt8>, source: String, limit: Int) throws -> [UInt8] {
-        let doc = MessagePack(b, source: source)
-        let end = try doc.skip(0)
-        guard end == b.count else { throw fail(source, "\(b.count - end) bytes after the document") }
-        let root = try doc.item(at: 0)
-        guard let blocks = try doc.lookup(root, "dataBlocks"), blocks.kind == .array, blocks.count >= 1 else { throw fail(source, "no dataBlocks") }
-        let block = try doc.item(at: blocks.start)
-        guard block.kind == .map else { throw fail(source, "no dataBlocks") }
-        let header = try doc.lookup(block, "header").flatMap { $0.kind == .string ? doc.string($0) : nil } ?? "molshot"
-        guard let categories = try doc.lookup(block, "categories"), categories.kind == .array else {
-            throw fail(source, "data block \(Excerpt.of(header, length: 40)) has no categories")
-        }
-        var out = TextOut(limit: limit, source: source)
-        var budget = Budget(left: valueBudget(bytes: b.count), source: source)
-        try out.append("data_" + (header.isEmpty ? "molshot" : header.filter { !$0.isWhitespace }) + "\n")
-        try doc.forEach(categories) { category in
-            try write(category, doc, &out, &budget)
-        }
-        return out.bytes
-    }
-
     static func fail(_ source: String, _ message: String) -> StructureError {
         StructureError(file: source, line: nil, message: "BinaryCIF: " + message)
     }
 
-    static func write(_ category: MessagePack.Item, _ doc: MessagePack, _ out: inout TextOut, _ budget: inout Budget) throws {
+    /// A category's name (with its leading `_`) and row count, without decoding anything.
+    static func categoryHead(_ category: MessagePack.Item, _ doc: MessagePack) throws -> (name: String, rows: Int, columns: MessagePack.Item) {
         let source = doc.source
         guard category.kind == .map, let nameItem = try doc.lookup(category, "name"), nameItem.kind == .string,
               let columns = try doc.lookup(category, "columns"), columns.kind == .array else {
@@ -79,7 +51,16 @@ public enum BinaryCIF {
             throw fail(source, "category \(Excerpt.of(name, length: 40)) has no rowCount")
         }
         if !name.hasPrefix("_") { name = "_" + name }
-        guard rows > 0, columns.count > 0 else { return }
+        return (name, rows, columns)
+    }
+
+    /// A category's columns decoded (those `wanted` names, lower case, or all), each checked to
+    /// hold a value a row; nil for a category of no rows or columns.
+    static func decodeCategory(_ category: MessagePack.Item, _ doc: MessagePack, _ budget: inout Budget,
+                               wanted: Set<String>?) throws -> (name: String, rows: Int, columns: [(String, Column)])? {
+        let source = doc.source
+        let (name, rows, columns) = try categoryHead(category, doc)
+        guard rows > 0, columns.count > 0 else { return nil }
         // Every column decodes `rows` values at least: refused before any is decoded when that passes the budget.
         let (cells, over) = rows.multipliedReportingOverflow(by: columns.count)
         guard !over, cells <= budget.left else {
@@ -92,6 +73,7 @@ public enum BinaryCIF {
                 throw fail(source, "a column of \(Excerpt.of(name, length: 40)) without name or data")
             }
             let colName = doc.string(colNameItem)
+            if let wanted, !wanted.contains(colName.lowercased()) { return }
             let context = "\(name).\(colName)"
             let values = try Decoder(doc: doc, count: rows, context: context).decode(data, &budget)
             var mask: [Int]? = nil
@@ -106,27 +88,7 @@ public enum BinaryCIF {
             }
             decoded.append((colName, Column(values: values, mask: mask)))
         }
-        try out.append("loop_\n")
-        for (colName, _) in decoded { try out.append(name + "." + colName + "\n") }
-        for r in 0..<rows {
-            var line = ""
-            for (i, (_, column)) in decoded.enumerated() {
-                if i > 0 { line += " " }
-                line += column.text(r)
-            }
-            try out.append(line + "\n")
-        }
-        try out.append("#\n")
-    }
-
-    struct TextOut {
-        var bytes: [UInt8] = []
-        let limit: Int
-        let source: String
-        mutating func append(_ s: String) throws {
-            guard s.utf8.count <= limit - bytes.count else { throw BinaryCIF.fail(source, "more than \(limit) bytes as text") }
-            bytes.append(contentsOf: s.utf8)
-        }
+        return (name, rows, decoded)
     }
 
     /// Values still to be decoded from this file; each step takes its output's count before it allocates.
@@ -152,13 +114,14 @@ public enum BinaryCIF {
         case raw(UnsafeBufferPointer<UInt8>)
         case ints([Int])
         case doubles([Double])
-        case strings([String])
+        /// A string array as stored: each row an index into the distinct strings (below 0: empty).
+        case indexed([String], [Int])
         var count: Int {
             switch self {
             case .raw(let v): return v.count
             case .ints(let v): return v.count
             case .doubles(let v): return v.count
-            case .strings(let v): return v.count
+            case .indexed(_, let v): return v.count
             }
         }
     }
@@ -166,6 +129,7 @@ public enum BinaryCIF {
     struct Column {
         var values: Values
         var mask: [Int]?
+        /// Row `r` as CIF writes it (`.` and `?` where masked), strings unquoted.
         func text(_ r: Int) -> String {
             if let mask, mask[r] != 0 { return mask[r] == 1 ? "." : "?" }
             switch values {
@@ -174,23 +138,9 @@ public enum BinaryCIF {
                 let d = v[r]
                 if d == d.rounded(), abs(d) < 1e15 { return String(Int(d)) }
                 return d.description
-            case .strings(let v): return Column.quoted(v[r])
+            case .indexed(let strings, let v): return v[r] < 0 ? "" : strings[v[r]]
             case .raw(let v): return String(v[r])
             }
-        }
-
-        static func quoted(_ s: String) -> String {
-            if s.isEmpty { return "''" }
-            let needs = s == "." || s == "?" || s.first == "_" || s.first == "#" || s.first == "$" || s.first == "'" || s.first == "\""
-                || s.first == "[" || s.first == "]" || s.first == ";" || s.contains(where: { $0 == " " || $0 == "\t" || $0.isNewline })
-                || s.lowercased().hasPrefix("data_") || s.lowercased().hasPrefix("loop_") || s.lowercased().hasPrefix("save_")
-                || s.lowercased() == "stop_" || s.lowercased() == "global_"
-            guard needs else { return s }
-            if !s.contains(where: \.isNewline) {
-                if !s.contains("' ") && !s.hasSuffix("'") && !s.contains("'\t") { return "'" + s + "'" }
-                if !s.contains("\" ") && !s.hasSuffix("\"") && !s.contains("\"\t") { return "\"" + s + "\"" }
-            }
-            return "\n;" + s + "\n;\n"
         }
     }
 
@@ -365,14 +315,10 @@ public enum BinaryCIF {
                 for k in 0..<(offsets.count - 1) {
                     strings.append(String(decoding: UnsafeBufferPointer(rebasing: text[offsets[k]..<offsets[k + 1]]), as: UTF8.self))
                 }
-                var out: [String] = []
-                out.reserveCapacity(indices.count)
-                for i in indices {
-                    if i < 0 { out.append(""); continue }
-                    guard i < strings.count else { throw fail("StringArray index \(i) past its \(strings.count) strings") }
-                    out.append(strings[i])
+                if let bad = indices.first(where: { $0 >= strings.count }) {
+                    throw fail("StringArray index \(bad) past its \(strings.count) strings")
                 }
-                return .strings(out)
+                return .indexed(strings, indices)
             default:
                 throw fail("unknown encoding \(Excerpt.of(e.kind, length: 40))")
             }

@@ -27,7 +27,20 @@ public enum CoordinateWriter {
         }
     }
 
-    static func quoted(_ s: String) -> String { BinaryCIF.Column.quoted(s) }
+    /// A value as CIF text: bare where it can be, else quoted, else a text field.
+    static func quoted(_ s: String) -> String {
+        if s.isEmpty { return "''" }
+        let needs = s == "." || s == "?" || s.first == "_" || s.first == "#" || s.first == "$" || s.first == "'" || s.first == "\""
+            || s.first == "[" || s.first == "]" || s.first == ";" || s.contains(where: { $0 == " " || $0 == "\t" || $0.isNewline })
+            || s.lowercased().hasPrefix("data_") || s.lowercased().hasPrefix("loop_") || s.lowercased().hasPrefix("save_")
+            || s.lowercased() == "stop_" || s.lowercased() == "global_"
+        guard needs else { return s }
+        if !s.contains(where: \.isNewline) {
+            if !s.contains("' ") && !s.hasSuffix("'") && !s.contains("'\t") { return "'" + s + "'" }
+            if !s.contains("\" ") && !s.hasSuffix("\"") && !s.contains("\"\t") { return "\"" + s + "\"" }
+        }
+        return "\n;" + s + "\n;\n"
+    }
 
     static func number(_ v: Float, _ decimals: Int) -> String { String(format: "%.\(decimals)f", v) }
 

@@ -115,6 +115,14 @@ public enum MMCIFReader {
             // A single atom written as key-value items instead of a loop.
             structure.models = try atomSiteRows(&tok, tags: atomSitePairs.map(\.0), rows: [atomSitePairs.map(\.1)], source: source)
         }
+        return try assemble(models: structure.models, tables: tables, source: source)
+    }
+
+    /// The structure from its models and the kept categories' tables, however they were read
+    /// (this text, or a BinaryCIF document's columns).
+    static func assemble(models: [Model], tables: [String: Table], source: String) throws -> Structure {
+        var structure = Structure(format: .mmcif)
+        structure.models = models
         guard !structure.models.isEmpty, structure.models.contains(where: { !$0.atoms.isEmpty }) else {
             throw StructureError(file: source, line: nil, message: "no _atom_site records: not a structure")
         }

@@ -50,8 +50,7 @@ public enum StructureFile {
         guard !bytes.isEmpty else { throw StructureError(file: source, line: nil, message: "is empty") }
         var structure = try bytes.withUnsafeBufferPointer { b in
             if format == nil || format == .mmcif, BinaryCIF.looksLike(b) {
-                let text = try BinaryCIF.mmCIFText(b, source: source, limit: BinaryCIF.textLimit(bytes: bytes.count))
-                return try text.withUnsafeBufferPointer { try MMCIFReader.read($0, source: source) }
+                return try BinaryCIF.read(b, source: source)
             }
             try checkText(UnsafeBufferPointer(rebasing: b[0..<min(b.count, 4096)]), source: source)
             let format = try format ?? detect(b, name: source)

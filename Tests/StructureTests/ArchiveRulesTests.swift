@@ -129,4 +129,33 @@ final class ArchiveRulesTests: XCTestCase {
         XCTAssertEqual(structure.models[0].countedChainsAndResidues.chains, 1)
         XCTAssertEqual(structure.models[0].countedChainsAndResidues.residues, 70)
     }
+
+    /// The RCSB's python-mmcif BinaryCIF of 5eil and 4zxb read as their mmCIF: atoms, chains,
+    /// entities, assemblies, metadata, secondary structure, modified residues.
+    func testBinaryCIFReadsAsTheMMCIFOfTheSameEntry() throws {
+        for entry in ["5eil", "4zxb"] {
+            let b = try Fixtures.load("archive/\(entry).bcif.gz"), c = try Fixtures.load("archive/\(entry).cif.gz")
+            Fixtures.assertReadAlike(b, c, entry)
+            XCTAssertEqual(b.metadata, c.metadata, entry)
+            XCTAssertEqual(b.entities, c.entities, entry)
+            XCTAssertEqual(b.secondaryStructure, c.secondaryStructure, entry)
+            XCTAssertEqual(b.componentNames, c.componentNames, entry)
+            XCTAssertEqual(b.alternatesLeftAside, c.alternatesLeftAside, entry)
+            XCTAssertEqual(b.models[0].residues, c.models[0].residues, entry)
+        }
+    }
+
+    /// Mol*'s `cif2bcif` (the RCSB's encoder) as biotite 1.6.0 reads the same file: 3LZM, 1,461
+    /// atoms of chain A in 316 residues, 152 of the atoms hetero (waters and ligands).
+    func testMolstarsEncoderReadsAsBiotiteReadsIt() throws {
+        let s = try Fixtures.load("archive/3lzm_cif2bcif.bcif.gz")
+        XCTAssertEqual(s.metadata.id, "3LZM")
+        XCTAssertEqual(s.metadata.title, "STRUCTURAL STUDIES OF MUTANTS OF T4 LYSOZYME THAT ALTER HYDROPHOBIC STABILIZATION")
+        let m = s.models[0]
+        XCTAssertEqual(m.atoms.count, 1461)
+        XCTAssertEqual(Set(m.chainIDs), ["A"])
+        XCTAssertEqual(m.residues.count, 316)
+        XCTAssertEqual(m.residues.filter(\.isHetero).reduce(0) { $0 + $1.atoms.count }, 152, "hetero atoms")
+        XCTAssertFalse(s.entities.isEmpty)
+    }
 }

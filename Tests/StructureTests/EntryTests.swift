@@ -281,7 +281,7 @@ enum BinaryCIFBuilder {
     static func str(_ s: String) -> [UInt8] { [0xD9, UInt8(s.utf8.count)] + Array(s.utf8) }
     static func int(_ v: Int) -> [UInt8] { [0xD2] + withUnsafeBytes(of: Int32(v).bigEndian, Array.init) }
 
-    /// One category `_x` with one column `y` of `rows` rows, its data a ByteArray of Int32 after `encoding`.
+    /// One category `_atom_site` with one column `Cartn_y` of `rows` rows, its data a ByteArray of Int32 after `encoding`.
     static func oneColumn(rows: Int, encoding: [(String, V)]?, data: [UInt8]) -> [UInt8] {
         var encodings: [[UInt8]] = []
         if let encoding {
@@ -296,9 +296,9 @@ enum BinaryCIFBuilder {
             encodings.append(m)
         }
         encodings.append([0x82] + str("kind") + str("ByteArray") + str("type") + int(3))
-        var column: [UInt8] = [0x83] + str("name") + str("y") + str("mask") + [0xC0] + str("data")
+        var column: [UInt8] = [0x83] + str("name") + str("Cartn_y") + str("mask") + [0xC0] + str("data")
         column += [0x82] + str("data") + [0xC4, UInt8(data.count)] + data + str("encoding") + [0x90 | UInt8(encodings.count)] + encodings.joined()
-        let category: [UInt8] = [0x83] + str("name") + str("_x") + str("rowCount") + int(rows) + str("columns") + [0x91] + column
+        let category: [UInt8] = [0x83] + str("name") + str("_atom_site") + str("rowCount") + int(rows) + str("columns") + [0x91] + column
         let block: [UInt8] = [0x82] + str("header") + str("X") + str("categories") + [0x91] + category
         return [0x81] + str("dataBlocks") + [0x91] + block
     }

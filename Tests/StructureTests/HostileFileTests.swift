@@ -172,9 +172,9 @@ final class HostileFileTests: XCTestCase {
         typealias B = BinaryCIFBuilder
         var cases: [(String, [UInt8], String)] = []
         // rowCount 2^40 in a 226-byte file.
-        cases.append(("rowCount 2^40", B.document(rows: 1 << 40, columns: [("y", [B.byteArray(3)], [1, 0, 0, 0])]), "values allowed"))
+        cases.append(("rowCount 2^40", B.document(rows: 1 << 40, columns: [("Cartn_y", [B.byteArray(3)], [1, 0, 0, 0])]), "values allowed"))
         // Delta makes a run of Int.max, which RunLength must not add to its count.
-        cases.append(("delta-chained run length", B.document(rows: 1, columns: [("y", [
+        cases.append(("delta-chained run length", B.document(rows: 1, columns: [("Cartn_y", [
             B.encoding([("kind", .s("RunLength")), ("srcType", .i(3)), ("srcSize", .i(1))]),
             B.encoding([("kind", .s("Delta")), ("origin", .l(Int.max - 5)), ("srcType", .i(3))]),
             B.byteArray(3)], [0, 0, 0, 0, 5, 0, 0, 0])]), "runs past srcSize"))
@@ -182,7 +182,7 @@ final class HostileFileTests: XCTestCase {
         let run = [B.encoding([("kind", .s("RunLength")), ("srcType", .i(3)), ("srcSize", .i(10_000_000))]), B.byteArray(3)]
         cases.append(("40 columns of 10M", B.document(rows: 10_000_000, columns: (0..<40).map { ("c\($0)", run, [1, 0, 0, 0, 0x80, 0x96, 0x98, 0]) }), "values allowed"))
         // A string array whose offsets run past its text, and one nested in itself past two levels.
-        cases.append(("offsets past the text", B.document(rows: 1, columns: [("y", [B.stringArray(text: "ab", offsets: [0, 9])], [0, 0, 0, 0])]), "offsets"))
+        cases.append(("offsets past the text", B.document(rows: 1, columns: [("Cartn_y", [B.stringArray(text: "ab", offsets: [0, 9])], [0, 0, 0, 0])]), "offsets"))
         for (what, bytes, expected) in cases {
             XCTAssertThrowsError(try StructureFile.parse(bytes, source: "hostile.bcif"), what) { error in
                 XCTAssertTrue(error is StructureError, "\(what): \(error)")
@@ -252,7 +252,7 @@ extension BinaryCIFBuilder {
             list += [0x83] + str("name") + str(name) + str("mask") + [0xC0] + str("data")
             list += [0x82] + str("data") + [0xC4, UInt8(data.count)] + data + str("encoding") + [0x90 | UInt8(encodings.count)] + encodings.joined()
         }
-        let category: [UInt8] = [0x83] + str("name") + str("_x") + str("rowCount") + int64(rows) + str("columns") + list
+        let category: [UInt8] = [0x83] + str("name") + str("_atom_site") + str("rowCount") + int64(rows) + str("columns") + list
         let block: [UInt8] = [0x82] + str("header") + str("X") + str("categories") + [0x91] + category
         return [0x81] + str("dataBlocks") + [0x91] + block
     }
