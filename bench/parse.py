@@ -93,6 +93,48 @@ for name in ("pdb", "pdb-gzip", "mmcif", "mmcif-gzip"):
         extra += f", gemmi {atoms / gt / 1e6:.2f} M atoms/s"
     print(extra)
 
+# BinaryCIF as the archive's encoders write it (the RCSB's python-mmcif, Mol*'s cif2bcif, biotite),
+# read by molshot, against gemmi reading the same entry's mmCIF: the same atoms from either file.
+# The pairs are the test fixtures with their mmCIF (Tests/Fixtures: archive/, bcif/) and the
+# corpus's mmCIF of the entries biotite wrote; each inflated once into a temporary folder first.
+import gzip, tempfile, shutil
+root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+fx = os.path.join(root, "Tests", "Fixtures")
+pairs = [(os.path.join(fx, "archive", e + ".bcif.gz"), os.path.join(fx, "archive", e + ".cif.gz")) for e in ("5eil", "4zxb")]
+pairs.append((os.path.join(fx, "bcif", "200l_cif2bcif.bcif.gz"), os.path.join(fx, "bcif", "200l_rcsb.cif.gz")))
+for e, c in (("1A8O", "1A8O.cif"), ("3PQR", "3PQR.cif"), ("1pfe", "1pfe.cif.gz"), ("1bna", "1bna.cif")):
+    pairs.append((os.path.join(fx, "bcif", e + ".bcif.gz"), os.path.join(args.corpus, c)))
+tmp = tempfile.mkdtemp(prefix="molshot-bcif-")
+plain = []
+for b, c in pairs:
+    if not (os.path.exists(b) and os.path.exists(c)):
+        continue
+    out = []
+    for f in (b, c):
+        dest = os.path.join(tmp, os.path.basename(f).replace(".gz", ""))
+        with (gzip.open(f) if f.endswith(".gz") else open(f, "rb")) as src, open(dest, "wb") as dst:
+            shutil.copyfileobj(src, dst)
+        out.append(dest)
+    plain.append(tuple(out))
+if plain:
+    bm, gm, atoms = {}, {}, 0
+    for _ in range(args.rounds):
+        for f, (size, n, t) in molshot_times([b for b, _ in plain]).items():
+            bm.setdefault(f, []).append(t)
+        if args.peer:
+            for f, t in gemmi_times([c for _, c in plain]).items():
+                gm.setdefault(f, []).append(t)
+    info = molshot_times([b for b, _ in plain])
+    atoms = sum(info[b][1] for b, _ in plain)
+    mt = sum(median(bm[b]) for b, _ in plain)
+    line = f"RESULT suite=parse case=bcif-vs-mmcif molshot={atoms / mt / 1e6:.2f}"
+    if args.peer and all(c in gm for _, c in plain):
+        gt = sum(median(gm[c]) for _, c in plain)
+        line += f" peer=gemmi-mmcif:{atoms / gt / 1e6:.2f} ratio={gt / mt:.2f}"
+    print(line + "  # M atoms/s: molshot reading BinaryCIF, gemmi the same entries' mmCIF")
+    print(f"#   bcif: {len(plain)} entries, {atoms} atoms: " + ", ".join(os.path.basename(b) for b, _ in plain))
+shutil.rmtree(tmp, ignore_errors=True)
+
 # Peak memory per atom: the largest file by atoms, less a tiny file's baseline, each in a fresh
 # process that reports its own VmHWM (ru_maxrss would include the forking parent's).
 def peak_kb(argv):

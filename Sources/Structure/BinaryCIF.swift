@@ -39,17 +39,30 @@ public enum BinaryCIF {
         StructureError(file: source, line: nil, message: "BinaryCIF: " + message)
     }
 
-    /// A category's name (with its leading `_`) and row count, without decoding anything.
+    /// A category's name, with its leading `_` (its first key, as encoders write it: found without
+    /// walking its columns).
+    static func categoryName(_ category: MessagePack.Item, _ doc: MessagePack) throws -> String {
+        guard category.kind == .map, let nameItem = try doc.lookup(category, "name"), nameItem.kind == .string else {
+            throw fail(doc.source, "a category without name or columns")
+        }
+        let name = doc.string(nameItem)
+        return name.hasPrefix("_") ? name : "_" + name
+    }
+
+    /// A category's name, row count and columns, in one walk of its map.
     static func categoryHead(_ category: MessagePack.Item, _ doc: MessagePack) throws -> (name: String, rows: Int, columns: MessagePack.Item) {
         let source = doc.source
-        guard category.kind == .map, let nameItem = try doc.lookup(category, "name"), nameItem.kind == .string,
-              let columns = try doc.lookup(category, "columns"), columns.kind == .array else {
-            throw fail(source, "a category without name or columns")
+        var name: String?, rows: Int?, columns: MessagePack.Item?
+        try doc.forEachPair(category) { key, value in
+            switch key {
+            case "name" where value.kind == .string: name = doc.string(value)
+            case "rowCount": rows = value.int
+            case "columns" where value.kind == .array: columns = value
+            default: break
+            }
         }
-        var name = doc.string(nameItem)
-        guard let rows = try doc.lookup(category, "rowCount")?.int, rows >= 0 else {
-            throw fail(source, "category \(Excerpt.of(name, length: 40)) has no rowCount")
-        }
+        guard category.kind == .map, var name, let columns else { throw fail(source, "a category without name or columns") }
+        guard let rows, rows >= 0 else { throw fail(source, "category \(Excerpt.of(name, length: 40)) has no rowCount") }
         if !name.hasPrefix("_") { name = "_" + name }
         return (name, rows, columns)
     }
@@ -471,15 +484,32 @@ struct MessagePack {
     /// count cannot overflow.
     func skip(_ at: Int) throws -> Int {
         var offset = at, pending = 1
+        let end = b.count
         while pending > 0 {
-            let v = try item(at: offset)
+            guard offset >= 0, offset < end else { throw fail(offset, "the document ends inside a value (truncated?)") }
             pending -= 1
-            switch v.kind {
-            case .array: pending += v.count
-            case .map: pending += 2 * v.count
-            default: break
+            // The heads BinaryCIF is made of, passed by their size alone (most of a document's
+            // values); a fixed container's 15 elements at most cannot make `pending` overflow.
+            let t = b[offset]
+            switch t {
+            case 0x00...0x7F, 0xE0...0xFF, 0xC0, 0xC2, 0xC3: offset += 1
+            case 0xA0...0xBF: offset += 1 + Int(t & 0x1F)
+            case 0x90...0x9F: pending += Int(t & 0x0F); offset += 1
+            case 0x80...0x8F: pending += 2 * Int(t & 0x0F); offset += 1
+            case 0xCC, 0xD0: offset += 2
+            case 0xCD, 0xD1: offset += 3
+            case 0xCA, 0xCE, 0xD2: offset += 5
+            case 0xCB, 0xCF, 0xD3: offset += 9
+            default:
+                let v = try item(at: offset)
+                switch v.kind {
+                case .array: pending += v.count
+                case .map: pending += 2 * v.count
+                default: break
+                }
+                offset = v.next
             }
-            offset = v.next
+            guard offset <= end else { throw fail(at, "the document ends inside a value (truncated?)") }
         }
         return offset
     }

@@ -19,7 +19,7 @@ extension BinaryCIF {
         var tables: [String: MMCIFReader.Table] = [:]
         var models: [Model] = []
         try doc.forEach(categories) { category in
-            let name = try categoryHead(category, doc).name.lowercased()
+            let name = try categoryName(category, doc).lowercased()
             if name == "_atom_site" {
                 guard let (_, rows, columns) = try decodeCategory(category, doc, &budget, wanted: AtomSiteColumns.names) else { return }
                 models = try AtomSiteColumns(columns, source: source).models(rows: rows)

@@ -119,6 +119,18 @@ final class ArchiveRulesTests: XCTestCase {
         XCTAssertEqual(dpr.standardName, ShortName("PRO"))
     }
 
+    /// 7JX4's acetyl cap is bonded to GLY 1 (C to N, 1.33 Å): the chain's, no ligand; its HYP a
+    /// modified residue (parent PRO).
+    func testACapBondedToTheChainIsTheChains() throws {
+        let s = try Fixtures.load("7jx4-ace-cap.pdb")
+        let summary = StructureSummary(file: "7jx4", structure: s, bonds: [])
+        XCTAssertEqual(summary.ligands.map(\.name), [], "no ligands")
+        let ace = try XCTUnwrap(s.models[0].residues.first { $0.name == ShortName("ACE") })
+        XCTAssertFalse(ace.isLigand)
+        XCTAssertTrue(summary.modifiedResidues.contains { $0.name == "HYP" && $0.parent == "PRO" }, "\(summary.modifiedResidues)")
+        XCTAssertTrue(summary.text.contains("ACE (cap)"), summary.text)
+    }
+
     /// Residues and chains as the RCSB counts them: 1A8O's chain A is 70 residues with 88 waters apart.
     func testCountsLeaveWatersApart() throws {
         let corpus = try Fixtures.requireCorpus()
