@@ -14,15 +14,15 @@ extension Model {
         return chains.compactMap { seen.insert($0.deposited).inserted ? $0.deposited : nil }
     }
 
-    /// Chains and residues as the RCSB counts an entry: waters and single-atom ions left out, and
-    /// a chain id holding nothing else not counted.
+    /// Chains and residues as the RCSB counts an entry: polymer chains and their residues (modified
+    /// ones included), waters, ions and other ligands left out.
     public var countedChainsAndResidues: (chains: Int, residues: Int) {
         var ids = Set<String>()
         var residueCount = 0
         for chain in chains {
             for r in chain.residues {
                 let residue = residues[Int(r)]
-                if residue.isWater || (residue.isLigand && residue.atoms.count == 1) { continue }
+                guard !residue.isWater, !residue.isLigand, residue.isModified || ResidueLetters.isStandard(residue.name) else { continue }
                 residueCount += 1
                 ids.insert(chain.id)
             }

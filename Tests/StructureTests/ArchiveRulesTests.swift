@@ -131,7 +131,8 @@ final class ArchiveRulesTests: XCTestCase {
         XCTAssertTrue(summary.text.contains("ACE (cap)"), summary.text)
     }
 
-    /// Residues and chains as the RCSB counts them: 1A8O's chain A is 70 residues with 88 waters apart.
+    /// Residues and chains as the RCSB counts them: 1A8O's chain A is 70 residues with 88 waters apart;
+    /// the library's (and the viewer's) counts are of polymer chains and residues.
     func testCountsLeaveWatersApart() throws {
         let corpus = try Fixtures.requireCorpus()
         let structure = try StructureFile.load(path: corpus.appendingPathComponent("1A8O.pdb").path)
@@ -140,6 +141,10 @@ final class ArchiveRulesTests: XCTestCase {
         XCTAssertEqual(summary.chains.map(\.waters), [88])
         XCTAssertEqual(structure.models[0].countedChainsAndResidues.chains, 1)
         XCTAssertEqual(structure.models[0].countedChainsAndResidues.residues, 70)
+        // 1HPV as the RCSB counts it: 2 chains, 198 residues (the inhibitor and waters apart).
+        let hpv = try Fixtures.load("1hpv.pdb").models[0].countedChainsAndResidues
+        XCTAssertEqual(hpv.chains, 2)
+        XCTAssertEqual(hpv.residues, 198)
     }
 
     /// The RCSB's python-mmcif BinaryCIF of 5eil and 4zxb read as their mmCIF: atoms, chains,
