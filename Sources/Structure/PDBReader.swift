@@ -165,6 +165,10 @@ public enum PDBReader {
         structure.metadata.compound = joinContinuation(compoundParts)
         // Files from before TITLE existed (1996) name their content in COMPND.
         structure.metadata.title = titleParts.isEmpty ? structure.metadata.compound : joinContinuation(titleParts)
+        // AlphaFold DB's PDB files say so in their title ("ALPHAFOLD MONOMER V2.0 PREDICTION FOR ..."):
+        // their B-factor column is pLDDT, as ModelCIF's `_ma_qa_metric` says in the mmCIF.
+        let upperTitle = structure.metadata.title.uppercased()
+        if upperTitle.contains("ALPHAFOLD") && upperTitle.contains("PREDICTION") { structure.metadata.predicted = true }
         structure.metadata.source = joinContinuation(sourceParts)
         structure.metadata.authors = joinContinuation(authorParts)
         structure.metadata.keywords = joinContinuation(keywordParts)

@@ -99,6 +99,14 @@ final class PDBReaderTests: XCTestCase {
         XCTAssertEqual(infer("    "), "X")
     }
 
+    /// AlphaFold DB's PDB files name the prediction in their TITLE: the B-factors are pLDDT.
+    func testAnAlphaFoldModelSaysItIsPredicted() throws {
+        let af = try Fixtures.load("alphafold/AF-A0A0R4IYF1-F1-model_v2.pdb")
+        XCTAssertTrue(af.metadata.predicted)
+        XCTAssertEqual(af.models[0].atoms.first?.bFactor, 39.14)
+        XCTAssertFalse(try Fixtures.load("1crn.pdb").metadata.predicted)
+    }
+
     func testAlternateLocationsAndInsertionCodes() throws {
         let m = try Fixtures.loadAll("1orc.pdb").models[0]
         XCTAssertEqual(m.atoms.count, 559)
