@@ -54,8 +54,12 @@ extension MoleculeLibrary.PreparedImport {
             ? EntryFacts(ranges: [], entities: [], assemblies: [], componentNames: [:], modifications: [:], chainLabels: [], chainEntities: [],
                          residueLabelSeq: [], residueParents: [:])
             : try EntryFacts.decode(wire.facts)
+        // The model as the file's reader left it (label ids, modified residues' parents), so what
+        // is counted from it (polymer chains and residues) is counted as where the file was read.
+        if !wire.facts.isEmpty { try facts.apply(to: &structure) }
+        let read = structure.models[0]
         self.init(file: file, structure: structure,
-                  content: MoleculeContent(model: model, bonds: model.explicitBonds, metadata: wire.metadata.map { ($0[0], $0[1]) }, modelCount: wire.modelCount),
+                  content: MoleculeContent(model: read, bonds: read.explicitBonds, metadata: wire.metadata.map { ($0[0], $0[1]) }, modelCount: wire.modelCount),
                   compact: compact, original: Array(blob[wire.compactBytes...]), originalCodec: wire.originalCodec,
                   ligandAtoms: wire.ligandAtoms, facts: facts)
     }
