@@ -217,7 +217,7 @@ public final class MoleculeLibrary {
                 try addSource(file, format: p.structure.format, molecule: same.id)
                 return .anotherSource(same)
             }
-            let structure = p.structure, content = p.content
+            let structure = p.structure, content = p.content, counted = p.content.model.countedChainsAndResidues
             let id = try newID(isPrivate: file.isPrivate)
             let insert = try database.statement("""
                 INSERT INTO molecules (id, name, source, checksum, format, pdb_id, title, method, resolution, models, atoms, bonds,
@@ -229,7 +229,7 @@ public final class MoleculeLibrary {
                         .optional(structure.metadata.title.isEmpty ? nil : structure.metadata.title),
                         .optional(structure.metadata.method.isEmpty ? nil : structure.metadata.method),
                         .optional(structure.metadata.resolution), .int(p.content.modelCount), .int(content.model.atoms.count),
-                        .int(content.bonds.count), .int(content.model.countedChainsAndResidues.chains), .int(content.model.countedChainsAndResidues.residues),
+                        .int(content.bonds.count), .int(counted.chains), .int(counted.residues),
                         .int(file.raw.count), .text(MoleculeLibrary.now()), .optional(file.owner), .int(file.isPrivate ? 1 : 0),
                         .text(file.sha256), .text(file.scope))
             try insert.run()
@@ -607,7 +607,7 @@ public final class MoleculeLibrary {
                 var file = ImportedFile(text, source: record.source, name: record.name)
                 file.owner = try owner(of: id)
                 let p = try MoleculeLibrary.prepare(file, perception: perception)
-                let structure = p.structure, content = p.content
+                let structure = p.structure, content = p.content, counted = p.content.model.countedChainsAndResidues
                 try database.transaction {
                     for table in ["metadata", "atoms", "bonds", "compact_models", "chains", "ligands", "elements", "originals", "entry_facts"] {
                         try database.statement("DELETE FROM \(table) WHERE molecule = ?").bind(.int(id)).run()
@@ -620,8 +620,7 @@ public final class MoleculeLibrary {
                                   .optional(structure.metadata.title.isEmpty ? nil : structure.metadata.title),
                                   .optional(structure.metadata.method.isEmpty ? nil : structure.metadata.method),
                                   .optional(structure.metadata.resolution), .int(content.modelCount), .int(content.model.atoms.count),
-                                  .int(content.bonds.count), .int(content.model.countedChainsAndResidues.chains),
-                                  .int(content.model.countedChainsAndResidues.residues), .int(id)).run()
+                                  .int(content.bonds.count), .int(counted.chains), .int(counted.residues), .int(id)).run()
                     try database.statement("INSERT INTO originals (molecule, bytes, codec) VALUES (?, ?, ?)")
                         .bind(.int(id), .blob(p.original), .text(p.originalCodec)).run()
                     try database.statement("INSERT INTO compact_models (molecule, bytes) VALUES (?, ?)").bind(.int(id), .blob(p.compact)).run()

@@ -68,14 +68,10 @@ public enum ColorTheme: String, Sendable, CaseIterable {
             return model.atoms.map { ColorTheme.elementColor($0.element, elements) }
         case .chain:
             // One color per deposited chain id, in order of first appearance.
-            let index = Dictionary(uniqueKeysWithValues: model.depositedChainIDs.enumerated().map { ($1, $0) })
-            let chainColor = model.chains.map { ColorTheme.chainPalette[index[$0.deposited]! % ColorTheme.chainPalette.count] }
-            return model.atoms.map { chainColor[Int(model.residues[Int($0.residue)].chain)] }
+            return ColorTheme.paletteByChain(model, \.deposited)
         case .copy:
             // One color per chain as built, in order of first appearance: A, B, A-2, B-2 apart.
-            let index = Dictionary(uniqueKeysWithValues: model.chainIDs.enumerated().map { ($1, $0) })
-            let chainColor = model.chains.map { ColorTheme.chainPalette[index[$0.id]! % ColorTheme.chainPalette.count] }
-            return model.atoms.map { chainColor[Int(model.residues[Int($0.residue)].chain)] }
+            return ColorTheme.paletteByChain(model, \.id)
         case .entity:
             let polymer = ColorTheme.polymerResidues(model)
             // Chains of one entity alike: the entity the file names (mmCIF label_entity_id, PDB
@@ -213,6 +209,17 @@ public enum ColorTheme: String, Sendable, CaseIterable {
             byID[chain.deposited] = c
             return c
         }
+    }
+
+    /// A palette colour per atom by its chain's `key`, the keys numbered in order of first appearance.
+    static func paletteByChain(_ model: Model, _ key: KeyPath<Chain, String>) -> [UInt32] {
+        var index: [String: Int] = [:]
+        let chainColor = model.chains.map { chain -> UInt32 in
+            let k = index[chain[keyPath: key]] ?? index.count
+            index[chain[keyPath: key]] = k
+            return chainPalette[k % chainPalette.count]
+        }
+        return model.atoms.map { chainColor[Int(model.residues[Int($0.residue)].chain)] }
     }
 
     /// Jmol's CPK colors, from the element table in Assets.

@@ -91,7 +91,6 @@ extension Structure {
             left += dropped
             var kept = models[m].keeping(atoms: mask)
             kept.bondsAreDistinct = models[m].bondsAreDistinct
-            kept.symmetryAxes = models[m].symmetryAxes
             models[m] = kept
         }
         alternatesLeftAside += left

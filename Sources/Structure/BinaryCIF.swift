@@ -142,15 +142,17 @@ public enum BinaryCIF {
     struct Column {
         var values: Values
         var mask: [Int]?
+        /// A number as CIF writes it: a whole one without its decimal point.
+        static func text(of d: Double) -> String {
+            d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : d.description
+        }
+
         /// Row `r` as CIF writes it (`.` and `?` where masked), strings unquoted.
         func text(_ r: Int) -> String {
             if let mask, mask[r] != 0 { return mask[r] == 1 ? "." : "?" }
             switch values {
             case .ints(let v): return String(v[r])
-            case .doubles(let v):
-                let d = v[r]
-                if d == d.rounded(), abs(d) < 1e15 { return String(Int(d)) }
-                return d.description
+            case .doubles(let v): return Column.text(of: v[r])
             case .indexed(let strings, let v): return v[r] < 0 ? "" : strings[v[r]]
             case .raw(let v): return String(v[r])
             }

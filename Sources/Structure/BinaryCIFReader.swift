@@ -112,62 +112,42 @@ extension BinaryCIF.Column {
         return text(r)
     }
 
-    /// Each row as a short name (masked: empty); a string array's distinct strings made once.
+    /// Each row as a short name (masked: empty).
     func names() -> [ShortName] {
-        var out: [ShortName]
-        switch values {
-        case .indexed(let strings, let v):
-            let distinct = strings.map { ShortName($0) }
-            out = v.map { $0 < 0 ? .empty : distinct[$0] }
-        default:
-            out = (0..<values.count).map { ShortName(text($0)) }
-        }
-        if let mask { for (r, m) in mask.enumerated() where m != 0 { out[r] = .empty } }
-        return out
+        rows(masked: .empty, text: { ShortName($0) }, int: { ShortName(String($0)) }, double: { ShortName(BinaryCIF.Column.text(of: $0)) })
     }
 
     /// Each row's element from its leading letters (`type_symbol`); nil where none or masked.
     func elements() -> [Element?] {
         func element(_ s: String) -> Element? { Element.symbol(String(s.prefix { $0.isLetter })) }
-        var out: [Element?]
-        switch values {
-        case .indexed(let strings, let v):
-            let distinct = strings.map(element)
-            out = v.map { $0 < 0 ? nil : distinct[$0] }
-        default:
-            out = (0..<values.count).map { element(text($0)) }
-        }
-        if let mask { for (r, m) in mask.enumerated() where m != 0 { out[r] = nil } }
-        return out
+        return rows(masked: nil, text: element, int: { _ in nil }, double: { _ in nil })
     }
 
     /// Each row as an integer; nil where masked or not a whole number.
     func ints() -> [Int?] {
-        var out: [Int?]
-        switch values {
-        case .ints(let v): out = v
-        case .doubles(let v): out = v.map { $0.isFinite && $0 == $0.rounded() && abs($0) < 1e15 ? Int($0) : nil }
-        case .indexed(let strings, let v):
-            let distinct = strings.map { Int($0.trimmingCharacters(in: .whitespaces)) }
-            out = v.map { $0 < 0 ? nil : distinct[$0] }
-        case .raw(let v): out = v.map { Int($0) }
-        }
-        if let mask { for (r, m) in mask.enumerated() where m != 0 { out[r] = nil } }
-        return out
+        rows(masked: nil, text: { Int($0.trimmingCharacters(in: .whitespaces)) }, int: { $0 },
+             double: { $0.isFinite && $0 == $0.rounded() && abs($0) < 1e15 ? Int($0) : nil })
     }
 
     /// Each row as a number; nil where masked or not a number.
     func floats() -> [Float?] {
-        var out: [Float?]
+        rows(masked: nil, text: { Float($0.trimmingCharacters(in: .whitespaces)) }, int: { Float($0) }, double: { Float($0) })
+    }
+
+    /// Each row through the conversion for how the column is stored (a string array's distinct
+    /// strings converted once), `masked` where the mask says `.` or `?`.
+    private func rows<T>(masked: T, text: (String) -> T, int: (Int) -> T, double: (Double) -> T) -> [T] {
+        var out: [T]
         switch values {
-        case .ints(let v): out = v.map { Float($0) }
-        case .doubles(let v): out = v.map { Float($0) }
+        case .ints(let v): out = v.map(int)
+        case .doubles(let v): out = v.map(double)
+        case .raw(let v): out = v.map { int(Int($0)) }
         case .indexed(let strings, let v):
-            let distinct = strings.map { Float($0.trimmingCharacters(in: .whitespaces)) }
-            out = v.map { $0 < 0 ? nil : distinct[$0] }
-        case .raw(let v): out = v.map { Float($0) }
+            let distinct = strings.map(text)
+            let empty = text("")
+            out = v.map { $0 < 0 ? empty : distinct[$0] }
         }
-        if let mask { for (r, m) in mask.enumerated() where m != 0 { out[r] = nil } }
+        if let mask { for (r, m) in mask.enumerated() where m != 0 { out[r] = masked } }
         return out
     }
 }

@@ -106,11 +106,11 @@ extension Model {
         func near(_ p: SIMD3<Float>) -> Bool {
             residue.atoms.contains { i in let d = atoms[Int(i)].position - p; return (d * d).sum() <= 1.75 * 1.75 }
         }
-        if r > Int(chain.residues.lowerBound), ResidueLetters.aminoAcid(residues[r - 1].standardName),
-           residues[r - 1].number + 1 == residue.number || residues[r - 1].number == residue.number,
+        // Numbers as the file states them, compared without arithmetic that could trap (Int32.max + 1).
+        func apart(_ k: Int) -> Bool { (0...1).contains(abs(Int(residues[k].number) - Int(residue.number))) }
+        if r > Int(chain.residues.lowerBound), ResidueLetters.aminoAcid(residues[r - 1].standardName), apart(r - 1),
            let c = atom(ShortName("C"), of: r - 1), near(c) { return true }
-        if r + 1 < Int(chain.residues.upperBound), ResidueLetters.aminoAcid(residues[r + 1].standardName),
-           residues[r + 1].number - 1 == residue.number || residues[r + 1].number == residue.number,
+        if r + 1 < Int(chain.residues.upperBound), ResidueLetters.aminoAcid(residues[r + 1].standardName), apart(r + 1),
            let n = atom(ShortName("N"), of: r + 1), near(n) { return true }
         return false
     }

@@ -277,24 +277,5 @@ extension Model {
     /// Consecutive residues with one chain, number and insertion code (microheterogeneity: two
     /// residue names at one position, each an alternate location) are one residue here, as in
     /// gemmi and biotite.
-    public func defaultConformerMask() -> [Bool] {
-        var mask = [Bool](repeating: true, count: atoms.count)
-        var first: UInt8 = 0
-        var previous: Residue?
-        for residue in residues {
-            if let p = previous, p.chain == residue.chain, p.number == residue.number, p.insertionCode == residue.insertionCode {
-                // The same position: the first alternate location found so far still rules.
-            } else {
-                first = 0
-            }
-            previous = residue
-            for i in Int(residue.atoms.lowerBound)..<Int(residue.atoms.upperBound) {
-                let alt = atoms[i].altLoc
-                if alt == 0 { continue }
-                if first == 0 { first = alt }
-                mask[i] = alt == first
-            }
-        }
-        return mask
-    }
+    public func defaultConformerMask() -> [Bool] { conformerMask(.first) }
 }

@@ -131,6 +131,30 @@ final class ArchiveRulesTests: XCTestCase {
         XCTAssertTrue(summary.text.contains("ACE (cap)"), summary.text)
     }
 
+    /// Residue numbers at the ends of Int32 beside a group with no parent: compared without
+    /// arithmetic that traps (`number + 1` ended the process on Int32.max).
+    func testCapsAtTheEndsOfTheNumbersDoNotTrap() throws {
+        let text = """
+            data_x
+            loop_
+            _atom_site.group_PDB
+            _atom_site.id
+            _atom_site.type_symbol
+            _atom_site.label_atom_id
+            _atom_site.label_comp_id
+            _atom_site.auth_asym_id
+            _atom_site.auth_seq_id
+            _atom_site.Cartn_x
+            _atom_site.Cartn_y
+            _atom_site.Cartn_z
+            ATOM 1 C C ALA A 2147483647 0 0 0
+            HETATM 2 C C1 XYZ A -2147483648 1.2 0 0
+            ATOM 3 N N GLY A -2147483647 2.4 0 0
+            """
+        let s = try StructureFile.parse(Array(text.utf8), source: "ends.cif")
+        XCTAssertEqual(s.models[0].residues.count, 3)
+    }
+
     /// Residues and chains as the RCSB counts them: 1A8O's chain A is 70 residues with 88 waters apart;
     /// the library's (and the viewer's) counts are of polymer chains and residues.
     func testCountsLeaveWatersApart() throws {
