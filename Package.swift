@@ -11,6 +11,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        // Hummingbird's own foundations, named because the service uses their types directly
+        // (ByteBuffer and Channel; the connection guard's Logger): already in every build through Hummingbird.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -44,21 +48,25 @@ let package = Package(
         .target(name: "Library", dependencies: ["CHTTP", "CSQLite", "CZstd", "Core", "Structure"]),
         // Pathway maps without GL: the map model, the readers of each format, layout, JSON.
         .target(name: "PathwayModel", dependencies: ["Core"]),
-        // Pathway maps drawn: meshes, labels, pictures, tiles (re-exports PathwayModel).
+        // Pathway maps drawn: meshes, labels, pictures, tiles.
         .target(name: "Pathways", dependencies: ["PathwayModel", "Imaging", "Core", "Graphics", "Text"]),
         .target(name: "Text", dependencies: ["CFreeType", "Imaging", "Core"]),
-        .target(name: "Service", dependencies: ["Imaging", "CMemory", "Core", "Structure", "Library", "MoleculeView", "Pathways", "Graphics", "Gestures", "Thumbnails",
+        .target(name: "Service", dependencies: ["Imaging", "CMemory", "Core", "Structure", "Library", "MoleculeView", "Pathways", "PathwayModel", "Graphics", "Gestures", "Thumbnails",
                                                 .product(name: "Hummingbird", package: "hummingbird"),
-                                                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")]),
+                                                .product(name: "HummingbirdCore", package: "hummingbird"),
+                                                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                                                .product(name: "NIOCore", package: "swift-nio"),
+                                                .product(name: "Logging", package: "swift-log")]),
         // A WebSocket client of the live-session protocol, for the tests and `measure-live`, not the service.
         .target(name: "LiveClient"),
         .target(name: "MoleculeView", dependencies: ["Imaging", "Structure", "Graphics", "Scene", "Text", "Core"]),
-        .target(name: "Gestures", dependencies: ["Imaging", "MoleculeView", "Pathways", "Structure", "Graphics", "Scene", "Text", "Core"]),
+        .target(name: "Gestures", dependencies: ["Imaging", "MoleculeView", "Pathways", "PathwayModel", "Structure", "Graphics", "Scene", "Text", "Core"]),
         .target(name: "Thumbnails", dependencies: ["Imaging", "MoleculeView", "Structure", "Graphics", "Scene", "Text", "Core", "CMemory"]),
         .executableTarget(
             name: "molshot",
-            dependencies: ["Core", "Structure", "Library", "Pathways", "Service", "MoleculeView", "Graphics", "Imaging", "Scene", "Thumbnails", "Gestures", "CMemory", "LiveClient",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Core", "Structure", "Library", "Pathways", "Service", "MoleculeView", "Graphics", "Imaging", "Scene", "Thumbnails", "Gestures", "CMemory", "LiveClient", "PathwayModel",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                           .product(name: "NIOCore", package: "swift-nio")]
         ),
         // The tests' one rule for OpenGL (GLPolicy): a test that needs a context fails without one
         // unless MOLSHOT_ALLOW_NO_GL=1.
@@ -70,11 +78,12 @@ let package = Package(
         .testTarget(name: "LibraryTests", dependencies: ["Library", "Structure", "Core"]),
         .testTarget(name: "GraphicsTests", dependencies: ["TestSupport", "Imaging", "Core", "Graphics"]),
         .testTarget(name: "RenderTests", dependencies: ["TestSupport", "Imaging", "Core", "MoleculeView", "Graphics", "Scene", "Structure"]),
-        .testTarget(name: "GestureTests", dependencies: ["TestSupport", "Imaging", "Gestures", "Pathways", "MoleculeView", "Structure", "Graphics", "Scene"]),
+        .testTarget(name: "GestureTests", dependencies: ["TestSupport", "Imaging", "Gestures", "Pathways", "PathwayModel", "MoleculeView", "Structure", "Graphics", "Scene"]),
         .testTarget(name: "ThumbnailTests", dependencies: ["TestSupport", "Imaging", "Thumbnails", "MoleculeView", "Structure", "Graphics", "Scene"]),
         .testTarget(name: "ServiceTests", dependencies: ["TestSupport", "PathwayModel", "Imaging", "MoleculeView", "Service", "Library", "Structure", "Graphics", "Core", "Gestures", "Pathways",
                                                          .product(name: "Hummingbird", package: "hummingbird"),
-                                                         .product(name: "HummingbirdTesting", package: "hummingbird")]),
+                                                         .product(name: "HummingbirdTesting", package: "hummingbird"),
+                                                         .product(name: "NIOCore", package: "swift-nio")]),
         .testTarget(name: "MolshotCLITests", dependencies: ["TestSupport", "Service", "Imaging", "molshot", "Graphics", "LiveClient"]),
     ]
 )

@@ -3,6 +3,7 @@ import Foundation
 import Graphics
 import Imaging
 import MoleculeView
+import PathwayModel
 import Pathways
 
 /// A 2D view of a pathway map driven by gestures, as the pathway browser was browsed by touch:

@@ -2,6 +2,7 @@ import Core
 import Foundation
 import Imaging
 import MoleculeView
+import PathwayModel
 import Pathways
 
 /// A view that gesture events drive: a molecule (`MoleculeDriver`) or a pathway map

@@ -1,6 +1,7 @@
 import Core
 import Graphics
 import Imaging
+import PathwayModel
 import Text
 
 /// Fonts by pixel size and face, loaded once.

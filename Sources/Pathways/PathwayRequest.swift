@@ -1,3 +1,4 @@
+import PathwayModel
 import Foundation
 import Core
 import Imaging

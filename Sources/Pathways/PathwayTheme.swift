@@ -1,3 +1,4 @@
+import PathwayModel
 import Core
 
 /// Colors and sizes a map is drawn with, over what its file says: `standard` keeps the file's

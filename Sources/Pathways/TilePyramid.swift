@@ -1,3 +1,4 @@
+import PathwayModel
 import Core
 import Dispatch
 import Foundation

@@ -5,6 +5,7 @@ import Hummingbird
 import Imaging
 import Library
 import NIOCore
+import PathwayModel
 import Pathways
 
 /// The read protocol of the openBIS iPad app (`ipad-read-service-v1`), as `POST /v1/entities`:

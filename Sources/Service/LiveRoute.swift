@@ -6,6 +6,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import Imaging
 import Library
+import PathwayModel
 import Pathways
 import MoleculeView
 import NIOCore

@@ -2,6 +2,7 @@ import Core
 import Foundation
 import Hummingbird
 import Imaging
+import PathwayModel
 import Pathways
 
 extension MolshotService {

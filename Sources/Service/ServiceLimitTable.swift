@@ -1,6 +1,7 @@
 import Core
 import Gestures
 import MoleculeView
+import PathwayModel
 import Pathways
 import Structure
 

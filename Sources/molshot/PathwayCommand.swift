@@ -1,3 +1,4 @@
+import PathwayModel
 import ArgumentParser
 import Core
 import Foundation

@@ -21,10 +21,10 @@ final class LayoutTests: XCTestCase {
         "Pathways": ["PathwayModel", "Graphics", "Text", "Imaging", "Core"],
         "Library": ["CHTTP", "CSQLite", "CZstd", "Structure", "Core"],
         "Thumbnails": ["MoleculeView", "Graphics", "Structure", "Scene", "Text", "Imaging", "Core", "CMemory"],
-        "Gestures": ["MoleculeView", "Pathways", "Graphics", "Structure", "Scene", "Text", "Imaging", "Core"],
-        "Service": ["Gestures", "Thumbnails", "Library", "MoleculeView", "Pathways", "Graphics", "Structure", "Imaging", "Core", "CMemory"],
+        "Gestures": ["MoleculeView", "Pathways", "PathwayModel", "Graphics", "Structure", "Scene", "Text", "Imaging", "Core"],
+        "Service": ["Gestures", "Thumbnails", "Library", "MoleculeView", "Pathways", "PathwayModel", "Graphics", "Structure", "Imaging", "Core", "CMemory"],
         "LiveClient": [],
-        "molshot": ["Core", "Structure", "Library", "Pathways", "Service", "MoleculeView", "Graphics", "Imaging", "Scene", "Thumbnails",
+        "molshot": ["Core", "Structure", "Library", "Pathways", "PathwayModel", "Service", "MoleculeView", "Graphics", "Imaging", "Scene", "Thumbnails",
                     "Gestures", "CMemory", "LiveClient"],
     ]
 
@@ -96,6 +96,9 @@ final class LayoutTests: XCTestCase {
         XCTAssertEqual(Self.imports(text), ["A", "B", "C", "D", "E", "F", "G", "H"])
     }
 
+    /// Modules the toolchain brings, which no manifest declares.
+    static let toolchain: Set<String> = ["Foundation", "FoundationEssentials", "FoundationNetworking", "FoundationXML", "Darwin", "Dispatch", "Glibc", "Synchronization", "Swift", "_Concurrency"]
+
     func testEachModuleImportsOnlyItsDependenciesAndThoseAreTheLayersBelowIt() throws {
         let targets = try Self.manifestTargets()
         let ours = Set(try FileManager.default.contentsOfDirectory(atPath: Self.sources.path))
@@ -116,6 +119,12 @@ final class LayoutTests: XCTestCase {
                 for name in Self.imports(text) where ours.contains(name) && name != module {
                     XCTAssertTrue(deps.contains(name), "\(module)/\(file) imports \(name), which its target in Package.swift does not depend on")
                 }
+                // A package's module is used only where its product is declared (NIOCore came through
+                // Hummingbird unnamed), and no module of ours hands another on (`@_exported`).
+                for name in Self.imports(text) where !ours.contains(name) && name != module && !Self.toolchain.contains(name) {
+                    XCTAssertTrue(deps.contains(name), "\(module)/\(file) imports \(name), a product its target in Package.swift does not declare")
+                }
+                XCTAssertFalse(text.contains("@_exported"), "\(module)/\(file) re-exports a module: import it where it is used")
             }
         }
     }

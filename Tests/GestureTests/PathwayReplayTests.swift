@@ -3,6 +3,7 @@ import Foundation
 import Gestures
 import Graphics
 import Imaging
+import PathwayModel
 import Pathways
 import XCTest
 
