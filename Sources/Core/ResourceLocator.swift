@@ -11,10 +11,10 @@ public enum ResourceLocator {
         URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
     }
 
-    public static func find(_ folder: String, marker: String, environment: String) -> URL? {
+    public static func find(_ folder: String, marker: String, environment: EnvironmentVariable) -> URL? {
         let fm = FileManager.default
         func has(_ dir: URL) -> Bool { fm.fileExists(atPath: dir.appendingPathComponent(marker).path) }
-        if let env = ProcessInfo.processInfo.environment[environment], !env.isEmpty {
+        if let env = environment.text() {
             return URL(fileURLWithPath: env)
         }
         var dir = executable.deletingLastPathComponent()
@@ -34,8 +34,8 @@ public enum ResourceLocator {
 /// The one place that says where Molshot's data folders are: `Assets/` (element table, bond
 /// templates, fonts, samples; `$MOLSHOT_ASSETS` overrides) and `Shaders/` (`$MOLSHOT_SHADERS`).
 public enum Resources {
-    public static let assets: URL? = ResourceLocator.find("Assets", marker: "elements.tsv", environment: "MOLSHOT_ASSETS")
-    public static let shaders: URL? = ResourceLocator.find("Shaders", marker: "sphere.vert", environment: "MOLSHOT_SHADERS")
+    public static let assets: URL? = ResourceLocator.find("Assets", marker: "elements.tsv", environment: .assets)
+    public static let shaders: URL? = ResourceLocator.find("Shaders", marker: "sphere.vert", environment: .shaders)
 
     /// A file in `Assets/`, like "fonts/DejaVuSans.ttf".
     public static func asset(_ name: String) throws(MachineError) -> URL {

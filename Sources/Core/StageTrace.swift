@@ -1,10 +1,10 @@
 import Foundation
 
-/// Where a command's time goes: with `MOLSHOT_TRACE` set, each `trace` prints a line to standard
+/// Where a command's time goes: with `MOLSHOT_TRACE` on (`1`; `0` is off), each `trace` prints a line to standard
 /// error with the monotonic clock in milliseconds (`TRACE 812345.6 load done`), so that a
 /// harness that notes the clock before starting the process sees every stage from the start.
 public enum StageTrace {
-    public static let enabled = getenv("MOLSHOT_TRACE") != nil
+    public static let enabled = EnvironmentVariable.trace.isOn(default: false)
 }
 
 public func trace(_ stage: @autoclosure () -> String) {

@@ -13,9 +13,9 @@ public final class MoleculeLibrary {
 
     /// `$MOLSHOT_DB`, else `$XDG_DATA_HOME/molshot/library.sqlite`, else `~/.local/share/molshot/library.sqlite`.
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let db = environment["MOLSHOT_DB"], !db.isEmpty { return db }
-        let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? ((environment["HOME"] ?? NSHomeDirectory()) as NSString).appendingPathComponent(".local/share")
+        if let db = EnvironmentVariable.database.text(in: environment) { return db }
+        let data = EnvironmentVariable.dataHome.text(in: environment)
+            ?? ((EnvironmentVariable.home.text(in: environment) ?? NSHomeDirectory()) as NSString).appendingPathComponent(".local/share")
         return ((data as NSString).appendingPathComponent("molshot") as NSString).appendingPathComponent("library.sqlite")
     }
 

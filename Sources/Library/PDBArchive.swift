@@ -40,13 +40,13 @@ public struct PDBArchive: Sendable {
     /// `MOLSHOT_HTTP_TIMEOUT`, `MOLSHOT_HTTP_TRANSFER_TIMEOUT`, `MOLSHOT_HTTP_ATTEMPTS` and `MOLSHOT_HTTP_BACKOFF`.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> PDBArchive {
         var a = PDBArchive()
-        if let v = environment["MOLSHOT_PDB_MIRROR"], !v.isEmpty { a.mirror = v }
-        if let v = environment["MOLSHOT_PDB_SEARCH"], !v.isEmpty { a.searchURL = v }
-        if let v = environment["MOLSHOT_PDB_ENTRY"], !v.isEmpty { a.entryURL = v }
-        if let v = environment["MOLSHOT_HTTP_TIMEOUT"].flatMap(Double.init), v > 0 { a.timeout = v }
-        if let v = environment["MOLSHOT_HTTP_TRANSFER_TIMEOUT"].flatMap(Double.init), v > 0 { a.transferTimeout = v }
-        if let v = environment["MOLSHOT_HTTP_ATTEMPTS"].flatMap(Int.init), v >= 1 { a.attempts = v }
-        if let v = environment["MOLSHOT_HTTP_BACKOFF"].flatMap(Double.init), v >= 0 { a.backoff = v }
+        if let v = EnvironmentVariable.pdbMirror.text(in: environment) { a.mirror = v }
+        if let v = EnvironmentVariable.pdbSearch.text(in: environment) { a.searchURL = v }
+        if let v = EnvironmentVariable.pdbEntry.text(in: environment) { a.entryURL = v }
+        if let v = EnvironmentVariable.httpTimeout.number(in: environment), v > 0 { a.timeout = v }
+        if let v = EnvironmentVariable.httpTransferTimeout.number(in: environment), v > 0 { a.transferTimeout = v }
+        if let v = EnvironmentVariable.httpAttempts.number(in: environment), v >= 1, v <= 1000 { a.attempts = Int(v) }
+        if let v = EnvironmentVariable.httpBackoff.number(in: environment), v >= 0 { a.backoff = v }
         return a
     }
 

@@ -27,9 +27,9 @@ public enum SphereCaster {
     /// 0.328-0.338 s, 2,000 0.330, 5,000 0.325-0.333, 20,000 0.315-0.321, never 0.323-0.324.
     public static let spheresToCull = 20_000
 
-    /// False where `MOLSHOT_CAST=0` is set: every picture is drawn with GL (to compare the GL
+    /// False where `MOLSHOT_CAST` is off (`0`): every picture is drawn with GL (to compare the GL
     /// backends, or to measure llvmpipe).
-    public static let enabled = ProcessInfo.processInfo.environment["MOLSHOT_CAST"] != "0"
+    public static let enabled = EnvironmentVariable.cast.isOn(default: true)
 
     /// Whether a picture of `geometry` through `camera` at `samples` x `samples` a pixel is cast
     /// here: orthographic, no meshes, small enough, within the sizes `OffscreenPass` accepts.

@@ -60,8 +60,8 @@ public final class MolshotService: Sendable {
                                 arguments: ["serve", "render-process", URL(fileURLWithPath: configuration.database).path, String(configuration.maxBodyBytes * 8), String(configuration.maxAtoms),
                                             String(configuration.renderProcessMegabytes)])
         // This process's share of llvmpipe's threads, read when its first context is made (unless set).
-        if workers.count > 1 && ProcessInfo.processInfo.environment["LP_NUM_THREADS"] == nil {
-            setenv("LP_NUM_THREADS", String(RenderWorkers.rasterizerThreads(workers: workers.count)), 1)
+        if workers.count > 1 && EnvironmentVariable.rasterizerThreads.text() == nil {
+            setenv(EnvironmentVariable.rasterizerThreads.rawValue, String(RenderWorkers.rasterizerThreads(workers: workers.count)), 1)
         }
         worker = RenderWorker(capacity: configuration.renderQueue, name: "molshot-serve-draw") { try ServiceRenderers() }
         heavyGate = WorkGate(slots: Self.heavyWork, waiting: configuration.renderQueue)

@@ -28,8 +28,8 @@ final class RenderWorkers: Sendable {
     init(count: Int, executable: URL?, arguments: [String]) {
         let processCount = executable == nil ? 0 : max(1, count)
         // A count set by hand (LP_NUM_THREADS in the environment) is left as it is.
-        let threads = ProcessInfo.processInfo.environment["LP_NUM_THREADS"] ?? String(Self.rasterizerThreads(workers: processCount))
-        let make = { RenderProcess(executable: executable!, arguments: arguments, environment: ["LP_NUM_THREADS": threads]) }
+        let threads = EnvironmentVariable.rasterizerThreads.text() ?? String(Self.rasterizerThreads(workers: processCount))
+        let make = { RenderProcess(executable: executable!, arguments: arguments, environment: [EnvironmentVariable.rasterizerThreads.rawValue: threads]) }
         processes = (0..<processCount).map { _ in make() }
         quarantine = processCount > 0 ? make() : nil
         load = Locked((Array(repeating: 0, count: processCount + 1), Array(repeating: 0, count: processCount + 1)))

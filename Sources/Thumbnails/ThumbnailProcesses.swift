@@ -39,12 +39,10 @@ public final class ThumbnailProcesses: Sendable {
         return parts.isEmpty ? own : try run.finish(adding: try parts.map { try $0.wait() })
     }
 
-    static let parentVariable = "MOLSHOT_PARENT_PID"
-
     /// The environment of a helper process this process starts: its own, and its pid as the parent.
     public static var helperEnvironment: [String: String] {
         var e = ProcessInfo.processInfo.environment
-        e[parentVariable] = String(getpid())
+        e[EnvironmentVariable.parentPID.rawValue] = String(getpid())
         return e
     }
 
@@ -53,7 +51,7 @@ public final class ThumbnailProcesses: Sendable {
     /// The parent is the one `helperEnvironment` names: a helper whose parent died before it got
     /// this far was already handed to another and would otherwise wait for it forever.
     public static func exitWithParent() {
-        let parent = ProcessInfo.processInfo.environment[parentVariable].flatMap { pid_t($0) } ?? getppid()
+        let parent = EnvironmentVariable.parentPID.text().flatMap { pid_t($0) } ?? getppid()
         BlockingPool.dedicated(name: "molshot-parent") {
             while getppid() == parent { Thread.sleep(forTimeInterval: 0.1) }
             _exit(2)

@@ -16,7 +16,7 @@ struct Doctor: ParsableCommand {
             print("molshot:  \(MolshotVersion.current)")
             print("assets:   \(Resources.assets?.path ?? "not found (set MOLSHOT_ASSETS)")")
             print("shaders:  \(Resources.shaders?.path ?? "not found (set MOLSHOT_SHADERS)")")
-            let asked = ProcessInfo.processInfo.environment["MOLSHOT_GL"].flatMap { $0.isEmpty ? nil : $0 } ?? "auto"
+            let asked = EnvironmentVariable.gl.text() ?? "auto"
             let (backend, renderer, version) = try OffscreenContexts.describe()
             print("gl:       \(backend) (asked: \(asked))")
             print("renderer: \(renderer)")

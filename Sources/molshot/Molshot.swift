@@ -28,7 +28,7 @@ struct Molshot: ParsableCommand {
             let a = arguments[i]
             if a == "--" { kept += arguments[i...]; break }
             var handled = false
-            for (option, variable) in [("--gl", "MOLSHOT_GL"), ("--gl-device", "MOLSHOT_GL_DEVICE")] {
+            for (option, variable) in [("--gl", EnvironmentVariable.gl.rawValue), ("--gl-device", EnvironmentVariable.glDevice.rawValue)] {
                 if a == option || a.hasPrefix(option + "=") {
                     let value: String
                     if a == option {
