@@ -47,6 +47,14 @@ public final class BlockingPool: Sendable {
         }
     }
 
+    /// Queues `job` after `seconds`: a timer that holds no thread while it waits.
+    public func submit(after seconds: Double, _ job: @escaping @Sendable () -> Void) {
+        Task { [self] in
+            try? await Task.sleep(nanoseconds: UInt64(max(0, min(seconds, 1e6)) * 1e9))
+            submit(job)
+        }
+    }
+
     /// Queues `job` for the pool's threads and returns at once.
     public func submit(_ job: @escaping @Sendable () -> Void) {
         let start = state.withLock { s -> Bool in
@@ -89,5 +97,41 @@ public final class BlockingPool: Sendable {
         thread.stackSize = 8 << 20
         thread.name = name
         thread.start()
+    }
+}
+
+/// Jobs run one at a time, in the order they came, on a `BlockingPool`'s threads: what a serial
+/// dispatch queue gave (a live session's lines, each after the one before), without a second pool.
+/// No thread is held while no job waits.
+public final class SerialJobs: Sendable {
+    private let pool: BlockingPool
+    private let state = Mutex<State>(State())
+
+    private struct State: ~Copyable {
+        var jobs = FIFO<@Sendable () -> Void>()
+        var running = false
+    }
+
+    public init(on pool: BlockingPool = .shared) { self.pool = pool }
+
+    /// Queues `job` after those before it and returns at once.
+    public func submit(_ job: @escaping @Sendable () -> Void) {
+        let start = state.withLock { s -> Bool in
+            s.jobs.append(job)
+            guard !s.running else { return false }
+            s.running = true
+            return true
+        }
+        if start { pool.submit { [self] in drain() } }
+    }
+
+    private func drain() {
+        while let job = state.withLock({ s -> (@Sendable () -> Void)? in
+            if let job = s.jobs.popFirst() { return job }
+            s.running = false
+            return nil
+        }) {
+            job()
+        }
     }
 }

@@ -84,7 +84,7 @@ public final class LiveSession<Driver: ViewDriver>: LiveView, @unchecked Sendabl
     /// Frames drawn and not yet sent.
     private var finishing = 0
     /// Finishing in order, one frame at a time.
-    private let finisher = DispatchQueue(label: "molshot-live-finish")
+    private let finisher = SerialJobs()
     /// Running means of the seconds a frame takes to draw and to finish, and when (uptime seconds)
     /// the finisher should be done with the frames handed to it.
     private var drawSeconds = 0.0
@@ -157,7 +157,7 @@ public final class LiveSession<Driver: ViewDriver>: LiveView, @unchecked Sendabl
             send(.error(line: line, message: message))
         }
         // Handed to the render thread from another thread: a full queue waits there, not here.
-        if go { DispatchQueue.global().async { [self] in submitFrame() } }
+        if go { BlockingPool.shared.submit { [self] in submitFrame() } }
     }
 
     /// Stops drawing; a frame under way is dropped.
@@ -188,7 +188,7 @@ public final class LiveSession<Driver: ViewDriver>: LiveView, @unchecked Sendabl
             if finishing > 0 && finishSeconds > drawSeconds && wait > 0.0005 {
                 queued = true
                 lock.unlock()
-                DispatchQueue.global().asyncAfter(deadline: .now() + wait) { [self] in submitFrame() }
+                BlockingPool.shared.submit(after: wait) { [self] in submitFrame() }
                 return
             }
             dirty = false
@@ -208,7 +208,7 @@ public final class LiveSession<Driver: ViewDriver>: LiveView, @unchecked Sendabl
             // Smoothing, caption and encoding off the render thread, which goes on with the next frame
             // or other sessions; the next frame is queued from another thread too (never from the
             // render thread, which must not wait for room in its own queue).
-            finisher.async { [self] in
+            finisher.submit { [self] in
                 let started = now()
                 do {
                     // In bands on every core: a live frame's delay counts, more than the work.
@@ -230,7 +230,7 @@ public final class LiveSession<Driver: ViewDriver>: LiveView, @unchecked Sendabl
                 }
                 queueNext()
             }
-            DispatchQueue.global().async { [self] in queueNext() }
+            BlockingPool.shared.submit { [self] in queueNext() }
         }, failed: { [self] error in
             send(.error(line: 0, message: "\(error)"))
             lock.withLock { queued = false }
@@ -242,7 +242,7 @@ public final class LiveSession<Driver: ViewDriver>: LiveView, @unchecked Sendabl
     /// After a coarse frame showing `events`: when no event has come for `LevelOfDetail.stillAfter`
     /// seconds, the same view again at full detail (a later event's frame makes this one moot).
     private func refine(after events: Int) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + LevelOfDetail.stillAfter + 0.01) { [self] in
+        BlockingPool.shared.submit(after: LevelOfDetail.stillAfter + 0.01) { [self] in
             let go = lock.withLock { () -> Bool in
                 // No event since: the view has been still for longer than stillAfter (the timer's delay).
                 guard !closed, self.events == events else { return false }

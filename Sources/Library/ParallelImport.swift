@@ -15,7 +15,10 @@ extension MoleculeLibrary {
         let state = PipelineState(window: max(1, workers) * 4)
         let group = DispatchGroup()
         for _ in 0..<max(1, workers) {
-            DispatchQueue.global().async(group: group) {
+            // Each reader a loop for the whole import: a thread of its own (BlockingPool's rule).
+            group.enter()
+            BlockingPool.dedicated(name: "molshot-import") {
+                defer { group.leave() }
                 while let i = state.take(limit: paths.count) {
                     let item: PipelineState.Item
                     do {

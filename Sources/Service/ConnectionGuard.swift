@@ -43,22 +43,6 @@ struct GuardedServerChannel<Inner: ServerChildChannel>: ServerChildChannel {
     func handle(value: Inner.Value, logger: Logger) async { await inner.handle(value: value, logger: logger) }
 }
 
-extension MolshotService {
-    /// The server: HTTP/1.1 with WebSocket upgrades for live sessions, within this server's limits.
-    func server() -> HTTPServerBuilder {
-        let webSocketResponder = webSocketRouter().buildResponder()
-        let idle = TimeAmount.nanoseconds(Int64(configuration.idleSeconds * 1e9))
-        let configuration = HTTP1WebSocketUpgradeChannel.Configuration(http1: .init(idleTimeout: idle), ws: .init(maxFrameSize: 1 << 20))
-        let headSeconds = self.configuration.headSeconds, clients = clientConnections
-        // Long enough for the slowest first answer: a body, then a picture drawn.
-        let answerSeconds = self.configuration.headSeconds + self.configuration.bodySeconds + self.configuration.renderSeconds
-        return HTTPServerBuilder { responder in
-            GuardedServerChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: configuration),
-                                 headSeconds: headSeconds, answerSeconds: answerSeconds, clients: clients)
-        }
-    }
-}
-
 /// Connections open from each client address, at most `ServiceLimits.connectionsPerClient`.
 final class ClientConnections: Sendable {
     private let counts = Locked<[String: Int]>([:])

@@ -51,24 +51,34 @@ final class ImageCache: Sendable {
     /// removal holds another file; only token holders import).
     static func content(library record: MoleculeRecord) -> String { "library/\(record.id)/\(record.checksum)" }
 
-    func get(_ key: String) -> [UInt8]? {
-        let data = FileManager.default.contents(atPath: (directory as NSString).appendingPathComponent(key))
-        state.withLock { if data == nil { $0.misses += 1 } else { $0.hits += 1 } }
-        return data.map { [UInt8]($0) }
+    /// A kept picture, read on the blocking pool.
+    func get(_ key: String) async -> [UInt8]? {
+        let path = (directory as NSString).appendingPathComponent(key)
+        let bytes = try? await BlockingPool.shared.run { FileManager.default.contents(atPath: path).map { [UInt8]($0) } }
+        state.withLock { if bytes == nil { $0.misses += 1 } else { $0.hits += 1 } }
+        return bytes ?? nil
     }
 
-    func put(_ key: String, _ png: [UInt8]) {
+    /// Keeps a picture: written (and the oldest removed past the limit) on the blocking pool; the
+    /// lock only decides which files go.
+    func put(_ key: String, _ png: [UInt8]) async {
         guard png.count <= maxBytes else { return }
-        try? AtomicFile.write(png, to: (directory as NSString).appendingPathComponent(key))
-        let maxBytes = maxBytes, directory = directory
-        state.withLock { s in
+        let directory = directory, maxBytes = maxBytes
+        _ = try? await BlockingPool.shared.run { try AtomicFile.write(png, to: (directory as NSString).appendingPathComponent(key)) }
+        let old = state.withLock { s -> [String] in
             s.files.append((key, png.count, Date()))
             s.total += png.count
+            var old: [String] = []
             while s.total > maxBytes, !s.files.isEmpty {
-                let old = s.files.removeFirst()
-                s.total -= old.bytes
-                try? FileManager.default.removeItem(atPath: (directory as NSString).appendingPathComponent(old.name))
+                let first = s.files.removeFirst()
+                s.total -= first.bytes
+                old.append(first.name)
             }
+            return old
+        }
+        guard !old.isEmpty else { return }
+        _ = try? await BlockingPool.shared.run {
+            for name in old { try? FileManager.default.removeItem(atPath: (directory as NSString).appendingPathComponent(name)) }
         }
     }
 }

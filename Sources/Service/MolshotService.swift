@@ -21,79 +21,68 @@ import Structure
 public final class MolshotService: Sendable {
     public let configuration: ServiceConfiguration
     public let metrics = ServiceMetrics()
-    /// Signs and checks browser tickets (`POST /v1/tickets`); its key is this process's alone.
-    let tickets = Tickets()
-    /// This process's render thread (worker 0 of `workers`).
-    let worker: RenderWorker<ServiceRenderers>
-    let workers: RenderWorkers
-    let perception: BondPerception
-    let maps = MapCache()
-    let cache: ImageCache?
-    /// The library's connections: a few readers and one writer, used on the blocking pool.
-    let library: LibraryConnections
-    /// Thumbnails by file name, with their ETags, bounded in bytes (the files never change: their
-    /// names hold what is in them).
-    let thumbnailFiles = Locked<(files: [String: (bytes: ByteBuffer, etag: String)], order: [String], total: Int)>(([:], [], 0))
-    static let thumbnailMemory = ServiceLimits.keptThumbnailBytes.value
-    /// The thumbnail shown for each checksum, and when the folder was last listed.
-    let thumbnailIndex = Locked<(modified: Date?, names: [String: String])>((nil, [:]))
-    /// Private molecules' checksums and owners, read again when a second old.
-    let privates = Locked<(read: Double, owners: [String: [String?]])>((-1, [:]))
-    /// Live sessions (`LiveRoute.swift`).
+    let auth: Auth
+    let access: MoleculeAccess
+    let pictures: PictureMaker
+    let thumbnails: ThumbnailStore
+    let maps: MapStore
+    /// Live sessions (`SessionController`).
     let sessions = LiveSessions()
-    /// Requests reading files off the answering threads (`heavy`): `heavyWork` at once, as many
-    /// as the render queue holds waiting.
-    let heavyGate: WorkGate
-    /// Bytes of pictures being made now (`reserveMemory`).
-    let pictureMemory = Locked(0)
     /// Connections open from each client address (`ConnectionGuard.swift`).
     let clientConnections = ClientConnections()
+    /// Where clients reach this server (for the entity protocol's image addresses).
+    let address: PublicAddress
+    let molecules: MoleculeController
+    let entities: EntityController
+    let live: SessionController
+    /// Every route, from the controllers: what the router and `RequestGate` both read.
+    let table: RouteTable
 
     /// Opens the library (which must be there: a mistyped `--db` is an error, not a new empty
     /// library), so that a file that is not one fails here, at start-up, and not in every request.
     public init(configuration: ServiceConfiguration) throws {
         self.configuration = configuration
-        library = try LibraryConnections(path: configuration.database, readers: ServiceLimits.libraryReaders.value)
-        perception = try BondPerception.standard()
-        cache = try configuration.cache.map { try ImageCache(directory: $0, maxBytes: configuration.cacheBytes) }
-        workers = RenderWorkers(count: configuration.renderThreads, executable: configuration.renderProcess.map { URL(fileURLWithPath: $0) },
-                                arguments: ["serve", "render-process", URL(fileURLWithPath: configuration.database).path, String(configuration.maxBodyBytes * 8), String(configuration.maxAtoms),
-                                            String(configuration.renderProcessMegabytes)])
-        // This process's share of llvmpipe's threads, read when its first context is made (unless set).
-        if workers.count > 1 && EnvironmentVariable.rasterizerThreads.text() == nil {
-            setenv(EnvironmentVariable.rasterizerThreads.rawValue, String(RenderWorkers.rasterizerThreads(workers: workers.count)), 1)
-        }
-        worker = RenderWorker(capacity: configuration.renderQueue, name: "molshot-serve-draw") { try ServiceRenderers() }
-        heavyGate = WorkGate(slots: Self.heavyWork, waiting: configuration.renderQueue)
-        let worker = worker, workers = workers, cache = cache
-        let sessions = sessions
+        auth = Auth(tokens: configuration.tokens, tokenToRead: configuration.tokenToRead)
+        access = MoleculeAccess(library: try LibraryConnections(path: configuration.database, readers: ServiceLimits.libraryReaders.value))
+        pictures = try PictureMaker(configuration: configuration, molecules: access)
+        thumbnails = ThumbnailStore(folder: configuration.thumbnails)
+        maps = MapStore(folder: configuration.pathways)
+        address = PublicAddress(configuration: configuration)
+        let uploads = BodyReader(maxBytes: configuration.maxBodyBytes, seconds: configuration.bodySeconds)
+        molecules = MoleculeController(configuration: configuration, auth: auth, access: access, pictures: pictures, thumbnails: thumbnails, uploads: uploads)
+        entities = EntityController(auth: auth, access: access, pictures: pictures, maps: maps, uploads: uploads, address: address)
+        live = SessionController(configuration: configuration, auth: auth, access: access, pictures: pictures, maps: maps, sessions: sessions)
+        table = RouteTable([
+            OperationsController(auth: auth, metrics: metrics),
+            molecules,
+            RenderController(configuration: configuration, auth: auth, access: access, pictures: pictures, uploads: uploads),
+            entities,
+            live,
+            ThumbnailController(auth: auth, access: access, thumbnails: thumbnails),
+            PathwayController(configuration: configuration, maps: maps, pictures: pictures),
+        ])
+        let pictures = pictures, cache = pictures.cache, sessions = sessions
         metrics.gauges.withLock {
-            $0.queueDepth = { worker.queued + workers.processQueued }
+            $0.queueDepth = { pictures.queued }
             $0.cacheCounts = { (cache?.hits ?? 0, cache?.misses ?? 0) }
             $0.liveSessions = { sessions.count }
         }
     }
 
-    /// The port the server listens on (the configuration's, or the one `--port 0` was given).
-    let listeningPort = Locked(0)
-
-    /// Where clients reach this server: `--public-url`, else its host and port.
-    var publicURL: String {
-        if let url = configuration.publicURL { return url }
-        let port = listeningPort.withLock { $0 }
-        return "http://\(configuration.host):\(port == 0 ? configuration.port : port)"
-    }
+    /// The render workers (this process's render thread and the render processes).
+    var workers: RenderWorkers { pictures.workers }
+    var tickets: Tickets { auth.tickets }
 
     /// The application, listening where the configuration says; `listening` hears the port.
     public func application(listening: @escaping @Sendable (Int) -> Void = { _ in }) -> some ApplicationProtocol {
-        let listeningPort = listeningPort
+        let address = address
         return Application(router: router(),
                     server: server(),
                     configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "molshot",
                                          availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)),
                     onServerRunning: { channel in
                         let port = channel.localAddress?.port ?? 0
-                        listeningPort.withLock { $0 = port }
+                        address.listening(on: port)
                         listening(port)
                     })
     }
@@ -102,148 +91,57 @@ public final class MolshotService: Sendable {
     /// under way: a process that exits while llvmpipe starts up crashes in it).
     public func close() {
         configuration.tokens.stopWatching()
-        worker.close()
-        workers.close()
+        pictures.close()
     }
 
     func router() -> Router<MolshotRequestContext> {
         let router = Router(context: MolshotRequestContext.self, options: .autoGenerateHeadEndpoints)
-        router.middlewares.add(RequestGate(tokens: configuration.tokens, tokenToRead: configuration.tokenToRead, metrics: metrics,
-                                           allowOrigin: configuration.allowOrigin, tickets: tickets))
+        router.middlewares.add(RequestGate(table: table, tokens: auth.tokens, tokenToRead: auth.tokenToRead, metrics: metrics,
+                                           allowOrigin: configuration.allowOrigin, tickets: auth.tickets))
         // The web viewer: plain files from Assets/web at /.
         if let web = try? Resources.asset("web") {
             router.middlewares.add(WebFiles(files: FileMiddleware(web.path, searchForIndexHtml: true)))
         }
-        for route in Self.routes {
-            let handle = route.handle
-            router.on(RouterPath(route.path), method: route.method) { request, context in try await handle(self, request, context) }
+        for route in table.routes {
+            router.on(RouterPath(route.path), method: route.method, use: route.handle)
         }
         return router
     }
 
-    // MARK: Answers
-
-    static func response(_ bytes: [UInt8], type: String, status: HTTPResponse.Status = .ok, headers more: HTTPFields = [:]) -> Response {
-        var headers = more
-        headers[.contentType] = type
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
-    }
-
-    static func json<T: Encodable>(_ value: T) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return response(Array(try encoder.encode(value)), type: "application/json")
-    }
-
-    /// Whether a damaged library was logged already.
-    static let corruptionLogged = Locked(false)
-
-    /// A 400 that names the parameter, from the same errors the CLI reports as `--name ...`.
-    static func badRequest(_ error: Error) -> HTTPError {
-        // An answer made already (a 404 inside a library read, say) goes out as it is.
-        if let e = error as? HTTPError { return e }
-        if let e = error as? RequestError { return HTTPError(.badRequest, message: "parameter \(e.field) \(e.message)") }
-        // The library's conditions as what they are: busy is a moment's wait, a conflict is 409,
-        // a damaged library file is the server's (logged), never the request's.
-        if let e = error as? LibraryError, let condition = e.condition {
-            switch condition {
-            case .busy, .locked:
-                return HTTPError(.serviceUnavailable, headers: [.retryAfter: "1"], message: "the library is busy; try again in a second")
-            case .constraint:
-                return HTTPError(.conflict, message: "the library refused the change: it conflicts with what it holds")
-            case .corrupt:
-                // Said once in the log (every request would say it again); each request is told what is wrong.
-                if corruptionLogged.withLock({ seen in defer { seen = true }; return !seen }) { LogWriter.shared.write("error: the molecule library is damaged: \(error)\n") }
-                return HTTPError(.internalServerError, message: "the server's molecule library is damaged (SQLite finds it malformed); its operator must restore it")
-            case .full, .cannotWrite, .other:
-                LogWriter.shared.write("error: \(error)\n")
-                return HTTPError(.internalServerError, message: "the server failed to answer this request")
-            }
+    /// The server: HTTP/1.1 with WebSocket upgrades for live sessions, within this server's limits.
+    func server() -> HTTPServerBuilder {
+        let webSocketResponder = live.webSocketRouter(table: table).buildResponder()
+        let idle = TimeAmount.nanoseconds(Int64(configuration.idleSeconds * 1e9))
+        let configuration = HTTP1WebSocketUpgradeChannel.Configuration(http1: .init(idleTimeout: idle), ws: .init(maxFrameSize: 1 << 20))
+        let headSeconds = self.configuration.headSeconds, clients = clientConnections
+        // Long enough for the slowest first answer: a body, then a picture drawn.
+        let answerSeconds = self.configuration.headSeconds + self.configuration.bodySeconds + self.configuration.renderSeconds
+        return HTTPServerBuilder { responder in
+            GuardedServerChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: configuration),
+                                 headSeconds: headSeconds, answerSeconds: answerSeconds, clients: clients)
         }
-        if let e = error as? any Fault, e.kind != .machine { return HTTPError(.badRequest, message: e.description) }
-        // Not a request's fault: logged in full, answered without the server's details.
-        LogWriter.shared.write("error: \(error)\n")
-        return HTTPError(.internalServerError, message: "the server failed to answer this request")
+    }
+}
+
+/// Where clients reach this server: `--public-url`, else its host and the port it listens on.
+final class PublicAddress: Sendable {
+    let configured: String?
+    let host: String
+    let port: Int
+    private let listeningPort = Locked(0)
+
+    init(configuration: ServiceConfiguration) {
+        configured = configuration.publicURL
+        host = configuration.host
+        port = configuration.port
     }
 
-    /// The query's parameters; an empty one counts as not given (`?pan=` is no pan).
-    static func query(_ request: Request) -> [(String, String)] {
-        request.uri.queryParameters.filter { !$0.value.isEmpty }.map { (String($0.key), String($0.value)) }
-    }
+    func listening(on port: Int) { listeningPort.withLock { $0 = port } }
 
-    /// One query parameter, nil when absent or empty.
-    static func parameter(_ request: Request, _ name: String) -> String? {
-        request.uri.queryParameters.get(name).flatMap { $0.isEmpty ? nil : $0 }
-    }
-
-    /// The request's body, up to the limit (413 past it), not empty (400).
-    func bytes(of request: Request, what: String) async throws -> ByteBuffer {
-        let limit = configuration.maxBodyBytes
-        // A length past the limit is refused before a byte is read (a client may never send it).
-        if let length = request.headers[.contentLength], (Int(length) ?? Int.max) > limit {
-            throw HTTPError(.contentTooLarge, message: "the body is larger than \(limit) bytes")
-        }
-        let body: ByteBuffer
-        do {
-            body = try await Self.withDeadline(seconds: configuration.bodySeconds) { [request] in
-                var request = request
-                return try await request.collectBody(upTo: limit)
-            }
-        } catch is DeadlinePassed {
-            throw HTTPError(.requestTimeout, headers: [.connection: "close"], message: "the body did not arrive within \(Int(configuration.bodySeconds)) s")
-        } catch {
-            throw HTTPError(.contentTooLarge, message: "the body is larger than \(limit) bytes")
-        }
-        guard body.readableBytes > 0 else { throw HTTPError(.badRequest, message: "the body is empty: send \(what)") }
-        return body
-    }
-
-    // MARK: Tokens
-
-    /// Who is asking: nil for no token; 403 for a token that is not one of ours, and 401 for none
-    /// where one is needed. `RequestGate` asks it for every route the table guards.
-    static func caller(_ request: Request, tokens: Tokens, tickets: Tickets? = nil, needed: Bool) throws -> String? {
-        guard let header = request.headers[.authorization] else {
-            // A browser's ticket where it cannot send a header (an image's or a WebSocket's address).
-            if let tickets, let ticket = request.uri.queryParameters.get("ticket"), !ticket.isEmpty {
-                return try tickets.name(of: ticket, path: request.uri.path, tokens: tokens)
-            }
-            if needed { throw HTTPError(.unauthorized, headers: [.wwwAuthenticate: "Bearer"], message: "this needs a bearer token") }
-            return nil
-        }
-        guard header.lowercased().hasPrefix("bearer "), let name = tokens.name(of: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)) else {
-            throw HTTPError(.forbidden, message: "the token is not one this server knows")
-        }
-        return name
-    }
-
-    /// `POST /v1/tickets?scope=/v1/molecules/1&seconds=300`: a ticket for the token's owner to read
-    /// under `scope` (a path under /v1/, default all of it) for `seconds` (default 300, at most an hour).
-    func ticket(_ request: Request) throws -> Response {
-        let name = try writer(request)
-        let scope = Self.parameter(request, "scope") ?? "/v1/"
-        guard scope.hasPrefix("/v1/"), scope.utf8.count <= 200, !scope.contains(".."), !scope.contains("?") else {
-            throw HTTPError(.badRequest, message: "parameter scope must be a path under /v1/ (got \(Excerpt.of(scope, length: 80)))")
-        }
-        let seconds: Int
-        do { seconds = try ValueText.integer(Self.parameter(request, "seconds") ?? "300", field: "seconds", in: 1...Tickets.maxSeconds) } catch {
-            throw Self.badRequest(error)
-        }
-        let issued = tickets.issue(name: name, scope: scope, seconds: seconds)
-        struct Answer: Encodable { var ticket: String; var scope: String; var expires: Int }
-        return try Self.json(Answer(ticket: issued.ticket, scope: scope, expires: issued.expires))
-    }
-
-    /// The token's owner, for routes that write (the route table made sure there is one).
-    func writer(_ request: Request) throws -> String {
-        guard let name = try Self.caller(request, tokens: configuration.tokens, needed: true) else {
-            throw HTTPError(.unauthorized, headers: [.wwwAuthenticate: "Bearer"], message: "this needs a bearer token")
-        }
-        return name
-    }
-
-    func viewer(_ request: Request) throws -> MoleculeLibrary.Viewer {
-        .reader(try Self.caller(request, tokens: configuration.tokens, tickets: tickets, needed: configuration.tokenToRead))
+    var url: String {
+        if let configured { return configured }
+        let listening = listeningPort.withLock { $0 }
+        return "http://\(host):\(listening == 0 ? port : listening)"
     }
 }
 

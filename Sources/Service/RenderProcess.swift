@@ -74,8 +74,9 @@ final class RenderProcess: Sendable {
                 return (pipe, head, s.process?.processIdentifier)
             }
             guard let (pipe, head, pid) = sent else { return continuation.resume(throwing: RenderProcessEnded(reason: "it could not be started")) }
-            // A write to a process that has just ended fails; its reader fails the job.
-            pipe.send(head, blob)
+            // A write to a process that has just ended fails; its reader fails the job. Written on
+            // the blocking pool: a blob of up to --max-body bytes waits for the process to read it.
+            BlockingPool.shared.submit { _ = pipe.send(head, blob) }
             // A reader that keeps working past the deadline (a loop that never looks at it) is
             // stopped from outside: the process is killed and replaced.
             if let seconds, seconds.isFinite, let pid {
@@ -125,7 +126,7 @@ final class RenderProcess: Sendable {
                 return pipe
             }
             guard let pipe else { return continuation.resume(throwing: RenderProcessEnded(reason: "it could not be started")) }
-            pipe.send(head0)
+            BlockingPool.shared.submit { _ = pipe.send(head0) }
         }
         return view
     }

@@ -33,7 +33,7 @@ struct PictureLimits: Sendable {
                 options.altloc = altloc
                 return try StructureFile.decode(bytes, source: name, options: options)
             }
-        } catch { throw MolshotService.badRequest(error) }
+        } catch { throw HTTPAnswer.badRequest(error) }
     }
 
     /// 413 for a structure with more atoms than the service draws, counted over every model
@@ -55,7 +55,7 @@ struct PictureLimits: Sendable {
             return try view.molecule(structure, source: structure.metadata.id.isEmpty ? "the structure" : structure.metadata.id)
         } catch let error as AssemblyError where error.tooLarge {
             throw HTTPError(.contentTooLarge, message: error.description)
-        } catch { throw MolshotService.badRequest(error) }
+        } catch { throw HTTPAnswer.badRequest(error) }
     }
 
     /// `subject` read, checked and made ready to draw as `view` asks.
@@ -64,7 +64,7 @@ struct PictureLimits: Sendable {
         do {
             return (try MoleculePicture(structure, mode: try view.singleMode(), request: view, perception: perception),
                     structure.models.first?.atoms.count ?? 0)
-        } catch { throw MolshotService.badRequest(error) }
+        } catch { throw HTTPAnswer.badRequest(error) }
     }
 
     /// Atoms past which memory is given back to the system after a picture.
@@ -94,11 +94,11 @@ public enum RenderProcessServer {
         let limits = PictureLimits(library: try LibraryConnections(path: database, readers: 2), maxBytes: maxBytes, maxAtoms: maxAtoms)
         let perception = try BondPerception.standard()
         let worker = RenderWorker(capacity: 64, name: "molshot-render-process") { try MoleculeRenderer() }
-        var sessions: [String: (view: LiveSession<MoleculeDriver>, queue: DispatchQueue)] = [:]
+        var sessions: [String: (view: LiveSession<MoleculeDriver>, queue: SerialJobs)] = [:]
         while let (head, blob) = pipe.receive() {
             switch head.kind {
             case .image:
-                DispatchQueue.global().async {
+                BlockingPool.shared.submit {
                     var answer = WorkerMessage(.result, id: head.id)
                     var png: [UInt8] = []
                     do {
@@ -111,14 +111,14 @@ public enum RenderProcessServer {
                         png = try WorkDeadline.with(deadline) { try picture.png(drawn) }
                         if atoms >= PictureLimits.largeStructure { _ = molshot_trim_heap() }
                     } catch {
-                        let http = (error as? HTTPError) ?? MolshotService.badRequest(error)
+                        let http = (error as? HTTPError) ?? HTTPAnswer.badRequest(error)
                         answer.status = Int(http.status.code)
                         answer.message = http.body
                     }
                     pipe.send(answer, png)
                 }
             case .prepare:
-                DispatchQueue.global().async {
+                BlockingPool.shared.submit {
                     var answer = WorkerMessage(.prepared, id: head.id)
                     var out: [UInt8] = []
                     do {
@@ -131,7 +131,7 @@ public enum RenderProcessServer {
                         (answer.prepared, out) = try prepared.wire()
                         if prepared.atomCount >= PictureLimits.largeStructure { _ = molshot_trim_heap() }
                     } catch {
-                        let http = (error as? HTTPError) ?? MolshotService.badRequest(error)
+                        let http = (error as? HTTPError) ?? HTTPAnswer.badRequest(error)
                         answer.status = Int(http.status.code)
                         answer.message = http.body
                     }
@@ -145,16 +145,16 @@ public enum RenderProcessServer {
                     options.request = try RenderRequest(pairs(head.settings))
                     options.request.maxAtoms = limits.maxAtoms
                     options.maxSide = head.maxSide ?? options.maxSide
-                    let frames = try head.format.map { try MolshotService.frameEncoder($0, quality: head.quality, request: options.request) }
+                    let frames = try head.format.map { try SessionController.frameEncoder($0, quality: head.quality, request: options.request) }
                     let structure = try limits.load(.library(head.library ?? 0))
                     try limits.check(structure)
                     let record = head.record ?? false
                     let view = LiveSession(source: "session \(id)", options: options, molecule: structure, lane: RenderLane(worker),
                                            frames: frames, taken: record ? { line in pipe.send(WorkerMessage(.took, session: id), Array(line.utf8)) } : nil,
                                            send: { output in send(output, session: id, on: pipe) })
-                    sessions[id] = (view, DispatchQueue(label: "molshot-session"))
+                    sessions[id] = (view, SerialJobs())
                 } catch {
-                    let http = (error as? HTTPError) ?? MolshotService.badRequest(error)
+                    let http = (error as? HTTPError) ?? HTTPAnswer.badRequest(error)
                     answer.status = Int(http.status.code)
                     answer.message = http.body
                 }
@@ -162,11 +162,11 @@ public enum RenderProcessServer {
             case .event:
                 if let session = sessions[head.session ?? ""] {
                     let line = String(decoding: blob, as: UTF8.self)
-                    session.queue.async { session.view.receive(line) }
+                    session.queue.submit { session.view.receive(line) }
                 }
             case .close:
                 if let session = sessions.removeValue(forKey: head.session ?? "") {
-                    session.queue.async { session.view.close() }
+                    session.queue.submit { session.view.close() }
                 }
             default:
                 break

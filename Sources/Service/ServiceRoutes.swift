@@ -5,9 +5,10 @@ import Library
 import MoleculeView
 import NIOCore
 
-/// One route of the service and the right it needs. The table below is the only place routes are
-/// declared: the router is built from it, and `RequestGate` checks every request against it
-/// before any handler runs, so a handler cannot forget to ask for a token.
+/// One route of the service and the right it needs, declared by the controller that answers it
+/// (`ServiceController.routes`). The router is built from the controllers' routes, and
+/// `RequestGate` checks every request against the same table before any handler runs, so a
+/// handler cannot forget to ask for a token or take a parameter it does not declare.
 struct ServiceRoute: Sendable {
     enum Access: String, Sendable {
         /// Anyone: the health check, the API's description.
@@ -18,7 +19,7 @@ struct ServiceRoute: Sendable {
         case write
     }
 
-    typealias Handler = @Sendable (MolshotService, Request, MolshotRequestContext) async throws -> Response
+    typealias Handler = @Sendable (Request, MolshotRequestContext) async throws -> Response
 
     let method: HTTPRequest.Method
     /// Hummingbird's form, `/v1/molecules/:id`.
@@ -63,68 +64,33 @@ struct MolshotRequestContext: RequestContext {
     }
 }
 
-extension MolshotService {
-    /// What a picture takes: `RenderRequest`'s fields, by their names.
-    static let picture = RenderRequest.fields.map(\.name)
+/// A feature's routes: each controller declares its own (path, method, access, the query
+/// parameters it reads) beside the handlers that answer them, and holds the stores it uses.
+protocol ServiceController: Sendable {
+    var routes: [ServiceRoute] { get }
+}
 
-    static let routes: [ServiceRoute] = [
-        .init(.get, "/healthz", .open) { _, _, _ in response(Array("ok\n".utf8), type: "text/plain; charset=utf-8") },
-        .init(.get, "/openapi.yaml", .open) { _, _, _ in
-            // Versioned with the binary that serves it.
-            let text = String(decoding: try Data(contentsOf: Resources.asset("openapi.yaml")), as: UTF8.self)
-                .replacingOccurrences(of: "version: 0.0.0  # replaced by the binary's version where it is served", with: "version: \(MolshotVersion.current)")
-            return response(Array(text.utf8), type: "application/yaml")
-        },
-        .init(.get, "/metrics", .read) { s, _, _ in response(Array(s.metrics.text.utf8), type: "text/plain; version=0.0.4") },
-        .init(.get, "/v1/molecules", .read, query: ["offset", "limit", "query", "sort"]) { s, r, _ in try await s.listMolecules(r) },
-        .init(.post, "/v1/molecules", .write, query: ["name", "private"]) { s, r, _ in try await s.importMolecule(r) },
-        .init(.get, "/v1/molecules/:id", .read) { s, r, c in try await s.molecule(r, try parameter(c, "id")) },
-        .init(.delete, "/v1/molecules/:id", .write) { s, r, c in try await s.removeMolecule(r, try parameter(c, "id")) },
-        .init(.get, "/v1/molecules/:id/sequence", .read) { s, r, c in try await s.moleculeSequence(r, try parameter(c, "id")) },
-        .init(.get, "/v1/molecules/:id/images", .read, query: ["size"]) { s, r, c in try await s.moleculeImages(r, try parameter(c, "id")) },
-        // `try`: the viewer's retry after a 503 (a cache-buster; drawn the same).
-        .init(.get, "/v1/molecules/:id/image", .read, query: picture + ["try"]) { s, r, c in try await s.moleculeImage(r, id: try parameter(c, "id")) },
-        .init(.post, "/v1/render", .read, query: picture + ["name", "format"]) { s, r, _ in try await s.renderUpload(r) },
-        .init(.post, "/v1/replay", .read, query: picture + ["fps", "molecule", "format"]) { s, r, c in try await s.replay(r, connection: c.channel) },
-        .init(.post, "/v1/tickets", .write, query: ["scope", "seconds"]) { s, r, _ in try s.ticket(r) },
-        .init(.post, "/v1/entities", .read) { s, r, _ in try await s.entities(r) },
-        // The upgrade router takes a WebSocket's request; a plain GET is told what it needs.
-        .init(.get, "/v1/sessions", .read, query: picture + ["molecule", "pathway", "record", "frames", "quality"]) { s, r, _ in
-            // What an upgrade would refuse is refused here too (400 naming it), before the 426.
-            try s.checkSessionQuery(r)
-            throw HTTPError(.upgradeRequired, headers: [.upgrade: "websocket", .connection: "Upgrade"],
-                            message: "a live session is a WebSocket: send the upgrade headers")
-        },
-        .init(.get, "/v1/sessions/:id/events", .read) { s, _, c in try s.sessionEvents(try parameter(c, "id")) },
-        .init(.get, "/v1/thumbnails/:name", .read, query: ["try"]) { s, r, c in try await s.thumbnail(r, name: try parameter(c, "name")) },
-        .init(.get, "/v1/pathways", .read) { s, _, _ in try s.listPathways() },
-        .init(.get, "/v1/pathways/:id", .read) { s, _, c in try await s.pathwayInfo(try parameter(c, "id")) },
-        .init(.get, "/v1/pathways/:id/nodes", .read, query: ["query", "limit"]) { s, r, c in try await s.pathwayNodes(r, id: try parameter(c, "id")) },
-        .init(.get, "/v1/pathways/:id/node", .read, query: ["x", "y", "tolerance"]) { s, r, c in try await s.pathwayNode(r, id: try parameter(c, "id")) },
-        .init(.get, "/v1/pathways/:id/image", .read, query: ["relations", "size", "region", "scale", "theme"]) { s, r, c in try await s.pathwayImage(r, id: try parameter(c, "id")) },
-        .init(.get, "/v1/pathways/:id/tiles/:z/:x/:y", .read) { s, r, c in
-            // Not whole numbers in range: no such tile (404), as a static tile server answers.
-            guard let z = Int(try parameter(c, "z")), let x = Int(try parameter(c, "x")) else {
-                throw HTTPError(.notFound, message: "tiles are {z}/{x}/{y}.png with whole numbers")
-            }
-            return try await s.pathwayTile(r, id: try parameter(c, "id"), z: z, x: x, y: try parameter(c, "y"))
-        },
-    ]
+/// What a picture takes: `RenderRequest`'s fields, by their names, but the CLI's file limit
+/// (`max-bytes`: the server sets its own).
+let pictureParameters = RenderRequest.fields.map(\.name).filter { $0 != "max-bytes" }
 
-    /// A path parameter, percent-decoded (`my%20prot` is `my prot`); one that does not decode, or
-    /// holds a NUL or a slash, names nothing here.
-    static func parameter(_ context: MolshotRequestContext, _ name: String) throws -> String {
-        let raw = try context.parameters.require(name)
-        if !raw.utf8.contains(UInt8(ascii: "%")) { return raw }
-        guard let text = raw.removingPercentEncoding, !text.contains("\0"), !text.contains("/") else {
-            throw HTTPError(.notFound, message: "no such \(name)")
-        }
-        return text
+/// What is drawn on a picture only (labels, measures, keys, scale bars).
+let annotationParameters = ["label", "distance", "angle", "label-size", "legend", "scale-bar"]
+
+/// What a replay or a live view takes: a picture's parameters without its annotations.
+let viewParameters = pictureParameters.filter { !annotationParameters.contains($0) }
+
+/// Every route of the service, from its controllers.
+struct RouteTable: Sendable {
+    let routes: [ServiceRoute]
+
+    init(_ controllers: [any ServiceController]) {
+        routes = controllers.flatMap(\.routes)
     }
 
     /// The route a request's method and path name, or the methods its path takes when the method
     /// is not one of them (empty: no route has this path).
-    static func route(_ method: HTTPRequest.Method, _ path: String) -> (route: ServiceRoute?, allowed: [HTTPRequest.Method]) {
+    func route(_ method: HTTPRequest.Method, _ path: String) -> (route: ServiceRoute?, allowed: [HTTPRequest.Method]) {
         let segments = path.split(separator: "/")
         var allowed: [HTTPRequest.Method] = []
         var get: ServiceRoute?
@@ -147,6 +113,7 @@ extension MolshotService {
 /// field, a fault by its kind, anything else a 500 that says no more) and counts and logs every
 /// request under its route's pattern: one middleware and one look-up of the table a request.
 struct RequestGate<Context: RequestContext>: RouterMiddleware {
+    let table: RouteTable
     let tokens: Tokens
     let tokenToRead: Bool
     var metrics: ServiceMetrics? = nil
@@ -195,7 +162,7 @@ struct RequestGate<Context: RequestContext>: RouterMiddleware {
         headers[.cacheControl] = (shared ? "public" : "private") + ", no-cache"
         // Lists and details depend on who asks (private molecules are their owner's).
         headers[.vary] = headers[.vary].map { $0.contains("Authorization") ? $0 : $0 + ", Authorization" } ?? "Authorization"
-        if MolshotService.matches(ifNoneMatch, etag) {
+        if HTTPAnswer.matches(ifNoneMatch, etag) {
             headers[.contentLength] = nil
             headers[.contentType] = nil
             return Response(status: .notModified, headers: headers)
@@ -218,7 +185,7 @@ struct RequestGate<Context: RequestContext>: RouterMiddleware {
     private func answer(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = DispatchTime.now().uptimeNanoseconds
         let path = request.uri.path
-        let (route, allowed) = MolshotService.route(request.method, path)
+        let (route, allowed) = table.route(request.method, path)
         // A browser's preflight, before any token is asked for (it carries none): the methods the path takes.
         if request.method == .options, allowOrigin != nil, request.headers[.origin] != nil, request.headers[.accessControlRequestMethod] != nil,
            !allowed.isEmpty {
@@ -247,7 +214,7 @@ struct RequestGate<Context: RequestContext>: RouterMiddleware {
         } catch {
             // Answered here rather than thrown on, so that the log and the metrics count the
             // error's body as sent.
-            let answer = (error as? HTTPResponseError) ?? MolshotService.badRequest(error)
+            let answer = (error as? HTTPResponseError) ?? HTTPAnswer.badRequest(error)
             let response = try answer.response(from: request, context: context)
             done(Int(response.status.code), response.body.contentLength ?? 0)
             return response
@@ -266,7 +233,7 @@ struct RequestGate<Context: RequestContext>: RouterMiddleware {
         }
         let needed = route.access == .write || (route.access == .read && tokenToRead)
         if route.access != .open {
-            _ = try MolshotService.caller(request, tokens: tokens, tickets: route.access == .read ? tickets : nil, needed: needed)
+            _ = try Auth.caller(request, tokens: tokens, tickets: route.access == .read ? tickets : nil, needed: needed)
         }
         for item in request.uri.queryParameters where !route.query.contains(String(item.key)) && !(item.key == "ticket" && route.access == .read) {
             let name = String(item.key), known = route.query.sorted()

@@ -153,19 +153,19 @@ final class BoundedRequestTests: GLTestCase {
         // Memory: pictures in flight share the budget; one past it alone is 413, one that does not
         // fit beside those being made 503, and the place comes back when a picture is done.
         let limit = ServiceLimits.pictureMemory.value
-        XCTAssertThrowsError(try s.reserveMemory(limit + 1)) { XCTAssertEqual(($0 as? HTTPError)?.status, .contentTooLarge) }
-        let first = try s.reserveMemory(limit / 2 + 1)
-        XCTAssertThrowsError(try s.reserveMemory(limit / 2 + 1)) { XCTAssertEqual(($0 as? HTTPError)?.status, .serviceUnavailable) }
+        XCTAssertThrowsError(try s.pictures.reserveMemory(limit + 1)) { XCTAssertEqual(($0 as? HTTPError)?.status, .contentTooLarge) }
+        let first = try s.pictures.reserveMemory(limit / 2 + 1)
+        XCTAssertThrowsError(try s.pictures.reserveMemory(limit / 2 + 1)) { XCTAssertEqual(($0 as? HTTPError)?.status, .serviceUnavailable) }
         first.release()
         first.release()
-        try s.reserveMemory(limit / 2 + 1).release()
-        XCTAssertEqual(s.pictureMemory.withLock { $0 }, 0, "every place given back once")
+        try s.pictures.reserveMemory(limit / 2 + 1).release()
+        XCTAssertEqual(s.pictures.pictureMemory.withLock { $0 }, 0, "every place given back once")
         var r = try RenderRequest([("size", "4096")])
-        XCTAssertLessThanOrEqual(MolshotService.bytes(r), limit, "the largest side at the default settings fits")
-        XCTAssertLessThanOrEqual(MolshotService.samples(r), ServiceLimits.pictureSamples.value, "the largest side at the default settings draws")
+        XCTAssertLessThanOrEqual(PictureMaker.bytes(r), limit, "the largest side at the default settings fits")
+        XCTAssertLessThanOrEqual(PictureMaker.samples(r), ServiceLimits.pictureSamples.value, "the largest side at the default settings draws")
         r.occlusion = 0
         r.outline = 0
-        XCTAssertEqual(MolshotService.samples(r), 4096 * 4096)
+        XCTAssertEqual(PictureMaker.samples(r), 4096 * 4096)
     }
 
     func testEntityRequestsCountEachEntityOnceAndAreBounded() async throws {
@@ -174,10 +174,10 @@ final class BoundedRequestTests: GLTestCase {
             Array(("{\"requestKey\":\"DETAIL\",\"IMAGES\":\"DATA\",\"entities\":[" + ids.map { "{\"PERM_ID\":\"\($0)\",\"REFCON\":\"{}\"}" }.joined(separator: ",") + "]}").utf8)
         }
         // One molecule 1,500 times is one molecule: three small pictures, not 4,500.
-        let repeated = try await s.entityTable(body(Array(repeating: "MOLECULE:1", count: 1500)), viewer: .reader(nil), base: "http://x")
+        let repeated = try await s.entities.entityTable(body(Array(repeating: "MOLECULE:1", count: 1500)), viewer: .reader(nil), base: "http://x")
         XCTAssertEqual(repeated.rows.count, 1)
         do {
-            _ = try await s.entityTable(body((0...ServiceLimits.entities.value).map { "CHAIN:1:\($0)" }), viewer: .reader(nil), base: "http://x")
+            _ = try await s.entities.entityTable(body((0...ServiceLimits.entities.value).map { "CHAIN:1:\($0)" }), viewer: .reader(nil), base: "http://x")
             XCTFail("more entities than the limit were answered")
         } catch let e as HTTPError {
             XCTAssertEqual(e.status, .contentTooLarge)
@@ -250,17 +250,17 @@ final class BoundedRequestTests: GLTestCase {
     /// RFC 9110's ranges: one range clamped to the body, a suffix of it, 416 only where it starts
     /// past the end, and the whole body for what is not served in parts.
     func testByteRangesAsRFC9110SaysAndViewerFilesWhole() async throws {
-        typealias R = MolshotService.ByteRange
+        typealias R = ThumbnailController.ByteRange
         let n = 1000
-        XCTAssertEqual(MolshotService.byteRange("bytes=0-99", length: n), R.part(from: 0, to: 99))
-        XCTAssertEqual(MolshotService.byteRange("bytes=-5", length: n), R.part(from: 995, to: 999))
-        XCTAssertEqual(MolshotService.byteRange("bytes=-5000", length: n), R.part(from: 0, to: 999))
-        XCTAssertEqual(MolshotService.byteRange("bytes=0-99999999999999999999999", length: n), R.part(from: 0, to: 999))
-        XCTAssertEqual(MolshotService.byteRange("bytes=900-", length: n), R.part(from: 900, to: 999))
-        XCTAssertEqual(MolshotService.byteRange("bytes=99999-", length: n), R.unsatisfiable)
-        XCTAssertEqual(MolshotService.byteRange("bytes=-0", length: n), R.unsatisfiable)
+        XCTAssertEqual(ThumbnailController.byteRange("bytes=0-99", length: n), R.part(from: 0, to: 99))
+        XCTAssertEqual(ThumbnailController.byteRange("bytes=-5", length: n), R.part(from: 995, to: 999))
+        XCTAssertEqual(ThumbnailController.byteRange("bytes=-5000", length: n), R.part(from: 0, to: 999))
+        XCTAssertEqual(ThumbnailController.byteRange("bytes=0-99999999999999999999999", length: n), R.part(from: 0, to: 999))
+        XCTAssertEqual(ThumbnailController.byteRange("bytes=900-", length: n), R.part(from: 900, to: 999))
+        XCTAssertEqual(ThumbnailController.byteRange("bytes=99999-", length: n), R.unsatisfiable)
+        XCTAssertEqual(ThumbnailController.byteRange("bytes=-0", length: n), R.unsatisfiable)
         for whole in ["bytes=0-1,5-9", "items=0-5", "bytes=5-1", "bytes=a-b", "bytes=--5", "bytes"] {
-            XCTAssertEqual(MolshotService.byteRange(whole, length: n), R.whole, whole)
+            XCTAssertEqual(ThumbnailController.byteRange(whole, length: n), R.whole, whole)
         }
         let s = try service()
         try await Application(router: s.router()).test(.router) { client in

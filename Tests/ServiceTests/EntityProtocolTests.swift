@@ -38,7 +38,7 @@ final class EntityProtocolTests: GLTestCase {
     }
 
     func ask(_ s: MolshotService, _ body: String, as viewer: String? = nil) async throws -> EntityTable {
-        try await s.entityTable(Array(body.utf8), viewer: .reader(viewer), base: "http://example.org")
+        try await s.entities.entityTable(Array(body.utf8), viewer: .reader(viewer), base: "http://example.org")
     }
 
     func column(_ t: EntityTable, _ name: String) throws -> [String] {

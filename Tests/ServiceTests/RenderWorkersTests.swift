@@ -110,7 +110,7 @@ final class RenderWorkersTests: GLTestCase {
             return Array(buffer: r.body)
         }
         let p = try process(db)
-        let drawn = try await p.draw(settings: MolshotService.pictureSettings(query, defaultSize: "512"), subject: .library(2))
+        let drawn = try await p.draw(settings: PictureMaker.pictureSettings(query, defaultSize: "512"), subject: .library(2))
         XCTAssertEqual(drawn.count, own.count)
         XCTAssertTrue(drawn == own, "the render process's PNG differs from the service's own")
         let upload = try await p.draw(settings: [("size", "96")], subject: .upload(try ServiceSafetyTests.fixture("1crn.pdb"), name: "1crn.pdb"))
@@ -283,7 +283,7 @@ final class RenderWorkersTests: GLTestCase {
         let db = try library()
         let lines = [#"{"type":"header","version":1,"viewport":{"width":160,"height":120}}"#,
                      #"{"t":0.1,"type":"rotate","dx":40,"dy":10}"#, #"{"t":0.2,"type":"frame"}"#, "not json", #"{"t":0.3,"type":"frame"}"#]
-        let settings = MolshotService.pictureSettings([("size", "160x120")], defaultSize: "512")
+        let settings = PictureMaker.pictureSettings([("size", "160x120")], defaultSize: "512")
         // Here: a session on a render worker of this process.
         let worker = RenderWorker { try MoleculeRenderer() }
         let local = Outputs()

@@ -56,10 +56,10 @@ final class ServiceSafetyTests: GLTestCase {
 
     func testEveryRouteTheTableGuardsAsksForATokenBeforeItsHandlerRuns() async throws {
         let (s, token) = try service(tokenToRead: true)
-        let guarded = MolshotService.routes.filter { $0.access != .open }
+        let guarded = s.table.routes.filter { $0.access != .open }
         XCTAssertTrue(guarded.contains { $0.path == "/metrics" } && guarded.contains { $0.path == "/v1/render" } && guarded.contains { $0.path == "/v1/replay" })
         try await Application(router: s.router()).test(.router) { client in
-            for route in MolshotService.routes {
+            for route in s.table.routes {
                 let path = Self.example(route)
                 let anonymous = try await client.execute(uri: path, method: route.method, body: ByteBuffer(string: "x"))
                 if route.access == .open {
@@ -89,7 +89,7 @@ final class ServiceSafetyTests: GLTestCase {
     func testWritesNeedATokenWhereReadsAreOpen() async throws {
         let (s, _) = try service()
         try await Application(router: s.router()).test(.router) { client in
-            for route in MolshotService.routes where route.access == .write {
+            for route in s.table.routes where route.access == .write {
                 let r = try await client.execute(uri: Self.example(route), method: route.method, body: ByteBuffer(string: "x"))
                 XCTAssertEqual(r.status, .unauthorized, "\(route.method) \(route.path)")
             }
@@ -199,7 +199,7 @@ final class ServiceSafetyTests: GLTestCase {
                 guard let r = line.range(of: "route=\"") else { return nil }
                 return line[r.upperBound...].prefix { $0 != "\"" }
             })
-            XCTAssertLessThanOrEqual(labels.count, MolshotService.routes.count + 2, "\(labels)")
+            XCTAssertLessThanOrEqual(labels.count, s.table.routes.count + 2, "\(labels)")
             XCTAssertTrue(labels.contains("/v1/thumbnails/{name}") && labels.contains("unrouted"), "\(labels)")
         }
     }

@@ -3,8 +3,15 @@ import Foundation
 import Hummingbird
 import NIOCore
 
-extension MolshotService {
-    // MARK: Thumbnails
+/// The thumbnails `molshot thumbnails` made, served as a static file server serves them.
+struct ThumbnailController: ServiceController {
+    let auth: Auth
+    let access: MoleculeAccess
+    let thumbnails: ThumbnailStore
+
+    var routes: [ServiceRoute] {
+        [.init(.get, "/v1/thumbnails/:name", .read, query: ["try"]) { r, c in try await thumbnail(r, name: try HTTPAnswer.path(c, "name")) }]
+    }
 
     /// A thumbnail file by name, as a static file server gives it: immutable (its name holds the
     /// structure's checksum and the settings), strong ETag, 304 on If-None-Match, byte ranges.
@@ -14,36 +21,23 @@ extension MolshotService {
     /// first N+1 bytes, a range past the end with a negative Content-Length, and `W/"x"` in
     /// If-None-Match with 200.
     func thumbnail(_ request: Request, name: String) async throws -> Response {
-        guard let folder = configuration.thumbnails else { throw HTTPError(.notFound, message: "this server serves no thumbnails") }
+        guard thumbnails.folder != nil else { throw HTTPError(.notFound, message: "this server serves no thumbnails") }
         // Letters, digits and ._- only (checked on bytes: Character properties cost more than the rest of the request).
         guard name.hasSuffix(".png"), !name.hasPrefix("."), name.utf8.allSatisfy({ b in
             (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2E || b == 0x5F || b == 0x2D
         }) else {
             throw HTTPError(.notFound, message: "no thumbnail \(name)")
         }
-        let path = (folder as NSString).appendingPathComponent(name)
         // A private molecule's thumbnails are as absent as the molecule.
         let checksum = String(name.prefix(16))
-        let viewer = try viewer(request)
-        guard try await isVisible(checksum: checksum, to: viewer) else { throw HTTPError(.notFound, message: "no thumbnail \(name)") }
-        // Kept as the buffer a response sends, so that serving one copies nothing.
-        let (buffer, etag) = try thumbnailFiles.withLock { kept -> (ByteBuffer, String) in
-            if let f = kept.files[name] { return (f.bytes, f.etag) }
-            guard let data = FileManager.default.contents(atPath: path) else { throw HTTPError(.notFound, message: "no thumbnail \(name)") }
-            let bytes = [UInt8](data), etag = "\"\(FNV1a.hex(FNV1a.hash(bytes), digits: 16))\""
-            let buffer = ByteBuffer(bytes: bytes)
-            kept.files[name] = (buffer, etag)
-            kept.order.append(name)
-            kept.total += bytes.count
-            while kept.total > Self.thumbnailMemory, let first = kept.order.first {
-                kept.order.removeFirst()
-                kept.total -= kept.files.removeValue(forKey: first)?.bytes.readableBytes ?? 0
-            }
-            return (buffer, etag)
+        let viewer = try auth.viewer(request)
+        guard try await access.isVisible(checksum: checksum, to: viewer), let file = try await thumbnails.file(name) else {
+            throw HTTPError(.notFound, message: "no thumbnail \(name)")
         }
+        let (buffer, etag) = file
         var headers: HTTPFields = [.eTag: etag, .cacheControl: "public, max-age=31536000, immutable", .acceptRanges: "bytes"]
         // If-None-Match compares weakly (RFC 9110 13.1.2): W/"x" matches "x".
-        if Self.matches(request.headers[.ifNoneMatch], etag) {
+        if HTTPAnswer.matches(request.headers[.ifNoneMatch], etag) {
             return Response(status: .notModified, headers: headers)
         }
         // If-Range with another validator than ours asks for the whole (RFC 9110 13.1.5).
@@ -65,26 +59,6 @@ extension MolshotService {
         }
         headers[.contentType] = "image/png"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: buffer))
-    }
-
-    /// The thumbnail the viewer shows for the file with this checksum: its automatic picture, else
-    /// cartoon, else ball-and-stick, else spacefill, else any (the folder is listed again when it changes).
-    func thumbnailName(checksum: String) -> String? {
-        guard let folder = configuration.thumbnails else { return nil }
-        let modified = (try? FileManager.default.attributesOfItem(atPath: folder)[.modificationDate] as? Date) ?? nil
-        return thumbnailIndex.withLock { index -> String? in
-            if index.modified != modified || modified == nil {
-                var best: [String: (rank: Int, name: String)] = [:]
-                let preference = ["-auto.png", "-cartoon.png", "-ball-and-stick.png", "-spacefill.png"]
-                for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasSuffix(".png") {
-                    guard let dash = name.firstIndex(of: "-") else { continue }
-                    let key = String(name[..<dash]), rank = preference.firstIndex { name.hasSuffix($0) } ?? preference.count
-                    if best[key].map({ (rank, name) < ($0.rank, $0.name) }) ?? true { best[key] = (rank, name) }
-                }
-                index = (modified, best.mapValues(\.name))
-            }
-            return index.names[checksum]
-        }
     }
 
     /// What a `Range` header asks of a body of `length` bytes, as RFC 9110 14.2 says: one

@@ -19,7 +19,20 @@ public struct EntityTable: Codable, Sendable, Equatable {
     public var rows: [[String]]
 }
 
-extension MolshotService {
+/// The entity read protocol of the openBIS iPad app (`POST /v1/entities`): the library's
+/// molecules, their chains and ligands, and the pathway maps, as categories, drill-downs and details.
+struct EntityController: ServiceController {
+    let auth: Auth
+    let access: MoleculeAccess
+    let pictures: PictureMaker
+    let maps: MapStore
+    let uploads: BodyReader
+    let address: PublicAddress
+
+    var routes: [ServiceRoute] {
+        [.init(.post, "/v1/entities", .read) { r, _ in try await entities(r) }]
+    }
+
     static let clientPreferences: [(String, String)] = [
         ("ROOT_SET_REFRESH_INTERVAL", "3600"),
         // How images come unless a request says (`"IMAGES": "URL"` or `"DATA"`).
@@ -47,9 +60,9 @@ extension MolshotService {
     }
 
     func entities(_ request: Request) async throws -> Response {
-        let body = try await bytes(of: request, what: "an entity request: {\"requestKey\": \"CATEGORIES\"}")
+        let body = try await uploads.bytes(of: request, what: "an entity request: {\"requestKey\": \"CATEGORIES\"}")
         // Image URLs start with the server's own address, never with what the request's Host says.
-        return try Self.json(try await entityTable(Array(buffer: body), viewer: viewer(request), base: publicURL))
+        return try HTTPAnswer.json(try await entityTable(Array(buffer: body), viewer: auth.viewer(request), base: address.url))
     }
 
     /// The answer to one request body, for `viewer`; image URLs start with `base`.
@@ -134,8 +147,8 @@ extension MolshotService {
     }
 
     private func categories(_ viewer: MoleculeLibrary.Viewer) async throws -> [Entity] {
-        let molecules = try await reading { try $0.list(offset: 0, limit: 100_000, viewer: viewer).molecules }
-        let pathways = try pathwayFiles().keys.sorted()
+        let molecules = try await access.reading { try $0.list(offset: 0, limit: 100_000, viewer: viewer).molecules }
+        let pathways = await maps.listed().keys.sorted()
         return [
             Entity(permId: "MOLECULES", category: "", header: "Molecules", summary: "\(molecules.count) structures in the library",
                    children: molecules.map { "MOLECULE:\($0.id)" }, identifier: "/molecules", refcon: ["kind": "category"]),
@@ -153,7 +166,7 @@ extension MolshotService {
         case "MOLECULE", "CHAIN", "LIGAND":
             guard parts.count >= 2, let id = Int(parts[1]) else { return nil }
             let found: (MoleculeRecord, [String: String], (chains: [(id: String, residues: Int, atoms: Int)], ligands: [(name: String, copies: Int)]))?
-            found = try await reading { lib in
+            found = try await access.reading { lib in
                 guard let r = try lib.record(id: id), try lib.isVisible(r.id, to: viewer) else { return nil }
                 return (r, try lib.metadata(of: r.id), try lib.composition(of: r.id))
             }
@@ -188,10 +201,10 @@ extension MolshotService {
                               refcon: refcon.merging(["ligand": l.name]) { a, _ in a })
             }
         case "PATHWAY", "COMPARTMENT":
-            guard parts.count >= 2, try pathwayFiles()[parts[1]] != nil else { return nil }
+            guard parts.count >= 2, await maps.listed()[parts[1]] != nil else { return nil }
             let id = parts[1]
             // Read once and kept, as the image and tile routes keep it.
-            let map = try await pathway(id).entry.map
+            let map = try await maps.map(id).entry.map
             if parts[0] == "PATHWAY" {
                 let kinds = Dictionary(grouping: map.nodes, by: \.kind).mapValues(\.count)
                 var properties: [(String, String)] = [("format", map.format), ("nodes", "\(map.nodes.count)"), ("edges", "\(map.edges.count)"),
@@ -271,14 +284,14 @@ extension MolshotService {
                 let query = settings.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
                 return ["URL": "\(base)/v1/molecules/\(id)/image?\(query)"]
             }
-            let png = try await png(content: ImageCache.content(library: record), settings: settings, subject: .library(id))
+            let png = try await pictures.png(content: ImageCache.content(library: record), settings: settings, subject: .library(id))
             return ["DATA": ["BASE64": Data(png).base64EncodedString(), "FORMAT": "PNG"]]
         case .pathway(let id, let size):
             if form == "URL" { return ["URL": "\(base)/v1/pathways/\(id)/image?size=\(size)"] }
-            let map = try await pathway(id).entry.map
+            let map = try await maps.map(id).entry.map
             var r = PathwayRequest()
             r.size = "\(size)"
-            let png = try await pathwayPNG(map, request: r)
+            let png = try await pictures.pathwayPNG(map, request: r)
             return ["DATA": ["BASE64": Data(png).base64EncodedString(), "FORMAT": "PNG"]]
         }
     }

@@ -5,8 +5,30 @@ import Imaging
 import PathwayModel
 import Pathways
 
-extension MolshotService {
-    // MARK: Pathways
+/// The pathway maps' routes: the list, a map's facts, nodes by name or place, pictures and tiles.
+struct PathwayController: ServiceController {
+    let configuration: ServiceConfiguration
+    let maps: MapStore
+    let pictures: PictureMaker
+
+    var routes: [ServiceRoute] {
+        [
+            .init(.get, "/v1/pathways", .read) { _, _ in try await listPathways() },
+            .init(.get, "/v1/pathways/:id", .read) { _, c in try await pathwayInfo(try HTTPAnswer.path(c, "id")) },
+            .init(.get, "/v1/pathways/:id/nodes", .read, query: ["query", "limit"]) { r, c in try await pathwayNodes(r, id: try HTTPAnswer.path(c, "id")) },
+            .init(.get, "/v1/pathways/:id/node", .read, query: ["x", "y", "tolerance"]) { r, c in try await pathwayNode(r, id: try HTTPAnswer.path(c, "id")) },
+            .init(.get, "/v1/pathways/:id/image", .read, query: ["relations", "size", "region", "scale", "theme"]) { r, c in
+                try await pathwayImage(r, id: try HTTPAnswer.path(c, "id"))
+            },
+            .init(.get, "/v1/pathways/:id/tiles/:z/:x/:y", .read) { r, c in
+                // Not whole numbers in range: no such tile (404), as a static tile server answers.
+                guard let z = Int(try HTTPAnswer.path(c, "z")), let x = Int(try HTTPAnswer.path(c, "x")) else {
+                    throw HTTPError(.notFound, message: "tiles are {z}/{x}/{y}.png with whole numbers")
+                }
+                return try await pathwayTile(r, id: try HTTPAnswer.path(c, "id"), z: z, x: x, y: try HTTPAnswer.path(c, "y"))
+            },
+        ]
+    }
 
     /// The viewer's tiles: the standard theme, with labels too small to read raised to 9 px, the
     /// most connected nodes first, as many as fit (an overview names its hubs).
@@ -16,34 +38,14 @@ extension MolshotService {
         return theme
     }
 
-    func pathwayFiles() throws -> [String: String] {
-        guard let folder = configuration.pathways else { return [:] }
-        var out: [String: String] = [:]
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where !name.hasPrefix(".") && !name.hasSuffix(".tsv") {
-            out[PathwayTitle.stem(of: name)] = (folder as NSString).appendingPathComponent(name)
-        }
-        return out
-    }
-
-    /// `GET /v1/pathways`: every map by id, with its file and its title (read from the file's first
-    /// 64 KB, or the file's name where it names itself nothing better; gzip files by name), sorted by title.
-    func listPathways() throws -> Response {
+    /// `GET /v1/pathways`: every map by id, with its file and its title, sorted by title.
+    func listPathways() async throws -> Response {
         struct Entry: Encodable { var id: String; var file: String; var title: String }
-        let entries = try pathwayFiles().map { id, path -> Entry in
-            var title = ""
-            if !path.lowercased().hasSuffix(".gz"), let handle = FileHandle(forReadingAtPath: path) {
-                defer { try? handle.close() }
-                if let head = try? handle.read(upToCount: PathwayTitle.headBytes) { title = PathwayTitle.peek(Array(head)) ?? "" }
-            }
-            return Entry(id: id, file: (path as NSString).lastPathComponent, title: PathwayTitle.shown(title, file: path))
-        }
-        return try Self.json(["pathways": entries.sorted { ($0.title.lowercased(), $0.id) < ($1.title.lowercased(), $1.id) }])
+        let entries = await maps.listed().map { id, listed in Entry(id: id, file: (listed.path as NSString).lastPathComponent, title: listed.title) }
+        return try HTTPAnswer.json(["pathways": entries.sorted { ($0.title.lowercased(), $0.id) < ($1.title.lowercased(), $1.id) }])
     }
 
-    func pathway(_ id: String) async throws -> (path: String, entry: MapCache.Entry) {
-        guard let path = try pathwayFiles()[id] else { throw HTTPError(.notFound, message: "no pathway \(id)") }
-        do { return (path, try await maps.entry(path)) } catch { throw Self.badRequest(error) }
-    }
+    func pathway(_ id: String) async throws -> (path: String, entry: MapCache.Entry) { try await maps.map(id) }
 
     /// A strong ETag for a picture of the map `checksum` names drawn as `what` says, and the
     /// headers it goes with; `matched` when `If-None-Match` names it (answer 304, draw nothing).
@@ -51,43 +53,28 @@ extension MolshotService {
         let etag = "\"" + SHA256.hex(Array("\(ImageCache.drawing)|\(checksum)|\(what)".utf8)).prefix(32) + "\""
         let headers: HTTPFields = [.eTag: etag, .cacheControl: (configuration.tokenToRead ? "private" : "public") + ", max-age=3600",
                                    .vary: "Authorization"]
-        return (headers, Self.matches(request.headers[.ifNoneMatch], etag))
+        return (headers, HTTPAnswer.matches(request.headers[.ifNoneMatch], etag))
     }
 
     func pathwayImage(_ request: Request, id: String) async throws -> Response {
         let entry = try await pathway(id).entry
         let tag = pictureTag(request, checksum: entry.checksum,
-                             what: Self.query(request).sorted { $0.0 < $1.0 }.map { "\($0.0)=\($0.1)" }.joined(separator: "&"))
+                             what: HTTPAnswer.query(request).sorted { $0.0 < $1.0 }.map { "\($0.0)=\($0.1)" }.joined(separator: "&"))
         if tag.matched { return Response(status: .notModified, headers: tag.headers) }
         var r = PathwayRequest()
-        do { r.relations = try ValueText.flag(Self.parameter(request, "relations") ?? "false", field: "relations") } catch { throw Self.badRequest(error) }
+        do { r.relations = try ValueText.flag(HTTPAnswer.parameter(request, "relations") ?? "false", field: "relations") } catch { throw HTTPAnswer.badRequest(error) }
         let loaded = try await pathway(id).entry.map
         let map = r.relations ? loaded.showingRelations() : loaded
-        r.size = Self.parameter(request, "size")
-        r.region = Self.parameter(request, "region")
-        if let s = Self.parameter(request, "scale") {
-            do { r.scale = Double(try ValueText.number(s, field: "scale", positive: true)) } catch { throw Self.badRequest(error) }
+        r.size = HTTPAnswer.parameter(request, "size")
+        r.region = HTTPAnswer.parameter(request, "region")
+        if let s = HTTPAnswer.parameter(request, "scale") {
+            do { r.scale = Double(try ValueText.number(s, field: "scale", positive: true)) } catch { throw HTTPAnswer.badRequest(error) }
         }
-        if let t = Self.parameter(request, "theme") {
+        if let t = HTTPAnswer.parameter(request, "theme") {
             guard let name = PathwayTheme.Name(rawValue: t) else { throw HTTPError(.badRequest, message: "parameter theme must be standard, dark or print (got \(t))") }
             r.theme = PathwayTheme(name)
         }
-        return Self.response(try await pathwayPNG(map, request: r), type: "image/png", headers: tag.headers)
-    }
-
-    /// The PNG `request` asks for of `map`: 400 for a bad parameter or a size over `--max-side`.
-    func pathwayPNG(_ map: PathwayMap, request: PathwayRequest) async throws -> [UInt8] {
-        let maxSide = configuration.maxSide, map = map
-        // Triangles and labels off the threads that answer requests, as files are read.
-        let picture = try await heavy { () throws -> PathwayPicture in
-            do {
-                let frame = try request.frame(for: map)
-                try Self.checkSide(width: frame.width, height: frame.height, maxSide: maxSide)
-                return try PathwayPicture(map, view: frame.view, width: frame.width, height: frame.height, theme: request.theme,
-                                          samples: request.samples)
-            } catch { throw Self.badRequest(error) }
-        }
-        return try await draw { renderers in try picture.png(try picture.draw(renderers.pathways)) }
+        return HTTPAnswer.response(try await pictures.pathwayPNG(map, request: r), type: "image/png", headers: tag.headers)
     }
 
     /// One 256-pixel tile of the pyramid `molshot pathway --tiles` writes, drawn when asked.
@@ -102,13 +89,13 @@ extension MolshotService {
         guard (0..<columns).contains(x), (0..<rows).contains(yi) else { throw HTTPError(.notFound, message: "no tile \(z)/\(x)/\(yi)") }
         let scale = pyramid.scale(level: z)
         let corner = pyramid.bounds.min * scale + SIMD2(Double(x * 256), Double(yi * 256))
-        let png = try await draw { renderers in
+        let png = try await pictures.draw { renderers in
             // A level's scene (the whole map's triangles and labels) serves all its tiles.
             let theme = Self.tileTheme
             let scene = try renderers.tileScene("\(path)|\(z)") { try renderers.pathways.scene(map, scale: scale, theme: theme) }
             return try PNGEncoder.flat.encode(try renderers.pathways.draw(scene, corner: corner, width: 256, height: 256, theme: theme))
         }
-        return Self.response(png, type: "image/png", headers: tag.headers)
+        return HTTPAnswer.response(png, type: "image/png", headers: tag.headers)
     }
 
     /// `GET /v1/pathways/{id}`: what a viewer of the tile pyramid needs: the map's title, its
@@ -124,7 +111,7 @@ extension MolshotService {
             return ["z": z, "scale": p.scale(level: z), "columns": g.columns, "rows": g.rows]
         }
         let b = p.bounds
-        return Self.response(Array(Self.jsonLine([
+        return HTTPAnswer.response(Array(SessionController.jsonLine([
             "id": id, "title": PathwayTitle.shown(entry.map.title, file: path), "format": entry.map.format, "nodes": entry.map.nodes.count, "tileSize": p.tileSize,
             "bounds": ["x": b.min.x, "y": b.min.y, "width": b.max.x - b.min.x, "height": b.max.y - b.min.y], "levels": levels,
         ]).utf8), type: "application/json")
@@ -135,7 +122,7 @@ extension MolshotService {
     func pathwayNode(_ request: Request, id: String) async throws -> Response {
         let map = try await pathway(id).entry.map
         func number(_ name: String, _ fallback: Double?) throws -> Double {
-            guard let text = Self.parameter(request, name) else {
+            guard let text = HTTPAnswer.parameter(request, name) else {
                 if let fallback { return fallback }
                 throw HTTPError(.badRequest, message: "parameter \(name) is needed: a number in map units")
             }
@@ -169,7 +156,7 @@ extension MolshotService {
             }
             return ["id": id, "name": name.isEmpty ? id : name, "kind": n.kind.rawValue]
         }
-        return Self.response(Array(Self.jsonLine(fields).utf8), type: "application/json")
+        return HTTPAnswer.response(Array(SessionController.jsonLine(fields).utf8), type: "application/json")
     }
 
     static func nodeFields(_ node: PathwayMap.Node) -> [String: Any] {
@@ -181,10 +168,10 @@ extension MolshotService {
     /// text (any case), those that begin with it first, at most `limit` (20).
     func pathwayNodes(_ request: Request, id: String) async throws -> Response {
         let map = try await pathway(id).entry.map
-        guard let query = Self.parameter(request, "query")?.lowercased(), !query.isEmpty, query.count <= Self.maxQuery else {
-            throw HTTPError(.badRequest, message: "parameter query is needed: part of a node's name (at most \(Self.maxQuery) characters)")
+        guard let query = HTTPAnswer.parameter(request, "query")?.lowercased(), !query.isEmpty, query.count <= ServiceLimits.searchLength.value else {
+            throw HTTPError(.badRequest, message: "parameter query is needed: part of a node's name (at most \(ServiceLimits.searchLength.value) characters)")
         }
-        let asked = Self.parameter(request, "limit") ?? "20"
+        let asked = HTTPAnswer.parameter(request, "limit") ?? "20"
         guard let number = Int(asked), number >= 1 else {
             throw HTTPError(.badRequest, message: "parameter limit must be a whole number from 1 (got \(Excerpt.of(asked)))")
         }
@@ -194,52 +181,6 @@ extension MolshotService {
             if texts.contains(where: { $0.hasPrefix(query) }) { return (0, node) }
             return texts.contains(where: { $0.contains(query) }) ? (1, node) : nil
         }.sorted { ($0.0, $0.1.name, $0.1.id) < ($1.0, $1.1.name, $1.1.id) }.prefix(limit)
-        return Self.response(Array(Self.jsonLine(["nodes": found.map { Self.nodeFields($0.1) }]).utf8), type: "application/json")
-    }
-}
-
-/// Pathway maps read once and kept, each with its tile pyramid (the map's bounds, worked out
-/// once): at most `ServiceLimits.keptMaps`, the least recently asked for dropped first. A map is
-/// read and laid out on the blocking pool, never inside the actor (whose callers would all wait
-/// on one parse); callers asking for a map being read wait for that one reading.
-actor MapCache {
-    struct Entry: Sendable {
-        var map: PathwayMap
-        var pyramid: TilePyramid
-        /// The map file's bytes as read (SHA-256, hex): what its pictures' ETags name.
-        var checksum: String
-    }
-
-    let capacity: Int
-    private var maps: [String: Entry] = [:]
-    /// Paths by last use, oldest first.
-    private var order: [String] = []
-    private var reading: [String: Task<Entry, Error>] = [:]
-
-    init(capacity: Int = ServiceLimits.keptMaps.value) { self.capacity = max(1, capacity) }
-
-    var count: Int { maps.count }
-
-    func entry(_ path: String) async throws -> Entry {
-        if let e = maps[path] {
-            order.removeAll { $0 == path }
-            order.append(path)
-            return e
-        }
-        if let task = reading[path] { return try await task.value }
-        let task = Task {
-            try await BlockingPool.shared.run {
-                let m = try PathwayFile.load(path: path)
-                let bytes = (try? FileInput.readAll(path: path, limit: FileInput.defaultLimit)) ?? []
-                return Entry(map: m, pyramid: TilePyramid(map: m, tileSize: 256, levels: 13), checksum: SHA256.hex(bytes))
-            }
-        }
-        reading[path] = task
-        defer { reading[path] = nil }
-        let e = try await task.value
-        maps[path] = e
-        order.append(path)
-        while order.count > capacity { maps[order.removeFirst()] = nil }
-        return e
+        return HTTPAnswer.response(Array(SessionController.jsonLine(["nodes": found.map { Self.nodeFields($0.1) }]).utf8), type: "application/json")
     }
 }

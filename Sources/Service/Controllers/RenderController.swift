@@ -9,7 +9,34 @@ import MoleculeView
 import NIOCore
 import Structure
 
-extension MolshotService {
+/// Pictures of uploaded files (`POST /v1/render`) and replays of gesture event files
+/// (`POST /v1/replay`), drawn by the same picture pipeline as library molecules' pictures.
+struct RenderController: ServiceController {
+    let configuration: ServiceConfiguration
+    let auth: Auth
+    let access: MoleculeAccess
+    let pictures: PictureMaker
+    let uploads: BodyReader
+
+    var routes: [ServiceRoute] {
+        [
+            .init(.post, "/v1/render", .read, query: pictureParameters + ["name", "format"]) { r, _ in try await renderUpload(r) },
+            .init(.post, "/v1/replay", .read, query: viewParameters + ["fps", "molecule", "format"]) { r, c in try await replay(r, connection: c.channel) },
+        ]
+    }
+
+    /// A structure file in the body (any format the readers take, gzip too), options in the query.
+    func renderUpload(_ request: Request) async throws -> Response {
+        let body = try await uploads.bytes(of: request, what: "a structure file")
+        let name = HTTPAnswer.parameter(request, "name") ?? HTTPAnswer.parameter(request, "format").map { "upload.\($0)" } ?? "upload"
+        let wantsJSON = request.headers[.accept]?.contains("application/json") == true
+        let bytes = Array(buffer: body)
+        // Up to --max-body bytes hashed: on the blocking pool, not on a thread that answers requests.
+        let content = try await BlockingPool.shared.run { ImageCache.content(upload: bytes) }
+        let png = try await pictures.png(content: content, settings: HTTPAnswer.query(request), subject: .upload(bytes, name: name))
+        return try HTTPAnswer.image(png, json: wantsJSON)
+    }
+
     /// Most frames one replay request may make.
     static let maxReplayFrames = ServiceLimits.replayFrames.value
 
@@ -17,14 +44,14 @@ extension MolshotService {
     /// animated PNG of its frames back, or with `format=mp4|webm|gif` a movie (at `fps`, 30 unless
     /// given). Event files may not load files of the server (`load` finds nothing).
     func replay(_ request: Request, connection: any Channel) async throws -> Response {
-        let body = try await bytes(of: request, what: "an event file")
+        let body = try await uploads.bytes(of: request, what: "an event file")
         guard let text = String(validating: Array(buffer: body), as: UTF8.self) else {
             throw HTTPError(.badRequest, message: "the body must be an event file (JSON Lines, UTF-8)")
         }
         var options = MoleculeDriver.Options()
-        options.request = try renderRequest(Self.query(request), defaultSize: "256")
+        options.request = try pictures.renderRequest(HTTPAnswer.query(request), defaultSize: "256")
         var fps: Double?
-        if let f = Self.parameter(request, "fps") {
+        if let f = HTTPAnswer.parameter(request, "fps") {
             let most = Double(ServiceLimits.replayFPS.value)
             guard let v = Double(f), v > 0, v <= most else {
                 throw HTTPError(.badRequest, message: "parameter fps must be a number in (0, \(ServiceLimits.replayFPS.value)] (got \(Excerpt.of(f)))")
@@ -32,7 +59,7 @@ extension MolshotService {
             fps = v
         }
         var movie: MovieFormat?
-        if let f = Self.parameter(request, "format"), f != "png", f != "apng" {
+        if let f = HTTPAnswer.parameter(request, "format"), f != "png", f != "apng" {
             guard let m = MovieFormat(rawValue: f) else {
                 throw HTTPError(.badRequest, message: "parameter format must be png, mp4, webm or gif (got \(Excerpt.of(f)))")
             }
@@ -42,36 +69,41 @@ extension MolshotService {
             fps = fps ?? 30
         }
         var structure: Structure?
-        if let reference = Self.parameter(request, "molecule") {
-            let r = try await record(reference, viewer: viewer(request))
-            structure = try await reading { try $0.load(String(r.id)).structure }
-            if let structure { try checkSize(structure) }
+        if let reference = HTTPAnswer.parameter(request, "molecule") {
+            let r = try await access.record(reference, viewer: auth.viewer(request))
+            structure = try await access.reading { try $0.load(String(r.id)).structure }
+            if let structure { try pictures.checkSize(structure) }
         }
         // A replay is work for the render thread like a picture: refused when the queue is full,
         // drawn there between other requests' jobs, and stopped past the render time limit or
         // when the client has gone.
-        try checkRenderQueue()
+        try pictures.checkRenderQueue()
         // One frame is made at a time: its memory is the replay's.
-        let memory = try reserveMemory(Self.bytes(options.request))
+        let memory = try pictures.reserveMemory(PictureMaker.bytes(options.request))
         defer { memory.release() }
         let job = (text, options, structure, fps, movie)
-        let lane = RenderLane(worker) { $0.molecules }, stop = ReplayStop(), limit = configuration.renderSeconds
+        let lane = RenderLane(pictures.worker) { $0.molecules }, stop = ReplayStop(), limit = configuration.renderSeconds
+        // Past the render time limit the replay stops between frames (the timer ends with it).
+        let timer = Task {
+            try? await Task.sleep(nanoseconds: UInt64(limit * 1e9))
+            if !Task.isCancelled { stop.stop(because: .late) }
+        }
+        defer { timer.cancel() }
         let apng: [UInt8] = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 // A thread of the blocking pool reads the events and waits for room in the render queue.
                 BlockingPool.shared.submit {
                     continuation.resume(with: Result {
-                        try MolshotService.runReplay(job.0, options: job.1, molecule: job.2, fps: job.3, movie: job.4, lane: lane, stop: stop)
+                        try RenderController.runReplay(job.0, options: job.1, molecule: job.2, fps: job.3, movie: job.4, lane: lane, stop: stop)
                     })
                 }
-                DispatchQueue.global().asyncAfter(deadline: .now() + limit) { stop.stop(because: .late) }
                 // Hummingbird does not cancel a handler whose client has gone: look at the connection.
                 PeerWatch.whenGone(connection) { stop.stop(because: .gone) }
             }
         } onCancel: {
             stop.stop(because: .gone)
         }
-        return Self.response(apng, type: movie.map { $0 == .gif ? "image/gif" : "video/\($0.rawValue)" } ?? "image/png")
+        return HTTPAnswer.response(apng, type: movie.map { $0 == .gif ? "image/gif" : "video/\($0.rawValue)" } ?? "image/png")
     }
 
     /// Most bytes of frames one replay keeps for its animation.
@@ -117,7 +149,7 @@ extension MolshotService {
             try replay.finish(emit: emit)
         } catch let e as FrameLimitError {
             throw HTTPError(.contentTooLarge, message: "\(e) (replay frames)")
-        } catch { throw badRequest(error) }
+        } catch { throw HTTPAnswer.badRequest(error) }
     }
 
     /// The replay's frames encoded into a movie as they are drawn (none kept), written to a
@@ -137,7 +169,7 @@ extension MolshotService {
             try stream.finish()
         } catch {
             stream.cancel()
-            throw badRequest(error)
+            throw HTTPAnswer.badRequest(error)
         }
         defer { try? FileManager.default.removeItem(atPath: path) }
         return Array(try Data(contentsOf: URL(fileURLWithPath: path)))

@@ -6,154 +6,44 @@ import Hummingbird
 import HummingbirdWebSocket
 import Imaging
 import Library
-import PathwayModel
-import Pathways
 import MoleculeView
 import NIOCore
+import PathwayModel
+import Pathways
 import Structure
 
-/// The live sessions open now and the recordings of those that asked (`record=1`), by id. Closed
-/// sessions' recordings are kept for `keptSeconds`, and at most `keptBytes` of them (the oldest go
-/// first), so that recording sessions cannot fill the server's memory.
-final class LiveSessions: Sendable {
-    struct State {
-        /// Sessions by id; nil while one is being opened (its place is taken all the same).
-        var open: [String: (any LiveView)?] = [:]
-        var recordings: [String: (text: String, closed: Double)] = [:]
-        var recordingOrder: [String] = []
-        var recordingBytes = 0
+/// Live sessions: a WebSocket at `/v1/sessions` (gestures in, frames out), the same address
+/// answered 426 to a plain GET, and a recorded session's events.
+struct SessionController: ServiceController {
+    let configuration: ServiceConfiguration
+    let auth: Auth
+    let access: MoleculeAccess
+    let pictures: PictureMaker
+    let maps: MapStore
+    let sessions: LiveSessions
+
+    var routes: [ServiceRoute] {
+        [
+            // The upgrade router takes a WebSocket's request; a plain GET is told what it needs.
+            .init(.get, "/v1/sessions", .read, query: viewParameters + ["molecule", "pathway", "record", "frames", "quality"]) { r, _ in
+                // What an upgrade would refuse is refused here too (400 naming it), before the 426.
+                try checkSessionQuery(r)
+                throw HTTPError(.upgradeRequired, headers: [.upgrade: "websocket", .connection: "Upgrade"],
+                                message: "a live session is a WebSocket: send the upgrade headers")
+            },
+            .init(.get, "/v1/sessions/:id/events", .read) { _, c in try sessionEvents(try HTTPAnswer.path(c, "id")) },
+        ]
     }
 
-    let state = Locked(State())
-    static let keptSeconds = 3600.0
-    static let keptBytes = ServiceLimits.keptRecordingBytes.value
-
-    var count: Int { state.withLock { $0.open.count } }
-
-    /// Takes a place for session `id` unless `limit` are open or being opened: asked before the
-    /// session is made anywhere (here or in a render process), so a refusal has nothing to undo.
-    /// Every place taken is given back by `close(id)`, whatever happens in between.
-    func reserve(_ id: String, limit: Int) -> Bool {
-        state.withLock { s in
-            guard s.open.count < limit else { return false }
-            s.open[id] = .some(nil)
-            return true
-        }
-    }
-
-    /// The session made for a place `reserve` took.
-    func attach(_ id: String, _ session: any LiveView) {
-        state.withLock { $0.open[id] = .some(session) }
-    }
-
-    /// Gives back the place of session `id` and keeps its recording, if it made one.
-    func close(_ id: String) {
-        state.withLock { s in
-            guard let kept = s.open.removeValue(forKey: id), let session = kept, let recording = session.recording else { return }
-            s.recordings[id] = (recording, Self.now())
-            s.recordingOrder.append(id)
-            s.recordingBytes += recording.utf8.count
-            Self.forget(&s)
-        }
-    }
-
-    /// The events a recorded session took so far (it may be open still).
-    func recording(_ id: String) -> String? {
-        state.withLock { s in
-            Self.forget(&s)
-            return (s.open[id] ?? nil)?.recording ?? s.recordings[id]?.text
-        }
-    }
-
-    /// Drops recordings past their time, and the oldest past the byte bound.
-    private static func forget(_ s: inout State) {
-        let now = Self.now()
-        while let first = s.recordingOrder.first, let kept = s.recordings[first],
-              now - kept.closed > keptSeconds || s.recordingBytes > keptBytes {
-            s.recordingOrder.removeFirst()
-            s.recordingBytes -= kept.text.utf8.count
-            s.recordings.removeValue(forKey: first)
-        }
-    }
-
-    static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
-}
-
-/// What waits to be sent to one session's client, bounded: one frame at most waits (a newer
-/// frame takes the place of one not yet sent, so a client that reads slowly gets the newest
-/// view, not a backlog), and other messages (errors, taps) up to `messages` of them and `bytes`
-/// in all, each error cut to `messageBytes`; past that they are dropped, so a client that does
-/// not read cannot make the server keep what it does not take.
-final class SendBacklog: Sendable {
-    static let messages = ServiceLimits.sessionBacklogMessages.value
-    static let bytes = ServiceLimits.sessionBacklogBytes.value
-    static let messageBytes = 1024
-    private let waiting = Locked<(frame: LiveOutput?, messages: Int, bytes: Int)>((nil, 0, 0))
-
-    /// What to queue for `output`, nil when nothing is (a frame joins only where none waits, else
-    /// it replaces the waiting one, which is already queued; a message past the bounds is dropped).
-    func admit(_ output: LiveOutput) -> LiveOutput? {
-        let output = Self.cut(output)
-        return waiting.withLock { w in
-            if case .frame = output {
-                defer { w.frame = output }
-                return w.frame == nil ? output : nil
-            }
-            let size = Self.size(output)
-            guard w.messages < Self.messages, w.bytes + size <= Self.bytes else { return nil }
-            w.messages += 1
-            w.bytes += size
-            return output
-        }
-    }
-
-    /// What to send for `output` taken from the queue: for a frame, the newest one.
-    func take(_ output: LiveOutput) -> LiveOutput {
-        waiting.withLock { w in
-            if case .frame = output {
-                defer { w.frame = nil }
-                return w.frame ?? output
-            }
-            w.messages -= 1
-            w.bytes -= Self.size(output)
-            return output
-        }
-    }
-
-    /// An error's message cut to `messageBytes` (whole characters).
-    static func cut(_ output: LiveOutput) -> LiveOutput {
-        guard case .error(let line, let message) = output, message.utf8.count > messageBytes else { return output }
-        var out = "", count = 0
-        for c in message {
-            let n = String(c).utf8.count
-            if count + n > messageBytes - 4 { break }
-            out.append(c)
-            count += n
-        }
-        return .error(line: line, message: out + " ...")
-    }
-
-    /// The bytes a message holds while it waits (its text, and a little for the rest).
-    static func size(_ output: LiveOutput) -> Int {
-        switch output {
-        case .frame: return 0
-        case .error(_, let message): return message.utf8.count + 32
-        case .tapped(let tap): return 256 + (tap.node.map { $0.id.utf8.count + $0.name.utf8.count + $0.kind.utf8.count + $0.label.utf8.count } ?? 0)
-            + (tap.atom.map { $0.chain.utf8.count + $0.entity.utf8.count + $0.residueName.utf8.count + $0.atomName.utf8.count + 64 } ?? 0)
-        }
-    }
-}
-
-extension MolshotService {
     /// Upgrades `GET /v1/sessions?molecule=ID&size=WxH&...` to a WebSocket (the other routes stay on
-    /// the HTTP router).
-    func webSocketRouter() -> Router<BasicWebSocketRequestContext> {
+    /// the HTTP router), checked against the same route table.
+    func webSocketRouter(table: RouteTable) -> Router<BasicWebSocketRequestContext> {
         let router = Router(context: BasicWebSocketRequestContext.self)
-        router.middlewares.add(RequestGate(tokens: configuration.tokens, tokenToRead: configuration.tokenToRead, tickets: tickets))
+        router.middlewares.add(RequestGate(table: table, tokens: auth.tokens, tokenToRead: auth.tokenToRead, tickets: auth.tickets))
         // Every request is upgraded: a browser sees nothing of a refused upgrade but a failure,
         // while a session closed at once can say why (an error message, then the close reason).
         router.ws("/v1/sessions", onUpgrade: { inbound, outbound, context in
-            try await self.runSession(context.request, inbound: inbound, outbound: outbound)
+            try await runSession(context.request, inbound: inbound, outbound: outbound)
         })
         return router
     }
@@ -187,12 +77,12 @@ extension MolshotService {
 
     /// `frames` and `quality` of a session's query, checked.
     static func framesAsked(_ request: Request) throws -> (format: String, quality: Int?)? {
-        guard let name = parameter(request, "frames") else {
-            if parameter(request, "quality") != nil { throw HTTPError(.badRequest, message: "parameter quality needs frames=jpeg or frames=webp") }
+        guard let name = HTTPAnswer.parameter(request, "frames") else {
+            if HTTPAnswer.parameter(request, "quality") != nil { throw HTTPError(.badRequest, message: "parameter quality needs frames=jpeg or frames=webp") }
             return nil
         }
         var quality: Int?
-        if let q = parameter(request, "quality") {
+        if let q = HTTPAnswer.parameter(request, "quality") {
             guard let n = Int(q) else { throw HTTPError(.badRequest, message: "parameter quality must be a whole number 1-100 (got \(Excerpt.of(q)))") }
             quality = n
         }
@@ -202,13 +92,13 @@ extension MolshotService {
 
     /// The checks of a session's query that need no molecule or map: 400 naming a bad value.
     func checkSessionQuery(_ request: Request) throws {
-        do { _ = try ValueText.flag(Self.parameter(request, "record") ?? "false", field: "record") } catch { throw Self.badRequest(error) }
+        do { _ = try ValueText.flag(HTTPAnswer.parameter(request, "record") ?? "false", field: "record") } catch { throw HTTPAnswer.badRequest(error) }
         _ = try Self.framesAsked(request)
-        if Self.parameter(request, "pathway") == nil {
-            guard Self.parameter(request, "molecule") != nil else {
+        if HTTPAnswer.parameter(request, "pathway") == nil {
+            guard HTTPAnswer.parameter(request, "molecule") != nil else {
                 throw HTTPError(.badRequest, message: "parameter molecule is needed (a library id or name), or pathway")
             }
-            _ = try renderRequest(Self.query(request), defaultSize: "512")
+            _ = try pictures.renderRequest(HTTPAnswer.query(request), defaultSize: "512")
         }
     }
 
@@ -216,36 +106,37 @@ extension MolshotService {
     /// options `replay` takes, or a pathway map with a size; 400 or 404 as for images.
     func sessionPlan(_ request: Request) async throws -> SessionPlan {
         let record: Bool
-        do { record = try ValueText.flag(Self.parameter(request, "record") ?? "false", field: "record") } catch { throw Self.badRequest(error) }
+        do { record = try ValueText.flag(HTTPAnswer.parameter(request, "record") ?? "false", field: "record") } catch { throw HTTPAnswer.badRequest(error) }
         let frames = try Self.framesAsked(request)
-        if let id = Self.parameter(request, "pathway") {
-            let map = try await pathway(id).entry.map
+        if let id = HTTPAnswer.parameter(request, "pathway") {
+            let map = try await maps.map(id).entry.map
             var r = PathwayRequest()
-            r.size = Self.parameter(request, "size") ?? "768x512"
+            r.size = HTTPAnswer.parameter(request, "size") ?? "768x512"
             let frame: (view: MapView, width: Int, height: Int)
-            do { frame = try r.frame(for: map) } catch { throw Self.badRequest(error) }
-            try checkSide(width: frame.width, height: frame.height)
+            do { frame = try r.frame(for: map) } catch { throw HTTPAnswer.badRequest(error) }
+            try pictures.checkSide(width: frame.width, height: frame.height)
             return SessionPlan(subject: .pathway(map, width: frame.width, height: frame.height), worker: nil, record: record,
                                width: frame.width, height: frame.height, mode: .pathway, frames: frames)
         }
-        guard let reference = Self.parameter(request, "molecule") else {
+        guard let reference = HTTPAnswer.parameter(request, "molecule") else {
             throw HTTPError(.badRequest, message: "parameter molecule is needed (a library id or name), or pathway")
         }
         var options = MoleculeDriver.Options()
-        options.request = try renderRequest(Self.query(request), defaultSize: "512")
+        options.request = try pictures.renderRequest(HTTPAnswer.query(request), defaultSize: "512")
         options.maxSide = configuration.maxSide
-        let r = try await self.record(reference, viewer: viewer(request))
+        let r = try await access.record(reference, viewer: auth.viewer(request))
         // The session's worker, for its life; a render process reads the molecule itself.
+        let workers = pictures.workers
         let worker = try workers.take(forSession: true, queued: 0, limit: .max)
         let subject: SessionPlan.Subject
         if workers.process(worker) != nil {
-            subject = .remote(worker: worker, library: r.id, settings: Self.pictureSettings(Self.query(request), defaultSize: "512"))
+            subject = .remote(worker: worker, library: r.id, settings: PictureMaker.pictureSettings(HTTPAnswer.query(request), defaultSize: "512"))
         } else {
             do {
                 // Read off the threads that answer requests, as pictures are.
-                let limits = limits
-                let structure = try await heavy { try limits.load(.library(r.id)) }
-                try checkSize(structure)
+                let limits = pictures.limits
+                let structure = try await pictures.heavy { try limits.load(.library(r.id)) }
+                try pictures.checkSize(structure)
                 subject = .molecule(options, structure)
             } catch {
                 workers.done(worker, session: true)
@@ -275,6 +166,7 @@ extension MolshotService {
             try await outbound.close(.policyViolation, reason: Self.closeReason(message))
             return
         }
+        let workers = pictures.workers
         defer { if let worker = plan.worker { workers.done(worker, session: true) } }
         let (outputs, continuation) = AsyncStream<LiveOutput>.makeStream()
         let backlog = SendBacklog(), send: @Sendable (LiveOutput) -> Void = { if let admitted = backlog.admit($0) { continuation.yield(admitted) } }
@@ -282,7 +174,7 @@ extension MolshotService {
         switch plan.subject {
         case .molecule(let options, let molecule):
             let frames = try plan.frames.map { try Self.frameEncoder($0.format, quality: $0.quality, request: options.request) }
-            session = LiveSession(source: "session \(id)", options: options, molecule: molecule, lane: RenderLane(worker) { $0.molecules },
+            session = LiveSession(source: "session \(id)", options: options, molecule: molecule, lane: RenderLane(pictures.worker) { $0.molecules },
                                   record: plan.record, frames: frames, send: send)
         case .remote(let worker, let library, let settings):
             do {
@@ -297,7 +189,7 @@ extension MolshotService {
         case .pathway(let map, let width, let height):
             let frames = try plan.frames.map { try Self.frameEncoder($0.format, quality: $0.quality, request: RenderRequest()) }
             session = LiveSession(source: "session \(id)", map: map, width: width, height: height, theme: PathwayTheme(.standard),
-                                  lane: RenderLane(worker) { $0.pathways }, record: plan.record, frames: frames.map { f in
+                                  lane: RenderLane(pictures.worker) { $0.pathways }, record: plan.record, frames: frames.map { f in
                                       if case .png = f { return .png(.flat) } else { return f } }, maxSide: configuration.maxSide, send: send)
         }
         sessions.attach(id, session)
@@ -310,7 +202,7 @@ extension MolshotService {
             "type": "session", "id": id, "width": plan.width, "height": plan.height, "mode": plan.mode.name, "record": plan.record,
             "events": plan.record ? "/v1/sessions/\(id)/events" : NSNull(),
         ])))
-        let lastHeard = Locked(DispatchTime.now().uptimeNanoseconds)
+        let lastHeard = Locked(DispatchTime.now().uptimeNanoseconds), lines = SerialJobs()
         let idle = configuration.sessionIdleSeconds
         await withThrowingTaskGroup(of: Void.self) { group in
             // Frames and errors out, in the order they come.
@@ -350,7 +242,11 @@ extension MolshotService {
                     lastHeard.withLock { $0 = DispatchTime.now().uptimeNanoseconds }
                     switch message {
                     case .text(let text):
-                        for line in text.split(separator: "\n", omittingEmptySubsequences: true) { session.receive(String(line)) }
+                        // Taken in order on the blocking pool: a line may wait for the render thread.
+                        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+                            let line = String(line)
+                            lines.submit { session.receive(line) }
+                        }
                     case .binary:
                         send(.error(line: 0, message: "events are text messages (lines of the event format); a binary message was left out"))
                     }
@@ -365,7 +261,7 @@ extension MolshotService {
     /// `GET /v1/sessions/{id}/events`: a recorded session's events as an event file.
     func sessionEvents(_ id: String) throws -> Response {
         guard let text = sessions.recording(id) else { throw HTTPError(.notFound, message: "no recorded session \(id)") }
-        return Self.response(Array(text.utf8), type: "application/jsonl")
+        return HTTPAnswer.response(Array(text.utf8), type: "application/jsonl")
     }
 
     /// A close frame's reason holds at most 123 bytes.

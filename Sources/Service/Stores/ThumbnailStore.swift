@@ -1,0 +1,79 @@
+import Core
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// The thumbnails `molshot thumbnails` made (`--thumbnails`): files by name kept in memory with
+/// their ETags, bounded in bytes (the files never change: their names hold what is in them), and
+/// which one the viewer shows for each structure. Disk work runs on the blocking pool, never
+/// under a lock and never on the threads that answer requests.
+final class ThumbnailStore: Sendable {
+    let folder: String?
+    private let files = Locked<(files: [String: (bytes: ByteBuffer, etag: String)], order: [String], total: Int)>(([:], [], 0))
+    /// The thumbnail shown for each checksum, and when the folder was last listed.
+    private let index = Locked<(modified: Date?, names: [String: String])>((nil, [:]))
+    static let memory = ServiceLimits.keptThumbnailBytes.value
+
+    init(folder: String?) { self.folder = folder }
+
+    /// A thumbnail's bytes (as the buffer a response sends, so that serving one copies nothing)
+    /// and its ETag; nil where there is no such file.
+    func file(_ name: String) async throws -> (bytes: ByteBuffer, etag: String)? {
+        guard let folder else { return nil }
+        if let kept = files.withLock({ $0.files[name] }) { return kept }
+        let path = (folder as NSString).appendingPathComponent(name)
+        guard let bytes = try await BlockingPool.shared.run({ FileManager.default.contents(atPath: path).map { [UInt8]($0) } }) else { return nil }
+        let etag = "\"\(FNV1a.hex(FNV1a.hash(bytes), digits: 16))\"", buffer = ByteBuffer(bytes: bytes)
+        files.withLock { kept in
+            guard kept.files[name] == nil else { return }
+            kept.files[name] = (buffer, etag)
+            kept.order.append(name)
+            kept.total += bytes.count
+            while kept.total > Self.memory, let first = kept.order.first {
+                kept.order.removeFirst()
+                kept.total -= kept.files.removeValue(forKey: first)?.bytes.readableBytes ?? 0
+            }
+        }
+        return (buffer, etag)
+    }
+
+    /// The thumbnail the viewer shows for each file by checksum: its automatic picture, else
+    /// cartoon, else ball-and-stick, else spacefill, else any (the folder is listed again when it changes).
+    func shown() async -> [String: String] {
+        guard let folder else { return [:] }
+        let index = index
+        return (try? await BlockingPool.shared.run { () -> [String: String] in
+            let modified = (try? FileManager.default.attributesOfItem(atPath: folder)[.modificationDate] as? Date) ?? nil
+            if let names = index.withLock({ $0.modified == modified && modified != nil ? $0.names : nil }) { return names }
+            var best: [String: (rank: Int, name: String)] = [:]
+            let preference = ["-auto.png", "-cartoon.png", "-ball-and-stick.png", "-spacefill.png"]
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasSuffix(".png") {
+                guard let dash = name.firstIndex(of: "-") else { continue }
+                let key = String(name[..<dash]), rank = preference.firstIndex { name.hasSuffix($0) } ?? preference.count
+                if best[key].map({ (rank, name) < ($0.rank, $0.name) }) ?? true { best[key] = (rank, name) }
+            }
+            let names = best.mapValues(\.name)
+            index.withLock { $0 = (modified, names) }
+            return names
+        }) ?? [:]
+    }
+
+    /// Removes the thumbnails of the file with this checksum from the folder and from memory.
+    func remove(checksum: String) async {
+        guard let folder else { return }
+        let prefix = checksum + "-"
+        files.withLock { kept in
+            for name in kept.files.keys where name.hasPrefix(prefix) {
+                kept.total -= kept.files.removeValue(forKey: name)?.bytes.readableBytes ?? 0
+                kept.order.removeAll { $0 == name }
+            }
+        }
+        _ = try? await BlockingPool.shared.run {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(prefix) {
+                do { try FileManager.default.removeItem(atPath: (folder as NSString).appendingPathComponent(name)) } catch {
+                    LogWriter.shared.write("error: cannot remove the thumbnail \(name) of a removed molecule: \(error)\n")
+                }
+            }
+        }
+    }
+}
