@@ -14,6 +14,7 @@ public enum AtomicFile {
     /// Writes a file whole or not at all as `body` streams it (through a buffer of `bufferBytes`, 4 KiB at least),
     /// so a file larger than memory would hold twice is never held whole.
     public static func write(to path: String, bufferBytes: Int = 1 << 20, _ body: (Stream) throws -> Void) throws {
+        BlockingCheck.blocking("AtomicFile.write(\(path))")
         let url = URL(fileURLWithPath: path)
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent("." + url.lastPathComponent + marker + String(getpid()) + "-" + UUID().uuidString.prefix(8))

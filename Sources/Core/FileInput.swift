@@ -22,6 +22,7 @@ public enum FileInput {
 
     /// The file's bytes as they are on disk, refusing more than `limit`.
     public static func readAll(path: String, limit: Int = defaultLimit) throws -> [UInt8] {
+        BlockingCheck.blocking("FileInput.readAll(\(path))")
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else {
             throw InputFileError(file: path, message: "cannot open: \(String(cString: strerror(errno)))")

@@ -68,6 +68,8 @@ public enum SHA256 {
     }
 
     public static func hex<S: Sequence>(_ input: S) -> String where S.Element == UInt8 {
-        hash(input).map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        // A megabyte takes milliseconds: no work for a thread that answers requests.
+        if input.underestimatedCount > 1 << 20 { BlockingCheck.blocking("SHA256.hex of \(input.underestimatedCount) bytes") }
+        return hash(input).map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }
 }

@@ -34,6 +34,7 @@ public final class LibraryConnections: Sendable {
 
     /// Runs `body` with a read connection, waiting for one while all are lent.
     public func reading<T: Sendable>(_ body: (MoleculeLibrary) throws -> T) throws -> T {
+        BlockingCheck.blocking("LibraryConnections.reading")
         free.wait()
         defer { free.signal() }
         let connection = try idle.withLock { $0.popLast() } ?? Handed(try MoleculeLibrary(path: path, readOnly: true))
@@ -43,6 +44,7 @@ public final class LibraryConnections: Sendable {
 
     /// Runs `body` with the write connection, one caller at a time; refused where the file is read-only.
     public func writing<T: Sendable>(_ body: (MoleculeLibrary) throws -> T) throws -> T {
+        BlockingCheck.blocking("LibraryConnections.writing")
         guard !isReadOnly else { throw LibraryError(.request, "the library \(path) is read-only here") }
         return try writer.withLock { (kept: inout Handed<MoleculeLibrary>?) throws -> T in
             if kept == nil { kept = Handed(try MoleculeLibrary(path: path, create: false)) }

@@ -1,3 +1,4 @@
+import Core
 import Foundation
 import Gestures
 import Library
@@ -98,6 +99,7 @@ final class WorkerPipe: Sendable {
     /// Writes one message whole (false once the other end has gone).
     @discardableResult
     func send(_ head: WorkerMessage, _ blob: [UInt8] = []) -> Bool {
+        BlockingCheck.blocking("WorkerPipe.send")
         guard let json = try? JSONEncoder().encode(head) else { return false }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(8 + json.count + blob.count)
@@ -122,6 +124,7 @@ final class WorkerPipe: Sendable {
 
     /// The next message, or nil at the end of the pipe (or on a message that is not one).
     func receive() -> (WorkerMessage, [UInt8])? {
+        BlockingCheck.blocking("WorkerPipe.receive")
         guard let size = readCount(), size >= 4, size <= Self.largest, let all = read(size) else { return nil }
         let headLength = all.withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self))) }
         guard headLength <= size - 4, let head = try? JSONDecoder().decode(WorkerMessage.self, from: Data(all[4..<(4 + headLength)])) else {

@@ -804,4 +804,41 @@ final class RouteTests: GLTestCase {
             XCTAssertEqual(try Self.json(again)["id"] as? Int, id + 1)
         }
     }
+
+    /// No route does blocking work (disk, SQLite, pipes, hashing megabytes) on a thread of Swift's
+    /// cooperative pool: every request below goes through the router, and debug builds note any
+    /// such call (`BlockingCheck`). The check itself can fail: a file read from this test's task is noted.
+    func testNoRouteBlocksACooperativeThread() async throws {
+        let served = try served()
+        let name = try thumbnail()
+        let token = served.tokens["alice"]!
+        BlockingCheck.noted.withLock { $0 = [] }
+        _ = try FileInput.readAll(path: ServiceSafetyTests.root.appendingPathComponent("Tests/Fixtures/1crn.pdb").path)
+        XCTAssertEqual(BlockingCheck.noted.withLock { $0 }.count, 1, "a read on a task's thread is noted")
+        BlockingCheck.noted.withLock { $0 = [] }
+        let upload = try ServiceSafetyTests.fixture("1crn.pdb"), heme = try ServiceSafetyTests.fixture("Heme.sdf")
+        try await test(served) { client in
+            for uri in ["/healthz", "/openapi.yaml", "/metrics", "/v1/molecules", "/v1/molecules/1crn", "/v1/molecules/1crn/sequence",
+                        "/v1/molecules/1crn/images", "/v1/molecules/1crn/image?size=64", "/v1/molecules/1crn/image?size=64",
+                        "/v1/thumbnails/\(name)", "/v1/pathways", "/v1/pathways/sbgn_glycolysis", "/v1/pathways/sbgn_glycolysis/image?size=64",
+                        "/v1/pathways/sbgn_glycolysis/tiles/0/0/0.png"] {
+                let r = try await client.execute(uri: uri, method: .get)
+                XCTAssertEqual(r.status, .ok, uri)
+            }
+            let rendered = try await client.execute(uri: "/v1/render?size=64&name=1crn.pdb", method: .post, body: ByteBuffer(bytes: upload))
+            XCTAssertEqual(rendered.status, .ok)
+            let imported = try await client.execute(uri: "/v1/molecules?name=Heme.sdf", method: .post,
+                                                    headers: [.authorization: "Bearer \(token)"], body: ByteBuffer(bytes: heme))
+            XCTAssertEqual(imported.status, .created, String(buffer: imported.body))
+            let id = try XCTUnwrap(try Self.json(imported)["id"] as? Int)
+            let removed = try await client.execute(uri: "/v1/molecules/\(id)", method: .delete, headers: [.authorization: "Bearer \(token)"])
+            XCTAssertEqual(removed.status, .noContent)
+            let entities = try await client.execute(uri: "/v1/entities", method: .post, body: ByteBuffer(string: #"{"requestKey": "CATEGORIES"}"#))
+            XCTAssertEqual(entities.status, .ok)
+            let events = "{\"type\":\"header\",\"version\":1,\"viewport\":{\"width\":9,\"height\":9}}\n"
+            let replay = try await client.execute(uri: "/v1/replay?molecule=1crn&size=32", method: .post, body: ByteBuffer(string: events))
+            XCTAssertEqual(replay.status, .ok, String(buffer: replay.body))
+        }
+        XCTAssertEqual(BlockingCheck.noted.withLock { $0 }, [], "blocking calls on a cooperative thread")
+    }
 }
