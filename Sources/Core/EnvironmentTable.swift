@@ -3,8 +3,8 @@ import Foundation
 /// Every environment variable Molshot reads, declared once, read by one rule: unset or empty is
 /// not given; a switch is off for `0`, `false`, `no` and `off` (any case) and on for any other value.
 /// The C loaders read `MOLSHOT_GL`, `MOLSHOT_GL_DEVICE` and `MOLSHOT_OSMESA_LIBRARY` themselves
-/// (before Swift runs anything), by the same rule; they are listed here so that the README's table,
-/// made from this one (`molshot env`), names them.
+/// (before Swift runs anything), by the same rule; they are listed here so that docs/environment.md,
+/// whose table is this one's, names them.
 public enum EnvironmentVariable: String, CaseIterable, Sendable {
     case gl = "MOLSHOT_GL"
     case glDevice = "MOLSHOT_GL_DEVICE"
@@ -26,7 +26,7 @@ public enum EnvironmentVariable: String, CaseIterable, Sendable {
     case dataHome = "XDG_DATA_HOME"
     case home = "HOME"
 
-    /// What it does, for `molshot env` and the README.
+    /// What it does, for docs/environment.md.
     public var meaning: String {
         switch self {
         case .gl: "the OpenGL backend, `osmesa`, `egl` or `auto` (the default: OSMesa, else EGL); `--gl` sets it"
@@ -70,7 +70,7 @@ public enum EnvironmentVariable: String, CaseIterable, Sendable {
         text(in: environment).flatMap(Double.init)
     }
 
-    /// The table as Markdown (`molshot env --markdown`; the README holds its output).
+    /// The table as Markdown (docs/environment.md holds it; a test compares them).
     public static var markdown: String {
         "| variable | what it does |\n| --- | --- |\n" + allCases.map { "| `\($0.rawValue)` | \($0.meaning) |" }.joined(separator: "\n") + "\n"
     }

@@ -131,19 +131,37 @@ public struct Tap: Sendable, Equatable {
         self.atom = atom
     }
 
-    /// As a JSON object: `t`, `line`, `x`, `y` and `node` (its id, name, kind and label, or null)
-    /// for a map, or `atom` for a molecule, as the tap log and the live session write it.
-    public var fields: [String: Any] {
-        var out: [String: Any] = ["t": time, "line": line, "x": point.x, "y": point.y]
-        if hover { out["hover"] = true }
+}
+
+/// As JSON: `t`, `line`, `x`, `y` and `node` (its id, name, kind and label, or null) for a map,
+/// or `atom` for a molecule, as the tap log and the live session write it.
+extension Tap: Encodable {
+    private enum Keys: String, CodingKey { case t, line, x, y, hover, atom, node }
+
+    /// A picked atom as the protocol names its fields.
+    private struct Atom: Encodable {
+        var chain, entity, residue: String
+        var number: Int
+        var insertion, name, element: String
+        var serial: Int
+        var position: [Double]
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        try c.encode(time, forKey: .t)
+        try c.encode(line, forKey: .line)
+        try c.encode(point.x, forKey: .x)
+        try c.encode(point.y, forKey: .y)
+        if hover { try c.encode(true, forKey: .hover) }
         if let atom {
-            out["atom"] = ["chain": atom.chain, "entity": atom.entity, "residue": atom.residueName, "number": atom.residueNumber,
-                           "insertion": atom.insertion, "name": atom.atomName, "element": atom.element, "serial": atom.serial,
-                           "position": [atom.position.x, atom.position.y, atom.position.z].map { Double($0) }] as [String: Any]
+            try c.encode(Atom(chain: atom.chain, entity: atom.entity, residue: atom.residueName, number: atom.residueNumber, insertion: atom.insertion,
+                              name: atom.atomName, element: atom.element, serial: atom.serial,
+                              position: [atom.position.x, atom.position.y, atom.position.z].map { Double($0) }), forKey: .atom)
         } else {
-            out["node"] = self.node.map { ["id": $0.id, "name": $0.name, "kind": $0.kind, "label": $0.label] } ?? NSNull()
+            // null, not absent: a tap on nothing says so.
+            try c.encode(node, forKey: .node)
         }
-        return out
     }
 }
 

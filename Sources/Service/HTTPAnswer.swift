@@ -19,6 +19,14 @@ enum HTTPAnswer {
         return response(Array(try encoder.encode(value)), type: "application/json")
     }
 
+    /// A JSON object built as a dictionary (a map's levels and nodes), with sorted keys; a value
+    /// JSON cannot hold is the server's error, never an empty answer.
+    static func json(object: [String: Any]) throws -> Response {
+        guard JSONSerialization.isValidJSONObject(object) else { throw MachineError("an answer held a value JSON cannot hold") }
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        return response(Array(data), type: "application/json")
+    }
+
     /// Whether a damaged library was logged already.
     static let corruptionLogged = Locked(false)
 
@@ -27,6 +35,9 @@ enum HTTPAnswer {
         // An answer made already (a 404 inside a library read, say) goes out as it is.
         if let e = error as? HTTPError { return e }
         if let e = error as? RequestError { return HTTPError(.badRequest, message: "parameter \(e.field) \(e.message)") }
+        if let e = error as? PictureError {
+            switch e { case .tooLarge: return HTTPError(.contentTooLarge, message: e.description) }
+        }
         // The library's conditions as what they are: busy is a moment's wait, a conflict is 409,
         // a damaged library file is the server's (logged), never the request's.
         if let e = error as? LibraryError, let condition = e.condition {

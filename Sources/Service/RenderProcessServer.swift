@@ -14,8 +14,20 @@ enum ImageSubject: Sendable {
     case upload([UInt8], name: String)
 }
 
+/// Why a picture cannot be made, said where it is found (here or in a render process) and
+/// answered in HTTP once, at the edge (`HTTPAnswer.badRequest`); a file that cannot be read
+/// throws its reader's own error.
+enum PictureError: Error, CustomStringConvertible {
+    /// More than the server draws (413).
+    case tooLarge(String)
+
+    var description: String {
+        switch self { case .tooLarge(let why): why }
+    }
+}
+
 /// What reading and drawing a molecule's picture needs to know of the service's limits, the same
-/// in the service's own process and in its render processes.
+/// in the service's own process and in its render processes; no HTTP here.
 struct PictureLimits: Sendable {
     var library: LibraryConnections
     /// Largest structure file read (unpacked).
@@ -24,16 +36,14 @@ struct PictureLimits: Sendable {
 
     /// The structure `subject` names; 400 for a file that cannot be read.
     func load(_ subject: ImageSubject, altloc: AltLocChoice = .first) throws -> Structure {
-        do {
-            switch subject {
-            case .library(let id): return try library.reading { try $0.load(String(id)).structure }
-            case .upload(let bytes, let name):
-                var options = StructureFile.Options()
-                options.maxBytes = maxBytes
-                options.altloc = altloc
-                return try StructureFile.decode(bytes, source: name, options: options)
-            }
-        } catch { throw HTTPAnswer.badRequest(error) }
+        switch subject {
+        case .library(let id): return try library.reading { try $0.load(String(id)).structure }
+        case .upload(let bytes, let name):
+            var options = StructureFile.Options()
+            options.maxBytes = maxBytes
+            options.altloc = altloc
+            return try StructureFile.decode(bytes, source: name, options: options)
+        }
     }
 
     /// 413 for a structure with more atoms than the service draws, counted over every model
@@ -41,7 +51,7 @@ struct PictureLimits: Sendable {
     func check(_ structure: Structure) throws {
         let atoms = structure.models.reduce(0) { $0 + $1.atoms.count }
         guard atoms <= maxAtoms else {
-            throw HTTPError(.contentTooLarge, message: "\(atoms) atoms\(structure.models.count > 1 ? " in \(structure.models.count) models" : "") is more than this server's \(maxAtoms) (max-atoms)")
+            throw PictureError.tooLarge("\(atoms) atoms\(structure.models.count > 1 ? " in \(structure.models.count) models" : "") is more than this server's \(maxAtoms) (max-atoms)")
         }
     }
 
@@ -54,17 +64,15 @@ struct PictureLimits: Sendable {
         do {
             return try view.molecule(structure, source: structure.metadata.id.isEmpty ? "the structure" : structure.metadata.id)
         } catch let error as AssemblyError where error.tooLarge {
-            throw HTTPError(.contentTooLarge, message: error.description)
-        } catch { throw HTTPAnswer.badRequest(error) }
+            throw PictureError.tooLarge(error.description)
+        }
     }
 
     /// `subject` read, checked and made ready to draw as `view` asks.
     func picture(_ subject: ImageSubject, _ view: RenderRequest, perception: BondPerception) throws -> (MoleculePicture, atoms: Int) {
         let structure = try molecule(try load(subject, altloc: view.altloc), view)
-        do {
-            return (try MoleculePicture(structure, mode: try view.singleMode(), request: view, perception: perception),
-                    structure.models.first?.atoms.count ?? 0)
-        } catch { throw HTTPAnswer.badRequest(error) }
+        return (try MoleculePicture(structure, mode: try view.singleMode(), request: view, perception: perception),
+                structure.models.first?.atoms.count ?? 0)
     }
 
     /// Atoms past which memory is given back to the system after a picture.
@@ -98,7 +106,7 @@ public enum RenderProcessServer {
         while let (head, blob) = pipe.receive() {
             switch head.kind {
             case .image:
-                BlockingPool.shared.submit {
+                Task {
                     var answer = WorkerMessage(.result, id: head.id)
                     var png: [UInt8] = []
                     do {
@@ -106,16 +114,16 @@ public enum RenderProcessServer {
                         let subject: ImageSubject = head.library.map { .library($0) } ?? .upload(blob, name: head.name ?? "upload")
                         // The service's deadline for this picture, kept here: its work stops at it.
                         let deadline = WorkDeadline(seconds: head.seconds ?? .infinity)
-                        let (picture, atoms) = try WorkDeadline.with(deadline) { try limits.picture(subject, view, perception: perception) }
-                        let drawn = try worker.performBlocking { renderer in try WorkDeadline.with(deadline) { try picture.draw(renderer) } }
-                        png = try WorkDeadline.with(deadline) { try picture.png(drawn) }
-                        if atoms >= PictureLimits.largeStructure { _ = molshot_trim_heap() }
+                        png = try await PicturePipeline.png(subject, view, limits: limits, perception: perception, deadline: deadline, worker: worker,
+                                                            renderer: { $0 }, prepare: { try await BlockingPool.shared.run($0) })
                     } catch {
                         let http = (error as? HTTPError) ?? HTTPAnswer.badRequest(error)
                         answer.status = Int(http.status.code)
                         answer.message = http.body
                     }
-                    pipe.send(answer, png)
+                    // The answer written on the blocking pool: the pipe may be full.
+                    let done = answer, bytes = png
+                    BlockingPool.shared.submit { _ = pipe.send(done, bytes) }
                 }
             case .prepare:
                 BlockingPool.shared.submit {

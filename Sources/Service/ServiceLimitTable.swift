@@ -6,11 +6,11 @@ import Pathways
 import Structure
 
 /// One bound on what a request may make the service do: its name, its value and unit, the
-/// status a request past it gets, and what it bounds. `ServiceLimits.all` is the table the README's
+/// status a request past it gets, and what it bounds. `ServiceLimits.all` is the table docs/serve.md's
 /// "Limits" section prints (a test reads both), as nginx's directives each have a name, a default
 /// and a line in its documentation.
 public struct ServiceLimit: Sendable, Equatable {
-    /// The name the README's table and the error messages use.
+    /// The name docs/serve.md's table and the error messages use.
     public let name: String
     public let value: Int
     public let unit: String
@@ -79,7 +79,7 @@ public enum ServiceLimits {
     public static let connectionsPerClient = ServiceLimit(name: "connections per client", value: 128, unit: "connections", status: 503,
                                                           bounds: "connections open at once from one address (more are answered 503 and closed)")
 
-    /// The table, in the README's order: these limits, then `serve`'s settings with their defaults.
+    /// The table, in docs/serve.md's order: these limits, then `serve`'s settings with their defaults.
     public static var all: [ServiceLimit] {
         [selectionLength, selectionWords, selectionDepth, shows, pictureSamples, pictureMemory, replayFrames, replayFPS, replayBytes, jsonDepth, xmlDepth,
                 entities, entityAnswerBytes, sessionBacklogMessages, sessionBacklogBytes, eventLineBytes, requestLineBytes, headBytes,

@@ -4,7 +4,7 @@ import Foundation
 /// One setting of `molshot serve`, declared once: its option name (`--max-body`), its key in a
 /// config file (`maxBody`), what values it takes, its help, where it goes in a
 /// `ServiceConfiguration`, and, for a limit, the status a request past it gets. The command's
-/// options, the config file's reader, the validation of both, the `--help` text and the README's
+/// options, the config file's reader, the validation of both, the `--help` text and docs/serve.md's
 /// limits table all come from `ServiceSettings.all`, as `RenderRequest.fields` does for pictures.
 public struct ServiceSetting: Sendable {
     /// What a setting takes.
@@ -34,7 +34,7 @@ public struct ServiceSetting: Sendable {
     public let help: String
     /// The default as said where it depends on the machine ("the cores").
     let defaultNote: String?
-    /// For a limit: the status a request past it gets and what it bounds (the README's table).
+    /// For a limit: the status a request past it gets and what it bounds (docs/serve.md's table).
     public let limit: (status: Int, unit: String, bounds: String)?
     let set: @Sendable (inout ServiceConfiguration, Value) throws -> Void
     let get: @Sendable (ServiceConfiguration) -> Value?

@@ -10,6 +10,13 @@ import Pathways
 import Structure
 
 struct ReplayCommand: ParsableCommand {
+    /// The tap log's lines: one JSON object a tap, keys sorted.
+    static var tapEncoder: JSONEncoder {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return e
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "replay",
         abstract: "Replay a gesture event file (JSON Lines) into numbered PNG frames, an animated PNG, or a movie (MP4, WebM, GIF).",
@@ -23,7 +30,7 @@ struct ReplayCommand: ParsableCommand {
             then events with "t" in seconds: touches {"type":"touch","phase":"began|moved|ended","id":N,"x":X,"y":Y} \
             (one finger turns, two pan and pinch, a double tap changes the mode) and commands (rotate, pan, pinch, \
             twist, mode, reset, load, addPart, combine, clear, frame). Assets/samples/gestures.jsonl is an example; \
-            the README has the whole format.
+            docs/replay.md has the whole format.
             """
     )
 
@@ -133,7 +140,7 @@ struct ReplayCommand: ParsableCommand {
         }
         defer { try? logFile?.close() }
         let tapped: (Tap) throws -> Void = { tap in
-            logFile?.write(try JSONSerialization.data(withJSONObject: tap.fields, options: [.sortedKeys]) + Data("\n".utf8))
+            logFile?.write(try Self.tapEncoder.encode(tap) + Data("\n".utf8))
         }
         // Frames are finished, encoded and written on a queue of their own while the next one draws.
         let times = Locked<[Double]>([])

@@ -3,12 +3,12 @@ import XCTest
 
 /// The layout holds: every module of ours (the CLI included) imports only modules its target in
 /// `Package.swift` depends on, in every import form Swift has; and those dependencies are the
-/// layers below it that the README's Layout section names, so no module reaches a front end.
+/// layers below it that the docs/architecture.md names, so no module reaches a front end.
 final class LayoutTests: XCTestCase {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let sources = root.appendingPathComponent("Sources")
 
-    /// Of our modules, what each may depend on (as the README's Layout section says).
+    /// Of our modules, what each may depend on (as the docs/architecture.md says).
     static let allowed: [String: Set<String>] = [
         "Core": ["CZlib", "CLibDeflate", "CDigest"],
         "Imaging": ["CPNGWriter", "CFrameWriter", "CVideoWriter", "CZlib", "Core"],

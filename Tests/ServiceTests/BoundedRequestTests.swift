@@ -342,8 +342,8 @@ final class BoundedRequestTests: GLTestCase {
         let openapi = try String(contentsOf: Self.root.appendingPathComponent("Assets/openapi.yaml"), encoding: .utf8)
         let listed = openapi.split(separator: "\n").filter { $0.hasPrefix("    - {name: ") }.map(String.init)
         XCTAssertEqual(listed, ServiceLimits.all.map { "    - {name: \"\($0.name)\", value: \($0.value), unit: \"\($0.unit)\", status: \($0.status)}" })
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try XCTUnwrap(readme.components(separatedBy: "### Limits").dropFirst().first, "no Limits section")
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("docs/serve.md"), encoding: .utf8)
+        let section = try XCTUnwrap(readme.components(separatedBy: "## Limits").dropFirst().first, "no Limits section")
         // The section's first table: its lines up to the first that is not one.
         let lines = section.split(separator: "\n", omittingEmptySubsequences: false).drop { !$0.hasPrefix("|") }.prefix { $0.hasPrefix("|") }
         let rows = lines.filter { $0.hasPrefix("| ") && !$0.hasPrefix("| limit") }.map { line in

@@ -111,10 +111,10 @@ struct PathwayController: ServiceController {
             return ["z": z, "scale": p.scale(level: z), "columns": g.columns, "rows": g.rows]
         }
         let b = p.bounds
-        return HTTPAnswer.response(Array(SessionController.jsonLine([
+        return try HTTPAnswer.json(object: [
             "id": id, "title": PathwayTitle.shown(entry.map.title, file: path), "format": entry.map.format, "nodes": entry.map.nodes.count, "tileSize": p.tileSize,
             "bounds": ["x": b.min.x, "y": b.min.y, "width": b.max.x - b.min.x, "height": b.max.y - b.min.y], "levels": levels,
-        ]).utf8), type: "application/json")
+        ])
     }
 
     /// `GET /v1/pathways/{id}/node?x=&y=&tolerance=`: the node a tap at a map point hits (the
@@ -156,7 +156,7 @@ struct PathwayController: ServiceController {
             }
             return ["id": id, "name": name.isEmpty ? id : name, "kind": n.kind.rawValue]
         }
-        return HTTPAnswer.response(Array(SessionController.jsonLine(fields).utf8), type: "application/json")
+        return try HTTPAnswer.json(object: fields)
     }
 
     static func nodeFields(_ node: PathwayMap.Node) -> [String: Any] {
@@ -181,6 +181,6 @@ struct PathwayController: ServiceController {
             if texts.contains(where: { $0.hasPrefix(query) }) { return (0, node) }
             return texts.contains(where: { $0.contains(query) }) ? (1, node) : nil
         }.sorted { ($0.0, $0.1.name, $0.1.id) < ($1.0, $1.1.name, $1.1.id) }.prefix(limit)
-        return HTTPAnswer.response(Array(SessionController.jsonLine(["nodes": found.map { Self.nodeFields($0.1) }]).utf8), type: "application/json")
+        return try HTTPAnswer.json(object: ["nodes": found.map { Self.nodeFields($0.1) }])
     }
 }

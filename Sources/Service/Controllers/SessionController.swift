@@ -162,7 +162,7 @@ struct SessionController: ServiceController {
         let plan: SessionPlan
         do { plan = try await sessionPlan(request) } catch {
             let message = (error as? HTTPError)?.body ?? "\(error)"
-            try await outbound.write(.text(Self.jsonLine(["type": "error", "line": 0, "message": message])))
+            try await outbound.write(.text(try LiveMessage.line(LiveMessage.Problem(line: 0, message: message))))
             try await outbound.close(.policyViolation, reason: Self.closeReason(message))
             return
         }
@@ -182,7 +182,7 @@ struct SessionController: ServiceController {
                                                                          frames: plan.frames, maxSide: configuration.maxSide, send: send)
             } catch {
                 let message = (error as? HTTPError)?.body ?? "\(error)"
-                try await outbound.write(.text(Self.jsonLine(["type": "error", "line": 0, "message": message])))
+                try await outbound.write(.text(try LiveMessage.line(LiveMessage.Problem(line: 0, message: message))))
                 try await outbound.close(.policyViolation, reason: Self.closeReason(message))
                 return
             }
@@ -198,10 +198,8 @@ struct SessionController: ServiceController {
             session.close()
             continuation.finish()
         }
-        try await outbound.write(.text(Self.jsonLine([
-            "type": "session", "id": id, "width": plan.width, "height": plan.height, "mode": plan.mode.name, "record": plan.record,
-            "events": plan.record ? "/v1/sessions/\(id)/events" : NSNull(),
-        ])))
+        try await outbound.write(.text(try LiveMessage.line(LiveMessage.Session(id: id, width: plan.width, height: plan.height, mode: plan.mode.name,
+                                                                                 record: plan.record, events: plan.record ? "/v1/sessions/\(id)/events" : nil))))
         let lastHeard = Locked(DispatchTime.now().uptimeNanoseconds), lines = SerialJobs()
         let idle = configuration.sessionIdleSeconds
         await withThrowingTaskGroup(of: Void.self) { group in
@@ -210,16 +208,12 @@ struct SessionController: ServiceController {
                 for await queued in outputs {
                     switch backlog.take(queued) {
                     case .frame(let f):
-                        try await outbound.write(.text(Self.jsonLine([
-                            "type": "frame", "events": f.events, "t": f.time, "mode": f.mode, "drawn": f.drawn ?? NSNull(), "caption": f.caption ?? NSNull(),
-                            "bytes": f.image.count, "format": f.format, "width": f.facts.width, "height": f.facts.height,
-                            "view": f.facts.view ?? NSNull(), "marks": f.facts.marks, "moving": f.moving,
-                        ])))
+                        try await outbound.write(.text(try LiveMessage.line(LiveMessage.Frame(frame: f))))
                         try await outbound.writeBinaryMessage(ByteBuffer(bytes: f.image))
                     case .tapped(let tap):
-                        try await outbound.write(.text(Self.jsonLine(tap.fields.merging(["type": tap.hover ? "hover" : "tap"]) { a, _ in a })))
+                        try await outbound.write(.text(try LiveMessage.line(LiveMessage.Tapped(tap: tap))))
                     case .error(let line, let message):
-                        try await outbound.write(.text(Self.jsonLine(["type": "error", "line": line, "message": message])))
+                        try await outbound.write(.text(try LiveMessage.line(LiveMessage.Problem(line: line, message: message))))
                     }
                 }
             }
@@ -272,10 +266,5 @@ struct SessionController: ServiceController {
             out.append(c)
         }
         return out
-    }
-
-    static func jsonLine(_ object: [String: Any]) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
     }
 }

@@ -252,17 +252,9 @@ final class PictureMaker: Sendable {
         // work stops at it wherever it has got to (`WorkDeadline`).
         let deadline = WorkDeadline(seconds: seconds)
         return try await withRenderDeadline(late: deadline.cancel) {
-            let (picture, atoms) = try await self.heavy {
-                try WorkDeadline.with(deadline) { try limits.picture(subject, view, perception: perception) }
-            }
-            // Drawn on the render thread; smoothed and encoded off it, while it draws the next. The
-            // deadline around all of it is this one (`draw` would start a second timer inside it).
             try self.checkRenderQueue()
-            let drawn = try await self.worker.draw { renderers in try WorkDeadline.with(deadline) { try picture.draw(renderers.molecules) } }
-            let png = try await Self.finishing { try WorkDeadline.with(deadline) { try picture.png(drawn) } }
-            // The large structure's arrays are freed by now: give their pages back rather than keep them.
-            if atoms >= PictureLimits.largeStructure { _ = molshot_trim_heap() }
-            return png
+            return try await PicturePipeline.png(subject, view, limits: limits, perception: perception, deadline: deadline, worker: self.worker,
+                                                 renderer: { $0.molecules }, prepare: { try await self.heavy($0) })
         }
     }
 
@@ -300,5 +292,26 @@ final class PictureMaker: Sendable {
             } catch { throw HTTPAnswer.badRequest(error) }
         }
         return try await draw { renderers in try picture.png(try picture.draw(renderers.pathways)) }
+    }
+}
+
+/// The one way a molecule's picture is made, in this process and in render processes alike: read
+/// and prepared off the threads that answer requests (`prepare`: the service's file-reading gate,
+/// or the blocking pool), drawn on the render thread, smoothed and encoded on the blocking pool
+/// while the render thread draws the next; the work stops at `deadline` wherever it has got to.
+enum PicturePipeline {
+    typealias Prepared = (MoleculePicture, atoms: Int)
+
+    static func png<Context>(_ subject: ImageSubject, _ view: RenderRequest, limits: PictureLimits, perception: BondPerception,
+                             deadline: WorkDeadline, worker: RenderWorker<Context>,
+                             renderer: @escaping @Sendable (Context) -> MoleculeRenderer,
+                             prepare: (@escaping @Sendable () throws -> Prepared) async throws -> Prepared) async throws -> [UInt8] {
+        let (picture, atoms) = try await prepare { try WorkDeadline.with(deadline) { try limits.picture(subject, view, perception: perception) } }
+        // The deadline around all of it is this one (`PictureMaker.draw` would start a second timer).
+        let drawn = try await worker.draw { context in try WorkDeadline.with(deadline) { try picture.draw(renderer(context)) } }
+        let png = try await BlockingPool.shared.run { try WorkDeadline.with(deadline) { try picture.png(drawn) } }
+        // The large structure's arrays are freed by now: give their pages back rather than keep them.
+        if atoms >= PictureLimits.largeStructure { _ = molshot_trim_heap() }
+        return png
     }
 }
