@@ -841,4 +841,37 @@ final class RouteTests: GLTestCase {
         }
         XCTAssertEqual(BlockingCheck.noted.withLock { $0 }, [], "blocking calls on a cooperative thread")
     }
+
+    /// The file a molecule was read from comes back as it was, typed, with its checksum as the ETag;
+    /// a private molecule's is as absent as the molecule.
+    func testAMoleculesFileIsTheFileItWasReadFrom() async throws {
+        let served = try served()
+        let token = served.tokens["alice"]!
+        let crambin = try ServiceSafetyTests.fixture("1crn.pdb")
+        try await test(served) { client in
+            let file = try await client.execute(uri: "/v1/molecules/1crn/file", method: .get)
+            XCTAssertEqual(file.status, .ok)
+            XCTAssertEqual(Array(file.body.readableBytesView), crambin)
+            XCTAssertEqual(file.headers[.contentType], "chemical/x-pdb")
+            XCTAssertNil(file.headers[.contentDisposition])
+            let etag = try XCTUnwrap(file.headers[.eTag])
+            let again = try await client.execute(uri: "/v1/molecules/1crn/file", method: .get, headers: [.ifNoneMatch: etag])
+            XCTAssertEqual(again.status, .notModified)
+            let saved = try await client.execute(uri: "/v1/molecules/TYR/file?download=true", method: .get)
+            XCTAssertEqual(saved.headers[.contentDisposition], "attachment; filename=\"TYR.sdf\"")
+            XCTAssertEqual(saved.headers[.contentType], "chemical/x-mdl-sdfile")
+            let bad = try await client.execute(uri: "/v1/molecules/1crn/file?download=maybe", method: .get)
+            XCTAssertEqual(bad.status, .badRequest)
+            XCTAssertTrue(String(buffer: bad.body).contains("download"), String(buffer: bad.body))
+            let heme = try ServiceSafetyTests.fixture("Heme.sdf")
+            let imported = try await client.execute(uri: "/v1/molecules?name=Heme.sdf&private=true", method: .post,
+                                                    headers: [.authorization: "Bearer \(token)"], body: ByteBuffer(bytes: heme))
+            let id = try XCTUnwrap(try Self.json(imported)["id"] as? Int)
+            let anonymous = try await client.execute(uri: "/v1/molecules/\(id)/file", method: .get)
+            XCTAssertEqual(anonymous.status, .notFound)
+            let owner = try await client.execute(uri: "/v1/molecules/\(id)/file", method: .get, headers: [.authorization: "Bearer \(token)"])
+            XCTAssertEqual(Array(owner.body.readableBytesView), heme)
+            XCTAssertTrue(owner.headers[.cacheControl]?.hasPrefix("private") == true)
+        }
+    }
 }

@@ -23,6 +23,7 @@ struct MoleculeController: ServiceController {
             .init(.get, "/v1/molecules/:id", .read) { r, c in try await molecule(r, try HTTPAnswer.path(c, "id")) },
             .init(.delete, "/v1/molecules/:id", .write) { r, c in try await removeMolecule(r, try HTTPAnswer.path(c, "id")) },
             .init(.get, "/v1/molecules/:id/sequence", .read) { r, c in try await moleculeSequence(r, try HTTPAnswer.path(c, "id")) },
+            .init(.get, "/v1/molecules/:id/file", .read, query: ["download"]) { r, c in try await moleculeFile(r, try HTTPAnswer.path(c, "id")) },
             .init(.get, "/v1/molecules/:id/images", .read, query: ["size"]) { r, c in try await moleculeImages(r, try HTTPAnswer.path(c, "id")) },
             // `try`: the viewer's retry after a 503 (a cache-buster; drawn the same).
             .init(.get, "/v1/molecules/:id/image", .read, query: pictureParameters + ["try"]) { r, c in try await moleculeImage(r, id: try HTTPAnswer.path(c, "id")) },
@@ -217,5 +218,38 @@ struct MoleculeController: ServiceController {
         var response = try HTTPAnswer.image(try await pictures.png(content: content, settings: HTTPAnswer.query(request), subject: .library(r.id)), json: false)
         for field in headers { response.headers[field.name] = field.value }
         return response
+    }
+
+    /// `GET /v1/molecules/{id}/file`: the file the molecule was read from, as it was (inflated
+    /// where it was gzip), typed by its format; `download=true` asks a browser to save it under
+    /// its name. Its ETag is the file's checksum: a client that has it gets 304.
+    func moleculeFile(_ request: Request, _ reference: String) async throws -> Response {
+        let r = try await access.record(reference, viewer: auth.viewer(request))
+        let download: Bool
+        do { download = try ValueText.flag(HTTPAnswer.parameter(request, "download") ?? "false", field: "download") } catch { throw HTTPAnswer.badRequest(error) }
+        let etag = "\"\(r.checksum)\""
+        let isPrivate = try await access.privateOwners(checksum: r.checksum) != nil
+        var headers: HTTPFields = [.eTag: etag, .cacheControl: (auth.shared && !isPrivate ? "public" : "private") + ", max-age=300", .vary: "Authorization"]
+        if HTTPAnswer.matches(request.headers[.ifNoneMatch], etag) { return Response(status: .notModified, headers: headers) }
+        let bytes = try await access.reading { try $0.original(id: r.id) }
+        if download {
+            // The name as the library keeps it, with the format's extension; quotes and controls left out.
+            let name = String(r.name.unicodeScalars.filter { $0.value >= 0x20 && $0 != "\"" && $0 != "\\" && $0.value < 0x7F }.map(Character.init))
+            headers[.contentDisposition] = "attachment; filename=\"\(name.isEmpty ? "molecule" : name).\(r.format)\""
+        }
+        return HTTPAnswer.response(bytes, type: Self.mediaType(format: r.format), headers: headers)
+    }
+
+    /// The chemical MIME types of the formats the library keeps (text/plain where there is none).
+    static func mediaType(format: String) -> String {
+        switch format {
+        case "pdb", "pqr": "chemical/x-pdb"
+        case "cif": "chemical/x-mmcif"
+        case "sdf", "mol": "chemical/x-mdl-sdfile"
+        case "mol2": "chemical/x-mol2"
+        case "xyz": "chemical/x-xyz"
+        case "bcif": "application/octet-stream"
+        default: "text/plain; charset=utf-8"
+        }
     }
 }
