@@ -82,8 +82,9 @@ let package = Package(
         .testTarget(name: "ThumbnailTests", dependencies: ["TestSupport", "Imaging", "Thumbnails", "MoleculeView", "Structure", "Graphics", "Scene"]),
         .testTarget(name: "ServiceTests", dependencies: ["TestSupport", "PathwayModel", "Imaging", "MoleculeView", "Service", "Library", "Structure", "Graphics", "Core", "Gestures", "Pathways",
                                                          .product(name: "Hummingbird", package: "hummingbird"),
-                                                         .product(name: "HummingbirdTesting", package: "hummingbird"),
-                                                         .product(name: "NIOCore", package: "swift-nio")]),
+                                                         .product(name: "NIOCore", package: "swift-nio"),
+                                                         .product(name: "NIOEmbedded", package: "swift-nio"),
+                                                         .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "MolshotCLITests", dependencies: ["TestSupport", "Service", "Imaging", "molshot", "Graphics", "LiveClient"]),
     ]
 )

@@ -4,7 +4,6 @@ import Graphics
 import Imaging
 @testable import Gestures
 import Hummingbird
-import HummingbirdTesting
 import Library
 import MoleculeView
 @testable import PathwayModel

@@ -3,7 +3,6 @@ import Gestures
 import Graphics
 import Imaging
 import Hummingbird
-import HummingbirdTesting
 import Library
 import MoleculeView
 @testable import Service
@@ -118,7 +117,10 @@ final class RenderWorkersTests: GLTestCase {
         try Data(upload).write(to: URL(fileURLWithPath: file))
         let image = try PNGDecoder.read(file)
         XCTAssertEqual([image.width, image.height], [96, 96])
-        let colours = Set(stride(from: 0, to: image.pixels.count, by: 4).map { Int(image.pixels[$0]) << 16 | Int(image.pixels[$0 + 1]) << 8 | Int(image.pixels[$0 + 2]) })
+        let colours = Set(stride(from: 0, to: image.pixels.count, by: 4).map { (i: Int) -> Int in
+            let r = Int(image.pixels[i]), g = Int(image.pixels[i + 1]), b = Int(image.pixels[i + 2])
+            return r << 16 | g << 8 | b
+        })
         XCTAssertGreaterThan(colours.count, 20, "an uploaded crambin drawn, not a blank picture")
     }
 

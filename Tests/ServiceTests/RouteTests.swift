@@ -1,7 +1,6 @@
 import Core
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import Library
 import MoleculeView
 @testable import Service

@@ -4,7 +4,6 @@ import Foundation
 import FoundationNetworking
 #endif
 import Hummingbird
-import HummingbirdTesting
 import Library
 import NIOCore
 import PathwayModel
@@ -124,8 +123,7 @@ final class ServiceFloodTests: GLTestCase {
             .map { PathwayTitle.stem(of: $0) }  // the service's own ids (a stem may hold a dot: cellcycle_v1.1)
         XCTAssertGreaterThan(maps.count, 8)
         let crambin = try ServiceSafetyTests.fixture("1crn.pdb")
-        try await Application(router: service.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0))).test(.live) { client in
-            let port = try XCTUnwrap(client.port)
+        try await live(service.router()) { port in
             let done = Locked(false)
             // The prober: /healthz again and again while the flood lasts; the longest wait kept.
             let prober = Task { () -> (count: Int, longest: Double, bad: Int) in

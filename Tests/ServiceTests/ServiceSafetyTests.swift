@@ -3,7 +3,6 @@ import Foundation
 @testable import Gestures
 import Graphics
 import Hummingbird
-import HummingbirdTesting
 import Library
 @testable import Service
 import Structure

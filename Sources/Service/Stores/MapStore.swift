@@ -11,34 +11,32 @@ final class MapStore: Sendable {
     let folder: String?
     let maps = MapCache()
     struct Listed: Sendable { var path: String; var title: String }
-    /// The folder's maps by id, and when it was listed.
-    private let listing = Locked<(modified: Date?, maps: [String: Listed])>((nil, [:]))
+    /// The folder's maps by id.
+    private let listing: FolderIndex<[String: Listed]>?
 
-    init(folder: String?) { self.folder = folder }
+    init(folder: String?) {
+        self.folder = folder
+        listing = folder.map { folder in FolderIndex(folder: folder) { names, before in MapStore.listed(names, in: folder, before: before ?? [:]) } }
+    }
 
     /// Every map by id, with its path and title (read from the file's first 64 KB, or the file's
     /// name where it names itself nothing better; gzip files by name).
-    func listed() async -> [String: Listed] {
-        guard let folder else { return [:] }
-        let listing = listing
-        return (try? await BlockingPool.shared.run { () -> [String: Listed] in
-            let modified = (try? FileManager.default.attributesOfItem(atPath: folder)[.modificationDate] as? Date) ?? nil
-            let (seen, before) = listing.withLock { ($0.modified, $0.maps) }
-            if seen == modified && modified != nil { return before }
-            var out: [String: Listed] = [:]
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where !name.hasPrefix(".") && !name.hasSuffix(".tsv") {
-                let path = (folder as NSString).appendingPathComponent(name), id = PathwayTitle.stem(of: name)
-                if let kept = before[id], kept.path == path { out[id] = kept; continue }
-                var title = ""
-                if !path.lowercased().hasSuffix(".gz"), let handle = FileHandle(forReadingAtPath: path) {
-                    defer { try? handle.close() }
-                    if let head = try? handle.read(upToCount: PathwayTitle.headBytes) { title = PathwayTitle.peek(Array(head)) ?? "" }
-                }
-                out[id] = Listed(path: path, title: PathwayTitle.shown(title, file: path))
+    func listed() async -> [String: Listed] { await listing?.value() ?? [:] }
+
+    /// The maps among `names`, each title read once: a file listed before keeps its title.
+    static func listed(_ names: [String], in folder: String, before: [String: Listed]) -> [String: Listed] {
+        var out: [String: Listed] = [:]
+        for name in names where !name.hasPrefix(".") && !name.hasSuffix(".tsv") {
+            let path = (folder as NSString).appendingPathComponent(name), id = PathwayTitle.stem(of: name)
+            if let kept = before[id], kept.path == path { out[id] = kept; continue }
+            var title = ""
+            if !path.lowercased().hasSuffix(".gz"), let handle = FileHandle(forReadingAtPath: path) {
+                defer { try? handle.close() }
+                if let head = try? handle.read(upToCount: PathwayTitle.headBytes) { title = PathwayTitle.peek(Array(head)) ?? "" }
             }
-            listing.withLock { $0 = (modified, out) }
-            return out
-        }) ?? [:]
+            out[id] = Listed(path: path, title: PathwayTitle.shown(title, file: path))
+        }
+        return out
     }
 
     /// The map `id` names, read (once) and kept; 404 where the folder has none.

@@ -10,11 +10,14 @@ import NIOCore
 final class ThumbnailStore: Sendable {
     let folder: String?
     private let files = Locked<(files: [String: (bytes: ByteBuffer, etag: String)], order: [String], total: Int)>(([:], [], 0))
-    /// The thumbnail shown for each checksum, and when the folder was last listed.
-    private let index = Locked<(modified: Date?, names: [String: String])>((nil, [:]))
+    /// The thumbnail shown for each checksum.
+    private let index: FolderIndex<[String: String]>?
     static let memory = ServiceLimits.keptThumbnailBytes.value
 
-    init(folder: String?) { self.folder = folder }
+    init(folder: String?) {
+        self.folder = folder
+        index = folder.map { FolderIndex(folder: $0) { names, _ in ThumbnailStore.shown(among: names) } }
+    }
 
     /// A thumbnail's bytes (as the buffer a response sends, so that serving one copies nothing)
     /// and its ETag; nil where there is no such file.
@@ -39,23 +42,17 @@ final class ThumbnailStore: Sendable {
 
     /// The thumbnail the viewer shows for each file by checksum: its automatic picture, else
     /// cartoon, else ball-and-stick, else spacefill, else any (the folder is listed again when it changes).
-    func shown() async -> [String: String] {
-        guard let folder else { return [:] }
-        let index = index
-        return (try? await BlockingPool.shared.run { () -> [String: String] in
-            let modified = (try? FileManager.default.attributesOfItem(atPath: folder)[.modificationDate] as? Date) ?? nil
-            if let names = index.withLock({ $0.modified == modified && modified != nil ? $0.names : nil }) { return names }
-            var best: [String: (rank: Int, name: String)] = [:]
-            let preference = ["-auto.png", "-cartoon.png", "-ball-and-stick.png", "-spacefill.png"]
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasSuffix(".png") {
-                guard let dash = name.firstIndex(of: "-") else { continue }
-                let key = String(name[..<dash]), rank = preference.firstIndex { name.hasSuffix($0) } ?? preference.count
-                if best[key].map({ (rank, name) < ($0.rank, $0.name) }) ?? true { best[key] = (rank, name) }
-            }
-            let names = best.mapValues(\.name)
-            index.withLock { $0 = (modified, names) }
-            return names
-        }) ?? [:]
+    func shown() async -> [String: String] { await index?.value() ?? [:] }
+
+    static func shown(among names: [String]) -> [String: String] {
+        var best: [String: (rank: Int, name: String)] = [:]
+        let preference = ["-auto.png", "-cartoon.png", "-ball-and-stick.png", "-spacefill.png"]
+        for name in names where name.hasSuffix(".png") {
+            guard let dash = name.firstIndex(of: "-") else { continue }
+            let key = String(name[..<dash]), rank = preference.firstIndex { name.hasSuffix($0) } ?? preference.count
+            if best[key].map({ (rank, name) < ($0.rank, $0.name) }) ?? true { best[key] = (rank, name) }
+        }
+        return best.mapValues(\.name)
     }
 
     /// Removes the thumbnails of the file with this checksum from the folder and from memory.
