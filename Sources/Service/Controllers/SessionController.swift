@@ -22,10 +22,14 @@ struct SessionController: ServiceController {
     let maps: MapStore
     let sessions: LiveSessions
 
+    /// Where sessions are opened: one route, answered by the upgrade router for a WebSocket and
+    /// by the HTTP router (426) for a plain GET, both checked against the same table entry.
+    static let path = "/v1/sessions"
+
     var routes: [ServiceRoute] {
         [
             // The upgrade router takes a WebSocket's request; a plain GET is told what it needs.
-            .init(.get, "/v1/sessions", .read, query: viewParameters + ["molecule", "pathway", "record", "frames", "quality"]) { r, _ in
+            .init(.get, Self.path, .read, query: viewParameters + ["molecule", "pathway", "record", "frames", "quality"]) { r, _ in
                 // What an upgrade would refuse is refused here too (400 naming it), before the 426.
                 try checkSessionQuery(r)
                 throw HTTPError(.upgradeRequired, headers: [.upgrade: "websocket", .connection: "Upgrade"],
@@ -42,7 +46,7 @@ struct SessionController: ServiceController {
         router.middlewares.add(RequestGate(table: table, tokens: auth.tokens, tokenToRead: auth.tokenToRead, tickets: auth.tickets))
         // Every request is upgraded: a browser sees nothing of a refused upgrade but a failure,
         // while a session closed at once can say why (an error message, then the close reason).
-        router.ws("/v1/sessions", onUpgrade: { inbound, outbound, context in
+        router.ws(RouterPath(Self.path), onUpgrade: { inbound, outbound, context in
             try await runSession(context.request, inbound: inbound, outbound: outbound)
         })
         return router
