@@ -3,11 +3,12 @@
 // BinaryCIF; assembly reads whatever the bytes are and builds every assembly they declare)
 // perceive the first model's bonds; pathway formats (pathway: told apart by content; comp and
 // celldesigner: the same reader, seeded with SBML comp and CellDesigner files) work out the
-// map's extent. Any error thrown is fine; a crash, a leak or a hang is not.
+// map's extent; catalog reads a combination catalog (JSON) and looks up each of its entries.
+// Any error thrown is fine; a crash, a leak or a hang is not.
 import Foundation
 
 enum Target: String, CaseIterable {
-    case pdb, mmcif, sdf, mol2, xyz, pqr, gzip, bcif, assembly, pathway, comp, celldesigner
+    case pdb, mmcif, sdf, mol2, xyz, pqr, gzip, bcif, assembly, pathway, comp, celldesigner, catalog
 }
 
 let target: Target = {
@@ -39,6 +40,11 @@ func structure(_ bytes: [UInt8]) throws -> Structure {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     switch target {
+    case .catalog:
+        let bytes = Data(UnsafeBufferPointer(start: data, count: size))
+        if let catalog = try? CombinationCatalog(data: bytes, source: URL(fileURLWithPath: "/fuzz/catalog.json")) {
+            for entry in catalog.entries { _ = catalog.entry(for: entry.parts) }
+        }
     case .pathway, .comp, .celldesigner:
         if let map = try? PathwayFile.parse(Data(UnsafeBufferPointer(start: data, count: size)), file: "/fuzz/map") { _ = map.bounds }
     default:
