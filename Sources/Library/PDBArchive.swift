@@ -45,7 +45,7 @@ public struct PDBArchive: Sendable {
         if let v = EnvironmentVariable.pdbEntry.text(in: environment) { a.entryURL = v }
         if let v = EnvironmentVariable.httpTimeout.number(in: environment), v > 0 { a.timeout = v }
         if let v = EnvironmentVariable.httpTransferTimeout.number(in: environment), v > 0 { a.transferTimeout = v }
-        if let v = EnvironmentVariable.httpAttempts.number(in: environment), v >= 1, v <= 1000 { a.attempts = Int(v) }
+        if let v = EnvironmentVariable.httpAttempts.text(in: environment).flatMap({ Int($0) }), v >= 1 { a.attempts = v }
         if let v = EnvironmentVariable.httpBackoff.number(in: environment), v >= 0 { a.backoff = v }
         return a
     }

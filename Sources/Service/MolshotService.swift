@@ -96,8 +96,7 @@ public final class MolshotService: Sendable {
 
     func router() -> Router<MolshotRequestContext> {
         let router = Router(context: MolshotRequestContext.self, options: .autoGenerateHeadEndpoints)
-        router.middlewares.add(RequestGate(table: table, tokens: auth.tokens, tokenToRead: auth.tokenToRead, metrics: metrics,
-                                           allowOrigin: configuration.allowOrigin, tickets: auth.tickets))
+        router.middlewares.add(RequestGate(table: table, auth: auth, metrics: metrics, allowOrigin: configuration.allowOrigin))
         // The web viewer: plain files from Assets/web at /.
         if let web = try? Resources.asset("web") {
             router.middlewares.add(WebFiles(files: FileMiddleware(web.path, searchForIndexHtml: true)))

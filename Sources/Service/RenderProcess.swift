@@ -113,9 +113,15 @@ final class RenderProcess: Sendable {
         head.maxSide = maxSide
         head.settings = settings.map { [$0.0, $0.1] }
         head.record = record
+        // The session's lines and its close reach the pipe in the order they were posted, written on
+        // the blocking pool (a close comes from the thread that answered the WebSocket).
+        let writes = SerialJobs()
         let view = RemoteLiveView(id: id, record: record, send: send) { [weak self] message, blob in
-            self?.state.withLock { $0.pipe }?.send(message, blob)
-            if message.kind == .close { self?.state.withLock { _ = $0.sessions.removeValue(forKey: id) } }
+            let process = self
+            writes.submit {
+                _ = process?.state.withLock { $0.pipe }?.send(message, blob)
+                if message.kind == .close { process?.state.withLock { _ = $0.sessions.removeValue(forKey: id) } }
+            }
         }
         let head0 = head
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in

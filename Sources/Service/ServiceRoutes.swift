@@ -114,13 +114,11 @@ struct RouteTable: Sendable {
 /// request under its route's pattern: one middleware and one look-up of the table a request.
 struct RequestGate<Context: RequestContext>: RouterMiddleware {
     let table: RouteTable
-    let tokens: Tokens
-    let tokenToRead: Bool
+    /// Tokens, whether reading needs one, and where `?ticket=` is checked (reading routes only).
+    let auth: Auth
     var metrics: ServiceMetrics? = nil
     /// `--allow-origin`: the origin (or `*`) whose pages may read answers.
     var allowOrigin: String? = nil
-    /// Where `?ticket=` is checked (reading routes only).
-    var tickets: Tickets? = nil
 
     /// The CORS headers for a request from `origin`: none where no origin is allowed or this one is not.
     func corsHeaders(_ origin: String?) -> HTTPFields {
@@ -136,7 +134,7 @@ struct RequestGate<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await answer(request, context: context, next: next)
         if request.method == .get || request.method == .head {
-            response = await Self.validated(response, ifNoneMatch: request.headers[.ifNoneMatch], shared: !tokenToRead)
+            response = await Self.validated(response, ifNoneMatch: request.headers[.ifNoneMatch], shared: auth.shared)
         }
         for field in corsHeaders(request.headers[.origin]) { response.headers[field.name] = field.value }
         // Vary is added to, not replaced.
@@ -231,9 +229,9 @@ struct RequestGate<Context: RequestContext>: RouterMiddleware {
             if path.hasPrefix("/v1/") || path == "/v1" { throw HTTPError(.notFound, message: "no route \(path)") }
             return
         }
-        let needed = route.access == .write || (route.access == .read && tokenToRead)
+        let needed = route.access == .write || (route.access == .read && auth.tokenToRead)
         if route.access != .open {
-            _ = try Auth.caller(request, tokens: tokens, tickets: route.access == .read ? tickets : nil, needed: needed)
+            _ = try Auth.caller(request, tokens: auth.tokens, tickets: route.access == .read ? auth.tickets : nil, needed: needed)
         }
         for item in request.uri.queryParameters where !route.query.contains(String(item.key)) && !(item.key == "ticket" && route.access == .read) {
             let name = String(item.key), known = route.query.sorted()

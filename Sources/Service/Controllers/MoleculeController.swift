@@ -207,17 +207,21 @@ struct MoleculeController: ServiceController {
         let content = ImageCache.content(library: r)
         let view = try pictures.renderRequest(HTTPAnswer.query(request), defaultSize: "512", annotated: true)
         let etag = "\"" + ImageCache.key(content: content, settings: view.canonical).prefix(32) + "\""
-        // Shared caches only where no token is needed to read and the molecule is no one's private
-        // copy: a private molecule's picture fetched with `?ticket=` is its owner's still.
-        let shared = !configuration.tokenToRead, isPrivate = try await access.privateOwners(checksum: r.checksum) != nil
-        let headers: HTTPFields = [.eTag: etag, .cacheControl: (shared && !isPrivate ? "public" : "private") + ", max-age=300",
-                                   .vary: "Authorization"]
+        let headers = try await cacheHeaders(etag: etag, of: r)
         if HTTPAnswer.matches(request.headers[.ifNoneMatch], etag) {
             return Response(status: .notModified, headers: headers)
         }
         var response = try HTTPAnswer.image(try await pictures.png(content: content, settings: HTTPAnswer.query(request), subject: .library(r.id)), json: false)
         for field in headers { response.headers[field.name] = field.value }
         return response
+    }
+
+    /// A molecule's picture's or file's ETag, `Cache-Control` and `Vary`: shared caches only where
+    /// no token is needed to read and the molecule is no one's private copy (a private molecule's
+    /// answer fetched with `?ticket=` is its owner's still).
+    func cacheHeaders(etag: String, of r: MoleculeRecord) async throws -> HTTPFields {
+        let isPrivate = try await access.privateOwners(checksum: r.checksum) != nil
+        return [.eTag: etag, .cacheControl: (auth.shared && !isPrivate ? "public" : "private") + ", max-age=300", .vary: "Authorization"]
     }
 
     /// `GET /v1/molecules/{id}/file`: the file the molecule was read from, as it was (inflated
@@ -228,8 +232,7 @@ struct MoleculeController: ServiceController {
         let download: Bool
         do { download = try ValueText.flag(HTTPAnswer.parameter(request, "download") ?? "false", field: "download") } catch { throw HTTPAnswer.badRequest(error) }
         let etag = "\"\(r.checksum)\""
-        let isPrivate = try await access.privateOwners(checksum: r.checksum) != nil
-        var headers: HTTPFields = [.eTag: etag, .cacheControl: (auth.shared && !isPrivate ? "public" : "private") + ", max-age=300", .vary: "Authorization"]
+        var headers = try await cacheHeaders(etag: etag, of: r)
         if HTTPAnswer.matches(request.headers[.ifNoneMatch], etag) { return Response(status: .notModified, headers: headers) }
         let bytes = try await access.reading { try $0.original(id: r.id) }
         if download {

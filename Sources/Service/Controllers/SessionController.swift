@@ -43,7 +43,7 @@ struct SessionController: ServiceController {
     /// the HTTP router), checked against the same route table.
     func webSocketRouter(table: RouteTable) -> Router<BasicWebSocketRequestContext> {
         let router = Router(context: BasicWebSocketRequestContext.self)
-        router.middlewares.add(RequestGate(table: table, tokens: auth.tokens, tokenToRead: auth.tokenToRead, tickets: auth.tickets))
+        router.middlewares.add(RequestGate(table: table, auth: auth))
         // Every request is upgraded: a browser sees nothing of a refused upgrade but a failure,
         // while a session closed at once can say why (an error message, then the close reason).
         router.ws(RouterPath(Self.path), onUpgrade: { inbound, outbound, context in
@@ -165,10 +165,7 @@ struct SessionController: ServiceController {
         defer { sessions.close(id) }
         let plan: SessionPlan
         do { plan = try await sessionPlan(request) } catch {
-            let message = (error as? HTTPError)?.body ?? "\(error)"
-            try await outbound.write(.text(try LiveMessage.line(LiveMessage.Problem(line: 0, message: message))))
-            try await outbound.close(.policyViolation, reason: Self.closeReason(message))
-            return
+            return try await Self.refuse(error, outbound)
         }
         let workers = pictures.workers
         defer { if let worker = plan.worker { workers.done(worker, session: true) } }
@@ -185,10 +182,7 @@ struct SessionController: ServiceController {
                 session = try await workers.process(worker)!.openSession(id, library: library, settings: settings, record: plan.record,
                                                                          frames: plan.frames, maxSide: configuration.maxSide, send: send)
             } catch {
-                let message = (error as? HTTPError)?.body ?? "\(error)"
-                try await outbound.write(.text(try LiveMessage.line(LiveMessage.Problem(line: 0, message: message))))
-                try await outbound.close(.policyViolation, reason: Self.closeReason(message))
-                return
+                return try await Self.refuse(error, outbound)
             }
         case .pathway(let map, let width, let height):
             let frames = try plan.frames.map { try Self.frameEncoder($0.format, quality: $0.quality, request: RenderRequest()) }
@@ -254,6 +248,13 @@ struct SessionController: ServiceController {
             continuation.finish()
             group.cancelAll()
         }
+    }
+
+    /// A session that could not start: the reason as an error message, then a close that says it.
+    static func refuse(_ error: Error, _ outbound: WebSocketOutboundWriter) async throws {
+        let message = (error as? HTTPError)?.body ?? "\(error)"
+        try await outbound.write(.text(try LiveMessage.line(LiveMessage.Problem(line: 0, message: message))))
+        try await outbound.close(.policyViolation, reason: closeReason(message))
     }
 
     /// `GET /v1/sessions/{id}/events`: a recorded session's events as an event file.

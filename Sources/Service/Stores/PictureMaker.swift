@@ -73,12 +73,6 @@ final class PictureMaker: Sendable {
         PictureLimits(library: library, maxBytes: configuration.maxBodyBytes * 8, maxAtoms: configuration.maxAtoms)
     }
 
-    /// `work` (encoding a picture, say) on the blocking pool, outside Swift's cooperative pool,
-    /// which answers every request, and off the render thread, which goes on drawing meanwhile.
-    static func finishing<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await BlockingPool.shared.run(work)
-    }
-
     /// 400 for a picture wider or taller than `--max-side` (images, sessions, replays, maps).
     func checkSide(width: Int, height: Int) throws {
         try Self.checkSide(width: width, height: height, maxSide: configuration.maxSide)

@@ -25,7 +25,7 @@ final class ThumbnailStore: Sendable {
         guard let folder else { return nil }
         if let kept = files.withLock({ $0.files[name] }) { return kept }
         let path = (folder as NSString).appendingPathComponent(name)
-        guard let bytes = try await BlockingPool.shared.run({ FileManager.default.contents(atPath: path).map { [UInt8]($0) } }) else { return nil }
+        guard let bytes = try await BlockingPool.shared.run({ try? FileInput.readAll(path: path) }) else { return nil }
         let etag = "\"\(FNV1a.hex(FNV1a.hash(bytes), digits: 16))\"", buffer = ByteBuffer(bytes: bytes)
         files.withLock { kept in
             guard kept.files[name] == nil else { return }
