@@ -25,7 +25,7 @@ final class EntryPictureTests: XCTestCase {
         return FileManager.default.fileExists(atPath: path + "/MANIFEST.tsv") ? path : nil
     }
 
-    func testALibraryMoleculeDrawsItsFilesPictureInEveryMode() throws {
+    func testALibraryMoleculeDrawsItsFilesPicture() throws {
         var files = ["Tests/Fixtures/1crn.pdb", "Tests/Fixtures/1CRN.cif", "Tests/Fixtures/1bna.pdb", "Tests/Fixtures/bcif/1A8O.bcif.gz"]
         if let corpus = EntryPictureTests.corpus {
             files += ["TransferRNA.pdb", "1A8O.pdb", "3PQR.cif", "1aki.cif", "4gxy.cif", "Insulin.pdb", "1pfe.cif.gz", "5ugo.cif"].map { corpus + "/" + $0 }
@@ -35,7 +35,10 @@ final class EntryPictureTests: XCTestCase {
             let own = scratch.appendingPathComponent("library-\(i).sqlite").path
             let imported = try molshot(["library", "import", file], db: own)
             XCTAssertEqual(imported.status, 0, imported.stderr)
-            for mode in ["cartoon", "ball-and-stick", "spacefill", "sticks", "auto"] {
+            // Every mode on the fixtures; on the corpus's files the modes that read different parts of
+            // a molecule (secondary structure, bonds, and the automatic choice over all of it).
+            let modes = i < 4 ? ["cartoon", "ball-and-stick", "spacefill", "sticks", "auto"] : ["cartoon", "sticks", "auto"]
+            for mode in modes {
                 let a = scratch.appendingPathComponent("file-\(i)-\(mode).png").path, b = scratch.appendingPathComponent("lib-\(i)-\(mode).png").path
                 let fromFile = try molshot(["render", file, "-o", a, "--mode", mode, "--size", "160"])
                 XCTAssertEqual(fromFile.status, 0, fromFile.stderr)

@@ -357,7 +357,7 @@ final class ServeTests: GLTestCase {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = ["python3", "bench/httpfuzz.py", "--molshot", exe.deletingLastPathComponent().appendingPathComponent("molshot").path,
-                       "--root", ".", "--requests", "3000", "--seed", "7"]
+                       "--root", ".", "--requests", "1000", "--seed", "7"]
         p.currentDirectoryURL = InfoCommandTests.root
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
@@ -367,6 +367,6 @@ final class ServeTests: GLTestCase {
         let complaints = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
         XCTAssertEqual(p.terminationStatus, 0, printed + complaints)
-        XCTAssertTrue(printed.contains("requests=3000 ") && printed.contains("crashes=0 unexpected5xx=0"), printed + complaints)
+        XCTAssertTrue(printed.contains("requests=1000 ") && printed.contains("crashes=0 unexpected5xx=0"), printed + complaints)
     }
 }
