@@ -61,9 +61,8 @@ final class ImagesCommandTests: GLTestCase {
             .split(separator: "\n").filter { !$0.hasPrefix("HEADER") }.joined(separator: "\n") + "\n"
         for i in 0..<100 { try Data(crambin.utf8).write(to: input.appendingPathComponent("copy\(i).pdb")) }
         let output = dir.appendingPathComponent("killed")
-        let exe = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         let p = Process()
-        p.executableURL = exe.deletingLastPathComponent().appendingPathComponent("molshot")
+        p.executableURL = TestBinary.molshot
         p.arguments = ["images", input.path, output.path, "--size", "400", "--processes", "2"]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice

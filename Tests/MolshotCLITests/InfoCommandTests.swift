@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Runs the built `molshot` binary as a user would and reads what it prints.
@@ -11,9 +12,8 @@ enum MolshotBinary {
 
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
         // The test runner sits in the build folder beside the molshot executable.
-        let exe = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         let process = Process()
-        process.executableURL = exe.deletingLastPathComponent().appendingPathComponent("molshot")
+        process.executableURL = TestBinary.molshot
         process.arguments = arguments
         process.currentDirectoryURL = InfoCommandTests.root
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
@@ -109,9 +109,8 @@ final class InfoCommandTests: XCTestCase {
     func testReplayReadsALiveStreamFromStandardInput() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-replay-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let exe = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         let process = Process()
-        process.executableURL = exe.deletingLastPathComponent().appendingPathComponent("molshot")
+        process.executableURL = TestBinary.molshot
         process.arguments = ["replay", "-", "--molecule", "Tests/Fixtures/Caffeine.pdb", "-o", dir.path, "--size", "64"]
         process.currentDirectoryURL = Self.root
         let input = Pipe(), err = Pipe()

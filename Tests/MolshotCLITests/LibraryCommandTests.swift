@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// The library commands run as a user runs them, on a database of their own.
@@ -107,7 +108,6 @@ final class LibraryCommandTests: XCTestCase {
         try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
         let bna = try String(contentsOf: InfoCommandTests.root.appendingPathComponent("Tests/Fixtures/1bna.pdb"), encoding: .utf8)
         for i in 0..<400 { try Data((bna + "REMARK 999 COPY \(i)\n").utf8).write(to: input.appendingPathComponent("copy\(i).pdb")) }
-        let exe = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         // Killed once a few molecules are in, then again further on: a state to wait for (at most
         // a minute each), not a time.
         func molecules() -> Int {
@@ -117,7 +117,7 @@ final class LibraryCommandTests: XCTestCase {
         for more in [1, 60] {
             let before = molecules()
             let p = Process()
-            p.executableURL = exe.deletingLastPathComponent().appendingPathComponent("molshot")
+            p.executableURL = TestBinary.molshot
             p.arguments = ["library", "import", "--separate", input.path, "--db", db]
             p.standardOutput = FileHandle.nullDevice
             try p.run()

@@ -5,9 +5,8 @@ import XCTest
 extension MolshotBinary {
     /// Runs molshot and sends it `signal` once `when()` holds (polled every 10 ms).
     static func run(_ arguments: [String], signal: Int32, when: @escaping () -> Bool) throws -> Run {
-        let exe = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         let process = Process()
-        process.executableURL = exe.deletingLastPathComponent().appendingPathComponent("molshot")
+        process.executableURL = TestBinary.molshot
         process.arguments = arguments
         process.currentDirectoryURL = InfoCommandTests.root
         let out = Pipe(), err = Pipe()

@@ -68,9 +68,8 @@ final class NewUserTests: GLTestCase {
     }
 
     func testDashWritesThePNGToStandardOutput() throws {
-        let exe = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         let process = Process()
-        process.executableURL = exe.deletingLastPathComponent().appendingPathComponent("molshot")
+        process.executableURL = TestBinary.molshot
         process.arguments = ["render", "Tests/Fixtures/Caffeine.pdb", "-o", "-", "--size", "24"]
         process.currentDirectoryURL = InfoCommandTests.root
         let out = Pipe()

@@ -28,9 +28,8 @@ final class ServeHarness {
     func start(_ extra: [String] = []) throws -> String {
         // serve opens only a library that is there: make an empty one first.
         if !FileManager.default.fileExists(atPath: db) { _ = try MolshotBinary.run(["library", "create", "--db", db]) }
-        let exe = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         let p = Process()
-        p.executableURL = exe.deletingLastPathComponent().appendingPathComponent("molshot")
+        p.executableURL = TestBinary.molshot
         p.arguments = ["serve", "--port", "0", "--db", db, "--pathways", "Tests/Fixtures/pathways"] + extra
         p.currentDirectoryURL = InfoCommandTests.root
         let out = Pipe()
@@ -353,10 +352,9 @@ final class ServeTests: GLTestCase {
     /// A short run of the HTTP fuzz harness (`bench/run httpfuzz` makes 100,000 requests): every
     /// route with hostile values; no crash, no 5xx but 503, memory bounded.
     func testAShortHTTPFuzzRunLeavesTheServerUpWithNoUnexpected5xx() throws {
-        let exe = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "bench/httpfuzz.py", "--molshot", exe.deletingLastPathComponent().appendingPathComponent("molshot").path,
+        p.arguments = ["python3", "bench/httpfuzz.py", "--molshot", TestBinary.molshot.path,
                        "--root", ".", "--requests", "1000", "--seed", "7"]
         p.currentDirectoryURL = InfoCommandTests.root
         let out = Pipe(), err = Pipe()

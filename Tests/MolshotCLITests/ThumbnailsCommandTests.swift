@@ -54,8 +54,7 @@ final class ThumbnailsCommandTests: GLTestCase {
         for i in 0..<40 {
             try Data((crambin + "REMARK 999 COPY \(i)\n").utf8).write(to: input.appendingPathComponent("copy\(i).pdb"))
         }
-        let exe = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        let binary = exe.deletingLastPathComponent().appendingPathComponent("molshot")
+        let binary = TestBinary.molshot
         func start() throws -> Process {
             let p = Process()
             p.executableURL = binary

@@ -19,10 +19,9 @@ final class RenderWorkersTests: GLTestCase {
 
     override func tearDown() { try? FileManager.default.removeItem(at: scratch) }
 
-    /// The molshot executable beside the test runner.
+    /// The molshot executable the tests run (`TestBinary`).
     func molshot() throws -> URL {
-        let runner = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        let exe = runner.deletingLastPathComponent().appendingPathComponent("molshot")
+        let exe = TestBinary.molshot
         guard FileManager.default.isExecutableFile(atPath: exe.path) else { throw XCTSkip("no molshot executable beside the tests") }
         return exe
     }
