@@ -18,12 +18,30 @@ struct Info: ParsableCommand {
                                valueName: "EXPR"))
     var select: String?
 
+    @Option(help: ArgumentHelp("List the non-covalent interactions of a selection with the rest of the first model instead, as PLIP finds "
+                               + "them: hydrogen bonds, hydrophobic contacts, salt bridges, pi-stacking, cation-pi, halogen bonds, metal "
+                               + "coordination (resn 478, ligand, chain B, resn ZN).", valueName: "EXPR"))
+    var interactions: String?
+
+    @Option(help: ArgumentHelp("With --interactions, the atoms on the other side (default: every atom the selection does not take; "
+                               + "protein: a DNA strand's contacts with its protein, not its other strand, as PLIP reports them).",
+                               valueName: "EXPR"))
+    var partners: String?
+
     @OptionGroup var input: InputOptions
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("Give at least one structure file.") }
         if let select {
             do { _ = try Selection(parsing: select) } catch { throw ValidationError("--select: \(error)") }
+        }
+        if let interactions {
+            guard select == nil else { throw ValidationError("--interactions and --select cannot be given together.") }
+            do { _ = try Selection(parsing: interactions) } catch { throw ValidationError("--interactions: \(error)") }
+        }
+        if let partners {
+            guard interactions != nil else { throw ValidationError("--partners is given with --interactions.") }
+            do { _ = try Selection(parsing: partners) } catch { throw ValidationError("--partners: \(error)") }
         }
     }
 
@@ -57,6 +75,24 @@ struct Info: ParsableCommand {
                 }
                 let perception = try BondPerception.standard()
                 let bonds = perception.bonds(of: structure.models[0], embedded: structure.embeddedTemplates)
+                if let interactions {
+                    let model = structure.models[0]
+                    let mask = try Selection(parsing: interactions).mask(in: model)
+                    guard mask.contains(true) else {
+                        throw ValidationError("--interactions \"\(interactions)\" selects no atoms in \(file)")
+                    }
+                    let others = try partners.map { try Selection(parsing: $0).mask(in: model) }
+                    let found = try InteractionFinder().find(in: model, bonds: bonds, selected: mask, partners: others, dictionary: perception.dictionary)
+                    let report = InteractionReport(selection: interactions, model: model, interactions: found)
+                    if json {
+                        print(String(decoding: try encoder.encode(report), as: UTF8.self))
+                    } else {
+                        if index > 0 { print("") }
+                        print("\(file): interactions of \(interactions)")
+                        print(report.text)
+                    }
+                    continue
+                }
                 let summary = StructureSummary(file: file, structure: structure, bonds: bonds)
                 if json {
                     print(String(decoding: try encoder.encode(summary), as: UTF8.self))
