@@ -25,7 +25,14 @@ public struct Annotations: Sendable, Equatable {
         public var text: String
     }
 
+    /// A selection whose interactions with what surrounds it are drawn (`InteractionFinder`).
+    public struct InteractionsAsked: Sendable, Equatable {
+        public var selection: Selection
+        public var text: String
+    }
+
     public var labels: [Label] = []
+    public var interactions: InteractionsAsked?
     public var distances: [Measure] = []
     public var angles: [Measure] = []
     public var legend = false
@@ -44,12 +51,25 @@ public struct Annotations: Sendable, Equatable {
     /// The fields a label's format may name.
     public static let labelFields = ["%resn", "%resi", "%chain", "%name", "%elem", "%b", "%q"]
 
-    public var isEmpty: Bool { labels.isEmpty && distances.isEmpty && angles.isEmpty && !legend && !scaleBar }
+    public var isEmpty: Bool { labels.isEmpty && interactions == nil && distances.isEmpty && angles.isEmpty && !legend && !scaleBar }
+
+    /// Each kind's colour, as Mol*'s interaction-type theme has it (salt bridges its ionic yellow).
+    public static func color(_ kind: InteractionKind) -> UInt32 {
+        switch kind {
+        case .hbond: 0x2B83BA
+        case .hydrophobic: 0x808080
+        case .halogen: 0x40FFBF
+        case .saltbridge: 0xF0C814
+        case .metal: 0x8C4099
+        case .pication: 0xFF8000
+        case .pistacking: 0x8CB366
+        }
+    }
 
     /// The settings as text, for the request's canonical line.
     var canonical: String {
         guard !isEmpty else { return "" }
-        return " labels=" + labels.map(\.text).joined(separator: "|") + " distances=" + distances.map(\.text).joined(separator: "|")
+        return " labels=" + labels.map(\.text).joined(separator: "|") + (interactions.map { " interactions=" + $0.text } ?? "") + " distances=" + distances.map(\.text).joined(separator: "|")
             + " angles=" + angles.map(\.text).joined(separator: "|") + " legend=\(legend) scale-bar=\(scaleBar) label-size=\(points)"
     }
 
@@ -101,6 +121,19 @@ public struct Annotations: Sendable, Equatable {
         func project(_ p: SIMD3<Float>) -> SIMD2<Float> { camera.project(p, width: w, height: h) }
         func onScreen(_ p: SIMD2<Float>) -> Bool { p.x.isFinite && p.y.isFinite && p.x >= 0 && p.y >= 0 && p.x < Float(w) && p.y < Float(h) }
 
+        // Interactions: a dashed line a contact in its kind's colour, with a key of the kinds drawn.
+        if let asked = interactions {
+            let found = try Self.interactions(asked, in: model)
+            for i in found {
+                let c = Self.color(i.kind)
+                let p = project(i.point), q = project(i.partnerPoint)
+                guard p.x.isFinite, p.y.isFinite, q.x.isFinite, q.y.isFinite else { continue }
+                let short = i.kind == .hbond || i.kind == .halogen || i.kind == .metal
+                image.dashedLine(from: p, to: q, width: 2.5 * scale, dash: (short ? 5 : 4) * scale, gap: (short ? 3 : 4) * scale,
+                                 color: (UInt8(c >> 16 & 0xFF), UInt8(c >> 8 & 0xFF), UInt8(c & 0xFF)))
+            }
+            drawInteractionKey(Set(found.map(\.kind)), into: &image, font: small, ink: ink, halo: halo, scale: scale)
+        }
         // Distances: the closest pair of atoms between the two selections.
         for d in distances {
             let a = try atoms(d.selections[0], model, field: "distance", text: d.text)
@@ -319,6 +352,32 @@ public struct Annotations: Sendable, Equatable {
                 font.stamp(name, color: ink, halo: halo).draw(into: &image, x: x0 + box + Int(5 * scale), baseline: baseline)
                 baseline += line
             }
+        }
+    }
+
+    /// The interactions of `asked.selection` with the rest of `model`, refused where it selects nothing.
+    public static func interactions(_ asked: InteractionsAsked, in model: Model) throws -> [Interaction] {
+        let mask = asked.selection.mask(in: model)
+        guard mask.contains(true) else { throw RequestError(field: "interactions", "\"\(Excerpt.of(asked.text))\" selects no atoms") }
+        let perception = try BondPerception.standard()
+        do {
+            return try InteractionFinder().find(in: model, bonds: perception.bonds(of: model), selected: mask, dictionary: perception.dictionary)
+        } catch let error as InteractionFinder.TooManyAtoms {
+            throw RequestError(field: "interactions", "\(error); select a ligand, a residue or a chain")
+        }
+    }
+
+    /// The kinds drawn, a short dashed line in each one's colour and its name, in the top-left corner.
+    private func drawInteractionKey(_ kinds: Set<InteractionKind>, into image: inout RGBAImage, font: Font, ink: UInt32, halo: UInt32, scale: Float) {
+        let margin = Int(10 * scale), line = font.ascent + font.descent + Int(2 * scale), sample = Int(22 * scale)
+        var baseline = margin + font.ascent
+        for kind in InteractionKind.allCases where kinds.contains(kind) {
+            let c = Self.color(kind)
+            let y = Float(baseline - font.ascent / 2)
+            image.dashedLine(from: SIMD2(Float(margin), y), to: SIMD2(Float(margin + sample), y), width: 2.5 * scale, dash: 4 * scale, gap: 3 * scale,
+                             color: (UInt8(c >> 16 & 0xFF), UInt8(c >> 8 & 0xFF), UInt8(c & 0xFF)))
+            font.stamp(kind.title, color: ink, halo: halo).draw(into: &image, x: margin + sample + Int(5 * scale), baseline: baseline)
+            baseline += line
         }
     }
 

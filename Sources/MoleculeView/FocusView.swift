@@ -71,6 +71,22 @@ enum FocusView {
             radius = max(radius, d.length + all[4 * k + 3])
         }
         camera.radius = radius
+        switch request.slab {
+        case .clip(let near, let far): camera.clip = SIMD2(near, far)
+        case .none: break
+        case .auto:
+            // From just in front of the focused atoms to well behind them: nothing in front hides
+            // them, and the pocket behind stays (Mol*'s ligand view).
+            let toward = camera.rotation.matrix
+            let axis = SIMD3(toward.0.z, toward.1.z, toward.2.z)
+            var front: Float = 0, back: Float = 0
+            for p in points {
+                let z = ((p - camera.center) * axis).sum()
+                front = max(front, z + 1.5)
+                back = max(back, -z + 1.5)
+            }
+            camera.clip = SIMD2(front + RenderRequest.focusSlabFront, back + RenderRequest.focusSlabBack)
+        }
         if request.perspective { camera.projection = .perspective(fieldOfView: 30) }
         camera.zoom = request.zoom
         camera.pan = request.pan

@@ -85,6 +85,15 @@ public struct RenderRequest: Sendable, Equatable {
     public var assembly = AssemblyChoice.auto
     /// The atoms the view turns to and fits (PyMOL's `orient SELECTION`), with the text as given.
     public var focus: Focus?
+    /// Å in front of and behind the view's centre that are drawn (`clip`, `slab`); nil: all of it,
+    /// or with a focus, a slab about the focused atoms (`Slab.auto`).
+    public enum Slab: Sendable, Equatable {
+        case auto, none
+        case clip(near: Float, far: Float)
+    }
+    public var slab = Slab.auto
+    /// The default slab about a focus: this far in front of its nearest atom, this far behind its farthest.
+    public static let focusSlabFront: Float = 2, focusSlabBack: Float = 12
     /// A selection drawn as asked while the rest is pale grey (made into two shows once every
     /// field is read).
     public var highlight: Focus?
@@ -141,6 +150,7 @@ public struct RenderRequest: Sendable, Equatable {
     /// The requested view of a scene whose fitted camera is `fitted`.
     public func camera(fittedTo fitted: Camera) -> Camera {
         var camera = fitted
+        if case .clip(let near, let far) = slab { camera.clip = SIMD2(near, far) }
         if perspective { camera.projection = .perspective(fieldOfView: 30) }
         camera.zoom = zoom
         camera.pan = pan
@@ -157,6 +167,7 @@ public struct RenderRequest: Sendable, Equatable {
         turned.rotation = symmetryView(prepared.model.symmetryAxes) ?? prepared.principalAxes
         turned.rotate(degreesX: rotate.x, degreesY: rotate.y, degreesZ: rotate.z)
         var camera = Camera.fitted(spheres: prepared.geometry.extentSpheres, rotation: turned.rotation)
+        if case .clip(let near, let far) = slab { camera.clip = SIMD2(near, far) }
         if perspective { camera.projection = .perspective(fieldOfView: 30) }
         camera.zoom = zoom
         camera.pan = pan
@@ -211,6 +222,11 @@ public struct RenderRequest: Sendable, Equatable {
         if !shows.isEmpty { line += " show=" + shows.map(\.text).joined(separator: "|") }
         if assembly != .auto { line += " assembly=\(assembly)" }
         if let focus { line += " focus=\(focus.text)" }
+        switch slab {
+        case .auto: break
+        case .none: line += " slab=none"
+        case .clip(let near, let far): line += " clip=\(near),\(far)"
+        }
         line += annotations.canonical
         return line
     }
@@ -284,6 +300,23 @@ public struct RenderRequest: Sendable, Equatable {
             do { r.focus = Focus(selection: try Selection(parsing: v), text: v) } catch {
                 throw RequestError(field: "focus", "\(error)")
             }
+        },
+        Field(name: "clip", help: "Draw only what lies between NEAR Å in front of the view's centre and FAR Å behind it, NEAR,FAR, "
+              + "as PyMOL's clip near and far: a surface or cartoon is cut at the planes, an atom reaching past the near one is left "
+              + "out (default: everything, or with focus a slab about the focused atoms).", isFlag: false) { r, v throws(RequestError) in
+            let pair = try ValueText.pair(v, field: "clip", meaning: "NEAR,FAR in Å about the view's centre")
+            guard pair.x > -10_000, pair.y > -10_000, pair.x < 10_000, pair.y < 10_000, pair.x + pair.y > 0 else {
+                throw RequestError(field: "clip", "must keep some depth: NEAR + FAR above 0, each within 10000 Å (got \(v))")
+            }
+            r.slab = .clip(near: pair.x, far: pair.y)
+        },
+        Field(name: "slab", help: "Draw only a slab this many Å deep about the view's centre, as PyMOL's clip slab; none draws the "
+              + "whole depth (focus otherwise takes a slab from \(Int(focusSlabFront)) Å in front of the focused atoms to "
+              + "\(Int(focusSlabBack)) Å behind them, as Mol* clips a ligand's view).", isFlag: false) { r, v throws(RequestError) in
+            if v.trimmingCharacters(in: .whitespaces).lowercased() == "none" { r.slab = .none; return }
+            let width = try ValueText.number(v, field: "slab", positive: true)
+            guard width <= 20_000 else { throw RequestError(field: "slab", "must be at most 20000 Å, or none (got \(v))") }
+            r.slab = .clip(near: width / 2, far: width / 2)
         },
         Field(name: "highlight", help: "A selection drawn in the mode and colours asked for while the rest is pale grey, as the "
               + "viewer's picked chain (chain B, resn HEM, entity 1); with mode, not with show.", isFlag: false) { r, v throws(RequestError) in
@@ -375,6 +408,14 @@ public struct RenderRequest: Sendable, Equatable {
               isFlag: false) { r, v throws(RequestError) in
             guard r.annotations.labels.count < Annotations.maxEach else { throw RequestError(field: "label", "is given more than \(Annotations.maxEach) times") }
             r.annotations.labels.append(try Annotations.parseLabel(v))
+        },
+        Field(name: "interactions", help: "The non-covalent interactions of a selection (a ligand, a residue, a chain) with what "
+              + "surrounds it, found as PLIP finds them and drawn as dashed lines in Mol*'s colours with a key: hydrogen bonds, "
+              + "hydrophobic contacts, salt bridges, pi-stacking, cation-pi, halogen bonds, metal coordination (molshot info "
+              + "--interactions lists them).", isFlag: false) { r, v throws(RequestError) in
+            do { r.annotations.interactions = Annotations.InteractionsAsked(selection: try Selection(parsing: v), text: v) } catch {
+                throw RequestError(field: "interactions", "\(error)")
+            }
         },
         Field(name: "distance", help: "A dashed line and its length in Å between two selections, SEL1, SEL2 (the closest pair of their "
               + "atoms), as PyMOL's distance; repeatable.", isFlag: false) { r, v throws(RequestError) in

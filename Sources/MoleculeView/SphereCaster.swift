@@ -35,7 +35,7 @@ public enum SphereCaster {
     /// here: orthographic, no meshes, small enough, within the sizes `OffscreenPass` accepts.
     public static func casts(_ geometry: MoleculeGeometry, camera: Camera, width: Int, height: Int, samples: Int) -> Bool {
         // Sizes outside the pass's limits go to it, which refuses them.
-        enabled && camera.isOrthographic && geometry.meshes.isEmpty && width > 0 && height > 0
+        enabled && camera.isOrthographic && camera.clip == nil && geometry.meshes.isEmpty && width > 0 && height > 0
             && width <= OffscreenPass.maximumSide && height <= OffscreenPass.maximumSide
             && width * height * samples * samples <= maximumSamples
     }

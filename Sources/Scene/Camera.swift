@@ -28,6 +28,10 @@ public struct Camera: Sendable, Equatable {
     /// Half the width and height (world units, about `center`) that the atoms span as `rotation`
     /// shows them; nil fits the bounding sphere instead.
     public var fit: SIMD2<Float>? = nil
+    /// A slab: what lies more than `x` Å in front of the center or `y` Å behind it is not drawn
+    /// (PyMOL's `clip`; nil draws the whole depth). Surfaces and cartoons are cut where they
+    /// cross a plane; a sphere or bond whose front reaches past the near plane is left out whole.
+    public var clip: SIMD2<Float>? = nil
 
     public init(center: SIMD3<Float>, radius: Float) {
         self.center = center
@@ -93,7 +97,10 @@ public struct Camera: Sendable, Equatable {
     /// Distances from the eye of the near and far clipping planes.
     public var depthRange: (near: Float, far: Float) {
         let depth = radius * 1.5 + 1
-        return (max(distance - depth, distance * 0.01), distance + depth)
+        let near = max(distance - depth, distance * 0.01), far = distance + depth
+        guard let clip, clip.x.isFinite, clip.y.isFinite else { return (near, far) }
+        let clippedNear = min(max(near, distance - clip.x), distance)
+        return (clippedNear, max(clippedNear + 0.01, min(far, distance + clip.y)))
     }
 
     public func projectionMatrix(width: Int, height: Int) -> Matrix4 {

@@ -26,6 +26,12 @@ struct PictureOptions<Use: PictureUse>: ParsableArguments {
     @Option(help: ArgumentHelp(RenderRequest.help("focus"), valueName: "selection"))
     var focus: String?
 
+    @Option(parsing: .unconditional, help: ArgumentHelp(RenderRequest.help("clip"), valueName: "near,far"))
+    var clip: String?
+
+    @Option(help: ArgumentHelp(RenderRequest.help("slab"), valueName: "width|none"))
+    var slab: String?
+
     @Option(help: ArgumentHelp(RenderRequest.help("highlight"), valueName: "selection"))
     var highlight: String?
 
@@ -87,6 +93,8 @@ struct PictureOptions<Use: PictureUse>: ParsableArguments {
         v += show.map { ("show", $0) }
         if let view { v.append(("view", view)) }
         if let focus { v.append(("focus", focus)) }
+        if let clip { v.append(("clip", clip)) }
+        if let slab { v.append(("slab", slab)) }
         if let highlight { v.append(("highlight", highlight)) }
         if let r = rotate.first { v.append(("rotate", r)) }
         if let zoom { v.append(("zoom", zoom)) }
@@ -225,6 +233,9 @@ struct AnnotationOptions: ParsableArguments {
     @Option(help: ArgumentHelp(RenderRequest.help("label"), valueName: "selection: format"))
     var label: [String] = []
 
+    @Option(help: ArgumentHelp(RenderRequest.help("interactions"), valueName: "selection"))
+    var interactions: String?
+
     @Option(help: ArgumentHelp(RenderRequest.help("distance"), valueName: "sel1, sel2"))
     var distance: [String] = []
 
@@ -244,6 +255,7 @@ struct AnnotationOptions: ParsableArguments {
     func applied(to request: RenderRequest) throws(RequestError) -> RenderRequest {
         var r = request
         for v in label { try r.set("label", v) }
+        if let interactions { try r.set("interactions", interactions) }
         for v in distance { try r.set("distance", v) }
         for v in angle { try r.set("angle", v) }
         if let labelSize { try r.set("label-size", labelSize) }
