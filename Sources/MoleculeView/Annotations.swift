@@ -78,8 +78,8 @@ public struct Annotations: Sendable, Equatable {
             throw RequestError(field: "label", "must be SELECTION: FORMAT, as \"name CA and resi 10-20: %resn %resi\" (got \(Excerpt.of(text)))")
         }
         let selectionText = String(text[..<colon]).trimmingCharacters(in: .whitespaces)
-        var format = String(text[text.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
-        if format.isEmpty { format = "%resn %resi" }
+        let format = String(text[text.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+        // No format: the default, resolved against the picture's model (`defaultLabelFormat`).
         guard format.count <= 80 else { throw RequestError(field: "label", "format is longer than 80 characters") }
         let selection: Selection
         do { selection = try Selection(parsing: selectionText) } catch { throw RequestError(field: "label", "\(error)") }
@@ -179,13 +179,14 @@ public struct Annotations: Sendable, Equatable {
         var anchors: [(atom: Int, format: String)] = []
         for label in labels {
             let list = try atoms(label.selection, model, field: "label", text: label.text)
-            let perAtom = ["%name", "%elem", "%b", "%q"].contains { label.format.contains($0) }
+            let format = label.format.isEmpty ? Self.defaultLabelFormat(model) : label.format
+            let perAtom = ["%name", "%elem", "%b", "%q"].contains { format.contains($0) }
             if perAtom {
-                anchors += list.map { ($0, label.format) }
+                anchors += list.map { ($0, format) }
             } else {
                 var seen = Set<Int32>()
                 for i in list where seen.insert(model.atoms[i].residue).inserted {
-                    anchors.append((Self.residueAnchor(model, residue: Int(model.atoms[i].residue), among: list), label.format))
+                    anchors.append((Self.residueAnchor(model, residue: Int(model.atoms[i].residue), among: list), format))
                 }
             }
             guard anchors.count <= Self.maxLabels else {
@@ -237,6 +238,17 @@ public struct Annotations: Sendable, Equatable {
     }
 
     /// A label's text: PyMOL's fields filled from the atom and its residue.
+    /// A label with no format names its residue, and its chain where the model has polymer chains
+    /// of more than one id (1hpv's two Asp25s are `ASP25 A` and `ASP25 B`).
+    public static func defaultLabelFormat(_ model: Model) -> String {
+        var ids = Set<String>()
+        for chain in model.chains where chain.residues.contains(where: { !model.residues[Int($0)].isHetero }) {
+            ids.insert(chain.id)
+            if ids.count > 1 { return "%resn%resi %chain" }
+        }
+        return "%resn%resi"
+    }
+
     public static func fill(_ format: String, atom i: Int, model: Model) -> String {
         let atom = model.atoms[i], residue = model.residues[Int(atom.residue)]
         let chain = model.chains[Int(residue.chain)].id

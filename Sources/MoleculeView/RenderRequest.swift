@@ -403,7 +403,8 @@ public struct RenderRequest: Sendable, Equatable {
             r.transparency = t
         },
         Field(name: "label", help: "Labels, SELECTION: FORMAT, as PyMOL's label: \"name CA and resi 10-20: %resn %resi\"; fields %resn %resi "
-              + "%chain %name %elem %b %q; one label a residue unless the format names an atom's field (then one an atom); set beside "
+              + "%chain %name %elem %b %q (no format: %resn%resi, with %chain where the model has several chains); one label a residue unless "
+              + "the format names an atom's field (then one an atom); set beside "
               + "the atoms with a halo, inside the picture; repeatable (up to \(Annotations.maxEach), \(Annotations.maxLabels) labels).",
               isFlag: false) { r, v throws(RequestError) in
             guard r.annotations.labels.count < Annotations.maxEach else { throw RequestError(field: "label", "is given more than \(Annotations.maxEach) times") }
