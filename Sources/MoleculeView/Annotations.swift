@@ -295,15 +295,40 @@ public struct Annotations: Sendable, Equatable {
 
     // MARK: Legend and scale bar
 
-    /// A colour key in the bottom-right corner: a bar from one end of a continuous scheme to the
-    /// other with its end values, or swatches of pLDDT's bands or the chains' colours.
+    /// The schemes a key is drawn for: the request's colour, or with shows, each keyable scheme the
+    /// shows colour by (one key each, stacked up from the bottom-right corner).
+    static let keyable: Set<ColorTheme> = [.bfactor, .hydrophobicity, .rainbow, .plddt, .secondaryStructure, .chain, .copy]
+
     private func drawLegend(into image: inout RGBAImage, model: Model, request: RenderRequest, font: Font, ink: UInt32, halo: UInt32,
                             scale: Float) throws {
-        guard case .theme(let theme) = request.color else {
-            throw RequestError(field: "legend", "keys a colour scheme (color=bfactor, hydrophobicity, rainbow, plddt, chain); one colour needs none")
+        var themes: [ColorTheme] = []
+        if request.shows.isEmpty {
+            guard case .theme(let theme) = request.color else {
+                throw RequestError(field: "legend", "keys a colour scheme (color=bfactor, hydrophobicity, rainbow, plddt, chain); one colour needs none")
+            }
+            themes = [theme]
+        } else {
+            for show in request.shows {
+                if let t = show.theme(request.color), Self.keyable.contains(t), !themes.contains(t) { themes.append(t) }
+            }
+            guard !themes.isEmpty else {
+                throw RequestError(field: "legend", "keys the colour schemes the shows use (\"surface hydrophobicity: polymer\", \"cartoon bfactor: chain A\"); "
+                                   + "these colour by element, one colour or residue, which need no key")
+            }
         }
+        var bottom = 0
+        for theme in themes {
+            bottom += try drawKey(theme, into: &image, model: model, font: font, ink: ink, halo: halo, scale: scale, bottom: bottom) + Int(8 * scale)
+        }
+    }
+
+    /// One scheme's key in the bottom-right corner, `bottom` pixels above the margin, its height
+    /// returned: a bar from one end of a continuous scheme to the other with its end values, or
+    /// swatches of pLDDT's bands, secondary structure or the chains' colours.
+    private func drawKey(_ theme: ColorTheme, into image: inout RGBAImage, model: Model, font: Font, ink: UInt32, halo: UInt32,
+                         scale: Float, bottom: Int) throws -> Int {
         let margin = Int(10 * scale), barH = max(6, Int(10 * scale))
-        let w = image.width, h = image.height
+        let w = image.width, h = image.height - bottom
         switch theme {
         case .bfactor, .hydrophobicity, .rainbow:
             let (title, lo, hi): (String, String, String)
@@ -322,7 +347,7 @@ public struct Annotations: Sendable, Equatable {
             }
             let barW = max(40, Int(Float(w) * 0.28))
             let x0 = w - margin - barW, y1 = h - margin - font.ascent - font.descent - Int(3 * scale), y0 = y1 - barH
-            guard x0 > 0, y0 > font.ascent + 2 else { return }
+            guard x0 > 0, y0 > font.ascent + 2 else { return 0 }
             for x in x0..<(x0 + barW) {
                 let c = color(Float(x - x0) / Float(max(1, barW - 1)))
                 for y in y0..<y1 { image.blend(x, y, (UInt8(c >> 16 & 0xFF), UInt8(c >> 8 & 0xFF), UInt8(c & 0xFF)), 1) }
@@ -332,6 +357,7 @@ public struct Annotations: Sendable, Equatable {
             font.stamp(lo, color: ink, halo: halo).draw(into: &image, x: x0, baseline: baseline)
             font.stamp(hi, color: ink, halo: halo).draw(into: &image, x: x0 + barW - font.width(of: hi), baseline: baseline)
             font.stamp(title, color: ink, halo: halo).draw(into: &image, x: x0 + (barW - font.width(of: title)) / 2, baseline: y0 - Int(3 * scale) - font.descent)
+            return h - (y0 - Int(3 * scale) - font.descent - font.ascent)
         case .plddt, .chain, .copy, .entity, .auto, .element, .secondaryStructure, .residue:
             let entries: [(String, UInt32)]
             switch theme {
@@ -364,6 +390,7 @@ public struct Annotations: Sendable, Equatable {
                 font.stamp(name, color: ink, halo: halo).draw(into: &image, x: x0 + box + Int(5 * scale), baseline: baseline)
                 baseline += line
             }
+            return margin + font.descent + entries.count * line
         }
     }
 

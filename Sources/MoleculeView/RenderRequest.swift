@@ -435,7 +435,7 @@ public struct RenderRequest: Sendable, Equatable {
             r.annotations.points = size
         },
         Field(name: "legend", help: "A colour key in the bottom-right corner: the bar of a continuous scheme (bfactor with its range, "
-              + "hydrophobicity, rainbow) or swatches (plddt, secondary-structure, chain).", isFlag: true) { r, v throws(RequestError) in
+              + "hydrophobicity, rainbow) or swatches (plddt, secondary-structure, chain); with show, a key for each such scheme the shows colour by.", isFlag: true) { r, v throws(RequestError) in
             r.annotations.legend = try ValueText.flag(v, field: "legend")
         },
         Field(name: "scale-bar", help: "A bar of a round length in Å in the bottom-left corner (at the scale of the view's centre).",

@@ -193,4 +193,23 @@ final class AnnotationTests: XCTestCase {
             XCTFail("thousands of labels")
         } catch { XCTAssertEqual((error as? RequestError)?.field, "label") }
     }
+
+    /// `legend` with the schemes given in `show`: a key per keyable scheme, stacked up from the
+    /// bottom-right corner; shows that need no key (element colours) are refused naming the field.
+    func testKeysForTheSchemesOfShows() throws {
+        let site = try load("1hpv.pdb")
+        let one: [(String, String)] = [("size", "400"), ("show", "cartoon hydrophobicity: chain B")]
+        let two = one + [("show", "cartoon bfactor: chain A")]
+        func keyRows(_ fields: [(String, String)]) throws -> Int {
+            let diff = changed(try draw(site, fields).image, try draw(site, fields + [("legend", "true")]).image)
+            XCTAssertTrue(diff.allSatisfy { $0.x > 200 }, "a key's pixels lie at the right")
+            return Set(diff.map(\.y)).count
+        }
+        let rowsOne = try keyRows(one), rowsTwo = try keyRows(two)
+        XCTAssertGreaterThan(rowsOne, 15)
+        XCTAssertGreaterThan(rowsTwo, rowsOne + 15, "two keys stacked")
+        XCTAssertThrowsError(try draw(site, [("size", "200"), ("show", "sticks element: all"), ("legend", "true")])) {
+            XCTAssertEqual(($0 as? RequestError)?.field, "legend")
+        }
+    }
 }
