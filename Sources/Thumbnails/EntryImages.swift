@@ -212,11 +212,12 @@ public enum EntryImages {
                 // The ligand and its surroundings only, as pdb-images draws a binding site.
                 guard let r = request([("assembly", "model"),
                                        ("show", "lines element: byres (within 5 of (\(instance))) and not (\(instance)) and not water"),
-                                       ("show", "ball-and-stick element: \(instance)"), ("focus", instance)]) else { continue }
+                                       ("show", "ball-and-stick element: \(instance)"), ("focus", instance),
+                                       ("interactions", instance)]) else { continue }
                 let chemical = structure.componentNames[name]
                 var c = caption(.ligand, stem, assembly: "model", coloring: "element",
                                 text: "Ligand \(name)\(chemical.map { " (\($0.lowercased()))" } ?? "") of \(upper), "
-                                    + (chain.id.isEmpty ? "" : "chain \(chain.id) ") + "residue \(residue.number), with the residues within 5 Å")
+                                    + (chain.id.isEmpty ? "" : "chain \(chain.id) ") + "residue \(residue.number), with the residues within 5 Å and its interactions with them")
                 c.ligand = name
                 c.ligandName = chemical
                 c.ligandInstance = chain.id.isEmpty ? "\(residue.number)" : "\(chain.id) \(residue.number)"
@@ -307,7 +308,8 @@ public enum EntryImages {
                 let picture = MoleculePicture(prepared, request: r)
                 // Where the front view's right, up and towards-the-viewer point in this view.
                 let arrows = front.map { EntryImages.axes(front: $0, view: picture.camera.rotation) }
-                var image = try picture.draw(renderer, keepScene: true).finished()
+                // Finished with what the request draws over it (a ligand's interactions).
+                var image = try picture.finish(try picture.draw(renderer, keepScene: true))
                 if let arrows { image.axisArrows(arrows) }
                 let stem = "\(id)_\(spec.stem)_\(view.rawValue)"
                 var files: [SizedFile] = []
@@ -319,7 +321,8 @@ public enum EntryImages {
                         var each = r
                         each.width = size.width
                         each.height = size.height
-                        var drawn = try MoleculePicture(prepared, request: each).draw(renderer, keepScene: true).finished()
+                        let sized = MoleculePicture(prepared, request: each)
+                        var drawn = try sized.finish(try sized.draw(renderer, keepScene: true))
                         if let arrows { drawn.axisArrows(arrows) }
                         shown = drawn
                     } else {
