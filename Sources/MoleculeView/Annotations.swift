@@ -316,9 +316,14 @@ public struct Annotations: Sendable, Equatable {
                                    + "these colour by element, one colour or residue, which need no key")
             }
         }
+        // A B-factor scale spans what its colours were made from: the trace's atoms where every
+        // part coloured by it is drawn as a trace (putty, cartoon).
+        let bfactorShows = request.shows.filter { $0.theme(request.color) == .bfactor }
+        let traced = request.shows.isEmpty ? request.mode.isTrace : (!bfactorShows.isEmpty && bfactorShows.allSatisfy { $0.representation.isTrace })
         var bottom = 0
         for theme in themes {
-            bottom += try drawKey(theme, into: &image, model: model, font: font, ink: ink, halo: halo, scale: scale, bottom: bottom) + Int(8 * scale)
+            bottom += try drawKey(theme, into: &image, model: model, font: font, ink: ink, halo: halo, scale: scale, bottom: bottom,
+                                  traced: traced) + Int(8 * scale)
         }
     }
 
@@ -326,7 +331,7 @@ public struct Annotations: Sendable, Equatable {
     /// returned: a bar from one end of a continuous scheme to the other with its end values, or
     /// swatches of pLDDT's bands, secondary structure or the chains' colours.
     private func drawKey(_ theme: ColorTheme, into image: inout RGBAImage, model: Model, font: Font, ink: UInt32, halo: UInt32,
-                         scale: Float, bottom: Int) throws -> Int {
+                         scale: Float, bottom: Int, traced: Bool) throws -> Int {
         let margin = Int(10 * scale), barH = max(6, Int(10 * scale))
         let w = image.width, h = image.height - bottom
         switch theme {
@@ -335,7 +340,7 @@ public struct Annotations: Sendable, Equatable {
             let color: (Float) -> UInt32
             switch theme {
             case .bfactor:
-                let range = ColorTheme.bfactorRange(of: model)
+                let range = ColorTheme.bfactorRange(of: model, traced: traced)
                 (title, lo, hi) = ("B-factor (Å²)", String(format: "%.0f", range.lo), String(format: "%.0f", range.hi))
                 color = { ColorTheme.blueWhiteRed($0) }
             case .hydrophobicity:

@@ -50,7 +50,9 @@ public enum ColorTheme: String, Sendable, CaseIterable {
 
     /// A color per atom of `model`. `secondaryStructure`: the file's helices and strands (by
     /// `secondary-structure`; without them, DSSP's assignment).
-    public func colors(for model: Model, elements: ElementTable, secondaryStructure: [SecondaryStructureRange] = []) -> [UInt32] {
+    /// `traced`: the picture draws the polymer as its trace (putty, cartoon), so a scale over values
+    /// (B-factors) spans the traced atoms' values, as PyMOL's spectrum over CA does.
+    public func colors(for model: Model, elements: ElementTable, secondaryStructure: [SecondaryStructureRange] = [], traced: Bool = false) -> [UInt32] {
         switch self {
         case .auto:
             let polymer = ColorTheme.polymerResidues(model)
@@ -122,10 +124,10 @@ public enum ColorTheme: String, Sendable, CaseIterable {
                 ColorTheme.residueColors[model.residues[Int(atom.residue)].name] ?? ColorTheme.otherResidue
             }
         case .bfactor:
-            let (lo, hi) = ColorTheme.bfactorRange(of: model)
+            let (lo, hi) = ColorTheme.bfactorRange(of: model, traced: traced)
             // All alike (or none): the middle of the scale, not its coldest end.
             guard hi > lo else { return model.atoms.map { _ in ColorTheme.blueWhiteRed(0.5) } }
-            return model.atoms.map { ColorTheme.blueWhiteRed(($0.bFactor - lo) / (hi - lo)) }
+            return model.atoms.map { ColorTheme.blueWhiteRed(min(1, max(0, ($0.bFactor - lo) / (hi - lo)))) }
         case .plddt:
             return model.atoms.map { ColorTheme.plddtColor($0.bFactor) }
         }
@@ -133,9 +135,21 @@ public enum ColorTheme: String, Sendable, CaseIterable {
 
     /// The B-factors the `bfactor` scale spans, blue to red: those of every atom but waters
     /// (a crystal's waters reach far higher B-factors than the molecule and would leave it all blue),
-    /// of every atom where there are only waters. (0, 0) for no atoms.
-    public static func bfactorRange(of model: Model) -> (lo: Float, hi: Float) {
+    /// of every atom where there are only waters. (0, 0) for no atoms. `traced`: those of the
+    /// polymer's trace atoms (CA, P) where it has them (1hpv: 9-72 Å², where one side-chain atom
+    /// reaching 128 would leave a putty tube all blue); atoms past the range take its end colour.
+    public static func bfactorRange(of model: Model, traced: Bool = false) -> (lo: Float, hi: Float) {
         var lo = Float.greatestFiniteMagnitude, hi = -Float.greatestFiniteMagnitude
+        if traced {
+            let ca = ShortName("CA"), p = ShortName("P")
+            for a in model.atoms where (a.name == ca && a.element.atomicNumber == 6) || a.name == p {
+                let r = model.residues[Int(a.residue)]
+                guard !r.isWater, !r.isLigand else { continue }
+                lo = min(lo, a.bFactor)
+                hi = max(hi, a.bFactor)
+            }
+            if lo <= hi { return (lo, hi) }
+        }
         for a in model.atoms where !model.residues[Int(a.residue)].isWater { lo = min(lo, a.bFactor); hi = max(hi, a.bFactor) }
         if lo > hi { for a in model.atoms { lo = min(lo, a.bFactor); hi = max(hi, a.bFactor) } }
         return lo > hi ? (0, 0) : (lo, hi)
@@ -345,9 +359,9 @@ public enum AtomColoring: Sendable, Equatable {
         return nil
     }
 
-    public func colors(for model: Model, elements: ElementTable, secondaryStructure: [SecondaryStructureRange] = []) -> [UInt32] {
+    public func colors(for model: Model, elements: ElementTable, secondaryStructure: [SecondaryStructureRange] = [], traced: Bool = false) -> [UInt32] {
         switch self {
-        case .theme(let t): return t.colors(for: model, elements: elements, secondaryStructure: secondaryStructure)
+        case .theme(let t): return t.colors(for: model, elements: elements, secondaryStructure: secondaryStructure, traced: traced)
         case .fixed(let c): return [UInt32](repeating: c, count: model.atoms.count)
         }
     }

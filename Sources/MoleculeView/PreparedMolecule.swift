@@ -57,7 +57,7 @@ public struct PreparedMolecule: Sendable {
         bonds = representation.usesBonds ? perception.bonds(of: model, embedded: structure.embeddedTemplates) : []
         geometry = representation.make(pixelsPerÅngström: pixelsPerÅngström).geometry(of: model, bonds: bonds, visible: visible, elements: perception.elements,
                                                    secondaryStructure: structure.secondaryStructure)
-        let colors = color.colors(for: model, elements: perception.elements, secondaryStructure: structure.secondaryStructure)
+        let colors = color.colors(for: model, elements: perception.elements, secondaryStructure: structure.secondaryStructure, traced: mode.isTrace)
         atomColors = colors
         id = PreparedMolecule.ids.add(1, ordering: .relaxed).newValue
         detailScale = PreparedMolecule.detailScale(pixelsPerÅngström, geometry)

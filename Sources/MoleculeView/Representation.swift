@@ -43,6 +43,9 @@ public enum DrawMode: String, Sendable, Hashable, CaseIterable, Codable, CustomS
     /// The representations of `show=` together (`Show.mode`).
     case shows
 
+    /// Draws a polymer as its trace (its CA and P atoms' curve): a scale over values spans those atoms'.
+    public var isTrace: Bool { self == .putty || self == .cartoon }
+
     /// The name front ends use.
     public var name: String { rawValue }
     public var description: String { rawValue }

@@ -87,9 +87,10 @@ public struct Show: Sendable, Equatable {
 
     /// A color per atom of `model`: the show's own, or by `theme` (the request's).
     func colors(for model: Model, theme: AtomColoring, elements: ElementTable, secondaryStructure: [SecondaryStructureRange]) -> [UInt32] {
+        let traced = representation.isTrace
         switch coloring {
-        case .request: return theme.colors(for: model, elements: elements, secondaryStructure: secondaryStructure)
-        case .theme(let t): return t.colors(for: model, elements: elements, secondaryStructure: secondaryStructure)
+        case .request: return theme.colors(for: model, elements: elements, secondaryStructure: secondaryStructure, traced: traced)
+        case .theme(let t): return t.colors(for: model, elements: elements, secondaryStructure: secondaryStructure, traced: traced)
         case .fixed(let c): return [UInt32](repeating: c, count: model.atoms.count)
         }
     }

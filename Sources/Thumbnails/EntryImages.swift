@@ -237,12 +237,13 @@ public enum EntryImages {
                                   views: options.views))
             }
         }
-        let (lo, hi) = ColorTheme.bfactorRange(of: model)
+        // The putty's scale: the trace's B-factors, as its colours are made.
+        let (lo, hi) = ColorTheme.bfactorRange(of: model, traced: true)
         if options.kinds.contains(.bfactor), !structure.metadata.predicted, hi - lo > 0.01 {
             if let r = request([("assembly", "model"), ("mode", "putty"), ("color", "bfactor")]) {
                 specs.append(Spec(settings: settings, kind: .bfactor, stem: "bfactor", assembly: .model, request: r,
                                   caption: caption(.bfactor, "bfactor", assembly: "model", coloring: "bfactor",
-                                                   text: "B-factor putty of \(upper) (tube radius and colour by B-factor): blue \(String(format: "%.1f", lo)) through white to red \(String(format: "%.1f", hi)) Å²"),
+                                                   text: "B-factor putty of \(upper) (tube radius and colour by B-factor): blue \(String(format: "%.1f", lo)) through white to red \(String(format: "%.1f", hi)) Å² (the range of its CA and P atoms)"),
                                   legend: .fixed([LegendItem(color: "#0000FF", label: String(format: "B %.1f Å² (lowest)", lo)),
                                                   LegendItem(color: "#FFFFFF", label: String(format: "B %.1f Å²", (lo + hi) / 2)),
                                                   LegendItem(color: "#FF0000", label: String(format: "B %.1f Å² (highest)", hi))]),

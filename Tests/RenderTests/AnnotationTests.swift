@@ -212,4 +212,20 @@ final class AnnotationTests: XCTestCase {
             XCTAssertEqual(($0 as? RequestError)?.field, "legend")
         }
     }
+
+    /// A putty's B-factor scale spans its trace (1hpv's CA atoms, 9.4-72.1 Å²), not one side-chain
+    /// atom at 128 that would leave the tube all blue; the key says the same range.
+    func testThePuttyScaleSpansTheTrace() throws {
+        let site = try load("1hpv.pdb")
+        let model = site.models[0]
+        let all = ColorTheme.bfactorRange(of: model), trace = ColorTheme.bfactorRange(of: model, traced: true)
+        XCTAssertEqual(all.hi, 128.18, accuracy: 0.01)
+        XCTAssertEqual(trace.lo, 9.40, accuracy: 0.01)
+        XCTAssertEqual(trace.hi, 72.06, accuracy: 0.01)
+        let request = try RenderRequest([("mode", "putty"), ("color", "bfactor")])
+        let prepared = try PreparedMolecule(site, mode: .putty, color: request.color, perception: try BondPerception.standard())
+        // Red where the trace is hottest: some atoms take the scale's red end, not only white and blue.
+        let red = prepared.atomColors.filter { ($0 >> 16 & 0xFF) > 200 && ($0 >> 8 & 0xFF) < 80 }.count
+        XCTAssertGreaterThan(red, 20)
+    }
 }
