@@ -1,3 +1,5 @@
+import Core
+
 /// When the frames of a replay fall due: with `fps`, one every 1/fps seconds of event time, from 0
 /// to the last event; without, none here (the replay draws one at each `frame` event). Molecule and
 /// pathway replays keep time alike.
@@ -39,5 +41,30 @@ struct FrameClock {
             next += 1 / fps
         }
         return times
+    }
+}
+
+/// When a replay's frames fall, one rule for every front end: at the `frame` events of the event
+/// file, or with `fps` given, every 1/fps seconds of event time. A movie is the same frames as the
+/// folder of PNGs the same replay writes: it takes the file's frame events too, and a clock of
+/// `movieFPS` only where the file has none or cannot be looked at ahead (a live stream); it plays
+/// at `fps`, else `movieFPS`.
+public enum ReplayTiming {
+    public static let movieFPS = 30.0
+
+    /// The clock's rate (nil: the frame events) for a replay of `events` (nil: a stream).
+    public static func clock(fps: Double?, movie: Bool, events: String?) -> Double? {
+        if let fps { return fps }
+        guard movie else { return nil }
+        guard let events, hasFrameEvents(events) else { return movieFPS }
+        return nil
+    }
+
+    /// Whether any line of an event file is a `frame` event.
+    public static func hasFrameEvents(_ text: String) -> Bool {
+        for line in text.split(separator: "\n") where line.contains("\"frame\"") {
+            if let object = (try? JSONText.parse(Array(line.utf8))) as? [String: Any], object["type"] as? String == "frame" { return true }
+        }
+        return false
     }
 }

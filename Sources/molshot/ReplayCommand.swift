@@ -23,7 +23,8 @@ struct ReplayCommand: ParsableCommand {
         discussion: """
             Frames come at every "frame" event, or with --fps at N frames per second of event time, plus one of \
             the final view. With -o NAME.mp4, .webm or .gif the frames become a movie (H.264, VP9, or GIF with \
-            one palette) at --fps frames a second of event time (30 unless given), encoded as they are drawn. EVENTS may be - to read a live stream from standard input; each frame is written as \
+            one palette): the same frames as the folder gets (the file's frame events, or with --fps or where the \
+            file has none a clock of --fps, 30 unless given, frames a second of event time), playing at --fps (30), encoded as they are drawn. EVENTS may be - to read a live stream from standard input; each frame is written as \
             soon as it is due. The same file and options give the same frames, byte for byte.
 
             The event file is JSON Lines: a header {"type":"header","version":1,"viewport":{"width":W,"height":H}}, \
@@ -69,8 +70,8 @@ struct ReplayCommand: ParsableCommand {
     /// The movie -o names, if it names one.
     var movie: MovieFormat? { MovieFormat(path: output) }
 
-    /// Frames a second: as given, or a movie's 30.
-    var frameRate: Double? { fps ?? (movie != nil ? 30 : nil) }
+    /// The rate a movie plays at: as given, or 30.
+    var playbackRate: Double { fps ?? ReplayTiming.movieFPS }
 
     func validate() throws {
         guard output != "-" else { throw ValidationError("--output is a folder for the frames or a movie file; - (standard output) is not one.") }
@@ -113,24 +114,35 @@ struct ReplayCommand: ParsableCommand {
         let base = events == "-" ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
             : URL(fileURLWithPath: events).deletingLastPathComponent()
         if movie != nil, let reason = MovieWriter.unavailableReason() { throw CLIError(reason) }
-        let fps = frameRate
+        // The file's frame events where it has them (a movie is the frames the folder would get), else a clock.
+        let text = events == "-" ? nil : try readEvents()
+        let fps = ReplayTiming.clock(fps: self.fps, movie: movie != nil, events: text)
         let writer: FrameWriter
         if let movie {
-            writer = FrameWriter(.movie(MovieStream(path: output, format: movie, fps: fps ?? 30, quality: quality,
+            writer = FrameWriter(.movie(MovieStream(path: output, format: movie, fps: playbackRate, quality: quality,
                                                     matte: options.request.background.rgb)))
         } else {
             writer = FrameWriter(.folder(output, keep: apng != nil, encoder: options.request.frameEncoder(map: pathway != nil)))
             try FrameFolder.prepare(output, force: force, what: "replay")
         }
         do {
-            try replay(writer: writer, options: options, structure: structure, base: base, fps: fps)
+            try replay(writer: writer, options: options, structure: structure, base: base, fps: fps, text: text)
         } catch {
             writer.cancel()
             throw error
         }
     }
 
-    private func replay(writer: FrameWriter, options: MoleculeDriver.Options, structure: Structure?, base: URL, fps: Double?) throws {
+    /// The event file's text, or an error naming it.
+    private func readEvents() throws -> String {
+        do { return try String(contentsOfFile: events, encoding: .utf8) } catch {
+            let exists = FileManager.default.fileExists(atPath: events)
+            throw InputFileError(file: events, message: exists ? "cannot read the event file (not UTF-8 text, or not readable)"
+                                                               : "no such event file")
+        }
+    }
+
+    private func replay(writer: FrameWriter, options: MoleculeDriver.Options, structure: Structure?, base: URL, fps: Double?, text: String?) throws {
         var options = options
         var logFile: FileHandle?
         if let log {
@@ -168,13 +180,7 @@ struct ReplayCommand: ParsableCommand {
                 if !streamLoaded && Self.loadsAStructure(line[...]) { streamLoaded = true }
                 try feed(line)
             }
-        } else {
-            let text: String
-            do { text = try String(contentsOfFile: events, encoding: .utf8) } catch {
-                let exists = FileManager.default.fileExists(atPath: events)
-                throw InputFileError(file: events, message: exists ? "cannot read the event file (not UTF-8 text, or not readable)"
-                                                                   : "no such event file")
-            }
+        } else if let text {
             for line in text.split(separator: "\n", omittingEmptySubsequences: false) { try feed(String(line)) }
         }
         try finish()
@@ -185,7 +191,7 @@ struct ReplayCommand: ParsableCommand {
         let frameTimes = times.withLock { $0 }
         if let apng { try AtomicFile.write(try ReplayAnimation.make(frames: frames, times: frameTimes, fps: fps), to: apng) }
         if let movie {
-            print("\(frameTimes.count) frames at \(fps.map { String(format: "%g", $0) } ?? "30") a second in \(output) (\(movie.rawValue.uppercased()))")
+            print("\(frameTimes.count) frames at \(String(format: "%g", playbackRate)) a second in \(output) (\(movie.rawValue.uppercased()))")
         } else {
             print("\(frameTimes.count) frames in \(output)" + (apng.map { ", animated in \($0)" } ?? ""))
         }

@@ -75,3 +75,20 @@ final class EventFileTests: XCTestCase {
         }
     }
 }
+
+/// One rule for when a replay's frames fall, the command line's and the service's.
+final class ReplayTimingTests: XCTestCase {
+    func testAMovieTakesTheFrameEventsTheFolderTakes() throws {
+        let events = try String(contentsOfFile: "Assets/samples/gestures.jsonl", encoding: .utf8)
+        XCTAssertTrue(ReplayTiming.hasFrameEvents(events))
+        XCTAssertNil(ReplayTiming.clock(fps: nil, movie: true, events: events), "frame events, as -o DIR")
+        XCTAssertNil(ReplayTiming.clock(fps: nil, movie: false, events: events))
+        XCTAssertEqual(ReplayTiming.clock(fps: 12, movie: true, events: events), 12)
+        let none = events.split(separator: "\n").filter { !$0.contains("\"frame\"") }.joined(separator: "\n")
+        XCTAssertFalse(ReplayTiming.hasFrameEvents(none))
+        XCTAssertEqual(ReplayTiming.clock(fps: nil, movie: true, events: none), ReplayTiming.movieFPS, "no frame events: a clock")
+        XCTAssertEqual(ReplayTiming.clock(fps: nil, movie: true, events: nil), ReplayTiming.movieFPS, "a stream: a clock")
+        // A "frame" that is not an event's type does not count.
+        XCTAssertFalse(ReplayTiming.hasFrameEvents("{\"t\":1,\"type\":\"touch\",\"note\":\"frame\"}\n{not json \"frame\""))
+    }
+}

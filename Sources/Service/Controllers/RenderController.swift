@@ -66,7 +66,6 @@ struct RenderController: ServiceController {
             if let reason = MovieWriter.unavailableReason() { throw HTTPError(.notImplemented, message: reason) }
             if (fps ?? 30) > m.maxFPS { throw HTTPError(.badRequest, message: "parameter fps: a GIF plays at most \(Int(m.maxFPS)) frames a second") }
             movie = m
-            fps = fps ?? 30
         }
         var structure: Structure?
         if let reference = HTTPAnswer.parameter(request, "molecule") {
@@ -81,7 +80,9 @@ struct RenderController: ServiceController {
         // One frame is made at a time: its memory is the replay's.
         let memory = try pictures.reserveMemory(PictureMaker.bytes(options.request))
         defer { memory.release() }
-        let job = (text, options, structure, fps, movie)
+        // A movie takes the file's frame events as the animated PNG does (a clock only where it has none).
+        let playback = fps ?? ReplayTiming.movieFPS
+        let job = (text, options, structure, ReplayTiming.clock(fps: fps, movie: movie != nil, events: text), movie, playback)
         let lane = RenderLane(pictures.worker) { $0.molecules }, stop = ReplayStop(), limit = configuration.renderSeconds
         // Past the render time limit the replay stops between frames (the timer ends with it).
         let timer = Task {
@@ -94,7 +95,7 @@ struct RenderController: ServiceController {
                 // A thread of the blocking pool reads the events and waits for room in the render queue.
                 BlockingPool.shared.submit {
                     continuation.resume(with: Result {
-                        try RenderController.runReplay(job.0, options: job.1, molecule: job.2, fps: job.3, movie: job.4, lane: lane, stop: stop)
+                        try RenderController.runReplay(job.0, options: job.1, molecule: job.2, fps: job.3, movie: job.4, playback: job.5, lane: lane, stop: stop)
                     })
                 }
                 // Hummingbird does not cancel a handler whose client has gone: look at the connection.
@@ -110,11 +111,11 @@ struct RenderController: ServiceController {
     static let maxReplayBytes = ServiceLimits.replayBytes.value
 
     static func runReplay(_ text: String, options: MoleculeDriver.Options, molecule: Structure?, fps: Double?, movie: MovieFormat? = nil,
-                          lane: RenderLane<MoleculeRenderer>, stop: ReplayStop) throws -> [UInt8] {
+                          playback: Double = ReplayTiming.movieFPS, lane: RenderLane<MoleculeRenderer>, stop: ReplayStop) throws -> [UInt8] {
         let replay = Replay(source: "events", options: options, molecule: molecule, fps: fps, lane: lane)
         replay.maxFrames = maxReplayFrames
         defer { replay.close() }
-        if let movie { return try runMovie(replay, text, format: movie, fps: fps ?? 30, matte: options.request.background.rgb, stop: stop) }
+        if let movie { return try runMovie(replay, text, format: movie, fps: playback, matte: options.request.background.rgb, stop: stop) }
         let encoder = options.request.frameEncoder()
         let frames = Locked<(pngs: [[UInt8]], times: [Double], bytes: Int)>(([], [], 0))
         let emit: (ReplayFrame, Double) throws -> Void = { frame, time in
