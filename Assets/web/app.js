@@ -24,6 +24,15 @@ function say(text) { statusLine.textContent = text; }
 /// image's address, a WebSocket's) a short-lived ticket from POST /v1/tickets goes in the address.
 const auth = { token: sessionStorage.getItem("molshot-token"), ticket: null, expires: 0 };
 
+/// A ticket given in the page's address (embed.html#/molecule/ID?ticket=..., as molshot-embed.js
+/// passes the one a data-molshot address or a data-molshot-ticket attribute carries): a private view
+/// shown to whoever has the page. Every request carries it where there is no token.
+const givenTicket = new URLSearchParams(location.hash.split("?")[1] || "").get("ticket");
+if (givenTicket && !auth.token) { auth.ticket = givenTicket; auth.expires = Infinity; }
+
+/// `url` as a request goes out: with the ticket in it where there is no token to send.
+function address(url) { return auth.token ? url : withTicket(url); }
+
 function authorized(options = {}) {
   return auth.token ? { ...options, headers: { ...(options.headers || {}), Authorization: `Bearer ${auth.token}` } } : options;
 }
@@ -44,7 +53,7 @@ function withTicket(url) {
 /// The service's answer as JSON; a failure as an Error whose message is the service's sentence.
 async function json(url, options) {
   let r;
-  try { r = await fetch(url, authorized(options)); } catch (e) { throw new Error("The server cannot be reached. Is molshot serve running?"); }
+  try { r = await fetch(address(url), authorized(options)); } catch (e) { throw new Error("The server cannot be reached. Is molshot serve running?"); }
   if (!r.ok) {
     let message = `the server answered ${r.status}`;
     try { const body = await r.json(); message = (body.error && body.error.message) || message; } catch (e) { /* not JSON */ }
@@ -391,6 +400,7 @@ async function moleculePage(id, params = new URLSearchParams()) {
     const p = new URLSearchParams();
     for (const k of ["mode", "color", "assembly"]) if (look[k] !== "auto") p.set(k, look[k]);
     for (const k of ["highlight", "focus"]) if (look[k]) p.set(k, look[k]);
+    if (givenTicket) p.set("ticket", givenTicket);
     if (view && view.view) p.set("view", view.view.map(v => +v.toFixed(4)).join(","));
     const address = `#/molecule/${encodeURIComponent(id)}${p.size ? `?${p}` : ""}`;
     if (location.hash !== address) history.replaceState(null, "", address);
@@ -591,7 +601,7 @@ async function moleculePage(id, params = new URLSearchParams()) {
   const downloadPNG = el("button", { id: "download-png" }, "Download PNG");
   downloadPNG.addEventListener("click", async () => {
     const n = size.value, events = [view.header(), ...view.sent].map(e => JSON.stringify(e)).join("\n") + "\n";
-    const r = await fetch(`/v1/replay?molecule=${record.id}&size=${n}x${n}&${query()}`, authorized({ method: "POST", body: events }));
+    const r = await fetch(address(`/v1/replay?molecule=${record.id}&size=${n}x${n}&${query()}`), authorized({ method: "POST", body: events }));
     if (!r.ok) { notice.textContent = `The picture could not be made: ${(await r.json().catch(() => ({}))).error?.message || r.status}.`; return; }
     const blob = new Blob([await r.arrayBuffer()], { type: "image/png" });
     window.molshotDownload = { ...(await pngSize(blob)), bytes: blob.size };
@@ -614,7 +624,7 @@ async function moleculePage(id, params = new URLSearchParams()) {
     movieStatus.textContent = "Recording the turntable…";
     try {
       const n = Math.min(1024, parseInt(size.value, 10)) & ~1;
-      const r = await fetch(`/v1/replay?molecule=${record.id}&size=${n}x${n}&fps=${fps}&format=${format}&${query()}`,
+      const r = await fetch(address(`/v1/replay?molecule=${record.id}&size=${n}x${n}&fps=${fps}&format=${format}&${query()}`),
                             authorized({ method: "POST", body: events.map(e => JSON.stringify(e)).join("\n") + "\n" }));
       if (!r.ok) { movieStatus.textContent = `The movie could not be made: ${(await r.json().catch(() => ({}))).error?.message || r.status}.`; return; }
       const blob = new Blob([await r.arrayBuffer()], { type: r.headers.get("content-type") || "application/octet-stream" });
@@ -632,7 +642,7 @@ async function moleculePage(id, params = new URLSearchParams()) {
   const downloadEvents = el("button", { id: "download-events" }, "Download events");
   downloadEvents.addEventListener("click", async () => {
     if (!view.sessionID) return;
-    const r = await fetch(`/v1/sessions/${view.sessionID}/events`, authorized());
+    const r = await fetch(address(`/v1/sessions/${view.sessionID}/events`), authorized());
     if (r.ok) download(new Blob([await r.text()], { type: "application/x-ndjson" }), `${record.name}-events.jsonl`);
   });
 
@@ -813,7 +823,7 @@ async function pathwayPage(id) {
     draw();
   }
   async function nodeAt(x, y, tolerance) {
-    const r = await fetch(`/v1/pathways/${encodeURIComponent(id)}/node?x=${x}&y=${y}&tolerance=${tolerance}`, authorized());
+    const r = await fetch(address(`/v1/pathways/${encodeURIComponent(id)}/node?x=${x}&y=${y}&tolerance=${tolerance}`), authorized());
     return r.ok ? r.json() : null;
   }
   function centre(n) {

@@ -53,7 +53,7 @@ public final class MolshotService: Sendable {
         entities = EntityController(auth: auth, access: access, pictures: pictures, maps: maps, uploads: uploads, address: address)
         live = SessionController(configuration: configuration, auth: auth, access: access, pictures: pictures, maps: maps, sessions: sessions)
         table = RouteTable([
-            OperationsController(auth: auth, metrics: metrics),
+            OperationsController(auth: auth, metrics: metrics, access: access),
             molecules,
             RenderController(configuration: configuration, auth: auth, access: access, pictures: pictures, uploads: uploads),
             entities,

@@ -25,8 +25,29 @@ public final class Tickets: Sendable {
         return ("v1." + body + "." + Tickets.encode(mac(body)), expires)
     }
 
-    /// The token name a ticket stands for on `path`, or an error saying why it does not.
-    public func name(of ticket: String, path: String, tokens: Tokens, now: Double = Date().timeIntervalSince1970) throws -> String {
+    /// The scopes of one molecule's ticket: its addresses by id and by name, and the routes that
+    /// take it as `molecule=` (a live view, a replay), by either.
+    public static func moleculeScopes(id: Int, name: String) -> [String] {
+        var names = [String(id)]
+        if !name.isEmpty, name != String(id), !name.contains(" "), let escaped = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) {
+            names.append(escaped)
+        }
+        return names.map { "/v1/molecules/\($0)" } + names.map { "molecule=\($0)" }
+    }
+
+    /// The routes a `molecule=` scope admits: those that read the molecule it names.
+    static let moleculeRoutes: Set<String> = ["/v1/sessions", "/v1/replay"]
+
+    /// Whether `scope` (one path prefix, or `molecule=REF`) admits `path` with `molecule` (its query's).
+    static func admits(_ scope: String, path: String, molecule: String?) -> Bool {
+        if scope.hasPrefix("molecule=") {
+            return moleculeRoutes.contains(path) && molecule.map { "molecule=" + $0 == scope } == true
+        }
+        return path == scope || path.hasPrefix(scope.hasSuffix("/") ? scope : scope + "/") || scope == "/v1/"
+    }
+
+    /// The token name a ticket stands for on `path` (with its query's `molecule`), or an error saying why it does not.
+    public func name(of ticket: String, path: String, molecule: String? = nil, tokens: Tokens, now: Double = Date().timeIntervalSince1970) throws -> String {
         let parts = ticket.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 5, parts[0] == "v1", ticket.utf8.count <= 2048 else { throw HTTPError(.forbidden, message: "the ticket is not one this server made") }
         let body = parts[1...3].joined(separator: ".")
@@ -39,7 +60,8 @@ public final class Tickets: Sendable {
             throw HTTPError(.forbidden, message: "the ticket is not one this server made")
         }
         guard Double(expires) > now else { throw HTTPError(.forbidden, message: "the ticket has expired: ask for a new one") }
-        guard path == scope || path.hasPrefix(scope.hasSuffix("/") ? scope : scope + "/") || scope == "/v1/" else {
+        // Scopes are separated by spaces (a molecule's ticket has several); a path has none.
+        guard scope.split(separator: " ").contains(where: { Tickets.admits(String($0), path: path, molecule: molecule) }) else {
             throw HTTPError(.forbidden, message: "the ticket is for \(Excerpt.of(scope, length: 80)), not \(Excerpt.of(path, length: 80))")
         }
         guard tokens.knows(name: name) else { throw HTTPError(.forbidden, message: "the ticket's token is no longer one this server knows") }

@@ -462,6 +462,11 @@ fetch("{base}/v1/molecules/1/image?size=64").then(r => r.blob()).then(b => creat
             check("the embedded view is live, with the look its address asks for",
                   live is not None and "cartoon" in driver.find_element(By.ID, "mode").get_attribute("textContent"))
             driver.switch_to.default_content()
+            # The host element resized by its page: the embed follows it.
+            driver.execute_script("document.querySelector('div[data-molshot]').style.width = '420px';"
+                                  "document.querySelector('div[data-molshot]').style.height = '260px';")
+            grown = wait(lambda: frames[0].get_attribute("width") == "420" and frames[0].get_attribute("height") == "260", 10)
+            check("a resized host resizes the embed", bool(grown))
         driver.save_screenshot(os.path.join(args.shots, "embedded.png"))
     finally:
         site.terminate()
@@ -489,6 +494,35 @@ fetch("{base}/v1/molecules/1/image?size=64").then(r => r.blob()).then(b => creat
             live = wait(lambda: driver.find_element(By.ID, "view").get_attribute("data-state") == "live", 30)
             check("with the token the live view opens (a ticket in the WebSocket's address)", live is not None)
             driver.save_screenshot(os.path.join(args.shots, "token-protected.png"))
+            # A private molecule embedded on another site: a ticket scoped to it by name, the embed
+            # naming it by id; a visitor with no token sees its live view.
+            issued = json.load(urllib.request.urlopen(urllib.request.Request(
+                locked_base + "/v1/tickets?scope=/v1/molecules/" + first["name"] + "&seconds=600", method="POST",
+                headers={"Authorization": "Bearer " + token})))
+            driver.execute_script("sessionStorage.clear()")
+            other = tempfile.mkdtemp(prefix="molshot-private-embed-")
+            with open(os.path.join(other, "index.html"), "w") as f:
+                f.write(f"""<!doctype html><html><body>
+<div data-molshot="{locked_base}/v1/molecules/{first['id']}?mode=cartoon" data-molshot-ticket="{issued['ticket']}" style="width:300px;height:300px"></div>
+<script src="{locked_base}/molshot-embed.js"></script></body></html>""")
+            site = subprocess.Popen([sys.executable, "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", other],
+                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            try:
+                site_port = site.stdout.readline().split("port ")[1].split(" ")[0]
+                driver.get(f"http://127.0.0.1:{site_port}/")
+                frames = wait(lambda: driver.find_elements(By.CSS_SELECTOR, "div[data-molshot] iframe"), 10)
+                live, asked = None, []
+                if frames:
+                    driver.switch_to.frame(frames[0])
+                    live = wait(lambda: driver.find_element(By.ID, "view").get_attribute("data-state") == "live", 30)
+                    asked = driver.find_elements(By.ID, "token")
+                    driver.switch_to.default_content()
+                check("a private molecule embedded from another origin with a ticket shows its live view (no token asked)",
+                      live is not None and not asked)
+                driver.save_screenshot(os.path.join(args.shots, "private-embed.png"))
+            finally:
+                site.terminate()
+                shutil.rmtree(other, ignore_errors=True)
     finally:
         locked.terminate()
         locked.wait()

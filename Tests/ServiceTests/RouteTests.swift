@@ -187,6 +187,27 @@ final class RouteTests: GLTestCase {
             XCTAssertEqual(write.status, .unauthorized)
             let tooLong = try await client.execute(uri: "/v1/tickets?seconds=99999", method: .post, headers: [.authorization: "Bearer \(alice)"])
             XCTAssertEqual(tooLong.status, .badRequest)
+            // A molecule's ticket, asked for by name: that molecule by id and by name, and its live
+            // view and replay by either; not another molecule, nor another's live view.
+            let record = try Self.json(try await client.execute(uri: "/v1/molecules/1", method: .get, headers: [.authorization: "Bearer \(alice)"]))
+            let name = try XCTUnwrap(record["name"] as? String)
+            let byName = try await client.execute(uri: "/v1/tickets?scope=/v1/molecules/\(name)&seconds=60", method: .post,
+                                                  headers: [.authorization: "Bearer \(alice)"])
+            XCTAssertEqual(byName.status, .ok)
+            let molecule = try XCTUnwrap(try Self.json(byName)["ticket"] as? String)
+            for uri in ["/v1/molecules/1/image?size=64", "/v1/molecules/\(name)/image?size=64", "/v1/molecules/1"] {
+                let r = try await client.execute(uri: uri + (uri.contains("?") ? "&" : "?") + "ticket=\(molecule)", method: .get)
+                XCTAssertEqual(r.status, .ok, uri + " " + String(buffer: r.body))
+            }
+            let replay = try await client.execute(uri: "/v1/replay?molecule=\(name)&size=32&ticket=\(molecule)", method: .post,
+                                                  body: ByteBuffer(string: "{\"type\":\"header\",\"version\":1,\"viewport\":{\"width\":100,\"height\":100}}\n"))
+            XCTAssertEqual(replay.status, .ok, String(buffer: replay.body))
+            let other = try await client.execute(uri: "/v1/replay?molecule=2&size=32&ticket=\(molecule)", method: .post, body: ByteBuffer(string: ""))
+            XCTAssertEqual(other.status, .forbidden)
+            let otherImage = try await client.execute(uri: "/v1/molecules/2/image?size=64&ticket=\(molecule)", method: .get)
+            XCTAssertEqual(otherImage.status, .forbidden)
+            let spaced = try await client.execute(uri: "/v1/tickets?scope=/v1/molecules/1%20/v1/", method: .post, headers: [.authorization: "Bearer \(alice)"])
+            XCTAssertEqual(spaced.status, .badRequest)
         }
         // A token taken out of the tokens file: its tickets stop.
         let tickets = Tickets()

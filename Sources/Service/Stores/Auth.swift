@@ -22,7 +22,7 @@ final class Auth: Sendable {
         guard let header = request.headers[.authorization] else {
             // A browser's ticket where it cannot send a header (an image's or a WebSocket's address).
             if let tickets, let ticket = request.uri.queryParameters.get("ticket"), !ticket.isEmpty {
-                return try tickets.name(of: ticket, path: request.uri.path, tokens: tokens)
+                return try tickets.name(of: ticket, path: request.uri.path, molecule: request.uri.queryParameters.get("molecule"), tokens: tokens)
             }
             if needed { throw HTTPError(.unauthorized, headers: [.wwwAuthenticate: "Bearer"], message: "this needs a bearer token") }
             return nil
