@@ -30,6 +30,8 @@ public struct Annotations: Sendable, Equatable {
         public var selection: Selection
         public var text: String
     }
+    /// The other side of `interactions`, where given (`interactions-with`): else every atom the selection does not take.
+    public var interactionPartners: InteractionsAsked?
 
     public var labels: [Label] = []
     public var interactions: InteractionsAsked?
@@ -51,7 +53,7 @@ public struct Annotations: Sendable, Equatable {
     /// The fields a label's format may name.
     public static let labelFields = ["%resn", "%resi", "%chain", "%name", "%elem", "%b", "%q"]
 
-    public var isEmpty: Bool { labels.isEmpty && interactions == nil && distances.isEmpty && angles.isEmpty && !legend && !scaleBar }
+    public var isEmpty: Bool { labels.isEmpty && interactions == nil && interactionPartners == nil && distances.isEmpty && angles.isEmpty && !legend && !scaleBar }
 
     /// Each kind's colour, as Mol*'s interaction-type theme has it (salt bridges its ionic yellow).
     public static func color(_ kind: InteractionKind) -> UInt32 {
@@ -69,7 +71,7 @@ public struct Annotations: Sendable, Equatable {
     /// The settings as text, for the request's canonical line.
     var canonical: String {
         guard !isEmpty else { return "" }
-        return " labels=" + labels.map(\.text).joined(separator: "|") + (interactions.map { " interactions=" + $0.text } ?? "") + " distances=" + distances.map(\.text).joined(separator: "|")
+        return " labels=" + labels.map(\.text).joined(separator: "|") + (interactions.map { " interactions=" + $0.text } ?? "") + (interactionPartners.map { " interactions-with=" + $0.text } ?? "") + " distances=" + distances.map(\.text).joined(separator: "|")
             + " angles=" + angles.map(\.text).joined(separator: "|") + " legend=\(legend) scale-bar=\(scaleBar) label-size=\(points)"
     }
 
@@ -122,8 +124,11 @@ public struct Annotations: Sendable, Equatable {
         func onScreen(_ p: SIMD2<Float>) -> Bool { p.x.isFinite && p.y.isFinite && p.x >= 0 && p.y >= 0 && p.x < Float(w) && p.y < Float(h) }
 
         // Interactions: a dashed line a contact in its kind's colour, with a key of the kinds drawn.
+        if interactionPartners != nil && interactions == nil {
+            throw RequestError(field: "interactions-with", "goes with interactions (the selection whose interactions are drawn)")
+        }
         if let asked = interactions {
-            let found = try Self.interactions(asked, in: model)
+            let found = try Self.interactions(asked, in: model, partners: interactionPartners)
             for i in found {
                 let c = Self.color(i.kind)
                 let p = project(i.point), q = project(i.partnerPoint)
@@ -400,12 +405,13 @@ public struct Annotations: Sendable, Equatable {
     }
 
     /// The interactions of `asked.selection` with the rest of `model`, refused where it selects nothing.
-    public static func interactions(_ asked: InteractionsAsked, in model: Model) throws -> [Interaction] {
+    public static func interactions(_ asked: InteractionsAsked, in model: Model, partners: InteractionsAsked? = nil) throws -> [Interaction] {
         let mask = asked.selection.mask(in: model)
         guard mask.contains(true) else { throw RequestError(field: "interactions", "\"\(Excerpt.of(asked.text))\" selects no atoms") }
         let perception = try BondPerception.standard()
         do {
-            return try InteractionFinder().find(in: model, bonds: perception.bonds(of: model), selected: mask, dictionary: perception.dictionary)
+            return try InteractionFinder().find(in: model, bonds: perception.bonds(of: model), selected: mask,
+                                                partners: partners.map { $0.selection.mask(in: model) }, dictionary: perception.dictionary)
         } catch let error as InteractionFinder.TooManyAtoms {
             throw RequestError(field: "interactions", "\(error); select a ligand, a residue or a chain")
         }

@@ -418,6 +418,15 @@ public struct RenderRequest: Sendable, Equatable {
                 throw RequestError(field: "interactions", "\(error)")
             }
         },
+        Field(name: "interactions-with", help: "With interactions, the atoms on the other side (default: every atom the selection "
+              + "does not take); protein for a DNA strand's contacts with its protein rather than with its other strand.",
+              isFlag: false) { r, v throws(RequestError) in
+            do {
+                r.annotations.interactionPartners = Annotations.InteractionsAsked(selection: try Selection(parsing: v), text: v)
+            } catch {
+                throw RequestError(field: "interactions-with", "\(error)")
+            }
+        },
         Field(name: "distance", help: "A dashed line and its length in Å between two selections, SEL1, SEL2 (the closest pair of their "
               + "atoms), as PyMOL's distance; repeatable.", isFlag: false) { r, v throws(RequestError) in
             guard r.annotations.distances.count < Annotations.maxEach else { throw RequestError(field: "distance", "is given more than \(Annotations.maxEach) times") }

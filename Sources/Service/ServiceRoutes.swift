@@ -75,7 +75,7 @@ protocol ServiceController: Sendable {
 let pictureParameters = RenderRequest.fields.map(\.name).filter { $0 != "max-bytes" }
 
 /// What is drawn on a picture only (labels, measures, keys, scale bars).
-let annotationParameters = ["label", "interactions", "distance", "angle", "label-size", "legend", "scale-bar"]
+let annotationParameters = ["label", "interactions", "interactions-with", "distance", "angle", "label-size", "legend", "scale-bar"]
 
 /// What a replay or a live view takes: a picture's parameters without its annotations.
 let viewParameters = pictureParameters.filter { !annotationParameters.contains($0) }

@@ -236,6 +236,9 @@ struct AnnotationOptions: ParsableArguments {
     @Option(help: ArgumentHelp(RenderRequest.help("interactions"), valueName: "selection"))
     var interactions: String?
 
+    @Option(help: ArgumentHelp(RenderRequest.help("interactions-with"), valueName: "selection"))
+    var interactionsWith: String?
+
     @Option(help: ArgumentHelp(RenderRequest.help("distance"), valueName: "sel1, sel2"))
     var distance: [String] = []
 
@@ -256,6 +259,7 @@ struct AnnotationOptions: ParsableArguments {
         var r = request
         for v in label { try r.set("label", v) }
         if let interactions { try r.set("interactions", interactions) }
+        if let interactionsWith { try r.set("interactions-with", interactionsWith) }
         for v in distance { try r.set("distance", v) }
         for v in angle { try r.set("angle", v) }
         if let labelSize { try r.set("label-size", labelSize) }

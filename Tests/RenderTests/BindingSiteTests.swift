@@ -115,5 +115,14 @@ final class BindingSiteTests: XCTestCase {
         XCTAssertThrowsError(try picture(s, base + [("interactions", "resn XYZ")]).finish(plain.draw(renderer))) { error in
             XCTAssertEqual((error as? RequestError)?.field, "interactions", "\(error)")
         }
+        XCTAssertThrowsError(try picture(s, base + [("interactions-with", "chain A")]).finish(plain.draw(renderer))) { error in
+            XCTAssertEqual((error as? RequestError)?.field, "interactions-with", "\(error)")
+        }
+        // The other side narrowed to chain A: only chain A's half of the salt bridges and bonds; in either order given.
+        let halfA = try picture(s, base + [("interactions-with", "chain A"), ("interactions", "resn 478")])
+        let c = try halfA.finish(halfA.draw(renderer))
+        let yellow = Annotations.color(.saltbridge)
+        XCTAssertGreaterThan(count(c, near: yellow, tolerance: 30), 50)
+        XCTAssertLessThan(count(c, near: yellow, tolerance: 30), count(b, near: yellow, tolerance: 30))
     }
 }
