@@ -124,9 +124,27 @@ public struct PreparedMolecule: Sendable {
         let requested = color.colors(for: model, elements: perception.elements, secondaryStructure: structure.secondaryStructure)
         var geometry = MoleculeGeometry()
         var shown = [Bool](repeating: false, count: model.atoms.count)
+        // Residues a cartoon or putty draws: sticks on them leave out the main chain's N, C and O
+        // (the trace passes through CA, where the side chain then attaches), as PyMOL's
+        // cartoon_side_chain_helper and Mol* draw a binding site's residues.
+        var traced = [Bool](repeating: false, count: model.residues.count)
+        let polymer = ColorTheme.polymerResidues(model)
+        for show in shows where show.representation == .cartoon || show.representation == .putty {
+            for (i, on) in show.selection.mask(in: model).enumerated() where on && polymer[Int(model.atoms[i].residue)] {
+                traced[Int(model.atoms[i].residue)] = true
+            }
+        }
+        let mainChain: Set<ShortName> = [ShortName("N"), ShortName("C"), ShortName("O"), ShortName("OXT")]
         for show in shows {
             try WorkDeadline.check()
-            let selected = show.selection.mask(in: model)
+            var selected = show.selection.mask(in: model)
+            if show.representation != .cartoon && show.representation != .putty && show.representation != .surface && traced.contains(true) {
+                for i in selected.indices where selected[i] && traced[Int(model.atoms[i].residue)] && mainChain.contains(model.atoms[i].name) {
+                    // A proline's N closes its ring: kept.
+                    if model.atoms[i].name == ShortName("N") && model.residues[Int(model.atoms[i].residue)].name == ShortName("PRO") { continue }
+                    selected[i] = false
+                }
+            }
             try WorkDeadline.check()
             var visible = zip(selected, filtered).map { $0 && $1 }
             if !visible.contains(true) { visible = zip(selected, conformer).map { $0 && $1 } }

@@ -125,4 +125,22 @@ final class BindingSiteTests: XCTestCase {
         XCTAssertGreaterThan(count(c, near: yellow, tolerance: 30), 50)
         XCTAssertLessThan(count(c, near: yellow, tolerance: 30), count(b, near: yellow, tolerance: 30))
     }
+
+    /// Side chains as sticks on a cartoon attach to it at CA: the main chain's N, C and O are left
+    /// out where the cartoon draws the residue (PyMOL's cartoon_side_chain_helper), kept where it does not.
+    func testSticksOnACartoonAttachAtCA() throws {
+        let s = try load("1hpv.pdb")
+        let perception = try BondPerception.standard()
+        func names(_ shows: [String]) throws -> Set<String> {
+            let p = try PreparedMolecule(s, shows: shows.map { try Show(parsing: $0) }, perception: perception)
+            return Set(p.geometry.sphereAtoms.map { p.model.atoms[Int($0)].name.description })
+        }
+        let helped = try names(["cartoon: polymer", "sticks: chain A and resi 25-30"])
+        XCTAssertTrue(helped.contains("CA") && helped.contains("CB"))
+        XCTAssertFalse(helped.contains("O") || helped.contains("C"), "\(helped.sorted())")
+        let alone = try names(["sticks: chain A and resi 25-30"])
+        XCTAssertTrue(alone.contains("O") && alone.contains("C") && alone.contains("N"))
+        let otherChain = try names(["cartoon: chain B", "sticks: chain A and resi 25-30"])
+        XCTAssertTrue(otherChain.contains("O"), "no cartoon under chain A's residues: their main chain stays")
+    }
 }
