@@ -260,7 +260,7 @@ class LiveView {
         if (message.type === "frame") info = message;
         else if (message.type === "session") this.sessionID = message.id;
         else if (message.type === "error") say(`The view refused an event: ${message.message}`);
-        else if (message.type === "tap") this.onTap(message);
+        else if (message.type === "tap") this.deliberateTap(message);
         else if (message.type === "hover") this.onHover(message);
         return;
       }
@@ -300,6 +300,16 @@ class LiveView {
 
   close() { this.closed = true; if (this.ws) this.ws.close(); }
 
+  /// A pick only from a deliberate single click or tap: held back for a double tap's time (the
+  /// second tap of a double, which changes the mode, cancels it), and none from the click that
+  /// brought the page or its frame into focus.
+  deliberateTap(message) {
+    clearTimeout(this.pendingTap);
+    if (this.focusClick) { this.focusClick = false; return; }
+    if (this.now() < (this.quietUntil || 0)) return;
+    this.pendingTap = setTimeout(() => { this.pendingTap = null; this.onTap(message); }, 380);
+  }
+
   attach() {
     const img = this.img;
     // Pointers (mouse, pen, fingers) are touches; ids are the pointers' own.
@@ -307,6 +317,8 @@ class LiveView {
     const down = new Map();
     let lastTap = { time: -1, x: 0, y: 0 };
     img.addEventListener("pointerdown", e => {
+      // The click that focuses a page (or an embed's frame) is not a pick.
+      if (!document.hasFocus()) this.focusClick = true;
       e.preventDefault();
       img.setPointerCapture(e.pointerId);
       const p = point(e);
@@ -337,6 +349,9 @@ class LiveView {
       const t = this.now(), still = Math.hypot(p.x - start.x, p.y - start.y) < 10;
       const double = still && phase === "ended" && t - lastTap.time < 0.35 && Math.hypot(p.x - lastTap.x, p.y - lastTap.y) < 30;
       lastTap = still ? { time: double ? -1 : t, x: p.x, y: p.y } : { time: -1, x: 0, y: 0 };
+      // A double tap changes the mode: neither of its taps picks.
+      if (double) { clearTimeout(this.pendingTap); this.pendingTap = null; this.quietUntil = t + 0.6; }
+      if (!still && this.focusClick) this.focusClick = false;
       this.send({ t, type: "touch", phase, id: e.pointerId, x: p.x, y: p.y, tapCount: double ? 2 : 1 });
     };
     img.addEventListener("pointerup", e => up(e, "ended"));
@@ -445,16 +460,35 @@ async function moleculePage(id, params = new URLSearchParams()) {
     const atoms = picks3.slice(-3);
     if (!places || places.length !== atoms.length) { overlay.dataset.marks = "0"; return; }
     const dist = (a, b) => Math.hypot(...a.position.map((v, i) => v - b.position[i]));
+    // Text set where it covers no text set before (nearest of a few places about its anchor), inside the view.
+    const taken = [];
+    const clear = (x, y, text) => {
+      const w = 7.5 * text.length + 6, h = 16;
+      const tries = [[0, 0], [0, -18], [0, 18], [-w - 12, 0], [0, -36], [0, 36], [-w - 12, -18], [-w - 12, 18]];
+      for (const [dx, dy] of tries) {
+        const box = { x: Math.min(Math.max(2, x + dx), b.width - w - 2), y: Math.min(Math.max(h, y + dy), b.height - 4) };
+        if (!taken.some(o => box.x < o.x + o.w && o.x < box.x + w && box.y - h < o.y && o.y - h < box.y)) {
+          taken.push({ ...box, w });
+          return box;
+        }
+      }
+      return { x: Math.min(Math.max(2, x), b.width - w - 2), y: Math.min(Math.max(h, y), b.height - 4) };
+    };
+    const inside = p => p[0] >= 0 && p[1] >= 0 && p[0] <= b.width && p[1] <= b.height;
     for (let i = 1; i < places.length; i++) {
       const [p, q] = [places[i - 1], places[i]];
       add("line", { x1: p[0], y1: p[1], x2: q[0], y2: q[1], class: "measure" });
-      add("text", { x: (p[0] + q[0]) / 2 + 6, y: (p[1] + q[1]) / 2 - 6, class: "measure-label" }, `${dist(atoms[i - 1], atoms[i]).toFixed(2)} Å`);
+      const text = `${dist(atoms[i - 1], atoms[i]).toFixed(2)} Å (${i}–${i + 1})`, at = clear((p[0] + q[0]) / 2 + 6, (p[1] + q[1]) / 2 - 6, text);
+      add("text", { x: at.x, y: at.y, class: "measure-label" }, text);
     }
     places.forEach((p, i) => {
+      // A ring only where its atom is in the view (the overlay clips the rest).
+      if (!inside(p)) return;
       add("circle", { cx: p[0], cy: p[1], r: 7, class: "pick" });
-      add("text", { x: p[0] + 9, y: p[1] + 14, class: "pick-label" }, String(i + 1));
+      const at = clear(p[0] + 9, p[1] + 14, String(i + 1));
+      add("text", { x: at.x, y: at.y, class: "pick-label" }, String(i + 1));
     });
-    overlay.dataset.marks = String(places.length);
+    overlay.dataset.marks = String(places.filter(inside).length);
   };
   // Picking and measuring: a tap names the atom under it; two picked give their distance, three their angle.
   const pickedLine = el("p", { id: "picked", role: "status" }, "Tap or click an atom to name it; two give a distance, three an angle.");
@@ -475,16 +509,19 @@ async function moleculePage(id, params = new URLSearchParams()) {
     if (picks3.length > 3) picks3.shift();
     const [p, q, r] = picks3.slice(-3).map(a => a.position);
     const sub = (a, b) => a.map((v, i) => v - b[i]), len = v => Math.hypot(...v), dot = (a, b) => a.reduce((s, v, i) => s + v * b[i], 0);
-    let text = fmt(atom);
+    // Every picked atom, numbered as its ring, and what each measurement spans.
+    const lines = picks3.map((a, i) => el("li", { class: "pick-atom" }, `${i + 1}: ${fmt(a)}`));
     if (picks3.length >= 2) {
-      const [a, b] = picks3.slice(-2).map(x => x.position);
-      text += ` · distance to ${fmt(picks3[picks3.length - 2])}: ${len(sub(a, b)).toFixed(2)} Å`;
+      for (let i = 1; i < picks3.length; i++) {
+        const [a, b] = [picks3[i - 1].position, picks3[i].position];
+        lines.push(el("li", { class: "pick-measure" }, `distance ${i}–${i + 1}: ${len(sub(a, b)).toFixed(2)} Å`));
+      }
     }
     if (picks3.length === 3) {
       const u = sub(p, q), v = sub(r, q);
-      text += ` · angle ${(Math.acos(Math.max(-1, Math.min(1, dot(u, v) / (len(u) * len(v))))) * 180 / Math.PI).toFixed(1)}°`;
+      lines.push(el("li", { class: "pick-measure" }, `angle 1–2–3 (at 2): ${(Math.acos(Math.max(-1, Math.min(1, dot(u, v) / (len(u) * len(v))))) * 180 / Math.PI).toFixed(1)}°`));
     }
-    pickedLine.textContent = text;
+    pickedLine.replaceChildren(el("ol", { class: "picks" }, ...lines));
     pickedLine.dataset.picks = String(picks3.length);
     zoomResidue.hidden = false;
     zoomResidue.onclick = () => zoomTo(`chain ${atom.chain} and resi ${atom.number}${atom.insertion || ""}`);
@@ -543,7 +580,18 @@ async function moleculePage(id, params = new URLSearchParams()) {
     ...assemblies.map(a => el("option", { value: a.id, ...(look.assembly === a.id ? { selected: "" } : {}) },
       `assembly ${a.id} · ${a.copies} ${a.copies === 1 ? "copy" : "copies"} · ${a.atoms} atoms${a.details ? ` · ${a.details}` : ""}`)));
   assemblyMenu.addEventListener("change", () => { look.assembly = assemblyMenu.value; remember(); view.connect(); });
-  colourMenu.addEventListener("change", () => { look.color = colourMenu.value; remember(); view.connect(); });
+  // A colour chosen while a part is highlighted colours the whole molecule and clears the highlight
+  // (as Mol* does): under a surface, a highlighted ligand's new colour would not show.
+  colourMenu.addEventListener("change", () => {
+    look.color = colourMenu.value;
+    if (look.highlight) {
+      look.highlight = null;
+      for (const b of picks.querySelectorAll("button")) b.setAttribute("aria-pressed", "false");
+      zoomPart.hidden = true;
+    }
+    remember();
+    view.connect();
+  });
 
   // Chains and ligands: picking one keeps its colours and dims the rest; "Zoom to" turns to it and fits it.
   const picks = el("div", { id: "parts", class: "parts" });

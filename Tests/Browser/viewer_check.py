@@ -234,7 +234,9 @@ try:
         time.sleep(0.5)
     text = driver.find_element(By.ID, "picked").text
     check("a click names the atom under it", "chain A" in text)
-    check("two picks give a distance and three an angle", "distance to" in text and " Å" in text and "angle" in text and "°" in text)
+    check("two picks give a distance and three an angle", "distance 1–2" in text and " Å" in text and "angle 1–2–3" in text and "°" in text)
+    check("three picks list three atoms, each numbered", len(driver.find_elements(By.CSS_SELECTOR, "#picked .pick-atom")) == 3
+          and all(f"{k}: " in text for k in (1, 2, 3)))
     check("the picked residue is marked in the sequence", len(driver.find_elements(By.CSS_SELECTOR, "#sequences .picked")) == 1)
     driver.save_screenshot(os.path.join(args.shots, "molecule-picked.png"))
     # The picks are drawn over the view where the server says the atoms are: the first near the first click.
@@ -244,6 +246,16 @@ try:
     check("picked atoms are marked in the view, with dashed distance lines",
           marks is not None and len(circles) == 3 and len(driver.find_elements(By.CSS_SELECTOR, "#marks line")) == 2
           and abs(circles[0][0] - (size[0] / 2 - 20)) < 25 and abs(circles[0][1] - size[1] / 2) < 25)
+    check("marks stay inside the view", all(0 <= x <= size[0] and 0 <= y <= size[1] for x, y in circles))
+    # A double click changes the mode and picks nothing.
+    mode_before = Select(driver.find_element(By.ID, "mode-menu")).first_selected_option.get_attribute("value")
+    ActionChains(driver).move_to_element_with_offset(view, 30, 10).double_click().perform()
+    switched = wait(lambda: Select(driver.find_element(By.ID, "mode-menu")).first_selected_option.get_attribute("value") != mode_before, 15)
+    time.sleep(1.0)
+    check("a double click changes the mode without a pick",
+          switched is not None and driver.find_element(By.ID, "picked").get_attribute("data-picks") == "3")
+    Select(driver.find_element(By.ID, "mode-menu")).select_by_value(mode_before)
+    wait(lambda: driver.find_element(By.ID, "view").get_attribute("data-state") == "live", 15)
     check("the live frames come as WebP", view.get_attribute("data-format") == "webp")
     # The pointer resting over an atom names it beside the pointer.
     ActionChains(driver).move_to_element_with_offset(view, -20, 0).pause(0.1).move_by_offset(1, 0).perform()
@@ -297,6 +309,15 @@ const g = c.getContext('2d'); g.drawImage(img, 0, 0, 32, 32); return [...g.getIm
     driver.find_element(By.CSS_SELECTOR, "button.chain[data-chain='A']").click()
     after = changed(view, before)
     check("a chain picked in the panel keeps its colours and the rest is dimmed", after is not None and after["grey"] > before["grey"] + 500)
+    # A colour chosen under the highlight: the pixels change and the dimmed rest takes colour again.
+    if after is not None:
+        recoloured = None
+        Select(driver.find_element(By.ID, "color-menu")).select_by_value("rainbow")
+        recoloured = changed(view, after)
+        check("a colour chosen under a highlight changes the pixels (the highlight gives way)",
+              recoloured is not None and recoloured["grey"] < after["grey"] - 500
+              and driver.find_element(By.CSS_SELECTOR, "button.chain[data-chain='A']").get_attribute("aria-pressed") == "false")
+        after = recoloured or after
     check("the sequence panel shows both chains", wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#sequences .sequence:not(.entity-sequence)")) == 2) is not None)
     time.sleep(0.3)
     driver.save_screenshot(os.path.join(args.shots, "molecule-chain-picked.png"))
