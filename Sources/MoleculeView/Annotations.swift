@@ -107,8 +107,10 @@ public struct Annotations: Sendable, Equatable {
     /// Draws everything onto `image`, the finished picture of `prepared` through `camera`.
     /// `request` gives the background and colours; a selection that picks no atom, or too many
     /// labels, is a `RequestError` naming its field.
-    public func draw(into image: inout RGBAImage, prepared: PreparedMolecule, camera: Camera, request: RenderRequest) throws {
-        guard !isEmpty else { return }
+    /// Returns the boxes (x0, y0, x1, y1 in pixels) of the text it set: labels, measures, the interactions' key.
+    @discardableResult
+    public func draw(into image: inout RGBAImage, prepared: PreparedMolecule, camera: Camera, request: RenderRequest) throws -> [SIMD4<Int>] {
+        guard !isEmpty else { return [] }
         let model = prepared.model
         let scale = max(0.5, Float(min(image.width, image.height)) / 512)
         let pixelSize = max(8, Int((points * 4 / 3 * scale).rounded()))
@@ -119,7 +121,7 @@ public struct Annotations: Sendable, Equatable {
         let halo: UInt32 = light ? (request.background.alpha < 0.5 ? 0xFFFFFF : request.background.rgb) : request.background.rgb
         let dash: (UInt8, UInt8, UInt8) = light ? (0x33, 0x33, 0x33) : (0xFF, 0xE0, 0x40)
         let w = image.width, h = image.height
-        var placed: [Rect] = []
+        var placed: [Rect] = [], obstacles: [Rect] = []
         func project(_ p: SIMD3<Float>) -> SIMD2<Float> { camera.project(p, width: w, height: h) }
         func onScreen(_ p: SIMD2<Float>) -> Bool { p.x.isFinite && p.y.isFinite && p.x >= 0 && p.y >= 0 && p.x < Float(w) && p.y < Float(h) }
 
@@ -137,7 +139,16 @@ public struct Annotations: Sendable, Equatable {
                 image.dashedLine(from: p, to: q, width: 2.5 * scale, dash: (short ? 5 : 4) * scale, gap: (short ? 3 : 4) * scale,
                                  color: (UInt8(c >> 16 & 0xFF), UInt8(c >> 8 & 0xFF), UInt8(c & 0xFF)))
             }
-            drawInteractionKey(Set(found.map(\.kind)), into: &image, font: small, ink: ink, halo: halo, scale: scale)
+            if let key = drawInteractionKey(Set(found.map(\.kind)), into: &image, font: small, ink: ink, halo: halo, scale: scale) { placed.append(key) }
+            // The selection's atoms (the ligand) are kept clear of text: a box an atom, 1 Å about it.
+            let r = Int((1 / camera.worldUnitsPerPixel(width: w, height: h)).rounded())
+            for i in asked.selection.atoms(in: model).prefix(2000) {
+                let q = project(model.atoms[i].position)
+                guard onScreen(q) else { continue }
+                let box = Rect(x0: Int(q.x) - r, y0: Int(q.y) - r, x1: Int(q.x) + r, y1: Int(q.y) + r)
+                obstacles.append(box)
+                placed.append(box)
+            }
         }
         // Distances: the closest pair of atoms between the two selections.
         for d in distances {
@@ -205,10 +216,11 @@ public struct Annotations: Sendable, Equatable {
             let p = project(model.atoms[atom].position)
             guard onScreen(p) else { continue }
             place(Self.fill(format, atom: atom, model: model), font: font, near: p, reach: offset,
-                  ink: ink, halo: halo, into: &image, placed: &placed)
+                  ink: ink, halo: halo, into: &image, placed: &placed, required: false)
         }
         if legend { try drawLegend(into: &image, model: model, request: request, font: small, ink: ink, halo: halo, scale: scale) }
         if scaleBar { drawScaleBar(into: &image, camera: camera, font: small, ink: ink, halo: halo, scale: scale) }
+        return placed.filter { !obstacles.contains($0) }.map { SIMD4($0.x0, $0.y0, $0.x1, $0.y1) }
     }
 
     /// The closest pair of atoms between `a` and `b` (distinct atoms) and their distance in Å.
@@ -268,32 +280,53 @@ public struct Annotations: Sendable, Equatable {
         return out
     }
 
-    struct Rect {
+    struct Rect: Equatable {
         var x0, y0, x1, y1: Int
         func overlaps(_ o: Rect) -> Bool { x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1 }
     }
 
     /// Sets `text` beside `p`, `reach` pixels off it: the first of eight places around it that lies
     /// inside the picture and covers no text set before; where none does, the first inside.
+    /// Sets `text` beside `p`: the first of eight places around it, `reach` pixels off, that lies
+    /// inside the picture and covers no text set before; where none is free, the same further out
+    /// (twice, then three times as far) with a leader line back to `p`. Where still none is, a
+    /// `required` text (a measure's value) takes the first place moved inside the picture, and a
+    /// label is left out: labels never cover one another.
     private func place(_ text: String, font: Font, near p: SIMD2<Float>, reach: Float, ink: UInt32, halo: UInt32,
-                       into image: inout RGBAImage, placed: inout [Rect]) {
+                       into image: inout RGBAImage, placed: inout [Rect], required: Bool = true) {
         // Far outside the picture (a distance to an atom out of a zoomed view): nothing to set beside.
         guard p.x.isFinite, p.y.isFinite, abs(p.x) < 1e6, abs(p.y) < 1e6, !text.isEmpty else { return }
         let stamp = font.stamp(text, color: ink, halo: halo)
         let tw = font.width(of: text) + 2, ascent = font.ascent, descent = font.descent
-        let r = Int(reach.rounded()), px = Int(p.x.rounded()), py = Int(p.y.rounded())
+        let px = Int(p.x.rounded()), py = Int(p.y.rounded())
         // (left, baseline) of each place: right-up, right-down, left-up, left-down, above, below, right, left.
-        let places = [(px + r, py - r), (px + r, py + r + ascent), (px - r - tw, py - r), (px - r - tw, py + r + ascent),
-                      (px - tw / 2, py - r - descent), (px - tw / 2, py + r + ascent), (px + r, py + ascent / 2), (px - r - tw, py + ascent / 2)]
+        func places(_ r: Int) -> [(Int, Int)] {
+            [(px + r, py - r), (px + r, py + r + ascent), (px - r - tw, py - r), (px - r - tw, py + r + ascent),
+             (px - tw / 2, py - r - descent), (px - tw / 2, py + r + ascent), (px + r, py + ascent / 2), (px - r - tw, py + ascent / 2)]
+        }
         func rect(_ left: Int, _ baseline: Int) -> Rect { Rect(x0: left - 1, y0: baseline - ascent - 1, x1: left + tw + 1, y1: baseline + descent + 1) }
         func inside(_ q: Rect) -> Bool { q.x0 >= 0 && q.y0 >= 0 && q.x1 <= image.width && q.y1 <= image.height }
-        var chosen = places.first { inside(rect($0.0, $0.1)) && !placed.contains(where: rect($0.0, $0.1).overlaps) }
-        if chosen == nil {
-            // Nowhere free: the first place, moved inside the picture.
-            let (left, baseline) = places[0]
-            chosen = (max(1, min(image.width - tw - 1, left)), max(ascent + 1, min(image.height - descent - 1, baseline)))
+        for (k, factor) in [Float(1), 2, 3].enumerated() {
+            let r = Int((reach * factor).rounded())
+            guard let (left, baseline) = places(r).first(where: { inside(rect($0.0, $0.1)) && !placed.contains(where: rect($0.0, $0.1).overlaps) }) else { continue }
+            if k > 0 {
+                // A leader from the atom to the nearest point of the text's box, stopping short of both.
+                let box = rect(left, baseline)
+                let q = SIMD2(Float(min(max(px, box.x0), box.x1)), Float(min(max(py, box.y0), box.y1)))
+                let d = q - p, length = (d * d).sum().squareRoot()
+                if length > reach * 0.6 {
+                    let u = d / length, c = (UInt8(ink >> 16 & 0xFF), UInt8(ink >> 8 & 0xFF), UInt8(ink & 0xFF))
+                    image.line(from: p + u * (reach * 0.35), to: q - u * 2, width: 1, color: c)
+                }
+            }
+            stamp.draw(into: &image, x: left, baseline: baseline)
+            placed.append(rect(left, baseline))
+            return
         }
-        let (left, baseline) = chosen!
+        guard required else { return }
+        // Nowhere free: the first place, moved inside the picture.
+        let (left0, baseline0) = places(Int(reach.rounded()))[0]
+        let left = max(1, min(image.width - tw - 1, left0)), baseline = max(ascent + 1, min(image.height - descent - 1, baseline0))
         stamp.draw(into: &image, x: left, baseline: baseline)
         placed.append(rect(left, baseline))
     }
@@ -418,9 +451,13 @@ public struct Annotations: Sendable, Equatable {
     }
 
     /// The kinds drawn, a short dashed line in each one's colour and its name, in the top-left corner.
-    private func drawInteractionKey(_ kinds: Set<InteractionKind>, into image: inout RGBAImage, font: Font, ink: UInt32, halo: UInt32, scale: Float) {
+    private func drawInteractionKey(_ kinds: Set<InteractionKind>, into image: inout RGBAImage, font: Font, ink: UInt32, halo: UInt32, scale: Float) -> Rect? {
+        guard !kinds.isEmpty else { return nil }
         let margin = Int(10 * scale), line = font.ascent + font.descent + Int(2 * scale), sample = Int(22 * scale)
         var baseline = margin + font.ascent
+        let widest = InteractionKind.allCases.filter(kinds.contains).map { font.width(of: $0.title) }.max() ?? 0
+        let box = Rect(x0: margin - 2, y0: margin - 2, x1: margin + sample + Int(5 * scale) + widest + 2,
+                       y1: margin + kinds.count * line + 2)
         for kind in InteractionKind.allCases where kinds.contains(kind) {
             let c = Self.color(kind)
             let y = Float(baseline - font.ascent / 2)
@@ -429,6 +466,7 @@ public struct Annotations: Sendable, Equatable {
             font.stamp(kind.title, color: ink, halo: halo).draw(into: &image, x: margin + sample + Int(5 * scale), baseline: baseline)
             baseline += line
         }
+        return box
     }
 
     private func frame(_ image: inout RGBAImage, x0: Int, y0: Int, x1: Int, y1: Int, ink: UInt32) {

@@ -228,4 +228,27 @@ final class AnnotationTests: XCTestCase {
         let red = prepared.atomColors.filter { ($0 >> 16 & 0xFF) > 200 && ($0 >> 8 & 0xFF) < 80 }.count
         XCTAssertGreaterThan(red, 20)
     }
+
+    /// A crowded site: a label for every residue within 8 Å of 1hpv's inhibitor, with its
+    /// interactions' key and two distances. No label's box covers another's (a label that finds no
+    /// free place near its atom moves further out with a leader line, or is left out), and most are set.
+    func testLabelsOnACrowdedSiteNeverCoverOneAnother() throws {
+        let site = try load("1hpv.pdb")
+        let request = try RenderRequest([("size", "600x450"), ("show", "cartoon: polymer"), ("show", "sticks: resn 478"), ("focus", "resn 478"),
+                                         ("interactions", "resn 478"), ("label", "name CA and byres (polymer and within 8 of resn 478):"),
+                                         ("distance", "resn 478 and elem O, resi 25 and chain A and name OD1"),
+                                         ("distance", "resn 478 and elem N, resi 27 and chain B and name O")])
+        let picture = try MoleculePicture(site, mode: request.modes[0], request: request, perception: try BondPerception.standard())
+        var image = try picture.draw(try Rendering.renderer()).finished()
+        let boxes = try request.annotations.draw(into: &image, prepared: picture.prepared, camera: picture.camera, request: request)
+        let residues = Set(try Selection(parsing: "name CA and byres (polymer and within 8 of resn 478)").atoms(in: picture.prepared.model)).count
+        XCTAssertGreaterThan(residues, 30)
+        XCTAssertGreaterThan(boxes.count, residues * 2 / 3, "most labels are set (\(boxes.count) boxes for \(residues) residues)")
+        for (i, a) in boxes.enumerated() {
+            for b in boxes[(i + 1)...] {
+                let overlap = a.x < b.z && b.x < a.z && a.y < b.w && b.y < a.w
+                XCTAssertFalse(overlap, "\(a) covers \(b)")
+            }
+        }
+    }
 }
