@@ -406,7 +406,8 @@ async function moleculePage(id, params = new URLSearchParams()) {
   const record = await json(`/v1/molecules/${encodeURIComponent(id)}`);
   // The view's choices come from the address and go back into it, so a link shows the same view.
   const look = { mode: params.get("mode") || "auto", color: params.get("color") || "auto", highlight: params.get("highlight"),
-                 assembly: params.get("assembly") || "auto", focus: params.get("focus") };
+                 assembly: params.get("assembly") || "auto", focus: params.get("focus"),
+                 slab: params.get("slab") || "auto", interactions: params.get("interactions") };
   // The camera from the address (a frame's view: rotation x y z w, zoom, pan x y), when whole.
   const shared = (params.get("view") || "").split(",").map(Number);
   const startView = shared.length === 7 && shared.every(Number.isFinite) ? shared : null;
@@ -414,7 +415,8 @@ async function moleculePage(id, params = new URLSearchParams()) {
   const remember = () => {
     const p = new URLSearchParams();
     for (const k of ["mode", "color", "assembly"]) if (look[k] !== "auto") p.set(k, look[k]);
-    for (const k of ["highlight", "focus"]) if (look[k]) p.set(k, look[k]);
+    for (const k of ["highlight", "focus", "interactions"]) if (look[k]) p.set(k, look[k]);
+    if (look.slab !== "auto") p.set("slab", look.slab);
     if (givenTicket) p.set("ticket", givenTicket);
     if (view && view.view) p.set("view", view.view.map(v => +v.toFixed(4)).join(","));
     const address = `#/molecule/${encodeURIComponent(id)}${p.size ? `?${p}` : ""}`;
@@ -444,6 +446,8 @@ async function moleculePage(id, params = new URLSearchParams()) {
     p.push(["color", look.color]);
     if (look.assembly !== "auto") p.push(["assembly", look.assembly]);
     if (look.focus) p.push(["focus", look.focus]);
+    if (look.slab !== "auto") p.push(["slab", look.slab]);
+    if (look.interactions) p.push(["interactions", look.interactions]);
     return p.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&");
   };
   const drawMarks = places => {
@@ -580,6 +584,25 @@ async function moleculePage(id, params = new URLSearchParams()) {
     ...assemblies.map(a => el("option", { value: a.id, ...(look.assembly === a.id ? { selected: "" } : {}) },
       `assembly ${a.id} · ${a.copies} ${a.copies === 1 ? "copy" : "copies"} · ${a.atoms} atoms${a.details ? ` · ${a.details}` : ""}`)));
   assemblyMenu.addEventListener("change", () => { look.assembly = assemblyMenu.value; remember(); view.connect(); });
+  // Depth: a slab about the view's centre (PyMOL's clip slab); automatic clips about a focused part only.
+  const slabMenu = el("select", { id: "slab-menu", "aria-label": "Depth" },
+    ...[["auto", "Automatic"], ["none", "Everything"], ["8", "Slab 8 Å"], ["16", "Slab 16 Å"], ["32", "Slab 32 Å"]]
+      .map(([v, t]) => el("option", { value: v, ...(v === look.slab ? { selected: "" } : {}) }, t)));
+  slabMenu.addEventListener("change", () => { look.slab = slabMenu.value; remember(); view.connect(); });
+  // A highlighted ligand's interactions with its site, as PLIP finds them, drawn over the view.
+  const showInteractions = el("button", { id: "interactions", hidden: "", "aria-pressed": look.interactions ? "true" : "false" }, "Interactions");
+  const ligandHighlighted = () => look.highlight && look.highlight.startsWith("resn ");
+  const updateInteractions = () => {
+    showInteractions.hidden = !ligandHighlighted() && !look.interactions;
+    showInteractions.setAttribute("aria-pressed", look.interactions ? "true" : "false");
+  };
+  updateInteractions();
+  showInteractions.addEventListener("click", () => {
+    look.interactions = look.interactions ? null : (ligandHighlighted() ? look.highlight : null);
+    updateInteractions();
+    remember();
+    view.connect();
+  });
   // A colour chosen while a part is highlighted colours the whole molecule and clears the highlight
   // (as Mol* does): under a surface, a highlighted ligand's new colour would not show.
   colourMenu.addEventListener("change", () => {
@@ -601,6 +624,7 @@ async function moleculePage(id, params = new URLSearchParams()) {
     look.highlight = same ? null : selection;
     if (!same) button.setAttribute("aria-pressed", "true");
     zoomPart.hidden = !look.highlight;
+    updateInteractions();
     remember();
     view.connect();
   };
@@ -711,6 +735,8 @@ async function moleculePage(id, params = new URLSearchParams()) {
     look.focus = q.get("focus");
     look.highlight = kind === "entity" ? `entity ${image.entity}` : kind === "modres" ? "modres" : kind === "ligand" ? look.focus : null;
     modeMenu.value = look.mode; colourMenu.value = look.color; assemblyMenu.value = look.assembly;
+    look.interactions = null;
+    updateInteractions();
     for (const a of strip.querySelectorAll("a")) a.removeAttribute("aria-current");
     for (const b of picks.querySelectorAll("button")) b.setAttribute("aria-pressed", "false");
     link.setAttribute("aria-current", "true");
@@ -740,9 +766,9 @@ async function moleculePage(id, params = new URLSearchParams()) {
   main.append(el("div", { class: "stage" }, stage, el("div", { class: "side" },
     el("h2", {}, record.name), el("p", { class: "title" }, record.title || meta.title || ""), el("p", { id: "facts" }, facts),
     el("div", { class: "controls" }, el("label", {}, "Representation ", modeMenu), el("label", {}, "Colour ", colourMenu),
-      el("label", {}, "Assembly ", assemblyMenu)),
+      el("label", {}, "Assembly ", assemblyMenu), el("label", {}, "Depth ", slabMenu)),
     mode, caption, notice, pickedLine, el("div", { class: "controls" }, zoomResidue),
-    el("h3", {}, "Chains and ligands"), picks, el("div", { class: "controls" }, zoomPart, zoomAll),
+    el("h3", {}, "Chains and ligands"), picks, el("div", { class: "controls" }, zoomPart, zoomAll, showInteractions),
     modified ? el("p", { id: "modified" }, `Modified residues: ${modified}`) : "",
     el("div", { class: "controls" }, size, downloadPNG, downloadEvents,
       el("button", { id: "reset", onclick: () => view.send({ t: view.now(), type: "reset" }) }, "Reset view"), fullScreen),

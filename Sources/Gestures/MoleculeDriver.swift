@@ -346,14 +346,22 @@ public final class MoleculeDriver: ViewDriver {
                 var style = request.style(for: prepared)
                 style.effects.outline /= Float(divisor)
                 drawn = try renderer.draw(prepared, camera: small, width: width, height: height, style: style)
-                return ReplayFrame(drawn: drawn, caption: caption, captions: captions, enlargeTo: (request.width, request.height))
+                return ReplayFrame(drawn: drawn, caption: caption, captions: captions, enlargeTo: (request.width, request.height),
+                                   annotate: annotate(prepared, camera))
             } else if let camera, let prepared {
                 drawn = try renderer.draw(prepared, camera: camera, width: request.width, height: request.height, style: request.style(for: prepared))
             } else {
                 drawn = DrawnPicture(image: RGBAImage(width: request.width, height: request.height, fill: request.background.bytes),
                                      smoothEdges: false)
             }
-            return ReplayFrame(drawn: drawn, caption: caption, captions: captions)
+            return ReplayFrame(drawn: drawn, caption: caption, captions: captions, annotate: prepared.flatMap { p in camera.map { annotate(p, $0) } } ?? nil)
+        }
+
+        /// What a view draws over its frames: a ligand's interactions (found once a structure, `Annotations.interactions`).
+        func annotate(_ prepared: PreparedMolecule, _ camera: Camera) -> (@Sendable (inout RGBAImage) throws -> Void)? {
+            guard request.annotations.interactions != nil else { return nil }
+            let request = request
+            return { image in try request.annotations.draw(into: &image, prepared: prepared, camera: camera, request: request) }
         }
     }
 }
@@ -392,15 +400,19 @@ public struct ReplayFrame: Sendable {
     let captions: CaptionWriter?
     /// Drawn smaller while the view moves, to be enlarged to this size when finished.
     let enlargeTo: (width: Int, height: Int)?
+    /// Drawn over the finished frame (interactions), at its full size.
+    let annotate: (@Sendable (inout RGBAImage) throws -> Void)?
 
     /// Drawn at less than full detail (`LevelOfDetail`).
     public var isCoarse: Bool { enlargeTo != nil }
 
-    init(drawn: DrawnPicture, caption: String?, captions: CaptionWriter, enlargeTo: (width: Int, height: Int)? = nil) {
+    init(drawn: DrawnPicture, caption: String?, captions: CaptionWriter, enlargeTo: (width: Int, height: Int)? = nil,
+         annotate: (@Sendable (inout RGBAImage) throws -> Void)? = nil) {
         self.drawn = drawn
         self.caption = caption
         self.captions = captions
         self.enlargeTo = enlargeTo
+        self.annotate = annotate
     }
 
     /// A frame drawn whole already (a pathway view).
@@ -409,12 +421,14 @@ public struct ReplayFrame: Sendable {
         caption = nil
         captions = nil
         enlargeTo = nil
+        annotate = nil
     }
 
     /// `bands`: edge smoothing in that many bands of rows at once.
     public func finished(bands: Int = 1) throws -> RGBAImage {
         var image = drawn.finished(bands: bands)
         if let enlargeTo { image = image.enlarged(width: enlargeTo.width, height: enlargeTo.height) }
+        if let annotate { try annotate(&image) }
         if let caption, let captions { try captions.draw(caption, on: &image) }
         return image
     }

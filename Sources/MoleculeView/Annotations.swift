@@ -130,7 +130,7 @@ public struct Annotations: Sendable, Equatable {
             throw RequestError(field: "interactions-with", "goes with interactions (the selection whose interactions are drawn)")
         }
         if let asked = interactions {
-            let found = try Self.interactions(asked, in: model, partners: interactionPartners)
+            let found = try Self.interactions(asked, in: model, partners: interactionPartners, prepared: prepared.id)
             for i in found {
                 let c = Self.color(i.kind)
                 let p = project(i.point), q = project(i.partnerPoint)
@@ -438,7 +438,24 @@ public struct Annotations: Sendable, Equatable {
     }
 
     /// The interactions of `asked.selection` with the rest of `model`, refused where it selects nothing.
-    public static func interactions(_ asked: InteractionsAsked, in model: Model, partners: InteractionsAsked? = nil) throws -> [Interaction] {
+    public static func interactions(_ asked: InteractionsAsked, in model: Model, partners: InteractionsAsked? = nil,
+                                    prepared: UInt64? = nil) throws -> [Interaction] {
+        // A view's frames draw the same interactions again: found once a prepared molecule and question.
+        let key = prepared.map { "\($0) \(asked.text) with \(partners?.text ?? "")" }
+        if let key, let found = interactionCache.withLock({ $0[key] }) { return found }
+        let found = try findInteractions(asked, in: model, partners: partners)
+        if let key {
+            interactionCache.withLock { cache in
+                if cache.count >= 32 { cache.removeAll() }
+                cache[key] = found
+            }
+        }
+        return found
+    }
+
+    private static let interactionCache = Locked<[String: [Interaction]]>([:])
+
+    private static func findInteractions(_ asked: InteractionsAsked, in model: Model, partners: InteractionsAsked?) throws -> [Interaction] {
         let mask = asked.selection.mask(in: model)
         guard mask.contains(true) else { throw RequestError(field: "interactions", "\"\(Excerpt.of(asked.text))\" selects no atoms") }
         let perception = try BondPerception.standard()

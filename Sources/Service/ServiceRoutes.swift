@@ -77,8 +77,9 @@ let pictureParameters = RenderRequest.fields.map(\.name).filter { $0 != "max-byt
 /// What is drawn on a picture only (labels, measures, keys, scale bars).
 let annotationParameters = ["label", "interactions", "interactions-with", "distance", "angle", "label-size", "legend", "scale-bar"]
 
-/// What a replay or a live view takes: a picture's parameters without its annotations.
-let viewParameters = pictureParameters.filter { !annotationParameters.contains($0) }
+/// What a replay or a live view takes: a picture's parameters without its annotations, but a
+/// ligand's interactions (drawn over every frame).
+let viewParameters = pictureParameters.filter { !annotationParameters.contains($0) } + ["interactions", "interactions-with"]
 
 /// Every route of the service, from its controllers.
 struct RouteTable: Sendable {

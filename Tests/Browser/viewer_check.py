@@ -69,13 +69,15 @@ const img = arguments[0], c = document.createElement('canvas');
 c.width = img.naturalWidth; c.height = img.naturalHeight;
 const g = c.getContext('2d'); g.drawImage(img, 0, 0);
 const d = g.getImageData(0, 0, c.width, c.height).data;
-let sum = 0, yellow = 0, grey = 0;
+let sum = 0, yellow = 0, grey = 0, hbond = 0;
 for (let i = 0; i < d.length; i += 4) {
   sum = (sum * 31 + d[i] + 3 * d[i + 1] + 7 * d[i + 2]) % 1000000007;
   if (d[i] > 200 && d[i + 1] > 180 && d[i + 2] < 90) yellow++;
   if (Math.max(d[i], d[i + 1], d[i + 2]) - Math.min(d[i], d[i + 1], d[i + 2]) < 10 && d[i] > 90 && d[i] < 240) grey++;
+  // Mol*'s hydrogen-bond blue, #2B83BA.
+  if (Math.abs(d[i] - 0x2B) < 25 && Math.abs(d[i + 1] - 0x83) < 25 && Math.abs(d[i + 2] - 0xBA) < 25) hbond++;
 }
-return {sum, yellow, grey, width: c.width};
+return {sum, yellow, grey, hbond, width: c.width};
 """
 
 def pixels(element):
@@ -349,6 +351,19 @@ const g = c.getContext('2d'); g.drawImage(img, 0, 0, 32, 32); return [...g.getIm
         driver.find_element(By.ID, "zoom-part").click()
         zoomed = changed(view, before)
         check("Zoom to it fits the view to the picked ligand and the address says so", zoomed is not None and "focus=resn" in driver.current_url)
+        # One button draws the highlighted ligand's interactions over the live view; the depth menu clips it.
+        shown = wait(lambda: driver.find_element(By.ID, "interactions").is_displayed(), 10)
+        if shown and zoomed:
+            driver.find_element(By.ID, "interactions").click()
+            lines = changed(view, zoomed)
+            check("one button shows the picked ligand's interactions in the live view",
+                  lines is not None and lines["hbond"] > zoomed["hbond"] + 30 and "interactions=resn" in driver.current_url)
+            driver.save_screenshot(os.path.join(args.shots, "molecule-interactions.png"))
+            before = pixels(view)
+            Select(driver.find_element(By.ID, "slab-menu")).select_by_value("8")
+            check("the depth menu clips the view to a slab", changed(view, before) is not None and "slab=8" in driver.current_url)
+        else:
+            check("one button shows the picked ligand's interactions in the live view", False)
         # The entry's image set as a strip: the model by chain and by entity, the entity, the ligand, B-factors.
         strip = wait(lambda: loaded_images("#image-set img") >= 5, 60)
         kinds = driver.execute_script("return [...document.querySelectorAll('#image-set a')].map(a => a.className)")

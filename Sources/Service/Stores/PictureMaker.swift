@@ -87,15 +87,20 @@ final class PictureMaker: Sendable {
     /// The one picture a query asks for: render options by their names (others are left to the
     /// route), `defaultSize` unless `size` is given; 400 naming a bad parameter, more than one
     /// mode, or a size over `--max-side`. Labels, distances, keys and scale bars are drawn on
-    /// `annotated` routes (images) only; elsewhere they are a 400 rather than left out unsaid.
+    /// `annotated` routes (images) only; elsewhere they are a 400 rather than left out unsaid
+    /// (interactions are drawn on views too).
     func renderRequest(_ query: [(String, String)], defaultSize: String, annotated: Bool = false) throws -> RenderRequest {
         var request: RenderRequest
         do {
             request = try RenderRequest(Self.pictureSettings(query, defaultSize: defaultSize))
             _ = try request.singleMode()
         } catch { throw HTTPAnswer.badRequest(error) }
-        if !annotated && !request.annotations.isEmpty {
-            let names = annotationParameters.filter { n in query.contains { $0.0 == n } }
+        // A ligand's interactions are drawn over a view's frames too.
+        var drawnOnPictures = request.annotations
+        drawnOnPictures.interactions = nil
+        drawnOnPictures.interactionPartners = nil
+        if !annotated && !drawnOnPictures.isEmpty {
+            let names = annotationParameters.filter { n in !viewParameters.contains(n) && query.contains { $0.0 == n } }
             throw HTTPError(.badRequest, message: "parameter \(names.first ?? "label") is drawn on pictures (/v1/molecules/{id}/image), not on replays or live views")
         }
         // An assembly is built only up to the atoms this server draws.
