@@ -8,7 +8,6 @@ molecular surface in chain colours (molshot's blended across atoms, PyMOL's `uti
 """
 import argparse, os, subprocess, sys, tempfile
 
-from PIL import Image, ImageDraw
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--molshot", required=True)
@@ -52,18 +51,7 @@ for i, (title, mine, pml) in enumerate(figures):
         print(f"PyMOL failed on {title}: {r.stderr[-300:]}", file=sys.stderr)
         p = None
     rows.append((title, m, p))
-text = 28
-sheet = Image.new("RGB", (2 * n + 30, len(rows) * (n + text) + 40), "white")
-draw = ImageDraw.Draw(sheet)
-draw.text((10, 8), "molshot render (left) and PyMOL 2.5 ray (right), 1hpv, same file, same figure asked", fill="black")
-for k, (title, m, p) in enumerate(rows):
-    y = 30 + k * (n + text)
-    draw.text((10, y + 4), title, fill="black")
-    for col, path in enumerate((m, p)):
-        if path:
-            im = Image.open(path).convert("RGBA")
-            bg = Image.new("RGBA", im.size, "white")
-            bg.alpha_composite(im)
-            sheet.paste(bg.convert("RGB").resize((n, n)), (10 + col * (n + 10), y + text))
-sheet.save(a.sheet, quality=85)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sheet import side_by_side
+side_by_side(rows, n, n, "molshot render (left) and PyMOL 2.5 ray (right), 1hpv, same file, same figure asked", a.sheet)
 print(f"sheet: {a.sheet}")

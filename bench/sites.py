@@ -79,19 +79,8 @@ for key, name, lig, title in sites:
     rows.append((f"{key}: {title}", mine_png if mine else None, pymol_png if theirs else None))
 
 if a.sheet:
-    from PIL import Image, ImageDraw
-    w, h, text = 560, 420, 24
-    sheet = Image.new("RGB", (2 * w + 30, len(rows) * (h + text) + 40), "white")
-    draw = ImageDraw.Draw(sheet)
-    draw.text((10, 8), "molshot render --focus --interactions (left) and PyMOL 2.5 ray with its polar contacts (right), same file, same site", fill="black")
-    for k, (title, m, p) in enumerate(rows):
-        y = 30 + k * (h + text)
-        draw.text((10, y + 4), title, fill="black")
-        for col, path in enumerate((m, p)):
-            if path:
-                im = Image.open(path).convert("RGBA")
-                bg = Image.new("RGBA", im.size, "white")
-                bg.alpha_composite(im)
-                sheet.paste(bg.convert("RGB").resize((w, h)), (10 + col * (w + 10), y + text))
-    sheet.save(a.sheet, quality=82)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from sheet import side_by_side
+    side_by_side(rows, 560, 420, "molshot render --focus --interactions (left) and PyMOL 2.5 ray with its polar contacts (right), same file, same site",
+                 a.sheet, quality=82, text=24)
     print(f"sheet: {a.sheet}")
