@@ -57,7 +57,10 @@ final class XMLElementNode {
 
     static func parse(_ data: Data, file: String) throws -> XMLElementNode {
         let builder = Builder()
-        let parser = XMLParser(data: try utf8(data, file: file))
+        // Fed as a stream (libxml2's push parser takes it a chunk at a time): handed the whole document
+        // at once, libxml2 refuses one past its 10,000,000-byte lookup limit at its end, so that every
+        // genome-scale SBML and large disease map failed "not well-formed" on a line past the last.
+        let parser = XMLParser(stream: InputStream(data: try utf8(data, file: file)))
         parser.delegate = builder
         parser.shouldProcessNamespaces = false
         parser.shouldResolveExternalEntities = false

@@ -53,6 +53,28 @@ final class PathwayReaderTests: XCTestCase {
         XCTAssertTrue(noLayout?.message.contains("no layout") == true, "\(String(describing: noLayout))")
     }
 
+    /// XML past libxml2's 10,000,000-byte lookup limit reads as its smaller self: the SBGN fixture
+    /// with 10.5 MB of notes between its elements (a genome-scale SBML's size).
+    func testXMLPastTenMegabytesReads() throws {
+        let sbgn = try String(contentsOfFile: S.fixture("sbgn_glycolysis.sbgn"), encoding: .utf8)
+        let small = try PathwayFile.parse(Data(sbgn.utf8), file: "small.sbgn")
+        // Many notes of a hundred bytes, as a large model's annotations come (one text of 10 MB is
+        // past libxml2's limit for a single text, which no real map reaches).
+        let comment = String(repeating: "<!-- " + String(repeating: "padding ", count: 11) + " -->\n", count: 110_000)
+        guard let close = sbgn.range(of: "</sbgn>") else { return XCTFail("no </sbgn>") }
+        var big = sbgn
+        big.insert(contentsOf: comment, at: close.lowerBound)
+        XCTAssertGreaterThan(big.utf8.count, 10_500_000)
+        let read = try PathwayFile.parse(Data(big.utf8), file: "big.sbgn")
+        XCTAssertEqual(read.nodes.count, small.nodes.count)
+        XCTAssertEqual(read.edges.count, small.edges.count)
+        // Cut short past the limit: still an error naming a line inside the file.
+        let cut = String(big.prefix(big.utf8.count - 200))
+        XCTAssertThrowsError(try PathwayFile.parse(Data(cut.utf8), file: "cut.sbgn")) {
+            XCTAssertTrue(($0 as? PathwayError)?.location?.hasPrefix("line ") == true, "\($0)")
+        }
+    }
+
     func testBadFilesNameTheFileAndThePlace() throws {
         let cut = error(#"{"nodes": [{"id": "a", "x": 1"#)
         XCTAssertEqual(cut?.file, "bad.json")
