@@ -228,18 +228,27 @@ enum SBGNReader {
             return (frame.0 + frame.1) / 2
         }
         let pointKinds = Set(map.nodes.filter { $0.kind == .reaction }.map(\.id))
+        // An end with no coordinates (`<start/>`, as Newt writes the arcs of maps made from SIF):
+        // joined to its glyph (its port, else its centre) as Newt draws it, and said in a warning.
+        var emptyEnds = 0
+        func end(_ element: XMLElementNode?, _ ref: String?, _ glyph: String?) -> SIMD2<Double>? {
+            if let element, let x = element.double("x"), let y = element.double("y") { return joined(SIMD2(x, y), ref, glyph) }
+            guard let glyph, let frame = frames[glyph] else { return nil }
+            emptyEnds += 1
+            if let ref, let p = portPoint[ref] { return p }
+            return (frame.0 + frame.1) / 2
+        }
         for arc in arcElements {
             let from = try resolve(arc.attributes["source"], arc, "source"), to = try resolve(arc.attributes["target"], arc, "target")
-            guard let s = arc.child("start"), let sx = s.double("x"), let sy = s.double("y"), let e = arc.child("end"),
-                  let ex = e.double("x"), let ey = e.double("y") else {
-                throw PathwayError(file: file, at: arc.place, "an arc needs <start> and <end> with x and y")
+            guard let start = end(arc.child("start"), arc.attributes["source"], from),
+                  let finish = end(arc.child("end"), arc.attributes["target"], to) else {
+                throw PathwayError(file: file, at: arc.place, "an arc needs <start> and <end> with x and y (or a glyph at each end to join)")
             }
             var segments: [PathwayMap.Segment] = arc.all("next").compactMap { n in
                 guard let x = n.double("x"), let y = n.double("y") else { return nil }
                 return .line(to: SIMD2(x, y))
             }
-            let start = joined(SIMD2(sx, sy), arc.attributes["source"], from)
-            segments.append(.line(to: joined(SIMD2(ex, ey), arc.attributes["target"], to)))
+            segments.append(.line(to: finish))
             let (kind, head): (PathwayMap.EdgeKind, PathwayMap.Head)
             switch arc.attributes["class"] ?? "" {
             case "consumption": (kind, head) = (.substrate, .none)
@@ -256,6 +265,10 @@ enum SBGNReader {
             case "negative influence": (kind, head) = (.inhibition, .bar)
             case "unknown influence": (kind, head) = (.stimulation, .diamond)
             case "assignment": (kind, head) = (.product, .arrow)
+            // Newt's SIF relations (Pathway Commons' types): the directed ones point at their target.
+            case let sif where sif.hasPrefix("controls-") || ["catalysis-precedes", "chemical-affects", "consumption-controlled-by",
+                                                                "used-to-produce"].contains(sif):
+                (kind, head) = (.stimulation, .arrow)
             default: (kind, head) = (.plain, .none)
             }
             // An Entity Relationship interaction points at the entities it joins, not at its
@@ -270,6 +283,9 @@ enum SBGNReader {
             let style = styles.style(id: arcID, type: "SPECIESREFERENCEGLYPH")
             map.edges.append(PathwayMap.Edge(id: arcID, from: from, to: to, kind: kind, start: start, segments: segments,
                                              head: arcHead, tail: tail, color: style?.stroke ?? .black, width: style?.width.map { min($0, 4) } ?? 1.5))
+        }
+        if emptyEnds > 0 {
+            map.warnings.append("\(file): \(emptyEnds) arc ends have no coordinates (<start/> or <end/> empty, as Newt writes maps made from SIF): joined to their glyphs")
         }
         return map
     }

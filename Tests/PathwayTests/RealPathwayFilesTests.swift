@@ -427,6 +427,23 @@ final class RealPathwayFilesTests: XCTestCase {
         XCTAssertEqual(try PathwayFile.parse(Data(origin.utf8), file: "o.sbgn").edges.first { $0.id == "c" }?.start, .zero)
     }
 
+    /// Newt's maps made from SIF leave every arc's `<start/>` and `<end/>` empty: each arc is
+    /// joined between its source and target glyphs, as Newt draws it, and the file is warned of.
+    func testNewtsEmptyArcEndsAreJoinedToTheirGlyphs() throws {
+        let path = S.root.appendingPathComponent("Tests/Fixtures/pathways-real/newt_RTN4-controllers-and-binding-proteins.nwt").path
+        let map = try PathwayFile.load(path: path)
+        XCTAssertEqual(map.edges.filter { $0.from != nil && $0.to != nil && $0.from != $0.to }.count, 46, "every arc drawn")
+        XCTAssertTrue(map.warnings.contains { $0.contains("92 arc ends have no coordinates") }, "\(map.warnings)")
+        let centres = Dictionary(uniqueKeysWithValues: map.nodes.map { ($0.id, ($0.frame.0 + $0.frame.1) / 2) })
+        for e in map.edges where e.from != nil && e.to != nil && e.from != e.to {
+            XCTAssertEqual(e.start, centres[e.from!], e.id)
+            XCTAssertEqual(e.segments.last?.end, centres[e.to!], e.id)
+        }
+        // 39 controls-expression-of and controls-state-change-of point at their targets; 7 in-complex-with do not.
+        XCTAssertEqual(map.edges.filter { $0.head == .arrow }.count, 39)
+        XCTAssertEqual(map.edges.filter { $0.from != $0.to && $0.head == .none }.count, 7)
+    }
+
     /// `--relayout`'s map: the file's places left out, every node placed anew, top to bottom.
     func testRelayoutPlacesEveryNodeAnew() throws {
         let file = S.root.appendingPathComponent("Tests/Fixtures/pathways-real/sbgn_adh.sbgn").path
