@@ -1,7 +1,7 @@
 // libFuzzer target for every reader, one binary for all: MOLSHOT_FUZZ_TARGET names which reads
 // the bytes. Structure formats (pdb mmcif sdf mol2 xyz pqr; gzip inflates first; bcif reads
 // BinaryCIF; assembly reads whatever the bytes are and builds every assembly they declare)
-// perceive the first model's bonds; pathway formats (pathway: told apart by content; comp and
+// perceive the first model's bonds and find its hetero residues' interactions; pathway formats (pathway: told apart by content; comp and
 // celldesigner: the same reader, seeded with SBML comp and CellDesigner files) work out the
 // map's extent; catalog reads a combination catalog (JSON) and looks up each of its entries.
 // Any error thrown is fine; a crash, a leak or a hang is not.
@@ -55,7 +55,12 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             }
         }
         if let model = s.models.first, model.atoms.count < 200_000 {
-            _ = perception.bonds(of: model, embedded: s.embeddedTemplates)
+            let bonds = perception.bonds(of: model, embedded: s.embeddedTemplates)
+            // The interactions of its hetero residues (else its first residue) with the rest: what a
+            // picture's interactions= finds in an uploaded file.
+            var selected = model.atoms.map { model.residues[Int($0.residue)].isHetero }
+            if !selected.contains(true), !model.atoms.isEmpty { selected = model.atoms.map { $0.residue == model.atoms[0].residue } }
+            _ = try? InteractionFinder().find(in: model, bonds: bonds, selected: selected, dictionary: perception.dictionary)
         }
     }
     return 0
