@@ -53,7 +53,11 @@ public struct Annotations: Sendable, Equatable {
     /// The fields a label's format may name.
     public static let labelFields = ["%resn", "%resi", "%chain", "%name", "%elem", "%b", "%q"]
 
-    public var isEmpty: Bool { labels.isEmpty && interactions == nil && interactionPartners == nil && distances.isEmpty && angles.isEmpty && !legend && !scaleBar }
+    public var isEmpty: Bool { interactions == nil && interactionPartners == nil && !drawnOnPicturesOnly }
+
+    /// Whether it asks for what a view's frames do not draw: labels, measures, keys, a scale bar
+    /// (a ligand's interactions are drawn over live views and replays too).
+    public var drawnOnPicturesOnly: Bool { !labels.isEmpty || !distances.isEmpty || !angles.isEmpty || legend || scaleBar }
 
     /// Each kind's colour, as Mol*'s interaction-type theme has it (salt bridges its ionic yellow).
     public static func color(_ kind: InteractionKind) -> UInt32 {
@@ -137,7 +141,7 @@ public struct Annotations: Sendable, Equatable {
                 guard p.x.isFinite, p.y.isFinite, q.x.isFinite, q.y.isFinite else { continue }
                 let short = i.kind == .hbond || i.kind == .halogen || i.kind == .metal
                 image.dashedLine(from: p, to: q, width: 2.5 * scale, dash: (short ? 5 : 4) * scale, gap: (short ? 3 : 4) * scale,
-                                 color: (UInt8(c >> 16 & 0xFF), UInt8(c >> 8 & 0xFF), UInt8(c & 0xFF)))
+                                 color: Self.bytes(c))
             }
             if let key = drawInteractionKey(Set(found.map(\.kind)), into: &image, font: small, ink: ink, halo: halo, scale: scale) { placed.append(key) }
             // The selection's atoms (the ligand) are kept clear of text: a box an atom, 1 Å about it.
@@ -315,7 +319,7 @@ public struct Annotations: Sendable, Equatable {
                 let q = SIMD2(Float(min(max(px, box.x0), box.x1)), Float(min(max(py, box.y0), box.y1)))
                 let d = q - p, length = (d * d).sum().squareRoot()
                 if length > reach * 0.6 {
-                    let u = d / length, c = (UInt8(ink >> 16 & 0xFF), UInt8(ink >> 8 & 0xFF), UInt8(ink & 0xFF))
+                    let u = d / length, c = Self.bytes(ink)
                     image.line(from: p + u * (reach * 0.35), to: q - u * 2, width: 1, color: c)
                 }
             }
@@ -393,7 +397,7 @@ public struct Annotations: Sendable, Equatable {
             guard x0 > 0, y0 > font.ascent + 2 else { return 0 }
             for x in x0..<(x0 + barW) {
                 let c = color(Float(x - x0) / Float(max(1, barW - 1)))
-                for y in y0..<y1 { image.blend(x, y, (UInt8(c >> 16 & 0xFF), UInt8(c >> 8 & 0xFF), UInt8(c & 0xFF)), 1) }
+                for y in y0..<y1 { image.blend(x, y, Self.bytes(c), 1) }
             }
             frame(&image, x0: x0, y0: y0, x1: x0 + barW, y1: y1, ink: ink)
             let baseline = y1 + Int(3 * scale) + font.ascent
@@ -428,7 +432,7 @@ public struct Annotations: Sendable, Equatable {
             var baseline = h - margin - font.descent - (entries.count - 1) * line
             for (name, c) in entries {
                 let top = baseline - box
-                for y in top..<(top + box) { for x in x0..<(x0 + box) { image.blend(x, y, (UInt8(c >> 16 & 0xFF), UInt8(c >> 8 & 0xFF), UInt8(c & 0xFF)), 1) } }
+                for y in top..<(top + box) { for x in x0..<(x0 + box) { image.blend(x, y, Self.bytes(c), 1) } }
                 frame(&image, x0: x0, y0: top, x1: x0 + box, y1: top + box, ink: ink)
                 font.stamp(name, color: ink, halo: halo).draw(into: &image, x: x0 + box + Int(5 * scale), baseline: baseline)
                 baseline += line
@@ -479,7 +483,7 @@ public struct Annotations: Sendable, Equatable {
             let c = Self.color(kind)
             let y = Float(baseline - font.ascent / 2)
             image.dashedLine(from: SIMD2(Float(margin), y), to: SIMD2(Float(margin + sample), y), width: 2.5 * scale, dash: 4 * scale, gap: 3 * scale,
-                             color: (UInt8(c >> 16 & 0xFF), UInt8(c >> 8 & 0xFF), UInt8(c & 0xFF)))
+                             color: Self.bytes(c))
             font.stamp(kind.title, color: ink, halo: halo).draw(into: &image, x: margin + sample + Int(5 * scale), baseline: baseline)
             baseline += line
         }
@@ -487,7 +491,7 @@ public struct Annotations: Sendable, Equatable {
     }
 
     private func frame(_ image: inout RGBAImage, x0: Int, y0: Int, x1: Int, y1: Int, ink: UInt32) {
-        let c = (UInt8(ink >> 16 & 0xFF), UInt8(ink >> 8 & 0xFF), UInt8(ink & 0xFF))
+        let c = Self.bytes(ink)
         for x in x0..<x1 { image.blend(x, y0, c, 0.8); image.blend(x, y1 - 1, c, 0.8) }
         for y in y0..<y1 { image.blend(x0, y, c, 0.8); image.blend(x1 - 1, y, c, 0.8) }
     }
@@ -503,13 +507,18 @@ public struct Annotations: Sendable, Equatable {
         let length = [5, 2, 1].map { Float($0) * power }.first { $0 <= target } ?? power
         let pixels = length / perPixel
         let margin = 12 * scale, y = Float(image.height) - margin - 2 * scale
-        let c = (UInt8(ink >> 16 & 0xFF), UInt8(ink >> 8 & 0xFF), UInt8(ink & 0xFF))
+        let c = Self.bytes(ink)
         image.line(from: SIMD2(margin, y), to: SIMD2(margin + pixels, y), width: 3 * scale, color: c)
         image.line(from: SIMD2(margin, y - 5 * scale), to: SIMD2(margin, y + 2 * scale), width: 2 * scale, color: c)
         image.line(from: SIMD2(margin + pixels, y - 5 * scale), to: SIMD2(margin + pixels, y + 2 * scale), width: 2 * scale, color: c)
         let text = (length >= 1 ? String(format: "%g", length) : String(format: "%.1f", length)) + " Å"
         font.stamp(text, color: ink, halo: halo).draw(into: &image, x: Int(margin + pixels / 2) - font.width(of: text) / 2,
                                                       baseline: Int(y - 6 * scale) - font.descent)
+    }
+
+    /// 0xRRGGBB as the (r, g, b) an image's lines and blends take.
+    private static func bytes(_ rgb: UInt32) -> (UInt8, UInt8, UInt8) {
+        (UInt8(rgb >> 16 & 0xFF), UInt8(rgb >> 8 & 0xFF), UInt8(rgb & 0xFF))
     }
 
     private func luminance(_ rgb: UInt32) -> Float {

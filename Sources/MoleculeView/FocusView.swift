@@ -71,10 +71,8 @@ enum FocusView {
             radius = max(radius, d.length + all[4 * k + 3])
         }
         camera.radius = radius
-        switch request.slab {
-        case .clip(let near, let far): camera.clip = SIMD2(near, far)
-        case .none: break
-        case .auto:
+        camera.clip = request.slab.given
+        if request.slab == .auto {
             // From just in front of the focused atoms to well behind them: nothing in front hides
             // them, and the pocket behind stays (Mol*'s ligand view).
             let toward = camera.rotation.matrix

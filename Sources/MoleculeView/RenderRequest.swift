@@ -90,6 +90,12 @@ public struct RenderRequest: Sendable, Equatable {
     public enum Slab: Sendable, Equatable {
         case auto, none
         case clip(near: Float, far: Float)
+
+        /// The clip asked for outright (`clip`, `slab`), as a camera takes it.
+        var given: SIMD2<Float>? {
+            if case .clip(let near, let far) = self { return SIMD2(near, far) }
+            return nil
+        }
     }
     public var slab = Slab.auto
     /// The default slab about a focus: this far in front of its nearest atom, this far behind its farthest.
@@ -150,7 +156,7 @@ public struct RenderRequest: Sendable, Equatable {
     /// The requested view of a scene whose fitted camera is `fitted`.
     public func camera(fittedTo fitted: Camera) -> Camera {
         var camera = fitted
-        if case .clip(let near, let far) = slab { camera.clip = SIMD2(near, far) }
+        if let clip = slab.given { camera.clip = clip }
         if perspective { camera.projection = .perspective(fieldOfView: 30) }
         camera.zoom = zoom
         camera.pan = pan
@@ -167,7 +173,7 @@ public struct RenderRequest: Sendable, Equatable {
         turned.rotation = symmetryView(prepared.model.symmetryAxes) ?? prepared.principalAxes
         turned.rotate(degreesX: rotate.x, degreesY: rotate.y, degreesZ: rotate.z)
         var camera = Camera.fitted(spheres: prepared.geometry.extentSpheres, rotation: turned.rotation)
-        if case .clip(let near, let far) = slab { camera.clip = SIMD2(near, far) }
+        if let clip = slab.given { camera.clip = clip }
         if perspective { camera.projection = .perspective(fieldOfView: 30) }
         camera.zoom = zoom
         camera.pan = pan

@@ -74,12 +74,14 @@ protocol ServiceController: Sendable {
 /// (`max-bytes`: the server sets its own).
 let pictureParameters = RenderRequest.fields.map(\.name).filter { $0 != "max-bytes" }
 
-/// What is drawn on a picture only (labels, measures, keys, scale bars).
+/// What is drawn over a picture (labels, measures, keys, scale bars, interactions).
 let annotationParameters = ["label", "interactions", "interactions-with", "distance", "angle", "label-size", "legend", "scale-bar"]
 
-/// What a replay or a live view takes: a picture's parameters without its annotations, but a
-/// ligand's interactions (drawn over every frame).
-let viewParameters = pictureParameters.filter { !annotationParameters.contains($0) } + ["interactions", "interactions-with"]
+/// The annotations a view's frames draw too: a ligand's interactions.
+let viewAnnotationParameters = ["interactions", "interactions-with"]
+
+/// What a replay or a live view takes: a picture's parameters without the annotations views do not draw.
+let viewParameters = pictureParameters.filter { !annotationParameters.contains($0) || viewAnnotationParameters.contains($0) }
 
 /// Every route of the service, from its controllers.
 struct RouteTable: Sendable {

@@ -27,12 +27,15 @@ public final class Tickets: Sendable {
 
     /// The scopes of one molecule's ticket: its addresses by id and by name, and the routes that
     /// take it as `molecule=` (a live view, a replay), by either.
+    /// Paths take the name percent-encoded, as a request's path comes; `molecule=` takes it as a
+    /// query's value comes, decoded.
     public static func moleculeScopes(id: Int, name: String) -> [String] {
-        var names = [String(id)]
+        var paths = [String(id)], values = [String(id)]
         if !name.isEmpty, name != String(id), !name.contains(" "), let escaped = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) {
-            names.append(escaped)
+            paths.append(escaped)
+            values.append(name)
         }
-        return names.map { "/v1/molecules/\($0)" } + names.map { "molecule=\($0)" }
+        return paths.map { "/v1/molecules/\($0)" } + values.map { "molecule=\($0)" }
     }
 
     /// The routes a `molecule=` scope admits: those that read the molecule it names.

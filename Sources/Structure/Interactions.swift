@@ -142,7 +142,22 @@ struct AtomTypes {
         donor = Array(repeating: false, count: n)
         acceptor = Array(repeating: false, count: n)
         hydrophobic = Array(repeating: false, count: n)
-        var templates: [ShortName: ComponentTemplate?] = [:]
+        // Per component: the hydrogens its template gives each atom it names (nil: no template).
+        var templateHydrogens: [ShortName: [ShortName: Int]?] = [:]
+        func hydrogensOf(_ component: ShortName, _ dictionary: ComponentDictionary) -> [ShortName: Int]? {
+            if let known = templateHydrogens[component] { return known }
+            let counts = dictionary.template(component).map { t -> [ShortName: Int] in
+                var counts: [ShortName: Int] = [:]
+                for b in t.bonds {
+                    let hA = AtomTypes.isHydrogenName(b.a), hB = AtomTypes.isHydrogenName(b.b)
+                    counts[b.a, default: 0] += hB ? 1 : 0
+                    counts[b.b, default: 0] += hA ? 1 : 0
+                }
+                return counts
+            }
+            templateHydrogens[component] = .some(counts)
+            return counts
+        }
         let heavyList = heavy
         func multiple(_ i: Int) -> Bool { heavyList[i].contains { $0.order >= 2 || $0.aromatic } }
         for i in 0..<n where usable[i] {
@@ -166,12 +181,8 @@ struct AtomTypes {
                 let valence = (e == 7 ? 3 : 2) + max(0, Int(atoms[i].charge))
                 let used = heavy[i].reduce(0) { $0 + Int(max(1, $1.order)) }
                 var h = max(0, valence - used)
-                if !AtomTypes.aminoAcids.contains(resn), let dictionary {
-                    if templates[residue.name] == nil { templates[residue.name] = .some(dictionary.template(residue.name)) }
-                    if let t = templates[residue.name] ?? nil {
-                        let inTemplate = t.bonds.filter { ($0.a == atoms[i].name && AtomTypes.isHydrogenName($0.b)) || ($0.b == atoms[i].name && AtomTypes.isHydrogenName($0.a)) }.count
-                        if t.atomNames.contains(atoms[i].name) { h = min(h, inTemplate) }
-                    }
+                if !AtomTypes.aminoAcids.contains(resn), let dictionary, let inTemplate = hydrogensOf(residue.name, dictionary)?[atoms[i].name] {
+                    h = min(h, inTemplate)
                 }
                 // Acids as they are at pH 7: a phosphate's, sulfate's or carboxylate's oxygens carry none.
                 if e == 8, heavy[i].count == 1 {

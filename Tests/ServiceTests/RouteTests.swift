@@ -209,6 +209,8 @@ final class RouteTests: GLTestCase {
             let spaced = try await client.execute(uri: "/v1/tickets?scope=/v1/molecules/1%20/v1/", method: .post, headers: [.authorization: "Bearer \(alice)"])
             XCTAssertEqual(spaced.status, .badRequest)
         }
+        // A molecule's name in a ticket: encoded as a path has it, decoded as a query's molecule= has it.
+        XCTAssertEqual(Tickets.moleculeScopes(id: 7, name: "a%b"), ["/v1/molecules/7", "/v1/molecules/a%25b", "molecule=7", "molecule=a%b"])
         // A token taken out of the tokens file: its tickets stop.
         let tickets = Tickets()
         let t = tickets.issue(name: "carol", scope: "/v1/", seconds: 60).ticket

@@ -95,12 +95,8 @@ final class PictureMaker: Sendable {
             request = try RenderRequest(Self.pictureSettings(query, defaultSize: defaultSize))
             _ = try request.singleMode()
         } catch { throw HTTPAnswer.badRequest(error) }
-        // A ligand's interactions are drawn over a view's frames too.
-        var drawnOnPictures = request.annotations
-        drawnOnPictures.interactions = nil
-        drawnOnPictures.interactionPartners = nil
-        if !annotated && !drawnOnPictures.isEmpty {
-            let names = annotationParameters.filter { n in !viewParameters.contains(n) && query.contains { $0.0 == n } }
+        if !annotated && request.annotations.drawnOnPicturesOnly {
+            let names = annotationParameters.filter { n in !viewAnnotationParameters.contains(n) && query.contains { $0.0 == n } }
             throw HTTPError(.badRequest, message: "parameter \(names.first ?? "label") is drawn on pictures (/v1/molecules/{id}/image), not on replays or live views")
         }
         // An assembly is built only up to the atoms this server draws.
