@@ -5,6 +5,12 @@ import Foundation
 /// multimarkers as the points reaction segments meet at, segments as straight lines or cubic
 /// Beziers (`b1`, `b2`) with arrowheads where they reach a product (or any participant of a
 /// reversible reaction), reaction and metabolite labels where the map puts them, text labels.
+///
+/// Read leniently where Escher is, each leniency said once in the map's warnings: the builder
+/// maps from before schema 1-0-0 (a bare body object, no header: `abbreviation`, `direction`,
+/// `metabolite_name`, `metabolite_simpheny_id`, no stoichiometry, so a segment reaching a metabolite
+/// is a product's), nodes of a type the schema does not have (`reaction` and others: read as the
+/// marker their segments meet at), and `segments` given as an array instead of an object.
 enum EscherReader {
     static let reactionColor = Color(rgb: 0x334E75)
     static let metaboliteFill = Color(rgb: 0xE0865B)
@@ -12,7 +18,14 @@ enum EscherReader {
 
     static func read(_ json: Any, file: String) throws -> PathwayMap {
         func fail(_ key: String, _ message: String) -> PathwayError { PathwayError(file: file, at: key, message) }
-        guard let top = json as? [Any], top.count == 2, let header = top[0] as? [String: Any], let body = top[1] as? [String: Any] else {
+        var warnings: [String] = []
+        let header: [String: Any], body: [String: Any]
+        if let top = json as? [Any], top.count == 2, let h = top[0] as? [String: Any], let b = top[1] as? [String: Any] {
+            (header, body) = (h, b)
+        } else if let b = json as? [String: Any], b["nodes"] is [String: Any], b["reactions"] is [String: Any] {
+            (header, body) = ([:], b)
+            warnings.append("\(file): an Escher map from before schema 1-0-0 (no header): read with its old keys (abbreviation, direction, metabolite_name)")
+        } else {
             throw PathwayError(file: file, "an Escher map is a JSON array of a header object and a body object")
         }
         guard let nodes = body["nodes"] as? [String: Any] else { throw fail("nodes", "missing or not an object") }
@@ -30,6 +43,8 @@ enum EscherReader {
         map.format = "escher"
         map.title = header["map_name"] as? String ?? ""
         var metaboliteOf: [String: String] = [:]  // node id -> bigg id
+        var otherTypes: [String: Int] = [:]
+        var segmentArrays = 0
         for id in nodes.keys.sorted(by: { (Int($0) ?? 0, $0) < (Int($1) ?? 0, $1) }) {
             guard let n = nodes[id] as? [String: Any] else { throw fail("nodes.\(id)", "not an object") }
             let path = "nodes.\(id)"
@@ -38,11 +53,11 @@ enum EscherReader {
             if type == "metabolite" {
                 let primary = n["node_is_primary"] as? Bool ?? false
                 let r = primary ? 20.0 : 12.0
-                let bigg = n["bigg_id"] as? String ?? id
+                let bigg = n["bigg_id"] as? String ?? n["metabolite_simpheny_id"] as? String ?? id
                 metaboliteOf[id] = bigg
                 var label: SIMD2<Double>? = nil
                 if let x = JSONText.number(n["label_x"]), let y = JSONText.number(n["label_y"]) { label = SIMD2(x, y) }
-                var node = PathwayMap.Node(id: id, name: n["name"] as? String ?? bigg, kind: .metabolite, center: center,
+                var node = PathwayMap.Node(id: id, name: n["name"] as? String ?? n["metabolite_name"] as? String ?? bigg, kind: .metabolite, center: center,
                                            size: SIMD2(2 * r, 2 * r), shape: .ellipse, fill: metaboliteFill, stroke: metaboliteStroke,
                                            label: bigg, labelPosition: label, fontSize: 20, textColor: .black)
                 node.labelFromStart = label != nil
@@ -50,16 +65,22 @@ enum EscherReader {
             } else if type == "midmarker" || type == "multimarker" {
                 map.nodes.append(PathwayMap.Node(id: id, kind: .marker, center: center, size: .zero, shape: .none))
             } else {
-                throw fail("\(path).node_type", "expected metabolite, midmarker or multimarker (got \(type.isEmpty ? "nothing" : type))")
+                // Escher itself draws any other node as a point its segments meet at.
+                otherTypes[type.isEmpty ? "(none)" : type, default: 0] += 1
+                map.nodes.append(PathwayMap.Node(id: id, kind: .marker, center: center, size: .zero, shape: .none))
             }
+        }
+        for (type, count) in otherTypes.sorted(by: { $0.key < $1.key }) {
+            warnings.append("\(file): \(count) node\(count == 1 ? "" : "s") of node_type \(type) (not metabolite, midmarker or multimarker): read as markers")
         }
         let centers = Dictionary(uniqueKeysWithValues: map.nodes.map { ($0.id, $0.center) })
         for rid in reactions.keys.sorted(by: { (Int($0) ?? 0, $0) < (Int($1) ?? 0, $1) }) {
             guard let r = reactions[rid] as? [String: Any] else { throw fail("reactions.\(rid)", "not an object") }
             let path = "reactions.\(rid)"
-            let bigg = r["bigg_id"] as? String ?? rid
-            let reversible = r["reversibility"] as? Bool ?? false
+            let bigg = r["bigg_id"] as? String ?? r["abbreviation"] as? String ?? rid
+            let reversible = r["reversibility"] as? Bool ?? ((r["direction"] as? String)?.lowercased() == "reversible")
             var coefficients: [String: Double] = [:]
+            let stoichiometry = r["metabolites"] is [[String: Any]]
             for m in r["metabolites"] as? [[String: Any]] ?? [] {
                 if let b = m["bigg_id"] as? String { coefficients[b] = JSONText.number(m["coefficient"]) ?? 0 }
             }
@@ -71,7 +92,15 @@ enum EscherReader {
                 node.labelFromStart = true
                 map.nodes.append(node)
             }
-            guard let segments = r["segments"] as? [String: Any] else { throw fail("\(path).segments", "missing or not an object") }
+            let segments: [String: Any]
+            if let object = r["segments"] as? [String: Any] {
+                segments = object
+            } else if let array = r["segments"] as? [Any] {
+                segmentArrays += 1
+                segments = Dictionary(uniqueKeysWithValues: array.enumerated().map { (String($0.offset), $0.element) })
+            } else {
+                throw fail("\(path).segments", "missing or not an object")
+            }
             for sid in segments.keys.sorted(by: { (Int($0) ?? 0, $0) < (Int($1) ?? 0, $1) }) {
                 guard let s = segments[sid] as? [String: Any] else { throw fail("\(path).segments.\(sid)", "not an object") }
                 let spath = "\(path).segments.\(sid)"
@@ -89,11 +118,17 @@ enum EscherReader {
                 } else {
                     segment = .line(to: b)
                 }
-                func head(_ node: String) -> PathwayMap.Head {
-                    guard let m = metaboliteOf[node] else { return .none }
-                    return (coefficients[m] ?? 0) > 0 || reversible ? .arrow : .none
+                // Without stoichiometry (the old builder maps) a segment drawn toward a metabolite
+                // reaches a product, one drawn from it leaves a substrate.
+                func produced(_ node: String) -> Bool {
+                    guard let m = metaboliteOf[node] else { return false }
+                    return stoichiometry ? (coefficients[m] ?? 0) > 0 : node == to
                 }
-                let kind: PathwayMap.EdgeKind = metaboliteOf[to].map { (coefficients[$0] ?? 0) > 0 ? .product : .substrate } ?? .plain
+                func head(_ node: String) -> PathwayMap.Head {
+                    guard metaboliteOf[node] != nil else { return .none }
+                    return produced(node) || reversible ? .arrow : .none
+                }
+                let kind: PathwayMap.EdgeKind = metaboliteOf[to] != nil ? (produced(to) ? .product : .substrate) : .plain
                 map.edges.append(PathwayMap.Edge(id: "\(rid).\(sid)", from: from, to: to, kind: kind, start: a, segments: [segment],
                                                  head: head(to), tail: head(from), color: reactionColor, width: 10,
                                                  reaction: "reaction:\(rid)"))
@@ -108,6 +143,10 @@ enum EscherReader {
             map.canvas = (SIMD2(try number(c, "x", "canvas"), try number(c, "y", "canvas")),
                           SIMD2(try number(c, "width", "canvas"), try number(c, "height", "canvas")))
         }
+        if segmentArrays > 0 {
+            warnings.append("\(file): \(segmentArrays) reaction\(segmentArrays == 1 ? " lists" : "s list") segments as an array (the schema has an object): read in order")
+        }
+        map.warnings += warnings
         return map
     }
 }

@@ -27,7 +27,7 @@ final class RealPathwayFilesTests: XCTestCase {
         let folder = S.root.appendingPathComponent("Tests/Fixtures/pathways-real")
         let entries = try Self.manifest(folder)
         XCTAssertGreaterThanOrEqual(entries.count, 30)
-        XCTAssertEqual(Set(entries.map { $0.format.split(separator: " ").first! }), ["SBGN-ML", "SBML", "KGML,", "GPML"])
+        XCTAssertEqual(Set(entries.map { $0.format.split(separator: " ").first! }), ["SBGN-ML", "SBML", "KGML,", "GPML", "Escher"])
         let renderer = try S.renderer()
         for e in entries {
             let path = folder.appendingPathComponent(e.file).path
@@ -442,6 +442,48 @@ final class RealPathwayFilesTests: XCTestCase {
         // 39 controls-expression-of and controls-state-change-of point at their targets; 7 in-complex-with do not.
         XCTAssertEqual(map.edges.filter { $0.head == .arrow }.count, 39)
         XCTAssertEqual(map.edges.filter { $0.from != $0.to && $0.head == .none }.count, 7)
+    }
+
+    /// Escher's builder maps from before schema 1-0-0 (a body object, no header, the old keys, no
+    /// stoichiometry), as Escher's own repository keeps one: read with a warning, products arrowed.
+    func testAnEscherBuilderMapFromBeforeTheSchemaIsRead() throws {
+        let path = S.root.appendingPathComponent("Tests/Fixtures/pathways-real/escher_builder2013_755234.json.gz").path
+        let map = try PathwayFile.load(path: path)
+        XCTAssertEqual(map.format, "escher")
+        XCTAssertTrue(map.warnings.contains { $0.contains("before schema 1-0-0") }, "\(map.warnings)")
+        XCTAssertEqual(map.nodes.filter { $0.kind == .metabolite }.count, 571)
+        XCTAssertEqual(map.nodes.filter { $0.kind == .reaction }.count, 158)
+        let nadh = try XCTUnwrap(map.nodes.first { $0.label == "nadh" })
+        XCTAssertEqual(nadh.name, "Nicotinamide adenine dinucleotide - reduced")
+        XCTAssertTrue(map.nodes.contains { $0.kind == .reaction && $0.label == "ASNS1" })
+        // ARGSL is reversible: both metabolite ends of its segments arrowed; ASNS1 is not: only the products'.
+        let argsl = map.edges.filter { $0.id.hasPrefix("755287.") && ($0.head != .none || $0.tail != .none) }
+        XCTAssertEqual(argsl.count, 3)
+        XCTAssertTrue(argsl.allSatisfy { $0.head == .arrow || $0.tail == .arrow })
+        let asns = map.edges.filter { $0.id.hasPrefix("879623.") }
+        XCTAssertEqual(asns.filter { $0.head == .arrow }.count, 5, "five products")
+        XCTAssertEqual(asns.filter { $0.tail == .arrow }.count, 0)
+        XCTAssertEqual(asns.filter { $0.kind == .substrate }.count, 0, "a substrate's segment leaves it (its to is the marker)")
+    }
+
+    /// Nodes of a type the schema lacks and segments listed as an array: read as Escher reads
+    /// them, each named in a warning.
+    func testEscherNodesOfOtherTypesAndSegmentArrays() throws {
+        let json = """
+        [{"map_name": "m", "schema": "https://escher.github.io/escher/jsonschema/1-0-0#"},
+         {"nodes": {"1": {"node_type": "metabolite", "x": 0, "y": 0, "bigg_id": "a_c", "name": "A", "node_is_primary": true},
+                    "2": {"node_type": "reaction", "x": 100, "y": 0},
+                    "3": {"node_type": "metabolite", "x": 200, "y": 0, "bigg_id": "b_c", "name": "B", "node_is_primary": true}},
+          "reactions": {"9": {"bigg_id": "R", "name": "R", "reversibility": false, "label_x": 100, "label_y": -20,
+                              "metabolites": [{"bigg_id": "a_c", "coefficient": -1}, {"bigg_id": "b_c", "coefficient": 1}],
+                              "segments": [{"from_node_id": "1", "to_node_id": "2"}, {"from_node_id": "2", "to_node_id": "3"}]}},
+          "text_labels": {}, "canvas": {"x": -50, "y": -50, "width": 300, "height": 100}}]
+        """
+        let map = try PathwayFile.parse(Data(json.utf8), file: "e.json")
+        XCTAssertEqual(map.edges.count, 2)
+        XCTAssertEqual(map.edges.map(\.head), [.none, .arrow])
+        XCTAssertTrue(map.warnings.contains { $0.contains("1 node of node_type reaction") }, "\(map.warnings)")
+        XCTAssertTrue(map.warnings.contains { $0.contains("1 reaction lists segments as an array") }, "\(map.warnings)")
     }
 
     /// `--relayout`'s map: the file's places left out, every node placed anew, top to bottom.
