@@ -9,6 +9,13 @@ public enum XMLLimits {
     /// compartments, GPML's groups); a hostile one of 100,000 would exhaust the stack of
     /// whatever walks the tree, and the tree's own release.
     public static let depth = 256
+    /// Elements kept in the tree: Recon3D's 29 MB SBML keeps about 400,000 once its RDF
+    /// annotations are passed over; a document of millions more holds nothing a map draws and
+    /// would take gigabytes as a tree.
+    public static let elements = 3_000_000
+    /// Subtrees no reader uses, passed over as they stream by (genome-scale models' MIRIAM
+    /// annotations are most of their bytes).
+    static let skipped: Set<String> = ["RDF"]
 }
 
 /// A parsed XML document as plain elements (name without namespace prefix, attributes,
@@ -69,6 +76,9 @@ final class XMLElementNode {
         if let deep = builder.tooDeep {
             throw PathwayError(file: file, at: "line \(deep)", "elements nest more than \(XMLLimits.depth) deep, past what a map holds")
         }
+        if let many = builder.tooMany {
+            throw PathwayError(file: file, at: "line \(many)", "more than \(XMLLimits.elements) elements, past what a map holds")
+        }
         guard parsed, let root = builder.root else {
             let line = parser.lineNumber
             let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "not well-formed XML"
@@ -117,26 +127,47 @@ final class XMLElementNode {
         weak var parser: XMLParser?
         /// The line where elements went past `XMLLimits.depth` (parsing stops there).
         var tooDeep: Int?
+        /// The line where the tree passed `XMLLimits.elements`.
+        var tooMany: Int?
+        /// Elements kept so far.
+        var count = 0
+        /// How deep inside a skipped subtree the parser is (0: outside one).
+        var skipping = 0
 
         func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
                     attributes: [String: String] = [:]) {
-            guard stack.count < XMLLimits.depth else {
+            guard stack.count + skipping < XMLLimits.depth else {
                 if tooDeep == nil { tooDeep = parser.lineNumber }
                 parser.abortParsing()
                 return
             }
             let local = elementName.split(separator: ":").last.map(String.init) ?? elementName
+            if skipping > 0 || XMLLimits.skipped.contains(local) {
+                skipping += 1
+                return
+            }
+            count += 1
+            guard count <= XMLLimits.elements else {
+                if tooMany == nil { tooMany = parser.lineNumber }
+                parser.abortParsing()
+                return
+            }
             let node = XMLElementNode(name: local, attributes: attributes, line: parser.lineNumber)
             if let parent = stack.last { parent.children.append(node) } else { root = node }
             stack.append(node)
         }
 
         func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
-            guard tooDeep == nil else { return }
+            guard tooDeep == nil, tooMany == nil else { return }
+            if skipping > 0 {
+                skipping -= 1
+                return
+            }
             _ = stack.popLast()
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) {
+            guard skipping == 0 else { return }
             stack.last?.text += string
         }
     }

@@ -75,6 +75,29 @@ final class PathwayReaderTests: XCTestCase {
         }
     }
 
+    /// A genome-scale model's size: COBRApy's textbook model (BiGG annotations on every species and
+    /// reaction) with its annotation bags grown until the file passes 52 MB, as large models'
+    /// MIRIAM annotations make them (Recon3D is 29 MB for 10,600 reactions), read, laid out and drawn.
+    func testA52MegabyteSBMLIsDrawn() throws {
+        let path = S.root.appendingPathComponent("Tests/Fixtures/pathways-real/sbml_cobra_textbook.xml.gz").path
+        let text = String(decoding: try FileInput.read(path: path), as: UTF8.self)
+        let small = try PathwayFile.parse(Data(text.utf8), file: "textbook.xml")
+        let bags = text.components(separatedBy: "<rdf:Bag>").count - 1
+        XCTAssertGreaterThan(bags, 100)
+        let line = "\n                  <rdf:li rdf:resource=\"http://identifiers.org/chebi/CHEBI:00000\"/>"
+        let padding = String(repeating: line, count: 52_000_000 / bags / line.utf8.count + 1)
+        let big = text.replacingOccurrences(of: "<rdf:Bag>", with: "<rdf:Bag>" + padding)
+        XCTAssertGreaterThan(big.utf8.count, 52_000_000)
+        let map = try PathwayFile.parse(Data(big.utf8), file: "big.xml")
+        XCTAssertEqual(map.nodes.count, small.nodes.count)
+        XCTAssertEqual(map.edges.count, small.edges.count)
+        XCTAssertGreaterThan(map.nodes.count, 150)
+        var request = PathwayRequest()
+        request.size = "400"
+        let image = try PathwayPicture(map, request: request).draw(try S.renderer())
+        XCTAssertGreaterThan(S.inked(image, x: 0..<image.width, y: 0..<image.height), 2_000)
+    }
+
     func testBadFilesNameTheFileAndThePlace() throws {
         let cut = error(#"{"nodes": [{"id": "a", "x": 1"#)
         XCTAssertEqual(cut?.file, "bad.json")
