@@ -56,6 +56,8 @@ enum CellDesignerReader {
         var protein: String? = nil
         var copies = 1
         var modifications: [(residue: String, state: String)] = []
+        /// Its structural state ("open", "pro"), drawn in an oval on its border.
+        var structural: String? = nil
     }
 
     /// A protein, gene or RNA of the model's lists: its type (GENERIC, RECEPTOR, ION_CHANNEL,
@@ -147,6 +149,8 @@ enum CellDesignerReader {
                 for m in state.child("listOfModifications")?.all("modification") ?? [] {
                     if let r = m.attributes["residue"] { who.modifications.append((r, m.attributes["state"] ?? "empty")) }
                 }
+                let structural = state.child("listOfStructuralStates")?.all("structuralState").first ?? state.child("structuralState")
+                if let value = structural?.attributes["structuralState"].map(decoded), !value.isEmpty { who.structural = value }
             }
             identity[id] = who
         }
@@ -210,7 +214,11 @@ enum CellDesignerReader {
             c.shape = kind == "OVAL" ? .ellipse : .roundRectangle
             c.doubleLine = true
             c.lineWidth = a.child("doubleLine")?.double("outerWidth").map { max(0.5, min($0, 6)) }
-            c.fill = c.color.mixed(with: .white, 0.85)
+            // CellDesigner fills the band between its two lines in the compartment's colour, faintly,
+            // and leaves the inside white.
+            c.fill = c.color.mixed(with: .white, 0.6)
+            c.band = a.child("doubleLine")?.double("thickness").map { max(2, min($0, 40)) } ?? 12
+            c.innerFill = .white
             if let p = a.child("namePoint"), let x = p.double("x"), let y = p.double("y"), !name.isEmpty {
                 let box = PathwayMap.estimatedBox(of: name, size: 12, at: .zero, fromStart: false)!
                 c.labelBox = (SIMD2(x, y), box.max - box.min)
@@ -273,6 +281,18 @@ enum CellDesignerReader {
                 behind.append(copy)
             }
             var over: [PathwayMap.Node] = []
+            if let value = who.structural {
+                // An oval on the border at the alias's angle (the top middle unless it says).
+                let angle = a.child("structuralState")?.double("angle") ?? Double.pi / 2
+                let at = residuePoint(angle: angle, center: node.center, size: front)
+                let size = max(6, min(fontSize * 0.8, 10))
+                let box = PathwayMap.estimatedBox(of: value, size: size, at: .zero, fromStart: false)!
+                var oval = PathwayMap.Node(id: id + ".structure", name: value, kind: .marker, center: at,
+                                           size: SIMD2(box.max.x - box.min.x + size * 1.6, size * 1.8), shape: .ellipse, fill: .white,
+                                           stroke: .black, label: value, fontSize: size)
+                oval.fitsLabel = true
+                over.append(oval)
+            }
             // Every residue of the protein, on each of its species: empty where this one leaves it so.
             let states = Dictionary(who.modifications.map { ($0.residue, $0.state) }, uniquingKeysWith: { a, _ in a })
             let diameter = min(14, max(6, min(front.x, front.y) * 0.45))
@@ -346,6 +366,31 @@ enum CellDesignerReader {
             return n.center + d / length * n.size / 2
         }
         return n.center + d * n.size / 2
+    }
+
+    /// Where a line from a node's centre toward `q` leaves its outline (its box, or its ellipse);
+    /// the centre where `q` is inside. CellDesigner measures a reaction's segments (and so puts its
+    /// process) between outlines, not centres.
+    static func outline(_ n: PathwayMap.Node, toward q: SIMD2<Double>) -> SIMD2<Double> {
+        let d = q - n.center, half = n.size / 2
+        guard half.x > 0, half.y > 0, d.x != 0 || d.y != 0 else { return n.center }
+        let t: Double
+        if n.shape == .ellipse || n.shape == .sourceSink {
+            t = 1 / ((d.x / half.x) * (d.x / half.x) + (d.y / half.y) * (d.y / half.y)).squareRoot()
+        } else {
+            t = min(d.x == 0 ? .infinity : half.x / abs(d.x), d.y == 0 ? .infinity : half.y / abs(d.y))
+        }
+        return t >= 1 ? n.center : n.center + t * d
+    }
+
+    /// A path whose first and last points are the centres of unanchored aliases, cut at their outlines.
+    static func trimmed(_ path: [SIMD2<Double>], from a: (node: PathwayMap.Node, anchor: String?)?,
+                        to b: (node: PathwayMap.Node, anchor: String?)?) -> [SIMD2<Double>] {
+        guard path.count >= 2 else { return path }
+        var out = path
+        if let a, a.anchor == nil { out[0] = outline(a.node, toward: path[1]) }
+        if let b, b.anchor == nil { out[out.count - 1] = outline(b.node, toward: path[path.count - 2]) }
+        return out
     }
 
     /// Points in CellDesigner's frame from `a` to `b`: x along a→b, y at right angles (to the right).
@@ -441,10 +486,14 @@ enum CellDesignerReader {
                 return [x] + placed(Array(points[cursor..<(cursor + n)]), from: x, to: y) + [y]
             }
             let t = max(0, Int(edit?.attributes["tShapeIndex"] ?? "") ?? 0)
+            // A branch toward a reactant has its edit points in the frame from the point to the
+            // reactant (CellDesigner stores every branch outward from the point), read then reversed.
+            func inward(_ k: Int, _ r: (node: PathwayMap.Node, anchor: String?)) -> [SIMD2<Double>] {
+                trimmed(Array(branch(k, from: p, to: anchor(r.node, r.anchor)).reversed()), from: r, to: nil)
+            }
             if joinsReactants {
-                let a0 = anchor(reactants[0].node, reactants[0].anchor), a1 = anchor(reactants[1].node, reactants[1].anchor)
-                let b0 = branch(0, from: a0, to: p), b1 = branch(1, from: a1, to: p)
-                let out = branch(2, from: p, to: anchor(last.node, last.anchor))
+                let b0 = inward(0, reactants[0]), b1 = inward(1, reactants[1])
+                let out = trimmed(branch(2, from: p, to: anchor(last.node, last.anchor)), from: nil, to: last)
                 center = middle(of: out, segment: t)
                 let i = max(0, min(t, out.count - 2))
                 edge(":r0", from: reactants[0].node.id, to: id, kind: .substrate, b0 + Array(out[1..<(i + 1)]) + [center], dashed: dashedBase)
@@ -452,27 +501,29 @@ enum CellDesignerReader {
                 edge(":p0", from: id, to: last.node.id, kind: .product, [center] + Array(out[(i + 1)...]), head: .arrow, dashed: dashedBase)
                 // A third and further reactant joins at the same point.
                 for (k, r) in reactants.enumerated().dropFirst(2) {
-                    edge(":r\(k)", from: r.node.id, to: id, kind: .substrate, [anchor(r.node, r.anchor), p] + Array(out[1..<(i + 1)]) + [center],
-                         dashed: dashedBase)
+                    edge(":r\(k)", from: r.node.id, to: id, kind: .substrate,
+                         trimmed([anchor(r.node, r.anchor), p], from: r, to: nil) + Array(out[1..<(i + 1)]) + [center], dashed: dashedBase)
                 }
             } else {
-                let start = anchor(first.node, first.anchor)
-                let into = branch(0, from: start, to: p)
-                let p0 = branch(1, from: p, to: anchor(products[0].node, products[0].anchor))
-                let p1 = branch(2, from: p, to: anchor(products[1].node, products[1].anchor))
-                center = middle(of: into, segment: t)
-                let i = max(0, min(t, into.count - 2))
+                // A dissociation: the complex's branch, its process counted from the point (so it
+                // lies outside the complex, between its outline and the point).
+                let into = inward(0, first)
+                let p0 = trimmed(branch(1, from: p, to: anchor(products[0].node, products[0].anchor)), from: nil, to: products[0])
+                let p1 = trimmed(branch(2, from: p, to: anchor(products[1].node, products[1].anchor)), from: nil, to: products[1])
+                let i = max(0, min(into.count - 2 - t, into.count - 2))
+                center = middle(of: into, segment: i)
                 edge(":r0", from: first.node.id, to: id, kind: .substrate, Array(into[...i]) + [center], dashed: dashedBase)
                 let rest = [center] + Array(into[(i + 1)...])
                 edge(":p0", from: id, to: products[0].node.id, kind: .product, rest + p0.dropFirst(), head: .arrow, dashed: dashedBase)
                 edge(":p1", from: id, to: products[1].node.id, kind: .product, rest + p1.dropFirst(), head: .arrow, dashed: dashedBase)
                 for (k, q) in products.enumerated().dropFirst(2) {
-                    edge(":p\(k)", from: id, to: q.node.id, kind: .product, rest + [anchor(q.node, q.anchor)], head: .arrow, dashed: dashedBase)
+                    edge(":p\(k)", from: id, to: q.node.id, kind: .product, rest + trimmed([p, anchor(q.node, q.anchor)], from: nil, to: q).dropFirst(),
+                         head: .arrow, dashed: dashedBase)
                 }
             }
         } else {
-            let path = [anchor(first.node, first.anchor)] + placed(points, from: first.node.center, to: last.node.center)
-                + [anchor(last.node, last.anchor)]
+            let path = trimmed([anchor(first.node, first.anchor)] + placed(points, from: first.node.center, to: last.node.center)
+                + [anchor(last.node, last.anchor)], from: first, to: last)
             if !process {
                 let (kind, head, dashed) = modifierStyle(type)
                 edge(":line", from: first.node.id, to: last.node.id, kind: kind, path, head: head, dashed: dashed)

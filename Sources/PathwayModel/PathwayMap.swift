@@ -204,6 +204,10 @@ public struct PathwayMap: Sendable {
         public var shape: Shape = .roundRectangle
         /// Drawn with a second line inside the first (PathVisio's double line: a nucleus, a mitochondrion).
         public var doubleLine = false
+        /// CellDesigner's double line: the band between the lines this wide in map units, filled
+        /// with `fill`, and the inside within the inner line with `innerFill` (white in CellDesigner).
+        public var band: Double?
+        public var innerFill: Color?
         /// The outline's width in map units where the file gives one; the theme's when nil.
         public var lineWidth: Double?
         /// No fill at all (a GPML shape without a fill colour).

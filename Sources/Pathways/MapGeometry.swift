@@ -96,8 +96,11 @@ struct MapGeometry {
         }
         if !c.unfilled { mesh.fill(outer, fill) }
         mesh.stroke(outer, width: width, theme.line(c.color), closed: true)
-        // PathVisio's double line: a second, thinner, a little inside.
-        if c.doubleLine, let inner = outline(inset: max(3, 2.5 * width)).map(c.turned) {
+        // PathVisio's double line: a second, thinner, a little inside; CellDesigner's at the band's
+        // width, the inside filled in its own colour.
+        let inset = c.band.map { max(1, min($0, min(c.size.x, c.size.y) / 4)) } ?? max(3, 2.5 * width)
+        if c.doubleLine, let inner = outline(inset: inset).map(c.turned) {
+            if !c.unfilled, let inside = c.innerFill { mesh.fill(inner, theme.fill(inside)) }
             mesh.stroke(inner, width: width * 0.5, theme.line(c.color), closed: true)
         }
     }

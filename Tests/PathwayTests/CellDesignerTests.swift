@@ -134,6 +134,58 @@ final class CellDesignerTests: XCTestCase {
         XCTAssertTrue(map.edges.contains { $0.id.hasPrefix("re") && $0.dashed && $0.kind == .substrate }, "transcription is dashed")
     }
 
+    /// A dissociation's process lies between the complex's outline and the point where it splits
+    /// (CellDesigner counts its segment from the point, and measures from outlines, not centres),
+    /// outside the complex in every real file; an association's likewise outside its product.
+    func testDissociationAndAssociationProcessesLieOutsideTheirComplexes() throws {
+        var checked = 0
+        for file in ["celldesigner_components44.xml.gz", "celldesigner_reaction.xml.gz", "celldesigner_cellcycle_v1.1.xml.gz"] {
+            let map = try PathwayFile.load(path: Self.real(file))
+            let nodes = Dictionary(map.nodes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            for process in map.nodes where process.shape == .process {
+                let ins = map.edges.filter { $0.to == process.id && $0.kind == .substrate }
+                let outs = map.edges.filter { $0.from == process.id && $0.kind == .product }
+                // A dissociation: one reactant, two or more products; an association the reverse.
+                let complex: PathwayMap.Node?
+                if ins.count == 1 && outs.count >= 2 { complex = ins[0].from.flatMap { nodes[$0] } }
+                else if ins.count >= 2 && outs.count == 1 { complex = outs[0].to.flatMap { nodes[$0] } }
+                else { continue }
+                guard let c = complex else { continue }
+                let (lo, hi) = c.frame
+                let p = process.center
+                XCTAssertFalse(p.x > lo.x && p.x < hi.x && p.y > lo.y && p.y < hi.y, "\(file) \(process.id) inside \(c.id)")
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThanOrEqual(checked, 15)
+    }
+
+    /// Structural states in an oval on their species' border (the top middle by default), and
+    /// compartments as CellDesigner draws them: the band between the double lines in the
+    /// compartment's colour, the inside white.
+    func testStructuralStatesAndWhiteCompartments() throws {
+        let map = try PathwayFile.load(path: Self.real("celldesigner_components44.xml.gz"))
+        let states = map.nodes.filter { $0.id.hasSuffix(".structure") }
+        XCTAssertEqual(Set(states.map(\.label)), ["open", "closed"])
+        let state = try XCTUnwrap(map.nodes.first { $0.label == "State" && $0.kind != .marker })
+        let oval = try XCTUnwrap(states.first { $0.id == state.id + ".structure" })
+        XCTAssertEqual(oval.shape, .ellipse)
+        XCTAssertEqual(oval.center.x, state.center.x, accuracy: 0.5)
+        XCTAssertEqual(oval.center.y, state.frame.min.y, accuracy: 0.5, "on the top edge")
+
+        let square = try XCTUnwrap(map.compartments.first { $0.name == "Compartment Square" })
+        XCTAssertEqual(square.innerFill, .white)
+        var request = PathwayRequest()
+        request.size = "1600"
+        let picture = try PathwayPicture(map, request: request)
+        let image = try picture.draw(try S.renderer())
+        func pixel(_ p: SIMD2<Double>) -> (Int, Int) { let q = picture.view.pixel(p); return (Int(q.x), Int(q.y)) }
+        let inside = pixel(square.origin + SIMD2(square.size.x * 0.3, square.size.y * 0.3))
+        XCTAssertTrue(S.near(image, inside.0, inside.1, 0xFFFFFF, tolerance: 4), "the inside is white")
+        let band = pixel(square.origin + SIMD2(square.size.x / 2, 6))
+        XCTAssertFalse(S.near(image, band.0, band.1, 0xFFFFFF, tolerance: 20), "the band is coloured")
+    }
+
     /// CellDesigner 4.0 on SBML Level 2 Version 1 keeps its elements in the annotation itself:
     /// the RB/E2F map is drawn at its own places, not laid out anew.
     func testALevel2Version1MapKeepsItsLayout() throws {
@@ -318,8 +370,8 @@ final class CellDesignerTests: XCTestCase {
         // Edit points that are not numbers, or that would throw the line far past the map, are left out.
         let odd = try PathwayFile.parse(Array(sbml(a + b, reaction("sa2", "nan,1 0.5,inf 1e300,2 x,y 0.5 0.5,0.25")).utf8), file: "x.xml")
         // The one good point, (0.5, 0.25) between the centres (40,20) and (240,20), is (140, 70); the
-        // process sits in the middle of the first segment, from (40,20) to it.
-        XCTAssertEqual(odd.node("r")?.center, SIMD2(90, 45), "the one good edit point is kept")
+        // process sits in the middle of the first segment, from sa1's outline toward it (80,40) to it.
+        XCTAssertEqual(odd.node("r")?.center, SIMD2(110, 55), "the one good edit point is kept")
         XCTAssertLessThan(odd.bounds.max.x, 1000)
         // A protein of 5,000 residues drawn by 400 aliases (2 million circles asked for in 0.5 MB),
         // a homodimer of a billion: each alias draws at most 64 residues and 8 copies.
