@@ -234,8 +234,12 @@ enum CellDesignerReader {
         func alias(_ a: XMLElementNode, complex: Bool) throws -> (node: PathwayMap.Node, behind: [PathwayMap.Node], over: [PathwayMap.Node]) {
             guard let id = a.attributes["id"] else { throw fail(a, "a species alias without an id") }
             let species = a.attributes["species"] ?? ""
-            guard let b = a.child("bounds"), let x = b.double("x"), let y = b.double("y"), let w = b.double("w"), let h = b.double("h") else {
+            guard let b = a.child("bounds"), var x = b.double("x"), var y = b.double("y"), let w = b.double("w"), let h = b.double("h") else {
                 throw fail(a, "a species alias needs <bounds> with x, y, w and h")
+            }
+            if let shift = spread[a.attributes["complexSpeciesAlias"] ?? id] ?? spread[id] {
+                x += shift.x
+                y += shift.y
             }
             let who = identity[species] ?? Identity(name: decoded(names[species] ?? species), kind: complex ? "COMPLEX" : "PROTEIN")
             var (shape, kind) = shape(for: complex ? "COMPLEX" : who.kind)
@@ -327,6 +331,7 @@ enum CellDesignerReader {
             }
             return (node, behind, over)
         }
+        let spread = spreadStacked(ext, map: &map, file: file)
         var complexes: [(node: PathwayMap.Node, behind: [PathwayMap.Node], over: [PathwayMap.Node])] = []
         for a in ext.child("listOfComplexSpeciesAliases")?.all("complexSpeciesAlias") ?? [] {
             complexes.append(try alias(a, complex: true))
@@ -348,6 +353,55 @@ enum CellDesignerReader {
             try reaction(r, into: &map, aliases: byAlias, file: file)
         }
         return map
+    }
+
+    /// The most aliases at one point that are drawn where they are; more are a map whose tool
+    /// (a converter, a script) never placed them.
+    static let stackedAtOnePoint = 5
+
+    /// Aliases outside complexes stacked at one point (more than `stackedAtOnePoint` with the same
+    /// top left corner: 789 at (50,50) in one real map) spread in a grid below the rest of the map,
+    /// in the order of the file, with a warning. Gives each moved alias's shift (by its id; members
+    /// of a moved complex move with it through their complex's id).
+    static func spreadStacked(_ ext: XMLElementNode, map: inout PathwayMap, file: String) -> [String: SIMD2<Double>] {
+        struct Box { let id: String, x: Double, y: Double, w: Double, h: Double }
+        var boxes: [Box] = []
+        for (list, item) in [("listOfComplexSpeciesAliases", "complexSpeciesAlias"), ("listOfSpeciesAliases", "speciesAlias")] {
+            for a in ext.child(list)?.all(item) ?? [] where a.attributes["complexSpeciesAlias"] == nil {
+                guard let id = a.attributes["id"], let b = a.child("bounds"), let x = b.double("x"), let y = b.double("y"),
+                      let w = b.double("w"), let h = b.double("h") else { continue }
+                boxes.append(Box(id: id, x: x, y: y, w: max(0, min(w, 1e6)), h: max(0, min(h, 1e6))))
+            }
+        }
+        var byPoint: [SIMD2<Double>: [Box]] = [:]
+        for b in boxes { byPoint[SIMD2(b.x, b.y), default: []].append(b) }
+        let stacks = byPoint.filter { $0.value.count > stackedAtOnePoint }.sorted { ($0.key.y, $0.key.x) < ($1.key.y, $1.key.x) }
+        guard !stacks.isEmpty else { return [:] }
+        let stacked = Set(stacks.flatMap { $0.value.map(\.id) })
+        // Below everything else the map places (its other aliases and its compartments).
+        let rest = boxes.filter { !stacked.contains($0.id) }
+        var left = rest.map(\.x).min() ?? stacks[0].key.x, bottom = rest.map { $0.y + $0.h }.max() ?? stacks[0].key.y
+        for c in map.compartments {
+            left = min(left, c.origin.x)
+            bottom = max(bottom, c.origin.y + c.size.y)
+        }
+        let moved = stacks.flatMap(\.value)
+        let cell = SIMD2(moved.map(\.w).max() ?? 80, moved.map(\.h).max() ?? 40) + 20
+        let columns = max(1, Int(Double(moved.count).squareRoot().rounded(.up)))
+        var shifts: [String: SIMD2<Double>] = [:]
+        for (k, b) in moved.enumerated() {
+            let at = SIMD2(left, bottom + 60) + SIMD2(Double(k % columns) * cell.x, Double(k / columns) * cell.y)
+            shifts[b.id] = at - SIMD2(b.x, b.y)
+        }
+        if let canvas = map.canvas {
+            let rows = (moved.count + columns - 1) / columns
+            let far = SIMD2(left + Double(columns) * cell.x, bottom + 60 + Double(rows) * cell.y)
+            map.canvas = (canvas.origin, pointwiseMax(canvas.size, far - canvas.origin))
+        }
+        for (point, group) in stacks {
+            map.warnings.append("\(file): \(group.count) species aliases stacked at one point (\(point.x), \(point.y)), as a tool leaves those it never placed: spread in a grid below the map")
+        }
+        return shifts
     }
 
     // MARK: Reactions

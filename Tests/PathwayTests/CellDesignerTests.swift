@@ -160,6 +160,31 @@ final class CellDesignerTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(checked, 15)
     }
 
+    /// Aliases a tool left stacked at one point (the sample's 16 outside complexes moved to (50,50)) are spread in a
+    /// grid below the map, with a warning, and their reactions follow them.
+    func testAliasesStackedAtOnePointAreSpread() throws {
+        let text = String(decoding: try FileInput.read(path: Self.real("celldesigner_sample.xml.gz")), as: UTF8.self)
+        let stacked = text.replacingOccurrences(of: #"(<celldesigner:speciesAlias id="[^"]*" species="[^"]*">\s*<celldesigner:activity>[a-z]+</celldesigner:activity>\s*<celldesigner:bounds) x="[-0-9.]+" y="[-0-9.]+""#,
+                                                with: "$1 x=\"50.0\" y=\"50.0\"", options: .regularExpression)
+        XCTAssertEqual(stacked.components(separatedBy: #"x="50.0" y="50.0""#).count - 1, 16)
+        let map = try PathwayFile.parse(Array(stacked.utf8), file: "stacked.xml")
+        XCTAssertTrue(map.warnings.contains { $0.contains("16 species aliases stacked at one point (50.0, 50.0)") }, "\(map.warnings)")
+        let aliases = map.nodes.filter { $0.id.hasPrefix("sa") && !$0.id.contains(".") && !["sa10", "sa11"].contains($0.id) }
+        XCTAssertEqual(aliases.count, 16)
+        XCTAssertEqual(Set(aliases.map { SIMD2($0.frame.min.x.rounded(), $0.frame.min.y.rounded()) }).count, 16, "each at its own place")
+        for (i, a) in aliases.enumerated() {
+            for b in aliases[(i + 1)...] {
+                let overlap = a.frame.min.x < b.frame.max.x && b.frame.min.x < a.frame.max.x && a.frame.min.y < b.frame.max.y && b.frame.min.y < a.frame.max.y
+                XCTAssertFalse(overlap, "\(a.id) and \(b.id) overlap")
+            }
+        }
+        // re1 runs between its aliases where they now are.
+        let into = try XCTUnwrap(map.edges.first { $0.id == "re1:r0" })
+        let sa1 = try XCTUnwrap(map.node("sa1"))
+        let d = into.start - sa1.center
+        XCTAssertLessThan((d.x * d.x + d.y * d.y).squareRoot(), (sa1.size.x * sa1.size.x + sa1.size.y * sa1.size.y).squareRoot())
+    }
+
     /// Structural states in an oval on their species' border (the top middle by default), and
     /// compartments as CellDesigner draws them: the band between the double lines in the
     /// compartment's colour, the inside white.
