@@ -185,6 +185,23 @@ final class CellDesignerTests: XCTestCase {
         XCTAssertLessThan((d.x * d.x + d.y * d.y).squareRoot(), (sa1.size.x * sa1.size.x + sa1.size.y * sa1.size.y).squareRoot())
     }
 
+    /// An active complex is ringed with a dashed outline of its shape, as an active species is.
+    func testAnActiveComplexIsRinged() throws {
+        let text = String(decoding: try FileInput.read(path: Self.real("celldesigner_sample.xml.gz")), as: UTF8.self)
+        let active = text.replacingOccurrences(of: #"(complexSpeciesAlias id="csa1" species="Comp">\s*<celldesigner:activity>)inactive"#,
+                                               with: "$1active", options: .regularExpression)
+        XCTAssertNotEqual(active, text)
+        let map = try PathwayFile.parse(Array(active.utf8), file: "active.xml")
+        let complex = try XCTUnwrap(map.node("csa1"))
+        let ring = try XCTUnwrap(map.nodes.first { $0.id == "csa1.active" })
+        XCTAssertTrue(ring.dashed)
+        XCTAssertEqual(ring.shape, complex.shape)
+        XCTAssertGreaterThan(ring.size.x, complex.size.x)
+        let index = { (id: String) in map.nodes.firstIndex { $0.id == id }! }
+        XCTAssertLessThan(index("csa1.active"), index("csa1"), "drawn behind the complex")
+        XCTAssertLessThan(index("csa1"), index("sa10"), "its members on top")
+    }
+
     /// Structural states in an oval on their species' border (the top middle by default), and
     /// compartments as CellDesigner draws them: the band between the double lines in the
     /// compartment's colour, the inside white.
