@@ -211,7 +211,7 @@ enum GPMLReader {
             let kind: PathwayMap.EdgeKind
             switch last {
             case .arrow: kind = .product
-            case .circle: kind = .catalysis
+            case .circle, .dot: kind = .catalysis
             case .bar, .doubleBar: kind = .inhibition
             case .openArrow, .barArrow, .diamond, .doubleOpenArrow: kind = .stimulation
             case .none: kind = .plain

@@ -124,6 +124,8 @@ public struct PathwayMap: Sendable {
         /// SBGN Entity Relationship's absolute stimulation (two open arrows) and absolute inhibition (two bars).
         case doubleOpenArrow = "double-open-arrow"
         case doubleBar = "double-bar"
+        /// A filled circle (SBML Render's modifier ending as SBMLDiagrams writes it).
+        case dot
     }
 
     /// A piece of an edge's path after its start: a straight line or a cubic Bezier curve.
@@ -208,6 +210,9 @@ public struct PathwayMap: Sendable {
         /// with `fill`, and the inside within the inner line with `innerFill` (white in CellDesigner).
         public var band: Double?
         public var innerFill: Color?
+        /// Far larger than everything it holds (SBML maps with a compartment of 15,574 x 8,700
+        /// round species in 1,300 x 700): left out of the map's extent, drawn as far as the picture reaches.
+        public var beyondExtent = false
         /// The outline's width in map units where the file gives one; the theme's when nil.
         public var lineWidth: Double?
         /// No fill at all (a GPML shape without a fill colour).
@@ -329,7 +334,7 @@ public struct PathwayMap: Sendable {
             label(n.label, size: n.fontSize, at: n.labelPosition ?? n.center, fromStart: n.labelFromStart)
         }
         for e in edges { for p in e.polyline(pieces: 4) { take(p) } }
-        for c in compartments {
+        for c in compartments where !c.beyondExtent {
             if c.rotation == 0 {
                 take(c.origin)
                 take(c.origin + c.size)

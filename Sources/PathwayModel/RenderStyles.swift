@@ -15,7 +15,18 @@ struct RenderStyles {
         var shape: PathwayMap.Shape?
         var bold: Bool?
         var italic: Bool?
+        /// The line ending its lines end in (`endHead`), by the ending's id.
+        var endHead: String?
+        /// Text: its colour (a text's `stroke`) and size (`font-size`).
+        var fontSize: Double?
+        /// Where text sits in its box from top to bottom (`vtext-anchor`: top, middle, bottom, baseline).
+        var verticalAnchor: String?
     }
+
+    /// What a line ending draws, as the nearest head Molshot has: a polygon is an arrow (or a
+    /// bar, where it is far narrower than it is tall), an ellipse a dot (a circle where unfilled),
+    /// nothing where its group is empty.
+    private(set) var endings: [String: PathwayMap.Head] = [:]
 
     private(set) var byID: [String: Style] = [:]
     private(set) var byType: [String: Style] = [:]
@@ -47,6 +58,20 @@ struct RenderStyles {
             e.attribute(local: "stroke-width").flatMap { Double($0) }.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
         }
         background = color(info.attribute(local: "backgroundColor"))
+        for e in info.descendants("lineEnding") {
+            guard let id = e.attribute(local: "id") else { continue }
+            let g = e.child("g")
+            let shape = g?.children.first { ["polygon", "ellipse", "rectangle", "curve"].contains($0.name) }
+            let filled = color(shape?.attribute(local: "fill") ?? g?.attribute(local: "fill")) != nil
+            let box = e.child("boundingBox")?.child("dimensions")
+            let (w, h) = (box.flatMap { $0.double("width") } ?? 0, box.flatMap { $0.double("height") } ?? 0)
+            switch shape?.name {
+            case "ellipse": endings[id] = filled ? .dot : .circle
+            case "polygon", "rectangle": endings[id] = h > 0 && w < h / 3 ? .bar : (filled ? .arrow : .openArrow)
+            case "curve": endings[id] = .arrow
+            default: endings[id] = PathwayMap.Head.none
+            }
+        }
         for style in info.descendants("style") {
             guard let g = style.child("g") else { continue }
             var s = Style(stroke: color(g.attribute(local: "stroke")), fill: color(g.attribute(local: "fill")),
@@ -61,10 +86,14 @@ struct RenderStyles {
                     s.shape = rounded ? .roundRectangle : .rectangle
                 }
             }
+            s.endHead = g.attribute(local: "endHead")
+            s.verticalAnchor = (g.child("text")?.attribute(local: "vtext-anchor") ?? g.attribute(local: "vtext-anchor"))?.lowercased()
+            s.fontSize = g.attribute(local: "font-size").flatMap { Double($0) }.flatMap { $0.isFinite && $0 > 0 ? min($0, 200) : nil }
             let text = g.child("text")
             if let weight = text?.attribute(local: "font-weight") ?? g.attribute(local: "font-weight") { s.bold = weight.lowercased() == "bold" }
             if let style = text?.attribute(local: "font-style") ?? g.attribute(local: "font-style") { s.italic = style.lowercased() == "italic" }
-            guard s.stroke != nil || s.fill != nil || s.width != nil || s.shape != nil || s.bold != nil || s.italic != nil else { continue }
+            guard s.stroke != nil || s.fill != nil || s.width != nil || s.shape != nil || s.bold != nil || s.italic != nil
+                || s.endHead != nil || s.fontSize != nil else { continue }
             for id in (style.attribute(local: "idList") ?? "").split(whereSeparator: \.isWhitespace) where byID[String(id)] == nil {
                 byID[String(id)] = s
             }
@@ -82,6 +111,9 @@ struct RenderStyles {
     func style(id: String, type: String, role: String? = nil) -> Style? {
         byID[id] ?? role.flatMap { byRole[$0.lowercased()] } ?? byType[type.uppercased()] ?? byType["ANY"]
     }
+
+    /// The head a style's `endHead` names, where it names a line ending of the render information.
+    func head(of style: Style?) -> PathwayMap.Head? { style?.endHead.flatMap { endings[$0] } }
 
     /// Applies a style to the node `id` (colours, line width, and an ellipse or rectangle shape where `reshape`).
     func apply(to node: inout PathwayMap.Node, type: String, reshape: Bool, role: String? = nil) {

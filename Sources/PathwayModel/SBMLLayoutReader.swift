@@ -153,6 +153,19 @@ enum SBMLLayoutReader {
             map.nodes.append(node)
             glyphIDs.insert(id)
         }
+        // A glyph that holds others (a complex round its members) is drawn before them, whatever
+        // the file's order: by how many glyphs hold each (a map of a few thousand species; larger
+        // ones keep the file's order).
+        if map.nodes.count <= 3_000 {
+            func holds(_ p: PathwayMap.Node, _ q: PathwayMap.Node) -> Bool {
+                p.frame.min.x <= q.frame.min.x && p.frame.min.y <= q.frame.min.y && p.frame.max.x >= q.frame.max.x
+                    && p.frame.max.y >= q.frame.max.y && p.size.x * p.size.y > q.size.x * q.size.y
+            }
+            let depth = map.nodes.map { q in map.nodes.reduce(0) { $0 + (holds($1, q) ? 1 : 0) } }
+            if depth.contains(where: { $0 > 0 }) {
+                map.nodes = map.nodes.indices.sorted { (depth[$0], $0) < (depth[$1], $1) }.map { map.nodes[$0] }
+            }
+        }
         for g in layout.child("listOfReactionGlyphs")?.all("reactionGlyph") ?? [] {
             guard let id = attribute(g, "id") else { throw fail(g, "a reaction glyph without an id") }
             let reaction = attribute(g, "reaction") ?? ""
@@ -182,8 +195,16 @@ enum SBMLLayoutReader {
                     }
                 }
             }
-            map.nodes.append(PathwayMap.Node(id: id, name: names[reaction] ?? reaction, kind: .reaction, center: center,
-                                             size: SIMD2(8, 8), shape: drawn ? .process : .none, fill: .white, stroke: .black))
+            var process = PathwayMap.Node(id: id, name: names[reaction] ?? reaction, kind: .reaction, center: center,
+                                          size: SIMD2(8, 8), shape: drawn ? .process : .none, fill: .white, stroke: .black)
+            // A reaction glyph styled with a shape (SBMLDiagrams' circles) is that shape at its box's size.
+            if drawn, let style = styles.style(id: id, type: "REACTIONGLYPH", role: g.attribute(local: "objectRole")), style.shape != nil,
+               let b = g.child("boundingBox"), let d = b.child("dimensions"), let w = number(d, "width"), let h = number(d, "height"),
+               w > 0, h > 0, w < 1e4, h < 1e4 {
+                styles.apply(to: &process, type: "REACTIONGLYPH", reshape: true, role: g.attribute(local: "objectRole"))
+                process.size = SIMD2(w, h)
+            }
+            map.nodes.append(process)
             glyphIDs.insert(id)
             for r in g.child("listOfSpeciesReferenceGlyphs")?.all("speciesReferenceGlyph") ?? [] {
                 let rid = attribute(r, "id") ?? "\(id).\(map.edges.count)"
@@ -200,7 +221,7 @@ enum SBMLLayoutReader {
                 default: kind = .plain
                 }
                 let toSpecies = kind == .product
-                let head: PathwayMap.Head = [.product: .arrow, .inhibition: .bar, .stimulation: .openArrow, .catalysis: .circle][kind] ?? .none
+                var head: PathwayMap.Head = [.product: .arrow, .inhibition: .bar, .stimulation: .openArrow, .catalysis: .circle][kind] ?? .none
                 let speciesCenter = map.node(species)!.center
                 var path = try curve(r) ?? (toSpecies ? center : speciesCenter, [.line(to: toSpecies ? speciesCenter : center)])
                 // The file's curve runs from the reaction to the species; edges into the reaction turn round.
@@ -209,26 +230,59 @@ enum SBMLLayoutReader {
                 }
                 let style = styles.style(id: rid, type: "SPECIESREFERENCEGLYPH", role: r.attribute(local: "objectRole") ?? attribute(r, "role"))
                     ?? styles.style(id: id, type: "REACTIONGLYPH", role: g.attribute(local: "objectRole"))
+                // The line ending the style names, where the render information defines it.
+                if let own = styles.head(of: style) { head = own }
                 map.edges.append(PathwayMap.Edge(id: rid, from: toSpecies ? id : species, to: toSpecies ? species : id, kind: kind,
                                                  start: path.start, segments: path.segments, head: head, color: style?.stroke ?? lineColor,
                                                  width: style?.width.map { max(0.5, min($0, 4)) } ?? 1.5, reaction: id))
             }
         }
+        var labelled = Set<String>()
         for t in layout.child("listOfTextGlyphs")?.all("textGlyph") ?? [] {
             let (origin, size) = try box(t)
             let text = attribute(t, "text") ?? attribute(t, "originOfText").map { names[$0] ?? $0 } ?? ""
             // The text glyph's own style sets its weight and slant (font-weight, font-style).
             let style = styles.style(id: attribute(t, "id") ?? "", type: "TEXTGLYPH", role: t.attribute(local: "objectRole"))
-            if let object = attribute(t, "graphicalObject"), let k = map.nodes.firstIndex(where: { $0.id == object }) {
+            // A node's first text glyph is its label; a second (SBMLDiagrams gives a reaction an "R"
+            // in its circle and its name beside it) is drawn as free text where it says.
+            if let object = attribute(t, "graphicalObject"), let k = map.nodes.firstIndex(where: { $0.id == object }), !labelled.contains(object) {
+                labelled.insert(object)
                 if !text.isEmpty { map.nodes[k].label = text }
                 map.nodes[k].labelPosition = origin + size / 2
+                // Set to the top or bottom of its box where its style says (SBMLDiagrams' complexes name themselves at the bottom).
+                let line = (style?.fontSize ?? map.nodes[k].fontSize) * 0.6
+                if style?.verticalAnchor == "bottom" || style?.verticalAnchor == "baseline" {
+                    map.nodes[k].labelPosition = SIMD2(origin.x + size.x / 2, origin.y + max(size.y - line - 2, size.y / 2))
+                } else if style?.verticalAnchor == "top" {
+                    map.nodes[k].labelPosition = SIMD2(origin.x + size.x / 2, origin.y + min(line + 2, size.y / 2))
+                }
                 if let b = style?.bold { map.nodes[k].bold = b }
                 if let i = style?.italic { map.nodes[k].italic = i }
+                if let c = style?.stroke { map.nodes[k].textColor = c }
+                if let f = style?.fontSize { map.nodes[k].fontSize = f }
+            } else if let object = attribute(t, "graphicalObject"), let k = map.compartments.firstIndex(where: { $0.id == object }) {
+                // A compartment's name where its text glyph puts it.
+                if !text.isEmpty { map.compartments[k].name = text }
+                map.compartments[k].labelBox = (origin, size)
             } else if !text.isEmpty {
-                var free = PathwayMap.Text(text: text, center: origin + size / 2, fontSize: max(6, min(14, size.y * 0.6)))
+                var free = PathwayMap.Text(text: text, center: origin + size / 2, fontSize: style?.fontSize ?? max(6, min(14, size.y * 0.6)))
                 free.bold = style?.bold ?? false
                 free.italic = style?.italic ?? false
+                if let c = style?.stroke { free.color = c }
                 map.texts.append(free)
+            }
+        }
+        // Compartments round everything and far larger than it do not set the extent (the
+        // picture would hold the map small in a corner of them).
+        func holds(_ c: PathwayMap.Compartment, _ lo: SIMD2<Double>, _ hi: SIMD2<Double>) -> Bool {
+            c.origin.x <= lo.x && c.origin.y <= lo.y && c.origin.x + c.size.x >= hi.x && c.origin.y + c.size.y >= hi.y
+        }
+        var content = map
+        content.compartments = map.compartments.filter { c in !map.nodes.allSatisfy { holds(c, $0.center, $0.center) } }
+        let inner = content.bounds, area = (inner.max.x - inner.min.x) * (inner.max.y - inner.min.y)
+        if !map.nodes.isEmpty, area > 0 {
+            for k in map.compartments.indices where holds(map.compartments[k], inner.min, inner.max) {
+                if map.compartments[k].size.x * map.compartments[k].size.y > 4 * area { map.compartments[k].beyondExtent = true }
             }
         }
         return map

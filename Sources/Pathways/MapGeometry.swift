@@ -452,7 +452,7 @@ struct MapGeometry {
         case .arrow: return length * 0.8
         case .openArrow, .diamond, .barArrow: return length
         case .doubleOpenArrow: return 2 * length
-        case .circle: return half * 1.6
+        case .circle, .dot: return half * 1.6
         }
     }
 
@@ -498,6 +498,10 @@ struct MapGeometry {
                 let c = tip - d * back
                 mesh.stroke([c + n * half * 1.3, c - n * half * 1.3], width: t, color)
             }
+        case .dot:
+            let r = half * 0.8
+            let ring = mesh.ellipse(center: tip - d * r, radii: SIMD2(r, r))
+            mesh.fill(ring, color)
         case .circle:
             let r = half * 0.8
             let ring = mesh.ellipse(center: tip - d * r, radii: SIMD2(r, r))

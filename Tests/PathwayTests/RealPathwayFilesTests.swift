@@ -173,6 +173,69 @@ final class RealPathwayFilesTests: XCTestCase {
         XCTAssertNotEqual(substrate.color, Color(rgb: 0xFF0000))
     }
 
+    /// SBMLDiagrams' render information as SBMLDiagrams draws it: reaction glyphs styled as
+    /// circles at their boxes' size with an "R" in them and their names beside, modifiers ending
+    /// in the filled dots its line endings define, products in arrows.
+    func testSBMLRenderReactionGlyphsAndLineEndings() throws {
+        let map = try PathwayFile.load(path: S.root.appendingPathComponent("Tests/Fixtures/pathways-real/sbml_render_sbmldiagrams_Garde2020.xml").path)
+        let reactions = map.nodes.filter { $0.kind == .reaction }
+        XCTAssertEqual(reactions.count, 5)
+        for r in reactions {
+            XCTAssertEqual(r.shape, .ellipse, r.id)
+            XCTAssertEqual(r.size, SIMD2(29, 29), r.id)
+            XCTAssertEqual(r.fill, .white, r.id)
+            XCTAssertEqual(r.stroke, .black, r.id)
+        }
+        let labels = reactions.map(\.label) + map.texts.map(\.text)
+        XCTAssertEqual(labels.filter { $0 == "R" }.count, 5, "\(labels)")
+        XCTAssertTrue(labels.contains("Diffusion of glutamate"), "\(labels)")
+        let modifiers = map.edges.filter { $0.kind == .catalysis }
+        XCTAssertEqual(modifiers.count, 3)
+        XCTAssertTrue(modifiers.allSatisfy { $0.head == .dot }, "\(modifiers.map(\.head))")
+        XCTAssertEqual(map.edges.filter { $0.kind == .product && $0.head == .arrow }.count, 4)
+        // In the picture: the circle's inside white, its ring dark, the dot filled.
+        var request = PathwayRequest()
+        request.size = "800"
+        let picture = try PathwayPicture(map, request: request)
+        let image = try picture.draw(try S.renderer())
+        func pixel(_ p: SIMD2<Double>) -> (Int, Int) { let q = picture.view.pixel(p); return (Int(q.x), Int(q.y)) }
+        let r = try XCTUnwrap(reactions.first { $0.name == "Diffusion of ammonia" || $0.id.hasSuffix("Diffusion_of_ammonia") })
+        let inside = pixel(r.center + SIMD2(-9, -9))
+        XCTAssertTrue(S.near(image, inside.0, inside.1, 0xFFFFFF, tolerance: 10), "the circle is filled white")
+        let ring = pixel(r.center + SIMD2(0, 14))
+        XCTAssertTrue(S.near(image, ring.0, ring.1, 0x000000, tolerance: 90), "its ring is dark")
+        let dot = try XCTUnwrap(modifiers.first)
+        let tip = pixel(dot.segments.last!.end)
+        var dark = 0
+        for dx in -6...6 { for dy in -6...6 where S.near(image, tip.0 + dx, tip.1 + dy, 0x000000, tolerance: 60) { dark += 1 } }
+        XCTAssertGreaterThan(dark, 20, "the modifier's dot is filled")
+    }
+
+    /// A map (SBMLDiagrams' export of a MINERVA map) whose compartments of 15,574 x 8,700 and
+    /// 5,630 x 1,926 hold species within 1,340 x 740: drawn at the size of what it holds, the
+    /// complexes beneath their members, their names at the bottom where the text style says.
+    func testSBMLMapExtentFromWhatItDraws() throws {
+        let map = try PathwayFile.load(path: S.root.appendingPathComponent("Tests/Fixtures/pathways-real/sbml_render_sbmldiagrams_pdmap-nucleoid.xml.gz").path)
+        let b = map.bounds
+        XCTAssertLessThan(b.max.x - b.min.x, 1_500)
+        XCTAssertLessThan(b.max.y - b.min.y, 900)
+        XCTAssertEqual(Set(map.compartments.filter(\.beyondExtent).map(\.id)), ["path_0_ca1", "path_0_ca19", "path_0_ca20", "default_compartment"])
+        let index = Dictionary(map.nodes.enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { a, _ in a })
+        func held(by c: PathwayMap.Node) -> [PathwayMap.Node] {
+            map.nodes.filter { $0.id != c.id && $0.kind != .reaction && $0.frame.min.x >= c.frame.min.x && $0.frame.max.x <= c.frame.max.x
+                && $0.frame.min.y >= c.frame.min.y && $0.frame.max.y <= c.frame.max.y }
+        }
+        let complexes = map.nodes.filter { held(by: $0).count >= 2 }
+        XCTAssertEqual(complexes.count, 6)
+        let complex = try XCTUnwrap(complexes.max { held(by: $0).count < held(by: $1).count })
+        let members = held(by: complex)
+        XCTAssertEqual(members.count, 18, "the tRNAs")
+        XCTAssertGreaterThanOrEqual(members.count, 2)
+        for m in members { XCTAssertLessThan(index[complex.id]!, index[m.id]!, "\(m.id) drawn over its complex") }
+        let name = try XCTUnwrap(complex.labelPosition)
+        XCTAssertGreaterThan(name.y, complex.center.y + complex.size.y / 4, "the complex's name at its bottom")
+    }
+
     /// SBML Render's font-weight and font-style: a text glyph's style set bold and italic makes its
     /// species' label so; the file as it is (normal) leaves it book.
     func testSBMLRenderFontWeightAndStyle() throws {
