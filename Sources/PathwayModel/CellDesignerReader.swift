@@ -260,9 +260,9 @@ enum CellDesignerReader {
             if complex {
                 // CellDesigner writes a complex's name at the bottom, inside.
                 node.labelPosition = SIMD2(node.center.x, y + front.y - fontSize * 0.9)
-            } else {
-                node.fitsLabel = true
             }
+            // A name wider than its box is wrapped and made smaller to fit (a complex's in two lines at its bottom).
+            node.fitsLabel = true
             var behind: [PathwayMap.Node] = []
             if text(a.child("activity")) == "active" {
                 // CellDesigner rings an active species with a dashed outline of its shape.

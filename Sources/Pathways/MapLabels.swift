@@ -29,6 +29,10 @@ struct PlacedLabel: Sendable {
     var baseline: Double
     var lineHeight: Double
     var color: Color
+    /// The rim round its letters (the theme's background), nil where the letters are as light as it.
+    var halo: UInt32?
+    /// What it is set on: the fill of its node, else of the compartments under it, else the background.
+    var backdrop: Color
     /// Left, top, right, bottom.
     var box: SIMD4<Double>
 }
@@ -55,6 +59,8 @@ struct MapLabels {
             var face = Font.Face.regular
             /// Raised past its own size (an overview's): moved or left out like any other.
             var raised = false
+            /// The node it names, whose fill it may be set on.
+            var node: Int? = nil
         }
         var wanted: [Wanted] = []
         for t in map.texts where !t.text.isEmpty && !t.isEdgeMark {
@@ -82,13 +88,13 @@ struct MapLabels {
         }
         let order: [PathwayMap.NodeKind] = [.reaction, .metabolite, .geneProduct, .pathway, .label, .other, .marker]
         for kind in order {
-            for n in map.nodes where n.kind == kind && !n.label.isEmpty {
+            for (k, n) in map.nodes.enumerated() where n.kind == kind && !n.label.isEmpty {
                 // An ion channel's name goes in its main part, clear of the narrow one.
                 let main = n.shape == .ionChannel && n.labelPosition == nil ? MapGeometry.ionChannelParts(n)[0] : n
                 wanted.append(Wanted(text: n.label, size: n.fontSize, anchor: n.labelPosition ?? main.center, fromStart: n.labelFromStart,
                                      color: n.textColor, degree: degree[n.id] ?? 0,
-                                     box: n.fitsLabel && n.labelPosition == nil ? main.size : nil,
-                                     face: Font.Face(bold: n.bold, italic: n.italic)))
+                                     box: n.fitsLabel ? (n.labelPosition == nil ? main.size : SIMD2(main.size.x, n.fontSize * 2.6)) : nil,
+                                     face: Font.Face(bold: n.bold, italic: n.italic), node: k))
             }
         }
         for t in map.texts where !t.text.isEmpty && t.isEdgeMark {
@@ -110,7 +116,7 @@ struct MapLabels {
         var placed: [PlacedLabel] = []
         var grid = BoxGrid(cell: 64)
         // Maps repeat their labels (h_c, atp_c): each is set once a size and color.
-        struct StampKey: Hashable { let text: String, pixels: Int, color: UInt32, face: Font.Face }
+        struct StampKey: Hashable { let text: String, pixels: Int, color: UInt32, face: Font.Face, halo: UInt32? }
         var stamps: [StampKey: TextStamp] = [:]
         for w in wanted {
             let pixels = w.size * theme.labelScale * scale
@@ -139,20 +145,61 @@ struct MapLabels {
                 if !inside && grid.overlaps(box) { continue }
                 grid.insert(box)
                 let lines = zip(texts, widths).map { (text: $0.0, x: x + m.x + (w.fromStart ? 0 : (width - $0.1) / 2)) }
-                let color = theme.text(w.color)
+                let backdrop = self.backdrop(at: (SIMD2((box.x + box.z) / 2, (box.y + box.w) / 2)) / scale, node: w.node, in: map)
+                let (color, halo) = readable(theme.text(w.color), on: backdrop)
                 let lineStamps = lines.map { line -> TextStamp in
-                    let key = StampKey(text: line.text, pixels: font.pixelSize, color: color.rgb, face: w.face)
+                    let key = StampKey(text: line.text, pixels: font.pixelSize, color: color.rgb, face: w.face, halo: halo)
                     if let s = stamps[key] { return s }
-                    let s = font.stamp(line.text, color: color.rgb, halo: theme.halo)
+                    let s = font.stamp(line.text, color: color.rgb, halo: halo)
                     stamps[key] = s
                     return s
                 }
                 placed.append(PlacedLabel(lines: lines, stamps: lineStamps, baseline: baseline + m.y, lineHeight: lineHeight,
-                                          color: color, box: box))
+                                          color: color, halo: halo, backdrop: backdrop, box: box))
                 break
             }
         }
         return placed
+    }
+
+    /// WCAG's least contrast for text.
+    static let leastContrast = 4.5
+    /// Past this many compartments a label's backdrop is its node's or the background (each label
+    /// would look through all of them).
+    static let compartmentsLookedThrough = 2_000
+
+    /// What a label at `p` (map units) is set on, as drawn: its node's fill where it lies inside
+    /// its node, else the compartments under it laid over one another (their faint fill, or their
+    /// inside), else the background.
+    func backdrop(at p: SIMD2<Double>, node: Int?, in map: PathwayMap) -> Color {
+        func inside(_ lo: SIMD2<Double>, _ hi: SIMD2<Double>) -> Bool { p.x >= lo.x && p.y >= lo.y && p.x <= hi.x && p.y <= hi.y }
+        if let k = node, map.nodes.indices.contains(k), let fill = map.nodes[k].fill, !map.nodes[k].shape.isOpen,
+           map.nodes[k].shape != .none, inside(map.nodes[k].frame.min, map.nodes[k].frame.max) {
+            return theme.fill(fill).over(theme.background)
+        }
+        var color = theme.background
+        guard map.compartments.count <= Self.compartmentsLookedThrough else { return color }
+        for c in map.compartments where !c.unfilled && inside(c.origin, c.origin + c.size) {
+            var fill = theme.fill(c.fill ?? c.color)
+            if c.fill == nil { fill.alpha = 0.10 }
+            color = fill.over(color)
+            if c.doubleLine, let band = c.band, let f = c.innerFill, inside(c.origin + band, c.origin + c.size - band) {
+                color = theme.fill(f).over(color)
+            }
+        }
+        return color
+    }
+
+    /// A label's colour and rim on `backdrop`: its own colour where it reads at WCAG's 4.5:1, else
+    /// black or white, whichever reads better; the theme's halo where it stands apart from the
+    /// letters (a white rim would blur white letters on a dark header).
+    func readable(_ color: Color, on backdrop: Color) -> (Color, UInt32?) {
+        var text = color
+        if text.contrast(with: backdrop) < Self.leastContrast {
+            text = Color.black.contrast(with: backdrop) >= Color.white.contrast(with: backdrop) ? .black : .white
+        }
+        let halo = theme.halo.flatMap { Color(rgb: $0).contrast(with: text) >= 3 ? $0 : nil }
+        return (text, halo)
     }
 
     /// The longest label fitted to its box, in bytes: a name, not a paragraph.

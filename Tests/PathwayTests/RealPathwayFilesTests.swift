@@ -236,6 +236,38 @@ final class RealPathwayFilesTests: XCTestCase {
         XCTAssertGreaterThan(name.y, complex.center.y + complex.size.y / 4, "the complex's name at its bottom")
     }
 
+    /// Every label of Newt's PD learners' card reads at WCAG's 4.5:1 on what it is set on: the
+    /// dark headers' white names without the white rim that blurred them; and a compartment filled
+    /// opaque olive (as CellDesigner's SBGN export fills them) names itself readably.
+    func testLabelsReadOnTheirBackdrops() throws {
+        let path = S.root.appendingPathComponent("Tests/Fixtures/pathways-real/newt_pd_learners_card.nwt").path
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let labels = MapLabels(theme: PathwayTheme(.standard), fonts: FontCache())
+        let card = try PathwayFile.parse(Data(text.utf8), file: "card.nwt")
+        let placed = try labels.place(card, scale: 1.5)
+        XCTAssertGreaterThan(placed.count, 150)
+        for l in placed {
+            XCTAssertGreaterThanOrEqual(l.color.contrast(with: l.backdrop), 4.5, "\(l.lines.map(\.text)) on \(l.backdrop)")
+        }
+        let headers = placed.filter { ["ENTITY POOL NODES", "PROCESS NODES", "LOGICAL OPERATORS"].contains($0.lines.first?.text ?? "") }
+        XCTAssertEqual(headers.count, 3)
+        for h in headers {
+            XCTAssertEqual(h.color, .white)
+            XCTAssertEqual(h.backdrop.rgb, 0x555555)
+            XCTAssertNil(h.halo, "no white rim round white letters")
+        }
+        // CellDesigner's compartment colour (#cccc00) as line and opaque fill: its name, drawn in the
+        // line's colour darkened, read at 2:1 before.
+        let olive = text.replacingOccurrences(of: #"(idList="n162">\s*<g [^>]*)stroke="color_2"([^>]*fill=")color_1""#,
+                                              with: "$1stroke=\"#cccc00\"$2#cccc00ff\"", options: .regularExpression)
+        XCTAssertNotEqual(olive, text)
+        let map = try PathwayFile.parse(Data(olive.utf8), file: "olive.nwt")
+        XCTAssertEqual(map.compartments.first?.fill?.rgb, 0xCCCC00)
+        let name = try XCTUnwrap(try labels.place(map, scale: 1.5).first { $0.lines.first?.text == "LABEL" && $0.backdrop.rgb == 0xCCCC00 })
+        XCTAssertLessThan(map.compartments[0].color.mixed(with: .black, 0.3).contrast(with: name.backdrop), 4.5, "its own colour would not read")
+        XCTAssertGreaterThanOrEqual(name.color.contrast(with: name.backdrop), 4.5)
+    }
+
     /// SBML Render's font-weight and font-style: a text glyph's style set bold and italic makes its
     /// species' label so; the file as it is (normal) leaves it book.
     func testSBMLRenderFontWeightAndStyle() throws {
