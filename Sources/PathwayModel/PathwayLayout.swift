@@ -202,6 +202,36 @@ public struct PathwayLayout: Sendable {
             let half = index[c.partner].map { max(nodes[$0].size.x, 10) / 2 } ?? 10
             position[c.node] = partner + SIMD2(side * (half + 14 + (Double(k / 2) + 0.5) * copyStep), 0)
         }
+        // The disconnected pieces packed (as Graphviz's pack does): each piece keeps its drawing,
+        // the pieces are set in a strip, tallest first, each as high as it fits.
+        var group = Array(0..<max(nodes.count, (position.keys.max() ?? 0) + 1))
+        func root(_ v: Int) -> Int {
+            var v = v
+            while group[v] != v { group[v] = group[group[v]]; v = group[v] }
+            return v
+        }
+        func join(_ a: Int, _ b: Int) { let (ra, rb) = (root(a), root(b)); if ra != rb { group[ra] = rb } }
+        for (a, b) in links { join(a, b) }
+        for c in copies { if let p = index[c.partner] { join(c.node, p) } }
+        var boxes: [Int: (lo: SIMD2<Double>, hi: SIMD2<Double>)] = [:]
+        for (v, p) in position {
+            var half = SIMD2<Double>(2, 2), below = 0.0
+            if v < nodes.count {
+                half = pointwiseMax(nodes[v].size, SIMD2(10, 10)) / 2
+                if nodes[v].kind == .metabolite { below = nodes[v].fontSize * 1.6 }
+            }
+            let r = root(v)
+            let lo = p - half, hi = p + half + SIMD2(0, below)
+            boxes[r] = boxes[r].map { (pointwiseMin($0.lo, lo), pointwiseMax($0.hi, hi)) } ?? (lo, hi)
+        }
+        if boxes.count > 1 {
+            let pieces = boxes.map { (root: $0.key, lo: $0.value.lo, size: $0.value.hi - $0.value.lo) }
+            let gap = SIMD2(nodeSeparation, rankSeparation / 2)
+            let at = PathwayLayout.packed(pieces.map { $0.size + gap })
+            var shift: [Int: SIMD2<Double>] = [:]
+            for (k, piece) in pieces.enumerated() { shift[piece.root] = at[k] - piece.lo }
+            for (v, p) in position { position[v] = p + (shift[root(v)] ?? .zero) }
+        }
         for (i, _) in nodes.enumerated() {
             nodes[i].center = position[i] ?? .zero
             nodes[i].labelPosition = nil
@@ -229,6 +259,56 @@ public struct PathwayLayout: Sendable {
     }
 
     // MARK: Steps
+
+    /// Places for boxes of `sizes` (their top left corners), packed in a strip by the skyline
+    /// bottom-left rule: tallest first, each where its top is highest, then leftmost. Strips of
+    /// several widths are tried, from the widest box's to all side by side, and the one whose
+    /// bounding box is least kept (its aspect held under 3:1 where the boxes allow).
+    static func packed(_ sizes: [SIMD2<Double>]) -> [SIMD2<Double>] {
+        guard sizes.count > 1 else { return sizes.map { _ in .zero } }
+        let order = sizes.indices.sorted { (sizes[$0].y, sizes[$0].x, -$0) > (sizes[$1].y, sizes[$1].x, -$1) }
+        let widest = sizes.map(\.x).max()!, total = sizes.map(\.x).reduce(0, +)
+        let area = sizes.reduce(0.0) { $0 + $1.x * $1.y }
+        var best: (score: Double, at: [SIMD2<Double>])? = nil
+        var widths = [widest, total]
+        for f in [0.6, 0.8, 1.0, 1.25, 1.6, 2.0, 2.5] { widths.append(max(widest, (area * f).squareRoot())) }
+        for w in Set(widths).sorted() where w <= total {
+            // The skyline: segments (x, width, top) from left to right.
+            var line: [(x: Double, w: Double, y: Double)] = [(0, w, 0)]
+            var at = Array(repeating: SIMD2<Double>(0, 0), count: sizes.count)
+            for k in order {
+                let size = sizes[k]
+                var pick: (y: Double, x: Double, i: Int)? = nil
+                for i in line.indices where line[i].x + size.x <= w + 1e-9 {
+                    var top = 0.0, j = i, reach = line[i].x
+                    while j < line.count && reach < line[i].x + size.x - 1e-9 {
+                        top = max(top, line[j].y)
+                        reach = line[j].x + line[j].w
+                        j += 1
+                    }
+                    if pick == nil || (top, line[i].x) < (pick!.y, pick!.x) { pick = (top, line[i].x, i) }
+                }
+                let (y, x, _) = pick ?? (line.map(\.y).max() ?? 0, 0, 0)
+                at[k] = SIMD2(x, y)
+                // The skyline under the box raised to its bottom edge.
+                var next: [(x: Double, w: Double, y: Double)] = []
+                for s in line {
+                    let a = s.x, b = s.x + s.w
+                    if b <= x || a >= x + size.x { next.append(s); continue }
+                    if a < x { next.append((a, x - a, s.y)) }
+                    if b > x + size.x { next.append((x + size.x, b - x - size.x, s.y)) }
+                }
+                next.append((x, size.x, y + size.y))
+                next.sort { $0.x < $1.x }
+                line = next
+            }
+            let right = zip(at, sizes).map { $0.x + $1.x }.max()!, bottom = zip(at, sizes).map { $0.y + $1.y }.max()!
+            let aspect = max(right, bottom) / max(min(right, bottom), 1)
+            let score = right * bottom * max(1, aspect / 3)
+            if best == nil || score < best!.score { best = (score, at) }
+        }
+        return best?.at ?? sizes.map { _ in .zero }
+    }
 
     /// The edges with those that close a cycle reversed: nodes are put in a line by the greedy
     /// heuristic of Eades, Lin and Smyth (sinks to the end, sources to the front, else the node

@@ -111,8 +111,9 @@ final class PathwayLayoutTests: XCTestCase {
         XCTAssertEqual(rank.values.min(), 0)
     }
 
-    /// Nodes joined to nothing go in rows under the drawing, not in its top rank.
-    func testUnjoinedNodesGoInRowsUnderTheDrawing() throws {
+    /// Nodes joined to nothing are packed with the drawing (each a piece of its own), not set
+    /// in its top rank as one wide row: clear of the joined nodes and of each other, the whole compact.
+    func testUnjoinedNodesArePackedBesideTheDrawing() throws {
         var map = PathwayMap()
         map.needsLayout = true
         for id in ["a", "b", "c"] {
@@ -126,9 +127,17 @@ final class PathwayLayoutTests: XCTestCase {
         let laid = PathwayLayout().laidOut(map)
         let joinedBottom = ["a", "b", "c"].map { laid.node($0)!.frame.max.y }.max()!
         let lone = laid.nodes.filter { $0.id.hasPrefix("lone") }
-        XCTAssertTrue(lone.allSatisfy { $0.frame.min.y > joinedBottom }, "under the drawing")
-        let width = laid.bounds.max.x - laid.bounds.min.x
-        XCTAssertLessThanOrEqual(width, 1100, "in rows about 1,000 wide, not one row of 40 (4,800)")
+        let joined = ["a", "b", "c"].map { laid.node($0)! }
+        for n in lone {
+            for j in joined {
+                let d = n.center - j.center
+                XCTAssertTrue(Swift.abs(d.x) >= 80 || Swift.abs(d.y) >= 40, "\(n.id) overlaps \(j.id)")
+            }
+        }
+        _ = joinedBottom
+        let size = laid.bounds.max - laid.bounds.min
+        XCTAssertLessThanOrEqual(size.x, 1400, "in a block, not one row of 40 (4,800)")
+        XCTAssertLessThanOrEqual(max(size.x, size.y) / min(size.x, size.y), 3)
         for (i, p) in lone.enumerated() {
             for q in lone[(i + 1)...] {
                 let d = p.center - q.center
@@ -139,6 +148,30 @@ final class PathwayLayoutTests: XCTestCase {
 
     /// Each connected part is ordered on its own and the parts set side by side: two parts given
     /// interleaved come apart, with no crossing between them.
+    /// Pieces packed in a strip: none overlaps another, and one large piece with 60 small ones
+    /// fills a box at most 1.35 times their summed areas (side by side in the top ranks they took 4).
+    func testPiecesArePackedWithoutOverlapsAndWithLittleRoomLeft() {
+        var sizes = [SIMD2<Double>(1200, 900)]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<60 { sizes.append(SIMD2(Double.random(in: 60...400, using: &generator), Double.random(in: 40...300, using: &generator))) }
+        let at = PathwayLayout.packed(sizes)
+        XCTAssertEqual(at.count, sizes.count)
+        for i in sizes.indices {
+            XCTAssertGreaterThanOrEqual(at[i].x, 0)
+            XCTAssertGreaterThanOrEqual(at[i].y, 0)
+            for j in sizes.indices where j > i {
+                let apart = at[i].x + sizes[i].x <= at[j].x + 1e-6 || at[j].x + sizes[j].x <= at[i].x + 1e-6
+                    || at[i].y + sizes[i].y <= at[j].y + 1e-6 || at[j].y + sizes[j].y <= at[i].y + 1e-6
+                XCTAssertTrue(apart, "\(i) and \(j) overlap")
+            }
+        }
+        let right = zip(at, sizes).map { $0.x + $1.x }.max()!, bottom = zip(at, sizes).map { $0.y + $1.y }.max()!
+        let filled = sizes.reduce(0.0) { $0 + $1.x * $1.y }
+        XCTAssertLessThanOrEqual(right * bottom, 1.35 * filled)
+        XCTAssertLessThanOrEqual(max(right, bottom) / min(right, bottom), 3)
+        XCTAssertEqual(PathwayLayout.packed([SIMD2(5, 5)]), [.zero])
+    }
+
     func testConnectedPartsAreOrderedApart() {
         // Part one: 0 -> 3, 0 -> 5, 2 -> 3; part two: 1 -> 4, 1 -> 6, 7 -> 6 (interleaved as given).
         var layers = [[0, 1, 2, 7], [3, 4, 5, 6]]
