@@ -852,11 +852,15 @@ async function pathwayPage(id) {
   const deepest = info.levels.length - 1;
   // The view: a scale (pixels per map unit, any value: the wheel zooms smoothly), drawn with the
   // tiles of the level just sharper than it (z) stretched by k, and the view pixel at the top left corner.
-  let z = Math.max(0, Math.min(deepest, Math.floor(Math.log2(Math.min(W, H) / T))));
-  let k = 1;
+  // At first the whole map fills the panel (a margin of 4%), drawn with the tiles of the level
+  // at or just sharper than that scale.
+  const fit = 0.96 * Math.min(W / Math.max(info.bounds.width, 1), H / Math.max(info.bounds.height, 1));
+  let z = 0;
+  while (z < deepest && info.levels[z].scale < fit * 0.999) z++;
+  let k = Math.min(fit / info.levels[z].scale, 4);
   const grid = () => info.levels[z];
   const scale = () => grid().scale * k;
-  let ox = (grid().columns * T - W) / 2, oy = (grid().rows * T - H) / 2;
+  let ox = (info.bounds.width * scale() - W) / 2, oy = (info.bounds.height * scale() - H) / 2;
   let picked = null;  // the node shown, in map units
   const tiles = new Map();
   function draw() {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A map's title for lists: what the file calls it, read from its first bytes without reading the
-/// map (GPML's Pathway Name, KGML's title, SBML's model name, Escher's map_name, SBGN's mapName
+/// map (GPML's Pathway Name, GPML 2021's title, KGML's title, SBML's model name, Escher's map_name, SBGN's mapName
 /// from Newt or its notes, the pathway JSON's title), or the file's name where the file names it
 /// nothing better than an id such as "map1".
 public enum PathwayTitle {
@@ -13,6 +13,7 @@ public enum PathwayTitle {
         let text = String(decoding: head.prefix(headBytes), as: UTF8.self)
         let patterns = [
             #"<Pathway\b[^>]*?\bName="([^"]+)""#,
+            #"<Pathway\b[^>]*?\btitle="([^"]+)""#,
             #"<pathway\b[^>]*?\btitle="([^"]+)""#,
             #"<model\b[^>]*?\bname="([^"]+)""#,
             #"<mapName>([^<]+)</mapName>"#,

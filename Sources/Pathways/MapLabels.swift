@@ -33,6 +33,8 @@ struct PlacedLabel: Sendable {
     var halo: UInt32?
     /// What it is set on: the fill of its node, else of the compartments under it, else the background.
     var backdrop: Color
+    /// The node it names (its index in the map), if any.
+    var node: Int? = nil
     /// Left, top, right, bottom.
     var box: SIMD4<Double>
 }
@@ -61,6 +63,8 @@ struct MapLabels {
             var raised = false
             /// The node it names, whose fill it may be set on.
             var node: Int? = nil
+            /// The box of the node it is centred in: raised, it is fitted to it and kept in it.
+            var frame: SIMD2<Double>? = nil
         }
         var wanted: [Wanted] = []
         for t in map.texts where !t.text.isEmpty && !t.isEdgeMark {
@@ -91,10 +95,13 @@ struct MapLabels {
             for (k, n) in map.nodes.enumerated() where n.kind == kind && !n.label.isEmpty {
                 // An ion channel's name goes in its main part, clear of the narrow one.
                 let main = n.shape == .ionChannel && n.labelPosition == nil ? MapGeometry.ionChannelParts(n)[0] : n
-                wanted.append(Wanted(text: n.label, size: n.fontSize, anchor: n.labelPosition ?? main.center, fromStart: n.labelFromStart,
-                                     color: n.textColor, degree: degree[n.id] ?? 0,
-                                     box: n.fitsLabel ? (n.labelPosition == nil ? main.size : SIMD2(main.size.x, n.fontSize * 2.6)) : nil,
-                                     face: Font.Face(bold: n.bold, italic: n.italic), node: k))
+                var w = Wanted(text: n.label, size: n.fontSize, anchor: n.labelPosition ?? main.center, fromStart: n.labelFromStart,
+                               color: n.textColor, degree: degree[n.id] ?? 0,
+                               box: n.fitsLabel ? (n.labelPosition == nil ? main.size : SIMD2(main.size.x, n.fontSize * 2.6)) : nil,
+                               face: Font.Face(bold: n.bold, italic: n.italic), node: k)
+                // A name set in the middle of its box (GPML's data nodes) stays in it when raised.
+                if n.labelPosition == nil, n.shape != .none, !n.shape.isOpen, n.size.x > 0, n.size.y > 0 { w.frame = main.size }
+                wanted.append(w)
             }
         }
         for t in map.texts where !t.text.isEmpty && t.isEdgeMark {
@@ -124,7 +131,9 @@ struct MapLabels {
             var font = try fonts.font(Int(saturating: min(pixels, 256).rounded()), w.face)
             var texts = w.text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
                 .map { String($0).trimmingCharacters(in: .whitespaces) }
-            if let box = w.box, let fitted = try fit(texts.joined(separator: " "), pixels: pixels, box: box * scale, font: font, face: w.face) {
+            // Raised past its size, a name centred in its box is fitted to it, not set beside it.
+            let kept = w.raised ? w.frame : nil
+            if let box = kept ?? w.box, let fitted = try fit(texts.joined(separator: " "), pixels: pixels, box: box * scale, font: font, face: w.face) {
                 (texts, font) = fitted
             }
             let widths = texts.map { Double(font.width(of: $0)) }
@@ -138,7 +147,10 @@ struct MapLabels {
             // it would sit on the node's border or another's; it is set in place even where it
             // meets another label, as the file's own tool draws it.
             let inside = w.box != nil && !w.raised
-            let moves: [SIMD2<Double>] = inside ? [.zero]
+            if let frame = kept, width > frame.x * scale + 1 || height > frame.y * scale + 1 {
+                continue  // too long for its box even at the smallest legible size: left out, not set beside it
+            }
+            let moves: [SIMD2<Double>] = inside || kept != nil ? [.zero]
                 : [.zero, SIMD2(0, -height - 1), SIMD2(0, height + 1), SIMD2(0.6 * width, 0), SIMD2(-0.6 * width, 0)]
             for m in moves {
                 let box = SIMD4(x + m.x, baseline + m.y - ascent, x + m.x + width, baseline + m.y - ascent + height)
@@ -155,7 +167,7 @@ struct MapLabels {
                     return s
                 }
                 placed.append(PlacedLabel(lines: lines, stamps: lineStamps, baseline: baseline + m.y, lineHeight: lineHeight,
-                                          color: color, halo: halo, backdrop: backdrop, box: box))
+                                          color: color, halo: halo, backdrop: backdrop, node: w.node, box: box))
                 break
             }
         }

@@ -395,7 +395,22 @@ const g = c.getContext('2d'); g.drawImage(img, 0, 0, 32, 32); return [...g.getIm
     titles = wait(lambda: [a.text for a in driver.find_elements(By.CSS_SELECTOR, "#pathways a")], 15) or []
     check("the pathway list shows the maps' titles", "RECON1.Glycolysis TCA PPP" in titles and "Hexokinase step" in titles
           and "sbgn glycolysis" in titles)
+    check("the pathway list gives GPML 2021's title= (WP78: TCA Cycle)", "TCA Cycle" in titles)
     driver.save_screenshot(os.path.join(args.shots, "pathway-list.png"))
+
+    # WP78's overview fills the panel (the whole map at the scale that fits it, not the first
+    # level's 256 px tile in a corner); its names stay in their boxes (PathwayTests' RaisedLabelTests).
+    driver.get(f"{base}/#/pathway/gpml2021_WP78_70014_tca_cycle")
+    wait(lambda: loaded_images("#map img") > 0 and driver.execute_script("return window.molshotMap") is not None)
+    m = driver.execute_script("return window.molshotMap") or {}
+    if m:
+        filled = max(m["bounds"]["width"] * m["scale"] / m["width"], m["bounds"]["height"] * m["scale"] / m["height"])
+        left = -m["ox"]
+        check(f"WP78's overview fills the panel ({filled:.2f} of it, from {left:.0f} px)", 0.9 <= filled <= 1.0 and left >= -1)
+        check("WP78's page is titled from the file", "TCA Cycle" in driver.find_element(By.CSS_SELECTOR, ".side h2").text)
+    else:
+        check("WP78's map opens", False)
+    driver.save_screenshot(os.path.join(args.shots, "pathway-wp78-overview.png"))
 
     # A pathway: click where a node is; its name shows.
     pid = "sbgn_glycolysis"

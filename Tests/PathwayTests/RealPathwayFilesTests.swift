@@ -683,4 +683,36 @@ final class RaisedLabelTests: XCTestCase {
         XCTAssertLessThan(dark(bare), 40, "at 256 px the labels are under 6 px and left out")
         XCTAssertGreaterThan(dark(named), dark(bare) + 300, "raised to 9 px, the most connected are named")
     }
+
+    /// The viewer's overview of WikiPathways' WP78 (TCA Cycle): names raised to the tiles' 9 px
+    /// stay inside the boxes they are centred in (fitted to them, else left out), never beside or
+    /// above them, at the overview's scales; and the list gives its title from GPML 2021's `title=`.
+    func testAnOverviewKeepsNamesInsideTheirBoxes() throws {
+        let path = S.root.appendingPathComponent("Tests/Fixtures/pathways/gpml2021_WP78_70014_tca_cycle.gpml").path
+        let map = try PathwayFile.load(path: path)
+        var theme = PathwayTheme(.standard)
+        theme.raisedLabels = 9
+        let labels = MapLabels(theme: theme, fonts: FontCache())
+        for scale in [0.28, 0.56, 0.7, 1.12] {
+            let placed = try labels.place(map, scale: scale)
+            var inside = 0
+            for l in placed {
+                guard let k = l.node else { continue }
+                let n = map.nodes[k]
+                guard n.labelPosition == nil, n.shape != .none, n.size.x > 0 else { continue }
+                // Centred in its box, reaching past it by a few pixels at most (a name at the file's
+                // own size may be a little wider than its box, as PathVisio draws it too).
+                let (lo, hi) = (n.frame.min * scale, n.frame.max * scale)
+                let c = SIMD2((l.box.x + l.box.z) / 2, (l.box.y + l.box.w) / 2)
+                XCTAssertTrue(c.x >= lo.x && c.x <= hi.x && c.y >= lo.y && c.y <= hi.y, "at \(scale): \(n.label) at \(l.box) off its box \(lo)-\(hi)")
+                XCTAssertTrue(l.box.x >= lo.x - 4 && l.box.z <= hi.x + 4 && l.box.y >= lo.y - 4 && l.box.w <= hi.y + 4,
+                              "at \(scale): \(n.label) at \(l.box) outside its box \(lo)-\(hi)")
+                inside += 1
+            }
+            // At the first level (0.28 px a unit) a box is 6 px tall: no name fits, none is set beside it.
+            XCTAssertGreaterThanOrEqual(inside, scale < 0.5 ? 0 : 25, "at \(scale) names are drawn")
+        }
+        let head = try FileInput.read(path: path)
+        XCTAssertEqual(PathwayTitle.peek(Array(head.prefix(PathwayTitle.headBytes))), "TCA Cycle")
+    }
 }
