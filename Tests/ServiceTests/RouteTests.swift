@@ -639,6 +639,20 @@ final class RouteTests: GLTestCase {
         }
     }
 
+    /// An Escher metabolite's neighbours are the reactions its segments belong to, by name, not
+    /// the markers those segments meet at ("1577021 (marker)").
+    func testAnEscherMetabolitesNeighboursAreItsReactions() async throws {
+        try await test(try served([])) { client in
+            // D-Erythrose 4-phosphate (e4p_c) at (1460, 930).
+            let tapped = try Self.json(try await client.execute(uri: "/v1/pathways/escher_recon1_glycolysis_tca_ppp/node?x=1460&y=930", method: .get))
+            XCTAssertEqual(tapped["label"] as? String, "e4p_c")
+            let linked = try XCTUnwrap(tapped["linked"] as? [[String: Any]])
+            XCTAssertFalse(linked.isEmpty)
+            XCTAssertTrue(linked.allSatisfy { $0["kind"] as? String == "reaction" }, "\(linked)")
+            XCTAssertTrue(linked.allSatisfy { !($0["name"] as? String ?? "").allSatisfy(\.isNumber) }, "named, not an id: \(linked)")
+        }
+    }
+
     // MARK: Tokens and private molecules
 
     func testAWriteNeedsAKnownToken() async throws {

@@ -135,8 +135,11 @@ struct PathwayController: ServiceController {
             throw HTTPError(.notFound, message: "no node at \(point.x), \(point.y)")
         }
         let edges = map.edges.filter { $0.from == node.id || $0.to == node.id }
-        let neighbours = Set(edges.flatMap { [$0.from, $0.to].compactMap { $0 } }).subtracting([node.id]).sorted()
         let byID = Dictionary(map.nodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        // A marker (the point Escher's segments meet at) stands for its reaction: the reaction is the neighbour.
+        let ends = edges.flatMap { e in [e.from, e.to].compactMap { $0 }.map { end in
+            byID[end]?.kind == .marker ? (e.reaction.flatMap { byID[$0] != nil ? $0 : nil } ?? end) : end } }
+        let neighbours = Set(ends).subtracting([node.id]).sorted()
         var fields = Self.nodeFields(node)
         fields["neighbours"] = neighbours
         // The neighbours as a reader wants them: by name, with their kind.
