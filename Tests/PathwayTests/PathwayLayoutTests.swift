@@ -172,6 +172,24 @@ final class PathwayLayoutTests: XCTestCase {
         XCTAssertEqual(PathwayLayout.packed([SIMD2(5, 5)]), [.zero])
     }
 
+    /// A real model's pieces packed: COBRApy's textbook model (e_coli_core) laid out anew has no
+    /// two nodes over one another, and its box is no more than 3:1.
+    func testARealModelsPiecesArePackedWithoutOverlaps() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/pathways-real/sbml_cobra_textbook.xml.gz").path
+        let map = try PathwayFile.load(path: path, relayout: true)
+        let boxes = map.nodes.filter { $0.size.x > 0 }.map { $0.frame }
+        var overlaps = 0
+        for (i, a) in boxes.enumerated() {
+            for b in boxes[(i + 1)...] where a.min.x < b.max.x - 0.5 && b.min.x < a.max.x - 0.5 && a.min.y < b.max.y - 0.5 && b.min.y < a.max.y - 0.5 {
+                overlaps += 1
+            }
+        }
+        XCTAssertEqual(overlaps, 0)
+        let size = map.bounds.max - map.bounds.min
+        XCTAssertLessThanOrEqual(max(size.x, size.y) / min(size.x, size.y), 3)
+    }
+
     func testConnectedPartsAreOrderedApart() {
         // Part one: 0 -> 3, 0 -> 5, 2 -> 3; part two: 1 -> 4, 1 -> 6, 7 -> 6 (interleaved as given).
         var layers = [[0, 1, 2, 7], [3, 4, 5, 6]]
