@@ -225,7 +225,8 @@ public struct PathwayLayout: Sendable {
             boxes[r] = boxes[r].map { (pointwiseMin($0.lo, lo), pointwiseMax($0.hi, hi)) } ?? (lo, hi)
         }
         if boxes.count > 1 {
-            let pieces = boxes.map { (root: $0.key, lo: $0.value.lo, size: $0.value.hi - $0.value.lo) }
+            // In a fixed order (a dictionary's differs from process to process): the same layout every run.
+            let pieces = boxes.map { (root: $0.key, lo: $0.value.lo, size: $0.value.hi - $0.value.lo) }.sorted { $0.root < $1.root }
             let gap = SIMD2(nodeSeparation, rankSeparation / 2)
             let at = PathwayLayout.packed(pieces.map { $0.size + gap })
             var shift: [Int: SIMD2<Double>] = [:]
