@@ -237,7 +237,7 @@ enum CellDesignerReader {
             guard let b = a.child("bounds"), var x = b.double("x"), var y = b.double("y"), let w = b.double("w"), let h = b.double("h") else {
                 throw fail(a, "a species alias needs <bounds> with x, y, w and h")
             }
-            if let shift = spread[a.attributes["complexSpeciesAlias"] ?? id] ?? spread[id] {
+            if let shift = spread[a.attributes["complexSpeciesAlias"] ?? id] {
                 x += shift.x
                 y += shift.y
             }

@@ -16,13 +16,20 @@ enum EscherReader {
     static let metaboliteFill = Color(rgb: 0xE0865B)
     static let metaboliteStroke = Color(rgb: 0xA24510)
 
+    /// Escher's builder map from before schema 1-0-0: a body object alone, its nodes and
+    /// reactions objects (Molshot's own JSON has arrays there).
+    static func isBuilderMap(_ json: Any) -> Bool {
+        guard let body = json as? [String: Any] else { return false }
+        return body["nodes"] is [String: Any] && body["reactions"] is [String: Any]
+    }
+
     static func read(_ json: Any, file: String) throws -> PathwayMap {
         func fail(_ key: String, _ message: String) -> PathwayError { PathwayError(file: file, at: key, message) }
         var warnings: [String] = []
         let header: [String: Any], body: [String: Any]
         if let top = json as? [Any], top.count == 2, let h = top[0] as? [String: Any], let b = top[1] as? [String: Any] {
             (header, body) = (h, b)
-        } else if let b = json as? [String: Any], b["nodes"] is [String: Any], b["reactions"] is [String: Any] {
+        } else if isBuilderMap(json), let b = json as? [String: Any] {
             (header, body) = ([:], b)
             warnings.append("\(file): an Escher map from before schema 1-0-0 (no header): read with its old keys (abbreviation, direction, metabolite_name)")
         } else {

@@ -29,10 +29,9 @@ public enum PathwayFile {
                 throw PathwayError(file: file, "not valid JSON (\(error))")
             }
             trace("pathway: JSON parsed")
-            // Escher's maps are an array [header, body]; its builder's maps from before schema
-            // 1-0-0 a body alone, whose nodes are an object (Molshot's are an array).
-            let oldEscher = ((json as? [String: Any])?["nodes"] is [String: Any]) && ((json as? [String: Any])?["reactions"] is [String: Any])
-            map = first == UInt8(ascii: "[") || oldEscher ? try EscherReader.read(json, file: file) : try PathwayJSONReader.read(json, file: file)
+            // Escher's maps are an array [header, body]; its builder's maps from before schema 1-0-0 a body alone.
+            map = first == UInt8(ascii: "[") || EscherReader.isBuilderMap(json) ? try EscherReader.read(json, file: file)
+                : try PathwayJSONReader.read(json, file: file)
         } else if first == UInt8(ascii: "<") {
             let root = try XMLElementNode.parse(Data(data), file: file)
             switch root.name {

@@ -98,7 +98,7 @@ public struct PathwayLayout: Sendable {
             pairs.append((f, t))
         }
         // Nodes joined to nothing (a diagram's unused aliases) are not ranked: they would widen
-        // the top rank by hundreds; they go in rows under the drawing.
+        // the top rank by hundreds; they are packed with the other pieces.
         var joined = Set(pairs.flatMap { [$0.0, $0.1] })
         for c in copies { if let p = index[c.partner] { joined.insert(p) } }
         let ranked = nodes.indices.filter { !copyIndices.contains($0) && joined.contains($0) }
@@ -175,23 +175,8 @@ public struct PathwayLayout: Sendable {
             for v in layer { position[v] = SIMD2(x[v]!, Double(r) * rankSeparation) }
         }
         for n in ranked where position[n] == nil { position[n] = .zero }
-        // The unjoined nodes in rows under the drawing, each row as wide as the drawing (at least 1,000).
-        if !isolated.isEmpty {
-            let placed = position.filter { $0.key < nodes.count }.values
-            let left = placed.map(\.x).min() ?? 0, right = max(placed.map(\.x).max() ?? 0, left + 1000)
-            var y = (placed.map(\.y).max() ?? -rankSeparation) + rankSeparation, x = left, rowHeight = 0.0
-            for n in isolated {
-                let w = max(nodes[n].size.x, 10), h = max(nodes[n].size.y, 10)
-                if x > left && x + w > right {
-                    x = left
-                    y += rowHeight + nodeSeparation
-                    rowHeight = 0
-                }
-                position[n] = SIMD2(x + w / 2, y + h / 2)
-                x += w + nodeSeparation
-                rowHeight = max(rowHeight, h)
-            }
-        }
+        // The unjoined nodes are pieces of their own: packing (below) places them.
+        for n in isolated { position[n] = .zero }
         // Currency copies beside their partner at its height, alternating sides, outwards.
         var besides: [String: Int] = [:]
         for c in copies {
@@ -279,7 +264,7 @@ public struct PathwayLayout: Sendable {
             var at = Array(repeating: SIMD2<Double>(0, 0), count: sizes.count)
             for k in order {
                 let size = sizes[k]
-                var pick: (y: Double, x: Double, i: Int)? = nil
+                var pick: (y: Double, x: Double)? = nil
                 for i in line.indices where line[i].x + size.x <= w + 1e-9 {
                     var top = 0.0, j = i, reach = line[i].x
                     while j < line.count && reach < line[i].x + size.x - 1e-9 {
@@ -287,9 +272,9 @@ public struct PathwayLayout: Sendable {
                         reach = line[j].x + line[j].w
                         j += 1
                     }
-                    if pick == nil || (top, line[i].x) < (pick!.y, pick!.x) { pick = (top, line[i].x, i) }
+                    if pick == nil || (top, line[i].x) < (pick!.y, pick!.x) { pick = (top, line[i].x) }
                 }
-                let (y, x, _) = pick ?? (line.map(\.y).max() ?? 0, 0, 0)
+                let (y, x) = pick ?? (line.map(\.y).max() ?? 0, 0)
                 at[k] = SIMD2(x, y)
                 // The skyline under the box raised to its bottom edge.
                 var next: [(x: Double, w: Double, y: Double)] = []

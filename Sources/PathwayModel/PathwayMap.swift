@@ -349,6 +349,11 @@ public struct PathwayMap: Sendable {
 
     public func node(_ id: String) -> Node? { nodes.first { $0.id == id } }
 
+    /// Whether the box from `lo` to `hi` holds the one from `a` to `b`, edges included (a point where `a == b`).
+    package static func box(_ lo: SIMD2<Double>, _ hi: SIMD2<Double>, holds a: SIMD2<Double>, _ b: SIMD2<Double>) -> Bool {
+        lo.x <= a.x && lo.y <= a.y && hi.x >= b.x && hi.y >= b.y
+    }
+
     package static func distance(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> Double { ((a - b) * (a - b)).sum().squareRoot() }
 
     /// A label's extent, estimated before any font is at hand (an average letter is about 0.6 of

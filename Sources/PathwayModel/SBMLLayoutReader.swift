@@ -158,8 +158,7 @@ enum SBMLLayoutReader {
         // ones keep the file's order).
         if map.nodes.count <= 3_000 {
             func holds(_ p: PathwayMap.Node, _ q: PathwayMap.Node) -> Bool {
-                p.frame.min.x <= q.frame.min.x && p.frame.min.y <= q.frame.min.y && p.frame.max.x >= q.frame.max.x
-                    && p.frame.max.y >= q.frame.max.y && p.size.x * p.size.y > q.size.x * q.size.y
+                PathwayMap.box(p.frame.min, p.frame.max, holds: q.frame.min, q.frame.max) && p.size.x * p.size.y > q.size.x * q.size.y
             }
             let depth = map.nodes.map { q in map.nodes.reduce(0) { $0 + (holds($1, q) ? 1 : 0) } }
             if depth.contains(where: { $0 > 0 }) {
@@ -275,7 +274,7 @@ enum SBMLLayoutReader {
         // Compartments round everything and far larger than it do not set the extent (the
         // picture would hold the map small in a corner of them).
         func holds(_ c: PathwayMap.Compartment, _ lo: SIMD2<Double>, _ hi: SIMD2<Double>) -> Bool {
-            c.origin.x <= lo.x && c.origin.y <= lo.y && c.origin.x + c.size.x >= hi.x && c.origin.y + c.size.y >= hi.y
+            PathwayMap.box(c.origin, c.origin + c.size, holds: lo, hi)
         }
         var content = map
         content.compartments = map.compartments.filter { c in !map.nodes.allSatisfy { holds(c, $0.center, $0.center) } }

@@ -498,13 +498,13 @@ struct MapGeometry {
                 let c = tip - d * back
                 mesh.stroke([c + n * half * 1.3, c - n * half * 1.3], width: t, color)
             }
-        case .dot:
+        case .circle, .dot:
             let r = half * 0.8
             let ring = mesh.ellipse(center: tip - d * r, radii: SIMD2(r, r))
-            mesh.fill(ring, color)
-        case .circle:
-            let r = half * 0.8
-            let ring = mesh.ellipse(center: tip - d * r, radii: SIMD2(r, r))
+            if kind == .dot {
+                mesh.fill(ring, color)
+                return
+            }
             mesh.fill(ring, theme.background)
             mesh.stroke(ring, width: max(width * 0.5, mesh.hairline), color, closed: true)
         }

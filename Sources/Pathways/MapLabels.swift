@@ -184,7 +184,7 @@ struct MapLabels {
     /// its node, else the compartments under it laid over one another (their faint fill, or their
     /// inside), else the background.
     func backdrop(at p: SIMD2<Double>, node: Int?, in map: PathwayMap) -> Color {
-        func inside(_ lo: SIMD2<Double>, _ hi: SIMD2<Double>) -> Bool { p.x >= lo.x && p.y >= lo.y && p.x <= hi.x && p.y <= hi.y }
+        func inside(_ lo: SIMD2<Double>, _ hi: SIMD2<Double>) -> Bool { PathwayMap.box(lo, hi, holds: p, p) }
         if let k = node, map.nodes.indices.contains(k), let fill = map.nodes[k].fill, !map.nodes[k].shape.isOpen,
            map.nodes[k].shape != .none, inside(map.nodes[k].frame.min, map.nodes[k].frame.max) {
             return theme.fill(fill).over(theme.background)
