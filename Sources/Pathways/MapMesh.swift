@@ -84,8 +84,17 @@ struct MapMesh: Sendable {
         vertex(to.right, k, across: -extent, half: half)
     }
 
+    /// The most dashes one line is cut into: past it (an outline thousands of times the picture's
+    /// size, as a hostile file's box can be) the dashes grow longer, so the walk along it stays bounded.
+    static let mostDashes = 20_000.0
+
     /// `points` as dashes `dash` long with `gap` between them.
     mutating func dashed(_ points: [SIMD2<Double>], width: Double, _ color: Color, dash: Double, gap: Double) {
+        guard points.count >= 2 else { return }
+        let length = zip(points, points.dropFirst()).reduce(0.0) { $0 + PathwayMap.distance($1.0, $1.1) }
+        guard length.isFinite, dash > 0, gap > 0 else { return stroke(points, width: width, color) }
+        let stretch = max(1, length / (dash + gap) / Self.mostDashes)
+        let (dash, gap) = (dash * stretch, gap * stretch)
         var on = true, left = dash
         var piece: [SIMD2<Double>] = [points[0]]
         for i in 0..<(points.count - 1) {

@@ -143,4 +143,21 @@ final class PathwayDrawingTests: XCTestCase {
             XCTAssertGreaterThan(Double(inked) / Double(w * h), 0.01, file)
         }
     }
+
+    /// A dashed outline far larger than any picture (a hostile file's box of 1e300) is cut into
+    /// a bounded number of dashes: drawn at once, not walked dash by dash for ever.
+    func testAHugeDashedOutlineIsDrawnInBoundedTime() throws {
+        let json = #"{"nodes": [{"id": "a", "x": 0, "y": 0, "width": 1e300, "height": 1e300, "dashed": true, "label": "a"},"#
+            + #" {"id": "b", "x": 10, "y": 10, "width": 40, "height": 20, "dashed": true}], "edges": []}"#
+        let map = try PathwayFile.parse(Data(json.utf8), file: "huge.json")
+        XCTAssertTrue(map.nodes.allSatisfy(\.dashed))
+        var request = PathwayRequest()
+        request.size = "200"
+        let started = Date()
+        _ = try PathwayPicture(map, request: request).draw(try S.renderer())
+        XCTAssertLessThan(Date().timeIntervalSince(started), 30)
+        var mesh = MapMesh(scale: 1)
+        mesh.dashed([SIMD2(0, 0), SIMD2(1e300, 0)], width: 1, .black, dash: 4, gap: 3)
+        mesh.dashed([SIMD2(0, 0), SIMD2(.infinity, 0)], width: 1, .black, dash: 4, gap: 3)
+    }
 }
