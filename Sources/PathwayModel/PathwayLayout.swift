@@ -8,10 +8,11 @@ import Core
 /// Steps: cycles broken two ways (fewest reversed edges, and a depth-first search's back edges);
 /// ranks three ways (longest path from the sources or from the sinks, then moved toward their
 /// neighbours, and network simplex); edges that span several ranks get a bend point per rank; the
-/// order within each rank by median sweeps with transposition from several starts; of all these
-/// the drawing with the fewest crossings whose edges are not much longer than the shortest's is
-/// kept; x by the median of each node's neighbours with
-/// a minimum spacing, smoothed over a few sweeps.
+/// order within each rank by median sweeps with transposition from several starts, then sifting;
+/// of all these the drawing with the fewest crossings whose edges are not much longer than the
+/// shortest's is kept (a graph past 3,000 edges: network simplex and one cycle breaking only);
+/// x by the median of each node's neighbours with a minimum spacing, smoothed over a few sweeps;
+/// the disconnected pieces packed.
 public struct PathwayLayout: Sendable {
     /// Names (ids, labels or names, any case) of currency metabolites.
     public var currency: Set<String>
@@ -105,13 +106,15 @@ public struct PathwayLayout: Sendable {
         let isolated = nodes.indices.filter { !copyIndices.contains($0) && !joined.contains($0) }
         // Cycles broken two ways (fewest reversed edges; a depth-first walk's back edges, as dot
         // does) and ranks three ways: each is ordered, and one drawing kept (below).
-        // Graphs past 3,000 edges get one way and fewer starts: the work grows faster than
-        // their size, and a map that size is read by its regions anyway.
+        // Graphs past 3,000 edges get one way (network simplex, the ranking with the shortest
+        // edges: longest paths from the sources set a genome-scale model's hundreds of source
+        // metabolites in one row, each edge to them many ranks long) and no shuffled starts: the
+        // work grows faster than their size, and a map that size is read by its regions anyway.
         let large = pairs.count > 3000
         var candidates: [(acyclic: [(Int, Int)], layers: [[Int]], links: [(Int, Int)], chains: [Int: [Int]], score: (Int, Int))] = []
         for breaking in 0..<(large ? 1 : 2) {
             let acyclic = breaking == 0 ? PathwayLayout.breakingCycles(pairs, nodes: ranked) : PathwayLayout.depthFirstAcyclic(pairs, nodes: ranked)
-            for ranking in large ? [0] : [0, 1, 2] {
+            for ranking in large ? [2] : [0, 1, 2] {
                 var rank: [Int: Int]
                 if ranking == 1 {
                     let reversed = PathwayLayout.longestPathRanks(acyclic.map { ($0.1, $0.0) }, nodes: ranked)
@@ -122,8 +125,12 @@ public struct PathwayLayout: Sendable {
                 }
                 if ranking == 2 {
                     // The shortest edges in total, as dot ranks (network simplex); skipped if it fails.
-                    guard let simplex = PathwayLayout.networkSimplexRanks(acyclic, nodes: ranked, start: rank) else { continue }
-                    rank = simplex
+                    // On a large graph, the longest paths' ranks where it fails (no other is tried).
+                    if let simplex = PathwayLayout.networkSimplexRanks(acyclic, nodes: ranked, start: rank, maxExchanges: large ? 20_000 : 400) {
+                        rank = simplex
+                    } else if !large {
+                        continue
+                    }
                 }
                 // Layers with bend points ("dummies", index >= nodes.count) on long edges.
                 var layers: [[Int]] = Array(repeating: [], count: (rank.values.max() ?? 0) + 1)
@@ -147,7 +154,7 @@ public struct PathwayLayout: Sendable {
                     links.append((previous, t))
                     chains[p] = chain
                 }
-                let crossed = PathwayLayout.order(&layers, links: links, sweeps: large ? sweeps / 2 : sweeps, restarts: large ? 0 : links.count < 1500 ? 30 : 6,
+                let crossed = PathwayLayout.order(&layers, links: links, sweeps: sweeps, restarts: large ? 0 : links.count < 1500 ? 30 : 6,
                                                   work: orderingWork / (large ? 1 : 6))
                 trace("pathway layout: breaking \(breaking), ranking \(ranking): \(crossed) crossings, \(links.count) links")
                 candidates.append((acyclic, layers, links, chains, (crossed, links.count)))
@@ -379,8 +386,11 @@ public struct PathwayLayout: Sendable {
     /// depth-first order (a node is below another when its number lies in the other's span) and
     /// gets every cut value at once by walking each edge's tree path, so that a round costs the
     /// edges times their paths' length, not the nodes times the edges. Nil where a check fails,
-    /// so that the caller keeps its other rankings.
-    static func networkSimplexRanks(_ pairs: [(Int, Int)], nodes: [Int], start: [Int: Int], maxExchanges: Int = 400) -> [Int: Int]? {
+    /// or where the tight tree alone takes more than `work` steps, so that the caller keeps its
+    /// other rankings; the exchanges stop there too, with the ranks they have reached (feasible
+    /// after every exchange). About a second of work: iML1515's 9,000 edges take a third of it.
+    static func networkSimplexRanks(_ pairs: [(Int, Int)], nodes: [Int], start: [Int: Int], maxExchanges: Int = 400, work: Int = 400_000_000) -> [Int: Int]? {
+        var steps = 0
         let given = pairs.filter { $0.0 != $0.1 }
         guard !given.isEmpty else { return start }
         // Dense indices for the nodes.
@@ -435,6 +445,8 @@ public struct PathwayLayout: Sendable {
                 guard members.count < part.count else { break }
                 // The incident edge with least slack; shift the tree to make it tight.
                 var best: (k: Int, slack: Int)? = nil
+                steps += members.count
+                guard steps < work else { return nil }
                 for v in members {
                     for k in incident[v] where !inTight[other(k, v)] {
                         if best == nil || slack(k) < best!.slack { best = (k, slack(k)) }
@@ -481,8 +493,9 @@ public struct PathwayLayout: Sendable {
         }
         func below(_ v: Int, _ c: Int) -> Bool { enter[c] <= enter[v] && leave[v] <= leave[c] }
         var cut = [Int](repeating: 0, count: edges.count)
-        for _ in 0..<maxExchanges {
+        for _ in 0..<maxExchanges where steps < work {
             numberTree()
+            steps += n + 2 * edges.count
             // Every tree edge's cut value: each edge adds to the cuts along its tree path, +1 where
             // it runs from the cut's tail side to its head side, -1 the other way.
             for k in cut.indices { cut[k] = 0 }
@@ -490,6 +503,7 @@ public struct PathwayLayout: Sendable {
                 var a = u, b = v
                 while a != b {
                     guard a >= 0, b >= 0 else { return nil }
+                    steps += 1
                     if depth[a] >= depth[b] {
                         let t = parentEdge[a]
                         cut[t] += edges[t].0 == a ? 1 : -1
@@ -627,9 +641,10 @@ public struct PathwayLayout: Sendable {
     /// nodes, then bend points, and arrays are indexed by them): from each start (the given
     /// order, depth-first walks from the top and from the bottom, so that connected nodes start
     /// together, and `restarts` shuffles), sweeps down and up sorting each layer by the median of
-    /// its neighbours' places in the layer before (the barycenter breaking ties), each sweep
-    /// followed by transposition (neighbours in a layer swapped wherever that crosses fewer
-    /// edges), then sifting of the best, keeping the best order seen, until `work` runs out.
+    /// its neighbours' places in the layer before (the barycenter breaking ties; nodes with no
+    /// neighbour there stay put), each sweep followed by transposition (neighbours in a layer
+    /// swapped wherever that crosses fewer edges), until six sweeps bring nothing better; then
+    /// sifting of the best start's best, keeping the best order seen, until `work` runs out.
     /// Returns its crossings.
     static func orderConnected(_ layers: inout [[Int]], count: Int, links: [(Int, Int)], sweeps: Int, restarts: Int, work: Int) -> Int {
         var g = Graph(count: count, layers: layers, links: links)
@@ -649,54 +664,66 @@ public struct PathwayLayout: Sendable {
             })
         }
         var key = [(Double, Double, Double)](repeating: (0, 0, 0), count: count)
+        // Sifting of an order, while it helps.
+        func sifted(_ order: [[Int]], _ crossings: Int) -> ([[Int]], Int) {
+            var (current, kept, keptCrossings) = (order, order, crossings)
+            for _ in 0..<20 where keptCrossings > 0 && g.work < work {
+                g.sift(&current, limit: work)
+                g.transpose(&current, limit: work)
+                let c = g.crossings(current)
+                guard c < keptCrossings else { break }
+                (kept, keptCrossings) = (current, c)
+            }
+            return (kept, keptCrossings)
+        }
         for start in starts where bestCrossings > 0 && g.work < work {
             var current = start
             g.transpose(&current, limit: work)
             var c = g.crossings(current)
-            if c < bestCrossings { (best, bestCrossings) = (current, c) }
+            var (mine, mineCrossings) = (current, c)
             var stale = 0
-            for sweep in 0..<sweeps where bestCrossings > 0 && g.work < work {
+            for sweep in 0..<sweeps where mineCrossings > 0 && g.work < work {
                 let downward = sweep % 2 == 0
                 // `g.position` holds `current`'s places: `crossings` just set them.
                 let range: [Int] = downward ? Array(current.indices.dropFirst()) : Array(current.indices.dropLast().reversed())
                 for r in range {
                     for v in current[r] {
-                        let here = Double(g.position[v])
                         var ps: [Double] = []
                         for k in downward ? g.upStart[v]..<g.upStart[v + 1] : g.downStart[v]..<g.downStart[v + 1] {
                             ps.append(Double(g.position[downward ? g.upList[k] : g.downList[k]]))
                         }
-                        if ps.isEmpty {
-                            key[v] = (here, here, here)
-                        } else {
-                            ps.sort()
-                            let median = ps.count % 2 == 1 ? ps[ps.count / 2] : (ps[ps.count / 2 - 1] + ps[ps.count / 2]) / 2
-                            key[v] = (median, ps.reduce(0, +) / Double(ps.count), here)
-                        }
+                        guard !ps.isEmpty else { continue }
+                        ps.sort()
+                        let median = ps.count % 2 == 1 ? ps[ps.count / 2] : (ps[ps.count / 2 - 1] + ps[ps.count / 2]) / 2
+                        key[v] = (median, ps.reduce(0, +) / Double(ps.count), Double(g.position[v]))
                     }
-                    current[r].sort { key[$0] < key[$1] }
+                    // Nodes with no neighbour that way keep their places, as dot's do (a place in
+                    // this layer is not on the scale of the layer before's: sorted among the
+                    // others, a genome-scale model's many sources and sinks drifted to the ends of
+                    // their rows and dragged their edges across; 47,000 crossings to 20,000 on
+                    // iML1515); the others fill the remaining places in their medians' order.
+                    var moving: [Int] = [], places: [Int] = []
+                    for (k, v) in current[r].enumerated() where downward ? g.upStart[v] < g.upStart[v + 1] : g.downStart[v] < g.downStart[v + 1] {
+                        moving.append(v)
+                        places.append(k)
+                    }
+                    moving.sort { key[$0] < key[$1] }
+                    for (i, k) in places.enumerated() { current[r][k] = moving[i] }
                     for (k, v) in current[r].enumerated() { g.position[v] = k }
                 }
                 g.transpose(&current, equal: sweep % 2 == 1, limit: work)
                 c = g.crossings(current)
-                if c < bestCrossings {
-                    (best, bestCrossings) = (current, c)
+                if c < mineCrossings {
+                    (mine, mineCrossings) = (current, c)
                     stale = 0
                 } else {
                     stale += 1
                     if stale >= 6 { break }
                 }
             }
+            if mineCrossings < bestCrossings { (best, bestCrossings) = (mine, mineCrossings) }
         }
-        // Then sifting of the best, while it helps.
-        var current = best
-        for _ in 0..<4 where bestCrossings > 0 && g.work < work {
-            g.sift(&current, limit: work)
-            g.transpose(&current, limit: work)
-            let c = g.crossings(current)
-            guard c < bestCrossings else { break }
-            (best, bestCrossings) = (current, c)
-        }
+        (best, bestCrossings) = sifted(best, bestCrossings)
         layers = best
         trace("pathway layout: a part of \(links.count) links ordered, work \(g.work) of \(work)")
         return bestCrossings
