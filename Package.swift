@@ -40,6 +40,7 @@ let package = Package(
         .target(name: "CDigest", path: "Sources/CDigest"),
         .target(name: "Core", dependencies: ["CZlib", "CLibDeflate", "CDigest"]),
         .target(name: "Structure", dependencies: ["CZlib", "Core"]),
+        .target(name: "Density", dependencies: ["Core"]),
         // Pictures as pixels, with no GL: images, PNG and APNG, edge smoothing, depth effects.
         .target(name: "Imaging", dependencies: ["CPNGWriter", "CFrameWriter", "CVideoWriter", "CZlib", "Core"]),
         // The GL device: OSMesa, buffers, programs, the offscreen pass.
@@ -74,6 +75,7 @@ let package = Package(
         .testTarget(name: "CoreTests", dependencies: ["Core"]),
         .testTarget(name: "SceneTests", dependencies: ["Scene"]),
         .testTarget(name: "StructureTests", dependencies: ["Structure", "Core"]),
+        .testTarget(name: "DensityTests", dependencies: ["Density", "Core"]),
         .testTarget(name: "PathwayTests", dependencies: ["TestSupport", "PathwayModel", "Imaging", "Pathways", "Graphics", "Text", "Core"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "Structure", "Core"]),
         .testTarget(name: "GraphicsTests", dependencies: ["TestSupport", "Imaging", "Core", "Graphics"]),
