@@ -60,12 +60,12 @@ let package = Package(
                                                 .product(name: "Logging", package: "swift-log")]),
         // A WebSocket client of the live-session protocol, for the tests and `measure-live`, not the service.
         .target(name: "LiveClient"),
-        .target(name: "MoleculeView", dependencies: ["Imaging", "Structure", "Graphics", "Scene", "Text", "Core"]),
+        .target(name: "MoleculeView", dependencies: ["Imaging", "Structure", "Density", "Graphics", "Scene", "Text", "Core"]),
         .target(name: "Gestures", dependencies: ["Imaging", "MoleculeView", "Pathways", "PathwayModel", "Structure", "Graphics", "Scene", "Text", "Core"]),
         .target(name: "Thumbnails", dependencies: ["Imaging", "MoleculeView", "Structure", "Graphics", "Scene", "Text", "Core", "CMemory"]),
         .executableTarget(
             name: "molshot",
-            dependencies: ["Core", "Structure", "Library", "Pathways", "Service", "MoleculeView", "Graphics", "Imaging", "Scene", "Thumbnails", "Gestures", "CMemory", "LiveClient", "PathwayModel",
+            dependencies: ["Core", "Structure", "Density", "Library", "Pathways", "Service", "MoleculeView", "Graphics", "Imaging", "Scene", "Thumbnails", "Gestures", "CMemory", "LiveClient", "PathwayModel",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "NIOCore", package: "swift-nio")]
         ),

@@ -304,3 +304,46 @@ extension String {
         return String(s)
     }
 }
+
+/// A contour level: absolute (`0.02`), or in standard deviations above the mean (`1.5s`,
+/// `1.5sigma`, `1.5σ`), the crystallographer's and EMDB's way of saying it.
+public enum MapLevel: Sendable, Equatable, CustomStringConvertible {
+    case absolute(Double)
+    case sigma(Double)
+
+    public init?(_ text: String) {
+        var t = Substring(text.trimmingCharacters(in: .whitespaces).lowercased())
+        var sigma = false
+        for suffix in ["sigma", "σ", "s"] where t.hasSuffix(suffix) {
+            t = t.dropLast(suffix.count)
+            sigma = true
+            break
+        }
+        guard let v = Double(t), v.isFinite, abs(v) < 1e30 else { return nil }
+        self = sigma ? .sigma(v) : .absolute(v)
+    }
+
+    /// The level in the map's values.
+    public func value(in statistics: DensityMap.Statistics) -> Float {
+        switch self {
+        case .absolute(let v): return Float(v)
+        case .sigma(let s): return Float(statistics.mean + s * statistics.rms)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .absolute(let v): return "\(v)"
+        case .sigma(let s): return "\(s)σ"
+        }
+    }
+}
+
+extension DensityMap {
+    /// Whether `path` names a CCP4/MRC map by its extension (`.map`, `.mrc`, `.ccp4`, `.mrcs`, gzip or not).
+    public static func isMapPath(_ path: String) -> Bool {
+        var name = path.lowercased()
+        if name.hasSuffix(".gz") { name = String(name.dropLast(3)) }
+        return [".map", ".mrc", ".ccp4", ".mrcs"].contains { name.hasSuffix($0) }
+    }
+}

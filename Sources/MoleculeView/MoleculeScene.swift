@@ -54,6 +54,8 @@ public final class MoleculeScene {
     var visibility: SphereVisibility?
     /// The meshes (cartoons): vertices with their colors, and the triangles' indices.
     var meshes: [(vertices: VertexArray, colors: GPUBuffer, indices: IndexBuffer)] = []
+    /// Per mesh, whether its indices are lines (a map's mesh) rather than triangles.
+    var meshLines: [Bool] = []
 
     public static func packedColors(_ colors: [UInt32], opacity: Float = 1) -> [UInt32] {
         let alpha = UInt32((max(0, min(1, opacity)) * 255).rounded()) << 24

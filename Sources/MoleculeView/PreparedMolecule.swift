@@ -20,6 +20,8 @@ public struct PreparedMolecule: Sendable {
 
     private static let ids = Atomic<UInt64>(0)
 
+    static func nextID() -> UInt64 { ids.add(1, ordering: .relaxed).newValue }
+
     /// A camera fitted to the geometry's bounding sphere, looking down -z.
     public var fittedCamera: Camera {
         let bounds = geometry.boundingSphere()
@@ -227,5 +229,20 @@ public struct PreparedMolecule: Sendable {
         for a in atoms { let d = a.position - center; r2 = max(r2, (d * d).sum()) }
         let radius = max(r2.squareRoot(), 1)
         return 1.2 * request.zoom * Float(max(request.width, request.height)) / (2 * radius)
+    }
+}
+
+extension PreparedMolecule {
+    /// A picture of meshes alone (a density map without a model).
+    public init(meshes: [Mesh]) {
+        model = Model(number: 1)
+        bonds = []
+        geometry = MoleculeGeometry()
+        geometry.meshes = meshes
+        geometry.hasOwnColors = true
+        atomColors = []
+        shown = []
+        id = PreparedMolecule.nextID()
+        detailScale = nil
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Core
+import Density
 import Foundation
 import Graphics
 import MoleculeView
@@ -16,7 +17,7 @@ struct Render: ParsableCommand {
             """
     )
 
-    @Argument(help: "Structure file (PDB, PQR, mmCIF, SDF/MOL, MOL2, XYZ; plain or gzip), lib:ID or lib:NAME, or pdb:ID.")
+    @Argument(help: "Structure file (PDB, PQR, mmCIF, SDF/MOL, MOL2, XYZ; plain or gzip), lib:ID or lib:NAME, or pdb:ID; or a density map (CCP4/MRC).")
     var input: String
 
     @Option(name: [.short, .customLong("output")], help: "PNG file to write (repeatable); - writes to standard output.")
@@ -25,6 +26,8 @@ struct Render: ParsableCommand {
     @OptionGroup var picture: PictureOptions<RenderUse>
 
     @OptionGroup(title: "Figure options") var figure: AnnotationOptions
+
+    @OptionGroup(title: "Density maps") var maps: MapOptions
 
     func validate() throws {
         guard !outputs.isEmpty else { throw ValidationError("Give an output file with -o OUT.png.") }
@@ -42,9 +45,20 @@ struct Render: ParsableCommand {
         try CLIFailure.run {
             let request = try figure.applied(to: try picture.request())
             let rotations = try picture.rotations()
-            let structure = try request.molecule(try picture.input.source().load(input).structure, source: input)
-            let prepared = try PreparedMolecule(structure, mode: try request.singleMode(), request: request,
+            let (mapFile, structureFile) = maps.files(input: input)
+            var prepared: PreparedMolecule
+            if let structureFile {
+                let structure = try request.molecule(try picture.input.source().load(structureFile).structure, source: structureFile)
+                prepared = try PreparedMolecule(structure, mode: try request.singleMode(), request: request,
                                                 perception: try BondPerception.standard())
+            } else {
+                prepared = PreparedMolecule(meshes: [])
+            }
+            if let mapFile {
+                let map = try DensityMap.load(path: mapFile)
+                let mesh = try maps.look().mesh(map, model: structureFile == nil ? nil : prepared.model, atomColors: prepared.atomColors)
+                prepared.geometry.meshes.append(mesh)
+            }
             let renderer = try MoleculeRenderer()
             Molshot.keepUntilExit(renderer)
             for (i, output) in outputs.enumerated() {

@@ -1,0 +1,72 @@
+import Core
+import Density
+import Structure
+
+/// How a density map is drawn: its isosurface at a level, solid, as a mesh of lines (PyMOL's
+/// `isomesh`, the crystallographer's look) or see-through, in one colour, coloured by distance
+/// from the map's centre (EMDB's radial colouring), or by the nearest atom of a model (ChimeraX's
+/// `color zone`: each part of the map in its chain's colour).
+public struct MapLook: Sendable, Equatable {
+    public enum Style: String, Sendable, CaseIterable { case surface, mesh, transparent }
+    public enum Coloring: Sendable, Equatable {
+        case single(UInt32)
+        case radial
+        /// The nearest atom's colour within this many Å, else the single colour.
+        case zone(Double)
+    }
+
+    public var level: MapLevel = .sigma(1.5)
+    public var style: Style = .surface
+    public var coloring: Coloring = .single(MapLook.defaultColor)
+    /// ChimeraX's default colour for a map: light blue-violet.
+    public static let defaultColor: UInt32 = 0xB2B2FF
+    /// The mesh's colour where nothing else is asked for: PyMOL's `isomesh` blue.
+    public static let meshColor: UInt32 = 0x3366FF
+
+    public init() {}
+
+    /// The isosurface of `map` as a mesh to draw beside a molecule. `model` and `atomColors`
+    /// (one per atom) colour it by zone.
+    public func mesh(_ map: DensityMap, model: Model? = nil, atomColors: [UInt32] = []) -> Mesh {
+        let surface = Isosurface.make(map, level: level.value(in: map.statistics))
+        var mesh = Mesh(name: "map")
+        mesh.positions = surface.positions
+        mesh.normals = surface.normals
+        mesh.indices = surface.indices
+        mesh.opacity = style == .transparent ? 0.5 : 1
+        mesh.wireframe = style == .mesh
+        let fallback: UInt32
+        if case .single(let c) = coloring { fallback = c } else { fallback = style == .mesh ? MapLook.meshColor : MapLook.defaultColor }
+        switch coloring {
+        case .single:
+            mesh.colors = [UInt32](repeating: fallback, count: mesh.positions.count)
+        case .radial:
+            // Red at the centre through yellow, green and cyan to blue at the farthest point (ChimeraX's `color radial` palette).
+            let c = map.corners.reduce(SIMD3<Double>(repeating: 0), +) / 8
+            let centre = SIMD3<Float>(c)
+            let far = max(mesh.positions.map { ($0 - centre).length }.max() ?? 1, 1e-3)
+            let palette: [SIMD3<Float>] = [SIMD3(1, 0, 0), SIMD3(1, 1, 0), SIMD3(0, 1, 0), SIMD3(0, 1, 1), SIMD3(0, 0, 1)]
+            mesh.colors = mesh.positions.map { p in
+                let t = min(1, (p - centre).length / far) * Float(palette.count - 1)
+                let k = min(Int(t), palette.count - 2), f = t - Float(k)
+                let rgb = palette[k] * (1 - f) + palette[k + 1] * f
+                return UInt32(rgb.x * 255) << 16 | UInt32(rgb.y * 255) << 8 | UInt32(rgb.z * 255)
+            }
+        case .zone(let reach):
+            guard let model, !model.atoms.isEmpty, atomColors.count == model.atoms.count else {
+                mesh.colors = [UInt32](repeating: fallback, count: mesh.positions.count)
+                break
+            }
+            let positions = model.atoms.map(\.position)
+            let grid = CellGrid(positions: positions, cellSize: Float(max(reach, 1)))
+            mesh.colors = mesh.positions.map { p in
+                var best: (Int, Float)? = nil
+                grid.forEachPoint(near: p, positions, within: Float(reach)) { i, d in
+                    if best == nil || d < best!.1 { best = (i, d) }
+                }
+                return best.map { atomColors[$0.0] } ?? fallback
+            }
+        }
+        return mesh
+    }
+}
