@@ -1,11 +1,12 @@
 import ArgumentParser
+import Density
 import Foundation
 import Structure
 
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Describe structure files: title, method, resolution, models, atoms, chains, ligands, bonds.",
-        discussion: "Reads PDB, mmCIF, SDF/MOL, MOL2 and XYZ, plain or gzip. With several files and --json, prints one JSON object a line."
+        abstract: "Describe structure files: title, method, resolution, models, atoms, chains, ligands, bonds; or density maps: grid, cell, axes, statistics.",
+        discussion: "Reads PDB, mmCIF, SDF/MOL, MOL2 and XYZ, and CCP4/MRC maps, plain or gzip. With several files and --json, prints one JSON object a line."
     )
 
     @Argument(help: "Structure files, lib:ID or lib:NAME, or pdb:ID.")
@@ -52,6 +53,17 @@ struct Info: ParsableCommand {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         for (index, file) in files.enumerated() {
             do {
+                if DensityMap.isMapPath(file) {
+                    let map = try DensityMap.load(path: file)
+                    if json {
+                        print(String(decoding: try JSONSerialization.data(withJSONObject: Info.mapSummary(map, file: file),
+                                                                          options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self))
+                    } else {
+                        if index > 0 { print("") }
+                        print(Info.mapText(map, file: file))
+                    }
+                    continue
+                }
                 var structure = try source.load(file).structure
                 // The file as it is, unless an assembly is asked for (its list is part of what is shown).
                 if input.assembly != nil { structure = try structure.applying(try input.assemblyChoice(), source: file) }
@@ -105,5 +117,45 @@ struct Info: ParsableCommand {
             }
         }
         if failed > 0 { throw ExitCode(failed) }
+    }
+}
+
+extension Info {
+    /// A map's header and statistics, as `molshot info MAP --json` prints them.
+    static func mapSummary(_ map: DensityMap, file: String) -> [String: Any] {
+        let h = map.header
+        func triple(_ v: SIMD3<Int>) -> [Int] { [v.x, v.y, v.z] }
+        func length(_ v: SIMD3<Double>) -> Double { (v * v).sum().squareRoot() }
+        return [
+            "file": file,
+            "kind": "density map",
+            "mode": h.mode,
+            "grid": triple(h.counts),
+            "size": triple(map.size),
+            "start": triple(h.starts),
+            "sampling": triple(h.sampling),
+            "axes": triple(h.axes),
+            "cell": ["a": h.cell.lengths.x, "b": h.cell.lengths.y, "c": h.cell.lengths.z,
+                     "alpha": h.cell.angles.x, "beta": h.cell.angles.y, "gamma": h.cell.angles.z],
+            "voxel": [length(map.steps.x), length(map.steps.y), length(map.steps.z)],
+            "origin": [map.origin.x, map.origin.y, map.origin.z],
+            "spaceGroup": h.spaceGroup,
+            "byteOrder": h.bigEndian ? "big-endian" : "little-endian",
+            "statistics": ["min": map.statistics.minimum, "max": map.statistics.maximum, "mean": map.statistics.mean, "rms": map.statistics.rms],
+            "header": ["min": h.minimum, "max": h.maximum, "mean": h.mean, "rms": h.rms],
+            "labels": h.labels,
+        ]
+    }
+
+    static func mapText(_ map: DensityMap, file: String) -> String {
+        let h = map.header, s = map.statistics
+        func f(_ v: Double) -> String { String(format: "%.6g", v) }
+        let voxel = [map.steps.x, map.steps.y, map.steps.z].map { f(($0 * $0).sum().squareRoot()) }.joined(separator: " x ")
+        return """
+            \(file): density map, mode \(h.mode), \(map.size.x) x \(map.size.y) x \(map.size.z) grid points (X, Y, Z; stored in axis order \(h.axes.x), \(h.axes.y), \(h.axes.z))
+            cell \(f(h.cell.lengths.x)) \(f(h.cell.lengths.y)) \(f(h.cell.lengths.z)) Å, \(f(h.cell.angles.x)) \(f(h.cell.angles.y)) \(f(h.cell.angles.z))°, sampled \(h.sampling.x) x \(h.sampling.y) x \(h.sampling.z); voxel \(voxel) Å; space group \(h.spaceGroup)
+            origin \(f(map.origin.x)), \(f(map.origin.y)), \(f(map.origin.z)) Å (start \(h.starts.x), \(h.starts.y), \(h.starts.z))
+            values: min \(f(s.minimum)), max \(f(s.maximum)), mean \(f(s.mean)), rms \(f(s.rms))
+            """
     }
 }

@@ -80,6 +80,13 @@ final class DensityMapTests: XCTestCase {
         XCTAssertEqual(micro.steps.z.x, 33.03 / 72 * cos(beta), accuracy: 1e-4)
         XCTAssertEqual(micro.steps.z.z, 33.03 / 72 * sin(beta), accuracy: 1e-4)
         XCTAssertEqual(micro.steps.y.y, 4.71 / 12, accuracy: 1e-6)
+        // gemmi's `get_position` after `setup`: 5i55's first point and the one a step along x and z from it.
+        let tiny = try load("5i55_tiny.ccp4")
+        for (a, b) in zip([tiny.origin.x, tiny.origin.y, tiny.origin.z], [-11.3359, 21.875, 18.3615]) { XCTAssertEqual(a, b, accuracy: 1e-4) }
+        let next = tiny.position(SIMD3(1, 0, 1))
+        for (a, b) in zip([next.x, next.y, next.z], [-11.0303, 21.875, 18.8205]) { XCTAssertEqual(a, b, accuracy: 1e-4) }
+        XCTAssertEqual(micro.origin.x, -9.41325, accuracy: 1e-4)
+        XCTAssertEqual(micro.origin.y, -4.71, accuracy: 1e-4)
         let mode0 = try load("mrcfile_mode0.mrc")
         XCTAssertEqual(mode0.origin, SIMD3(10, 20, 30))
         XCTAssertEqual(mode0.steps.y.y, 11.4, accuracy: 1e-5)

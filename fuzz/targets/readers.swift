@@ -3,12 +3,13 @@
 // BinaryCIF; assembly reads whatever the bytes are and builds every assembly they declare)
 // perceive the first model's bonds and find its hetero residues' interactions; pathway formats (pathway: told apart by content; comp and
 // celldesigner: the same reader, seeded with SBML comp and CellDesigner files) work out the
-// map's extent; catalog reads a combination catalog (JSON) and looks up each of its entries.
+// map's extent; catalog reads a combination catalog (JSON) and looks up each of its entries; map
+// reads a CCP4/MRC density map (at most 2 million voxels) and contours it at 1 sigma.
 // Any error thrown is fine; a crash, a leak or a hang is not.
 import Foundation
 
 enum Target: String, CaseIterable {
-    case pdb, mmcif, sdf, mol2, xyz, pqr, gzip, bcif, assembly, pathway, comp, celldesigner, catalog
+    case pdb, mmcif, sdf, mol2, xyz, pqr, gzip, bcif, assembly, pathway, comp, celldesigner, catalog, map
 }
 
 let target: Target = {
@@ -44,6 +45,11 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let bytes = Data(UnsafeBufferPointer(start: data, count: size))
         if let catalog = try? CombinationCatalog(data: bytes, source: URL(fileURLWithPath: "/fuzz/catalog.json")) {
             for entry in catalog.entries { _ = catalog.entry(for: entry.parts) }
+        }
+    case .map:
+        if let map = try? DensityMap.parse(Array(UnsafeBufferPointer(start: data, count: size)), file: "fuzz.map",
+                                           limits: DensityLimits(maxVoxels: 2_000_000)) {
+            _ = Isosurface.make(map, level: MapLevel.sigma(1).value(in: map.statistics)).area
         }
     case .pathway, .comp, .celldesigner:
         if let map = try? PathwayFile.parse(Data(UnsafeBufferPointer(start: data, count: size)), file: "/fuzz/map") { _ = map.bounds }
