@@ -1,0 +1,95 @@
+import Foundation
+import Imaging
+import TestSupport
+import XCTest
+
+/// `molshot info` and `molshot render` on density maps, as a user runs them.
+final class MapCommandTests: GLTestCase {
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-maps-\(UUID().uuidString)")
+
+    override func setUpWithError() throws {
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: scratch)
+    }
+
+    /// The header and statistics as gemmi (header words) and numpy (`mean`, `std`) give them.
+    func testInfoJSONOfAMap() throws {
+        let run = try MolshotBinary.run(["info", "--json", "Tests/Fixtures/maps/emd_3001.map.gz"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(json["grid"] as? [Int], [73, 43, 25])
+        XCTAssertEqual(json["size"] as? [Int], [43, 25, 73])
+        XCTAssertEqual(json["axes"] as? [Int], [3, 1, 2])
+        XCTAssertEqual(json["start"] as? [Int], [0, -21, -12])
+        XCTAssertEqual(json["spaceGroup"] as? Int, 4)
+        let cell = try XCTUnwrap(json["cell"] as? [String: Double])
+        XCTAssertEqual(cell["beta"] ?? 0, 94.326, accuracy: 1e-3)
+        let stats = try XCTUnwrap(json["statistics"] as? [String: Double])
+        XCTAssertEqual(stats["rms"] ?? 0, 0.157057221, accuracy: 1e-8)
+        XCTAssertEqual(stats["mean"] ?? 0, 0.000532966682, accuracy: 1e-10)
+    }
+
+    func pixels(_ arguments: [String], where keep: (UInt8, UInt8, UInt8) -> Bool) throws -> Int {
+        let out = scratch.appendingPathComponent("\(UUID().uuidString).png").path
+        let r = try MolshotBinary.run(["render"] + arguments + ["-o", out, "--size", "200"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let image = try PNGDecoder.read(out)
+        var n = 0
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let p = image.pixel(x, y)
+                if keep(p.r, p.g, p.b) { n += 1 }
+            }
+        }
+        return n
+    }
+
+    static func blue(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Bool { b > 100 && Int(b) > Int(r) + 30 && Int(b) > Int(g) + 30 }
+
+    /// EMD-3197 at 1 sigma: a solid surface in ChimeraX's map colour fills much of the picture;
+    /// the same level as a mesh is lines, a fraction of those pixels, in PyMOL's mesh blue.
+    func testAMapIsDrawnAsASurfaceOrAMesh() throws {
+        let surface = try pixels(["Tests/Fixtures/maps/EMD-3197.map", "--level", "1s"], where: Self.blue)
+        let mesh = try pixels(["Tests/Fixtures/maps/EMD-3197.map", "--level", "1s", "--map-style", "mesh"], where: Self.blue)
+        XCTAssertGreaterThan(surface, 8000, "the surface fills the picture")
+        XCTAssertGreaterThan(mesh, 300, "the mesh's lines are drawn")
+        XCTAssertLessThan(mesh, surface * 3 / 4, "a mesh, not a surface")
+        // A level above the map's maximum draws nothing.
+        XCTAssertEqual(try pixels(["Tests/Fixtures/maps/EMD-3197.map", "--level", "100"], where: Self.blue), 0)
+    }
+
+    /// A map with its model: the map in red (asked for) and the model's cartoon in its chain
+    /// colour, both in one picture.
+    func testAMapWithItsModel() throws {
+        let red = try pixels(["Tests/Fixtures/maps/5i55_tiny.ccp4", "--model", "Tests/Fixtures/maps/5i55.cif", "--level", "1s", "--map-color", "red",
+                              "--map-style", "transparent"], where: { r, g, b in r > 150 && Int(r) > Int(g) + 60 && Int(r) > Int(b) + 60 })
+        XCTAssertGreaterThan(red, 100, "the map drawn")
+        let both = try pixels(["Tests/Fixtures/maps/5i55_tiny.ccp4", "--model", "Tests/Fixtures/maps/5i55.cif", "--level", "1s"],
+                              where: { r, g, b in !(r > 240 && g > 240 && b > 240) })
+        let alone = try pixels(["Tests/Fixtures/maps/5i55_tiny.ccp4", "--level", "1s"], where: { r, g, b in !(r > 240 && g > 240 && b > 240) })
+        XCTAssertNotEqual(both, alone, "the model changes the picture")
+    }
+
+    /// A truncated map and a map with an impossible mode: one clear error naming the file, exit 1.
+    func testHostileMapsAreRefused() throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: "Tests/Fixtures/maps/EMD-3197.map", relativeTo: InfoCommandTests.root))
+        let truncated = scratch.appendingPathComponent("truncated.map")
+        try bytes.prefix(5000).write(to: truncated)
+        var r = try MolshotBinary.run(["render", truncated.path, "-o", scratch.appendingPathComponent("t.png").path])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains("\(truncated.path): truncated"), r.stderr)
+        var mode = [UInt8](bytes)
+        mode[12] = 99
+        let bad = scratch.appendingPathComponent("mode.map")
+        try Data(mode).write(to: bad)
+        r = try MolshotBinary.run(["info", bad.path])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains("\(bad.path): mode 99"), r.stderr)
+        r = try MolshotBinary.run(["render", "Tests/Fixtures/maps/EMD-3197.map", "--level", "lots", "-o", scratch.appendingPathComponent("l.png").path])
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertTrue(r.stderr.contains("--level lots"), r.stderr)
+    }
+}
