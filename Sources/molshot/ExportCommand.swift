@@ -1,4 +1,5 @@
 import ArgumentParser
+import Density
 import Core
 import Foundation
 import Graphics
@@ -42,6 +43,8 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "How finely spheres and cylinders are cut: low (12-vertex spheres, 6-sided bonds), medium (42, 10), high (162, 16); auto: medium up to 10,000 atoms and bonds, low past it.")
     var detail: String = "auto"
     @Option(help: "Only these chains (comma separated), as combination building combines them.") var parts: String?
+    @Option(help: ArgumentHelp("A density map's isosurface (the input a CCP4/MRC map): its level, in standard deviations above the mean (1.5s) or absolute (0.02).",
+                               valueName: "LEVEL")) var level = "1.5s"
     @OptionGroup var inputOptions: InputOptions
 
     func request() throws -> RenderRequest {
@@ -74,6 +77,20 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         try CLIFailure.run {
+            if DensityMap.isMapPath(input) {
+                // A map: its isosurface over the map's stored block, in Å.
+                guard let format = MeshFormat(path: output) else {
+                    throw RequestError(field: "output", "a map's isosurface is written as .glb, .gltf, .dae, .obj or .stl")
+                }
+                guard let level = MapLevel(level) else { throw RequestError(field: "level", "give a number (0.02) or standard deviations (1.5s)") }
+                let map = try DensityMap.load(path: input)
+                var look = MapLook()
+                look.level = level
+                let mesh = look.mesh(map)
+                try format.write([mesh], path: output)
+                FileHandle.standardError.write(Data("molshot: wrote \(output): the isosurface at \(level.value(in: map.statistics)) (\(level)), \(mesh.positions.count) vertices, \(mesh.triangleCount) triangles\n".utf8))
+                return
+            }
             var request = try request()
             request.assembly = try inputOptions.assemblyChoice()
             var structure = try request.molecule(try inputOptions.source().load(input).structure, source: input)

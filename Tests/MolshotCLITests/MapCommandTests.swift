@@ -73,6 +73,30 @@ final class MapCommandTests: GLTestCase {
         XCTAssertNotEqual(both, alone, "the model changes the picture")
     }
 
+    /// `molshot export MAP --level 1s -o x.obj`: the isosurface over the stored block, as many
+    /// triangles as scikit-image's `marching_cubes` makes on the same grid (4,332) and its area
+    /// within 2% of that mesh's (211,827 Å²).
+    func testAMapsIsosurfaceIsExported() throws {
+        let out = scratch.appendingPathComponent("emd.obj").path
+        let r = try MolshotBinary.run(["export", "Tests/Fixtures/maps/EMD-3197.map", "--level", "1s", "-o", out])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        var vertices: [SIMD3<Double>] = [], area = 0.0, triangles = 0
+        for line in try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n") {
+            let f = line.split(separator: " ")
+            if f.first == "v" { vertices.append(SIMD3(Double(f[1])!, Double(f[2])!, Double(f[3])!)) }
+            if f.first == "f" {
+                let k = f.dropFirst().map { Int($0.split(separator: "/")[0])! - 1 }
+                let (a, b, c) = (vertices[k[0]], vertices[k[1]], vertices[k[2]])
+                let u = b - a, v = c - a
+                let n = SIMD3(u.y * v.z - u.z * v.y, u.z * v.x - u.x * v.z, u.x * v.y - u.y * v.x)
+                area += (n * n).sum().squareRoot() / 2
+                triangles += 1
+            }
+        }
+        XCTAssertEqual(triangles, 4332)
+        XCTAssertEqual(area, 211_827, accuracy: 211_827 * 0.02)
+    }
+
     /// A truncated map and a map with an impossible mode: one clear error naming the file, exit 1.
     func testHostileMapsAreRefused() throws {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: "Tests/Fixtures/maps/EMD-3197.map", relativeTo: InfoCommandTests.root))
