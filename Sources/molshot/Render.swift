@@ -43,11 +43,13 @@ struct Render: ParsableCommand {
 
     func run() throws {
         try CLIFailure.run {
-            let request = try figure.applied(to: try picture.request())
+            var request = try figure.applied(to: try picture.request())
             let rotations = try picture.rotations()
             let (mapFile, structureFile) = maps.files(input: input)
             var prepared: PreparedMolecule
             if let structureFile {
+                // A map lies over the deposited coordinates: its model drawn as deposited unless an assembly is asked for.
+                if mapFile != nil && picture.input.assembly == nil { request.assembly = .model }
                 let structure = try request.molecule(try picture.input.source().load(structureFile).structure, source: structureFile)
                 prepared = try PreparedMolecule(structure, mode: try request.singleMode(), request: request,
                                                 perception: try BondPerception.standard())
