@@ -73,19 +73,24 @@ public struct Isosurface: Sendable {
         if simd_dot(simd_cross(sx, sy), sz) < 0 {
             for t in stride(from: 0, to: surface.indices.count, by: 3) { surface.indices.swapAt(t + 1, t + 2) }
         }
-        surface.normals = [SIMD3<Float>](repeating: .zero, count: surface.positions.count)
-        for t in stride(from: 0, to: surface.indices.count, by: 3) {
-            let i = Int(surface.indices[t]), j = Int(surface.indices[t + 1]), k = Int(surface.indices[t + 2])
-            let n = simd_cross(surface.positions[j] - surface.positions[i], surface.positions[k] - surface.positions[i])
-            surface.normals[i] += n
-            surface.normals[j] += n
-            surface.normals[k] += n
+        surface.normals = Isosurface.areaWeightedNormals(surface.positions, surface.indices)
+        return surface
+    }
+
+    /// Each vertex's normal: the faces' around it, weighted by their area (a vertex in no face: +z).
+    public static func areaWeightedNormals(_ positions: [SIMD3<Float>], _ indices: [UInt32]) -> [SIMD3<Float>] {
+        var normals = [SIMD3<Float>](repeating: .zero, count: positions.count)
+        for t in stride(from: 0, to: indices.count - 2, by: 3) {
+            let i = Int(indices[t]), j = Int(indices[t + 1]), k = Int(indices[t + 2])
+            let n = simd_cross(positions[j] - positions[i], positions[k] - positions[i])
+            normals[i] += n
+            normals[j] += n
+            normals[k] += n
         }
-        surface.normals = surface.normals.map { n in
+        return normals.map { n in
             let l = (n * n).sum().squareRoot()
             return l > 0 ? n / l : SIMD3(0, 0, 1)
         }
-        return surface
     }
 
     /// Area (Å²) of the triangles.

@@ -1,4 +1,5 @@
 import Core
+import Density
 import Foundation
 import Scene
 import Structure
@@ -311,15 +312,7 @@ public struct Surface: Representation {
 
     /// Normals: the faces' around each vertex, weighted by their area.
     static func computeNormals(_ mesh: inout Mesh) {
-        mesh.normals = [SIMD3<Float>](repeating: .zero, count: mesh.positions.count)
-        for t in stride(from: 0, to: mesh.indices.count, by: 3) {
-            let i = Int(mesh.indices[t]), j = Int(mesh.indices[t + 1]), k = Int(mesh.indices[t + 2])
-            let n = cross(mesh.positions[j] - mesh.positions[i], mesh.positions[k] - mesh.positions[i])
-            mesh.normals[i] += n
-            mesh.normals[j] += n
-            mesh.normals[k] += n
-        }
-        mesh.normals = mesh.normals.map { length($0) > 0 ? normalize($0) : SIMD3(0, 0, 1) }
+        mesh.normals = Isosurface.areaWeightedNormals(mesh.positions, mesh.indices)
     }
 }
 

@@ -17,18 +17,7 @@ final class DefaultPictureTests: GLTestCase {
 
     /// Pixels of `file`'s default picture that `keep` accepts.
     func count(_ file: String, _ options: [String] = [], where keep: (UInt8, UInt8, UInt8) -> Bool) throws -> Int {
-        let out = scratch.appendingPathComponent("\(UUID().uuidString).png").path
-        let r = try MolshotBinary.run(["render", file, "-o", out, "--size", "200"] + options)
-        XCTAssertEqual(r.status, 0, r.stderr)
-        let image = try PNGDecoder.read(out)
-        var n = 0
-        for y in 0..<image.height {
-            for x in 0..<image.width {
-                let p = image.pixel(x, y)
-                if keep(p.r, p.g, p.b) { n += 1 }
-            }
-        }
-        return n
+        try MolshotBinary.renderedPixels([file, "--size", "200"] + options, output: scratch.appendingPathComponent("\(UUID().uuidString).png").path, where: keep)
     }
 
     static func green(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Bool { g > 120 && Int(g) > Int(r) + 60 && Int(g) > Int(b) + 60 }

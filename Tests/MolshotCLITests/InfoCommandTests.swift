@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import TestSupport
 import XCTest
 
@@ -26,6 +27,25 @@ enum MolshotBinary {
         process.waitUntilExit()
         return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
                    stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+extension MolshotBinary {
+    /// `molshot render` with `arguments`, writing `output`; the status must be 0. The pixels of
+    /// the picture whose colour `keep` accepts.
+    static func renderedPixels(_ arguments: [String], output: String, where keep: (UInt8, UInt8, UInt8) -> Bool,
+                               file: StaticString = #filePath, line: UInt = #line) throws -> Int {
+        let r = try run(["render"] + arguments + ["-o", output])
+        XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)
+        let image = try PNGDecoder.read(output)
+        var n = 0
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let p = image.pixel(x, y)
+                if keep(p.r, p.g, p.b) { n += 1 }
+            }
+        }
+        return n
     }
 }
 
