@@ -347,3 +347,76 @@ extension DensityMap {
         return [".map", ".mrc", ".ccp4", ".mrcs"].contains { name.hasSuffix($0) }
     }
 }
+
+extension DensityMap {
+    /// Whether the stored block holds the whole cell along each axis (a crystallographic map
+    /// over its unit cell: values anywhere follow by periodicity).
+    public var coversCell: [Bool] { (0..<3).map { size[$0] >= header.sampling[$0] } }
+
+    /// Grid coordinates (in steps from the block's first point, fractions allowed) of a point in space.
+    public func gridCoordinates(_ p: SIMD3<Double>) -> SIMD3<Double> {
+        // Solve steps.x * g.x + steps.y * g.y + steps.z * g.z = p - origin (Cramer's rule).
+        let (a, b, c) = (steps.x, steps.y, steps.z)
+        func det(_ u: SIMD3<Double>, _ v: SIMD3<Double>, _ w: SIMD3<Double>) -> Double {
+            u.x * (v.y * w.z - v.z * w.y) - u.y * (v.x * w.z - v.z * w.x) + u.z * (v.x * w.y - v.y * w.x)
+        }
+        let d = det(a, b, c), r = p - origin
+        return SIMD3(det(r, b, c) / d, det(a, r, c) / d, det(a, b, r) / d)
+    }
+
+    /// The part of the map over the box from `lo` to `hi` (Å): along an axis where the block holds
+    /// the whole cell, values wrap round it (the density of a symmetry-free P1 expansion, as
+    /// Coot and PyMOL show a crystallographic map anywhere); along others, the box is cut to the
+    /// block. Nil where nothing of the block is in the box. Refused past `limits.maxVoxels`.
+    public func region(from lo: SIMD3<Double>, to hi: SIMD3<Double>, file: String, limits: DensityLimits = .standard) throws -> DensityMap? {
+        var gLo = SIMD3<Double>(repeating: .infinity), gHi = SIMD3<Double>(repeating: -.infinity)
+        for c in 0..<8 {
+            let p = SIMD3(c & 1 == 0 ? lo.x : hi.x, c & 2 == 0 ? lo.y : hi.y, c & 4 == 0 ? lo.z : hi.z)
+            let g = gridCoordinates(p)
+            gLo = pointwiseMin(gLo, g)
+            gHi = pointwiseMax(gHi, g)
+        }
+        guard gLo.x.isFinite && gLo.y.isFinite && gLo.z.isFinite && gHi.x.isFinite && gHi.y.isFinite && gHi.z.isFinite else { return nil }
+        var first = SIMD3<Int>(0, 0, 0), count = SIMD3<Int>(0, 0, 0)
+        let wrap = coversCell
+        for k in 0..<3 {
+            var a = Int(max(-1e9, gLo[k].rounded(.down))), b = Int(min(1e9, gHi[k].rounded(.up)))
+            if !wrap[k] {
+                a = max(a, 0)
+                b = min(b, size[k] - 1)
+            }
+            guard b >= a else { return nil }
+            first[k] = a
+            count[k] = b - a + 1
+        }
+        let (plane, o1) = count.x.multipliedReportingOverflow(by: count.y)
+        let (voxels, o2) = plane.multipliedReportingOverflow(by: count.z)
+        guard !o1 && !o2 && voxels <= limits.maxVoxels else {
+            throw InputFileError(file: file, message: "the region asked for is \(count.x) x \(count.y) x \(count.z) grid points: more than the limit of \(limits.maxVoxels)")
+        }
+        var out = self
+        out.size = count
+        out.origin = position(SIMD3(Double(first.x), Double(first.y), Double(first.z)))
+        out.values = [Float](repeating: 0, count: voxels)
+        // Block point j is grid point start + j; the cell repeats every `sampling` points.
+        func wrapped(_ i: Int, _ k: Int) -> Int {
+            guard wrap[k] else { return i }
+            let n = header.sampling[k]
+            let m = i % n
+            return m < 0 ? m + n : m
+        }
+        var i = 0
+        for z in 0..<count.z {
+            let sz = wrapped(first.z + z, 2)
+            for y in 0..<count.y {
+                let sy = wrapped(first.y + y, 1)
+                let row = (sz * size.y + sy) * size.x
+                for x in 0..<count.x {
+                    out.values[i] = values[row + wrapped(first.x + x, 0)]
+                    i += 1
+                }
+            }
+        }
+        return out
+    }
+}

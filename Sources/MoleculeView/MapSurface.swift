@@ -27,12 +27,38 @@ public struct MapLook: Sendable, Equatable {
 
     /// The isosurface of `map` as a mesh to draw beside a molecule. `model` and `atomColors`
     /// (one per atom) colour it by zone.
-    public func mesh(_ map: DensityMap, model: Model? = nil, atomColors: [UInt32] = []) -> Mesh {
-        let surface = Isosurface.make(map, level: level.value(in: map.statistics))
+    /// `carve`: only the triangles whose corners all lie within `radius` of one of `points` (PyMOL's
+    /// `carve`, Coot's map around a ligand). Levels in sigma count in the whole map's statistics
+    /// (`statistics`), not the part drawn.
+    public func mesh(_ map: DensityMap, statistics: DensityMap.Statistics? = nil, model: Model? = nil, atomColors: [UInt32] = [],
+                     carve: (points: [SIMD3<Float>], radius: Float)? = nil) -> Mesh {
+        let surface = Isosurface.make(map, level: level.value(in: statistics ?? map.statistics))
         var mesh = Mesh(name: "map")
         mesh.positions = surface.positions
         mesh.normals = surface.normals
         mesh.indices = surface.indices
+        if let carve, carve.radius > 0 {
+            let grid = CellGrid(positions: carve.points, cellSize: max(carve.radius, 1))
+            let near = mesh.positions.map { grid.hasPoint(near: $0, carve.points, within: carve.radius) }
+            var kept: [UInt32] = []
+            for t in stride(from: 0, to: mesh.indices.count - 2, by: 3)
+            where near[Int(mesh.indices[t])] && near[Int(mesh.indices[t + 1])] && near[Int(mesh.indices[t + 2])] {
+                kept += [mesh.indices[t], mesh.indices[t + 1], mesh.indices[t + 2]]
+            }
+            // Only the vertices kept triangles use: the picture's extent is what is drawn.
+            var renumber = [Int32](repeating: -1, count: mesh.positions.count)
+            var positions: [SIMD3<Float>] = [], normals: [SIMD3<Float>] = []
+            mesh.indices = kept.map { i in
+                if renumber[Int(i)] < 0 {
+                    renumber[Int(i)] = Int32(positions.count)
+                    positions.append(mesh.positions[Int(i)])
+                    normals.append(mesh.normals[Int(i)])
+                }
+                return UInt32(renumber[Int(i)])
+            }
+            mesh.positions = positions
+            mesh.normals = normals
+        }
         mesh.opacity = style == .transparent ? 0.5 : 1
         mesh.wireframe = style == .mesh
         let fallback: UInt32

@@ -25,6 +25,19 @@ struct MapOptions: ParsableArguments {
                                valueName: "COLOR"))
     var mapColor: String?
 
+    @Option(help: ArgumentHelp("Draw only the map within --carve-radius of the atoms this selection takes (a ligand's density: resn HEM, ligand).",
+                               valueName: "EXPR"))
+    var carve: String?
+
+    @Option(help: ArgumentHelp("With --carve, how far from the atoms the map is kept, Å.", valueName: "Å"))
+    var carveRadius = 2.0
+
+    @Option(help: ArgumentHelp("Draw the map in a box around the atoms this selection takes, --box-margin beyond them.", valueName: "EXPR"))
+    var box: String?
+
+    @Option(help: ArgumentHelp("With --box, how far the box reaches beyond the atoms, Å.", valueName: "Å"))
+    var boxMargin = 5.0
+
     func look() throws -> MapLook {
         var look = MapLook()
         guard let level = MapLevel(self.level) else {
@@ -46,7 +59,53 @@ struct MapOptions: ParsableArguments {
         return look
     }
 
-    func validate() throws { _ = try look() }
+    func validate() throws {
+        _ = try look()
+        for (name, text) in [("carve", carve), ("box", box)] {
+            guard let text else { continue }
+            do { _ = try Selection(parsing: text) } catch { throw ValidationError("--\(name): \(error)") }
+        }
+        guard carveRadius > 0 && carveRadius <= 50 else { throw ValidationError("--carve-radius \(carveRadius): give a distance from 0 to 50 Å") }
+        guard boxMargin >= 0 && boxMargin <= 100 else { throw ValidationError("--box-margin \(boxMargin): give a distance from 0 to 100 Å") }
+        if (carve != nil || box != nil) && model == nil && map == nil {
+            throw ValidationError("--carve and --box select atoms of a model: give the map with its model (--model FILE, or a structure with --map FILE)")
+        }
+    }
+
+    /// The map's mesh for the picture: the whole stored block, or the part around the model (a
+    /// map over its whole cell, around every atom, 3 Å beyond), the box, or the carved region.
+    func mesh(mapFile: String, model: Model?, atomColors: [UInt32]) throws -> Mesh {
+        let map = try DensityMap.load(path: mapFile)
+        let look = try look()
+        var part: DensityMap? = map
+        var carved: (points: [SIMD3<Float>], radius: Float)? = nil
+        func atoms(_ expression: String, _ option: String) throws -> [SIMD3<Float>] {
+            guard let model else { return [] }
+            let picked = try Selection(parsing: expression).atoms(in: model).map { model.atoms[$0].position }
+            guard !picked.isEmpty else { throw RequestError(field: option, "\"\(expression)\" takes no atoms of the model") }
+            return picked
+        }
+        func around(_ points: [SIMD3<Float>], _ margin: Double) throws -> DensityMap? {
+            var lo = SIMD3<Double>(repeating: .infinity), hi = -lo
+            for p in points { lo = pointwiseMin(lo, SIMD3<Double>(p)); hi = pointwiseMax(hi, SIMD3<Double>(p)) }
+            return try map.region(from: lo - margin, to: hi + margin, file: mapFile)
+        }
+        if let carve {
+            let points = try atoms(carve, "carve")
+            carved = (points, Float(carveRadius))
+            part = try around(points, carveRadius + 1)
+        } else if let box {
+            part = try around(try atoms(box, "box"), boxMargin)
+        } else if let model, !model.atoms.isEmpty, !map.coversCell.contains(false) {
+            part = try around(model.atoms.map(\.position), 3)
+        }
+        guard let part else {
+            var empty = Mesh(name: "map")
+            empty.opacity = look.style == .transparent ? 0.5 : 1
+            return empty
+        }
+        return look.mesh(part, statistics: map.statistics, model: model, atomColors: atomColors, carve: carved)
+    }
 
     /// The map and the structure of a command's input: a map path as the input takes `--model`
     /// as its structure; a structure as the input takes `--map`.

@@ -57,9 +57,8 @@ struct Render: ParsableCommand {
                 prepared = PreparedMolecule(meshes: [])
             }
             if let mapFile {
-                let map = try DensityMap.load(path: mapFile)
-                let mesh = try maps.look().mesh(map, model: structureFile == nil ? nil : prepared.model, atomColors: prepared.atomColors)
-                prepared.geometry.meshes.append(mesh)
+                prepared.geometry.meshes.append(try maps.mesh(mapFile: mapFile, model: structureFile == nil ? nil : prepared.model,
+                                                              atomColors: prepared.atomColors))
             }
             let renderer = try MoleculeRenderer()
             Molshot.keepUntilExit(renderer)

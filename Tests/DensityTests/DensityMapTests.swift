@@ -159,6 +159,34 @@ final class DensityMapTests: XCTestCase {
         }
     }
 
+    /// A map over its whole unit cell (gemmi's 2mFo-DFc of 5wkd from its test MTZ, 90 x 8 x 30
+    /// over the C2 cell) read anywhere by periodicity: a region one cell along from the stored
+    /// block holds the block's values; a block that is not the whole cell is cut to itself.
+    func testRegionsWrapRoundTheCell() throws {
+        let map = try load("5wkd_2fofc.ccp4.gz")
+        XCTAssertEqual(map.coversCell, [true, true, true])
+        let a = map.steps.x * 90, b = map.steps.y * 8
+        let lo = map.position(SIMD3(2, 1, 3)), hi = map.position(SIMD3(6, 4, 8))
+        let shifted = try XCTUnwrap(try map.region(from: lo + a - 0.01, to: hi + a + b + 0.01, file: "5wkd"))
+        XCTAssertGreaterThanOrEqual(shifted.size.x, 5)
+        let g = shifted.gridCoordinates(map.position(SIMD3(3, 2, 4)) + a + b)
+        let (x, y, z) = (Int(g.x.rounded()), Int(g.y.rounded()), Int(g.z.rounded()))
+        XCTAssertEqual(shifted.values[(z * shifted.size.y + y) * shifted.size.x + x], value(map, 3, 2, 4), "a cell along x and y")
+        // EMD-3197's block is not its whole cell: a box reaching past it is cut to the block,
+        // one wholly outside it is nothing.
+        let emd = try load("EMD-3197.map")
+        XCTAssertEqual(emd.coversCell, [true, true, true], "20 points over a cell sampled 20 times: the whole cell")
+        let tiny = try load("5i55_tiny.ccp4")
+        XCTAssertEqual(tiny.coversCell, [false, false, false])
+        let cut = try XCTUnwrap(try tiny.region(from: tiny.origin - 100, to: tiny.origin + 1, file: "tiny"))
+        XCTAssertLessThan(cut.voxelCount, tiny.voxelCount)
+        XCTAssertNil(try tiny.region(from: tiny.origin - 100, to: tiny.origin - 50, file: "tiny"))
+        // A region past the voxel limit is refused before it is allocated.
+        XCTAssertThrowsError(try map.region(from: lo, to: lo + 10_000, file: "5wkd.map", limits: DensityLimits(maxVoxels: 1_000_000))) {
+            XCTAssertTrue("\($0)".contains("more than the limit"), "\($0)")
+        }
+    }
+
     // MARK: Hostile maps
 
     /// A header of our own making over `data` bytes, words set as given (little-endian).

@@ -62,6 +62,21 @@ final class MapCommandTests: GLTestCase {
         XCTAssertNotEqual(both, alone, "the model changes the picture")
     }
 
+    /// A crystallographic 2mFo-DFc map over its whole cell (gemmi's, from its test MTZ of 5wkd)
+    /// with the model: drawn around the model; carved to 1.6 Å of three residues (PyMOL's
+    /// `isomesh ..., carve=1.6`), a fraction of it, every line near those residues.
+    func testACrystallographicMapCarvedAroundResidues() throws {
+        let common = ["Tests/Fixtures/maps/5wkd_2fofc.ccp4.gz", "--model", "Tests/Fixtures/maps/5wkd.pdb", "--mode", "lines", "--map-style", "mesh", "--level", "1s"]
+        let whole = try pixels(common, where: Self.blue)
+        let carved = try pixels(common + ["--carve", "resi 302-304", "--carve-radius", "1.6"], where: Self.blue)
+        XCTAssertGreaterThan(whole, 2000)
+        XCTAssertGreaterThan(carved, 300)
+        XCTAssertLessThan(carved, whole * 2 / 3)
+        let none = try MolshotBinary.run(["render"] + common + ["--carve", "resi 999", "-o", scratch.appendingPathComponent("n.png").path])
+        XCTAssertEqual(none.status, 1)
+        XCTAssertTrue(none.stderr.contains("takes no atoms"), none.stderr)
+    }
+
     /// `molshot export MAP --level 1s -o x.obj`: the isosurface over the stored block, as many
     /// triangles as scikit-image's `marching_cubes` makes on the same grid (4,332) and its area
     /// within 2% of that mesh's (211,827 Å²).
