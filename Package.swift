@@ -52,7 +52,7 @@ let package = Package(
         // Pathway maps drawn: meshes, labels, pictures, tiles.
         .target(name: "Pathways", dependencies: ["PathwayModel", "Imaging", "Core", "Graphics", "Text"]),
         .target(name: "Text", dependencies: ["CFreeType", "Imaging", "Core"]),
-        .target(name: "Service", dependencies: ["Imaging", "CMemory", "Core", "Structure", "Library", "MoleculeView", "Pathways", "PathwayModel", "Graphics", "Gestures", "Thumbnails",
+        .target(name: "Service", dependencies: ["Imaging", "CMemory", "Core", "Structure", "Density", "Library", "MoleculeView", "Pathways", "PathwayModel", "Graphics", "Gestures", "Thumbnails",
                                                 .product(name: "Hummingbird", package: "hummingbird"),
                                                 .product(name: "HummingbirdCore", package: "hummingbird"),
                                                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

@@ -1,4 +1,5 @@
 import Core
+import Foundation
 import Density
 import Structure
 
@@ -24,6 +25,15 @@ public struct MapLook: Sendable, Equatable {
     public static let meshColor: UInt32 = 0x3366FF
 
     public init() {}
+
+    /// The colouring as its parameter value.
+    public var coloringText: String {
+        switch coloring {
+        case .single(let c): return "#" + String(format: "%06X", c)
+        case .radial: return "radial"
+        case .zone(let r): return "zone\(r)"
+        }
+    }
 
     /// The isosurface of `map` as a mesh to draw beside a molecule. `model` and `atomColors`
     /// (one per atom) colour it by zone.

@@ -1,4 +1,5 @@
 import Core
+import Density
 import Foundation
 import Imaging
 import Scene
@@ -75,6 +76,8 @@ public struct RenderRequest: Sendable, Equatable {
     public var occlusionMethod = OcclusionMethod.screen
     /// How see-through surfaces are: 0 opaque to 1 (PyMOL's `transparency`).
     public var transparency: Float = 0
+    /// How a density map is drawn, where there is one: its level, style and colouring.
+    public var map = MapLook()
     /// PNG compression level, 0 to 9.
     public var pngLevel = 1
     /// Input files larger than this once inflated are refused.
@@ -225,6 +228,7 @@ public struct RenderRequest: Sendable, Equatable {
         if occlusionMethod != .screen { line += " occlusion-method=\(occlusionMethod.rawValue)" }
         if pngLevel != 1 { line += " png=\(pngLevel)" }
         if transparency != 0 { line += " transparency=\(transparency)" }
+        if map != MapLook() { line += " map=\(map.level),\(map.style.rawValue),\(map.coloringText)" }
         if !shows.isEmpty { line += " show=" + shows.map(\.text).joined(separator: "|") }
         if assembly != .auto { line += " assembly=\(assembly)" }
         if let focus { line += " focus=\(focus.text)" }
@@ -401,6 +405,29 @@ public struct RenderRequest: Sendable, Equatable {
               + "(once per structure, from how many atoms surround each one: cheaper for large pictures and many views, coarser).",
               isFlag: false) { r, v throws(RequestError) in
             r.occlusionMethod = try choice(v, field: "occlusion-method")
+        },
+        Field(name: "level", help: "A density map's contour level: in standard deviations above its mean (1.5s, the default; 1.5sigma) "
+              + "or absolute (0.02).", isFlag: false) { r, v throws(RequestError) in
+            guard let level = MapLevel(v) else { throw RequestError(field: "level", "give a number (0.02) or a number of standard deviations (1.5s) (got \(Excerpt.of(v)))") }
+            r.map.level = level
+        },
+        Field(name: "map-style", help: "How a density map is drawn: surface (the default), mesh (lines, as PyMOL's isomesh) or transparent.",
+              isFlag: false) { r, v throws(RequestError) in
+            guard let style = MapLook.Style(rawValue: v.lowercased()) else { throw RequestError(field: "map-style", "give surface, mesh or transparent (got \(Excerpt.of(v)))") }
+            let wasDefault = r.map.coloring == .single(r.map.style == .mesh ? MapLook.meshColor : MapLook.defaultColor)
+            r.map.style = style
+            if wasDefault { r.map.coloring = .single(style == .mesh ? MapLook.meshColor : MapLook.defaultColor) }
+        },
+        Field(name: "map-color", help: "A density map's colour: a name or #RRGGBB, radial (by distance from its centre, as EMDB's pictures), "
+              + "or zone (each part in the colour of the model's nearest atom within 5 Å, as ChimeraX's color zone).",
+              isFlag: false) { r, v throws(RequestError) in
+            switch v.lowercased() {
+            case "radial": r.map.coloring = .radial
+            case "zone": r.map.coloring = .zone(5)
+            default:
+                guard let c = Color(parsing: v) else { throw RequestError(field: "map-color", "give a colour name, #RRGGBB, radial or zone (got \(Excerpt.of(v)))") }
+                r.map.coloring = .single(c.rgb)
+            }
         },
         Field(name: "transparency", help: "How see-through surfaces are, 0 (opaque, the default) to 1, as PyMOL's transparency "
               + "setting: what lies inside (a cartoon, a ligand) shows through.", isFlag: false) { r, v throws(RequestError) in

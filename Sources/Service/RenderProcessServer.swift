@@ -1,5 +1,6 @@
 import CMemory
 import Core
+import Density
 import Foundation
 import Gestures
 import Graphics
@@ -70,10 +71,21 @@ struct PictureLimits: Sendable {
 
     /// `subject` read, checked and made ready to draw as `view` asks.
     func picture(_ subject: ImageSubject, _ view: RenderRequest, perception: BondPerception) throws -> (MoleculePicture, atoms: Int) {
+        // An uploaded density map (CCP4/MRC, by its name or its header's "MAP "): its isosurface as `view.map` asks.
+        if case .upload(let bytes, let name) = subject, DensityMap.isMapPath(name) || DensityMap.looksLikeMap(bytes) {
+            var inflated = bytes
+            if bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B { inflated = try FileInput.inflate(bytes, source: name, limit: maxBytes) }
+            let map = try DensityMap.parse(inflated, file: name, limits: DensityLimits(maxVoxels: PictureLimits.mapVoxels, maxBytes: maxBytes))
+            let prepared = PreparedMolecule(meshes: [view.map.mesh(map)])
+            return (MoleculePicture(prepared, request: view), 0)
+        }
         let structure = try molecule(try load(subject, altloc: view.altloc), view)
         return (try MoleculePicture(structure, mode: try view.singleMode(), request: view, perception: perception),
                 structure.models.first?.atoms.count ?? 0)
     }
+
+    /// Voxels of an uploaded map the service contours (256 MB of values).
+    static let mapVoxels = 64 << 20
 
     /// Atoms past which memory is given back to the system after a picture.
     static let largeStructure = 200_000

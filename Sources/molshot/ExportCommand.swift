@@ -43,7 +43,7 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "How finely spheres and cylinders are cut: low (12-vertex spheres, 6-sided bonds), medium (42, 10), high (162, 16); auto: medium up to 10,000 atoms and bonds, low past it.")
     var detail: String = "auto"
     @Option(help: "Only these chains (comma separated), as combination building combines them.") var parts: String?
-    @Option(help: ArgumentHelp("A density map's isosurface (the input a CCP4/MRC map): its level, in standard deviations above the mean (1.5s) or absolute (0.02).",
+    @Option(help: ArgumentHelp("With a density map as the input (CCP4/MRC), its isosurface is written. " + RenderRequest.help("level"),
                                valueName: "LEVEL")) var level = "1.5s"
     @OptionGroup var inputOptions: InputOptions
 
@@ -82,10 +82,10 @@ struct ExportCommand: ParsableCommand {
                 guard let format = MeshFormat(path: output) else {
                     throw RequestError(field: "output", "a map's isosurface is written as .glb, .gltf, .dae, .obj or .stl")
                 }
-                guard let level = MapLevel(level) else { throw RequestError(field: "level", "give a number (0.02) or standard deviations (1.5s)") }
+                var look = RenderRequest().map
+                look.level = try RenderRequest([("level", level)]).map.level
+                let level = look.level
                 let map = try DensityMap.load(path: input)
-                var look = MapLook()
-                look.level = level
                 let mesh = look.mesh(map)
                 try format.write([mesh], path: output)
                 FileHandle.standardError.write(Data("molshot: wrote \(output): the isosurface at \(level.value(in: map.statistics)) (\(level)), \(mesh.positions.count) vertices, \(mesh.triangleCount) triangles\n".utf8))

@@ -13,17 +13,9 @@ struct MapOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With a map as the input, a model drawn with it (any structure file).", valueName: "FILE"))
     var model: String?
 
-    @Option(help: ArgumentHelp("The map's contour level: in standard deviations above its mean (1.5s, 1.5sigma) or absolute (0.02).",
-                               valueName: "LEVEL"))
-    var level = "1.5s"
-
-    @Option(help: ArgumentHelp("How the map is drawn: surface, mesh (lines, as PyMOL's isomesh) or transparent.", valueName: "STYLE"))
-    var mapStyle = "surface"
-
-    @Option(help: ArgumentHelp("The map's colour: a name or #RRGGBB, radial (by distance from its centre, as EMDB's pictures), "
-                               + "or zone (each part in the colour of the nearest atom of the model within 5 Å, as ChimeraX's color zone).",
-                               valueName: "COLOR"))
-    var mapColor: String?
+    @Option(help: ArgumentHelp(RenderRequest.help("level"), valueName: "LEVEL")) var level: String?
+    @Option(help: ArgumentHelp(RenderRequest.help("map-style"), valueName: "STYLE")) var mapStyle: String?
+    @Option(help: ArgumentHelp(RenderRequest.help("map-color"), valueName: "COLOR")) var mapColor: String?
 
     @Option(help: ArgumentHelp("Draw only the map within --carve-radius of the atoms this selection takes (a ligand's density: resn HEM, ligand).",
                                valueName: "EXPR"))
@@ -38,29 +30,17 @@ struct MapOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With --box, how far the box reaches beyond the atoms, Å.", valueName: "Å"))
     var boxMargin = 5.0
 
-    func look() throws -> MapLook {
-        var look = MapLook()
-        guard let level = MapLevel(self.level) else {
-            throw ValidationError("--level \(self.level): give a number (0.02) or a number of standard deviations (1.5s)")
-        }
-        look.level = level
-        guard let style = MapLook.Style(rawValue: mapStyle.lowercased()) else {
-            throw ValidationError("--map-style \(mapStyle): give surface, mesh or transparent")
-        }
-        look.style = style
-        switch mapColor?.lowercased() {
-        case nil: look.coloring = .single(style == .mesh ? MapLook.meshColor : MapLook.defaultColor)
-        case "radial": look.coloring = .radial
-        case "zone": look.coloring = .zone(5)
-        case let text?:
-            guard let c = Color(parsing: text) else { throw ValidationError("--map-color \(text): give a colour name, #RRGGBB, radial or zone") }
-            look.coloring = .single(c.rgb)
-        }
-        return look
+    /// The request with the map's level, style and colour set.
+    func applied(to request: RenderRequest) throws(RequestError) -> RenderRequest {
+        var r = request
+        if let level { try r.set("level", level) }
+        if let mapStyle { try r.set("map-style", mapStyle) }
+        if let mapColor { try r.set("map-color", mapColor) }
+        return r
     }
 
     func validate() throws {
-        _ = try look()
+        do { _ = try applied(to: RenderRequest()) } catch { throw ValidationError(CLIFailure.message(error)) }
         for (name, text) in [("carve", carve), ("box", box)] {
             guard let text else { continue }
             do { _ = try Selection(parsing: text) } catch { throw ValidationError("--\(name): \(error)") }
@@ -74,9 +54,8 @@ struct MapOptions: ParsableArguments {
 
     /// The map's mesh for the picture: the whole stored block, or the part around the model (a
     /// map over its whole cell, around every atom, 3 Å beyond), the box, or the carved region.
-    func mesh(mapFile: String, model: Model?, atomColors: [UInt32]) throws -> Mesh {
+    func mesh(mapFile: String, look: MapLook, model: Model?, atomColors: [UInt32]) throws -> Mesh {
         let map = try DensityMap.load(path: mapFile)
-        let look = try look()
         var part: DensityMap? = map
         var carved: (points: [SIMD3<Float>], radius: Float)? = nil
         func atoms(_ expression: String, _ option: String) throws -> [SIMD3<Float>] {

@@ -43,7 +43,7 @@ struct Render: ParsableCommand {
 
     func run() throws {
         try CLIFailure.run {
-            var request = try figure.applied(to: try picture.request())
+            var request = try maps.applied(to: try figure.applied(to: try picture.request()))
             let rotations = try picture.rotations()
             let (mapFile, structureFile) = maps.files(input: input)
             var prepared: PreparedMolecule
@@ -57,7 +57,7 @@ struct Render: ParsableCommand {
                 prepared = PreparedMolecule(meshes: [])
             }
             if let mapFile {
-                prepared.geometry.meshes.append(try maps.mesh(mapFile: mapFile, model: structureFile == nil ? nil : prepared.model,
+                prepared.geometry.meshes.append(try maps.mesh(mapFile: mapFile, look: request.map, model: structureFile == nil ? nil : prepared.model,
                                                               atomColors: prepared.atomColors))
             }
             let renderer = try MoleculeRenderer()

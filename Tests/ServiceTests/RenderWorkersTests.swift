@@ -145,6 +145,39 @@ final class RenderWorkersTests: GLTestCase {
         XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4E, 0x47])
     }
 
+    /// An uploaded density map is read and contoured in the render process, as every upload:
+    /// EMD-3197 (by its header, with no name to go by) at 1 sigma as a picture; hostile maps (2^31
+    /// columns, mode 99, a truncated one) 400s naming the upload, and the process still draws after.
+    func testARenderProcessDrawsAnUploadedMapAndRefusesHostileOnes() async throws {
+        let db = try library()
+        let p = try process(db)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let emd = try Array(Data(contentsOf: root.appendingPathComponent("Fixtures/maps/EMD-3197.map")))
+        let png = try await p.draw(settings: [("size", "96"), ("level", "1s")], subject: .upload(emd, name: "upload"))
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let file = scratch.appendingPathComponent("map.png")
+        try Data(png).write(to: file)
+        let image = try PNGDecoder.read(file.path)
+        var coloured = 0
+        for y in 0..<image.height { for x in 0..<image.width { let c = image.pixel(x, y); if Int(c.b) > Int(c.r) + 30 { coloured += 1 } } }
+        XCTAssertGreaterThan(coloured, 1000, "the map's surface drawn")
+        var wide = emd, mode = emd, truncated = Array(emd.prefix(4000))
+        wide[0] = 0xFF; wide[1] = 0xFF; wide[2] = 0xFF; wide[3] = 0x7F
+        mode[12] = 99
+        truncated[0] = 20
+        for (bytes, says) in [(wide, "NC"), (mode, "mode 99"), (truncated, "truncated")] {
+            do {
+                _ = try await p.draw(settings: [("size", "64")], subject: .upload(bytes, name: "hostile.map"))
+                XCTFail("a hostile map was drawn (\(says))")
+            } catch let e as HTTPError {
+                XCTAssertEqual(e.status, .badRequest)
+                XCTAssertTrue(e.body?.contains("hostile.map") == true && e.body?.contains(says) == true, e.body ?? "")
+            }
+        }
+        let after = try await p.draw(settings: [("size", "64")], subject: .library(1))
+        XCTAssertEqual(Array(after.prefix(4)), [0x89, 0x50, 0x4E, 0x47])
+    }
+
     func testAProcessThatEndsFailsItsRequestAndTheNextStartsAnother() async throws {
         let db = try library()
         let p = try process(db)
