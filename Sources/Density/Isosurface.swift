@@ -17,13 +17,17 @@ public struct Isosurface: Sendable {
     public var normals: [SIMD3<Float>] = []
     /// Three a triangle.
     public var indices: [UInt32] = []
+    /// With `lines`: the triangles' edges that lie in a face of the grid's cubes, two indices a
+    /// line: the contour lines on the grid's planes, the mesh PyMOL's `isomesh` and Coot draw
+    /// (the fans' diagonals across a cube left out).
+    public var lines: [UInt32] = []
 
     public init() {}
 
     public var triangleCount: Int { indices.count / 3 }
 
     /// The surface of `map` at `level`, in Å.
-    public static func make(_ map: DensityMap, level: Float) -> Isosurface {
+    public static func make(_ map: DensityMap, level: Float, lines: Bool = false) -> Isosurface {
         let (nx, ny, nz) = (map.size.x, map.size.y, map.size.z)
         guard nx >= 2 && ny >= 2 && nz >= 2 else { return Isosurface() }
         let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
@@ -62,6 +66,24 @@ public struct Isosurface: Sendable {
             for i in piece.indices { surface.indices.append(UInt32(global[Int(i)])) }
             previousTop = (piece.topX, piece.topY)
             previousOffset = global
+        }
+        if lines {
+            // Two points on a cube's edges lie in one face of it when they share a grid plane:
+            // an axis along which both are on the same whole grid coordinate.
+            func onPlane(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> Bool {
+                for k in 0..<3 where a[k] == b[k] && a[k] == a[k].rounded() { return true }
+                return false
+            }
+            var seen = Set<UInt64>()
+            for t in stride(from: 0, to: surface.indices.count - 2, by: 3) {
+                for k in 0..<3 {
+                    let a = surface.indices[t + k], b = surface.indices[t + (k + 1) % 3]
+                    guard onPlane(surface.positions[Int(a)], surface.positions[Int(b)]),
+                          seen.insert(UInt64(min(a, b)) << 32 | UInt64(max(a, b))).inserted else { continue }
+                    surface.lines.append(a)
+                    surface.lines.append(b)
+                }
+            }
         }
         // Grid coordinates to space; normals from the faces, area-weighted.
         let o = SIMD3<Float>(map.origin), sx = SIMD3<Float>(map.steps.x), sy = SIMD3<Float>(map.steps.y), sz = SIMD3<Float>(map.steps.z)

@@ -42,23 +42,27 @@ public struct MapLook: Sendable, Equatable {
     /// (`statistics`), not the part drawn.
     public func mesh(_ map: DensityMap, statistics: DensityMap.Statistics? = nil, model: Model? = nil, atomColors: [UInt32] = [],
                      carve: (points: [SIMD3<Float>], radius: Float)? = nil) -> Mesh {
-        let surface = Isosurface.make(map, level: level.value(in: statistics ?? map.statistics))
+        let surface = Isosurface.make(map, level: level.value(in: statistics ?? map.statistics), lines: style == .mesh)
         var mesh = Mesh(name: "map")
         mesh.positions = surface.positions
         mesh.normals = surface.normals
         mesh.indices = surface.indices
+        mesh.lines = surface.lines
         if let carve, carve.radius > 0 {
             let grid = CellGrid(positions: carve.points, cellSize: max(carve.radius, 1))
             let near = mesh.positions.map { grid.hasPoint(near: $0, carve.points, within: carve.radius) }
-            var kept: [UInt32] = []
+            var kept: [UInt32] = [], keptLines: [UInt32] = []
             for t in stride(from: 0, to: mesh.indices.count - 2, by: 3)
             where near[Int(mesh.indices[t])] && near[Int(mesh.indices[t + 1])] && near[Int(mesh.indices[t + 2])] {
                 kept += [mesh.indices[t], mesh.indices[t + 1], mesh.indices[t + 2]]
             }
+            for l in stride(from: 0, to: mesh.lines.count - 1, by: 2) where near[Int(mesh.lines[l])] && near[Int(mesh.lines[l + 1])] {
+                keptLines += [mesh.lines[l], mesh.lines[l + 1]]
+            }
             // Only the vertices kept triangles use: the picture's extent is what is drawn.
             var renumber = [Int32](repeating: -1, count: mesh.positions.count)
             var positions: [SIMD3<Float>] = [], normals: [SIMD3<Float>] = []
-            mesh.indices = kept.map { i in
+            func renumbered(_ i: UInt32) -> UInt32 {
                 if renumber[Int(i)] < 0 {
                     renumber[Int(i)] = Int32(positions.count)
                     positions.append(mesh.positions[Int(i)])
@@ -66,6 +70,8 @@ public struct MapLook: Sendable, Equatable {
                 }
                 return UInt32(renumber[Int(i)])
             }
+            mesh.indices = kept.map(renumbered)
+            mesh.lines = keptLines.map(renumbered)
             mesh.positions = positions
             mesh.normals = normals
         }

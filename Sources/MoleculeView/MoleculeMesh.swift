@@ -16,8 +16,10 @@ public struct Mesh: Sendable {
     public var atoms: [Int32] = []
     /// 1 opaque; less (a surface with `transparency`) is drawn blended over the opaque geometry.
     public var opacity: Float = 1
-    /// Drawn as the lines of its triangles' edges (a density map's mesh), not as triangles.
+    /// Drawn as lines (a density map's mesh), not as triangles: `lines` where given (two indices
+    /// a line), else every edge of the triangles.
     public var wireframe = false
+    public var lines: [UInt32] = []
     /// Where colours are blended across atoms (surfaces): `Mesh.blendCount` atoms a vertex and
     /// their weights (summing to 1); empty where each vertex takes its one atom's colour.
     public var blendAtoms: [Int32] = []

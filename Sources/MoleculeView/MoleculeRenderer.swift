@@ -135,7 +135,7 @@ public final class MoleculeRenderer {
         let scene = MoleculeScene(sphereVertices: sphereVertices, cylinderVertices: cylinderVertices, sphereColors: sphereColors,
                                   cylinderColors: cylinderColors, geometry: geometry, packedSphereColors: packedSphereColors,
                                   packedCylinderColors: packedCylinderColors)
-        for mesh in geometry.meshes where !mesh.indices.isEmpty {
+        for mesh in geometry.meshes where !mesh.indices.isEmpty || !mesh.lines.isEmpty {
             var interleaved = [Float]()
             interleaved.reserveCapacity(mesh.positions.count * 6)
             for (p, n) in zip(mesh.positions, mesh.normals) { interleaved += [p.x, p.y, p.z, n.x, n.y, n.z] }
@@ -148,7 +148,7 @@ public final class MoleculeRenderer {
                 .init(location: 1, buffer: vertices, components: 3, stride: 24, offset: 12, perInstance: false),
                 .init(location: 2, buffer: colors, components: 4, kind: .normalizedUnsignedByte, stride: 4, offset: 0, perInstance: false),
             ])
-            scene.meshes.append((array, colors, IndexBuffer(device: device, mesh.wireframe ? MoleculeRenderer.edges(mesh.indices) : mesh.indices)))
+            scene.meshes.append((array, colors, IndexBuffer(device: device, mesh.wireframe ? (mesh.lines.isEmpty ? MoleculeRenderer.edges(mesh.indices) : mesh.lines) : mesh.indices)))
             scene.meshLines.append(mesh.wireframe)
         }
         scene.visibility = visibility

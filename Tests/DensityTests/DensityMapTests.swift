@@ -187,6 +187,29 @@ final class DensityMapTests: XCTestCase {
         }
     }
 
+    /// The mesh's lines (`lines: true`): edges of the triangles, each in a plane of the grid
+    /// (PyMOL's isomesh: contours on the grid's planes), the fans' diagonals left out.
+    func testMeshLinesLieInTheGridsPlanes() throws {
+        var map = try load("emd_3001.map.gz")
+        map.origin = .zero
+        map.steps = (SIMD3(1, 0, 0), SIMD3(0, 1, 0), SIMD3(0, 0, 1))
+        let s = Isosurface.make(map, level: 0.236118798, lines: true)
+        var edges = Set<UInt64>()
+        for t in stride(from: 0, to: s.indices.count, by: 3) {
+            for k in 0..<3 {
+                let a = UInt64(s.indices[t + k]), b = UInt64(s.indices[t + (k + 1) % 3])
+                edges.insert(min(a, b) << 32 | max(a, b))
+            }
+        }
+        XCTAssertGreaterThan(s.lines.count / 2, edges.count / 2, "most edges are on the planes")
+        XCTAssertLessThan(s.lines.count / 2, edges.count, "the diagonals are left out")
+        for l in stride(from: 0, to: s.lines.count, by: 2) {
+            let a = s.positions[Int(s.lines[l])], b = s.positions[Int(s.lines[l + 1])]
+            XCTAssertTrue(edges.contains(UInt64(min(s.lines[l], s.lines[l + 1])) << 32 | UInt64(max(s.lines[l], s.lines[l + 1]))))
+            XCTAssertTrue((0..<3).contains { abs(a[$0] - b[$0]) < 1e-5 && abs(a[$0] - a[$0].rounded()) < 1e-5 }, "\(a) - \(b) in a grid plane")
+        }
+    }
+
     // MARK: Hostile maps
 
     /// A header of our own making over `data` bytes, words set as given (little-endian).
