@@ -310,9 +310,17 @@ extension String {
 public enum MapLevel: Sendable, Equatable, CustomStringConvertible {
     case absolute(Double)
     case sigma(Double)
+    /// The level at which the surface encloses this volume (Å³), as EMDB states a map's
+    /// "enclosed volume": the voxels at or above it, each a voxel's volume, add up to it.
+    case enclosing(Double)
 
     public init?(_ text: String) {
         var t = Substring(text.trimmingCharacters(in: .whitespaces).lowercased())
+        for suffix in ["å³", "å3", "a3"] where t.hasSuffix(suffix) {
+            guard let v = Double(t.dropLast(suffix.count)), v.isFinite, v > 0, v < 1e15 else { return nil }
+            self = .enclosing(v)
+            return
+        }
         var sigma = false
         for suffix in ["sigma", "σ", "s"] where t.hasSuffix(suffix) {
             t = t.dropLast(suffix.count)
@@ -323,18 +331,48 @@ public enum MapLevel: Sendable, Equatable, CustomStringConvertible {
         self = sigma ? .sigma(v) : .absolute(v)
     }
 
-    /// The level in the map's values.
+    /// The level in the map's values (an enclosed volume needs the map: `value(in map:)`).
     public func value(in statistics: DensityMap.Statistics) -> Float {
         switch self {
         case .absolute(let v): return Float(v)
         case .sigma(let s): return Float(statistics.mean + s * statistics.rms)
+        case .enclosing: return Float(statistics.maximum)
         }
+    }
+
+    /// The level in `map`'s values; an enclosed volume counted over `map`'s voxels.
+    public func value(in map: DensityMap, statistics: DensityMap.Statistics? = nil) -> Float {
+        guard case .enclosing(let volume) = self else { return value(in: statistics ?? map.statistics) }
+        let (a, b, c) = (map.steps.x, map.steps.y, map.steps.z)
+        let voxel = abs(a.x * (b.y * c.z - b.z * c.y) - a.y * (b.x * c.z - b.z * c.x) + a.z * (b.x * c.y - b.y * c.x))
+        guard voxel > 0, !map.values.isEmpty else { return Float(map.statistics.maximum) }
+        let count = Int(min(Double(map.values.count), max(1, (volume / voxel).rounded())))
+        // The count-th largest value (quickselect on a copy).
+        var v = map.values
+        let k = count - 1
+        var lo = 0, hi = v.count - 1
+        while lo < hi {
+            let pivot = v[(lo + hi) / 2]
+            var i = lo, j = hi
+            while i <= j {
+                while v[i] > pivot { i += 1 }
+                while v[j] < pivot { j -= 1 }
+                if i <= j {
+                    v.swapAt(i, j)
+                    i += 1
+                    j -= 1
+                }
+            }
+            if k <= j { hi = j } else if k >= i { lo = i } else { break }
+        }
+        return v[k]
     }
 
     public var description: String {
         switch self {
         case .absolute(let v): return "\(v)"
         case .sigma(let s): return "\(s)σ"
+        case .enclosing(let v): return "\(v) Å³ enclosed"
         }
     }
 }

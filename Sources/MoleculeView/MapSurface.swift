@@ -42,7 +42,7 @@ public struct MapLook: Sendable, Equatable {
     /// (`statistics`), not the part drawn.
     public func mesh(_ map: DensityMap, statistics: DensityMap.Statistics? = nil, model: Model? = nil, atomColors: [UInt32] = [],
                      carve: (points: [SIMD3<Float>], radius: Float)? = nil) -> Mesh {
-        let surface = Isosurface.make(map, level: level.value(in: statistics ?? map.statistics), lines: style == .mesh)
+        let surface = Isosurface.make(map, level: level.value(in: map, statistics: statistics), lines: style == .mesh)
         var mesh = Mesh(name: "map")
         mesh.positions = surface.positions
         mesh.normals = surface.normals

@@ -406,8 +406,8 @@ public struct RenderRequest: Sendable, Equatable {
               isFlag: false) { r, v throws(RequestError) in
             r.occlusionMethod = try choice(v, field: "occlusion-method")
         },
-        Field(name: "level", help: "A density map's contour level: in standard deviations above its mean (1.5s, the default; 1.5sigma) "
-              + "or absolute (0.02).", isFlag: false) { r, v throws(RequestError) in
+        Field(name: "level", help: "A density map's contour level: in standard deviations above its mean (1.5s, the default; 1.5sigma), "
+              + "absolute (0.02), or the level that encloses a volume (12000A3, as EMDB's enclosed volume).", isFlag: false) { r, v throws(RequestError) in
             guard let level = MapLevel(v) else { throw RequestError(field: "level", "give a number (0.02) or a number of standard deviations (1.5s) (got \(Excerpt.of(v)))") }
             r.map.level = level
         },

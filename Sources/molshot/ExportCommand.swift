@@ -88,7 +88,7 @@ struct ExportCommand: ParsableCommand {
                 let map = try DensityMap.load(path: input)
                 let mesh = look.mesh(map)
                 try format.write([mesh], path: output)
-                FileHandle.standardError.write(Data("molshot: wrote \(output): the isosurface at \(level.value(in: map.statistics)) (\(level)), \(mesh.positions.count) vertices, \(mesh.triangleCount) triangles\n".utf8))
+                FileHandle.standardError.write(Data("molshot: wrote \(output): the isosurface at \(level.value(in: map)) (\(level)), \(mesh.positions.count) vertices, \(mesh.triangleCount) triangles\n".utf8))
                 return
             }
             var request = try request()

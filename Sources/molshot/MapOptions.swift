@@ -56,6 +56,9 @@ struct MapOptions: ParsableArguments {
     /// map over its whole cell, around every atom, 3 Å beyond), the box, or the carved region.
     func mesh(mapFile: String, look: MapLook, model: Model?, atomColors: [UInt32]) throws -> Mesh {
         let map = try DensityMap.load(path: mapFile)
+        // An enclosed volume counts over the whole map, whatever part is drawn.
+        var look = look
+        if case .enclosing = look.level { look.level = .absolute(Double(look.level.value(in: map))) }
         var part: DensityMap? = map
         var carved: (points: [SIMD3<Float>], radius: Float)? = nil
         func atoms(_ expression: String, _ option: String) throws -> [SIMD3<Float>] {

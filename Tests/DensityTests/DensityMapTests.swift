@@ -68,6 +68,20 @@ final class DensityMapTests: XCTestCase {
         XCTAssertEqual(micro.rms, 0.157057221, accuracy: 1e-8)
     }
 
+    /// Levels: `1.5s` the mean plus 1.5 standard deviations, `0.02` itself, `148154.4A3` the
+    /// level with exactly 100 of EMD-3197's voxels (11.4 Å a side) at or above it.
+    func testLevels() throws {
+        let emd = try load("EMD-3197.map")
+        XCTAssertEqual(MapLevel("1.5s"), .sigma(1.5))
+        XCTAssertEqual(MapLevel("1.5sigma"), .sigma(1.5))
+        XCTAssertEqual(MapLevel("0.02"), .absolute(0.02))
+        XCTAssertEqual(MapLevel("12000A3"), .enclosing(12000))
+        for bad in ["", "s", "lots", "1e400", "nan", "-5A3", "0a3"] { XCTAssertNil(MapLevel(bad), bad) }
+        XCTAssertEqual(Double(MapLevel.sigma(1.5).value(in: emd.statistics)), 0.783612034 + 1.5 * 2.39995291, accuracy: 1e-5)
+        let level = MapLevel.enclosing(100 * 11.4 * 11.4 * 11.4).value(in: emd)
+        XCTAssertEqual(emd.values.filter { $0 >= level }.count, 100)
+    }
+
     /// Where grid points lie: EMD-3197's first point two steps of 11.4 Å before the cell's origin
     /// along x (NCSTART -2); a monoclinic cell's z step leans over x by cos(beta); mrcfile's
     /// MRC2014 ORIGIN taken where the starts are zero.
