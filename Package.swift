@@ -62,7 +62,7 @@ let package = Package(
         .target(name: "LiveClient"),
         .target(name: "MoleculeView", dependencies: ["Imaging", "Structure", "Density", "Graphics", "Scene", "Text", "Core"]),
         .target(name: "Gestures", dependencies: ["Imaging", "MoleculeView", "Pathways", "PathwayModel", "Structure", "Graphics", "Scene", "Text", "Core"]),
-        .target(name: "Thumbnails", dependencies: ["Imaging", "MoleculeView", "Structure", "Graphics", "Scene", "Text", "Core", "CMemory"]),
+        .target(name: "Thumbnails", dependencies: ["Imaging", "MoleculeView", "Structure", "Density", "Graphics", "Scene", "Text", "Core", "CMemory"]),
         .executableTarget(
             name: "molshot",
             dependencies: ["Core", "Structure", "Density", "Library", "Pathways", "Service", "MoleculeView", "Graphics", "Imaging", "Scene", "Thumbnails", "Gestures", "CMemory", "LiveClient", "PathwayModel",

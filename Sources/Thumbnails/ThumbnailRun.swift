@@ -1,5 +1,6 @@
 import CMemory
 import Core
+import Density
 import Foundation
 import Graphics
 import MoleculeView
@@ -194,8 +195,21 @@ public final class ThumbnailRun: Sendable {
                     return
                 }
                 // The pictures were written but the index was not (a run killed in between): record them.
-                let structure = try decode()
-                finishSkipped(entry(source, checksum, names, atoms: structure.models.first?.atoms.count ?? 0, since: started))
+                let atoms = !ThumbnailJob.isEntry(source) && DensityMap.isMapPath(source) ? 0 : try decode().models.first?.atoms.count ?? 0
+                finishSkipped(entry(source, checksum, names, atoms: atoms, since: started))
+                return
+            }
+            if !ThumbnailJob.isEntry(source) && DensityMap.isMapPath(source) {
+                // A density map: its isosurface as the request's map settings say, one picture (named by the first mode).
+                var raw = try FileInput.readAll(path: source, limit: job.request.maxBytes)
+                if raw.count >= 2 && raw[0] == 0x1F && raw[1] == 0x8B { raw = try FileInput.inflate(raw, source: source, limit: job.request.maxBytes) }
+                let map = try DensityMap.parse(raw, file: source, limits: DensityLimits(maxBytes: job.request.maxBytes))
+                let picture = MoleculePicture(PreparedMolecule(meshes: [job.request.map.mesh(map)]), request: job.request)
+                let request = job.request, mode = job.request.modes.first ?? .ballAndStick
+                worker.get().submit({ renderer in
+                    let images = [(request.thumbnailName(checksum: checksum, mode: mode), try picture.draw(renderer))]
+                    writeQueue.push(WriteTask(source: source, checksum: checksum, images: images, atoms: 0, started: started))
+                }, failed: { [self] error in fail(source, checksum, error, since: started) })
                 return
             }
             let structure = try job.request.molecule(try decode(), source: source)

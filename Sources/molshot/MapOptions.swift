@@ -13,9 +13,7 @@ struct MapOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With a map as the input, a model drawn with it (any structure file).", valueName: "FILE"))
     var model: String?
 
-    @Option(help: ArgumentHelp(RenderRequest.help("level"), valueName: "LEVEL")) var level: String?
-    @Option(help: ArgumentHelp(RenderRequest.help("map-style"), valueName: "STYLE")) var mapStyle: String?
-    @Option(help: ArgumentHelp(RenderRequest.help("map-color"), valueName: "COLOR")) var mapColor: String?
+    @OptionGroup var look: MapLookOptions
 
     @Option(help: ArgumentHelp("Draw only the map within --carve-radius of the atoms this selection takes (a ligand's density: resn HEM, ligand).",
                                valueName: "EXPR"))
@@ -30,17 +28,9 @@ struct MapOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With --box, how far the box reaches beyond the atoms, Å.", valueName: "Å"))
     var boxMargin = 5.0
 
-    /// The request with the map's level, style and colour set.
-    func applied(to request: RenderRequest) throws(RequestError) -> RenderRequest {
-        var r = request
-        if let level { try r.set("level", level) }
-        if let mapStyle { try r.set("map-style", mapStyle) }
-        if let mapColor { try r.set("map-color", mapColor) }
-        return r
-    }
+    func applied(to request: RenderRequest) throws(RequestError) -> RenderRequest { try look.applied(to: request) }
 
     func validate() throws {
-        do { _ = try applied(to: RenderRequest()) } catch { throw ValidationError(CLIFailure.message(error)) }
         for (name, text) in [("carve", carve), ("box", box)] {
             guard let text else { continue }
             do { _ = try Selection(parsing: text) } catch { throw ValidationError("--\(name): \(error)") }
@@ -54,10 +44,10 @@ struct MapOptions: ParsableArguments {
 
     /// The map's mesh for the picture: the whole stored block, or the part around the model (a
     /// map over its whole cell, around every atom, 3 Å beyond), the box, or the carved region.
-    func mesh(mapFile: String, look: MapLook, model: Model?, atomColors: [UInt32]) throws -> Mesh {
+    func mesh(mapFile: String, look given: MapLook, model: Model?, atomColors: [UInt32]) throws -> Mesh {
         let map = try DensityMap.load(path: mapFile)
         // An enclosed volume counts over the whole map, whatever part is drawn.
-        var look = look
+        var look = given
         if case .enclosing = look.level { look.level = .absolute(Double(look.level.value(in: map))) }
         var part: DensityMap? = map
         var carved: (points: [SIMD3<Float>], radius: Float)? = nil
@@ -93,5 +83,26 @@ struct MapOptions: ParsableArguments {
     /// as its structure; a structure as the input takes `--map`.
     func files(input: String) -> (map: String?, structure: String?) {
         DensityMap.isMapPath(input) ? (input, model) : (map, input)
+    }
+}
+
+/// How a density map is drawn (level, style, colour): the request's fields, for every command
+/// that draws maps (render, thumbnails).
+struct MapLookOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(RenderRequest.help("level"), valueName: "LEVEL")) var level: String?
+    @Option(help: ArgumentHelp(RenderRequest.help("map-style"), valueName: "STYLE")) var mapStyle: String?
+    @Option(help: ArgumentHelp(RenderRequest.help("map-color"), valueName: "COLOR")) var mapColor: String?
+
+    /// The request with the map's level, style and colour set.
+    func applied(to request: RenderRequest) throws(RequestError) -> RenderRequest {
+        var r = request
+        if let level { try r.set("level", level) }
+        if let mapStyle { try r.set("map-style", mapStyle) }
+        if let mapColor { try r.set("map-color", mapColor) }
+        return r
+    }
+
+    func validate() throws {
+        do { _ = try applied(to: RenderRequest()) } catch { throw ValidationError(CLIFailure.message(error)) }
     }
 }

@@ -50,6 +50,8 @@ struct ThumbnailsCommand: ParsableCommand {
     @Option(help: .hidden) var part: String?
     @Flag(help: .hidden) var report = false
 
+    @OptionGroup(title: "Density maps (CCP4/MRC inputs)") var maps: MapLookOptions
+
     func validate() throws {
         guard !inputs.isEmpty || library else { throw ValidationError("Give structure files, folders, @list files, or --library.") }
         try picture.singleRotation()
@@ -78,7 +80,7 @@ struct ThumbnailsCommand: ParsableCommand {
             let (structure, checksum) = try source.load(spec)
             return (checksum, structure)
         }
-        do { job.request = try picture.request(.thumbnails) } catch { throw CLIFailure.report(error) }
+        do { job.request = try maps.applied(to: try picture.request(.thumbnails)) } catch { throw CLIFailure.report(error) }
         ProcessTuning.choosePages(pixels: job.request.width * job.request.height)
         job.jobs = jobs
         job.shard = Shard(shard)!

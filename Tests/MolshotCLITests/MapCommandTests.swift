@@ -77,6 +77,28 @@ final class MapCommandTests: GLTestCase {
         XCTAssertTrue(none.stderr.contains("takes no atoms"), none.stderr)
     }
 
+    /// `molshot thumbnails` over maps: a picture each, the map's isosurface at the level asked
+    /// for; a run again skips them (the index), a hostile map fails alone.
+    func testThumbnailsOfAFolderOfMaps() throws {
+        let out = scratch.appendingPathComponent("thumbs").path
+        let bad = scratch.appendingPathComponent("bad.map")
+        try Data(repeating: 7, count: 2000).write(to: bad)
+        let maps = ["Tests/Fixtures/maps/EMD-3197.map", "Tests/Fixtures/maps/emd_3001.map.gz", bad.path]
+        var r = try MolshotBinary.run(["thumbnails"] + maps + ["-o", out, "--level", "1s", "--size", "128"])
+        XCTAssertEqual(r.status, 1, "one map failed: \(r.stderr)")
+        XCTAssertTrue(r.stderr.contains("bad.map"), r.stderr)
+        let pictures = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".png") }
+        XCTAssertEqual(pictures.count, 2, "\(pictures)")
+        for p in pictures {
+            let image = try PNGDecoder.read((out as NSString).appendingPathComponent(p))
+            var coloured = 0
+            for y in 0..<image.height { for x in 0..<image.width { let c = image.pixel(x, y); if Self.blue(c.r, c.g, c.b) { coloured += 1 } } }
+            XCTAssertGreaterThan(coloured, 500, "\(p): the map drawn")
+        }
+        r = try MolshotBinary.run(["thumbnails"] + maps.dropLast() + ["-o", out, "--level", "1s", "--size", "128"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+    }
+
     /// `molshot export MAP --level 1s -o x.obj`: the isosurface over the stored block, as many
     /// triangles as scikit-image's `marching_cubes` makes on the same grid (4,332) and its area
     /// within 2% of that mesh's (211,827 Å²).
