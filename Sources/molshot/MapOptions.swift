@@ -42,6 +42,26 @@ struct MapOptions: ParsableArguments {
         }
     }
 
+    /// What `input` draws: a structure, a map, or both (a map with `--model`, a structure with
+    /// `--map`). A model drawn with a map is drawn as deposited unless an assembly is asked for
+    /// (the map lies over the deposited coordinates).
+    func prepared(_ input: String, request: inout RenderRequest, input options: InputOptions) throws -> PreparedMolecule {
+        let (mapFile, structureFile) = files(input: input)
+        var prepared: PreparedMolecule
+        if let structureFile {
+            if mapFile != nil && options.assembly == nil { request.assembly = .model }
+            let structure = try request.molecule(try options.source().load(structureFile).structure, source: structureFile)
+            prepared = try PreparedMolecule(structure, mode: try request.singleMode(), request: request, perception: try BondPerception.standard())
+        } else {
+            prepared = PreparedMolecule(meshes: [])
+        }
+        if let mapFile {
+            prepared.geometry.meshes.append(try mesh(mapFile: mapFile, look: request.map, model: structureFile == nil ? nil : prepared.model,
+                                                     atomColors: prepared.atomColors))
+        }
+        return prepared
+    }
+
     /// The map's mesh for the picture: the whole stored block, or the part around the model (a
     /// map over its whole cell, around every atom, 3 Å beyond), the box, or the carved region.
     func mesh(mapFile: String, look given: MapLook, model: Model?, atomColors: [UInt32]) throws -> Mesh {

@@ -21,7 +21,7 @@ struct MovieCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Structure file (PDB, PQR, mmCIF, BinaryCIF, SDF/MOL, MOL2, XYZ; plain or gzip), lib:ID or pdb:ID.")
+    @Argument(help: "Structure file (PDB, PQR, mmCIF, BinaryCIF, SDF/MOL, MOL2, XYZ; plain or gzip), lib:ID or pdb:ID; or a density map (CCP4/MRC).")
     var input: String
 
     @Option(name: [.short, .customLong("output")], help: "NAME.mp4 (H.264), NAME.webm (VP9), NAME.gif, or a folder for frame-NNNNN.png.")
@@ -48,6 +48,8 @@ struct MovieCommand: ParsableCommand {
     @OptionGroup var picture: PictureOptions<MovieUse>
 
     @OptionGroup(title: "Figure options") var figure: AnnotationOptions
+
+    @OptionGroup(title: "Density maps") var maps: MapOptions
 
     /// The most frames one movie makes (10 minutes at 60 frames a second).
     static let maxFrames = 36_000
@@ -93,11 +95,9 @@ struct MovieCommand: ParsableCommand {
         try CLIFailure.run {
             let format = MovieFormat(path: output)
             if format != nil, let reason = MovieWriter.unavailableReason() { throw CLIError(reason) }
-            let request = try figure.applied(to: try picture.request())
+            var request = try maps.applied(to: try figure.applied(to: try picture.request()))
             let (axis, degrees, rocks) = try motion()
-            let structure = try request.molecule(try picture.input.source().load(input).structure, source: input)
-            let prepared = try PreparedMolecule(structure, mode: try request.singleMode(), request: request,
-                                                perception: try BondPerception.standard())
+            let prepared = try maps.prepared(input, request: &request, input: picture.input)
             let n = frameCount
             let turns: [Float] = (0..<n).map { i in
                 let t = Double(i) / Double(n)

@@ -45,21 +45,7 @@ struct Render: ParsableCommand {
         try CLIFailure.run {
             var request = try maps.applied(to: try figure.applied(to: try picture.request()))
             let rotations = try picture.rotations()
-            let (mapFile, structureFile) = maps.files(input: input)
-            var prepared: PreparedMolecule
-            if let structureFile {
-                // A map lies over the deposited coordinates: its model drawn as deposited unless an assembly is asked for.
-                if mapFile != nil && picture.input.assembly == nil { request.assembly = .model }
-                let structure = try request.molecule(try picture.input.source().load(structureFile).structure, source: structureFile)
-                prepared = try PreparedMolecule(structure, mode: try request.singleMode(), request: request,
-                                                perception: try BondPerception.standard())
-            } else {
-                prepared = PreparedMolecule(meshes: [])
-            }
-            if let mapFile {
-                prepared.geometry.meshes.append(try maps.mesh(mapFile: mapFile, look: request.map, model: structureFile == nil ? nil : prepared.model,
-                                                              atomColors: prepared.atomColors))
-            }
+            let prepared = try maps.prepared(input, request: &request, input: picture.input)
             let renderer = try MoleculeRenderer()
             Molshot.keepUntilExit(renderer)
             for (i, output) in outputs.enumerated() {

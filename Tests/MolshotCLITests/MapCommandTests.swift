@@ -99,6 +99,20 @@ final class MapCommandTests: GLTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
     }
 
+    /// `molshot movie MAP`: a turntable of the map's surface, each frame drawn, the turn seen.
+    func testAMovieOfAMap() throws {
+        let out = scratch.appendingPathComponent("turn").path
+        let r = try MolshotBinary.run(["movie", "Tests/Fixtures/maps/EMD-3197.map", "--level", "1s", "-o", out, "--size", "96", "--seconds", "1", "--fps", "4"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let frames = try (1...4).map { try PNGDecoder.read((out as NSString).appendingPathComponent(String(format: "frame-%05d.png", $0))) }
+        for f in frames {
+            var coloured = 0
+            for y in 0..<f.height { for x in 0..<f.width { let c = f.pixel(x, y); if Self.blue(c.r, c.g, c.b) { coloured += 1 } } }
+            XCTAssertGreaterThan(coloured, 300)
+        }
+        XCTAssertNotEqual(frames[0].pixels, frames[1].pixels, "the map turns")
+    }
+
     /// `molshot export MAP --level 1s -o x.obj`: the isosurface over the stored block, as many
     /// triangles as scikit-image's `marching_cubes` makes on the same grid (4,332) and its area
     /// within 2% of that mesh's (211,827 Å²).
