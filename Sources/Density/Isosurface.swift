@@ -1,5 +1,7 @@
+import Core
 import Dispatch
 import Foundation
+import Synchronization
 
 /// The surface where a map's values equal a level, by marching cubes: each cube of eight grid
 /// points whose corners lie on both sides of the level is cut by a polygon through the points
@@ -27,7 +29,13 @@ public struct Isosurface: Sendable {
     public var triangleCount: Int { indices.count / 3 }
 
     /// The surface of `map` at `level`, in Å.
-    public static func make(_ map: DensityMap, level: Float, lines: Bool = false) -> Isosurface {
+    /// Triangles one surface may have (about 400 MB with its vertices): a noisy map contoured at
+    /// its mean has about one a voxel, and a hostile one should not take the memory.
+    public static let maxTriangles = 16_000_000
+
+    /// The surface of `map` at `level`, in Å; refused (naming `file`) past `maxTriangles`.
+    public static func make(_ map: DensityMap, level: Float, lines: Bool = false, file: String = "the map",
+                            maxTriangles: Int = Isosurface.maxTriangles) throws -> Isosurface {
         let (nx, ny, nz) = (map.size.x, map.size.y, map.size.z)
         guard nx >= 2 && ny >= 2 && nz >= 2 else { return Isosurface() }
         let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
@@ -35,6 +43,7 @@ public struct Isosurface: Sendable {
         let slabs = max(1, min(nz - 1, max(cores * 2, (nz - 1 + 15) / 16)))
         let per = (nz - 1 + slabs - 1) / slabs
         var pieces = [Piece?](repeating: nil, count: slabs)
+        let made = Atomic<Int>(0)
         pieces.withUnsafeMutableBufferPointer { out in
             let out = SendableBuffer(out)
             map.values.withUnsafeBufferPointer { field in
@@ -42,9 +51,12 @@ public struct Isosurface: Sendable {
                 DispatchQueue.concurrentPerform(iterations: slabs) { s in
                     let z0 = s * per, z1 = min(nz - 1, z0 + per)
                     guard z0 < z1 else { return }
-                    out.base[s] = slab(field.base, nx: nx, ny: ny, z0: z0, z1: z1, level: level)
+                    out.base[s] = slab(field.base, nx: nx, ny: ny, z0: z0, z1: z1, level: level, made: made, most: maxTriangles)
                 }
             }
+        }
+        guard made.load(ordering: .relaxed) <= maxTriangles else {
+            throw InputFileError(file: file, message: "the surface at level \(level) has more than \(maxTriangles) triangles: give a higher level")
         }
         // Join the slabs: a slab's bottom plane is the one before's top plane.
         var surface = Isosurface()
@@ -146,7 +158,8 @@ public struct Isosurface: Sendable {
     }
 
     /// Cubes with their lower corner in sections z0..<z1.
-    static func slab(_ f: UnsafePointer<Float>, nx: Int, ny: Int, z0: Int, z1: Int, level: Float) -> Piece {
+    /// Stops (its piece unfinished) once `made`, the triangles of every slab so far, passes `most`.
+    static func slab(_ f: UnsafePointer<Float>, nx: Int, ny: Int, z0: Int, z1: Int, level: Float, made: borrowing Atomic<Int>, most: Int) -> Piece {
         let plane = nx * ny
         let planes = z1 - z0 + 1
         // Vertex of each crossed grid edge: along x, y (per plane) and z (between planes).
@@ -175,8 +188,12 @@ public struct Isosurface: Sendable {
         }
         let cases = MarchingCubesTable.shared
         let cornerOffset = (0..<8).map { c in (c & 1) + (c >> 1 & 1) * nx + (c >> 2 & 1) * plane }
+        var counted = 0
         for z in z0..<z1 {
             for y in 0..<(ny - 1) {
+                let added = piece.indices.count / 3 - counted
+                counted += added
+                guard made.add(added, ordering: .relaxed).newValue <= most else { return piece }
                 var a = z * plane + y * nx
                 for x in 0..<(nx - 1) {
                     defer { a += 1 }
@@ -190,6 +207,7 @@ public struct Isosurface: Sendable {
                 }
             }
         }
+        made.add(piece.indices.count / 3 - counted, ordering: .relaxed)
         piece.bottomX = Array(xEdge[0..<plane])
         piece.bottomY = Array(yEdge[0..<plane])
         piece.topX = Array(xEdge[((planes - 1) * plane)...])

@@ -41,8 +41,8 @@ public struct MapLook: Sendable, Equatable {
     /// `carve`, Coot's map around a ligand). Levels in sigma count in the whole map's statistics
     /// (`statistics`), not the part drawn.
     public func mesh(_ map: DensityMap, statistics: DensityMap.Statistics? = nil, model: Model? = nil, atomColors: [UInt32] = [],
-                     carve: (points: [SIMD3<Float>], radius: Float)? = nil) -> Mesh {
-        let surface = Isosurface.make(map, level: level.value(in: map, statistics: statistics), lines: style == .mesh)
+                     carve: (points: [SIMD3<Float>], radius: Float)? = nil, file: String = "the map") throws -> Mesh {
+        let surface = try Isosurface.make(map, level: level.value(in: map, statistics: statistics), lines: style == .mesh, file: file)
         var mesh = Mesh(name: "map")
         mesh.positions = surface.positions
         mesh.normals = surface.normals
@@ -50,7 +50,8 @@ public struct MapLook: Sendable, Equatable {
         mesh.lines = surface.lines
         if let carve, carve.radius > 0 {
             let grid = CellGrid(positions: carve.points, cellSize: max(carve.radius, 1))
-            let near = mesh.positions.map { grid.hasPoint(near: $0, carve.points, within: carve.radius) }
+            // (`within` takes the distance squared.)
+            let near = mesh.positions.map { grid.hasPoint(near: $0, carve.points, within: carve.radius * carve.radius) }
             var kept: [UInt32] = [], keptLines: [UInt32] = []
             for t in stride(from: 0, to: mesh.indices.count - 2, by: 3)
             where near[Int(mesh.indices[t])] && near[Int(mesh.indices[t + 1])] && near[Int(mesh.indices[t + 2])] {
@@ -103,7 +104,7 @@ public struct MapLook: Sendable, Equatable {
             let grid = CellGrid(positions: positions, cellSize: Float(max(reach, 1)))
             mesh.colors = mesh.positions.map { p in
                 var best: (Int, Float)? = nil
-                grid.forEachPoint(near: p, positions, within: Float(reach)) { i, d in
+                grid.forEachPoint(near: p, positions, within: Float(reach * reach)) { i, d in
                     if best == nil || d < best!.1 { best = (i, d) }
                 }
                 return best.map { atomColors[$0.0] } ?? fallback

@@ -76,7 +76,7 @@ struct PictureLimits: Sendable {
             var inflated = bytes
             if bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B { inflated = try FileInput.inflate(bytes, source: name, limit: maxBytes) }
             let map = try DensityMap.parse(inflated, file: name, limits: DensityLimits(maxVoxels: PictureLimits.mapVoxels, maxBytes: maxBytes))
-            let prepared = PreparedMolecule(meshes: [view.map.mesh(map)])
+            let prepared = PreparedMolecule(meshes: [try view.map.mesh(map, file: name)])
             return (MoleculePicture(prepared, request: view), 0)
         }
         let structure = try molecule(try load(subject, altloc: view.altloc), view)

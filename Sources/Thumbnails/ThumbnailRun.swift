@@ -204,7 +204,7 @@ public final class ThumbnailRun: Sendable {
                 var raw = try FileInput.readAll(path: source, limit: job.request.maxBytes)
                 if raw.count >= 2 && raw[0] == 0x1F && raw[1] == 0x8B { raw = try FileInput.inflate(raw, source: source, limit: job.request.maxBytes) }
                 let map = try DensityMap.parse(raw, file: source, limits: DensityLimits(maxBytes: job.request.maxBytes))
-                let picture = MoleculePicture(PreparedMolecule(meshes: [job.request.map.mesh(map)]), request: job.request)
+                let picture = MoleculePicture(PreparedMolecule(meshes: [try job.request.map.mesh(map, file: source)]), request: job.request)
                 let request = job.request, mode = job.request.modes.first ?? .ballAndStick
                 worker.get().submit({ renderer in
                     let images = [(request.thumbnailName(checksum: checksum, mode: mode), try picture.draw(renderer))]

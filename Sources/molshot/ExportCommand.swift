@@ -86,7 +86,7 @@ struct ExportCommand: ParsableCommand {
                 look.level = try RenderRequest([("level", level)]).map.level
                 let level = look.level
                 let map = try DensityMap.load(path: input)
-                let mesh = look.mesh(map)
+                let mesh = try look.mesh(map, file: input)
                 try format.write([mesh], path: output)
                 FileHandle.standardError.write(Data("molshot: wrote \(output): the isosurface at \(level.value(in: map)) (\(level)), \(mesh.positions.count) vertices, \(mesh.triangleCount) triangles\n".utf8))
                 return

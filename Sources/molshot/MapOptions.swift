@@ -96,7 +96,7 @@ struct MapOptions: ParsableArguments {
             empty.opacity = look.style == .transparent ? 0.5 : 1
             return empty
         }
-        return look.mesh(part, statistics: map.statistics, model: model, atomColors: atomColors, carve: carved)
+        return try look.mesh(part, statistics: map.statistics, model: model, atomColors: atomColors, carve: carved, file: mapFile)
     }
 
     /// The map and the structure of a command's input: a map path as the input takes `--model`

@@ -152,11 +152,11 @@ final class DensityMapTests: XCTestCase {
             return out
         }
         let emd = padded(try load("EMD-3197.map"), unitSteps: false)
-        let s1 = Isosurface.make(emd, level: 3.18356494)
+        let s1 = try Isosurface.make(emd, level: 3.18356494)
         XCTAssertEqual(s1.area, 255_383, accuracy: 255_383 * 0.02)
         XCTAssertEqual(s1.enclosedVolume, 2_190_700, accuracy: 2_190_700 * 0.02)
         let micro = padded(try load("emd_3001.map.gz"), unitSteps: true)
-        let s2 = Isosurface.make(micro, level: 0.236118798)
+        let s2 = try Isosurface.make(micro, level: 0.236118798)
         XCTAssertEqual(s2.area, 8_536.12, accuracy: 8_536.12 * 0.02)
         XCTAssertEqual(s2.enclosedVolume, 5_703.24, accuracy: 5_703.24 * 0.02)
         // Closed: every edge shared by exactly two triangles (slabs joined without seams).
@@ -207,7 +207,7 @@ final class DensityMapTests: XCTestCase {
         var map = try load("emd_3001.map.gz")
         map.origin = .zero
         map.steps = (SIMD3(1, 0, 0), SIMD3(0, 1, 0), SIMD3(0, 0, 1))
-        let s = Isosurface.make(map, level: 0.236118798, lines: true)
+        let s = try Isosurface.make(map, level: 0.236118798, lines: true)
         var edges = Set<UInt64>()
         for t in stride(from: 0, to: s.indices.count, by: 3) {
             for k in 0..<3 {
@@ -222,6 +222,21 @@ final class DensityMapTests: XCTestCase {
             XCTAssertTrue(edges.contains(UInt64(min(s.lines[l], s.lines[l + 1])) << 32 | UInt64(max(s.lines[l], s.lines[l + 1]))))
             XCTAssertTrue((0..<3).contains { abs(a[$0] - b[$0]) < 1e-5 && abs(a[$0] - a[$0].rounded()) < 1e-5 }, "\(a) - \(b) in a grid plane")
         }
+    }
+
+    /// A surface past the triangle limit is refused, naming the map, not built: noise contoured
+    /// at its mean has about a triangle a voxel.
+    func testASurfaceTooLargeIsRefused() throws {
+        var map = try load("emd_3001.map.gz")
+        var seed: UInt64 = 7
+        map.values = map.values.map { _ in
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Float(seed >> 40) / Float(1 << 24) - 0.5
+        }
+        XCTAssertThrowsError(try Isosurface.make(map, level: 0, file: "noise.map", maxTriangles: 10_000)) {
+            XCTAssertTrue("\($0)".hasPrefix("noise.map: the surface at level 0.0 has more than 10000 triangles"), "\($0)")
+        }
+        XCTAssertGreaterThan(try Isosurface.make(map, level: 0).triangleCount, 10_000)
     }
 
     // MARK: Hostile maps

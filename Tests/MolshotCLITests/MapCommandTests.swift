@@ -137,6 +137,16 @@ final class MapCommandTests: GLTestCase {
         XCTAssertEqual(area, 211_827, accuracy: 211_827 * 0.02)
     }
 
+    /// `--map-color zone`: the map in the colour of the nearest atom, here chain A's green
+    /// (`--color chain`), where alone it is the default light blue-violet.
+    func testAMapColouredByItsModelsChains() throws {
+        let green: (UInt8, UInt8, UInt8) -> Bool = { r, g, b in g > 120 && Int(g) > Int(r) + 50 && Int(g) > Int(b) + 50 }
+        let base = ["Tests/Fixtures/maps/5wkd_2fofc.ccp4.gz", "--model", "Tests/Fixtures/maps/5wkd.pdb", "--mode", "lines", "--level", "1s"]
+        let zone = try pixels(base + ["--map-color", "zone", "--color", "chain"], where: green)
+        let plain = try pixels(base + ["--color", "chain"], where: green)
+        XCTAssertGreaterThan(zone, plain + 1000, "the map near the model in chain A's colour")
+    }
+
     /// A truncated map and a map with an impossible mode: one clear error naming the file, exit 1.
     func testHostileMapsAreRefused() throws {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: "Tests/Fixtures/maps/EMD-3197.map", relativeTo: InfoCommandTests.root))

@@ -49,7 +49,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case .map:
         if let map = try? DensityMap.parse(Array(UnsafeBufferPointer(start: data, count: size)), file: "fuzz.map",
                                            limits: DensityLimits(maxVoxels: 2_000_000)) {
-            _ = Isosurface.make(map, level: MapLevel.sigma(1).value(in: map.statistics)).area
+            _ = (try? Isosurface.make(map, level: MapLevel.sigma(1).value(in: map.statistics), maxTriangles: 2_000_000))?.area
         }
     case .pathway, .comp, .celldesigner:
         if let map = try? PathwayFile.parse(Data(UnsafeBufferPointer(start: data, count: size)), file: "/fuzz/map") { _ = map.bounds }
