@@ -13,11 +13,15 @@ public enum FileInput {
 
     /// The file's bytes, inflated if it is gzip.
     public static func read(path: String, limit: Int = defaultLimit) throws -> [UInt8] {
-        let raw = try readAll(path: path, limit: limit)
-        if raw.count >= 2 && raw[0] == 0x1F && raw[1] == 0x8B {
-            return try inflate(raw, source: path, limit: limit)
-        }
-        return raw
+        try inflatedIfGzip(try readAll(path: path, limit: limit), source: path, limit: limit)
+    }
+
+    /// Whether `bytes` start as gzip does (its magic bytes; names do not count).
+    public static func isGzip(_ bytes: [UInt8]) -> Bool { bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B }
+
+    /// `bytes` inflated if they are gzip, else as they are; `source` names them in errors.
+    public static func inflatedIfGzip(_ bytes: [UInt8], source: String, limit: Int = defaultLimit) throws -> [UInt8] {
+        isGzip(bytes) ? try inflate(bytes, source: source, limit: limit) : bytes
     }
 
     /// The file's bytes as they are on disk, refusing more than `limit`.

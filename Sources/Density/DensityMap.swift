@@ -83,15 +83,18 @@ public struct DensityMap: Sendable {
 
     /// The map file at `path` (gzip inflated).
     public static func load(path: String, limits: DensityLimits = .standard) throws -> DensityMap {
-        let bytes = try FileInput.read(path: path, limit: limits.maxBytes)
-        return try parse(bytes, file: path, limits: limits)
+        try decode(try FileInput.readAll(path: path, limit: limits.maxBytes), file: path, limits: limits)
     }
 
-    /// Whether `bytes` look like a CCP4/MRC map: "MAP " at byte 208, or a mode and sizes that read sanely.
+    /// A map file's bytes as read from disk or uploaded, inflating gzip first.
+    public static func decode(_ raw: [UInt8], file: String, limits: DensityLimits = .standard) throws -> DensityMap {
+        try parse(try FileInput.inflatedIfGzip(raw, source: file, limit: limits.maxBytes), file: file, limits: limits)
+    }
+
+    /// Whether `bytes` look like a CCP4/MRC map: a whole header with "MAP " at byte 208 (CCP4's
+    /// and MRC2014's own mark; old MRC files without it are known by their name instead).
     public static func looksLikeMap(_ bytes: [UInt8]) -> Bool {
-        guard bytes.count >= 1024 else { return false }
-        if bytes[208] == 0x4D && bytes[209] == 0x41 && bytes[210] == 0x50 && bytes[211] == 0x20 { return true }
-        return false
+        bytes.count >= 1024 && bytes[208] == 0x4D && bytes[209] == 0x41 && bytes[210] == 0x50 && bytes[211] == 0x20
     }
 
     public static func parse(_ bytes: [UInt8], file: String, limits: DensityLimits = .standard) throws -> DensityMap {

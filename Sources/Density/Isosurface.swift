@@ -44,14 +44,14 @@ public struct Isosurface: Sendable {
         let per = (nz - 1 + slabs - 1) / slabs
         var pieces = [Piece?](repeating: nil, count: slabs)
         let made = Atomic<Int>(0)
-        pieces.withUnsafeMutableBufferPointer { out in
-            let out = SendableBuffer(out)
-            map.values.withUnsafeBufferPointer { field in
-                let field = SendableValues(field)
+        pieces.withUnsafeMutableBufferPointer { buffer in
+            map.values.withUnsafeBufferPointer { values in
+                // Each slab writes its own element of `out` and only reads `field`.
+                nonisolated(unsafe) let out = buffer, field = values.baseAddress!
                 DispatchQueue.concurrentPerform(iterations: slabs) { s in
                     let z0 = s * per, z1 = min(nz - 1, z0 + per)
                     guard z0 < z1 else { return }
-                    out.base[s] = slab(field.base, nx: nx, ny: ny, z0: z0, z1: z1, level: level, made: made, most: maxTriangles)
+                    out[s] = slab(field, nx: nx, ny: ny, z0: z0, z1: z1, level: level, made: made, most: maxTriangles)
                 }
             }
         }
@@ -104,7 +104,7 @@ public struct Isosurface: Sendable {
             surface.positions[k] = o + sx * g.x + sy * g.y + sz * g.z
         }
         // A skewed cell can turn the grid's handedness over (never for a real cell's axes; kept safe).
-        if simd_dot(simd_cross(sx, sy), sz) < 0 {
+        if dot(cross(sx, sy), sz) < 0 {
             for t in stride(from: 0, to: surface.indices.count, by: 3) { surface.indices.swapAt(t + 1, t + 2) }
         }
         surface.normals = Isosurface.areaWeightedNormals(surface.positions, surface.indices)
@@ -116,7 +116,7 @@ public struct Isosurface: Sendable {
         var normals = [SIMD3<Float>](repeating: .zero, count: positions.count)
         for t in stride(from: 0, to: indices.count - 2, by: 3) {
             let i = Int(indices[t]), j = Int(indices[t + 1]), k = Int(indices[t + 2])
-            let n = simd_cross(positions[j] - positions[i], positions[k] - positions[i])
+            let n = cross(positions[j] - positions[i], positions[k] - positions[i])
             normals[i] += n
             normals[j] += n
             normals[k] += n
@@ -132,7 +132,7 @@ public struct Isosurface: Sendable {
         var sum = 0.0
         for t in stride(from: 0, to: indices.count, by: 3) {
             let a = SIMD3<Double>(positions[Int(indices[t])]), b = SIMD3<Double>(positions[Int(indices[t + 1])]), c = SIMD3<Double>(positions[Int(indices[t + 2])])
-            let n = simd_cross(b - a, c - a)
+            let n = cross(b - a, c - a)
             sum += (n * n).sum().squareRoot() / 2
         }
         return sum
@@ -144,7 +144,7 @@ public struct Isosurface: Sendable {
         var sum = 0.0
         for t in stride(from: 0, to: indices.count, by: 3) {
             let a = SIMD3<Double>(positions[Int(indices[t])]), b = SIMD3<Double>(positions[Int(indices[t + 1])]), c = SIMD3<Double>(positions[Int(indices[t + 2])])
-            sum += simd_dot(a, simd_cross(b, c))
+            sum += dot(a, cross(b, c))
         }
         return sum / 6
     }
@@ -286,13 +286,13 @@ struct MarchingCubesTable: Sendable {
                     return corner(c) + corner(1 << axis) * 0.5
                 }
                 var normal = SIMD3<Float>(repeating: 0), outward = SIMD3<Float>(repeating: 0)
-                for k in mid.indices { normal += simd_cross(mid[k], mid[(k + 1) % mid.count]) }
+                for k in mid.indices { normal += cross(mid[k], mid[(k + 1) % mid.count]) }
                 for e in loop {
                     let (c, axis) = MarchingCubesTable.edges[e]
                     let d = corner(1 << axis)
                     outward += inside(c) ? d : -d
                 }
-                if simd_dot(normal, outward) < 0 { loop.reverse() }
+                if dot(normal, outward) < 0 { loop.reverse() }
                 for k in 1..<(loop.count - 1) { triangles += [UInt8(loop[0]), UInt8(loop[k]), UInt8(loop[k + 1])] }
             }
             table.append(triangles)
@@ -300,25 +300,3 @@ struct MarchingCubesTable: Sendable {
         triangles = table
     }
 }
-
-struct SendableBuffer<T>: @unchecked Sendable {
-    let base: UnsafeMutableBufferPointer<T>
-    init(_ base: UnsafeMutableBufferPointer<T>) { self.base = base }
-}
-
-struct SendableValues: @unchecked Sendable {
-    let base: UnsafePointer<Float>
-    init(_ buffer: UnsafeBufferPointer<Float>) { base = buffer.baseAddress! }
-}
-
-@inline(__always) func simd_cross(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> SIMD3<Float> {
-    SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
-}
-
-@inline(__always) func simd_dot(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> Float { (a * b).sum() }
-
-@inline(__always) func simd_cross(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> SIMD3<Double> {
-    SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
-}
-
-@inline(__always) func simd_dot(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double { (a * b).sum() }

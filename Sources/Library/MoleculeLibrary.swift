@@ -165,8 +165,7 @@ public final class MoleculeLibrary {
                                maxAtoms: Int = .max) throws -> PreparedImport {
         var options = StructureFile.Options()
         options.maxBytes = maxBytes
-        let text = file.raw.count >= 2 && file.raw[0] == 0x1F && file.raw[1] == 0x8B
-            ? try FileInput.inflate(file.raw, source: file.source, limit: maxBytes) : file.raw
+        let text = try FileInput.inflatedIfGzip(file.raw, source: file.source, limit: maxBytes)
         var structure = try StructureFile.decode(text, source: file.source, options: options)
         // Every model read counts (a first model of 10 atoms hid 60,000 in the second).
         let atoms = structure.models.reduce(0) { $0 + $1.atoms.count }

@@ -1,3 +1,4 @@
+import Core
 import Foundation
 import Scene
 import Structure

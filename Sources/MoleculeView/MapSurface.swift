@@ -77,7 +77,6 @@ public struct MapLook: Sendable, Equatable {
             mesh.normals = normals
         }
         mesh.opacity = style == .transparent ? 0.5 : 1
-        mesh.wireframe = style == .mesh
         let fallback: UInt32
         if case .single(let c) = coloring { fallback = c } else { fallback = style == .mesh ? MapLook.meshColor : MapLook.defaultColor }
         switch coloring {

@@ -16,9 +16,8 @@ public struct Mesh: Sendable {
     public var atoms: [Int32] = []
     /// 1 opaque; less (a surface with `transparency`) is drawn blended over the opaque geometry.
     public var opacity: Float = 1
-    /// Drawn as lines (a density map's mesh), not as triangles: `lines` where given (two indices
-    /// a line), else every edge of the triangles.
-    public var wireframe = false
+    /// Where given (two indices a line), the mesh is drawn as these lines, not as its triangles:
+    /// a density map drawn as a mesh (its contours on the grid's planes).
     public var lines: [UInt32] = []
     /// Where colours are blended across atoms (surfaces): `Mesh.blendCount` atoms a vertex and
     /// their weights (summing to 1); empty where each vertex takes its one atom's colour.

@@ -148,29 +148,11 @@ public final class MoleculeRenderer {
                 .init(location: 1, buffer: vertices, components: 3, stride: 24, offset: 12, perInstance: false),
                 .init(location: 2, buffer: colors, components: 4, kind: .normalizedUnsignedByte, stride: 4, offset: 0, perInstance: false),
             ])
-            scene.meshes.append((array, colors, IndexBuffer(device: device, mesh.wireframe ? (mesh.lines.isEmpty ? MoleculeRenderer.edges(mesh.indices) : mesh.lines) : mesh.indices)))
-            scene.meshLines.append(mesh.wireframe)
+            scene.meshes.append((array, colors, IndexBuffer(device: device, mesh.lines.isEmpty ? mesh.indices : mesh.lines)))
+            scene.meshLines.append(!mesh.lines.isEmpty)
         }
         scene.visibility = visibility
         return scene
-    }
-
-    /// Each edge of the triangles once, two indices a line (a map drawn as a mesh).
-    static func edges(_ triangles: [UInt32]) -> [UInt32] {
-        var seen = Set<UInt64>()
-        seen.reserveCapacity(triangles.count)
-        var out: [UInt32] = []
-        out.reserveCapacity(triangles.count * 2)
-        for t in stride(from: 0, to: triangles.count - 2, by: 3) {
-            for k in 0..<3 {
-                let a = triangles[t + k], b = triangles[t + (k + 1) % 3]
-                if seen.insert(UInt64(min(a, b)) << 32 | UInt64(max(a, b))).inserted {
-                    out.append(a)
-                    out.append(b)
-                }
-            }
-        }
-        return out
     }
 
     private func cylinderArray(_ cylinders: GPUBuffer, _ radii: GPUBuffer, _ colors: GPUBuffer) -> VertexArray {

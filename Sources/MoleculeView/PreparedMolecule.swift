@@ -61,7 +61,7 @@ public struct PreparedMolecule: Sendable {
                                                    secondaryStructure: structure.secondaryStructure)
         let colors = color.colors(for: model, elements: perception.elements, secondaryStructure: structure.secondaryStructure, traced: mode.isTrace)
         atomColors = colors
-        id = PreparedMolecule.ids.add(1, ordering: .relaxed).newValue
+        id = PreparedMolecule.nextID()
         detailScale = PreparedMolecule.detailScale(pixelsPerÅngström, geometry)
         PreparedMolecule.colorMeshes(&geometry, colors, theme: color.theme, model: model, elements: perception.elements)
     }
@@ -169,7 +169,7 @@ public struct PreparedMolecule: Sendable {
         self.geometry = geometry
         self.shown = shown
         atomColors = requested
-        id = PreparedMolecule.ids.add(1, ordering: .relaxed).newValue
+        id = PreparedMolecule.nextID()
         detailScale = PreparedMolecule.detailScale(pixelsPerÅngström, geometry)
     }
 

@@ -73,9 +73,7 @@ struct PictureLimits: Sendable {
     func picture(_ subject: ImageSubject, _ view: RenderRequest, perception: BondPerception) throws -> (MoleculePicture, atoms: Int) {
         // An uploaded density map (CCP4/MRC, by its name or its header's "MAP "): its isosurface as `view.map` asks.
         if case .upload(let bytes, let name) = subject, DensityMap.isMapPath(name) || DensityMap.looksLikeMap(bytes) {
-            var inflated = bytes
-            if bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B { inflated = try FileInput.inflate(bytes, source: name, limit: maxBytes) }
-            let map = try DensityMap.parse(inflated, file: name, limits: DensityLimits(maxVoxels: PictureLimits.mapVoxels, maxBytes: maxBytes))
+            let map = try DensityMap.decode(bytes, file: name, limits: DensityLimits(maxVoxels: PictureLimits.mapVoxels, maxBytes: maxBytes))
             let prepared = PreparedMolecule(meshes: [try view.map.mesh(map, file: name)])
             return (MoleculePicture(prepared, request: view), 0)
         }

@@ -717,10 +717,6 @@ private func normalize(_ v: SIMD3<Float>) -> SIMD3<Float> {
     return l > 0 ? v / l : v
 }
 
-private func cross(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> SIMD3<Float> {
-    SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
-}
-
 /// The angle between two vectors in degrees.
 private func angle(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> Float {
     let l = a.length * b.length

@@ -17,7 +17,7 @@ public enum StructureFile {
 
     /// Parses a file's bytes as read from disk, inflating gzip first; `source` names it in errors.
     public static func decode(_ raw: [UInt8], source path: String, options: Options = Options()) throws -> Structure {
-        guard raw.count >= 2 && raw[0] == 0x1F && raw[1] == 0x8B else {
+        guard FileInput.isGzip(raw) else {
             return try parse(raw, source: path, format: options.format, altloc: options.altloc)
         }
         let format = options.format ?? formatFromName(path)

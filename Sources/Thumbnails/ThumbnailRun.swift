@@ -175,6 +175,9 @@ public final class ThumbnailRun: Sendable {
         var checksum: UInt64 = 0
         do {
             let decode: () throws -> Structure
+            // A density map is a file named as one (.map, .mrc, .ccp4): drawn as its isosurface.
+            let isMap = !ThumbnailJob.isEntry(source) && DensityMap.isMapPath(source)
+            var fileBytes: [UInt8] = []
             if let entries = job.entries, ThumbnailJob.isEntry(source) {
                 // A library or PDB entry: the checksum of the file it was imported from names the pictures.
                 let entry = try entries(source)
@@ -183,6 +186,7 @@ public final class ThumbnailRun: Sendable {
             } else {
                 let raw = try FileInput.readAll(path: source, limit: job.request.maxBytes)
                 checksum = FNV1a.hash(raw)
+                fileBytes = raw
                 decode = { [options] in try StructureFile.decode(raw, source: source, options: options) }
             }
             let names = outputs(checksum)
@@ -195,15 +199,13 @@ public final class ThumbnailRun: Sendable {
                     return
                 }
                 // The pictures were written but the index was not (a run killed in between): record them.
-                let atoms = !ThumbnailJob.isEntry(source) && DensityMap.isMapPath(source) ? 0 : try decode().models.first?.atoms.count ?? 0
+                let atoms = isMap ? 0 : try decode().models.first?.atoms.count ?? 0
                 finishSkipped(entry(source, checksum, names, atoms: atoms, since: started))
                 return
             }
-            if !ThumbnailJob.isEntry(source) && DensityMap.isMapPath(source) {
-                // A density map: its isosurface as the request's map settings say, one picture (named by the first mode).
-                var raw = try FileInput.readAll(path: source, limit: job.request.maxBytes)
-                if raw.count >= 2 && raw[0] == 0x1F && raw[1] == 0x8B { raw = try FileInput.inflate(raw, source: source, limit: job.request.maxBytes) }
-                let map = try DensityMap.parse(raw, file: source, limits: DensityLimits(maxBytes: job.request.maxBytes))
+            if isMap {
+                // Its isosurface as the request's map settings say, one picture (named by the first mode).
+                let map = try DensityMap.decode(fileBytes, file: source, limits: DensityLimits(maxBytes: job.request.maxBytes))
                 let picture = MoleculePicture(PreparedMolecule(meshes: [try job.request.map.mesh(map, file: source)]), request: job.request)
                 let request = job.request, mode = job.request.modes.first ?? .ballAndStick
                 worker.get().submit({ renderer in

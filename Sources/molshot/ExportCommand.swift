@@ -82,13 +82,15 @@ struct ExportCommand: ParsableCommand {
                 guard let format = MeshFormat(path: output) else {
                     throw RequestError(field: "output", "a map's isosurface is written as .glb, .gltf, .dae, .obj or .stl")
                 }
-                var look = RenderRequest().map
-                look.level = try RenderRequest([("level", level)]).map.level
-                let level = look.level
+                var look = try RenderRequest([("level", level)]).map
+                let asked = look.level
                 let map = try DensityMap.load(path: input)
+                // The level's value found once (an enclosed volume is a selection over every voxel).
+                let value = asked.value(in: map)
+                look.level = .absolute(Double(value))
                 let mesh = try look.mesh(map, file: input)
                 try format.write([mesh], path: output)
-                FileHandle.standardError.write(Data("molshot: wrote \(output): the isosurface at \(level.value(in: map)) (\(level)), \(mesh.positions.count) vertices, \(mesh.triangleCount) triangles\n".utf8))
+                FileHandle.standardError.write(Data("molshot: wrote \(output): the isosurface at \(value) (\(asked)), \(mesh.positions.count) vertices, \(mesh.triangleCount) triangles\n".utf8))
                 return
             }
             var request = try request()

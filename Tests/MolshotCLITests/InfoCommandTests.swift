@@ -37,7 +37,11 @@ extension MolshotBinary {
                                file: StaticString = #filePath, line: UInt = #line) throws -> Int {
         let r = try run(["render"] + arguments + ["-o", output])
         XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)
-        let image = try PNGDecoder.read(output)
+        return pixels(of: try PNGDecoder.read(output), where: keep)
+    }
+
+    /// The pixels of `image` whose colour `keep` accepts.
+    static func pixels(of image: RGBAImage, where keep: (UInt8, UInt8, UInt8) -> Bool) -> Int {
         var n = 0
         for y in 0..<image.height {
             for x in 0..<image.width {

@@ -91,9 +91,7 @@ final class MapCommandTests: GLTestCase {
         XCTAssertEqual(pictures.count, 2, "\(pictures)")
         for p in pictures {
             let image = try PNGDecoder.read((out as NSString).appendingPathComponent(p))
-            var coloured = 0
-            for y in 0..<image.height { for x in 0..<image.width { let c = image.pixel(x, y); if Self.blue(c.r, c.g, c.b) { coloured += 1 } } }
-            XCTAssertGreaterThan(coloured, 500, "\(p): the map drawn")
+            XCTAssertGreaterThan(MolshotBinary.pixels(of: image, where: Self.blue), 500, "\(p): the map drawn")
         }
         r = try MolshotBinary.run(["thumbnails"] + maps.dropLast() + ["-o", out, "--level", "1s", "--size", "128"])
         XCTAssertEqual(r.status, 0, r.stderr)
@@ -106,9 +104,7 @@ final class MapCommandTests: GLTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         let frames = try (1...4).map { try PNGDecoder.read((out as NSString).appendingPathComponent(String(format: "frame-%05d.png", $0))) }
         for f in frames {
-            var coloured = 0
-            for y in 0..<f.height { for x in 0..<f.width { let c = f.pixel(x, y); if Self.blue(c.r, c.g, c.b) { coloured += 1 } } }
-            XCTAssertGreaterThan(coloured, 300)
+            XCTAssertGreaterThan(MolshotBinary.pixels(of: f, where: Self.blue), 300)
         }
         XCTAssertNotEqual(frames[0].pixels, frames[1].pixels, "the map turns")
     }
