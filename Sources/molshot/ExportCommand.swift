@@ -84,7 +84,7 @@ struct ExportCommand: ParsableCommand {
                 }
                 var look = try RenderRequest([("level", level)]).map
                 let asked = look.level
-                let map = try DensityMap.load(path: input)
+                let map = try DensityMap.load(path: input, limits: DensityLimits(maxBytes: try inputOptions.limit()))
                 // The level's value found once (an enclosed volume is a selection over every voxel).
                 let value = asked.value(in: map)
                 look.level = .absolute(Double(value))

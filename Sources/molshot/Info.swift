@@ -54,7 +54,7 @@ struct Info: ParsableCommand {
         for (index, file) in files.enumerated() {
             do {
                 if DensityMap.isMapPath(file) {
-                    let map = try DensityMap.load(path: file)
+                    let map = try DensityMap.load(path: file, limits: DensityLimits(maxBytes: try input.limit()))
                     if json {
                         print(String(decoding: try JSONSerialization.data(withJSONObject: Info.mapSummary(map, file: file),
                                                                           options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self))

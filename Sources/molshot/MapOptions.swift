@@ -56,16 +56,16 @@ struct MapOptions: ParsableArguments {
             prepared = PreparedMolecule(meshes: [])
         }
         if let mapFile {
-            prepared.geometry.meshes.append(try mesh(mapFile: mapFile, look: request.map, model: structureFile == nil ? nil : prepared.model,
-                                                     atomColors: prepared.atomColors))
+            prepared.geometry.meshes.append(try mesh(mapFile: mapFile, look: request.map, maxBytes: request.maxBytes,
+                                                     model: structureFile == nil ? nil : prepared.model, atomColors: prepared.atomColors))
         }
         return prepared
     }
 
     /// The map's mesh for the picture: the whole stored block, or the part around the model (a
     /// map over its whole cell, around every atom, 3 Å beyond), the box, or the carved region.
-    func mesh(mapFile: String, look given: MapLook, model: Model?, atomColors: [UInt32]) throws -> Mesh {
-        let map = try DensityMap.load(path: mapFile)
+    func mesh(mapFile: String, look given: MapLook, maxBytes: Int, model: Model?, atomColors: [UInt32]) throws -> Mesh {
+        let map = try DensityMap.load(path: mapFile, limits: DensityLimits(maxBytes: maxBytes))
         // An enclosed volume counts over the whole map, whatever part is drawn.
         var look = given
         if case .enclosing = look.level { look.level = .absolute(Double(look.level.value(in: map))) }

@@ -158,6 +158,12 @@ final class MapCommandTests: GLTestCase {
         r = try MolshotBinary.run(["info", bad.path])
         XCTAssertEqual(r.status, 1)
         XCTAssertTrue(r.stderr.contains("\(bad.path): mode 99"), r.stderr)
+        // --max-bytes holds for maps as for structures (gzip counted inflated).
+        r = try MolshotBinary.run(["info", "--max-bytes", "20000", "Tests/Fixtures/maps/EMD-3197.map"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains("over the limit of 20000"), r.stderr)
+        r = try MolshotBinary.run(["render", "--max-bytes", "100000", "Tests/Fixtures/maps/emd_3001.map.gz", "-o", scratch.appendingPathComponent("m.png").path])
+        XCTAssertEqual(r.status, 1, "270 KB of gzip, over 100,000 bytes")
         r = try MolshotBinary.run(["render", "Tests/Fixtures/maps/EMD-3197.map", "--level", "lots", "-o", scratch.appendingPathComponent("l.png").path])
         XCTAssertNotEqual(r.status, 0)
         XCTAssertTrue(r.stderr.contains("--level") && r.stderr.contains("lots"), r.stderr)
