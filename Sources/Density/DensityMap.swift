@@ -316,9 +316,16 @@ public enum MapLevel: Sendable, Equatable, CustomStringConvertible {
     /// The level at which the surface encloses this volume (Å³), as EMDB states a map's
     /// "enclosed volume": the voxels at or above it, each a voxel's volume, add up to it.
     case enclosing(Double)
+    /// The contour its EMDB entry recommends (the header's primary contour level): found by
+    /// `resolved(in:header:file:)`.
+    case recommended
 
     public init?(_ text: String) {
         var t = Substring(text.trimmingCharacters(in: .whitespaces).lowercased())
+        if t == "recommended" {
+            self = .recommended
+            return
+        }
         for suffix in ["å³", "å3", "a3"] where t.hasSuffix(suffix) {
             guard let v = Double(t.dropLast(suffix.count)), v.isFinite, v > 0, v < 1e15 else { return nil }
             self = .enclosing(v)
@@ -339,7 +346,26 @@ public enum MapLevel: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .absolute(let v): return Float(v)
         case .sigma(let s): return Float(statistics.mean + s * statistics.rms)
-        case .enclosing: return Float(statistics.maximum)
+        case .enclosing, .recommended: return Float(statistics.maximum)
+        }
+    }
+
+    /// The level as a value of `map` where it needs more than the statistics: an enclosed volume
+    /// counted over `map`'s voxels, a recommended level read from `header` (nil: the map has none
+    /// beside it). Sigma and absolute levels are returned as they are.
+    public func resolved(in map: DensityMap, header: EMDBHeader?, file: String) throws -> MapLevel {
+        switch self {
+        case .absolute, .sigma: return self
+        case .enclosing: return .absolute(Double(value(in: map)))
+        case .recommended:
+            guard let header else {
+                throw RequestError(field: "level", "recommended: \(file) has no EMDB header beside it (emd-NNNN-v30.xml in its folder or in ../header/); "
+                                   + "give one with --map-header, or a level (1.5s, 0.02, 12000A3)")
+            }
+            guard let level = header.recommendedLevel else {
+                throw RequestError(field: "level", "recommended: the EMDB header of \(file) states no contour level; give a level (1.5s, 0.02, 12000A3)")
+            }
+            return .absolute(level)
         }
     }
 
@@ -376,6 +402,7 @@ public enum MapLevel: Sendable, Equatable, CustomStringConvertible {
         case .absolute(let v): return "\(v)"
         case .sigma(let s): return "\(s)σ"
         case .enclosing(let v): return "\(v) Å³ enclosed"
+        case .recommended: return "recommended"
         }
     }
 }
@@ -393,6 +420,14 @@ extension DensityMap {
     /// Whether the stored block holds the whole cell along each axis (a crystallographic map
     /// over its unit cell: values anywhere follow by periodicity).
     public var coversCell: [Bool] { (0..<3).map { size[$0] >= header.sampling[$0] } }
+
+    /// The part of the map over the points' bounding box, `margin` Å beyond (`region`).
+    public func around(_ points: [SIMD3<Float>], margin: Double, file: String) throws -> DensityMap? {
+        var lo = SIMD3<Double>(repeating: .infinity), hi = -lo
+        for p in points { lo = pointwiseMin(lo, SIMD3<Double>(p)); hi = pointwiseMax(hi, SIMD3<Double>(p)) }
+        guard lo.x <= hi.x else { return nil }
+        return try region(from: lo - margin, to: hi + margin, file: file)
+    }
 
     /// Grid coordinates (in steps from the block's first point, fractions allowed) of a point in space.
     public func gridCoordinates(_ p: SIMD3<Double>) -> SIMD3<Double> {

@@ -31,7 +31,7 @@ public struct MapLook: Sendable, Equatable {
         switch coloring {
         case .single(let c): return "#" + String(format: "%06X", c)
         case .radial: return "radial"
-        case .zone(let r): return "zone\(r)"
+        case .zone(let r): return r == 5 ? "zone" : "zone:\(r)"
         }
     }
 
@@ -42,6 +42,9 @@ public struct MapLook: Sendable, Equatable {
     /// (`statistics`), not the part drawn.
     public func mesh(_ map: DensityMap, statistics: DensityMap.Statistics? = nil, model: Model? = nil, atomColors: [UInt32] = [],
                      carve: (points: [SIMD3<Float>], radius: Float)? = nil, file: String = "the map") throws -> Mesh {
+        if case .recommended = level {
+            throw RequestError(field: "level", "recommended: \(file) comes with no EMDB header here; give a level (1.5s, 0.02, 12000A3)")
+        }
         let surface = try Isosurface.make(map, level: level.value(in: map, statistics: statistics), lines: style == .mesh, file: file)
         var mesh = Mesh(name: "map")
         mesh.positions = surface.positions
@@ -86,10 +89,13 @@ public struct MapLook: Sendable, Equatable {
             // Red at the centre through yellow, green and cyan to blue at the farthest point (ChimeraX's `color radial` palette).
             let c = map.corners.reduce(SIMD3<Double>(repeating: 0), +) / 8
             let centre = SIMD3<Float>(c)
-            let far = max(mesh.positions.map { ($0 - centre).length }.max() ?? 1, 1e-3)
+            // Over the surface's own range of distances, nearest to farthest, as ChimeraX's (and
+            // EMDB's) radial colouring spans it: a compact map is not all one colour.
+            let distances = mesh.positions.map { ($0 - centre).length }
+            let near = distances.min() ?? 0, span = max((distances.max() ?? 1) - near, 1e-3)
             let palette: [SIMD3<Float>] = [SIMD3(1, 0, 0), SIMD3(1, 1, 0), SIMD3(0, 1, 0), SIMD3(0, 1, 1), SIMD3(0, 0, 1)]
-            mesh.colors = mesh.positions.map { p in
-                let t = min(1, (p - centre).length / far) * Float(palette.count - 1)
+            mesh.colors = distances.map { d in
+                let t = min(1, max(0, (d - near) / span)) * Float(palette.count - 1)
                 let k = min(Int(t), palette.count - 2), f = t - Float(k)
                 let rgb = palette[k] * (1 - f) + palette[k + 1] * f
                 return UInt32(rgb.x * 255) << 16 | UInt32(rgb.y * 255) << 8 | UInt32(rgb.z * 255)
@@ -110,5 +116,33 @@ public struct MapLook: Sendable, Equatable {
             }
         }
         return mesh
+    }
+
+    /// The part of `map` a picture with `model` draws: where the map holds its whole cell (a
+    /// crystallographic map), the density round every atom, 3 Å beyond (read anywhere by
+    /// periodicity); otherwise the stored block (an EM map, or one cut to its model already).
+    /// Nil where nothing of the map is near the model.
+    public static func part(of map: DensityMap, around model: Model?, file: String) throws -> DensityMap? {
+        guard let model, !model.atoms.isEmpty, !map.coversCell.contains(false) else { return map }
+        return try map.around(model.atoms.map(\.position), margin: 3, file: file)
+    }
+
+    /// The volume (Å³) a model's atoms take as protein does, 1.21 Å³ a dalton (a partial specific
+    /// volume of 0.73 cm³/g), its heavy atoms' masses with one hydrogen each; waters left out.
+    /// The level enclosing it is where a map without a recommended contour is drawn round its model.
+    public static func proteinVolume(of model: Model) -> Double {
+        var dalton = 0.0
+        for a in model.atoms where !model.residues[Int(a.residue)].isWater {
+            switch a.element {
+            case .hydrogen: dalton += 1.008
+            case .carbon: dalton += 12.011 + 1.008
+            case .nitrogen: dalton += 14.007 + 1.008
+            case .oxygen: dalton += 15.999 + 1.008
+            case .sulfur: dalton += 32.06 + 1.008
+            case .phosphorus: dalton += 30.974
+            default: dalton += 14
+            }
+        }
+        return dalton * 1.21
     }
 }

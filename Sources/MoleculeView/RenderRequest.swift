@@ -407,8 +407,9 @@ public struct RenderRequest: Sendable, Equatable {
             r.occlusionMethod = try choice(v, field: "occlusion-method")
         },
         Field(name: "level", help: "A density map's contour level: in standard deviations above its mean (1.5s, the default; 1.5sigma), "
-              + "absolute (0.02), or the level that encloses a volume (12000A3, as EMDB's enclosed volume).", isFlag: false) { r, v throws(RequestError) in
-            guard let level = MapLevel(v) else { throw RequestError(field: "level", "give a number (0.02) or a number of standard deviations (1.5s) (got \(Excerpt.of(v)))") }
+              + "absolute (0.02), the level that encloses a volume (12000A3, as EMDB's enclosed volume), "
+              + "or recommended (the contour level in the map's EMDB header).", isFlag: false) { r, v throws(RequestError) in
+            guard let level = MapLevel(v) else { throw RequestError(field: "level", "give a number (0.02), a number of standard deviations (1.5s), a volume (12000A3) or recommended (got \(Excerpt.of(v)))") }
             r.map.level = level
         },
         Field(name: "map-style", help: "How a density map is drawn: surface (the default), mesh (lines, as PyMOL's isomesh) or transparent.",
@@ -419,11 +420,17 @@ public struct RenderRequest: Sendable, Equatable {
             if wasDefault { r.map.coloring = .single(style == .mesh ? MapLook.meshColor : MapLook.defaultColor) }
         },
         Field(name: "map-color", help: "A density map's colour: a name or #RRGGBB, radial (by distance from its centre, as EMDB's pictures), "
-              + "or zone (each part in the colour of the model's nearest atom within 5 Å, as ChimeraX's color zone).",
+              + "or zone (each part in the colour of the model's nearest atom within 5 Å, as ChimeraX's color zone; zone:R within R Å, "
+              + "for low-resolution maps whose surface lies far from the atoms).",
               isFlag: false) { r, v throws(RequestError) in
             switch v.lowercased() {
             case "radial": r.map.coloring = .radial
             case "zone": r.map.coloring = .zone(5)
+            case let z where z.hasPrefix("zone:"):
+                guard let d = Double(z.dropFirst(5)), d > 0, d <= 50 else {
+                    throw RequestError(field: "map-color", "zone:R takes a distance R from 0 to 50 Å (got \(Excerpt.of(v)))")
+                }
+                r.map.coloring = .zone(d)
             default:
                 guard let c = Color(parsing: v) else { throw RequestError(field: "map-color", "give a colour name, #RRGGBB, radial or zone (got \(Excerpt.of(v)))") }
                 r.map.coloring = .single(c.rgb)

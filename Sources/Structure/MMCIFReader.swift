@@ -31,7 +31,8 @@ public enum MMCIFReader {
                                               "_em_3d_reconstruction", "_reflns", "_struct_keywords", "_audit_author",
                                               "_struct_conf", "_struct_sheet_range", "_entity", "_entity_poly", "_pdbx_entity_nonpoly",
                                               "_chem_comp", "_pdbx_struct_assembly", "_pdbx_struct_assembly_gen",
-                                              "_pdbx_struct_oper_list", "_pdbx_struct_mod_residue", "_ma_qa_metric"]
+                                              "_pdbx_struct_oper_list", "_pdbx_struct_mod_residue", "_ma_qa_metric",
+                                              "_pdbx_database_related"]
 
     public static func read(_ b: UnsafeBufferPointer<UInt8>, source: String) throws -> Structure {
         var tok = CIFTokenizer(b, source: source)
@@ -148,6 +149,15 @@ public enum MMCIFReader {
             ?? tables["_em_3d_reconstruction"]?.value(0, "_em_3d_reconstruction.resolution")
             ?? tables["_reflns"]?.value(0, "_reflns.d_resolution_high")
         meta.resolution = resolution.flatMap { Float($0) }
+        if let related = tables["_pdbx_database_related"] {
+            var maps: [(associated: Bool, id: String)] = []
+            for r in 0..<related.count where (related.value(r, "_pdbx_database_related.db_name") ?? "").uppercased() == "EMDB" {
+                guard let id = related.value(r, "_pdbx_database_related.db_id").flatMap(Metadata.emdbID), !maps.contains(where: { $0.id == id }) else { continue }
+                let type = (related.value(r, "_pdbx_database_related.content_type") ?? "").lowercased()
+                maps.append((type.contains("associated"), id))
+            }
+            meta.relatedMaps = maps.filter(\.associated).map(\.id) + maps.filter { !$0.associated }.map(\.id)
+        }
         structure.metadata = meta
 
         structure.secondaryStructure = secondaryStructure(tables["_struct_conf"], "_struct_conf", .helix)

@@ -98,6 +98,13 @@ public enum PDBReader {
                     if let word = rest.split(separator: " ").first, let v = Float(word), v.isFinite, v > 0 {
                         structure.metadata.resolution = v
                     }
+                } else if number == 900 {
+                    // REMARK 900 RELATED ID: EMD-8249   RELATED DB: EMDB
+                    let text = recordText(b, s, e, idCode: idCode)
+                    if text.uppercased().contains("RELATED DB: EMDB"), let id = text.split(separator: " ").first(where: { $0.uppercased().hasPrefix("EMD-") }),
+                       let emd = Metadata.emdbID(String(id)), !structure.metadata.relatedMaps.contains(emd) {
+                        structure.metadata.relatedMaps.append(emd)
+                    }
                 } else if number == 350 {
                     remark350.read(b, s + 10, lineIDInColumns73(b, s, length, idCode: idCode) ? s + 72 : min(e, s + 80))
                 }

@@ -132,6 +132,10 @@ public struct Metadata: Sendable, Equatable {
     /// A predicted model whose B-factor column holds per-residue confidence, pLDDT (ModelCIF's
     /// `_ma_qa_metric` names a local pLDDT metric, as AlphaFold DB's files do).
     public var predicted = false
+    /// EMDB entries (EMD-NNNN) of the maps the model relates to, the one it was fitted to first
+    /// (mmCIF `_pdbx_database_related` with `db_name` EMDB, its "associated EM volume" first;
+    /// PDB `REMARK 900 RELATED ID: EMD-NNNN RELATED DB: EMDB`).
+    public var relatedMaps: [String] = []
     public init() {}
 }
 
@@ -278,4 +282,15 @@ extension Model {
     /// residue names at one position, each an alternate location) are one residue here, as in
     /// gemmi and biotite.
     public func defaultConformerMask() -> [Bool] { conformerMask(.first) }
+}
+
+extension Metadata {
+    /// An EMDB accession as EMDB writes it (EMD-8249), from "EMD-8249", "emd_8249" or "8249"; nil
+    /// where it is not one (4 to 8 digits).
+    public static func emdbID(_ text: String) -> String? {
+        var t = Substring(text.trimmingCharacters(in: .whitespaces).uppercased())
+        if t.hasPrefix("EMD-") || t.hasPrefix("EMD_") { t = t.dropFirst(4) }
+        guard (4...8).contains(t.count), t.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return "EMD-" + t
+    }
 }

@@ -1,4 +1,5 @@
 import Core
+import Density
 import Foundation
 import Graphics
 import Imaging
@@ -11,9 +12,11 @@ import Structure
 /// its preferred assembly, each distinct ligand in ball-and-stick with the residues within 5 Å
 /// as lines and nothing else (turned to and fitted, `focus`), the modified residues highlighted, B-factors and AlphaFold confidence where
 /// the file has them; each in the views asked for, at several sizes drawn once, with a caption.
+/// With a folder of EMDB maps, an EM entry's map too (EMDB's entry pictures): with its model by
+/// chain, and alone by radius, at the recommended contour.
 public enum EntryImages {
     public enum Kind: String, Sendable, CaseIterable {
-        case entry, assembly, entity, ligand, modres, bfactor, plddt
+        case entry, assembly, entity, ligand, modres, bfactor, plddt, map
     }
 
     /// Front: the oriented view (principal axes, fitted); side and top turned 90 degrees about the
@@ -42,6 +45,9 @@ public enum EntryImages {
         public var base = RenderRequest()
         /// Most atoms an assembly may be built to.
         public var maxAtoms = RenderRequest.defaultMaxAtoms
+        /// A folder of EMDB maps (emd_NNNN.map.gz, or EMDB's EMD-NNNN/map/ layout): an entry whose
+        /// file names an EMDB map found here gets map images.
+        public var maps: String?
         public init() {
             base.background = .transparent
         }
@@ -75,6 +81,10 @@ public enum EntryImages {
         public var ligandName: String?
         /// The ligand instance shown: chain and residue number.
         public var ligandInstance: String?
+        /// The EMDB map drawn (EMD-NNNN), its contour level and where the level came from.
+        public var map: String?
+        public var mapLevel: Double?
+        public var mapLevelSource: String?
         public var chains: [String]
         public var coloring: String
         public var legend: [LegendItem]
@@ -102,6 +112,9 @@ public enum EntryImages {
         /// The legend is read off the drawn colours by this rule.
         var legend: LegendRule
         var views: [View]
+        /// A density map drawn too: its file; `mapOnly`, without the model.
+        var map: String? = nil
+        var mapOnly = false
     }
 
     enum LegendRule {
@@ -250,6 +263,27 @@ public enum EntryImages {
                                   views: options.views))
             }
         }
+        if options.kinds.contains(.map), let folder = options.maps,
+           let (emd, file) = structure.metadata.relatedMaps.lazy.compactMap({ id in mapFile(for: id, in: folder).map { (id, $0) } }).first {
+            // The surface is far from the atoms in a low-resolution map: zone colours reach as far as the resolution (5 to 20 Å).
+            let reach = max(5, min(20, Double(structure.metadata.resolution ?? 5)))
+            let stem = "map_\(safe(emd.lowercased()))"
+            if let r = request([("assembly", "model"), ("mode", "cartoon"), ("color", "chain"), ("map-style", "transparent"),
+                                ("map-color", reach == 5 ? "zone" : "zone:\(reach)")]) {
+                var c = caption(.map, stem + "_model", assembly: "model", coloring: "chain",
+                                text: "\(emd) with the model \(upper) fitted to it, the map see-through and each part in the colour of its nearest chain")
+                c.map = emd
+                specs.append(Spec(settings: settings, kind: .map, stem: stem + "_model", assembly: .model, request: r, caption: c,
+                                  legend: .chains, views: options.views, map: file))
+            }
+            if let r = request([("assembly", "model"), ("map-color", "radial")]) {
+                var c = caption(.map, stem + "_radial", assembly: "model", coloring: "radial",
+                                text: "\(emd), the map of \(upper), coloured by distance from its centre (red to blue)")
+                c.map = emd
+                specs.append(Spec(settings: settings, kind: .map, stem: stem + "_radial", assembly: .model, request: r, caption: c,
+                                  legend: .none, views: options.views, map: file, mapOnly: true))
+            }
+        }
         if options.kinds.contains(.plddt), structure.metadata.predicted {
             if let r = request([("assembly", "model"), ("mode", "cartoon"), ("color", "plddt")]) {
                 specs.append(Spec(settings: settings, kind: .plddt, stem: "plddt", assembly: .model, request: r,
@@ -284,6 +318,7 @@ public enum EntryImages {
         let sizes = options.sizes.sorted { $0.width * $0.height > $1.width * $1.height }
         guard let largest = sizes.first else { throw RequestError(field: "size", "give at least one size") }
         var built: [String: Structure] = [:]
+        var maps: [String: (map: DensityMap, header: EMDBHeader?)] = [:]
         var captions: [Caption] = []
         for spec in plan(structure, id: id, options: options) {
             var request = spec.request
@@ -297,7 +332,14 @@ public enum EntryImages {
                 built[key] = molecule
             }
             try request.checkFocus(in: molecule, source: source)
-            let prepared = try PreparedMolecule(molecule, mode: try request.singleMode(), request: request, perception: perception)
+            var prepared = try PreparedMolecule(molecule, mode: try request.singleMode(), request: request, perception: perception)
+            var mapCaption: (level: Double, source: String)? = nil
+            if let file = spec.map {
+                let (mesh, level, from) = try mapMesh(file, look: request.map, model: prepared.model, atomColors: prepared.atomColors,
+                                                     maxBytes: request.maxBytes, loaded: &maps)
+                mapCaption = (level, from)
+                if spec.mapOnly { prepared = PreparedMolecule(meshes: [mesh]) } else { prepared.geometry.meshes.append(mesh) }
+            }
             defer { renderer.forget(prepared) }
             let legend = legendItems(spec.legend, prepared: prepared, molecule: molecule)
             let chains = spec.caption.chains.isEmpty ? Array(Set(prepared.model.chains.map(\.id))).sorted() : spec.caption.chains
@@ -334,6 +376,11 @@ public enum EntryImages {
                     files.append(SizedFile(width: size.width, height: size.height, file: file))
                 }
                 var caption = spec.caption
+                if let mapCaption {
+                    caption.mapLevel = mapCaption.level
+                    caption.mapLevelSource = mapCaption.source
+                    caption.text += " (contour level \(String(format: "%.4g", mapCaption.level)), \(mapCaption.source))"
+                }
                 caption.view = view.rawValue
                 caption.name = stem
                 caption.chains = chains
@@ -349,6 +396,49 @@ public enum EntryImages {
         try AtomicFile.write(Array((list.joined(separator: "\n") + "\n").utf8), to: (folder as NSString).appendingPathComponent("\(id)_filelist"))
         try AtomicFile.write(Array(try encoder.encode(summary)), to: (folder as NSString).appendingPathComponent("\(id).json"))
         return summary
+    }
+
+    /// The map file of EMDB entry `id` (EMD-NNNN) in `folder`: emd_NNNN.map.gz, .map, .mrc or
+    /// .ccp4 (gzip or not), in the folder or in EMDB's own layout (EMD-NNNN/map/emd_NNNN.map.gz).
+    public static func mapFile(for id: String, in folder: String) -> String? {
+        guard let number = Metadata.emdbID(id)?.dropFirst(4) else { return nil }
+        let names = ["map", "mrc", "ccp4"].flatMap { ext in ["emd_\(number).\(ext).gz", "emd_\(number).\(ext)", "EMD-\(number).\(ext).gz", "EMD-\(number).\(ext)"] }
+        for dir in [folder, (folder as NSString).appendingPathComponent("EMD-\(number)/map")] {
+            for n in names {
+                let p = (dir as NSString).appendingPathComponent(n)
+                if FileManager.default.fileExists(atPath: p) { return p }
+            }
+        }
+        return nil
+    }
+
+    /// A map's surface for an entry image, each map read once per entry: at the contour its EMDB
+    /// header recommends (the header beside the map), else at the level that encloses the model's
+    /// volume as protein (`MapLook.proteinVolume`). Returns the level and where it came from.
+    static func mapMesh(_ file: String, look given: MapLook, model: Model, atomColors: [UInt32], maxBytes: Int,
+                        loaded: inout [String: (map: DensityMap, header: EMDBHeader?)]) throws -> (Mesh, Double, String) {
+        let entry: (map: DensityMap, header: EMDBHeader?)
+        if let e = loaded[file] { entry = e } else {
+            let map = try DensityMap.load(path: file, limits: DensityLimits(maxBytes: maxBytes))
+            let header = try EMDBHeader.path(beside: file).map { try EMDBHeader.load(path: $0) }
+            entry = (map, header)
+            loaded[file] = entry
+        }
+        var look = given
+        let level: Double, from: String
+        if let recommended = entry.header?.recommendedLevel {
+            level = recommended
+            from = "recommended by EMDB's header" + (entry.header?.levelSource.map { " (\($0.lowercased()))" } ?? "")
+        } else {
+            let volume = MapLook.proteinVolume(of: model)
+            level = Double(MapLevel.enclosing(volume).value(in: entry.map))
+            from = "enclosing the model's volume, \(Int(volume.rounded())) Å³ (no recommended level beside the map)"
+        }
+        look.level = .absolute(level)
+        guard let part = try MapLook.part(of: entry.map, around: model, file: file) else {
+            throw InputFileError(file: file, message: "lies nowhere near the model it was named for")
+        }
+        return (try look.mesh(part, statistics: entry.map.statistics, model: model, atomColors: atomColors, file: file), level, from)
     }
 
     /// The screen directions (x right, y up, z towards the viewer) of the front view's right, up

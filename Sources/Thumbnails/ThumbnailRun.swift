@@ -165,8 +165,9 @@ public final class ThumbnailRun: Sendable {
         }
     }
 
-    private func outputs(_ checksum: UInt64) -> [String] {
-        job.request.modes.map { job.request.thumbnailName(checksum: checksum, mode: $0) }
+    /// The pictures a source makes: one per mode; a map one (its isosurface, named by the first mode).
+    private func outputs(_ checksum: UInt64, isMap: Bool) -> [String] {
+        (isMap ? Array(job.request.modes.prefix(1)) : job.request.modes).map { job.request.thumbnailName(checksum: checksum, mode: $0) }
     }
 
     private func read(_ source: String, perception: BondPerception, worker: LazyWorker,
@@ -189,7 +190,7 @@ public final class ThumbnailRun: Sendable {
                 fileBytes = raw
                 decode = { [options] in try StructureFile.decode(raw, source: source, options: options) }
             }
-            let names = outputs(checksum)
+            let names = outputs(checksum, isMap: isMap)
             let present = names.allSatisfy {
                 FileManager.default.fileExists(atPath: (job.outputDirectory as NSString).appendingPathComponent($0))
             }
@@ -206,7 +207,11 @@ public final class ThumbnailRun: Sendable {
             if isMap {
                 // Its isosurface as the request's map settings say, one picture (named by the first mode).
                 let map = try DensityMap.decode(fileBytes, file: source, limits: DensityLimits(maxBytes: job.request.maxBytes))
-                let picture = MoleculePicture(PreparedMolecule(meshes: [try job.request.map.mesh(map, file: source)]), request: job.request)
+                var look = job.request.map
+                // A recommended level from the EMDB header beside each map (EMDB's layout).
+                let header = look.level == .recommended ? try EMDBHeader.path(beside: source).map { try EMDBHeader.load(path: $0) } : nil
+                look.level = try look.level.resolved(in: map, header: header, file: source)
+                let picture = MoleculePicture(PreparedMolecule(meshes: [try look.mesh(map, file: source)]), request: job.request)
                 let request = job.request, mode = job.request.modes.first ?? .ballAndStick
                 worker.get().submit({ renderer in
                     let images = [(request.thumbnailName(checksum: checksum, mode: mode), try picture.draw(renderer))]

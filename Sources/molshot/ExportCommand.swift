@@ -45,6 +45,7 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "Only these chains (comma separated), as combination building combines them.") var parts: String?
     @Option(help: ArgumentHelp("With a density map as the input (CCP4/MRC), its isosurface is written. " + RenderRequest.help("level"),
                                valueName: "LEVEL")) var level = "1.5s"
+    @OptionGroup var mapHeader: MapHeaderOption
     @OptionGroup var inputOptions: InputOptions
 
     func request() throws -> RenderRequest {
@@ -86,8 +87,8 @@ struct ExportCommand: ParsableCommand {
                 let asked = look.level
                 let map = try DensityMap.load(path: input, limits: DensityLimits(maxBytes: try inputOptions.limit()))
                 // The level's value found once (an enclosed volume is a selection over every voxel).
-                let value = asked.value(in: map)
-                look.level = .absolute(Double(value))
+                look.level = try asked.resolved(in: map, header: try mapHeader.header(for: input, level: asked), file: input)
+                let value = look.level.value(in: map)
                 let mesh = try look.mesh(map, file: input)
                 try format.write([mesh], path: output)
                 FileHandle.standardError.write(Data("molshot: wrote \(output): the isosurface at \(value) (\(asked)), \(mesh.positions.count) vertices, \(mesh.triangleCount) triangles\n".utf8))

@@ -63,6 +63,11 @@ struct ImagesCommand: ParsableCommand {
 
     @Option(help: .hidden) var part: String?
 
+    @Option(help: ArgumentHelp("A folder of EMDB maps (emd_NNNN.map.gz, or EMDB's EMD-NNNN/map/ and header/): an EM entry whose file names its map "
+                               + "(mmCIF _pdbx_database_related, PDB REMARK 900) gets the map with its model by chain and alone by radius, at the "
+                               + "header's recommended contour.", valueName: "DIR"))
+    var maps: String?
+
     @OptionGroup var input: InputOptions
 
     func options() throws -> EntryImages.Options {
@@ -91,6 +96,7 @@ struct ImagesCommand: ParsableCommand {
             }
         }
         o.renderEachSize = renderEachSize
+        o.maps = maps
         o.axes = !noAxes
         do {
             if opaqueBackground { try o.base.set("background", "white") }

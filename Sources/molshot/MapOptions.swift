@@ -15,6 +15,8 @@ struct MapOptions: ParsableArguments {
 
     @OptionGroup var look: MapLookOptions
 
+    @OptionGroup var header: MapHeaderOption
+
     @Option(help: ArgumentHelp("Draw only the map within --carve-radius of the atoms this selection takes (a ligand's density: resn HEM, ligand).",
                                valueName: "EXPR"))
     var carve: String?
@@ -68,7 +70,7 @@ struct MapOptions: ParsableArguments {
         let map = try DensityMap.load(path: mapFile, limits: DensityLimits(maxBytes: maxBytes))
         // An enclosed volume counts over the whole map, whatever part is drawn.
         var look = given
-        if case .enclosing = look.level { look.level = .absolute(Double(look.level.value(in: map))) }
+        look.level = try look.level.resolved(in: map, header: try header.header(for: mapFile, level: look.level), file: mapFile)
         var part: DensityMap? = map
         var carved: (points: [SIMD3<Float>], radius: Float)? = nil
         func atoms(_ expression: String, _ option: String) throws -> [SIMD3<Float>] {
@@ -77,19 +79,14 @@ struct MapOptions: ParsableArguments {
             guard !picked.isEmpty else { throw RequestError(field: option, "\"\(expression)\" takes no atoms of the model") }
             return picked
         }
-        func around(_ points: [SIMD3<Float>], _ margin: Double) throws -> DensityMap? {
-            var lo = SIMD3<Double>(repeating: .infinity), hi = -lo
-            for p in points { lo = pointwiseMin(lo, SIMD3<Double>(p)); hi = pointwiseMax(hi, SIMD3<Double>(p)) }
-            return try map.region(from: lo - margin, to: hi + margin, file: mapFile)
-        }
         if let carve {
             let points = try atoms(carve, "carve")
             carved = (points, Float(carveRadius))
-            part = try around(points, carveRadius + 1)
+            part = try map.around(points, margin: carveRadius + 1, file: mapFile)
         } else if let box {
-            part = try around(try atoms(box, "box"), boxMargin)
-        } else if let model, !model.atoms.isEmpty, !map.coversCell.contains(false) {
-            part = try around(model.atoms.map(\.position), 3)
+            part = try map.around(try atoms(box, "box"), margin: boxMargin, file: mapFile)
+        } else {
+            part = try MapLook.part(of: map, around: model, file: mapFile)
         }
         guard let part else {
             var empty = Mesh(name: "map")
@@ -103,6 +100,20 @@ struct MapOptions: ParsableArguments {
     /// as its structure; a structure as the input takes `--map`.
     func files(input: String) -> (map: String?, structure: String?) {
         DensityMap.isMapPath(input) ? (input, model) : (map, input)
+    }
+}
+
+/// Where `--level recommended` finds a map's EMDB header.
+struct MapHeaderOption: ParsableArguments {
+    @Option(help: ArgumentHelp("The map's EMDB header (emd-NNNN-v30.xml, or the entry API's JSON), for --level recommended. "
+                               + "Without it, one is looked for beside the map (its folder, ../header/).", valueName: "FILE"))
+    var mapHeader: String?
+
+    /// The EMDB header for `--level recommended`: `--map-header`, else the one beside the map.
+    func header(for mapFile: String, level: MapLevel) throws -> EMDBHeader? {
+        guard case .recommended = level else { return nil }
+        if let mapHeader { return try EMDBHeader.load(path: mapHeader) }
+        return try EMDBHeader.path(beside: mapFile).map { try EMDBHeader.load(path: $0) }
     }
 }
 
