@@ -41,9 +41,13 @@ public struct EMDBHeader: Sendable, Equatable {
         guard let first = bytes.first(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF) }) else {
             throw InputFileError(file: file, message: "is empty: an EMDB header is XML (emd-NNNN-v30.xml) or the entry API's JSON")
         }
-        if first == UInt8(ascii: "{") { return try parseJSON(bytes, file: file) }
+        if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return try parseJSON(bytes, file: file) }
         guard first == UInt8(ascii: "<") else {
             throw InputFileError(file: file, message: "is not an EMDB header: neither XML (emd-NNNN-v30.xml) nor the entry API's JSON")
+        }
+        // Foundation's parser ends the process on names that are not UTF-8 (found by fuzzing); EMDB's headers are UTF-8.
+        guard String(validating: bytes, as: UTF8.self) != nil else {
+            throw InputFileError(file: file, message: "is not UTF-8 text: not an EMDB header")
         }
         let reader = HeaderXMLReader()
         let parser = XMLParser(data: Data(bytes))
@@ -54,6 +58,7 @@ public struct EMDBHeader: Sendable, Equatable {
             throw InputFileError(file: file, line: parser.lineNumber, message: "is not well-formed XML\(why)")
         }
         if let problem = reader.problem { throw InputFileError(file: file, line: reader.problemLine, message: problem) }
+        if let open = reader.open { throw InputFileError(file: file, message: "is not well-formed XML: it ends inside <\(Excerpt.of(open))>") }
         guard reader.root == "emd" || reader.root == "emdEntry" else {
             throw InputFileError(file: file, message: "is XML but not an EMDB header (its root is <\(Excerpt.of(reader.root ?? ""))>, not <emd> or <emdEntry>)")
         }
@@ -133,6 +138,8 @@ private final class HeaderXMLReader: NSObject, XMLParserDelegate {
     var problem: String?
     var problemLine = 0
     var stopped = false
+    /// The innermost element still open at the end: the document was cut short.
+    var open: String? { path.last }
     private var path: [String] = []
     private var text = ""
     private var contour: Contour?

@@ -60,6 +60,8 @@ public struct StructureSummary: Codable, Sendable, Equatable {
     public var entities: [Entity] = []
     public var assemblies: [AssemblySummary] = []
     public var modifiedResidues: [ModifiedResidueSummary] = []
+    /// EMDB maps the entry names (EMD-NNNN), the one the model was fitted to first.
+    public var maps: [String] = []
 
     /// One rule for absent values in JSON: `null` (an empty id, title or method; no resolution).
     public func encode(to encoder: Encoder) throws {
@@ -82,6 +84,7 @@ public struct StructureSummary: Codable, Sendable, Equatable {
         try c.encode(entities, forKey: .entities)
         try c.encode(assemblies, forKey: .assemblies)
         try c.encode(modifiedResidues, forKey: .modifiedResidues)
+        try c.encode(maps, forKey: .maps)
     }
 
     public init(file: String, structure: Structure, bonds: [Bond]) {
@@ -91,6 +94,7 @@ public struct StructureSummary: Codable, Sendable, Equatable {
         title = structure.metadata.title
         method = structure.metadata.method
         resolution = structure.metadata.resolution
+        maps = structure.metadata.relatedMaps
         models = structure.models.count
         let first = structure.models.first ?? Model(number: 1)
         atoms = first.atoms.count
@@ -160,6 +164,7 @@ public struct StructureSummary: Codable, Sendable, Equatable {
         if !title.isEmpty { lines.append("title:      \(title)") }
         if !method.isEmpty { lines.append("method:     \(method)") }
         if let resolution { lines.append("resolution: \(resolution) Å") }
+        if !maps.isEmpty { lines.append("maps:       \(maps.joined(separator: ", ")) (EMDB)") }
         lines.append("models:     \(models)")
         lines.append("atoms:      \(atoms)" + (models > 1 ? " in model 1, \(atomsAllModels) in all models" : ""))
         if alternatesLeftAside > 0 {

@@ -144,7 +144,13 @@ extension Info {
             "statistics": ["min": map.statistics.minimum, "max": map.statistics.maximum, "mean": map.statistics.mean, "rms": map.statistics.rms],
             "header": ["min": h.minimum, "max": h.maximum, "mean": h.mean, "rms": h.rms],
             "labels": h.labels,
-        ]
+        ].merging(recommended(file).map { ["recommendedLevel": $0.level, "recommendedBy": $0.source] } ?? [:]) { a, _ in a }
+    }
+
+    /// The contour level the EMDB header beside the map recommends, where there is one.
+    static func recommended(_ file: String) -> (level: Double, source: String)? {
+        guard let path = EMDBHeader.path(beside: file), let header = try? EMDBHeader.load(path: path), let level = header.recommendedLevel else { return nil }
+        return (level, "\((path as NSString).lastPathComponent)" + (header.levelSource.map { " (\($0.lowercased()))" } ?? ""))
     }
 
     static func mapText(_ map: DensityMap, file: String) -> String {
@@ -156,6 +162,6 @@ extension Info {
             cell \(f(h.cell.lengths.x)) \(f(h.cell.lengths.y)) \(f(h.cell.lengths.z)) Å, \(f(h.cell.angles.x)) \(f(h.cell.angles.y)) \(f(h.cell.angles.z))°, sampled \(h.sampling.x) x \(h.sampling.y) x \(h.sampling.z); voxel \(voxel) Å; space group \(h.spaceGroup)
             origin \(f(map.origin.x)), \(f(map.origin.y)), \(f(map.origin.z)) Å (start \(h.starts.x), \(h.starts.y), \(h.starts.z))
             values: min \(f(s.minimum)), max \(f(s.maximum)), mean \(f(s.mean)), rms \(f(s.rms))
-            """
+            """ + (recommended(file).map { "\nrecommended level \(f($0.level)) (\($0.source))" } ?? "")
     }
 }

@@ -168,4 +168,99 @@ final class MapCommandTests: GLTestCase {
         XCTAssertNotEqual(r.status, 0)
         XCTAssertTrue(r.stderr.contains("--level") && r.stderr.contains("lots"), r.stderr)
     }
+
+    static func green(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Bool { g > 150 && Int(g) > Int(r) + 60 && Int(g) > Int(b) + 60 }
+    static func cyan(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Bool { b > 150 && g > 120 && Int(b) > Int(r) + 60 && Int(g) > Int(r) + 40 }
+
+    /// An EM map with the model fitted to it (EMDB's EMD-8249, 35 Å, with the PDB's 5KHE: two
+    /// chains): `--map-color zone:15` paints the map in chain A's green and chain B's cyan over
+    /// much more of the picture than the cartoon alone takes; plain, neither colour spreads.
+    func testAnEMMapWithItsModelColouredByChain() throws {
+        let base = ["Tests/Fixtures/maps/emd_8249.map.gz", "--model", "Tests/Fixtures/maps/5khe.pdb.gz", "--level", "1s", "--mode", "cartoon", "--color", "chain"]
+        let zoneGreen = try pixels(base + ["--map-color", "zone:15"], where: Self.green)
+        let zoneCyan = try pixels(base + ["--map-color", "zone:15"], where: Self.cyan)
+        let plainGreen = try pixels(base, where: Self.green), plainCyan = try pixels(base, where: Self.cyan)
+        XCTAssertGreaterThan(zoneGreen, plainGreen + 1500, "chain A's part of the map")
+        XCTAssertGreaterThan(zoneCyan, plainCyan + 1500, "chain B's part of the map")
+        let far = try MolshotBinary.run(["render"] + base + ["--map-color", "zone:99", "-o", scratch.appendingPathComponent("z.png").path])
+        XCTAssertEqual(far.status, 64, far.stderr)
+        XCTAssertTrue(far.stderr.contains("zone:R"), far.stderr)
+    }
+
+    /// A ligand's density: 1RX2's 2mFo-DFc (gemmi, from Refmac's FWT/PHWT) at 1 sigma of the
+    /// cell (0.435) carved to 1.6 Å of the folate, as PyMOL's `isomesh ..., carve=1.6`: a mesh
+    /// round the ligand, a part of the box's; round NADP+ (48 atoms to folate's 32) more.
+    func testALigandsDensityCarved() throws {
+        let base = ["Tests/Fixtures/maps/1rx2_2fofc.ccp4.gz", "--model", "Tests/Fixtures/maps/1rx2.pdb.gz", "--map-style", "mesh", "--level", "0.435"]
+        let folate = try pixels(base + ["--carve", "resn FOL", "--carve-radius", "1.6", "--show", "sticks: resn FOL"], where: Self.blue)
+        let box = try pixels(base + ["--box", "resn FOL", "--show", "sticks: resn FOL"], where: Self.blue)
+        XCTAssertGreaterThan(folate, 1500, "the folate's density drawn")
+        XCTAssertLessThan(folate, box, "carved, less than the box round it")
+    }
+
+    /// `--level recommended`: the contour in the map's EMDB header, found in EMDB's layout
+    /// (EMD-NNNN/map/, EMD-NNNN/header/) or given with --map-header, draws the picture that
+    /// level given as a number draws; with no header, an error that says what to give.
+    func testTheRecommendedLevel() throws {
+        let mapDir = scratch.appendingPathComponent("EMD-8249/map"), headerDir = scratch.appendingPathComponent("EMD-8249/header")
+        try FileManager.default.createDirectory(at: mapDir, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: headerDir, withIntermediateDirectories: true)
+        let map = mapDir.appendingPathComponent("emd_8249.map.gz").path
+        try FileManager.default.copyItem(atPath: URL(fileURLWithPath: "Tests/Fixtures/maps/emd_8249.map.gz", relativeTo: InfoCommandTests.root).path, toPath: map)
+        func picture(_ args: [String]) throws -> RGBAImage {
+            let out = scratch.appendingPathComponent("\(UUID().uuidString).png").path
+            let r = try MolshotBinary.run(["render", map, "--size", "160", "-o", out] + args)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            return try PNGDecoder.read(out)
+        }
+        var r = try MolshotBinary.run(["render", map, "--level", "recommended", "-o", scratch.appendingPathComponent("x.png").path])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("--map-header"), r.stderr)
+        try Data(#"<emd emdb_id="EMD-8249"><map><contour_list><contour primary="true"><level>1.4</level><source>AUTHOR</source></contour></contour_list></map></emd>"#.utf8)
+            .write(to: headerDir.appendingPathComponent("emd-8249-v30.xml"))
+        XCTAssertEqual(try picture(["--level", "recommended"]).pixels, try picture(["--level", "1.4"]).pixels)
+        XCTAssertNotEqual(try picture(["--level", "recommended"]).pixels, try picture(["--level", "0.5"]).pixels)
+        let v19 = scratch.appendingPathComponent("v19.xml")
+        try Data(#"<emdEntry accessCode="EMD-8249"><map><contourLevel source="author">0.5</contourLevel></map></emdEntry>"#.utf8).write(to: v19)
+        XCTAssertEqual(try picture(["--level", "recommended", "--map-header", v19.path]).pixels, try picture(["--level", "0.5"]).pixels)
+        r = try MolshotBinary.run(["render", map, "--level", "recommended", "--map-header", map, "-o", scratch.appendingPathComponent("y.png").path])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains("\(map): is not an EMDB header"), r.stderr)
+    }
+
+    /// `molshot images ENTRY --maps DIR`: an EM entry whose file names its map (5KHE's REMARK 900
+    /// names EMD-8249) gets the map with its model, each part in its chain's colour, and the map
+    /// alone by radius (red near its centre to blue far out), at the header's level where there
+    /// is one, else at the level that encloses the model's volume; the captions say which.
+    func testImagesOfAnEMEntryWithItsMap() throws {
+        let maps = scratch.appendingPathComponent("emdb"), out = scratch.appendingPathComponent("images").path
+        try FileManager.default.createDirectory(at: maps.appendingPathComponent("EMD-8249/map"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: URL(fileURLWithPath: "Tests/Fixtures/maps/emd_8249.map.gz", relativeTo: InfoCommandTests.root).path,
+                                         toPath: maps.appendingPathComponent("EMD-8249/map/emd_8249.map.gz").path)
+        var r = try MolshotBinary.run(["images", "Tests/Fixtures/maps/5khe.pdb.gz", out, "--maps", maps.path, "--type", "map", "--size", "300"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let model = try PNGDecoder.read((out as NSString).appendingPathComponent("5khe_map_emd-8249_model_front_300x300.png"))
+        XCTAssertGreaterThan(MolshotBinary.pixels(of: model, where: Self.green), 500)
+        XCTAssertGreaterThan(MolshotBinary.pixels(of: model, where: Self.cyan), 500)
+        let radial = try PNGDecoder.read((out as NSString).appendingPathComponent("5khe_map_emd-8249_radial_front_300x300.png"))
+        XCTAssertGreaterThan(MolshotBinary.pixels(of: radial, where: { r, g, b in r > 60 && Int(r) > Int(g) + 30 && Int(r) > Int(b) + 30 }), 100, "red (shaded) near the centre")
+        XCTAssertGreaterThan(MolshotBinary.pixels(of: radial, where: Self.blue), 100, "blue far out")
+        func caption() throws -> [String: Any] {
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: (out as NSString).appendingPathComponent("5khe_map_emd-8249_model_front.caption.json")))) as? [String: Any])
+        }
+        XCTAssertEqual(try caption()["map"] as? String, "EMD-8249")
+        XCTAssertTrue((try caption()["mapLevelSource"] as? String ?? "").contains("model's volume"))
+        // With EMDB's header beside the map, its recommended level.
+        try FileManager.default.createDirectory(at: maps.appendingPathComponent("EMD-8249/header"), withIntermediateDirectories: true)
+        try Data(#"<emd emdb_id="EMD-8249"><map><contour_list><contour primary="true"><level>1.4</level><source>AUTHOR</source></contour></contour_list></map></emd>"#.utf8)
+            .write(to: maps.appendingPathComponent("EMD-8249/header/emd-8249-v30.xml"))
+        r = try MolshotBinary.run(["images", "Tests/Fixtures/maps/5khe.pdb.gz", out, "--maps", maps.path, "--type", "map", "--size", "300", "--force"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try caption()["mapLevel"] as? Double, 1.4)
+        XCTAssertTrue((try caption()["mapLevelSource"] as? String ?? "").contains("recommended"))
+        // An entry that names no map found gets no map image, and no error.
+        r = try MolshotBinary.run(["images", "Tests/Fixtures/1crn.pdb", out, "--maps", maps.path, "--type", "map,entry", "--size", "100"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: out).contains { $0.hasPrefix("1crn_map") })
+    }
 }

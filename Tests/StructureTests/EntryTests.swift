@@ -197,6 +197,42 @@ final class EntryTests: XCTestCase {
         XCTAssertEqual(try StructureFile.parse(Array(text.utf8), source: "r.pdb").metadata.resolution, 2.5)
     }
 
+    /// The EMDB maps an entry names: PDB `REMARK 900` (5KHE, fitted to EMD-8249, names four
+    /// maps in order); mmCIF `_pdbx_database_related`, the associated EM volume first whatever
+    /// its row, other databases and repeats left out.
+    func testTheEMDBMapsAnEntryNames() throws {
+        let khe = try Fixtures.load("maps/5khe.pdb.gz")
+        XCTAssertEqual(khe.metadata.relatedMaps, ["EMD-8249", "EMD-8248", "EMD-8250", "EMD-8251"])
+        let cif = """
+            data_X
+            loop_
+            _pdbx_database_related.db_name
+            _pdbx_database_related.details
+            _pdbx_database_related.db_id
+            _pdbx_database_related.content_type
+            PDB  'same protein' 5KHC unspecified
+            EMDB 'other state'  EMD-8250 'other EM volume'
+            EMDB 'the map'      EMD-8249 'associated EM volume'
+            EMDB 'repeat'       EMD-8250 'other EM volume'
+            EMDB 'not an id'    XYZ 'other EM volume'
+            #
+            loop_
+            _atom_site.group_PDB
+            _atom_site.id
+            _atom_site.type_symbol
+            _atom_site.label_atom_id
+            _atom_site.label_comp_id
+            _atom_site.label_asym_id
+            _atom_site.label_seq_id
+            _atom_site.Cartn_x
+            _atom_site.Cartn_y
+            _atom_site.Cartn_z
+            ATOM 1 C CA ALA A 1 0 0 0
+            """
+        XCTAssertEqual(try StructureFile.parse(Array(cif.utf8), source: "r.cif").metadata.relatedMaps, ["EMD-8249", "EMD-8250"])
+        XCTAssertEqual(try Fixtures.load("1crn.pdb").metadata.relatedMaps, [])
+    }
+
     func testConectAfterTheLastModelBondsEveryModel() throws {
         var text = ""
         for m in 1...2 {

@@ -4,12 +4,13 @@
 // perceive the first model's bonds and find its hetero residues' interactions; pathway formats (pathway: told apart by content; comp and
 // celldesigner: the same reader, seeded with SBML comp and CellDesigner files) work out the
 // map's extent; catalog reads a combination catalog (JSON) and looks up each of its entries; map
-// reads a CCP4/MRC density map (at most 2 million voxels) and contours it at 1 sigma.
+// reads a CCP4/MRC density map (at most 2 million voxels) and contours it at 1 sigma; emdb reads
+// an EMDB header (XML or the entry API's JSON) for its recommended contour level.
 // Any error thrown is fine; a crash, a leak or a hang is not.
 import Foundation
 
 enum Target: String, CaseIterable {
-    case pdb, mmcif, sdf, mol2, xyz, pqr, gzip, bcif, assembly, pathway, comp, celldesigner, catalog, map
+    case pdb, mmcif, sdf, mol2, xyz, pqr, gzip, bcif, assembly, pathway, comp, celldesigner, catalog, map, emdb
 }
 
 let target: Target = {
@@ -46,6 +47,8 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         if let catalog = try? CombinationCatalog(data: bytes, source: URL(fileURLWithPath: "/fuzz/catalog.json")) {
             for entry in catalog.entries { _ = catalog.entry(for: entry.parts) }
         }
+    case .emdb:
+        _ = (try? EMDBHeader.parse(Array(UnsafeBufferPointer(start: data, count: size)), file: "fuzz.xml"))?.recommendedLevel
     case .map:
         if let map = try? DensityMap.parse(Array(UnsafeBufferPointer(start: data, count: size)), file: "fuzz.map",
                                            limits: DensityLimits(maxVoxels: 2_000_000)) {
