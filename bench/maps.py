@@ -3,7 +3,7 @@
 whole process each, median of rounds. Levels are absolute, from the map's own mean and standard
 deviation (`molshot info --json`, which equal numpy's), and PyMOL's `normalize_ccp4_maps` is off,
 so both contour the same values. The maps: EMDB's EMD-3197 and EMD-3001 (mrcfile's test data),
-gemmi's 2mFo-DFc of 5wkd with its model carved round three residues, and a larger map of the
+and a larger map made from gemmi's 2mFo-DFc of 5wkd
 same 5wkd map repeated over 3 x 9 x 3 cells (made here with gemmi: 1.75 million voxels). Also prints molshot's peak memory per voxel on the largest map."""
 import argparse, json, os, resource, shutil, subprocess, sys, tempfile
 
@@ -103,20 +103,31 @@ try:
     if args.sheet and have_pymol:
         sys.path.insert(0, here)
         from sheet import side_by_side
-        model = os.path.join(fixtures, "5wkd.pdb")
-        fofc = os.path.join(fixtures, "5wkd_2fofc.ccp4.gz")
+        emd8249, khe = os.path.join(fixtures, "emd_8249.map.gz"), os.path.join(fixtures, "5khe.pdb.gz")
+        rx2_map, rx2 = os.path.join(fixtures, "1rx2_2fofc.ccp4.gz"), os.path.join(fixtures, "1rx2.pdb.gz")
         rows = []
+        # (title, map, level: sigma of the map's values, or an absolute value as a string, molshot's options, PyMOL's commands)
         for title, path, sigma, mine_extra, pymol_body in [
             ("EMD-3197 (sub-tomogram average of a membrane) at 1 sigma, coloured by radius; PyMOL: isosurface, ray",
              os.path.join(fixtures, "EMD-3197.map"), 1.0, ["--map-color", "radial"], "isosurface s, m, {level}; color skyblue, s"),
             ("EMD-3001 (MicroED, alpha-synuclein peptide, P21) at 1.5 sigma as a mesh; PyMOL: isomesh, ray",
              os.path.join(fixtures, "emd_3001.map.gz"), 1.5, ["--map-style", "mesh"], "isomesh s, m, {level}; color blue, s"),
-            ("5wkd 2mFo-DFc (gemmi) at 1 sigma carved 1.6 A round residues 302-304, sticks; PyMOL: isomesh ..., resi 302-304, carve=1.6",
-             fofc, 1.0, ["--model", model, "--mode", "sticks", "--map-style", "mesh", "--carve", "resi 302-304", "--carve-radius", "1.6"],
-             "load " + model + ", p; hide everything; show sticks, p; isomesh s, m, {level}, p and resi 302-304, carve=1.6; color blue, s; orient p"),
+            ("EMD-8249 (rubella capsid, 35 A) at 1 sigma with its fitted model 5KHE by chain, the map coloured by the nearest chain "
+             "(zone:15); PyMOL: isosurface at transparency 0.5, cartoon by chain (PyMOL has no colour zone)",
+             emd8249, 1.0, ["--model", khe, "--mode", "cartoon", "--color", "chain", "--map-style", "transparent", "--map-color", "zone:15"],
+             "load " + khe + ", p; hide everything; show cartoon, p; set_color ca, [0.2, 1.0, 0.2]; set_color cb, [0.2, 0.8, 1.0]; "
+             "color ca, p and chain A; color cb, p and chain B; isosurface s, m, {level}; color grey80, s; set transparency, 0.5; orient p"),
+            ("1RX2's folate in its 2mFo-DFc (Refmac's map coefficients, gemmi's FFT) at 1 sigma of the cell (0.435), carved 1.6 A; "
+             "PyMOL: isomesh ..., resn FOL, carve=1.6",
+             rx2_map, "0.435", ["--model", rx2, "--map-style", "mesh", "--show", "sticks: resn FOL", "--carve", "resn FOL", "--carve-radius", "1.6"],
+             "load " + rx2 + ", p; hide everything; show sticks, p and resn FOL; isomesh s, m, {level}, p and resn FOL, carve=1.6; "
+             "color blue, s; orient p and resn FOL"),
         ]:
-            mean, rms, _ = statistics(path)
-            level = mean + sigma * rms
+            if isinstance(sigma, str):
+                level = float(sigma)
+            else:
+                mean, rms, _ = statistics(path)
+                level = mean + sigma * rms
             a = os.path.join(out, f"sheet-{len(rows)}.png")
             b = os.path.join(out, f"sheet-{len(rows)}-pymol.png")
             subprocess.run([args.molshot, "render", path, "--level", f"{level:.9g}", "--size", "800x600", "-o", a] + mine_extra, check=True)
