@@ -9,6 +9,11 @@ import Synchronization
 ///
 /// The blocking calls (`reading`, `writing`) are for threads outside Swift concurrency; async
 /// code uses `read` and `write`, which run on the blocking pool, never on the cooperative one.
+///
+/// A replica follows its writer's snapshots: when another file is moved in at `path` (`molshot
+/// library snapshot` then `mv`: a new inode), the next read opens the new file; a read under way
+/// finishes on the file it began with (its connection holds it open), and connections to the
+/// old file are closed as they come back.
 public final class LibraryConnections: Sendable {
     public let path: String
     public let readers: Int
@@ -16,7 +21,9 @@ public final class LibraryConnections: Sendable {
     public let isReadOnly: Bool
     /// Idle read connections. `Handed`: a connection is used by one thread at a time, the one
     /// that took it from here, until it puts it back.
-    private let idle = Mutex<[Handed<MoleculeLibrary>]>([])
+    private let idle = Mutex<[(generation: Int, connection: Handed<MoleculeLibrary>)]>([])
+    /// The file's inode as last seen, and how many times it has been replaced since opening.
+    private let file: Mutex<(inode: UInt64, generation: Int)>
     /// Counts read connections free to take (idle or not yet opened).
     private let free: DispatchSemaphore
     private let writer: Mutex<Handed<MoleculeLibrary>?>
@@ -30,6 +37,21 @@ public final class LibraryConnections: Sendable {
         let first = try MoleculeLibrary(path: path, create: false)
         isReadOnly = first.isReadOnly
         writer = Mutex(Handed(first))
+        file = Mutex((FileStamp(path).inode, 0))
+    }
+
+    /// The generation of the file now at `path`: a new one when another file has been moved in
+    /// (idle connections to the old one are closed then). A missing file (between a replica's
+    /// `rm` and `mv`) keeps the current one.
+    public var generation: Int {
+        let inode = FileStamp(path).inode
+        let (changed, generation) = file.withLock { f -> (Bool, Int) in
+            guard inode != 0, inode != f.inode else { return (false, f.generation) }
+            f = (inode, f.generation + 1)
+            return (true, f.generation)
+        }
+        if changed { idle.withLock { $0.removeAll() } }
+        return generation
     }
 
     /// Runs `body` with a read connection, waiting for one while all are lent.
@@ -37,8 +59,11 @@ public final class LibraryConnections: Sendable {
         BlockingCheck.blocking("LibraryConnections.reading")
         free.wait()
         defer { free.signal() }
-        let connection = try idle.withLock { $0.popLast() } ?? Handed(try MoleculeLibrary(path: path, readOnly: true))
-        defer { idle.withLock { $0.append(connection) } }
+        let now = generation
+        let connection = try idle.withLock { kept in kept.lastIndex { $0.generation == now }.map { kept.remove(at: $0).connection } }
+            ?? Handed(try MoleculeLibrary(path: path, readOnly: true))
+        // Back to the idle ones only while its file is still the one at `path`.
+        defer { idle.withLock { if file.withLock({ $0.generation }) == now { $0.append((now, connection)) } } }
         return try body(connection.value)
     }
 

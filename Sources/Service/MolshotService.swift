@@ -42,7 +42,7 @@ public final class MolshotService: Sendable {
     /// library), so that a file that is not one fails here, at start-up, and not in every request.
     public init(configuration: ServiceConfiguration) throws {
         self.configuration = configuration
-        auth = Auth(tokens: configuration.tokens, tokenToRead: configuration.tokenToRead)
+        auth = Auth(tokens: configuration.tokens, tokenToRead: configuration.tokenToRead, tickets: configuration.tickets)
         access = MoleculeAccess(library: try LibraryConnections(path: configuration.database, readers: ServiceLimits.libraryReaders.value))
         pictures = try PictureMaker(configuration: configuration, molecules: access)
         thumbnails = ThumbnailStore(folder: configuration.thumbnails)
@@ -91,6 +91,7 @@ public final class MolshotService: Sendable {
     /// under way: a process that exits while llvmpipe starts up crashes in it).
     public func close() {
         configuration.tokens.stopWatching()
+        configuration.tickets.stopWatching()
         pictures.close()
     }
 

@@ -37,6 +37,8 @@ public struct ServiceConfiguration: Sendable {
     public var cacheBytes = 1 << 30
     /// Bearer tokens for writes (and for private molecules).
     public var tokens = Tokens()
+    /// Signs and checks browser tickets: a key of this process's own, or a key file's shared by replicas.
+    public var tickets = Tickets()
     /// Reads need a token too.
     public var tokenToRead = false
     /// Live sessions open at once; a new one past it is closed at once with the reason.

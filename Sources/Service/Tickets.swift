@@ -6,16 +6,64 @@ import Hummingbird
 /// WebSocket's address): `POST /v1/tickets` with a bearer token gives one for a path prefix and a few
 /// minutes, accepted as `?ticket=` on reading routes under that prefix, as Jupyter and Grafana do.
 /// A ticket is `v1.NAME.SCOPE.EXPIRY.MAC` in base64url, the MAC an HMAC-SHA256 under a key drawn at
-/// random when the server starts (tickets end with it); it is checked for its MAC, its expiry, its
-/// scope and that its token's name is still one the server knows.
+/// random when the server starts (tickets end with it), or under the key of a file every replica is
+/// given (`--ticket-key`: a ticket one replica makes is taken by the others); it is checked for its
+/// MAC, its expiry, its scope and that its token's name is still one the server knows.
+///
+/// The key file: one key a line (at least 32 characters: `openssl rand -hex 32`), `#` comments.
+/// The first signs; the others are still accepted, so a key is rotated without failing a ticket
+/// in flight: put the new key first, keep the old one below it for an hour (the longest a ticket
+/// lives), then remove it. The file is followed as the tokens file is (four looks a second).
 public final class Tickets: Sendable {
-    private let key: [UInt8]
+    /// The signing key first, then keys still accepted.
+    private let keys: Locked<[[UInt8]]>
+    private let stopped = Locked(false)
     /// The longest a ticket may live.
     public static let maxSeconds = 3600
+    /// The shortest key line a key file may hold.
+    public static let minimumKeyLength = 32
 
     public init() {
         var generator = SystemRandomNumberGenerator()
-        key = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        keys = Locked([(0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }])
+    }
+
+    init(keys: [[UInt8]]) { self.keys = Locked(keys) }
+
+    /// Tickets under the keys of `path`, followed as it changes. A file that cannot be read or
+    /// holds no key any more leaves the keys it last held (logged), so a bad edit does not end
+    /// every ticket.
+    public static func load(keyFile path: String) throws -> Tickets {
+        let tickets = Tickets(keys: try parse(keyFile: path))
+        FileFollower.follow(path, every: Tokens.watchInterval, name: "molshot-ticket-key", holding: tickets.keys, until: tickets.stopped) { keys in
+            do {
+                let read = try parse(keyFile: path)
+                keys.withLock { $0 = read }
+            } catch {
+                LogWriter.shared.write("error: \(error); tickets keep the keys the file held before\n")
+            }
+        }
+        return tickets
+    }
+
+    /// Ends the following of the key file.
+    public func stopWatching() { stopped.withLock { $0 = true } }
+
+    static func parse(keyFile path: String) throws -> [[UInt8]] {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw InputFileError(file: path, message: FileManager.default.fileExists(atPath: path) ? "cannot read the ticket key file" : "no such ticket key file")
+        }
+        var keys: [[UInt8]] = []
+        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = (raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "").trimmingCharacters(in: .whitespaces)
+            guard !line.isEmpty else { continue }
+            guard line.utf8.count >= minimumKeyLength, line.utf8.count <= 4096 else {
+                throw InputFileError(file: path, line: i + 1, message: "a key is \(minimumKeyLength) to 4096 characters (openssl rand -hex 32 makes one); this one is \(line.utf8.count)")
+            }
+            keys.append(Array(line.utf8))
+        }
+        guard !keys.isEmpty else { throw InputFileError(file: path, message: "holds no key: give one a line (openssl rand -hex 32 makes one)") }
+        return keys
     }
 
     /// A ticket for `name` to read under `scope` until `now + seconds`.
@@ -54,8 +102,8 @@ public final class Tickets: Sendable {
         let parts = ticket.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 5, parts[0] == "v1", ticket.utf8.count <= 2048 else { throw HTTPError(.forbidden, message: "the ticket is not one this server made") }
         let body = parts[1...3].joined(separator: ".")
-        guard let given = Tickets.decode(parts[4]), Tickets.same(given, mac(body)) else {
-            throw HTTPError(.forbidden, message: "the ticket is not one this server made (or the server has restarted since)")
+        guard let given = Tickets.decode(parts[4]), keys.withLock({ $0 }).contains(where: { Tickets.same(given, Tickets.hmac(key: $0, message: Array(body.utf8))) }) else {
+            throw HTTPError(.forbidden, message: "the ticket is not one this server made (or the server has restarted or its key has changed since)")
         }
         guard let name = Tickets.decode(parts[1]).map({ String(decoding: $0, as: UTF8.self) }),
               let scope = Tickets.decode(parts[2]).map({ String(decoding: $0, as: UTF8.self) }),
@@ -71,7 +119,8 @@ public final class Tickets: Sendable {
         return name
     }
 
-    private func mac(_ body: String) -> [UInt8] { Tickets.hmac(key: key, message: Array(body.utf8)) }
+    /// The MAC under the signing key.
+    private func mac(_ body: String) -> [UInt8] { Tickets.hmac(key: keys.withLock { $0[0] }, message: Array(body.utf8)) }
 
     /// HMAC-SHA256 (RFC 2104).
     static func hmac(key: [UInt8], message: [UInt8]) -> [UInt8] {

@@ -28,24 +28,14 @@ public struct Tokens: Sendable {
 
     public static func load(_ path: String) throws -> Tokens {
         let tokens = Tokens(names: try parse(path))
-        let seen = FileStamp(path)
         // The watcher holds the names weakly: it ends when no configuration holds these tokens.
-        let weakNames = WeakBox(tokens.current), stopped = tokens.stopped
-        BlockingPool.dedicated(name: "molshot-tokens") {
-            var stamp = seen
-            while let names = weakNames.value, !stopped.withLock({ $0 }) {
-                usleep(UInt32(watchInterval * 1e6))
-                guard !stopped.withLock({ $0 }) else { break }
-                let now = FileStamp(path)
-                guard now != stamp else { continue }
-                stamp = now
-                do {
-                    let read = try parse(path)
-                    names.withLock { $0 = read }
-                } catch {
-                    names.withLock { $0 = [:] }
-                    LogWriter.shared.write("error: \(error); no token is accepted until the tokens file is mended\n")
-                }
+        FileFollower.follow(path, every: watchInterval, name: "molshot-tokens", holding: tokens.current, until: tokens.stopped) { names in
+            do {
+                let read = try parse(path)
+                names.withLock { $0 = read }
+            } catch {
+                names.withLock { $0 = [:] }
+                LogWriter.shared.write("error: \(error); no token is accepted until the tokens file is mended\n")
             }
         }
         return tokens
@@ -91,29 +81,4 @@ public struct Tokens: Sendable {
         try AtomicFile.write(Array(text.utf8), to: path)
         return token
     }
-}
-
-/// What tells a file's change without reading it: its inode, size and modification time.
-struct FileStamp: Equatable {
-    var inode: UInt64 = 0, size: Int64 = -1, seconds = 0, nanoseconds = 0
-
-    init(_ path: String) {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return }
-        inode = UInt64(st.st_ino)
-        size = Int64(st.st_size)
-        seconds = st.st_mtim.tv_sec
-        nanoseconds = st.st_mtim.tv_nsec
-    }
-}
-
-/// A weak reference that can cross to the watcher's thread (the referent is itself Sendable).
-private final class WeakBox<T: AnyObject & Sendable>: Sendable {
-    private let box: Locked<Weak>
-    private struct Weak: @unchecked Sendable {
-        // Safe: the referent is Sendable; only the weak slot is guarded by the lock.
-        weak var value: T?
-    }
-    init(_ value: T) { box = Locked(Weak(value: value)) }
-    var value: T? { box.withLock { $0.value } }
 }

@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import Library
+import Structure
 import XCTest
 
 /// The SQLite layer's promises: cached statements safe under nesting, failures named for what
@@ -86,5 +87,33 @@ final class SQLiteDatabaseTests: XCTestCase {
         XCTAssertLessThanOrEqual(open.withLock { $0.most }, 3)
         let written = try connections.reading { try $0.database.statement("SELECT count(*) FROM scratch").first { $0.int(0) } }
         XCTAssertEqual(written, 6)
+    }
+
+    /// A replica follows its writer's snapshots: `snapshot` then a rename over the replica's file
+    /// while it serves. A read under way when the new file arrives finishes on the one it began
+    /// with; the next read sees the new file; connections to the old one are not used again.
+    func testAReplicaFollowsSnapshotsMovedInWhileServing() throws {
+        let writerPath = temporary("writer.sqlite"), replica = temporary("replica.sqlite")
+        let perception = try BondPerception.standard()
+        let writer = try MoleculeLibrary(path: writerPath)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
+        _ = try writer.importFile(root.appendingPathComponent("1crn.pdb").path, perception: perception)
+        _ = try writer.snapshot(to: replica)
+        let connections = try LibraryConnections(path: replica, readers: 2)
+        func count(_ lib: MoleculeLibrary) throws -> Int { try lib.database.statement("SELECT count(*) FROM molecules").first { $0.int(0) } ?? -1 }
+        XCTAssertEqual(try connections.reading(count), 1)
+        let before = connections.generation
+        let during = try connections.reading { lib -> [Int] in
+            let first = try count(lib)
+            _ = try writer.importFile(root.appendingPathComponent("Caffeine.pdb").path, perception: perception)
+            let next = replica + ".next"
+            _ = try writer.snapshot(to: next)
+            XCTAssertEqual(rename(next, replica), 0)
+            return [first, try count(lib)]
+        }
+        XCTAssertEqual(during, [1, 1], "the read under way keeps the file it began with")
+        XCTAssertEqual(try connections.reading(count), 2, "the next read opens the snapshot moved in")
+        XCTAssertEqual(connections.generation, before + 1)
+        for _ in 0..<4 { XCTAssertEqual(try connections.reading(count), 2, "no connection to the old file is lent again") }
     }
 }

@@ -215,6 +215,34 @@ final class RouteTests: GLTestCase {
         let tickets = Tickets()
         let t = tickets.issue(name: "carol", scope: "/v1/", seconds: 60).ticket
         XCTAssertThrowsError(try tickets.name(of: t, path: "/v1/molecules", tokens: Tokens()))
+        // Replicas given one key file take each other's tickets; a key rotated in the file (the
+        // new first, the old kept below) keeps the old tickets good and signs with the new; the
+        // old key removed, its tickets end. The file is followed while the servers run.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-keys-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let keyFile = dir.appendingPathComponent("ticket.key").path
+        let old = String(repeating: "a1", count: 32), new = String(repeating: "b2", count: 32)
+        try AtomicFile.write(Array("# replicas' ticket key\n\(old)\n".utf8), to: keyFile)
+        let one = try Tickets.load(keyFile: keyFile), two = try Tickets.load(keyFile: keyFile)
+        defer { one.stopWatching(); two.stopWatching() }
+        let known = Tokens(names: ["h": "carol"])
+        let fromOne = one.issue(name: "carol", scope: "/v1/", seconds: 600).ticket
+        XCTAssertEqual(try two.name(of: fromOne, path: "/v1/molecules", tokens: known), "carol")
+        XCTAssertThrowsError(try Tickets().name(of: fromOne, path: "/v1/molecules", tokens: known), "another key refuses it")
+        try AtomicFile.write(Array("\(new)\n\(old)\n".utf8), to: keyFile)
+        func eventually(_ done: () -> Bool) { for _ in 0..<40 where !done() { usleep(100_000) } }
+        eventually { one.issue(name: "carol", scope: "/v1/", seconds: 60).ticket != Tickets(keys: [Array(old.utf8)]).issue(name: "carol", scope: "/v1/", seconds: 60).ticket }
+        let rotated = one.issue(name: "carol", scope: "/v1/", seconds: 600).ticket
+        XCTAssertEqual(try Tickets(keys: [Array(new.utf8)]).name(of: rotated, path: "/v1/x", tokens: known), "carol", "signed with the new key")
+        XCTAssertEqual(try two.name(of: fromOne, path: "/v1/x", tokens: known), "carol", "the old key's tickets still good")
+        try AtomicFile.write(Array("\(new)\n".utf8), to: keyFile)
+        eventually { (try? two.name(of: fromOne, path: "/v1/x", tokens: known)) == nil }
+        XCTAssertThrowsError(try two.name(of: fromOne, path: "/v1/x", tokens: known), "the old key removed: its tickets end")
+        XCTAssertEqual(try two.name(of: rotated, path: "/v1/x", tokens: known), "carol")
+        // A short key or an empty file is refused naming the file and line.
+        try AtomicFile.write(Array("short\n".utf8), to: keyFile)
+        XCTAssertThrowsError(try Tickets.load(keyFile: keyFile)) { XCTAssertTrue("\($0)".contains("\(keyFile):1: a key is 32"), "\($0)") }
         // HMAC-SHA256 against RFC 4231, test case 2.
         XCTAssertEqual(Tickets.hmac(key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8)).map { String(format: "%02x", $0) }.joined(),
                        "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")

@@ -8,12 +8,14 @@ import Library
 final class Auth: Sendable {
     let tokens: Tokens
     let tokenToRead: Bool
-    /// Signs and checks browser tickets (`POST /v1/tickets`); its key is this process's alone.
-    let tickets = Tickets()
+    /// Signs and checks browser tickets (`POST /v1/tickets`): its key this process's alone, or the
+    /// key file's every replica shares (`--ticket-key`).
+    let tickets: Tickets
 
-    init(tokens: Tokens, tokenToRead: Bool) {
+    init(tokens: Tokens, tokenToRead: Bool, tickets: Tickets = Tickets()) {
         self.tokens = tokens
         self.tokenToRead = tokenToRead
+        self.tickets = tickets
     }
 
     /// Who is asking: nil for no token; 403 for a token that is not one of ours, and 401 for none
