@@ -81,6 +81,7 @@ struct ServeRun: ParsableCommand {
     @Option(help: ServeRun.help("cache-bytes")) var cacheBytes: String?
     @Flag(help: ServeRun.help("token-to-read")) var tokenToRead = false
     @OptionGroup var tokensFile: TokensFile
+    @Option(help: ServeRun.help("ticket-key")) var ticketKey: String?
     @Option(help: ServeRun.help("public-url")) var publicURL: String?
     @Option(help: ServeRun.help("allow-origin")) var allowOrigin: String?
 
@@ -94,7 +95,7 @@ struct ServeRun: ParsableCommand {
             ("render-threads", renderThreads), ("render-process-mb", renderProcessMb), ("max-sessions", maxSessions), ("session-idle-seconds", sessionIdleSeconds),
             ("max-connections", maxConnections), ("idle-seconds", idleSeconds), ("head-seconds", headSeconds),
             ("body-seconds", bodySeconds), ("cache", cache), ("cache-bytes", cacheBytes), ("token-to-read", tokenToRead ? "true" : nil),
-            ("tokens", tokensFile.tokens), ("public-url", publicURL), ("allow-origin", allowOrigin),
+            ("tokens", tokensFile.tokens), ("ticket-key", ticketKey), ("public-url", publicURL), ("allow-origin", allowOrigin),
         ]
         return all.compactMap { name, text in text.map { (name, $0) } }
     }
@@ -102,7 +103,8 @@ struct ServeRun: ParsableCommand {
     /// Every option's value checked by its setting before anything starts.
     func validate() throws {
         var scratch = ServiceConfiguration(database: "")
-        for (name, text) in given where name != "tokens" {
+        // The files (tokens, ticket keys) are read, and followed, when the configuration is made.
+        for (name, text) in given where name != "tokens" && name != "ticket-key" {
             do { try ServiceSettings.apply([(name, text)], to: &scratch) } catch let e as RequestError {
                 throw ValidationError("--\(e.field) \(e.message).")
             }

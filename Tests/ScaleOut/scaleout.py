@@ -1,0 +1,265 @@
+"""The service past one machine, checked end to end (Tests/ScaleOut/run): nginx, configured by
+docs/nginx.conf, in front of two read-only replicas and a writer, all on 127.0.0.1.
+
+  - 1,000 mixed requests through nginx (lists, records, pictures, sequences, uploads drawn, health),
+    eight at a time, with replica A killed half way: every one answered 200 or 304;
+  - an import on the writer through nginx, published as a snapshot (`molshot library snapshot`,
+    then a rename over the replicas' file, as a writer's cron does), seen through nginx within 10 s;
+  - replica A started again; a ticket made by replica B taken by replica A (one --ticket-key file);
+  - a token taken out of the shared tokens file refused by the writer and both replicas;
+  - a live session through nginx (the WebSocket upgraded, a frame back);
+  - nginx's cache: a public picture served from it the second time, never one asked with a token.
+Prints one line per check; exits non-zero on the first that fails."""
+import argparse, base64, concurrent.futures, http.client, json, os, shutil, signal, socket, struct, subprocess, sys, tempfile, threading, time
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--molshot", required=True)
+ap.add_argument("--root", required=True)
+args = ap.parse_args()
+fixtures = os.path.join(args.root, "Tests", "Fixtures")
+work = tempfile.mkdtemp(prefix="molshot-scaleout-")
+procs = {}
+stop = threading.Event()
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def fail(message):
+    print(f"FAIL {message}")
+    for name in ("a", "b", "writer"):
+        log = os.path.join(work, f"{name}.log")
+        if os.path.exists(log):
+            print(f"--- {name}.log (last lines)")
+            print("".join(open(log).readlines()[-15:]))
+    raise SystemExit(1)
+
+
+def request(port, method, path, body=None, headers=None, timeout=60):
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        c.request(method, path, body=body, headers=headers or {})
+        r = c.getresponse()
+        return r.status, dict(r.getheaders()), r.read()
+    finally:
+        c.close()
+
+
+def wait_up(port, seconds=30):
+    end = time.time() + seconds
+    while time.time() < end:
+        try:
+            if request(port, "GET", "/healthz", timeout=2)[0] == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.1)
+    fail(f"nothing answers /healthz on port {port}")
+
+
+ports = {"nginx": free_port(), "a": free_port(), "b": free_port(), "writer": free_port()}
+writer_db, replica_db = os.path.join(work, "writer.sqlite"), os.path.join(work, "replica.sqlite")
+tokens, key = os.path.join(work, "tokens.txt"), os.path.join(work, "ticket.key")
+
+
+def molshot(*argv, **kw):
+    return subprocess.run([args.molshot, *argv], check=True, capture_output=True, text=True, **kw)
+
+
+def publish():
+    """The writer's snapshot moved in over the replicas' file, read-only (as a cron job does)."""
+    nxt = replica_db + ".next"
+    if os.path.exists(nxt):
+        os.remove(nxt)
+    molshot("library", "snapshot", "--db", writer_db, nxt)
+    os.chmod(nxt, 0o444)
+    os.replace(nxt, replica_db)
+
+
+def publisher():
+    while not stop.wait(1.0):
+        try:
+            publish()
+        except subprocess.CalledProcessError as e:
+            print(f"# snapshot failed: {e.stderr}", file=sys.stderr)
+
+
+def serve(name, db):
+    log = open(os.path.join(work, f"{name}.log"), "w")
+    procs[name] = subprocess.Popen([args.molshot, "serve", "--db", db, "--host", "127.0.0.1", "--port", str(ports[name]), "--tokens", tokens,
+                                    "--ticket-key", key, "--render-threads", "1"], stdout=log, stderr=log)
+
+
+try:
+    for f in ["1crn.pdb", "1hpv.pdb", "1bna.pdb"]:
+        molshot("library", "import", "--db", writer_db, os.path.join(fixtures, f))
+    alice = molshot("serve", "token", "add", "alice", "--tokens", tokens).stdout.strip().split()[-1]
+    bob = molshot("serve", "token", "add", "bob", "--tokens", tokens).stdout.strip().split()[-1]
+    with open(key, "w") as k:
+        k.write("# the replicas' ticket key\n" + os.urandom(32).hex() + "\n")
+    publish()
+    serve("writer", writer_db)
+    serve("a", replica_db)
+    serve("b", replica_db)
+    for n in ("writer", "a", "b"):
+        wait_up(ports[n])
+    # nginx with docs/nginx.conf: this run's ports and cache folder.
+    conf = open(os.path.join(args.root, "docs", "nginx.conf")).read()
+    conf = (conf.replace("127.0.0.1:8081", f"127.0.0.1:{ports['a']}").replace("127.0.0.1:8082", f"127.0.0.1:{ports['b']}")
+            .replace("127.0.0.1:8090", f"127.0.0.1:{ports['writer']}").replace("listen 8080;", f"listen 127.0.0.1:{ports['nginx']};")
+            .replace("/var/cache/nginx/molshot", os.path.join(work, "nginx-cache")))
+    # nginx's workers run as another user (www-data or nobody) where nginx starts as root: its
+    # folders open to them.
+    os.chmod(work, 0o755)
+    for d in ["client_body_temp", "proxy_temp", "fastcgi_temp", "uwsgi_temp", "scgi_temp", "logs", "../nginx-cache"]:
+        os.makedirs(os.path.join(work, "nginx", d), exist_ok=True)
+        os.chmod(os.path.join(work, "nginx", d), 0o777)
+    conf = conf.replace("http {", "http {\n    client_body_temp_path " + os.path.join(work, "nginx", "client_body_temp") + ";\n"
+                        + "    proxy_temp_path " + os.path.join(work, "nginx", "proxy_temp") + ";\n"
+                        + "    fastcgi_temp_path " + os.path.join(work, "nginx", "fastcgi_temp") + ";\n"
+                        + "    uwsgi_temp_path " + os.path.join(work, "nginx", "uwsgi_temp") + ";\n"
+                        + "    scgi_temp_path " + os.path.join(work, "nginx", "scgi_temp") + ";\n", 1)
+    conf_path = os.path.join(work, "nginx.conf")
+    open(conf_path, "w").write(conf)
+    nginx = ["/usr/sbin/nginx", "-p", os.path.join(work, "nginx"), "-c", conf_path,
+             "-g", f"pid {os.path.join(work, 'nginx', 'nginx.pid')}; error_log {os.path.join(work, 'nginx', 'logs', 'error.log')}; daemon off;"]
+    procs["nginx"] = subprocess.Popen(nginx, stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "nginx.log"), "w"))
+    wait_up(ports["nginx"])
+    threading.Thread(target=publisher, daemon=True).start()
+    print(f"ok   nginx on :{ports['nginx']} in front of replicas :{ports['a']} :{ports['b']} and writer :{ports['writer']}")
+
+    # 1. 1,000 mixed requests, replica A killed half way.
+    upload = open(os.path.join(fixtures, "Caffeine.pdb"), "rb").read()
+    mix = [("GET", "/v1/molecules", None), ("GET", "/v1/molecules/1", None), ("GET", "/v1/molecules/2/image?size=64", None),
+           ("GET", "/v1/molecules/1/sequence", None), ("GET", "/healthz", None), ("POST", "/v1/render?size=64&name=caffeine.pdb", upload),
+           ("GET", "/v1/molecules/3/image?size=96&mode=cartoon", None), ("GET", "/v1/molecules?query=crambin", None)]
+    statuses, lock = {}, threading.Lock()
+
+    def one(i):
+        method, path, body = mix[i % len(mix)]
+        answer = b""
+        try:
+            s, _, answer = request(ports["nginx"], method, path, body=body)
+        except OSError as e:
+            s = f"error {e}"
+        with lock:
+            statuses.setdefault(s, []).append(f"{method} {path}" + ("" if s in (200, 304) else f": {answer[:160]!r}"))
+        return s
+
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        futures = [pool.submit(one, i) for i in range(500)]
+        concurrent.futures.wait(futures[:450])
+        procs["a"].send_signal(signal.SIGKILL)
+        futures += [pool.submit(one, i) for i in range(500, 1000)]
+        concurrent.futures.wait(futures)
+    bad = {s: paths[:3] for s, paths in statuses.items() if s not in (200, 304)}
+    if bad:
+        fail(f"requests through nginx with a replica killed: {({s: len(p) for s, p in statuses.items()})}; not answered: {bad}")
+    print(f"ok   1000 mixed requests through nginx, replica A killed after 450: all answered ({ {s: len(p) for s, p in statuses.items()} })")
+
+    # 2. An import on the writer, through nginx, seen through nginx within 10 s.
+    s, _, body = request(ports["nginx"], "POST", "/v1/molecules?name=adrenalin.mol2", body=open(os.path.join(fixtures, "adrenalin.mol2"), "rb").read(),
+                         headers={"Authorization": f"Bearer {alice}"})
+    if s not in (200, 201):
+        fail(f"import through nginx: {s} {body[:200]}")
+    imported = time.time()
+    while True:
+        s, _, body = request(ports["nginx"], "GET", "/v1/molecules?query=adrenalin")
+        if s == 200 and b"adrenalin" in body:
+            break
+        if time.time() - imported > 10:
+            fail(f"the import was not seen through nginx within 10 s: {s} {body[:200]}")
+        time.sleep(0.2)
+    print(f"ok   an import on the writer seen through nginx after {time.time() - imported:.1f} s (snapshot every second, then a rename)")
+
+    # 3. Replica A again; a ticket made by B taken by A.
+    serve("a", replica_db)
+    wait_up(ports["a"])
+    s, _, body = request(ports["b"], "POST", "/v1/tickets?scope=/v1/molecules&seconds=60", headers={"Authorization": f"Bearer {alice}"})
+    if s != 200:
+        fail(f"ticket from replica B: {s} {body[:200]}")
+    ticket = json.loads(body)["ticket"]
+    s, _, body = request(ports["a"], "GET", f"/v1/molecules?ticket={ticket}")
+    if s != 200:
+        fail(f"replica A refused replica B's ticket: {s} {body[:200]}")
+    s, _, _ = request(ports["a"], "GET", f"/v1/molecules?ticket={ticket[:-4]}AAAA")
+    if s != 403:
+        fail(f"a forged ticket answered {s}, not 403")
+    print("ok   a ticket made by replica B taken by replica A (one --ticket-key file); a forged one refused")
+
+    # 4. A token revoked in the shared tokens file: refused by all.
+    lines = [l for l in open(tokens).read().splitlines() if not l.startswith("alice ")]
+    tmp = tokens + ".new"
+    open(tmp, "w").write("\n".join(lines) + "\n")
+    os.replace(tmp, tokens)
+    time.sleep(1.0)
+    for n in ("writer", "a", "b"):
+        s, _, _ = request(ports[n], "POST", "/v1/tickets", headers={"Authorization": f"Bearer {alice}"})
+        if s != 403:
+            fail(f"{n} took a revoked token: {s}")
+        s, _, _ = request(ports[n], "POST", "/v1/tickets", headers={"Authorization": f"Bearer {bob}"})
+        if s != 200:
+            fail(f"{n} refused a token still in the file: {s}")
+    print("ok   a token removed from the tokens file refused by the writer and both replicas; the other still taken")
+
+    # 5. A live session through nginx: the upgrade, and a frame.
+    sock = socket.create_connection(("127.0.0.1", ports["nginx"]), timeout=30)
+    nonce = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall((f"GET /v1/sessions?molecule=1&size=128x128 HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                  f"Sec-WebSocket-Key: {nonce}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = sock.recv(4096)
+        if not chunk:
+            break
+        head += chunk
+    if not head.startswith(b"HTTP/1.1 101"):
+        fail(f"live session through nginx: {head[:200]!r}")
+    rest = head.split(b"\r\n\r\n", 1)[1]
+    while len(rest) < 2:
+        rest += sock.recv(4096)
+    opcode = rest[0] & 0x0F
+    sock.close()
+    if opcode not in (1, 2):
+        fail(f"live session through nginx: the first frame's opcode is {opcode}")
+    print(f"ok   a live session through nginx: upgraded (101), first message {'text' if opcode == 1 else 'binary'}")
+
+    # 6. nginx's cache: a public picture the second time from the cache; with a token, never.
+    path = "/v1/molecules/1/image?size=80&mode=spacefill"
+    statuses = [request(ports["nginx"], "GET", path)[1].get("X-Cache-Status") for _ in range(2)]
+    if statuses[1] != "HIT":
+        fail(f"a public picture twice through nginx: {statuses}")
+    private = request(ports["nginx"], "GET", path, headers={"Authorization": f"Bearer {bob}"})[1].get("X-Cache-Status")
+    if private == "HIT":
+        fail("a request with a token was answered from nginx's cache")
+    print(f"ok   nginx's cache: a public picture {statuses[0]} then {statuses[1]}; with a token {private}")
+    # 7. The writer restarting: an import through nginx is 503 with Retry-After, reads go on; then taken.
+    procs["writer"].terminate()
+    procs["writer"].wait(timeout=30)
+    pdb = open(os.path.join(fixtures, "1crn.pdb"), "rb").read()
+    s, h, body = request(ports["nginx"], "POST", "/v1/molecules?name=again.pdb", body=pdb, headers={"Authorization": f"Bearer {bob}"})
+    if s != 503 or "Retry-After" not in h:
+        fail(f"an import while the writer is down: {s} {h} {body[:120]}")
+    if request(ports["nginx"], "GET", "/v1/molecules/1")[0] != 200:
+        fail("a read while the writer is down")
+    serve("writer", writer_db)
+    wait_up(ports["writer"])
+    s, _, body = request(ports["nginx"], "POST", "/v1/molecules?name=caffeine.pdb", body=upload, headers={"Authorization": f"Bearer {bob}"})
+    if s not in (200, 201):
+        fail(f"an import once the writer is back: {s} {body[:200]}")
+    print(f"ok   the writer restarting: an import through nginx 503 with Retry-After {h.get('Retry-After')}, reads 200; taken once it is back ({s})")
+    print("scale-out check: all passed")
+finally:
+    stop.set()
+    for p in procs.values():
+        if p.poll() is None:
+            p.terminate()
+    for p in procs.values():
+        try:
+            p.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+    shutil.rmtree(work, ignore_errors=True)
