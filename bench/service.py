@@ -13,7 +13,13 @@ case workers-sessions: four live sessions flooded with events (molshot measure-l
   with --render-threads 2 against 1 (target >= 1.5), and the slowest session against their mean.
 case memory: the server's resident memory halfway through a long uncached run and at its end
   (flat: ratio ~1; the first half lets the allocator's arenas fill).
-SERVICE_ONLY=workers runs the two workers cases alone, SERVICE_ONLY=thumbnails the first case alone. Each prints requests/s, p50 and p99 latency and the server's peak RSS."""
+case replicas: uncached pictures per second through nginx (docs/nginx.conf) in front of two replicas
+  against one (ratio = two / one; on a 2-core machine the cores bound it: each replica's drawing
+  already keeps more than one core busy with llvmpipe's threads).
+case replicas-thumbnails-cached: a thumbnail through nginx's cache in front of the replicas (a HIT
+  after the first) against nginx serving the same file from disk (ratio = cache / files, target >= 1.0).
+SERVICE_ONLY=workers runs the two workers cases alone, SERVICE_ONLY=thumbnails the first case alone,
+SERVICE_ONLY=replicas the replicas cases alone. Each prints requests/s, p50 and p99 latency and the server's peak RSS."""
 import argparse, threading, os, re, shutil, subprocess, sys, tempfile, time
 
 WRK = shutil.which("wrk")
@@ -194,6 +200,77 @@ def workers(a, db, script):
               f"peer=baseline:{sb:.1f}frames/s ratio={s2 / sb:.2f}")
 
 
+def replicas(a, db, thumbs, thumb, script, work, files_base):
+    """nginx with docs/nginx.conf in front of one replica, then two (the same library, read-only);
+    uncached pictures through it, and a thumbnail through its cache."""
+    import socket
+
+    def free():
+        s = socket.socket(); s.bind(("127.0.0.1", 0)); p = s.getsockname()[1]; s.close(); return p
+
+    # Each of wrk's threads its own rotations, so that nginx's cache never answers one (the
+    # threads would otherwise ask for the same pictures in the same order).
+    unique = os.path.join(work, "rotate-unique.lua")
+    open(unique, "w").write("""counter = 1
+function setup(thread)
+  thread:set("id", counter)
+  counter = counter + 1
+end
+n = 0
+request = function()
+  n = n + 1
+  return wrk.format("GET", "/v1/molecules/1/image?size=256&rotate=" .. (n % 360) .. "," .. (id * 100 + math.floor(n / 360)) .. ",0")
+end
+""")
+    script = unique
+    results = {}
+    for count in (1, 2):
+        ports = [free() for _ in range(count)]
+        servers = [subprocess.Popen([a.molshot, "serve", "--db", db, "--port", str(p), "--render-queue", "64", "--thumbnails", thumbs,
+                                     "--render-threads", "1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for p in ports]
+        nport = free()
+        conf = open(os.path.join(a.root, "docs", "nginx.conf")).read()
+        conf = conf.replace("127.0.0.1:8081", f"127.0.0.1:{ports[0]}").replace("listen 8080;", f"listen 127.0.0.1:{nport};")
+        if count == 2:
+            conf = conf.replace("127.0.0.1:8082", f"127.0.0.1:{ports[1]}")
+        else:
+            conf = "\n".join(l for l in conf.splitlines() if "127.0.0.1:8082" not in l)
+        cache = os.path.join(work, f"nginx-cache-{count}")
+        os.makedirs(cache, exist_ok=True); os.chmod(work, 0o755); os.chmod(cache, 0o777)
+        conf = conf.replace("/var/cache/nginx/molshot", cache)
+        path = os.path.join(work, f"replicas-{count}.conf")
+        open(path, "w").write(conf)
+        user = "user root root; " if os.geteuid() == 0 else ""
+        nginx = subprocess.Popen([NGINX, "-c", path, "-p", work, "-g", f"{user}daemon off; pid {work}/nginx-{count}.pid; error_log {work}/nginx-{count}.err;"],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        base = f"http://127.0.0.1:{nport}"
+        try:
+            # Every replica up, then nginx.
+            for p in ports + [nport]:
+                for _ in range(100):
+                    if subprocess.run(["curl", "-sf", "-o", "/dev/null", f"http://127.0.0.1:{p}/healthz"]).returncode == 0:
+                        break
+                    time.sleep(0.1)
+            subprocess.run(["curl", "-s", "-o", "/dev/null", f"{base}/v1/molecules/1/image?size=256"], check=True)
+            results[count] = wrk(base, a.seconds, script, connections=8)
+            if count == 2:
+                subprocess.run(["curl", "-s", "-o", "/dev/null", f"{base}/v1/thumbnails/{thumb}"], check=True)
+                cached = wrk(f"{base}/v1/thumbnails/{thumb}", a.seconds)
+                files = wrk(f"{files_base}/v1/thumbnails/{thumb}", a.seconds)
+        finally:
+            nginx.terminate(); nginx.wait()
+            for s in servers:
+                s.terminate(); s.wait()
+    one, two = results[1], results[2]
+    if one[3] or two[3]:
+        print(f"# not 2xx/3xx: {one[3]} with one replica, {two[3]} with two")
+    print(f"RESULT suite=service case=replicas molshot={two[0]:.1f}req/s p50={two[1]:.1f}ms p99={two[2]:.1f}ms through nginx, 2 replicas "
+          f"peer=one-replica:{one[0]:.1f}req/s p50={one[1]:.1f}ms p99={one[2]:.1f}ms ratio={two[0] / one[0]:.2f}  "
+          f"# uncached pictures; {os.cpu_count()} cores bound it")
+    print(f"RESULT suite=service case=replicas-thumbnails-cached molshot={cached[0]:.0f}req/s p50={cached[1]:.2f}ms p99={cached[2]:.2f}ms "
+          f"through nginx's cache peer=nginx-files:{files[0]:.0f}req/s p50={files[1]:.2f}ms p99={files[2]:.2f}ms ratio={cached[0] / files[0]:.2f}  # target >= 1.0")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--molshot", required=True)
@@ -249,6 +326,9 @@ http {{ access_log off; sendfile on; types {{ image/png png; }}
             sys.stderr.write(open(os.path.join(work, "nginx.err")).read() if os.path.exists(os.path.join(work, "nginx.err")) else "nginx did not start\n")
         # Warm both, and the image cache.
         subprocess.run(["curl", "-s", "-o", "/dev/null", f"{base}/v1/molecules/1/image?size=256"], check=True)
+        if os.environ.get("SERVICE_ONLY") == "replicas":
+            replicas(a, db, thumbs, thumb, script, work, f"http://127.0.0.1:{nport}")
+            return
         m = wrk(f"{base}/v1/thumbnails/{thumb}", a.seconds)
         n = wrk(f"http://127.0.0.1:{nport}/v1/thumbnails/{thumb}", a.seconds)
         peak = rss(server.pid, "VmHWM")
@@ -261,6 +341,7 @@ http {{ access_log off; sendfile on; types {{ image/png png; }}
               f"peer=none ratio=n/a rss={rss(server.pid, 'VmHWM'):.0f}MB")
         u = wrk(base, a.seconds, script, connections=4)
         workers(a, db, script)
+        replicas(a, db, thumbs, thumb, script, work, f"http://127.0.0.1:{nport}")
         # The CLI drawing as many different rotations of the same molecule in one process.
         count = 40
         args = [a.molshot, "render", crambin, "--size", "256"]
