@@ -5,7 +5,8 @@ docs/nginx.conf, in front of two read-only replicas and a writer, all on 127.0.0
     eight at a time, with replica A killed half way: every one answered 200 or 304;
   - an import on the writer through nginx, published as a snapshot (`molshot library snapshot`,
     then a rename over the replicas' file, as a writer's cron does), seen through nginx within 10 s;
-  - replica A started again; a ticket made by replica B taken by replica A (one --ticket-key file);
+  - replica A started again, replica B stopped for 4 s: requests answered by A meanwhile;
+  - a ticket made by replica B taken by replica A (one --ticket-key file);
   - a token taken out of the shared tokens file refused by the writer and both replicas;
   - a live session through nginx (the WebSocket upgraded, a frame back);
   - nginx's cache: a public picture served from it the second time, never one asked with a token.
@@ -160,6 +161,32 @@ try:
         fail(f"requests through nginx with a replica killed: {({s: len(p) for s, p in statuses.items()})}; not answered: {bad}")
     print(f"ok   1000 mixed requests through nginx, replica A killed after 450: all answered ({ {s: len(p) for s, p in statuses.items()} })")
 
+    # 1b. A slow replica does not hold the others: replica B stopped (SIGSTOP) for 4 s while 200
+    # pictures and reads go through nginx; most are answered at once by A (least_conn sends new
+    # requests to the replica with fewer under way), and every one is answered once B goes on.
+    serve("a", replica_db)
+    wait_up(ports["a"])
+    statuses.clear()
+    procs["b"].send_signal(signal.SIGSTOP)
+    resumer = threading.Timer(4.0, lambda: procs["b"].send_signal(signal.SIGCONT))
+    resumer.start()
+    times = []
+
+    def timed(i):
+        t = time.time()
+        s = one(i)
+        times.append(time.time() - t)
+        return s
+
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        list(pool.map(timed, range(200)))
+    resumer.join()
+    bad = {s: paths[:3] for s, paths in statuses.items() if s not in (200, 304)}
+    fast = sum(1 for t in times if t < 1.0)
+    if bad or fast < 150:
+        fail(f"with replica B stopped for 4 s: {({s: len(p) for s, p in statuses.items()})}, {fast} of 200 within 1 s; not answered: {bad}")
+    print(f"ok   replica B stopped for 4 s: all 200 answered, {fast} of them within 1 s (the others waited for B)")
+
     # 2. An import on the writer, through nginx, seen through nginx within 10 s.
     s, _, body = request(ports["nginx"], "POST", "/v1/molecules?name=adrenalin.mol2", body=open(os.path.join(fixtures, "adrenalin.mol2"), "rb").read(),
                          headers={"Authorization": f"Bearer {alice}"})
@@ -175,9 +202,7 @@ try:
         time.sleep(0.2)
     print(f"ok   an import on the writer seen through nginx after {time.time() - imported:.1f} s (snapshot every second, then a rename)")
 
-    # 3. Replica A again; a ticket made by B taken by A.
-    serve("a", replica_db)
-    wait_up(ports["a"])
+    # 3. A ticket made by replica B taken by replica A (started again above).
     s, _, body = request(ports["b"], "POST", "/v1/tickets?scope=/v1/molecules&seconds=60", headers={"Authorization": f"Bearer {alice}"})
     if s != 200:
         fail(f"ticket from replica B: {s} {body[:200]}")
