@@ -21,10 +21,12 @@ env = dict(os.environ, PATH="/usr/bin:" + os.environ.get("PATH", ""))
 sys.path.insert(0, os.path.join(here, "peers"))
 import runners
 
-def run_molshot(out, binary=args.molshot, gl="osmesa"):
+def run_molshot(out, binary=args.molshot, gl="osmesa", group=None, work="model"):
     # The real command, held to one process (the thumbnails suite measures the default of two);
     # "molshot" is OSMesa, the peer "egl" the same binary on EGL (an earlier baseline takes no --gl).
-    return runners.timed([binary] + (["--gl", gl] if gl else []) + ["thumbnails", "--processes", "1", "--size", str(args.size), "--mode", "ball-and-stick,spacefill", "-o", out] + files)
+    # work=model: the deposited model, as the peers load a file; work=assembly: the first assembly.
+    return runners.timed([binary] + (["--gl", gl] if gl else []) + ["thumbnails", "--processes", "1", "--size", str(args.size), "--mode", "ball-and-stick,spacefill",
+                          "--assembly", "model" if work == "model" else "auto", "-o", out] + (group or files))
 
 peers = runners.available()
 peers["egl"] = lambda files, out, size: run_molshot(out, gl="egl")
@@ -41,23 +43,25 @@ def median(v):
     v = sorted(v)
     return v[len(v) // 2]
 
-def against_pymol(mode, group, target):
+def against_pymol(mode, group, target, work="model"):
     """`molshot thumbnails --mode MODE` against PyMOL's `show MODE` ray-traced, on `group`, in
-    alternating rounds; one RESULT line with the medians."""
+    alternating rounds, on the same work (work=model: the deposited models; work=assembly: each
+    mmCIF entry's first assembly, PyMOL's `set assembly, 1`); one RESULT line with the medians."""
     times = {"molshot": [], "pymol": []}
     for _ in range(args.rounds):
         for who in times:
             out = tempfile.mkdtemp(prefix=f"bench-{mode}-{who}-")
             if who == "molshot":
-                t, _, _ = runners.timed([args.molshot, "thumbnails", "--processes", "1", "--size", str(args.size), "--mode", mode, "-o", out] + group)
+                t, _, _ = runners.timed([args.molshot, "thumbnails", "--processes", "1", "--size", str(args.size), "--mode", mode,
+                                         "--assembly", "model" if work == "model" else "auto", "-o", out] + group)
             else:
-                t, _, _ = runners.pymol(group, out, args.size, modes=mode)
+                t, _, _ = runners.pymol(group, out, args.size, modes=mode, assembly=None if work == "model" else "1")
             shutil.rmtree(out, ignore_errors=True)
             if t is not None:
                 times[who].append(t)
     if times["molshot"] and times["pymol"]:
         m, p = len(group) / median(times["molshot"]), len(group) / median(times["pymol"])
-        print(f"RESULT suite=render case={mode}-thumbnails-{args.size} molshot={m:.1f} peer=pymol-ray:{p:.2f} ratio={m / p:.1f}  # {len(group)} structures/s, {target}")
+        print(f"RESULT suite=render case={mode}-thumbnails-{args.size} work={work} molshot={m:.1f} peer=pymol-ray:{p:.2f} ratio={m / p:.1f}  # {len(group)} structures/s, {target}")
 
 
 # Surface thumbnails against PyMOL's `show surface`, ray-traced (alternating rounds), on the corpus's
@@ -152,12 +156,29 @@ m = n / median(times["molshot"])
 for name in wanted[1:]:
     if times[name]:
         p = n / median(times[name])
-        print(f"RESULT suite=render case=thumbnails-{args.size} molshot={m:.1f} peer={name}:{p:.2f} ratio={m / p:.{2 if name in ('baseline', 'egl') else 1}f}")
+        print(f"RESULT suite=render case=thumbnails-{args.size} work=model molshot={m:.1f} peer={name}:{p:.2f} ratio={m / p:.{2 if name in ('baseline', 'egl') else 1}f}")
 if len(wanted) == 1:
-    print(f"RESULT suite=render case=thumbnails-{args.size} molshot={m:.1f}")
+    print(f"RESULT suite=render case=thumbnails-{args.size} work=model molshot={m:.1f}")
+# The same on each mmCIF entry's first assembly, against PyMOL's `set assembly, 1` (which builds
+# assemblies from mmCIF only).
+mmcif = [f for f in files if f.endswith((".cif", ".cif.gz"))]
+if "pymol-ray" in peers:
+    assembly_times = {"molshot": [], "pymol-ray": []}
+    for _ in range(args.rounds):
+        for who in assembly_times:
+            out = tempfile.mkdtemp(prefix=f"bench-assembly-{who}-")
+            t = (run_molshot(out, group=mmcif, work="assembly") if who == "molshot" else runners.pymol(mmcif, out, args.size, assembly="1"))[0]
+            shutil.rmtree(out, ignore_errors=True)
+            if t is not None:
+                assembly_times[who].append(t)
+    if assembly_times["molshot"] and assembly_times["pymol-ray"]:
+        m, p = len(mmcif) / median(assembly_times["molshot"]), len(mmcif) / median(assembly_times["pymol-ray"])
+        print(f"RESULT suite=render case=thumbnails-mmcif-assemblies-{args.size} work=assembly molshot={m:.1f} peer=pymol-ray:{p:.2f} ratio={m / p:.1f}  "
+              f"# {len(mmcif)} mmCIF entries' first assemblies, structures/s")
 # Cartoon thumbnails of the corpus against PyMOL's cartoons, ray-traced (alternating rounds).
 if "pymol-ray" in peers:
     against_pymol("cartoon", files, "target >= 20")
+    against_pymol("cartoon", mmcif, "target >= 20", work="assembly")
 
 surface_case()
 floors_case()

@@ -8,6 +8,9 @@ files = json.load(open(os.environ["PEER_FILES"]))
 size = int(os.environ.get("PEER_SIZE", "256"))
 out = os.environ["PEER_OUT"]
 modes = os.environ.get("PEER_MODES", "ball-and-stick,spacefill").split(",")
+# The same work as molshot's: each file's assembly (mmCIF) where asked, else the deposited model.
+if os.environ.get("PEER_ASSEMBLY"):
+    cmd.set("assembly", os.environ["PEER_ASSEMBLY"])
 cmd.bg_color("white")
 cmd.set("ray_opaque_background", 1)
 for i, f in enumerate(files):

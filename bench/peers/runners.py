@@ -20,19 +20,23 @@ def timed(argv, environment=None):
     return elapsed, cpu, p.stdout
 
 
-def pymol(files, out, size, modes="ball-and-stick,spacefill"):
+def pymol(files, out, size, modes="ball-and-stick,spacefill", assembly=None):
+    """PyMOL's thumbnails of `files`; `assembly` ("1"): each mmCIF file's assembly of that id
+    (PyMOL's `set assembly`, which it builds from mmCIF only), else the deposited model."""
     with open(os.path.join(out, "files.json"), "w") as f:
         json.dump(files, f)
-    e = dict(env, PEER_FILES=os.path.join(out, "files.json"), PEER_OUT=out, PEER_SIZE=str(size), PEER_MODES=modes)
+    e = dict(env, PEER_FILES=os.path.join(out, "files.json"), PEER_OUT=out, PEER_SIZE=str(size), PEER_MODES=modes, PEER_ASSEMBLY=assembly or "")
     return timed(["pymol", "-cq", os.path.join(here, "pymol_thumbnails.py")], e)
 
 
-def jmol(files, out, size):
+def jmol(files, out, size, assembly=None):
+    """JmolData's thumbnails; `assembly` ("1"): each file's biological assembly of that id
+    (Jmol's `load ... FILTER "biomolecule N"`), else the deposited model."""
     script = os.path.join(out, "thumbnails.spt")
     with open(script, "w") as f:
         f.write("set antialiasImages true\nbackground white\n")
         for i, path in enumerate(files):
-            f.write(f'load "{path}"\ndelete hydrogen or water\n')
+            f.write(f'load "{path}"' + (f' FILTER "biomolecule {assembly}"' if assembly else "") + '\ndelete hydrogen or water\n')
             f.write(f'spacefill 23%\nwireframe 0.15\nwrite image {size} {size} png "{out}/{i:03d}.ball-and-stick.png"\n')
             f.write(f'spacefill 100%\nwireframe off\nwrite image {size} {size} png "{out}/{i:03d}.spacefill.png"\n')
         f.write("exit\n")
