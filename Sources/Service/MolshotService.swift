@@ -23,6 +23,8 @@ public final class MolshotService: Sendable {
     public let metrics = ServiceMetrics()
     let auth: Auth
     let access: MoleculeAccess
+    /// A writer's snapshots for its replicas (`--publish`).
+    let publisher: SnapshotPublisher?
     let pictures: PictureMaker
     let thumbnails: ThumbnailStore
     let maps: MapStore
@@ -44,6 +46,16 @@ public final class MolshotService: Sendable {
         self.configuration = configuration
         auth = Auth(tokens: configuration.tokens, tokenToRead: configuration.tokenToRead, tickets: configuration.tickets)
         access = MoleculeAccess(library: try LibraryConnections(path: configuration.database, readers: ServiceLimits.libraryReaders.value))
+        if let output = configuration.publish {
+            guard !access.isReadOnly else {
+                throw RequestError(field: "publish", "needs a library this server writes: \(configuration.database) is read-only here (a replica does not publish)")
+            }
+            let publisher = SnapshotPublisher(library: configuration.database, output: output, seconds: configuration.publishSeconds)
+            publisher.start { LogWriter.shared.write($0) }
+            self.publisher = publisher
+        } else {
+            publisher = nil
+        }
         pictures = try PictureMaker(configuration: configuration, molecules: access)
         thumbnails = ThumbnailStore(folder: configuration.thumbnails)
         maps = MapStore(folder: configuration.pathways)
@@ -90,6 +102,7 @@ public final class MolshotService: Sendable {
     /// Stops the render thread once what it holds is drawn (its GL context made, if that is
     /// under way: a process that exits while llvmpipe starts up crashes in it).
     public func close() {
+        publisher?.stop()
         configuration.tokens.stopWatching()
         configuration.tickets.stopWatching()
         pictures.close()

@@ -39,6 +39,10 @@ public struct ServiceConfiguration: Sendable {
     public var tokens = Tokens()
     /// Signs and checks browser tickets: a key of this process's own, or a key file's shared by replicas.
     public var tickets = Tickets()
+    /// Where a writer publishes read-only snapshots of its library for replicas, if set.
+    public var publish: String?
+    /// Seconds between looks for changes to publish.
+    public var publishSeconds = 60.0
     /// Reads need a token too.
     public var tokenToRead = false
     /// Live sessions open at once; a new one past it is closed at once with the reason.

@@ -82,6 +82,8 @@ struct ServeRun: ParsableCommand {
     @Flag(help: ServeRun.help("token-to-read")) var tokenToRead = false
     @OptionGroup var tokensFile: TokensFile
     @Option(help: ServeRun.help("ticket-key")) var ticketKey: String?
+    @Option(help: ServeRun.help("publish")) var publish: String?
+    @Option(help: ServeRun.help("publish-seconds")) var publishSeconds: String?
     @Option(help: ServeRun.help("public-url")) var publicURL: String?
     @Option(help: ServeRun.help("allow-origin")) var allowOrigin: String?
 
@@ -95,7 +97,7 @@ struct ServeRun: ParsableCommand {
             ("render-threads", renderThreads), ("render-process-mb", renderProcessMb), ("max-sessions", maxSessions), ("session-idle-seconds", sessionIdleSeconds),
             ("max-connections", maxConnections), ("idle-seconds", idleSeconds), ("head-seconds", headSeconds),
             ("body-seconds", bodySeconds), ("cache", cache), ("cache-bytes", cacheBytes), ("token-to-read", tokenToRead ? "true" : nil),
-            ("tokens", tokensFile.tokens), ("ticket-key", ticketKey), ("public-url", publicURL), ("allow-origin", allowOrigin),
+            ("tokens", tokensFile.tokens), ("ticket-key", ticketKey), ("publish", publish), ("publish-seconds", publishSeconds), ("public-url", publicURL), ("allow-origin", allowOrigin),
         ]
         return all.compactMap { name, text in text.map { (name, $0) } }
     }

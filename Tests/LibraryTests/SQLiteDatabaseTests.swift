@@ -116,4 +116,31 @@ final class SQLiteDatabaseTests: XCTestCase {
         XCTAssertEqual(connections.generation, before + 1)
         for _ in 0..<4 { XCTAssertEqual(try connections.reading(count), 2, "no connection to the old file is lent again") }
     }
+
+    /// A writer's publisher (`serve --publish`): a read-only snapshot at once, another after each
+    /// change, none while nothing changes; replicas following the file see each.
+    func testTheWriterPublishesASnapshotWhenTheLibraryChanges() throws {
+        let writerPath = temporary("writer.sqlite"), output = temporary("published.sqlite")
+        let perception = try BondPerception.standard()
+        let writer = try MoleculeLibrary(path: writerPath)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
+        _ = try writer.importFile(root.appendingPathComponent("1crn.pdb").path, perception: perception)
+        let publisher = SnapshotPublisher(library: writerPath, output: output, seconds: 0.2)
+        publisher.start { _ in }
+        defer { publisher.stop() }
+        func eventually(_ done: () -> Bool) { for _ in 0..<100 where !done() { usleep(50_000) } }
+        eventually { publisher.published.withLock { $0 } >= 1 }
+        XCTAssertEqual(publisher.published.withLock { $0 }, 1)
+        let mode = (try FileManager.default.attributesOfItem(atPath: output)[.posixPermissions] as? Int) ?? 0
+        XCTAssertEqual(mode & 0o222, 0, "published read-only")
+        let replica = try LibraryConnections(path: output, readers: 1)
+        func count(_ lib: MoleculeLibrary) throws -> Int { try lib.database.statement("SELECT count(*) FROM molecules").first { $0.int(0) } ?? -1 }
+        XCTAssertEqual(try replica.reading(count), 1)
+        usleep(600_000)
+        XCTAssertEqual(publisher.published.withLock { $0 }, 1, "nothing changed: nothing published")
+        _ = try writer.importFile(root.appendingPathComponent("Caffeine.pdb").path, perception: perception)
+        eventually { publisher.published.withLock { $0 } >= 2 }
+        XCTAssertEqual(publisher.published.withLock { $0 }, 2)
+        XCTAssertEqual(try replica.reading(count), 2, "the replica opens the new snapshot")
+    }
 }

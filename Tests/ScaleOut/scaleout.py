@@ -3,8 +3,8 @@ docs/nginx.conf, in front of two read-only replicas and a writer, all on 127.0.0
 
   - 1,000 mixed requests through nginx (lists, records, pictures, sequences, uploads drawn, health),
     eight at a time, with replica A killed half way: every one answered 200 or 304;
-  - an import on the writer through nginx, published as a snapshot (`molshot library snapshot`,
-    then a rename over the replicas' file, as a writer's cron does), seen through nginx within 10 s;
+  - an import on the writer through nginx, published by the writer as a snapshot (`serve --publish`:
+    VACUUM INTO beside the replicas' file, then a rename over it), seen through nginx within 10 s;
   - replica A started again, replica B stopped for 4 s: requests answered by A meanwhile;
   - a ticket made by replica B taken by replica A (one --ticket-key file);
   - a token taken out of the shared tokens file refused by the writer and both replicas;
@@ -70,28 +70,12 @@ def molshot(*argv, **kw):
     return subprocess.run([args.molshot, *argv], check=True, capture_output=True, text=True, **kw)
 
 
-def publish():
-    """The writer's snapshot moved in over the replicas' file, read-only (as a cron job does)."""
-    nxt = replica_db + ".next"
-    if os.path.exists(nxt):
-        os.remove(nxt)
-    molshot("library", "snapshot", "--db", writer_db, nxt)
-    os.chmod(nxt, 0o444)
-    os.replace(nxt, replica_db)
-
-
-def publisher():
-    while not stop.wait(1.0):
-        try:
-            publish()
-        except subprocess.CalledProcessError as e:
-            print(f"# snapshot failed: {e.stderr}", file=sys.stderr)
-
-
 def serve(name, db):
-    log = open(os.path.join(work, f"{name}.log"), "w")
+    log = open(os.path.join(work, f"{name}.log"), "a")
+    # The writer publishes its snapshots for the replicas (--publish): every second where it has changed.
+    more = ["--publish", replica_db, "--publish-seconds", "1"] if name == "writer" else []
     procs[name] = subprocess.Popen([args.molshot, "serve", "--db", db, "--host", "127.0.0.1", "--port", str(ports[name]), "--tokens", tokens,
-                                    "--ticket-key", key, "--render-threads", "1"], stdout=log, stderr=log)
+                                    "--ticket-key", key, "--render-threads", "1"] + more, stdout=log, stderr=log)
 
 
 try:
@@ -101,11 +85,17 @@ try:
     bob = molshot("serve", "token", "add", "bob", "--tokens", tokens).stdout.strip().split()[-1]
     with open(key, "w") as k:
         k.write("# the replicas' ticket key\n" + os.urandom(32).hex() + "\n")
-    publish()
     serve("writer", writer_db)
+    wait_up(ports["writer"])
+    for _ in range(100):
+        if os.path.exists(replica_db):
+            break
+        time.sleep(0.1)
+    else:
+        fail("the writer published no snapshot for the replicas (--publish)")
     serve("a", replica_db)
     serve("b", replica_db)
-    for n in ("writer", "a", "b"):
+    for n in ("a", "b"):
         wait_up(ports[n])
     # nginx with docs/nginx.conf: this run's ports and cache folder.
     conf = open(os.path.join(args.root, "docs", "nginx.conf")).read()
@@ -129,7 +119,6 @@ try:
              "-g", f"pid {os.path.join(work, 'nginx', 'nginx.pid')}; error_log {os.path.join(work, 'nginx', 'logs', 'error.log')}; daemon off;"]
     procs["nginx"] = subprocess.Popen(nginx, stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "nginx.log"), "w"))
     wait_up(ports["nginx"])
-    threading.Thread(target=publisher, daemon=True).start()
     print(f"ok   nginx on :{ports['nginx']} in front of replicas :{ports['a']} :{ports['b']} and writer :{ports['writer']}")
 
     # 1. 1,000 mixed requests, replica A killed half way.
@@ -200,7 +189,7 @@ try:
         if time.time() - imported > 10:
             fail(f"the import was not seen through nginx within 10 s: {s} {body[:200]}")
         time.sleep(0.2)
-    print(f"ok   an import on the writer seen through nginx after {time.time() - imported:.1f} s (snapshot every second, then a rename)")
+    print(f"ok   an import on the writer seen through nginx after {time.time() - imported:.1f} s (the writer's --publish every second, then a rename)")
 
     # 3. A ticket made by replica B taken by replica A (started again above).
     s, _, body = request(ports["b"], "POST", "/v1/tickets?scope=/v1/molecules&seconds=60", headers={"Authorization": f"Bearer {alice}"})
