@@ -128,7 +128,9 @@ per_entry = mine / max(1, len(summaries))
 pdb_entries = 230_000
 days = pdb_entries * per_entry / 16 / 86400
 peer = f" peer=pymol:{theirs:.1f}s ratio={theirs / mine:.1f}" if theirs else " peer=none"
-print(f"RESULT suite=images case=corpus-{a.size} molshot={mine:.1f}s{peer}  # {len(summaries)} entries, {images} images, one core each")
+# work=image-set: PyMOL makes each image of molshot's set from the same atoms (the deposited model
+# or the caption's assembly, `set assembly` before `load`).
+print(f"RESULT suite=images case=corpus-{a.size} work=image-set molshot={mine:.1f}s{peer}  # {len(summaries)} entries, {images} images, one core each")
 print(f"RESULT suite=images case=pdb-projection molshot={days:.2f}days peer=none  # {pdb_entries} entries x {per_entry:.2f} s an entry / 16 cores / 86,400 s a day"
       " (the corpus's mix; the archive's mean entry is larger)")
 shutil.rmtree(work, ignore_errors=True)
