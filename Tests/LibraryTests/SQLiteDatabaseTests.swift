@@ -89,23 +89,33 @@ final class SQLiteDatabaseTests: XCTestCase {
         XCTAssertEqual(written, 6)
     }
 
+    /// A writer's library holding 1crn, its path, and a way to import another fixture into it.
+    private func writerWithCrambin() throws -> (MoleculeLibrary, String, (String) throws -> Void) {
+        let path = temporary("writer.sqlite")
+        let perception = try BondPerception.standard()
+        let writer = try MoleculeLibrary(path: path)
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
+        let add: (String) throws -> Void = { _ = try writer.importFile(fixtures.appendingPathComponent($0).path, perception: perception) }
+        try add("1crn.pdb")
+        return (writer, path, add)
+    }
+
+    private static func count(_ lib: MoleculeLibrary) throws -> Int { try lib.database.statement("SELECT count(*) FROM molecules").first { $0.int(0) } ?? -1 }
+
     /// A replica follows its writer's snapshots: `snapshot` then a rename over the replica's file
     /// while it serves. A read under way when the new file arrives finishes on the one it began
     /// with; the next read sees the new file; connections to the old one are not used again.
     func testAReplicaFollowsSnapshotsMovedInWhileServing() throws {
-        let writerPath = temporary("writer.sqlite"), replica = temporary("replica.sqlite")
-        let perception = try BondPerception.standard()
-        let writer = try MoleculeLibrary(path: writerPath)
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
-        _ = try writer.importFile(root.appendingPathComponent("1crn.pdb").path, perception: perception)
+        let (writer, _, add) = try writerWithCrambin()
+        let replica = temporary("replica.sqlite")
         _ = try writer.snapshot(to: replica)
         let connections = try LibraryConnections(path: replica, readers: 2)
-        func count(_ lib: MoleculeLibrary) throws -> Int { try lib.database.statement("SELECT count(*) FROM molecules").first { $0.int(0) } ?? -1 }
+        let count = Self.count
         XCTAssertEqual(try connections.reading(count), 1)
         let before = connections.generation
         let during = try connections.reading { lib -> [Int] in
             let first = try count(lib)
-            _ = try writer.importFile(root.appendingPathComponent("Caffeine.pdb").path, perception: perception)
+            try add("Caffeine.pdb")
             let next = replica + ".next"
             _ = try writer.snapshot(to: next)
             XCTAssertEqual(rename(next, replica), 0)
@@ -120,11 +130,8 @@ final class SQLiteDatabaseTests: XCTestCase {
     /// A writer's publisher (`serve --publish`): a read-only snapshot at once, another after each
     /// change, none while nothing changes; replicas following the file see each.
     func testTheWriterPublishesASnapshotWhenTheLibraryChanges() throws {
-        let writerPath = temporary("writer.sqlite"), output = temporary("published.sqlite")
-        let perception = try BondPerception.standard()
-        let writer = try MoleculeLibrary(path: writerPath)
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
-        _ = try writer.importFile(root.appendingPathComponent("1crn.pdb").path, perception: perception)
+        let (_, writerPath, add) = try writerWithCrambin()
+        let output = temporary("published.sqlite")
         let publisher = SnapshotPublisher(library: writerPath, output: output, seconds: 0.2)
         publisher.start { _ in }
         defer { publisher.stop() }
@@ -134,11 +141,11 @@ final class SQLiteDatabaseTests: XCTestCase {
         let mode = (try FileManager.default.attributesOfItem(atPath: output)[.posixPermissions] as? Int) ?? 0
         XCTAssertEqual(mode & 0o222, 0, "published read-only")
         let replica = try LibraryConnections(path: output, readers: 1)
-        func count(_ lib: MoleculeLibrary) throws -> Int { try lib.database.statement("SELECT count(*) FROM molecules").first { $0.int(0) } ?? -1 }
+        let count = Self.count
         XCTAssertEqual(try replica.reading(count), 1)
         usleep(600_000)
         XCTAssertEqual(publisher.published.withLock { $0 }, 1, "nothing changed: nothing published")
-        _ = try writer.importFile(root.appendingPathComponent("Caffeine.pdb").path, perception: perception)
+        try add("Caffeine.pdb")
         eventually { publisher.published.withLock { $0 } >= 2 }
         XCTAssertEqual(publisher.published.withLock { $0 }, 2)
         XCTAssertEqual(try replica.reading(count), 2, "the replica opens the new snapshot")
