@@ -115,6 +115,12 @@ public struct EMDBHeader: Sendable, Equatable {
         return nil
     }
 
+    /// The header beside the map at `mapPath` (`path(beside:)`), read, with its path; nil where there is none.
+    public static func beside(_ mapPath: String) throws -> (path: String, header: EMDBHeader)? {
+        guard let path = path(beside: mapPath) else { return nil }
+        return (path, try load(path: path))
+    }
+
     /// The EMDB number a file name carries (`emd_8249.map.gz`, `EMD-8249.mrc`): nil where none.
     public static func emdbNumber(in name: String) -> String? {
         let lower = name.lowercased()

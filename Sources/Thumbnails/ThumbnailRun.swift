@@ -209,7 +209,7 @@ public final class ThumbnailRun: Sendable {
                 let map = try DensityMap.decode(fileBytes, file: source, limits: DensityLimits(maxBytes: job.request.maxBytes))
                 var look = job.request.map
                 // A recommended level from the EMDB header beside each map (EMDB's layout).
-                let header = look.level == .recommended ? try EMDBHeader.path(beside: source).map { try EMDBHeader.load(path: $0) } : nil
+                let header = look.level == .recommended ? try EMDBHeader.beside(source)?.header : nil
                 look.level = try look.level.resolved(in: map, header: header, file: source)
                 let picture = MoleculePicture(PreparedMolecule(meshes: [try look.mesh(map, file: source)]), request: job.request)
                 let request = job.request, mode = job.request.modes.first ?? .ballAndStick

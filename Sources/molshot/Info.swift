@@ -149,7 +149,7 @@ extension Info {
 
     /// The contour level the EMDB header beside the map recommends, where there is one.
     static func recommended(_ file: String) -> (level: Double, source: String)? {
-        guard let path = EMDBHeader.path(beside: file), let header = try? EMDBHeader.load(path: path), let level = header.recommendedLevel else { return nil }
+        guard let (path, header) = try? EMDBHeader.beside(file), let level = header.recommendedLevel else { return nil }
         return (level, "\((path as NSString).lastPathComponent)" + (header.levelSource.map { " (\($0.lowercased()))" } ?? ""))
     }
 

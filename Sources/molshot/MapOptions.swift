@@ -113,7 +113,7 @@ struct MapHeaderOption: ParsableArguments {
     func header(for mapFile: String, level: MapLevel) throws -> EMDBHeader? {
         guard case .recommended = level else { return nil }
         if let mapHeader { return try EMDBHeader.load(path: mapHeader) }
-        return try EMDBHeader.path(beside: mapFile).map { try EMDBHeader.load(path: $0) }
+        return try EMDBHeader.beside(mapFile)?.header
     }
 }
 
