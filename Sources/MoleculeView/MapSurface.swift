@@ -132,9 +132,9 @@ public struct MapLook: Sendable, Equatable {
     /// The level enclosing it is where a map without a recommended contour is drawn round its model.
     public static func proteinVolume(of model: Model) -> Double {
         var dalton = 0.0
-        for a in model.atoms where !model.residues[Int(a.residue)].isWater {
+        // Hydrogens written in the file are the ones counted with their heavy atoms already.
+        for a in model.atoms where a.element != .hydrogen && !model.residues[Int(a.residue)].isWater {
             switch a.element {
-            case .hydrogen: dalton += 1.008
             case .carbon: dalton += 12.011 + 1.008
             case .nitrogen: dalton += 14.007 + 1.008
             case .oxygen: dalton += 15.999 + 1.008

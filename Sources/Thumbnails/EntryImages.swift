@@ -318,7 +318,7 @@ public enum EntryImages {
         let sizes = options.sizes.sorted { $0.width * $0.height > $1.width * $1.height }
         guard let largest = sizes.first else { throw RequestError(field: "size", "give at least one size") }
         var built: [String: Structure] = [:]
-        var maps: [String: (map: DensityMap, header: EMDBHeader?)] = [:]
+        var maps: [String: LoadedMap] = [:]
         var captions: [Caption] = []
         for spec in plan(structure, id: id, options: options) {
             var request = spec.request
@@ -332,13 +332,23 @@ public enum EntryImages {
                 built[key] = molecule
             }
             try request.checkFocus(in: molecule, source: source)
-            var prepared = try PreparedMolecule(molecule, mode: try request.singleMode(), request: request, perception: perception)
-            var mapCaption: (level: Double, source: String)? = nil
+            let prepared: PreparedMolecule
+            var mapCaption: LoadedMap? = nil
             if let file = spec.map {
-                let (mesh, level, from) = try mapMesh(file, look: request.map, model: prepared.model, atomColors: prepared.atomColors,
-                                                     maxBytes: request.maxBytes, loaded: &maps)
-                mapCaption = (level, from)
-                if spec.mapOnly { prepared = PreparedMolecule(meshes: [mesh]) } else { prepared.geometry.meshes.append(mesh) }
+                // Each map read, and its level found, once for the entry's images of it.
+                let loaded = try maps[file] ?? loadMap(file, model: molecule.models.first ?? Model(number: 1), maxBytes: request.maxBytes)
+                maps[file] = loaded
+                mapCaption = loaded
+                if spec.mapOnly {
+                    // The map alone: no molecule's geometry made for it.
+                    prepared = PreparedMolecule(meshes: [try mapMesh(loaded, look: request.map, model: molecule.models.first, atomColors: [])])
+                } else {
+                    var withMap = try PreparedMolecule(molecule, mode: try request.singleMode(), request: request, perception: perception)
+                    withMap.geometry.meshes.append(try mapMesh(loaded, look: request.map, model: withMap.model, atomColors: withMap.atomColors))
+                    prepared = withMap
+                }
+            } else {
+                prepared = try PreparedMolecule(molecule, mode: try request.singleMode(), request: request, perception: perception)
             }
             defer { renderer.forget(prepared) }
             let legend = legendItems(spec.legend, prepared: prepared, molecule: molecule)
@@ -378,8 +388,8 @@ public enum EntryImages {
                 var caption = spec.caption
                 if let mapCaption {
                     caption.mapLevel = mapCaption.level
-                    caption.mapLevelSource = mapCaption.source
-                    caption.text += " (contour level \(String(format: "%.4g", mapCaption.level)), \(mapCaption.source))"
+                    caption.mapLevelSource = mapCaption.from
+                    caption.text += " (contour level \(String(format: "%.4g", mapCaption.level)), \(mapCaption.from))"
                 }
                 caption.view = view.rawValue
                 caption.name = stem
@@ -412,33 +422,35 @@ public enum EntryImages {
         return nil
     }
 
-    /// A map's surface for an entry image, each map read once per entry: at the contour its EMDB
-    /// header recommends (the header beside the map), else at the level that encloses the model's
-    /// volume as protein (`MapLook.proteinVolume`). Returns the level and where it came from.
-    static func mapMesh(_ file: String, look given: MapLook, model: Model, atomColors: [UInt32], maxBytes: Int,
-                        loaded: inout [String: (map: DensityMap, header: EMDBHeader?)]) throws -> (Mesh, Double, String) {
-        let entry: (map: DensityMap, header: EMDBHeader?)
-        if let e = loaded[file] { entry = e } else {
-            let map = try DensityMap.load(path: file, limits: DensityLimits(maxBytes: maxBytes))
-            let header = try EMDBHeader.path(beside: file).map { try EMDBHeader.load(path: $0) }
-            entry = (map, header)
-            loaded[file] = entry
+    /// An entry's map, read once with its level: the contour its EMDB header recommends (the header
+    /// beside the map), else the level that encloses `model`'s volume as protein
+    /// (`MapLook.proteinVolume`); `from` says which.
+    struct LoadedMap {
+        let file: String
+        let map: DensityMap
+        let level: Double
+        let from: String
+    }
+
+    static func loadMap(_ file: String, model: Model, maxBytes: Int) throws -> LoadedMap {
+        let map = try DensityMap.load(path: file, limits: DensityLimits(maxBytes: maxBytes))
+        if let header = try EMDBHeader.beside(file)?.header, let recommended = header.recommendedLevel {
+            return LoadedMap(file: file, map: map, level: recommended,
+                             from: "recommended by EMDB's header" + (header.levelSource.map { " (\($0.lowercased()))" } ?? ""))
         }
+        let volume = MapLook.proteinVolume(of: model)
+        return LoadedMap(file: file, map: map, level: Double(MapLevel.enclosing(volume).value(in: map)),
+                         from: "enclosing the model's volume, \(Int(volume.rounded())) Å³ (no recommended level beside the map)")
+    }
+
+    /// A loaded map's surface at its level for an entry image: round `model` where the map holds its whole cell.
+    static func mapMesh(_ loaded: LoadedMap, look given: MapLook, model: Model?, atomColors: [UInt32]) throws -> Mesh {
         var look = given
-        let level: Double, from: String
-        if let recommended = entry.header?.recommendedLevel {
-            level = recommended
-            from = "recommended by EMDB's header" + (entry.header?.levelSource.map { " (\($0.lowercased()))" } ?? "")
-        } else {
-            let volume = MapLook.proteinVolume(of: model)
-            level = Double(MapLevel.enclosing(volume).value(in: entry.map))
-            from = "enclosing the model's volume, \(Int(volume.rounded())) Å³ (no recommended level beside the map)"
+        look.level = .absolute(loaded.level)
+        guard let part = try MapLook.part(of: loaded.map, around: model, file: loaded.file) else {
+            throw InputFileError(file: loaded.file, message: "lies nowhere near the model it was named for")
         }
-        look.level = .absolute(level)
-        guard let part = try MapLook.part(of: entry.map, around: model, file: file) else {
-            throw InputFileError(file: file, message: "lies nowhere near the model it was named for")
-        }
-        return (try look.mesh(part, statistics: entry.map.statistics, model: model, atomColors: atomColors, file: file), level, from)
+        return try look.mesh(part, statistics: loaded.map.statistics, model: model, atomColors: atomColors, file: loaded.file)
     }
 
     /// The screen directions (x right, y up, z towards the viewer) of the front view's right, up
