@@ -13,14 +13,6 @@ public struct FileStamp: Equatable, Sendable {
         seconds = st.st_mtim.tv_sec
         nanoseconds = st.st_mtim.tv_nsec
     }
-
-    /// The stamp of a file that is not there.
-    public static let missing = FileStamp(inode: 0, size: -1)
-
-    init(inode: UInt64, size: Int64) {
-        self.inode = inode
-        self.size = size
-    }
 }
 
 /// Follows a file another process edits or replaces (a tokens file, a ticket key): looks at it
