@@ -635,16 +635,24 @@ public final class MoleculeLibrary {
 
     /// Writes a consistent, compacted copy of the library to `output` (which must not exist)
     /// while others read and write it: `VACUUM INTO` a temporary file beside it, then a rename.
+    /// `replacing`: the copy made read-only and renamed over `output` whether it exists or not
+    /// (a writer's file for its replicas, who open it read-only and follow each new one).
     /// Returns the copy's size.
-    public func snapshot(to output: String) throws -> Int {
-        guard !FileManager.default.fileExists(atPath: output) else {
+    public func snapshot(to output: String, replacing: Bool = false) throws -> Int {
+        guard replacing || !FileManager.default.fileExists(atPath: output) else {
             throw LibraryError(.request, "\(output) is already there: a snapshot goes to a new file")
         }
         let temporary = output + ".part-\(ProcessInfo.processInfo.processIdentifier)"
         try? FileManager.default.removeItem(atPath: temporary)
         do {
             try database.statement("VACUUM INTO ?").bind(.text(temporary)).run()
-            try FileManager.default.moveItem(atPath: temporary, toPath: output)
+            if replacing {
+                guard chmod(temporary, 0o444) == 0, rename(temporary, output) == 0 else {
+                    throw LibraryError(.machine, String(cString: strerror(errno)))
+                }
+            } else {
+                try FileManager.default.moveItem(atPath: temporary, toPath: output)
+            }
         } catch {
             try? FileManager.default.removeItem(atPath: temporary)
             throw LibraryError(.request, "cannot write the snapshot \(output): \((error as? LibraryError)?.message ?? error.localizedDescription)")

@@ -3,8 +3,8 @@ import Foundation
 
 /// A writer's snapshots for its replicas: every `seconds`, where the library has changed since the
 /// last (SQLite's `data_version`, which counts the commits of other connections), a consistent
-/// copy (`snapshot`: VACUUM INTO beside it) made read-only and renamed over `output`, the file the
-/// replicas serve and follow. Runs on a thread of its own until `stop()`.
+/// copy (`snapshot(to:replacing:)`: VACUUM INTO beside it) made read-only and renamed over
+/// `output`, the file the replicas serve and follow. Runs on a thread of its own until `stop()`.
 public final class SnapshotPublisher: Sendable {
     public let library: String
     public let output: String
@@ -31,7 +31,7 @@ public final class SnapshotPublisher: Sendable {
                     let version = try connection!.database.statement("PRAGMA data_version").first { $0.int(0) } ?? 0
                     if version != seen {
                         let started = Date()
-                        let size = try SnapshotPublisher.publish(connection!, to: output)
+                        let size = try connection!.snapshot(to: output, replacing: true)
                         seen = version
                         published.withLock { $0 += 1 }
                         log("published \(output): \(size) bytes in \(String(format: "%.2f", Date().timeIntervalSince(started))) s\n")
@@ -50,18 +50,4 @@ public final class SnapshotPublisher: Sendable {
     }
 
     public func stop() { stopped.withLock { $0 = true } }
-
-    /// One snapshot of `library` at `output`: written beside it, made read-only (so that a replica
-    /// opens it read-only, with no journal of its own), then renamed over it. Returns its size.
-    public static func publish(_ library: MoleculeLibrary, to output: String) throws -> Int {
-        let next = output + ".next"
-        try? FileManager.default.removeItem(atPath: next)
-        let size = try library.snapshot(to: next)
-        guard chmod(next, 0o444) == 0, rename(next, output) == 0 else {
-            let why = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(atPath: next)
-            throw LibraryError(.machine, "cannot move the snapshot into place at \(output): \(why)")
-        }
-        return size
-    }
 }
