@@ -50,15 +50,10 @@ public final class Tickets: Sendable {
     public func stopWatching() { stopped.withLock { $0 = true } }
 
     static func parse(keyFile path: String) throws -> [[UInt8]] {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw InputFileError(file: path, message: FileManager.default.fileExists(atPath: path) ? "cannot read the ticket key file" : "no such ticket key file")
-        }
         var keys: [[UInt8]] = []
-        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = (raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "").trimmingCharacters(in: .whitespaces)
-            guard !line.isEmpty else { continue }
+        for (number, line) in try commentedLines(path, what: "ticket key file") {
             guard line.utf8.count >= minimumKeyLength, line.utf8.count <= 4096 else {
-                throw InputFileError(file: path, line: i + 1, message: "a key is \(minimumKeyLength) to 4096 characters (openssl rand -hex 32 makes one); this one is \(line.utf8.count)")
+                throw InputFileError(file: path, line: number, message: "a key is \(minimumKeyLength) to 4096 characters (openssl rand -hex 32 makes one); this one is \(line.utf8.count)")
             }
             keys.append(Array(line.utf8))
         }

@@ -42,16 +42,11 @@ public struct Tokens: Sendable {
     }
 
     static func parse(_ path: String) throws -> [String: String] {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw InputFileError(file: path, message: FileManager.default.fileExists(atPath: path) ? "cannot read the tokens file" : "no such tokens file")
-        }
         var names: [String: String] = [:]
-        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        for (number, line) in try commentedLines(path, what: "tokens file") {
             let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            if fields.isEmpty { continue }
             guard fields.count == 2, fields[1].count == 64, fields[1].allSatisfy(\.isHexDigit) else {
-                throw InputFileError(file: path, line: i + 1, message: "expected NAME SHA256-HEX (64 hex digits)")
+                throw InputFileError(file: path, line: number, message: "expected NAME SHA256-HEX (64 hex digits)")
             }
             names[fields[1].lowercased()] = String(fields[0])
         }
@@ -80,5 +75,18 @@ public struct Tokens: Sendable {
         text += "\(name) \(SHA256.hex(Array(token.utf8)))\n"
         try AtomicFile.write(Array(text.utf8), to: path)
         return token
+    }
+}
+
+/// The lines of a file of settings a line (the tokens file, the ticket key file), numbered from 1,
+/// with `#` comments and the blanks round them taken off and empty lines left out; a file that
+/// cannot be read is an error naming it as `what`.
+func commentedLines(_ path: String, what: String) throws -> [(number: Int, text: String)] {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+        throw InputFileError(file: path, message: FileManager.default.fileExists(atPath: path) ? "cannot read the \(what)" : "no such \(what)")
+    }
+    return text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { i, raw in
+        let line = (raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "").trimmingCharacters(in: .whitespaces)
+        return line.isEmpty ? nil : (i + 1, line)
     }
 }
