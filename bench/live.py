@@ -9,17 +9,22 @@ client, beside `molshot replay` of the same events at the same size (PNG frames)
 - frame formats: bytes a frame and frames/s under the flood for WebP and JPEG (quality 85, as the
   viewer asks) against PNG at 512 and 1024 px, and at devicePixelRatio 2 (a 512-point viewport drawn
   at 1024 px after a resize event), PNG the peer;
-- large structures (level of detail: drawn at half size while moving, in full when still): frames/s
-  of one session under the flood for 1aon (58,870 atoms) and 1f2n's capsid (assembly 1, 283,800
-  atoms) at 512 px, against the targets (24 and 10 frames/s) as the peer."""
+- turning at any size (level of detail: a residue-level stand-in drawn at half size while the view
+  moves, the full picture when it stops): frames/s of one session at 512 px under 120 rotate
+  events a second, on the scale ladder's files (bench/ladder.py: 1aon 58,870 atoms, 1f2n's capsid
+  283,800, four capsids 1,135,200, eleven 3,121,800), as `case=turning-59k-512` and so on, the
+  targets (60 frames/s up to the capsid, 24 at 1.1M, 10 at 3.1M) as the peer."""
 import argparse, json, os, shutil, subprocess, sys, tempfile, time
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ladder  # the scale ladder's files, made once
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--molshot", required=True)
 ap.add_argument("--corpus", required=True)
 ap.add_argument("--size", type=int, default=512)
 ap.add_argument("--frames", type=int, default=40)
-ap.add_argument("--part", choices=["all", "sessions", "formats", "large"], default="all")
+ap.add_argument("--part", choices=["all", "sessions", "formats", "turning"], default="all")
+ap.add_argument("--sizes", default="59k,284k,1.1M,3.1M", help="the ladder's files the turning cases draw")
 args = ap.parse_args()
 
 from websockets.sync.client import connect
@@ -142,10 +147,20 @@ db = os.path.join(scratch, "library.sqlite")
 server = None
 try:
     names = [n for n in ("1crn.pdb", "1tii.pdb") if os.path.exists(os.path.join(args.corpus, n))]
-    large = [(n, q, case, target) for n, q, case, target in (("1aon.pdb.gz", "", "live-60k-512", 24), ("1f2n.cif", "&assembly=1", "live-capsid-512", 10))
-             if os.path.exists(os.path.join(args.corpus, n))] if args.part in ("all", "large") else []
-    for n in names + [l[0] for l in large]:
+    targets = {"59k": 60, "284k": 60, "1.1M": 24, "3.1M": 10}
+    turning = []
+    try:
+        import gemmi  # noqa: F401 (the ladder is made with it)
+        have_gemmi = True
+    except ImportError:
+        have_gemmi = False
+    if args.part in ("all", "turning") and have_gemmi and os.path.exists(os.path.join(args.corpus, "1f2n.cif")):
+        made = ladder.files(args.corpus, sizes=[z for z in args.sizes.split(",") if z])
+        turning = [(size, made[size]) for size in made]
+    for n in names:
         subprocess.run([args.molshot, "library", "import", os.path.join(args.corpus, n), "--db", db], check=True, capture_output=True)
+    for _, path in turning:
+        subprocess.run([args.molshot, "library", "import", path, "--db", db], check=True, capture_output=True)
     server = subprocess.Popen([args.molshot, "serve", "--port", "0", "--db", db, "--max-sessions", "8"], stdout=subprocess.PIPE,
                               stderr=subprocess.DEVNULL, text=True)
     port = server.stdout.readline().strip().rsplit(":", 1)[-1]
@@ -188,11 +203,12 @@ try:
                     fps = flood(base, molecule, 1, seconds=2, size=size, query=f"&frames={fmt}&quality=85")[1][0]
                     print(f"RESULT suite=live case={molecule}-{label}-{fmt}-fps molshot={fps:.1f} peer=png:{png_fps:.1f} ratio={fps / png_fps:.2f}"
                           f"  # frames/s under 500 events/s over loopback (encoding is off the render thread)")
-    for name, query, case, target in large:
-        molecule = name.split(".")[0]
-        fps = median([flood(base, molecule, 1, seconds=4, rate=120, query=query, size=512)[1][0] for _ in range(3)])
-        print(f"RESULT suite=live case={case} molshot={fps:.1f} peer=target:{target} ratio={fps / target:.2f}"
-              f"  # frames/s of one session at 512 px under 120 rotate events/s over loopback, coarse while moving (median of 3)")
+    for size, path in turning:
+        molecule = os.path.basename(path).split(".")[0]
+        target = targets[size]
+        fps = median([flood(base, molecule, 1, seconds=4, rate=120, size=512)[1][0] for _ in range(3)])
+        print(f"RESULT suite=live case=turning-{size}-512 molshot={fps:.1f} peer=target:{target} ratio={fps / target:.2f}"
+              f"  # frames/s of one session at 512 px turning (120 rotate events/s over loopback), coarse while moving (median of 3)")
 finally:
     if server:
         server.terminate()

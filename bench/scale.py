@@ -2,13 +2,8 @@
 """bench/run scale: how time and peak memory grow with the atoms, every command, on a ladder of
 real structures from about 1,000 to 3 million atoms, with PyMOL beside the drawing commands.
 
-The ladder (plain mmCIF, made once into --work and reused; each file's first line is its recipe):
-  1k    1aki.cif as deposited (1,079 atoms)
-  13k   1igy.cif as deposited (12,750)
-  59k   1aon.pdb.gz written as mmCIF by gemmi (58,870)
-  284k  1f2n.cif's assembly 1 made by gemmi (make_assembly, 180 chains, 283,800)
-  1.1M  that capsid and 3 copies moved by 400 A steps on a grid (1,135,200)
-  3.1M  that capsid and 10 copies (3,121,800)
+The ladder: bench/ladder.py (1aki, 1igy, 1aon, 1f2n's capsid and 4 and 11 copies of it; made
+once into --work and reused).
 
 Per size, each a process of its own, its wall time and peak RSS (/usr/bin/time), at most
 --timeout seconds: info; render spacefill, cartoon and surface at 1024 px; thumbnails (the
@@ -24,11 +19,13 @@ the sizes from 13k up that finished), peak-bytes-per-atom-COMMAND (peak RSS / at
 largest size finished), 3M-spacefill-1024, live-60k-512, live-capsid-512, capsid-cartoon-1024
 with PyMOL as its peer."""
 import argparse, json, math, os, shutil, signal, subprocess, sys, tempfile, time, urllib.request
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ladder  # the files, made once (bench/ladder.py)
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--molshot", required=True)
 ap.add_argument("--corpus", required=True)
-ap.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "molshot-scale"))
+ap.add_argument("--work", default=ladder.WORK)
 ap.add_argument("--sizes", default="1k,13k,59k,284k,1.1M,3.1M")
 ap.add_argument("--commands", default="info,spacefill,cartoon,surface,thumbnails,export,import,load,service,live")
 ap.add_argument("--timeout", type=float, default=900)
@@ -37,77 +34,6 @@ ap.add_argument("--no-pymol", action="store_true")
 a = ap.parse_args()
 
 os.makedirs(a.work, exist_ok=True)
-SPACING = 400.0  # A between copies of the capsid (its diameter is about 300 A)
-
-def capsid_model():
-    import gemmi
-    st = gemmi.read_structure(os.path.join(a.corpus, "1f2n.cif"))
-    st.setup_entities()
-    model = gemmi.make_assembly(st.assemblies[0], st[0], gemmi.HowToNameCopiedChain.AddNumber)
-    return st, model
-
-def write_structure(st, model, path, recipe):
-    import gemmi
-    out = gemmi.Structure()
-    out.name = os.path.basename(path).split(".")[0]
-    out.cell = gemmi.UnitCell()
-    out.add_model(model)
-    out.entities = st.entities
-    out.setup_entities()
-    text = out.make_mmcif_document().as_string()
-    tmp = path + ".part"
-    with open(tmp, "w") as f:
-        f.write(f"# recipe: {recipe}\n")
-        f.write(text)
-    os.replace(tmp, path)
-
-def copies(st, capsid, n, path, recipe):
-    import gemmi
-    big = gemmi.Model("1")
-    side = math.ceil(n ** (1 / 3))
-    for k in range(n):
-        m = capsid.clone()
-        if k:
-            x, y, z = k % side, (k // side) % side, k // (side * side)
-            m.transform_pos_and_adp(gemmi.Transform(gemmi.Mat33(), gemmi.Vec3(x * SPACING, y * SPACING, z * SPACING)))
-        for ch in m:
-            if k:
-                ch.name = f"{ch.name}x{k}"
-                for r in ch:
-                    r.subchain = f"{r.subchain}x{k}"
-            big.add_chain(ch)
-    write_structure(st, big, path, recipe)
-
-def ladder():
-    import gemmi
-    plan = {
-        "1k": ("1aki.cif", None),
-        "13k": ("1igy.cif", None),
-        "59k": ("1aon.cif", "1aon.pdb.gz from the corpus written as mmCIF by gemmi"),
-        "284k": ("capsid-1.cif", "1f2n.cif assembly 1 made by gemmi.make_assembly (AddNumber chain names)"),
-        "1.1M": ("capsid-4.cif", "1f2n.cif assembly 1 (gemmi.make_assembly) and 3 copies moved by 400 A steps on a 2x2x2 grid"),
-        "3.1M": ("capsid-11.cif", "1f2n.cif assembly 1 (gemmi.make_assembly) and 10 copies moved by 400 A steps on a 3x3x3 grid"),
-    }
-    files = {}
-    st = capsid = None
-    for size in a.sizes.split(","):
-        name, recipe = plan[size]
-        if recipe is None:
-            files[size] = os.path.join(a.corpus, name)
-            continue
-        path = os.path.join(a.work, name)
-        if not os.path.exists(path):
-            print(f"bench: making {name} ({recipe})", file=sys.stderr, flush=True)
-            if size == "59k":
-                s = gemmi.read_structure(os.path.join(a.corpus, "1aon.pdb.gz"))
-                s.setup_entities()
-                write_structure(s, s[0], path, recipe)
-            else:
-                if capsid is None:
-                    st, capsid = capsid_model()
-                copies(st, capsid, {"284k": 1, "1.1M": 4, "3.1M": 11}[size], path, recipe)
-        files[size] = path
-    return files
 
 def atoms_of(path):
     out = subprocess.run([a.molshot, "info", "--json", path], capture_output=True, text=True)
@@ -203,7 +129,7 @@ def pymol_run(path, rep, scratch):
                 f"ray 1024, 1024\npng {os.path.join(scratch, f'pymol-{rep}.png')}\n")
     return timed(["/usr/bin/pymol", "-cq", script], a.pymol_timeout, env=dict(os.environ, PATH="/usr/bin:" + os.environ.get("PATH", "")))
 
-files = ladder()
+files = ladder.files(a.corpus, a.work, a.sizes.split(","))
 commands = a.commands.split(",")
 rows = {}      # (size, command) -> (seconds or fps, peak MB, note)
 atoms = {}

@@ -212,7 +212,8 @@ public final class LiveSession<Driver: ViewDriver>: LiveView, @unchecked Sendabl
                 let started = now()
                 do {
                     // In bands on every core: a live frame's delay counts, more than the work.
-                    let image = try encoder.encode(try frame.finished(bands: ProcessInfo.processInfo.activeProcessorCount), matte: matte)
+                    let finished = try frame.finished(bands: ProcessInfo.processInfo.activeProcessorCount)
+                    let image = try (frame.isCoarse ? encoder.forMovingFrames : encoder).encode(finished, matte: matte)
                     if !lock.withLock({ closed }) {
                         var out = LiveFrame(image: image, format: encoder.name, events: shown.events, time: shown.time, mode: shown.mode,
                                             caption: shown.caption, drawn: shown.drawn, facts: shown.facts)

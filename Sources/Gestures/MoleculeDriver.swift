@@ -71,15 +71,22 @@ public final class MoleculeDriver: ViewDriver {
         return Tap(time: time, line: line, point: SIMD2(Double(target.x), Double(target.y)), atom: picked)
     }
     private var structure: Structure?
-    private var shown: Model?
+    private var shown: Model? {
+        didSet { automatic = nil }
+    }
     public private(set) var drawMode: DrawMode
     public var mode: ViewMode { .molecule(drawMode) }
 
-    /// What `auto` chose for the shown model (cartoon, spacefill, ball-and-stick).
+    /// What `auto` chose for the shown model (cartoon, spacefill, ball-and-stick): found once a
+    /// model (every frame's message says it; finding it reads every atom).
     public var drawn: String? {
         guard drawMode == .auto, let shown else { return nil }
-        return Representations.automatic(for: shown).rawValue
+        if let automatic { return automatic }
+        let found = Representations.automatic(for: shown).rawValue
+        automatic = found
+        return found
     }
+    private var automatic: String?
     public private(set) var camera: Camera?
     public private(set) var caption: String?
     public private(set) var parts: [String] = []
@@ -345,7 +352,13 @@ public final class MoleculeDriver: ViewDriver {
                 // Outlines as wide as in full: a fraction of a pixel of the small picture, drawn fainter.
                 var style = request.style(for: prepared)
                 style.effects.outline /= Float(divisor)
-                drawn = try renderer.draw(prepared, camera: small, width: width, height: height, style: style)
+                // One sample a pixel and no edge smoothing: enlarging blends the edges. No screen-space
+                // occlusion: at a fraction of the pixels its few-pixel reach shades the stand-in's
+                // spheres, not the atoms' crevices, and it costs more than the drawing.
+                style.antialias = 0
+                style.effects.occlusion = 0
+                drawn = try renderer.drawCoarse(prepared, camera: small, width: width, height: height, style: style)
+                    ?? renderer.draw(prepared, camera: small, width: width, height: height, style: style)
                 return ReplayFrame(drawn: drawn, caption: caption, captions: captions, enlargeTo: (request.width, request.height),
                                    annotate: annotate(prepared, camera))
             } else if let camera, let prepared {

@@ -34,6 +34,16 @@ public enum FrameEncoder: Sendable {
 
     public var mediaType: String { "image/\(name)" }
 
+    /// How a frame drawn coarser while the view moves is encoded: PNG through the deflate of runs
+    /// and rows (`PNGEncoder.Deflate.runsAndRows`), a few times as fast as zlib or libdeflate on an
+    /// enlarged frame and a little larger; a frame there and gone (the full one follows) wants
+    /// speed. JPEG and WebP as they are.
+    public var forMovingFrames: FrameEncoder {
+        guard case .png(var encoder) = self, encoder.filter != .adaptive, encoder.filter != .none else { return self }
+        encoder.deflate = .runsAndRows
+        return .png(encoder)
+    }
+
     /// `image` encoded; transparent pixels go over `matte` in JPEG, which has no alpha.
     public func encode(_ image: RGBAImage, matte: Color = .white) throws -> [UInt8] {
         var out: UnsafeMutablePointer<UInt8>? = nil

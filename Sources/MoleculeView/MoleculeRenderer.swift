@@ -293,14 +293,38 @@ public final class MoleculeRenderer {
         cachedScenes.removeAll { $0.id == prepared.id }
     }
 
+    /// The picture of `prepared` drawn coarser (`CoarseSpheres`), as a live view draws it while it
+    /// moves: its stand-in made at the first call and kept with its scene. Nil where the scene has
+    /// no stand-in (bonds or meshes).
+    public func drawCoarse(_ prepared: PreparedMolecule, camera: Camera, width: Int, height: Int, style: RenderStyle) throws -> DrawnPicture? {
+        let scene = scene(for: prepared)
+        guard CoarseSpheres.applies(to: scene.geometry) else { return nil }
+        let coarse: MoleculeScene
+        if let made = scene.coarse {
+            coarse = made
+        } else {
+            let stand = CoarseSpheres.make(scene.geometry, model: prepared.model,
+                                           sphereColors: scene.geometry.colorsOfSpheres(prepared.atomColors))
+            coarse = makeScene(stand.geometry, atomColors: stand.colors)
+            scene.coarse = coarse
+        }
+        // Not culled: the stand-in's spheres are few, and the caster's depth test passes over hidden ones.
+        return try draw(coarse, camera: camera, width: width, height: height, style: style, culls: false)
+    }
+
     /// The picture of `scene` as drawn and read back; `finished()` completes it.
     public func draw(_ scene: MoleculeScene, camera: Camera, width: Int, height: Int, style: RenderStyle) throws -> DrawnPicture {
+        try draw(scene, camera: camera, width: width, height: height, style: style, culls: true)
+    }
+
+    /// `culls`: hidden spheres culled where the scene is large enough (`spheresToCull`); false never.
+    func draw(_ scene: MoleculeScene, camera: Camera, width: Int, height: Int, style: RenderStyle, culls culling: Bool) throws -> DrawnPicture {
         let unitsPerPixel = camera.worldUnitsPerPixel(width: width, height: height), pixelsPerUnit = 1 / unitsPerPixel
         let cullingKey = MoleculeRenderer.cullingKey(scene.geometry, camera: camera, width: width, height: height, style: style)
         let requested = MoleculeRenderer.requestedSamples(style, typicalRadius: scene.typicalSphereRadius, pixelsPerUnit: pixelsPerUnit)
         let samples = pass.samples(requested, width: width, height: height)
         if castsSmallPictures, SphereCaster.casts(scene.geometry, camera: camera, width: width, height: height, samples: samples) {
-            let culls = MoleculeRenderer.culls(scene.geometry, camera, minimum: castCullingMinimum, balls: castCullingMinimum)
+            let culls = culling && MoleculeRenderer.culls(scene.geometry, camera, minimum: castCullingMinimum, balls: castCullingMinimum)
             let visible = culls ? MoleculeRenderer.visibleSpheres(scene, camera, key: cullingKey) : nil
             return SphereCaster.draw(scene.geometry, sphereColors: scene.packedSphereColors, cylinderColors: scene.packedCylinderColors,
                                      visible: visible, camera: camera, width: width, height: height, samples: samples, style: style)
@@ -311,12 +335,12 @@ public final class MoleculeRenderer {
         let projection = DepthEffects.Projection(near: near, far: far, orthographic: camera.isOrthographic, unitsPerPixel: 1 / pixelsPerUnit)
         return try pass.run(width: width, height: height, samples: requested, background: style.background,
                             finishing: style.antialias == 1 ? .smoothEdges : .none, effects: style.effects, projection: projection) { target in
-            try drawMolecule(scene, camera: camera, into: target, pixelsPerUnit: pixelsPerUnit, cullingKey: cullingKey, style: style)
+            try drawMolecule(scene, camera: camera, into: target, pixelsPerUnit: pixelsPerUnit, cullingKey: culling ? cullingKey : nil, style: style)
         }
     }
 
     private func drawMolecule(_ scene: MoleculeScene, camera: Camera, into target: OffscreenPass.Target, pixelsPerUnit: Float,
-                              cullingKey: CullingKey, style: RenderStyle) throws {
+                              cullingKey: CullingKey?, style: RenderStyle) throws {
         let width = target.width, height = target.height
         device.setEnabled(.depthTest, true)
         device.setEnabled(.blend, false)
@@ -329,7 +353,8 @@ public final class MoleculeRenderer {
         let drawnPixelsPerUnit = Float(target.samples) * pixelsPerUnit
         let smallSpheres = scene.typicalSphereRadius * drawnPixelsPerUnit < triangleImpostorPixels
         let thinBonds = scene.largestCylinderRadius * drawnPixelsPerUnit < triangleImpostorPixels / 2
-        let ((sphereVertices, sphereCount), (cylinderVertices, cylinderCount)) = culledDraw(scene, camera, key: cullingKey)
+        let ((sphereVertices, sphereCount), (cylinderVertices, cylinderCount)) = cullingKey.map { culledDraw(scene, camera, key: $0) }
+            ?? ((scene.sphereVertices, scene.geometry.sphereCount), (scene.cylinderVertices, scene.geometry.cylinderCount))
         func unit(_ v: SIMD3<Float>) -> SIMD3<Float> { v / v.length }
         let light = unit(style.lightDirection)
         // Orthographic views look along -z everywhere, so the halfway vector is one for the picture.

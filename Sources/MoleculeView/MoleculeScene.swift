@@ -40,6 +40,7 @@ public final class MoleculeScene {
             m.colors.update(MoleculeScene.packedColors(geometry.meshes[k].atoms.map { atomColors[Int($0)] }, opacity: geometry.meshes[k].opacity))
         }
         culledFor = nil
+        coarse = nil
     }
 
     /// Sphere and bond colors as uploaded, for drawing a subset.
@@ -50,6 +51,8 @@ public final class MoleculeScene {
     var culled: (vertices: VertexArray, spheres: GPUBuffer, colors: GPUBuffer, count: Int)?
     var culledCylinders: (vertices: VertexArray, cylinders: GPUBuffer, radii: GPUBuffer, colors: GPUBuffer, count: Int)?
     var culledFor: CullingKey?
+    /// The coarse stand-in drawn while a live view moves (`CoarseSpheres`), made at its first such frame.
+    var coarse: MoleculeScene?
     /// Culling done ahead, off the drawing thread, for one view direction.
     var visibility: SphereVisibility?
     /// The meshes (cartoons): vertices with their colors, and the triangles' indices.
