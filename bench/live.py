@@ -161,7 +161,7 @@ try:
         subprocess.run([args.molshot, "library", "import", os.path.join(args.corpus, n), "--db", db], check=True, capture_output=True)
     for _, path in turning:
         subprocess.run([args.molshot, "library", "import", path, "--db", db], check=True, capture_output=True)
-    server = subprocess.Popen([args.molshot, "serve", "--port", "0", "--db", db, "--max-sessions", "8"], stdout=subprocess.PIPE,
+    server = subprocess.Popen([args.molshot, "serve", "--port", "0", "--db", db, "--max-sessions", "8", "--max-atoms", "4000000"], stdout=subprocess.PIPE,
                               stderr=subprocess.DEVNULL, text=True)
     port = server.stdout.readline().strip().rsplit(":", 1)[-1]
     base = f"ws://127.0.0.1:{port}"

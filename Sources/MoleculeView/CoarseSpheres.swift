@@ -1,3 +1,4 @@
+import Foundation
 import Structure
 
 /// A coarse stand-in for a large picture of spheres, drawn while a live view moves: runs of
@@ -54,21 +55,17 @@ public enum CoarseSpheres {
                     if (d * d).sum() > reach2 { break }
                     end += 1
                 }
-                // Its centre; its radius the spread about the centre and the atoms' mean radius.
-                var c = SIMD3<Float>(repeating: 0), radius: Float = 0
+                // At its atoms' centre, as large as their spheres together (the overlaps between
+                // atoms counted in, as they fill the gaps between stand-ins).
+                var c = SIMD3<Float>(repeating: 0), volume: Float = 0
                 for k in start..<end {
                     c += SIMD3(s[4 * k], s[4 * k + 1], s[4 * k + 2])
-                    radius += s[4 * k + 3]
+                    let r = s[4 * k + 3]
+                    volume += r * r * r
                 }
-                let count = Float(end - start)
-                c /= count
-                var spread: Float = 0
-                for k in start..<end {
-                    let d = SIMD3(s[4 * k], s[4 * k + 1], s[4 * k + 2]) - c
-                    spread += (d * d).sum()
-                }
+                c /= Float(end - start)
                 out.spheres.append(c.x); out.spheres.append(c.y); out.spheres.append(c.z)
-                out.spheres.append((spread / count).squareRoot() + radius / count)
+                out.spheres.append(Float(cbrt(Double(volume))))
                 outColors.append(mean(colors, start..<end))
                 start = end
             }

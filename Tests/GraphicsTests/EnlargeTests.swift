@@ -24,4 +24,32 @@ final class EnlargeTests: XCTestCase {
         // A size no larger is left as it is.
         XCTAssertTrue(small.enlarged(width: 2, height: 2) == small)
     }
+
+    /// Opaque pictures (a live frame over its background) take the integer paths: twice the size,
+    /// and any other factor; the same blend as the general one, to a level.
+    func testOpaquePicturesEnlargeAsTheGeneralBlendDoes() {
+        let small = RGBAImage(width: 2, height: 2, pixels: [255, 0, 0, 255, 0, 0, 255, 255, 0, 255, 0, 255, 255, 255, 255, 255])
+        // The general path's answer: the same picture with one alpha a hair under opaque.
+        var nearly = small
+        nearly.pixels[3] = 254
+        for (w, h) in [(4, 4), (6, 6), (5, 3)] {
+            let big = small.enlarged(width: w, height: h), general = nearly.enlarged(width: w, height: h)
+            XCTAssertEqual(big.width, w)
+            XCTAssertTrue(big.pixel(0, 0) == (255, 0, 0, 255), "corners keep their colour (\(w)x\(h))")
+            XCTAssertTrue(big.pixel(w - 1, h - 1) == (255, 255, 255, 255))
+            for y in 0..<h {
+                for x in 0..<w {
+                    let p = big.pixel(x, y), q = general.pixel(x, y)
+                    XCTAssertEqual(p.3, 255)
+                    for (a, b) in [(p.0, q.0), (p.1, q.1), (p.2, q.2)] {
+                        XCTAssertEqual(Int(a), Int(b), accuracy: 2, "(\(x), \(y)) of \(w)x\(h)")
+                    }
+                }
+            }
+        }
+        // Twice the size: a quarter of the way from red to blue.
+        let p = small.enlarged(width: 4, height: 4).pixel(1, 0)
+        XCTAssertEqual(Int(p.0), 191, accuracy: 1)
+        XCTAssertEqual(Int(p.2), 64, accuracy: 1)
+    }
 }
