@@ -166,7 +166,7 @@ try:
     port = server.stdout.readline().strip().rsplit(":", 1)[-1]
     base = f"ws://127.0.0.1:{port}"
     print(f"# live: sessions at {args.size}x{args.size} over loopback, PNG frames; replay of the same rotate events beside them")
-    for name in names if args.part != "formats" else []:
+    for name in names if args.part in ("all", "sessions") else []:
         molecule = name.split(".")[0]
         path = os.path.join(args.corpus, name)
         replay = replay_fps(path, args.frames)
@@ -189,7 +189,7 @@ try:
               f"ratio={min(rates) / mean:.2f}  # frames/s of all four; ratio = slowest session / mean (target >= 0.7); "
               f"each {', '.join(f'{r:.1f}' for r in rates)}; p99 latency {percentile(latencies, 99) * 1000:.0f} ms")
     # Frame formats, PNG the peer: bytes a frame and frames/s under the flood.
-    for name in names if args.part != "sessions" else []:
+    for name in names if args.part in ("all", "formats") else []:
         molecule = name.split(".")[0]
         for size, scale in ((512, 1), (1024, 1), (1024, 2)):
             label = f"{size}" if scale == 1 else f"{size // scale}-dpr{scale}"

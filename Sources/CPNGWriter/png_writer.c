@@ -283,18 +283,17 @@ static void chunk(uint8_t **at, const char *type, const uint8_t *data, size_t si
 }
 
 int molshot_png_encode(const uint8_t *rgba, int width, int height, size_t stride, int level, int filters, int opaque,
-                       int runs_and_rows, int max_strips, uint8_t **out, size_t *out_size, char *error, size_t error_size) {
+                       int runs_and_rows, uint8_t **out, size_t *out_size, char *error, size_t error_size) {
     if (width <= 0 || height <= 0) {
         snprintf(error, error_size, "cannot encode a %dx%d picture", width, height);
         return 1;
     }
     int channels = opaque ? 3 : 4;
     size_t row = (size_t)width * channels + 1, bytes = row * (size_t)height;
-    /* Strips of at least 256 KB, at most one a core (up to 8) and at most max_strips (0: no more limit). */
+    /* Strips of at least 256 KB, at most one a core (up to 8). */
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int count = (int)(bytes / (256 * 1024));
     if (count > cores) count = (int)cores;
-    if (max_strips > 0 && count > max_strips) count = max_strips;
     if (count > 8) count = 8;
     if (count > height) count = height;
     if (count < 1) count = 1;

@@ -199,8 +199,6 @@ extension RenderRequest {
     public func frameEncoder(map: Bool = false) -> PNGEncoder {
         var encoder = pngEncoder
         encoder.dropsOpaqueAlpha = background.isOpaque
-        // Frames come one after another, drawing beside encoding: one strip, the least work a frame.
-        encoder.strips = 1
         if map && encoder.level <= 1 {
             encoder.filter = PNGEncoder.flat.filter
             encoder.deflate = PNGEncoder.flat.deflate

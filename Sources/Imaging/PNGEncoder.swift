@@ -35,10 +35,6 @@ public struct PNGEncoder: Sendable {
     /// Writes a picture with no transparent pixel as RGB (a quarter less to compress and store).
     /// Off where files must share one format whatever their content, as frames of an APNG do.
     public var dropsOpaqueAlpha = true
-    /// At most this many strips, each on a thread of its own (nil: one a core for large pictures).
-    /// 1 where pictures come one after another on a busy pipeline (a live view's frames): one
-    /// strip is deflated whole by libdeflate, less work in all than zlib's strips beside it.
-    public var strips: Int? = nil
 
     /// Level 1 with the UP filter: a few milliseconds a thumbnail, files within 20% of the smallest.
     public static let fast = PNGEncoder(level: 1, filter: .up)
@@ -61,8 +57,7 @@ public struct PNGEncoder: Sendable {
         var message = [CChar](repeating: 0, count: 256)
         let status = image.pixels.withUnsafeBufferPointer { p in
             molshot_png_encode(p.baseAddress, Int32(image.width), Int32(image.height), image.width * 4, Int32(level),
-                               filter.mask, dropsOpaqueAlpha && image.isOpaque ? 1 : 0, deflate == .runsAndRows ? 1 : 0,
-                               Int32(clamping: strips ?? 0), &out, &size, &message, message.count)
+                               filter.mask, dropsOpaqueAlpha && image.isOpaque ? 1 : 0, deflate == .runsAndRows ? 1 : 0, &out, &size, &message, message.count)
         }
         guard status == 0, let out else {
             throw ImagingError("PNG encoding failed: \(String(nulTerminated: message))")

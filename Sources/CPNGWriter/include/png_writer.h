@@ -9,10 +9,10 @@
 /// `level` is the zlib level 0-9; `filters` one MOLSHOT_PNG_FILTER_* (ALL, or 0: the best of the five a row); with
 /// `opaque` set (every alpha 255) the file is RGB, a quarter less to compress and store. With `runs_and_rows`
 /// and one filter, the rows are deflated by fast_deflate.c (matches a pixel back and in the row above) instead
-/// of zlib, whatever the level. `max_strips` > 0: at most that many strips (threads); 0: one a core.
+/// of zlib, whatever the level.
 /// Returns 0 and sets *out, *out_size on success; otherwise writes a message into `error`.
 int molshot_png_encode(const uint8_t *rgba, int width, int height, size_t stride, int level, int filters, int opaque,
-                       int runs_and_rows, int max_strips, uint8_t **out, size_t *out_size, char *error, size_t error_size);
+                       int runs_and_rows, uint8_t **out, size_t *out_size, char *error, size_t error_size);
 
 void molshot_png_free(uint8_t *buffer);
 
