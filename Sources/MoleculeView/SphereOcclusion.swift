@@ -13,22 +13,53 @@ public enum SphereOcclusion {
     /// take spheres in this order.
     public static func frontToBack(_ fronts: [Float]) -> [Int32] {
         let n = fronts.count
+        guard n > 1 else { return n == 1 ? [0] : [] }
+        // The keys, and the four bytes' counts in one pass over them.
         var keys = [UInt32](repeating: 0, count: n)
-        for i in 0..<n {
-            let bits = (fronts[i] + 0).bitPattern // + 0: -0 as +0, as a comparison has them
-            keys[i] = ~(bits & 0x8000_0000 != 0 ? ~bits : bits | 0x8000_0000)
+        var counts = [Int](repeating: 0, count: 4 * 256)
+        keys.withUnsafeMutableBufferPointer { k in
+            counts.withUnsafeMutableBufferPointer { c in
+                fronts.withUnsafeBufferPointer { f in
+                    for i in 0..<n {
+                        let bits = (f[i] + 0).bitPattern // + 0: -0 as +0, as a comparison has them
+                        let key = ~(bits & 0x8000_0000 != 0 ? ~bits : bits | 0x8000_0000)
+                        k[i] = key
+                        c[Int(key & 0xFF)] += 1
+                        c[256 + Int((key >> 8) & 0xFF)] += 1
+                        c[512 + Int((key >> 16) & 0xFF)] += 1
+                        c[768 + Int(key >> 24)] += 1
+                    }
+                }
+            }
         }
-        var order = Array(0..<Int32(n))
-        var spare = order
-        for shift: UInt32 in stride(from: 0, to: 32, by: 8) {
-            var counts = [Int](repeating: 0, count: 257)
-            for key in keys { counts[Int((key >> shift) & 0xFF) + 1] += 1 }
-            if counts[1...].contains(n) { continue } // one value of this byte for all: nothing moves
-            for b in 0..<256 { counts[b + 1] += counts[b] }
-            for i in order {
-                let b = Int((keys[Int(i)] >> shift) & 0xFF)
-                spare[counts[b]] = i
-                counts[b] += 1
+        var order = [Int32](unsafeUninitializedCapacity: n) { b, count in
+            for i in 0..<n { b[i] = Int32(i) }
+            count = n
+        }
+        var spare = [Int32](repeating: 0, count: n)
+        for pass in 0..<4 {
+            let shift = UInt32(pass * 8)
+            // One value of this byte for all: nothing moves.
+            if counts[pass * 256 + Int((keys[0] >> shift) & 0xFF)] == n { continue }
+            // Where each byte value's run starts.
+            var starts = [Int](repeating: 0, count: 256)
+            var total = 0
+            for b in 0..<256 {
+                starts[b] = total
+                total += counts[pass * 256 + b]
+            }
+            keys.withUnsafeBufferPointer { k in
+                order.withUnsafeBufferPointer { from in
+                    spare.withUnsafeMutableBufferPointer { to in
+                        starts.withUnsafeMutableBufferPointer { at in
+                            for i in from {
+                                let b = Int((k[Int(i)] >> shift) & 0xFF)
+                                to[at[b]] = i
+                                at[b] += 1
+                            }
+                        }
+                    }
+                }
             }
             swap(&order, &spare)
         }
@@ -40,14 +71,16 @@ public enum SphereOcclusion {
         let n = spheres.count / 4
         guard n > 0 else { return [] }
         let m = rotation.matrix
-        var x = [Float](repeating: 0, count: n), y = x, z = x, r = x
+        // In view space: x, y, z and the radius.
+        var view = [SIMD4<Float>](repeating: .zero, count: n)
         var lo = SIMD2<Float>(repeating: .greatestFiniteMagnitude), hi = -lo
-        for i in 0..<n {
-            let p = SIMD3(spheres[4 * i], spheres[4 * i + 1], spheres[4 * i + 2])
-            let v = m.0 * p.x + m.1 * p.y + m.2 * p.z
-            x[i] = v.x; y[i] = v.y; z[i] = v.z; r[i] = spheres[4 * i + 3]
-            lo = pointwiseMin(lo, SIMD2(v.x - r[i], v.y - r[i]))
-            hi = pointwiseMax(hi, SIMD2(v.x + r[i], v.y + r[i]))
+        spheres.withUnsafeBufferPointer { s in
+            for i in 0..<n {
+                let v = m.0 * s[4 * i] + m.1 * s[4 * i + 1] + m.2 * s[4 * i + 2], r = s[4 * i + 3]
+                view[i] = SIMD4(v, r)
+                lo = pointwiseMin(lo, SIMD2(v.x - r, v.y - r))
+                hi = pointwiseMax(hi, SIMD2(v.x + r, v.y + r))
+            }
         }
         let extent = hi - lo
         // Spheres so far apart that their span is past a float's range: no grid covers them, and
@@ -59,35 +92,42 @@ public enum SphereOcclusion {
         var covered = [Float](repeating: -.greatestFiniteMagnitude, count: cols * rows)
 
         // Front to back by the sphere's nearest point (view space looks down -z: larger is nearer).
-        let order = frontToBack((0..<n).map { z[$0] + r[$0] })
+        let order = frontToBack(view.map { $0.z + $0.w })
         var keep = [Bool](repeating: false, count: n)
-        for k in order {
-            let i = Int(k)
-            let front = z[i] + r[i]
-            let c0 = max(0, Int((x[i] - r[i] - lo.x) / cell)), c1 = min(cols - 1, Int((x[i] + r[i] - lo.x) / cell))
-            let r0 = max(0, Int((y[i] - r[i] - lo.y) / cell)), r1 = min(rows - 1, Int((y[i] + r[i] - lo.y) / cell))
-            var hidden = true
-            check: for row in r0...r1 {
-                for col in c0...c1 where !(covered[row * cols + col] > front + 1e-3) {
-                    hidden = false
-                    break check
-                }
-            }
-            if hidden { continue }
-            keep[i] = true
-            // Cells wholly inside the disk, at the depth of the surface's farthest point over the cell.
-            let rr = r[i] * r[i]
-            for row in r0...r1 {
-                let ya = lo.y + Float(row) * cell - y[i], yb = ya + cell
-                let dy = max(ya * ya, yb * yb)
-                if dy >= rr { continue }
-                for col in c0...c1 {
-                    let xa = lo.x + Float(col) * cell - x[i], xb = xa + cell
-                    let d2 = max(xa * xa, xb * xb) + dy
-                    if d2 >= rr { continue }
-                    let depth = z[i] + (rr - d2).squareRoot()
-                    let k = row * cols + col
-                    if depth > covered[k] { covered[k] = depth }
+        covered.withUnsafeMutableBufferPointer { covered in
+            keep.withUnsafeMutableBufferPointer { keep in
+                for k in order {
+                    let i = Int(k)
+                    let s = view[i]
+                    let xi = s.x, yi = s.y, zi = s.z, ri = s.w
+                    let front = zi + ri
+                    let c0 = max(0, Int((xi - ri - lo.x) / cell)), c1 = min(cols - 1, Int((xi + ri - lo.x) / cell))
+                    let r0 = max(0, Int((yi - ri - lo.y) / cell)), r1 = min(rows - 1, Int((yi + ri - lo.y) / cell))
+                    var hidden = true
+                    check: for row in r0...r1 {
+                        let base = row * cols
+                        for col in c0...c1 where !(covered[base + col] > front + 1e-3) {
+                            hidden = false
+                            break check
+                        }
+                    }
+                    if hidden { continue }
+                    keep[i] = true
+                    // Cells wholly inside the disk, at the depth of the surface's farthest point over the cell.
+                    let rr = ri * ri
+                    for row in r0...r1 {
+                        let ya = lo.y + Float(row) * cell - yi, yb = ya + cell
+                        let dy = max(ya * ya, yb * yb)
+                        if dy >= rr { continue }
+                        let base = row * cols
+                        for col in c0...c1 {
+                            let xa = lo.x + Float(col) * cell - xi, xb = xa + cell
+                            let d2 = max(xa * xa, xb * xb) + dy
+                            if d2 >= rr { continue }
+                            let depth = zi + (rr - d2).squareRoot()
+                            if depth > covered[base + col] { covered[base + col] = depth }
+                        }
+                    }
                 }
             }
         }

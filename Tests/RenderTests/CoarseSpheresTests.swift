@@ -63,7 +63,7 @@ final class CoarseSpheresTests: XCTestCase {
         for mode in [DrawMode.ballAndStick, .cartoon] {
             let p = try PreparedMolecule(s, mode: mode, request: request, perception: try BondPerception.standard())
             XCTAssertFalse(CoarseSpheres.applies(to: p.geometry), "\(mode)")
-            XCTAssertNil(try MoleculeRenderer().drawCoarse(p, camera: p.fittedCamera, width: 64, height: 64, style: RenderStyle()))
+            XCTAssertNil(try Rendering.renderer().drawCoarse(p, camera: p.fittedCamera, width: 64, height: 64, style: RenderStyle()))
         }
     }
 
@@ -71,7 +71,7 @@ final class CoarseSpheresTests: XCTestCase {
         let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("1crn.pdb").path)
         let request = try RenderRequest([("size", "128"), ("mode", "spacefill"), ("background", "white")])
         let p = try PreparedMolecule(s, mode: .spacefill, request: request, perception: try BondPerception.standard())
-        let renderer = try MoleculeRenderer()
+        let renderer = try Rendering.renderer()
         let camera = p.fittedCamera
         var style = request.style(for: p)
         style.antialias = 0
