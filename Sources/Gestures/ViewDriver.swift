@@ -40,10 +40,12 @@ public enum FrameDetail: Sendable, Equatable {
 
 /// Level of detail for live views, as Mol* and other viewers do for large structures: while
 /// events keep coming, a molecule of at least `minimumAtoms` atoms is drawn at 1/`divisor` of
-/// the frame's width and height and enlarged (bilinear), a quarter of the pixels to draw, shade,
-/// occlude and smooth; once no event has changed the view for `stillAfter` seconds the same
-/// view is drawn again at full detail, the picture a replay draws. Smaller views, and frames
-/// under `minimumSide` pixels, are always drawn in full.
+/// the frame's width and height and enlarged (bilinear), a quarter of the pixels to draw, with
+/// one sample a pixel, no screen-space occlusion and no edge smoothing; spheres alone
+/// (spacefill) are drawn as their residue-level stand-in (`CoarseSpheres`), and the frame is
+/// deflated by runs and rows (`FrameEncoder.forMovingFrames`). Once no event has changed the view
+/// for `stillAfter` seconds the same view is drawn again at full detail, the picture a replay
+/// draws. Smaller views, and frames under `minimumSide` pixels, are always drawn in full.
 public enum LevelOfDetail {
     public static let minimumAtoms = 20_000
     public static let divisor = 2
