@@ -24,6 +24,12 @@ public enum EdgeSmoothing {
     /// result depends only on the picture as given, so bands are independent): more than one where
     /// a frame's delay matters more than the total work, as in a live session.
     public static func smoothed(_ image: RGBAImage, bands: Int = 1) -> RGBAImage {
+        smoothed(image, bands: bands, eightAtOnce: true)
+    }
+
+    /// `eightAtOnce` false: every pixel worked out on its own (`blend`) as before `blendEight`,
+    /// for tests that compare the two.
+    static func smoothed(_ image: RGBAImage, bands: Int, eightAtOnce: Bool) -> RGBAImage {
         let w = image.width, h = image.height
         guard w >= 10, h >= 3 else { return image }
         let bands = max(1, min(bands, h / 16))
@@ -55,7 +61,8 @@ public enum EdgeSmoothing {
                         DispatchQueue.concurrentPerform(iterations: bands) { band in
                             let (src, luma, alpha, dst) = shared.value
                             let first = max(1, (h * band) / bands), last = min(h - 1, (h * (band + 1)) / bands)
-                            smoothRows(first..<last, src: src, luma: luma, alpha: alpha, dst: dst, w: w, h: h, opaque: opaque)
+                            smoothRows(first..<last, src: src, luma: luma, alpha: alpha, dst: dst, w: w, h: h, opaque: opaque,
+                                       eightAtOnce: eightAtOnce)
                         }
                     }
                 }
@@ -66,7 +73,8 @@ public enum EdgeSmoothing {
 
     /// Smooths rows `rows` of `src` into `dst` (only those rows' pixels are written).
     private static func smoothRows(_ rows: Range<Int>, src: UnsafeBufferPointer<UInt8>, luma: UnsafeBufferPointer<Float>,
-                                   alpha: UnsafeBufferPointer<Float>, dst: UnsafeMutableBufferPointer<UInt8>, w: Int, h: Int, opaque: Bool) {
+                                   alpha: UnsafeBufferPointer<Float>, dst: UnsafeMutableBufferPointer<UInt8>, w: Int, h: Int, opaque: Bool,
+                                   eightAtOnce: Bool) {
         for y in rows {
             // Eight pixels at a time, find those on an edge in either key...
             var x = 1
@@ -75,8 +83,13 @@ public enum EdgeSmoothing {
                 let i0 = y * w + x0
                 var edge = candidates(luma, i0, w)
                 if !opaque { edge .|= candidates(alpha, i0, w) }
-                // ... and work out each of those on its own.
                 var lanes = bits(edge) & (0xFF << UInt32(x - x0))
+                // ... and work out those of an opaque picture eight at a time (in small pictures
+                // of many atoms nearly every pixel of the molecule is on an edge), or each on its own.
+                if opaque && lanes != 0 && eightAtOnce {
+                    blendEight(luma, lanes: lanes, x0: x0, y: y, w: w, h: h) { lane, t, j in mix(src, i0 + lane, j, t, into: dst) }
+                    lanes = 0
+                }
                 while lanes != 0 {
                     let lane = lanes.trailingZeroBitCount
                     lanes &= lanes - 1
@@ -88,6 +101,112 @@ public enum EdgeSmoothing {
                 }
                 x = x0 + 8
             }
+        }
+    }
+
+    /// `blend` for the eight pixels from (x0, y) at once, lane for lane the same arithmetic in the
+    /// same order (so the same results, bit for bit), calling `apply(lane, t, j)` for each lane of
+    /// `lanes` that blends. The search along the edge takes its steps in all lanes together until
+    /// every lane has ended, so no lane waits on a mispredicted branch of another.
+    @inline(__always)
+    private static func blendEight(_ k: UnsafeBufferPointer<Float>, lanes: UInt32, x0: Int, y: Int, w: Int, h: Int,
+                                   apply: (Int, Float, Int) -> Void) {
+        typealias F = SIMD8<Float>
+        typealias I = SIMD8<Int32>
+        let i0 = y * w + x0
+        let base = UnsafeRawPointer(k.baseAddress!)
+        @inline(__always) func load(_ j: Int) -> F { base.loadUnaligned(fromByteOffset: j * 4, as: F.self) }
+        @inline(__always) func hi(_ a: F, _ b: F) -> F { a.replacing(with: b, where: b .> a) }
+        @inline(__always) func lo(_ a: F, _ b: F) -> F { a.replacing(with: b, where: b .< a) }
+        @inline(__always) func abs8(_ a: F) -> F {
+            unsafeBitCast(unsafeBitCast(a, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: F.self)
+        }
+        let m = load(i0), n = load(i0 - w), s = load(i0 + w), e = load(i0 + 1), west = load(i0 - 1)
+        let nw = load(i0 - w - 1), ne = load(i0 - w + 1), sw = load(i0 + w - 1), se = load(i0 + w + 1)
+        let highest = hi(hi(hi(m, n), hi(s, e)), west), lowest = lo(lo(lo(m, n), lo(s, e)), west)
+        let contrast = highest - lowest
+
+        let acrossRows = abs8(n + s - 2 * m) * 2 + abs8(nw + sw - 2 * west) + abs8(ne + se - 2 * e)
+        let acrossColumns = abs8(e + west - 2 * m) * 2 + abs8(nw + ne - 2 * n) + abs8(sw + se - 2 * s)
+        let alongRows = acrossRows .>= acrossColumns
+
+        let before = west.replacing(with: n, where: alongRows), after = e.replacing(with: s, where: alongRows)
+        let towardBefore = abs8(before - m) .>= abs8(after - m)
+        let other = after.replacing(with: before, where: towardBefore)
+        let gradient = hi(abs8(before - m), abs8(after - m))
+        let lane = I(0, 1, 2, 3, 4, 5, 6, 7)
+        let xs = I(repeating: Int32(truncatingIfNeeded: x0)) &+ lane
+        let wI = I(repeating: Int32(truncatingIfNeeded: w)), yI = I(repeating: Int32(truncatingIfNeeded: y))
+        let hI = I(repeating: Int32(truncatingIfNeeded: h))
+        let one = I(repeating: 1)
+        // across = (alongRows ? w : 1) * (towardBefore ? -1 : 1); step = alongRows ? 1 : w.
+        let acrossSize = one.replacing(with: wI, where: alongRows)
+        let across = acrossSize.replacing(with: 0 &- acrossSize, where: towardBefore)
+        let step = wI.replacing(with: one, where: alongRows)
+        let limitBack = yI.replacing(with: xs, where: alongRows)
+        let limitAhead = (hI &- 1 &- yI).replacing(with: wI &- 1 &- xs, where: alongRows)
+
+        // The edge's midline at offsets `at` from i0 (and `across` beyond), in the lanes of `look`;
+        // the others read i0's own (always in the picture) and are not used. Eight loads a key,
+        // without a branch.
+        let p = k.baseAddress! + i0
+        @inline(__always) func midline(at: I, look: SIMDMask<I>) -> F {
+            let a = lane.replacing(with: at, where: look), b = a &+ across.replacing(with: 0, where: .!look)
+            let first = F(p[Int(a[0])], p[Int(a[1])], p[Int(a[2])], p[Int(a[3])], p[Int(a[4])], p[Int(a[5])], p[Int(a[6])], p[Int(a[7])])
+            let second = F(p[Int(b[0])], p[Int(b[1])], p[Int(b[2])], p[Int(b[3])], p[Int(b[4])], p[Int(b[5])], p[Int(b[6])], p[Int(b[7])])
+            return (first + second) / 2
+        }
+        let edgeKey = (m + other) / 2
+        let tolerance = gradient / 4
+        var back = I(repeating: 0), ahead = I(repeating: 0)
+        var backDelta = F(repeating: 0), aheadDelta = F(repeating: 0)
+        // Lanes not asked for start done.
+        let asked = I(Int32(lanes & 1), Int32(lanes >> 1 & 1), Int32(lanes >> 2 & 1), Int32(lanes >> 3 & 1),
+                      Int32(lanes >> 4 & 1), Int32(lanes >> 5 & 1), Int32(lanes >> 6 & 1), Int32(lanes >> 7 & 1)) .!= 0
+        var backDone = .!asked, aheadDone = .!asked
+        var d: Int32 = 0
+        for t in 0..<searchSteps {
+            d += t < 6 ? 1 : t < 9 ? 2 : t == 9 ? 4 : 8
+            let dI = I(repeating: d)
+            // Back: lanes still searching, ended at the picture's side or where the midline leaves the edge.
+            let backOut = .!backDone .& (dI .> limitBack)
+            back.replace(with: limitBack, where: backOut)
+            let backLook = .!backDone .& .!backOut
+            let midBack = midline(at: lane &- dI &* step, look: backLook)
+            backDelta.replace(with: midBack - edgeKey, where: backLook)
+            back.replace(with: dI, where: backLook)
+            backDone = backDone .| backOut .| (backLook .& (abs8(midBack - edgeKey) .>= tolerance))
+
+            let aheadOut = .!aheadDone .& (dI .> limitAhead)
+            ahead.replace(with: limitAhead, where: aheadOut)
+            let aheadLook = .!aheadDone .& .!aheadOut
+            let midAhead = midline(at: lane &+ dI &* step, look: aheadLook)
+            aheadDelta.replace(with: midAhead - edgeKey, where: aheadLook)
+            ahead.replace(with: dI, where: aheadLook)
+            aheadDone = aheadDone .| aheadOut .| (aheadLook .& (abs8(midAhead - edgeKey) .>= tolerance))
+            if all(backDone .& aheadDone) { break }
+        }
+
+        let sum = back &+ ahead
+        let length = F(sum)
+        let backNearer = back .< ahead
+        let nearerDelta = aheadDelta.replacing(with: backDelta, where: backNearer)
+        let nearest = F(ahead.replacing(with: back, where: backNearer))
+        let turns = (nearerDelta .< 0) .!= (m .< edgeKey)
+        var offset = F(repeating: 0)
+        offset.replace(with: 0.5 - nearest / length, where: (sum .> 0) .& turns)
+
+        let average = (2 * (n + s + e + west) + nw + ne + sw + se) / 12
+        let ratio = abs8(average - m) / contrast
+        let lone = ratio.replacing(with: 1, where: ratio .> 1)
+        let smooth = lone * lone * (3 - 2 * lone)
+        let subpixel = smooth * smooth * subpixelStrength
+        let t = hi(offset, subpixel)
+        var chosen = lanes
+        while chosen != 0 {
+            let l = chosen.trailingZeroBitCount
+            chosen &= chosen - 1
+            if t[l] > 1.0 / 64 { apply(l, t[l], i0 + l + Int(across[l])) }
         }
     }
 

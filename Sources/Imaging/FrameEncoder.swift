@@ -37,9 +37,12 @@ public enum FrameEncoder: Sendable {
     /// How a frame drawn coarser while the view moves is encoded: PNG through the deflate of runs
     /// and rows (`PNGEncoder.Deflate.runsAndRows`), a few times as fast as zlib or libdeflate on an
     /// enlarged frame and a little larger; a frame there and gone (the full one follows) wants
-    /// speed. JPEG and WebP as they are.
+    /// speed. The rows filtered UP, which that deflate's matches in the row above suit. A PNG
+    /// asked small (adaptive filters) or already deflated so (a map's) stays as it is; JPEG and
+    /// WebP too.
     public var forMovingFrames: FrameEncoder {
-        guard case .png(var encoder) = self, encoder.filter != .adaptive, encoder.filter != .none else { return self }
+        guard case .png(var encoder) = self, encoder.filter != .adaptive, encoder.deflate == .zlib else { return self }
+        encoder.filter = .up
         encoder.deflate = .runsAndRows
         return .png(encoder)
     }
