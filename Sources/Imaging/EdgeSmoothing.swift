@@ -24,12 +24,12 @@ public enum EdgeSmoothing {
     /// result depends only on the picture as given, so bands are independent): more than one where
     /// a frame's delay matters more than the total work, as in a live session.
     public static func smoothed(_ image: RGBAImage, bands: Int = 1) -> RGBAImage {
-        smoothed(image, bands: bands, eightAtOnce: true)
+        smoothed(image, bands: bands, fourAtOnce: true)
     }
 
-    /// `eightAtOnce` false: every pixel worked out on its own (`blend`) as before `blendEight`,
+    /// `fourAtOnce` false: every pixel worked out on its own (`blend`) as before `blendFour`,
     /// for tests that compare the two.
-    static func smoothed(_ image: RGBAImage, bands: Int, eightAtOnce: Bool) -> RGBAImage {
+    static func smoothed(_ image: RGBAImage, bands: Int, fourAtOnce: Bool) -> RGBAImage {
         let w = image.width, h = image.height
         guard w >= 10, h >= 3 else { return image }
         let bands = max(1, min(bands, h / 16))
@@ -62,7 +62,7 @@ public enum EdgeSmoothing {
                             let (src, luma, alpha, dst) = shared.value
                             let first = max(1, (h * band) / bands), last = min(h - 1, (h * (band + 1)) / bands)
                             smoothRows(first..<last, src: src, luma: luma, alpha: alpha, dst: dst, w: w, h: h, opaque: opaque,
-                                       eightAtOnce: eightAtOnce)
+                                       fourAtOnce: fourAtOnce)
                         }
                     }
                 }
@@ -74,7 +74,7 @@ public enum EdgeSmoothing {
     /// Smooths rows `rows` of `src` into `dst` (only those rows' pixels are written).
     private static func smoothRows(_ rows: Range<Int>, src: UnsafeBufferPointer<UInt8>, luma: UnsafeBufferPointer<Float>,
                                    alpha: UnsafeBufferPointer<Float>, dst: UnsafeMutableBufferPointer<UInt8>, w: Int, h: Int, opaque: Bool,
-                                   eightAtOnce: Bool) {
+                                   fourAtOnce: Bool) {
         for y in rows {
             // Eight pixels at a time, find those on an edge in either key...
             var x = 1
@@ -84,10 +84,16 @@ public enum EdgeSmoothing {
                 var edge = candidates(luma, i0, w)
                 if !opaque { edge .|= candidates(alpha, i0, w) }
                 var lanes = bits(edge) & (0xFF << UInt32(x - x0))
-                // ... and work out those of an opaque picture eight at a time (in small pictures
+                // ... and work out those of an opaque picture four at a time (in small pictures
                 // of many atoms nearly every pixel of the molecule is on an edge), or each on its own.
-                if opaque && lanes != 0 && eightAtOnce {
-                    blendEight(luma, lanes: lanes, x0: x0, y: y, w: w, h: h) { lane, t, j in mix(src, i0 + lane, j, t, into: dst) }
+                if opaque && lanes != 0 && fourAtOnce {
+                    // Four at a time: eight lanes of floats spill out of SSE's registers.
+                    if lanes & 0xF != 0 {
+                        blendFour(luma, lanes: lanes & 0xF, x0: x0, y: y, w: w, h: h) { lane, t, j in mix(src, i0 + lane, j, t, into: dst) }
+                    }
+                    if lanes >> 4 != 0 {
+                        blendFour(luma, lanes: lanes >> 4, x0: x0 + 4, y: y, w: w, h: h) { lane, t, j in mix(src, i0 + 4 + lane, j, t, into: dst) }
+                    }
                     lanes = 0
                 }
                 while lanes != 0 {
@@ -104,22 +110,22 @@ public enum EdgeSmoothing {
         }
     }
 
-    /// `blend` for the eight pixels from (x0, y) at once, lane for lane the same arithmetic in the
+    /// `blend` for the four pixels from (x0, y) at once, lane for lane the same arithmetic in the
     /// same order (so the same results, bit for bit), calling `apply(lane, t, j)` for each lane of
     /// `lanes` that blends. The search along the edge takes its steps in all lanes together until
     /// every lane has ended, so no lane waits on a mispredicted branch of another.
     @inline(__always)
-    private static func blendEight(_ k: UnsafeBufferPointer<Float>, lanes: UInt32, x0: Int, y: Int, w: Int, h: Int,
+    private static func blendFour(_ k: UnsafeBufferPointer<Float>, lanes: UInt32, x0: Int, y: Int, w: Int, h: Int,
                                    apply: (Int, Float, Int) -> Void) {
-        typealias F = SIMD8<Float>
-        typealias I = SIMD8<Int32>
+        typealias F = SIMD4<Float>
+        typealias I = SIMD4<Int32>
         let i0 = y * w + x0
         let base = UnsafeRawPointer(k.baseAddress!)
         @inline(__always) func load(_ j: Int) -> F { base.loadUnaligned(fromByteOffset: j * 4, as: F.self) }
         @inline(__always) func hi(_ a: F, _ b: F) -> F { a.replacing(with: b, where: b .> a) }
         @inline(__always) func lo(_ a: F, _ b: F) -> F { a.replacing(with: b, where: b .< a) }
         @inline(__always) func abs8(_ a: F) -> F {
-            unsafeBitCast(unsafeBitCast(a, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: F.self)
+            unsafeBitCast(unsafeBitCast(a, to: SIMD4<UInt32>.self) & 0x7FFF_FFFF, to: F.self)
         }
         let m = load(i0), n = load(i0 - w), s = load(i0 + w), e = load(i0 + 1), west = load(i0 - 1)
         let nw = load(i0 - w - 1), ne = load(i0 - w + 1), sw = load(i0 + w - 1), se = load(i0 + w + 1)
@@ -134,7 +140,7 @@ public enum EdgeSmoothing {
         let towardBefore = abs8(before - m) .>= abs8(after - m)
         let other = after.replacing(with: before, where: towardBefore)
         let gradient = hi(abs8(before - m), abs8(after - m))
-        let lane = I(0, 1, 2, 3, 4, 5, 6, 7)
+        let lane = I(0, 1, 2, 3)
         let xs = I(repeating: Int32(truncatingIfNeeded: x0)) &+ lane
         let wI = I(repeating: Int32(truncatingIfNeeded: w)), yI = I(repeating: Int32(truncatingIfNeeded: y))
         let hI = I(repeating: Int32(truncatingIfNeeded: h))
@@ -147,13 +153,13 @@ public enum EdgeSmoothing {
         let limitAhead = (hI &- 1 &- yI).replacing(with: wI &- 1 &- xs, where: alongRows)
 
         // The edge's midline at offsets `at` from i0 (and `across` beyond), in the lanes of `look`;
-        // the others read i0's own (always in the picture) and are not used. Eight loads a key,
+        // the others read i0's own (always in the picture) and are not used. Four loads a key,
         // without a branch.
         let p = k.baseAddress! + i0
         @inline(__always) func midline(at: I, look: SIMDMask<I>) -> F {
             let a = lane.replacing(with: at, where: look), b = a &+ across.replacing(with: 0, where: .!look)
-            let first = F(p[Int(a[0])], p[Int(a[1])], p[Int(a[2])], p[Int(a[3])], p[Int(a[4])], p[Int(a[5])], p[Int(a[6])], p[Int(a[7])])
-            let second = F(p[Int(b[0])], p[Int(b[1])], p[Int(b[2])], p[Int(b[3])], p[Int(b[4])], p[Int(b[5])], p[Int(b[6])], p[Int(b[7])])
+            let first = F(p[Int(a[0])], p[Int(a[1])], p[Int(a[2])], p[Int(a[3])])
+            let second = F(p[Int(b[0])], p[Int(b[1])], p[Int(b[2])], p[Int(b[3])])
             return (first + second) / 2
         }
         let edgeKey = (m + other) / 2
@@ -161,8 +167,7 @@ public enum EdgeSmoothing {
         var back = I(repeating: 0), ahead = I(repeating: 0)
         var backDelta = F(repeating: 0), aheadDelta = F(repeating: 0)
         // Lanes not asked for start done.
-        let asked = I(Int32(lanes & 1), Int32(lanes >> 1 & 1), Int32(lanes >> 2 & 1), Int32(lanes >> 3 & 1),
-                      Int32(lanes >> 4 & 1), Int32(lanes >> 5 & 1), Int32(lanes >> 6 & 1), Int32(lanes >> 7 & 1)) .!= 0
+        let asked = I(Int32(lanes & 1), Int32(lanes >> 1 & 1), Int32(lanes >> 2 & 1), Int32(lanes >> 3 & 1)) .!= 0
         var backDone = .!asked, aheadDone = .!asked
         var d: Int32 = 0
         for t in 0..<searchSteps {

@@ -72,6 +72,13 @@ public enum SphereCaster {
     /// impostor shaders draw it.
     public static func draw(_ geometry: MoleculeGeometry, sphereColors: [UInt32], cylinderColors: [UInt32], visible: [Int32]?,
                             camera: Camera, width: Int, height: Int, samples factor: Int, style: RenderStyle) -> DrawnPicture {
+        draw(geometry, sphereColors: sphereColors, cylinderColors: cylinderColors, visible: visible, camera: camera, width: width,
+             height: height, samples: factor, style: style, fourAtOnce: true)
+    }
+
+    /// `fourAtOnce` false: every pixel lit on its own, as before `SphereShading` (for tests that compare the two).
+    static func draw(_ geometry: MoleculeGeometry, sphereColors: [UInt32], cylinderColors: [UInt32], visible: [Int32]?,
+                     camera: Camera, width: Int, height: Int, samples factor: Int, style: RenderStyle, fourAtOnce: Bool) -> DrawnPicture {
         let fw = width * factor, fh = height * factor
         let pixelsPerUnit = 1 / camera.worldUnitsPerPixel(width: width, height: height)
         let view = camera.viewMatrix(width: width, height: height)
@@ -142,7 +149,7 @@ public enum SphereCaster {
         // kept, with no copy turning it over.
         let topDown = factor == 1 && style.effects.isEmpty
         let pixels = shade(primitives, ids: ids, width: fw, height: fh, x0: x0, y0: y0, du: du, dv: dv, camera: camera, style: style,
-                           topDown: topDown)
+                           topDown: topDown, fourAtOnce: fourAtOnce)
         let smooth = style.antialias == 1 && factor == 1
         let (near, far) = camera.depthRange
         if !style.effects.isEmpty {
@@ -295,7 +302,7 @@ public enum SphereCaster {
     /// Lights each sample's nearest surface as `lighting.glsl` does; RGBA, bottom row first (as GL
     /// reads back), or top row first (`topDown`).
     private static func shade(_ primitives: Primitives, ids: [Int32], width fw: Int, height fh: Int, x0: Float, y0: Float,
-                              du: Float, dv: Float, camera: Camera, style: RenderStyle, topDown: Bool) -> [UInt8] {
+                              du: Float, dv: Float, camera: Camera, style: RenderStyle, topDown: Bool, fourAtOnce: Bool) -> [UInt8] {
         func unit(_ v: SIMD3<Float>) -> SIMD3<Float> { v / v.length }
         let light = unit(style.lightDirection)
         let halfway = unit(light + SIMD3<Float>(0, 0, 1))
@@ -316,46 +323,72 @@ public enum SphereCaster {
                 spheres.withUnsafeBufferPointer { spheres in
                     colors.withUnsafeBufferPointer { colors in
                         ids.withUnsafeBufferPointer { idb in
+                            // One pixel as the shaders light it.
+                            @inline(__always) func lit(_ k: Int, _ i: Int, _ y: Float) -> UInt32 {
+                                let x = x0 + Float(i) * du
+                                let n: SIMD3<Float>, base: SIMD3<Float>, hitZ: Float
+                                if k < nSpheres {
+                                    let s = spheres[k]
+                                    let dx = x - s.x, dy = y - s.y
+                                    let dz = max(s.w * s.w - dx * dx - dy * dy, 0).squareRoot()
+                                    n = SIMD3(dx, dy, dz) / s.w
+                                    base = colors[k]
+                                    hitZ = s.z + dz
+                                } else {
+                                    let c = cylinders[k - nSpheres]
+                                    let u = c.u
+                                    let dp = SIMD3<Float>(0, 0, -1) + u.z * u
+                                    let A = (dp * dp).sum()
+                                    let w = SIMD3(x, y, 0) - c.a
+                                    let wp = w - (w * u).sum() * u
+                                    let B = (wp * dp).sum(), C = (wp * wp).sum() - c.radius * c.radius
+                                    let t = (-B - max(B * B - A * C, 0).squareRoot()) / A
+                                    let hit = SIMD3(x, y, -t)
+                                    let s = ((hit - c.a) * u).sum()
+                                    n = (hit - c.a - s * u) / c.radius
+                                    base = s < 0.5 * c.length ? c.colorA : c.colorB
+                                    hitZ = -t
+                                }
+                                let lambert = max((n * light).sum(), 0)
+                                let hx = max((n * halfway).sum(), 0)
+                                let x2 = hx * hx, x4 = x2 * x2, x8 = x4 * x4, x16 = x8 * x8
+                                let highlight = lambert > 0 ? x16 * x16 * x16 : 0
+                                var color = base * (ambient + diffuse * lambert + fill * max(n.z, 0)) + SIMD3(repeating: specular * highlight)
+                                if fogStrength > 0 {
+                                    let f = min(max((-hitZ - fogStart) / max(fogEnd - fogStart, 1e-4), 0), 1)
+                                    color = color + (fogColor - color) * (f * fogStrength)
+                                }
+                                return byte(color.x) | byte(color.y) << 8 | byte(color.z) << 16 | 0xFF00_0000
+                            }
+                            // Four pixels of spheres at once (`SphereShading`; eight spill out of SSE registers); a group with a bond in it,
+                            // and a row's last few pixels, one at a time.
+                            let four = SphereShading(light: light, halfway: halfway, ambient: ambient, diffuse: diffuse, fill: fill,
+                                                      specular: specular, fogStart: fogStart, fogEnd: fogEnd, fogStrength: fogStrength,
+                                                      fogColor: fogColor, background: background)
                             for j in 0..<fh {
                                 let y = y0 + Float(j) * dv
                                 let row = (topDown ? fh - 1 - j : j) * fw
-                                for i in 0..<fw {
-                                    let k = Int(idb[j * fw + i])
-                                    if k < 0 { out[row + i] = background; continue }
-                                    let x = x0 + Float(i) * du
-                                    let n: SIMD3<Float>, base: SIMD3<Float>, hitZ: Float
-                                    if k < nSpheres {
-                                        let s = spheres[k]
-                                        let dx = x - s.x, dy = y - s.y
-                                        let dz = max(s.w * s.w - dx * dx - dy * dy, 0).squareRoot()
-                                        n = SIMD3(dx, dy, dz) / s.w
-                                        base = colors[k]
-                                        hitZ = s.z + dz
+                                var i = 0
+                                while fourAtOnce && i + 4 <= fw {
+                                    let ks = UnsafeRawPointer(idb.baseAddress! + j * fw + i).loadUnaligned(as: SIMD4<Int32>.self)
+                                    if all(ks .< 0) {
+                                        for l in 0..<4 { out[row + i + l] = background }
+                                    } else if all(ks .< Int32(truncatingIfNeeded: nSpheres)) {
+                                        let xs = SIMD4<Float>(repeating: x0) + SIMD4<Float>(Float(i), Float(i + 1), Float(i + 2), Float(i + 3)) * du
+                                        let pixels = four.lit(ks, x: xs, y: y, spheres: spheres.baseAddress!, colors: colors.baseAddress!)
+                                        UnsafeMutableRawPointer(out.baseAddress! + row + i).storeBytes(of: pixels, as: SIMD4<UInt32>.self)
                                     } else {
-                                        let c = cylinders[k - nSpheres]
-                                        let u = c.u
-                                        let dp = SIMD3<Float>(0, 0, -1) + u.z * u
-                                        let A = (dp * dp).sum()
-                                        let w = SIMD3(x, y, 0) - c.a
-                                        let wp = w - (w * u).sum() * u
-                                        let B = (wp * dp).sum(), C = (wp * wp).sum() - c.radius * c.radius
-                                        let t = (-B - max(B * B - A * C, 0).squareRoot()) / A
-                                        let hit = SIMD3(x, y, -t)
-                                        let s = ((hit - c.a) * u).sum()
-                                        n = (hit - c.a - s * u) / c.radius
-                                        base = s < 0.5 * c.length ? c.colorA : c.colorB
-                                        hitZ = -t
+                                        for l in 0..<4 {
+                                            let k = Int(ks[l])
+                                            out[row + i + l] = k < 0 ? background : lit(k, i + l, y)
+                                        }
                                     }
-                                    let lambert = max((n * light).sum(), 0)
-                                    let hx = max((n * halfway).sum(), 0)
-                                    let x2 = hx * hx, x4 = x2 * x2, x8 = x4 * x4, x16 = x8 * x8
-                                    let highlight = lambert > 0 ? x16 * x16 * x16 : 0
-                                    var color = base * (ambient + diffuse * lambert + fill * max(n.z, 0)) + SIMD3(repeating: specular * highlight)
-                                    if fogStrength > 0 {
-                                        let f = min(max((-hitZ - fogStart) / max(fogEnd - fogStart, 1e-4), 0), 1)
-                                        color = color + (fogColor - color) * (f * fogStrength)
-                                    }
-                                    out[row + i] = byte(color.x) | byte(color.y) << 8 | byte(color.z) << 16 | 0xFF00_0000
+                                    i += 4
+                                }
+                                while i < fw {
+                                    let k = Int(idb[j * fw + i])
+                                    out[row + i] = k < 0 ? background : lit(k, i, y)
+                                    i += 1
                                 }
                             }
                         }
@@ -374,5 +407,56 @@ extension SphereCaster.Cylinder {
         let x = (d * across).sum() / radius, y = (d * along).sum() / halfLength
         if thin { return y >= -1 && y <= 3 - 2 * abs(x) }
         return abs(x) <= 1 && abs(y) <= 1
+    }
+}
+
+/// `SphereCaster`'s lighting of spheres for four pixels at once: lane for lane the arithmetic of
+/// its one-pixel path in the same order, so the same bytes (`SphereCasterTests` compares them).
+struct SphereShading {
+    typealias F = SIMD4<Float>
+    let light: SIMD3<Float>, halfway: SIMD3<Float>
+    let ambient: Float, diffuse: Float, fill: Float, specular: Float
+    let fogStart: Float, fogEnd: Float, fogStrength: Float, fogColor: SIMD3<Float>
+    let background: UInt32
+
+    /// Pixels at `x` (per lane) on the row at `y`, whose nearest surfaces are spheres `ks` (or
+    /// none, -1: the background), as RGBA words.
+    @inline(__always)
+    func lit(_ ks: SIMD4<Int32>, x: F, y: Float, spheres: UnsafePointer<SIMD4<Float>>, colors: UnsafePointer<SIMD3<Float>>) -> SIMD4<UInt32> {
+        var sx = F(), sy = F(), sz = F(), sw = F(), cr = F(), cg = F(), cb = F()
+        for l in 0..<4 {
+            let k = max(Int(ks[l]), 0)
+            let sphere = spheres[k], color = colors[k]
+            sx[l] = sphere.x; sy[l] = sphere.y; sz[l] = sphere.z; sw[l] = sphere.w
+            cr[l] = color.x; cg[l] = color.y; cb[l] = color.z
+        }
+        @inline(__always) func atLeastZero(_ v: F) -> F { v.replacing(with: 0, where: 0 .>= v) }
+        let dx = x - sx, dy = F(repeating: y) - sy
+        let dz = atLeastZero(sw * sw - dx * dx - dy * dy).squareRoot()
+        let nx = dx / sw, ny = dy / sw, nz = dz / sw
+        let lambert = atLeastZero(nx * light.x + ny * light.y + nz * light.z)
+        let hx = atLeastZero(nx * halfway.x + ny * halfway.y + nz * halfway.z)
+        let x2 = hx * hx, x4 = x2 * x2, x8 = x4 * x4, x16 = x8 * x8
+        let highlight = (x16 * x16 * x16).replacing(with: 0, where: .!(lambert .> 0))
+        let intensity = F(repeating: ambient) + diffuse * lambert + fill * atLeastZero(nz)
+        let shine = specular * highlight
+        var r = cr * intensity + shine, g = cg * intensity + shine, b = cb * intensity + shine
+        if fogStrength > 0 {
+            let hitZ = sz + dz
+            let raw = (-hitZ - fogStart) / max(fogEnd - fogStart, 1e-4)
+            let low = raw.replacing(with: 0, where: 0 .>= raw)
+            let f = low.replacing(with: 1, where: 1 .< low) * fogStrength
+            r = r + (fogColor.x - r) * f
+            g = g + (fogColor.y - g) * f
+            b = b + (fogColor.z - b) * f
+        }
+        @inline(__always) func byte(_ v: F) -> SIMD4<UInt32> {
+            // max(0, min(1, v)) as the one-pixel path takes it (Swift's min and max, NaN included).
+            let upper = v.replacing(with: 1, where: .!(v .< 1))
+            let clamped = upper.replacing(with: 0, where: .!(upper .>= 0))
+            return unsafeBitCast(clamped * 255 + 12_582_912, to: SIMD4<UInt32>.self) & 0xFF
+        }
+        let words = byte(r) | byte(g) &<< 8 | byte(b) &<< 16 | 0xFF00_0000
+        return words.replacing(with: background, where: ks .< 0)
     }
 }

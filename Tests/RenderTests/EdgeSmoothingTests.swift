@@ -108,11 +108,11 @@ final class EdgeSmoothingTests: XCTestCase {
         XCTAssertTrue(automatic.image.pixels.contains { $0 > 0 }, "the atoms are there")
     }
 
-    /// Eight pixels at a time (opaque pictures) gives the same bytes as one at a time: on real
+    /// Four pixels at a time (opaque pictures) give the same bytes as one at a time: on real
     /// pictures (1crn and 1hpv cast at 256 px in both thumbnail modes, where nearly every pixel of
     /// the molecule is on an edge; 1hpv at 600 px) and on noise, blocks and stripes that reach
     /// the searches' ends and the picture's sides.
-    func testEightAtOnceEqualsOneAtATime() throws {
+    func testFourAtOnceEqualsOneAtATime() throws {
         var pictures: [(String, RGBAImage)] = []
         for (file, size) in [("1crn.pdb", 256), ("1hpv.pdb", 256), ("1hpv.pdb", 600)] {
             let s = try StructureFile.decode(try Data(contentsOf: Rendering.fixtures.appendingPathComponent(file)).map { $0 }, source: file)
@@ -149,10 +149,10 @@ final class EdgeSmoothingTests: XCTestCase {
         }
         for (name, image) in pictures {
             XCTAssertTrue(image.isOpaque, name)
-            let one = EdgeSmoothing.smoothed(image, bands: 1, eightAtOnce: false)
+            let one = EdgeSmoothing.smoothed(image, bands: 1, fourAtOnce: false)
             XCTAssertFalse(one == image, "\(name) has edges to smooth")
-            XCTAssertTrue(EdgeSmoothing.smoothed(image, bands: 1, eightAtOnce: true) == one, name)
-            XCTAssertTrue(EdgeSmoothing.smoothed(image, bands: 3, eightAtOnce: true) == one, "\(name) in bands")
+            XCTAssertTrue(EdgeSmoothing.smoothed(image, bands: 1, fourAtOnce: true) == one, name)
+            XCTAssertTrue(EdgeSmoothing.smoothed(image, bands: 3, fourAtOnce: true) == one, "\(name) in bands")
         }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Graphics
 import Imaging
-import MoleculeView
+@testable import MoleculeView
 import Scene
 import Structure
 import XCTest
@@ -64,6 +64,40 @@ final class SphereCasterTests: XCTestCase {
                     XCTAssertLessThan(mean, 0.3, "\(file) \(mode) \(name): mean difference")
                     XCTAssertEqual(Double(cpu.coverage().count), Double(reference.coverage().count),
                                    accuracy: Double(reference.coverage().count) * 0.01 + 2, "\(file) \(mode) \(name): coverage")
+                }
+            }
+        }
+    }
+
+    /// Spheres lit four pixels at a time give the same bytes as one at a time, in every style
+    /// the caster draws (plain, outlined, depth-cued over transparency, supersampled), for
+    /// spacefill and ball-and-stick (bonds in a group send it down the one-pixel path) and at a
+    /// width no multiple of four.
+    func testFourPixelsAtOnceEqualOneAtATime() throws {
+        var outlined = RenderStyle()
+        outlined.effects = DepthEffects(outline: 1.5, occlusion: 0.6)
+        var cued = RenderStyle.transparent
+        cued.depthCue = true
+        var supersampled = RenderStyle()
+        supersampled.antialias = 2
+        for file in ["1crn.pdb", "Caffeine.pdb", "1hpv.pdb"] {
+            let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent(file).path)
+            for mode: DrawMode in [.spacefill, .ballAndStick] {
+                let p = try Rendering.prepared(s, mode)
+                let g = p.geometry
+                for (name, style, samples, size) in [("plain", RenderStyle(), 1, 256), ("outlined", outlined, 1, 203), ("cued", cued, 1, 160),
+                                                     ("supersampled", supersampled, 2, 131)] {
+                    var camera = p.fittedCamera
+                    camera.rotate(degreesX: 23, degreesY: 41, degreesZ: 0)
+                    func drawn(_ four: Bool) -> DrawnPicture {
+                        SphereCaster.draw(g, sphereColors: MoleculeScene.packedColors(g.colorsOfSpheres(p.atomColors)),
+                                          cylinderColors: MoleculeScene.packedColors(g.colorsOfCylinders(p.atomColors)), visible: nil,
+                                          camera: camera, width: size, height: size, samples: samples, style: style, fourAtOnce: four)
+                    }
+                    let one = drawn(false), four = drawn(true)
+                    XCTAssertTrue(one.image == four.image, "\(file) \(mode) \(name): as drawn")
+                    XCTAssertTrue(one.finished() == four.finished(), "\(file) \(mode) \(name): the picture")
+                    XCTAssertGreaterThan(four.finished().coverage().count, size * size / 20, "\(file) \(mode) \(name): drawn")
                 }
             }
         }
