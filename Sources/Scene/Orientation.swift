@@ -10,11 +10,15 @@ public enum Orientation {
         var mean = SIMD3<Double>.zero
         for p in points { mean += SIMD3<Double>(p) }
         mean /= Double(points.count)
-        var c = [[Double]](repeating: [0, 0, 0], count: 3)
+        // The covariance's six distinct sums in scalars (the same sums, point by point, as a 3x3
+        // array of arrays, which cost a bounds check and a uniqueness check each).
+        var xx = 0.0, xy = 0.0, xz = 0.0, yy = 0.0, yz = 0.0, zz = 0.0
         for p in points {
             let d = SIMD3<Double>(p) - mean
-            for i in 0..<3 { for j in 0..<3 { c[i][j] += d[i] * d[j] } }
+            xx += d.x * d.x; xy += d.x * d.y; xz += d.x * d.z
+            yy += d.y * d.y; yz += d.y * d.z; zz += d.z * d.z
         }
+        let c = [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]]
         let (values, vectors) = symmetricEigen(c)
         let order = [0, 1, 2].sorted { values[$0] != values[$1] ? values[$0] > values[$1] : $0 < $1 }
         var axes = order.map { SIMD3<Double>(vectors[0][$0], vectors[1][$0], vectors[2][$0]) }

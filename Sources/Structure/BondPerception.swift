@@ -34,10 +34,10 @@ public struct BondPerception: Sendable {
         let atoms = model.atoms
         var bonds: [Bond] = []
         bonds.reserveCapacity(atoms.count + atoms.count / 8)
-        var seen = Set<UInt64>(minimumCapacity: atoms.count * 2)
+        var seen = PairSet(expected: atoms.count + atoms.count / 8)
         @inline(__always) func key(_ bond: Bond) -> UInt64 { UInt64(UInt32(bond.a)) << 32 | UInt64(UInt32(bond.b)) }
         @inline(__always) func add(_ bond: Bond) {
-            if seen.insert(key(bond)).inserted { bonds.append(bond) }
+            if seen.insert(key(bond)) { bonds.append(bond) }
         }
         @inline(__always) func withinRule(_ i: Int, _ j: Int) -> Bool {
             let d = atoms[i].position - atoms[j].position
@@ -143,5 +143,56 @@ public struct BondPerception: Sendable {
             }
         }
         return bonds
+    }
+}
+
+/// A set of atom pairs (two indices in a word) for bond perception: open addressing with a
+/// multiplicative hash. Swift's `Set` hashes each key with seeded SipHash, which was a fifth of
+/// perceiving a protein's bonds.
+struct PairSet {
+    private var slots: [UInt64]
+    private var mask: Int
+    /// The hash's top bits index the slots: 64 less their count's bits.
+    private var shift: UInt64
+    private var count = 0
+    /// No pair of two non-negative Int32 indices is all ones.
+    private static let empty = UInt64.max
+
+    init(expected: Int) {
+        var capacity = 16
+        while capacity < expected * 2 && capacity < 1 << 40 { capacity <<= 1 }
+        slots = [UInt64](repeating: PairSet.empty, count: capacity)
+        mask = capacity - 1
+        shift = UInt64(64 - capacity.trailingZeroBitCount)
+    }
+
+    /// Adds `key`; whether it was new.
+    @inline(__always)
+    mutating func insert(_ key: UInt64) -> Bool {
+        if (count + 1) * 2 > slots.count { grow() }
+        let shift = shift, mask = mask
+        let inserted = slots.withUnsafeMutableBufferPointer { slots -> Bool in
+            var i = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+            while true {
+                let here = slots[i]
+                if here == key { return false }
+                if here == PairSet.empty {
+                    slots[i] = key
+                    return true
+                }
+                i = (i &+ 1) & mask
+            }
+        }
+        if inserted { count += 1 }
+        return inserted
+    }
+
+    private mutating func grow() {
+        let old = slots
+        slots = [UInt64](repeating: PairSet.empty, count: old.count * 2)
+        mask = slots.count - 1
+        shift = UInt64(64 - slots.count.trailingZeroBitCount)
+        count = 0
+        for key in old where key != PairSet.empty { _ = insert(key) }
     }
 }

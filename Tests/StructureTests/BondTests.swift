@@ -112,4 +112,21 @@ final class BondTests: XCTestCase {
         let hem = try XCTUnwrap(dictionary.template(ShortName("HEM")))
         XCTAssertTrue(hem.bonds.contains { $0.aromatic })
     }
+
+    /// The pair set bond perception keeps says "new" exactly where Swift's `Set` does, past its
+    /// growth, with pairs that collide in their low or high halves.
+    func testPairSetAgreesWithSet() {
+        var random = SystemRandomNumberGenerator()
+        for expected in [0, 1, 7, 1000] {
+            var pairs = PairSet(expected: expected)
+            var reference = Set<UInt64>()
+            for n in 0..<20_000 {
+                let a = UInt64(UInt32.random(in: 0...(n % 3 == 0 ? 50 : 2_000_000_000), using: &random))
+                let b = n % 5 == 0 ? a : UInt64(UInt32.random(in: 0...300, using: &random))
+                let key = a << 32 | b
+                XCTAssertEqual(pairs.insert(key), reference.insert(key).inserted, "pair \(n)")
+            }
+            for key in reference { XCTAssertFalse(pairs.insert(key)) }
+        }
+    }
 }
