@@ -71,16 +71,33 @@ enum CompactModel {
         let serial = try r.getDeltas(atomCount), residue = try r.getDeltas(atomCount)
         let names = try r.getNames(atomCount)
         let elements = try r.getBytes(atomCount), altLocs = try r.getBytes(atomCount), charges = try r.getBytes(atomCount)
-        // Written in place: appending checked the array's uniqueness and capacity an atom.
+        // Written in place (appending checked the array's uniqueness and capacity an atom), from
+        // the columns through pointers: each holds atomCount values, as read above.
+        guard [x.count, y.count, z.count, occupancy.count, bFactor.count, serial.count, residue.count, names.count,
+               elements.count, altLocs.count, charges.count].allSatisfy({ $0 == atomCount }) else {
+            throw LibraryError(.machine, "a stored model is damaged")
+        }
         model.atoms = [Atom](unsafeUninitializedCapacity: atomCount) { out, initialized in
-            for i in 0..<atomCount {
-                (out.baseAddress! + i).initialize(to: Atom(
-                    position: SIMD3(x[i], y[i], z[i]), occupancy: occupancy[i], bFactor: bFactor[i],
-                    serial: Int32(truncatingIfNeeded: serial[i]), residue: Int32(truncatingIfNeeded: residue[i]),
-                    name: ShortName(raw: names[i]), element: Element(atomicNumber: elements[i]), altLoc: altLocs[i],
-                    charge: Int8(bitPattern: charges[i])))
-            }
-            initialized = atomCount
+            x.withUnsafeBufferPointer { x in y.withUnsafeBufferPointer { y in z.withUnsafeBufferPointer { z in
+            occupancy.withUnsafeBufferPointer { occupancy in bFactor.withUnsafeBufferPointer { bFactor in
+            serial.withUnsafeBufferPointer { serial in residue.withUnsafeBufferPointer { residue in
+            names.withUnsafeBufferPointer { names in elements.withUnsafeBufferPointer { elements in
+            altLocs.withUnsafeBufferPointer { altLocs in charges.withUnsafeBufferPointer { charges in
+                let x = x.baseAddress, y = y.baseAddress, z = z.baseAddress, occupancy = occupancy.baseAddress
+                let bFactor = bFactor.baseAddress, serial = serial.baseAddress, residue = residue.baseAddress
+                let names = names.baseAddress, elements = elements.baseAddress, altLocs = altLocs.baseAddress
+                let charges = charges.baseAddress, out = out.baseAddress
+                guard let x, let y, let z, let occupancy, let bFactor, let serial, let residue, let names, let elements,
+                      let altLocs, let charges, let out else { return }
+                for i in 0..<atomCount {
+                    (out + i).initialize(to: Atom(
+                        position: SIMD3(x[i], y[i], z[i]), occupancy: occupancy[i], bFactor: bFactor[i],
+                        serial: Int32(truncatingIfNeeded: serial[i]), residue: Int32(truncatingIfNeeded: residue[i]),
+                        name: ShortName(raw: names[i]), element: Element(atomicNumber: elements[i]), altLoc: altLocs[i],
+                        charge: Int8(bitPattern: charges[i])))
+                }
+                initialized = atomCount
+            } } } } } } } } } } }
         }
         let residueCount = try r.getCount()
         let residueNames = try r.getNames(residueCount), numbers = try r.getDeltas(residueCount)
@@ -88,7 +105,7 @@ enum CompactModel {
         let chains = try r.getDeltas(residueCount), lows = try r.getDeltas(residueCount), counts = try r.getDeltas(residueCount)
         model.residues.reserveCapacity(residueCount)
         for i in 0..<residueCount {
-            let lo = Int32(truncatingIfNeeded: lows[i]), hi = Int32(truncatingIfNeeded: lows[i] + counts[i])
+            let lo = Int32(truncatingIfNeeded: lows[i]), hi = Int32(truncatingIfNeeded: lows[i] &+ counts[i])
             model.residues.append(Residue(name: ShortName(raw: residueNames[i]), number: Int32(truncatingIfNeeded: numbers[i]),
                                           insertionCode: insertions[i], isHetero: hetero[i] != 0,
                                           chain: Int32(truncatingIfNeeded: chains[i]), atoms: lo..<max(lo, hi)))
@@ -101,13 +118,24 @@ enum CompactModel {
         }
         let bondCount = try r.getCount()
         let a = try r.getDeltas(bondCount)
-        let offsets = try (0..<bondCount).map { _ in try r.getSigned() }
+        let offsets = try r.getSignedValues(bondCount, summed: false, zigzag: true)
         let orders = try r.getBytes(bondCount), aromatic = try r.getBytes(bondCount), sourceIndexes = try r.getBytes(bondCount)
         let sources = Bond.Source.allCases
-        model.explicitBonds.reserveCapacity(bondCount)
-        for i in 0..<bondCount {
-            model.explicitBonds.append(Bond(Int32(truncatingIfNeeded: a[i]), Int32(truncatingIfNeeded: a[i] + offsets[i]), order: orders[i],
-                                            aromatic: aromatic[i] != 0, source: sources[min(Int(sourceIndexes[i]), sources.count - 1)]))
+        guard [a.count, offsets.count, orders.count, aromatic.count, sourceIndexes.count].allSatisfy({ $0 == bondCount }) else {
+            throw LibraryError(.machine, "a stored model is damaged")
+        }
+        model.explicitBonds = [Bond](unsafeUninitializedCapacity: bondCount) { out, initialized in
+            a.withUnsafeBufferPointer { a in offsets.withUnsafeBufferPointer { offsets in orders.withUnsafeBufferPointer { orders in
+            aromatic.withUnsafeBufferPointer { aromatic in sourceIndexes.withUnsafeBufferPointer { sourceIndexes in
+                guard let a = a.baseAddress, let offsets = offsets.baseAddress, let orders = orders.baseAddress,
+                      let aromatic = aromatic.baseAddress, let sourceIndexes = sourceIndexes.baseAddress, let out = out.baseAddress else { return }
+                for i in 0..<bondCount {
+                    (out + i).initialize(to: Bond(Int32(truncatingIfNeeded: a[i]), Int32(truncatingIfNeeded: a[i] &+ offsets[i]),
+                                                  order: orders[i], aromatic: aromatic[i] != 0,
+                                                  source: sources[min(Int(sourceIndexes[i]), sources.count - 1)]))
+                }
+                initialized = bondCount
+            } } } } }
         }
         model.bondsAreComplete = true
         // Stored as perception left them (`encode` takes `BondPerception.bonds`' answer).
@@ -324,15 +352,51 @@ struct ByteReader {
         return Int64(bitPattern: (u >> 1) ^ (0 &- (u & 1)))
     }
 
-    mutating func getDeltas(_ count: Int) throws -> [Int64] {
+    mutating func getDeltas(_ count: Int) throws -> [Int64] { try getSignedValues(count, summed: true, zigzag: true) }
+
+    /// `count` varints, signed (zigzag) or not (their bits), each added to the one before where
+    /// `summed` (deltas). While ten
+    /// bytes (the longest varint) are left they are read through a pointer, a byte at a time
+    /// without a bounds check, the offset kept in a register; the last few through `getSigned`.
+    /// Half a library load went to reading these a checked byte at a time.
+    mutating func getSignedValues(_ count: Int, summed: Bool, zigzag: Bool) throws -> [Int64] {
         var previous: Int64 = 0
-        return try [Int64](unsafeUninitializedCapacity: count) { out, initialized in
-            for i in 0..<count {
-                previous = previous &+ (try getSigned())
+        var offset = self.offset
+        let bytes = self.bytes
+        let values = try [Int64](unsafeUninitializedCapacity: count) { out, initialized in
+            var i = 0
+            try bytes.withUnsafeBufferPointer { p in
+                let base = p.baseAddress!, end = p.count
+                while i < count && end - offset >= 10 {
+                    var b = base[offset]
+                    var u = UInt64(b & 0x7F)
+                    offset += 1
+                    var shift: UInt64 = 7
+                    while b >= 0x80 {
+                        // An eleventh byte: more than 64 bits, as `getVarint` refuses it.
+                        guard shift < 64 else { throw LibraryError(.machine, "a stored model is cut short") }
+                        b = base[offset]
+                        offset += 1
+                        u |= UInt64(b & 0x7F) << shift
+                        shift += 7
+                    }
+                    let v = Int64(bitPattern: zigzag ? (u >> 1) ^ (0 &- (u & 1)) : u)
+                    previous = summed ? previous &+ v : v
+                    out[i] = previous
+                    i += 1
+                    initialized = i
+                }
+            }
+            self.offset = offset
+            while i < count {
+                let v = zigzag ? try getSigned() : Int64(bitPattern: try getVarint())
+                previous = summed ? previous &+ v : v
                 out[i] = previous
-                initialized = i + 1
+                i += 1
+                initialized = i
             }
         }
+        return values
     }
 
     mutating func getFloats(_ count: Int) throws -> [Float] {
@@ -363,9 +427,11 @@ struct ByteReader {
         let distinct = try getCount()
         try need(distinct * 8)
         let names = try (0..<distinct).map { _ in try get(UInt64.self) }
-        return try (0..<count).map { _ in
-            let i = Int(try getVarint())
-            guard i < names.count else { throw LibraryError(.machine, "a stored model is damaged") }
+        let codes = try getSignedValues(count, summed: false, zigzag: false)
+        return try codes.map { code in
+            // Unsigned codes as their bits: one past Int's range is negative, and refused.
+            let i = Int(truncatingIfNeeded: code)
+            guard i >= 0, i < names.count else { throw LibraryError(.machine, "a stored model is damaged") }
             return names[i]
         }
     }

@@ -1,0 +1,75 @@
+import Foundation
+@testable import Library
+import Structure
+import XCTest
+
+/// The compact model a library keeps for each structure: written and read back exactly, and a
+/// damaged one refused with an error, never a trap or a hang.
+final class CompactModelTests: XCTestCase {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures")
+
+    func models() throws -> [(String, Model, [Bond])] {
+        let perception = try BondPerception.standard()
+        return try ["1crn.pdb", "1hpv.pdb", "Caffeine.pdb", "1CRN.cif", "TYR.sdf"].map { name in
+            let s = try StructureFile.load(path: Self.fixtures.appendingPathComponent(name).path)
+            let model = s.models[0]
+            return (name, model, perception.bonds(of: model, embedded: s.embeddedTemplates))
+        }
+    }
+
+    /// Every atom, residue, chain and bond as written, through the columns read ten bytes of
+    /// varints at a time and the few last ones checked.
+    func testAModelComesBackAsItWasWritten() throws {
+        for (name, model, bonds) in try models() {
+            let decoded = try CompactModel.decode(CompactModel.encode(model, bonds: bonds))
+            XCTAssertEqual(decoded.atoms.count, model.atoms.count, name)
+            for (a, b) in zip(decoded.atoms, model.atoms) {
+                XCTAssertEqual(a.position, b.position, name)
+                XCTAssertEqual(a.occupancy, b.occupancy, name)
+                XCTAssertEqual(a.bFactor, b.bFactor, name)
+                XCTAssertEqual(a.serial, b.serial, name)
+                XCTAssertEqual(a.residue, b.residue, name)
+                XCTAssertEqual(a.name, b.name, name)
+                XCTAssertEqual(a.element, b.element, name)
+                XCTAssertEqual(a.altLoc, b.altLoc, name)
+                XCTAssertEqual(a.charge, b.charge, name)
+            }
+            XCTAssertEqual(decoded.residues.map(\.name), model.residues.map(\.name), name)
+            XCTAssertEqual(decoded.residues.map(\.atoms), model.residues.map(\.atoms), name)
+            XCTAssertEqual(decoded.residues.map(\.number), model.residues.map(\.number), name)
+            XCTAssertEqual(decoded.chains.map(\.id), model.chains.map(\.id), name)
+            XCTAssertEqual(decoded.explicitBonds.map { [$0.a, $0.b] }, bonds.map { [$0.a, $0.b] }, name)
+            XCTAssertEqual(decoded.explicitBonds.map(\.order), bonds.map(\.order), name)
+            XCTAssertEqual(decoded.explicitBonds.map(\.source), bonds.map(\.source), name)
+        }
+    }
+
+    /// The model's bytes cut short anywhere, or with bytes changed (varints made long past 64
+    /// bits, counts and name codes out of range), decode to an error or to some model: never a
+    /// trap. The damage is done inside the compressed part, which is compressed again.
+    func testADamagedModelIsRefusedNotTrappedOn() throws {
+        var random = SystemRandomNumberGenerator()
+        for (name, model, bonds) in try models().prefix(3) {
+            let encoded = CompactModel.encode(model, bonds: bonds)
+            let inner = try Zstd.decompress(Array(encoded[8...]))
+            func wrapped(_ payload: [UInt8]) -> [UInt8] { Array(encoded[..<8]) + Zstd.compress(payload, level: 1) }
+            var refused = 0
+            for cut in stride(from: 0, to: inner.count, by: max(1, inner.count / 97)) {
+                do { _ = try CompactModel.decode(wrapped(Array(inner[..<cut]))) } catch { refused += 1 }
+            }
+            XCTAssertGreaterThan(refused, 90, "\(name): cut short")
+            for round in 0..<300 {
+                var damaged = inner
+                let at = Int.random(in: 0..<damaged.count, using: &random)
+                if round % 3 == 0 {
+                    // Eleven continuation bytes: a varint longer than 64 bits.
+                    for k in at..<min(at + 11, damaged.count) { damaged[k] = 0xFF }
+                } else {
+                    damaged[at] = UInt8.random(in: 0...255, using: &random)
+                }
+                _ = try? CompactModel.decode(wrapped(damaged))
+            }
+        }
+    }
+}
