@@ -41,31 +41,40 @@ final class SphereCasterTests: XCTestCase {
         return try r.render(r.makeScene(p.geometry, atomColors: p.atomColors), camera: camera, width: size, height: size, style: style)
     }
 
-    func testCastPicturesMatchTheImpostorShaders() throws {
+    /// The styles the caster draws in (plain, outlined, depth-cued over transparency,
+    /// supersampled) for spacefill and ball-and-stick of each of `files`, turned off its axes:
+    /// `body(case name, prepared, camera, style, samples, side)`, the side a test's own where given.
+    private func eachCase(_ files: [String], sides: [Int]? = nil,
+                          _ body: (String, PreparedMolecule, Camera, RenderStyle, Int, Int) throws -> Void) throws {
         var outlined = RenderStyle()
         outlined.effects = DepthEffects(outline: 1.5, occlusion: 0.6)
         var cued = RenderStyle.transparent
         cued.depthCue = true
         var supersampled = RenderStyle()
         supersampled.antialias = 2
-        for file in ["1crn.pdb", "Caffeine.pdb", "1bna.pdb"] {
+        let styles = [("plain", RenderStyle(), 1), ("outlined", outlined, 1), ("cued", cued, 1), ("supersampled", supersampled, 2)]
+        for file in files {
             let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent(file).path)
             for mode: DrawMode in [.spacefill, .ballAndStick] {
                 let p = try Rendering.prepared(s, mode)
-                for (name, style, samples) in [("plain", RenderStyle(), 1), ("outlined", outlined, 1), ("cued", cued, 1),
-                                               ("supersampled", supersampled, 2)] {
+                for (k, (name, style, samples)) in styles.enumerated() {
                     var camera = p.fittedCamera
                     camera.rotate(degreesX: 23, degreesY: 41, degreesZ: 0)
-                    let size = 160
-                    let cpu = cast(p, camera: camera, size: size, samples: samples, style: style)
-                    let reference = try gl(p, camera: camera, size: size, style: style)
-                    let (large, mean) = difference(cpu, reference)
-                    XCTAssertLessThan(Double(large) / Double(size * size), 0.005, "\(file) \(mode) \(name): \(large) pixels differ")
-                    XCTAssertLessThan(mean, 0.3, "\(file) \(mode) \(name): mean difference")
-                    XCTAssertEqual(Double(cpu.coverage().count), Double(reference.coverage().count),
-                                   accuracy: Double(reference.coverage().count) * 0.01 + 2, "\(file) \(mode) \(name): coverage")
+                    try body("\(file) \(mode) \(name)", p, camera, style, samples, sides?[k] ?? 160)
                 }
             }
+        }
+    }
+
+    func testCastPicturesMatchTheImpostorShaders() throws {
+        try eachCase(["1crn.pdb", "Caffeine.pdb", "1bna.pdb"]) { name, p, camera, style, samples, size in
+            let cpu = cast(p, camera: camera, size: size, samples: samples, style: style)
+            let reference = try gl(p, camera: camera, size: size, style: style)
+            let (large, mean) = difference(cpu, reference)
+            XCTAssertLessThan(Double(large) / Double(size * size), 0.005, "\(name): \(large) pixels differ")
+            XCTAssertLessThan(mean, 0.3, "\(name): mean difference")
+            XCTAssertEqual(Double(cpu.coverage().count), Double(reference.coverage().count),
+                           accuracy: Double(reference.coverage().count) * 0.01 + 2, "\(name): coverage")
         }
     }
 
@@ -74,32 +83,17 @@ final class SphereCasterTests: XCTestCase {
     /// spacefill and ball-and-stick (bonds in a group send it down the one-pixel path) and at a
     /// width no multiple of four.
     func testFourPixelsAtOnceEqualOneAtATime() throws {
-        var outlined = RenderStyle()
-        outlined.effects = DepthEffects(outline: 1.5, occlusion: 0.6)
-        var cued = RenderStyle.transparent
-        cued.depthCue = true
-        var supersampled = RenderStyle()
-        supersampled.antialias = 2
-        for file in ["1crn.pdb", "Caffeine.pdb", "1hpv.pdb"] {
-            let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent(file).path)
-            for mode: DrawMode in [.spacefill, .ballAndStick] {
-                let p = try Rendering.prepared(s, mode)
-                let g = p.geometry
-                for (name, style, samples, size) in [("plain", RenderStyle(), 1, 256), ("outlined", outlined, 1, 203), ("cued", cued, 1, 160),
-                                                     ("supersampled", supersampled, 2, 131)] {
-                    var camera = p.fittedCamera
-                    camera.rotate(degreesX: 23, degreesY: 41, degreesZ: 0)
-                    func drawn(_ four: Bool) -> DrawnPicture {
-                        SphereCaster.draw(g, sphereColors: MoleculeScene.packedColors(g.colorsOfSpheres(p.atomColors)),
-                                          cylinderColors: MoleculeScene.packedColors(g.colorsOfCylinders(p.atomColors)), visible: nil,
-                                          camera: camera, width: size, height: size, samples: samples, style: style, fourAtOnce: four)
-                    }
-                    let one = drawn(false), four = drawn(true)
-                    XCTAssertTrue(one.image == four.image, "\(file) \(mode) \(name): as drawn")
-                    XCTAssertTrue(one.finished() == four.finished(), "\(file) \(mode) \(name): the picture")
-                    XCTAssertGreaterThan(four.finished().coverage().count, size * size / 20, "\(file) \(mode) \(name): drawn")
-                }
+        try eachCase(["1crn.pdb", "Caffeine.pdb", "1hpv.pdb"], sides: [256, 203, 160, 131]) { name, p, camera, style, samples, size in
+            let g = p.geometry
+            func drawn(_ four: Bool) -> DrawnPicture {
+                SphereCaster.draw(g, sphereColors: MoleculeScene.packedColors(g.colorsOfSpheres(p.atomColors)),
+                                  cylinderColors: MoleculeScene.packedColors(g.colorsOfCylinders(p.atomColors)), visible: nil,
+                                  camera: camera, width: size, height: size, samples: samples, style: style, fourAtOnce: four)
             }
+            let one = drawn(false), four = drawn(true)
+            XCTAssertTrue(one.image == four.image, "\(name): as drawn")
+            XCTAssertTrue(one.finished() == four.finished(), "\(name): the picture")
+            XCTAssertGreaterThan(four.finished().coverage().count, size * size / 20, "\(name): drawn")
         }
     }
 
