@@ -124,7 +124,7 @@ public enum EdgeSmoothing {
         @inline(__always) func load(_ j: Int) -> F { base.loadUnaligned(fromByteOffset: j * 4, as: F.self) }
         @inline(__always) func hi(_ a: F, _ b: F) -> F { a.replacing(with: b, where: b .> a) }
         @inline(__always) func lo(_ a: F, _ b: F) -> F { a.replacing(with: b, where: b .< a) }
-        @inline(__always) func abs8(_ a: F) -> F {
+        @inline(__always) func magnitude(_ a: F) -> F {
             unsafeBitCast(unsafeBitCast(a, to: SIMD4<UInt32>.self) & 0x7FFF_FFFF, to: F.self)
         }
         let m = load(i0), n = load(i0 - w), s = load(i0 + w), e = load(i0 + 1), west = load(i0 - 1)
@@ -132,14 +132,14 @@ public enum EdgeSmoothing {
         let highest = hi(hi(hi(m, n), hi(s, e)), west), lowest = lo(lo(lo(m, n), lo(s, e)), west)
         let contrast = highest - lowest
 
-        let acrossRows = abs8(n + s - 2 * m) * 2 + abs8(nw + sw - 2 * west) + abs8(ne + se - 2 * e)
-        let acrossColumns = abs8(e + west - 2 * m) * 2 + abs8(nw + ne - 2 * n) + abs8(sw + se - 2 * s)
+        let acrossRows = magnitude(n + s - 2 * m) * 2 + magnitude(nw + sw - 2 * west) + magnitude(ne + se - 2 * e)
+        let acrossColumns = magnitude(e + west - 2 * m) * 2 + magnitude(nw + ne - 2 * n) + magnitude(sw + se - 2 * s)
         let alongRows = acrossRows .>= acrossColumns
 
         let before = west.replacing(with: n, where: alongRows), after = e.replacing(with: s, where: alongRows)
-        let towardBefore = abs8(before - m) .>= abs8(after - m)
+        let towardBefore = magnitude(before - m) .>= magnitude(after - m)
         let other = after.replacing(with: before, where: towardBefore)
-        let gradient = hi(abs8(before - m), abs8(after - m))
+        let gradient = hi(magnitude(before - m), magnitude(after - m))
         let lane = I(0, 1, 2, 3)
         let xs = I(repeating: Int32(truncatingIfNeeded: x0)) &+ lane
         let wI = I(repeating: Int32(truncatingIfNeeded: w)), yI = I(repeating: Int32(truncatingIfNeeded: y))
@@ -180,7 +180,7 @@ public enum EdgeSmoothing {
             let midBack = midline(at: lane &- dI &* step, look: backLook)
             backDelta.replace(with: midBack - edgeKey, where: backLook)
             back.replace(with: dI, where: backLook)
-            backDone = backDone .| backOut .| (backLook .& (abs8(midBack - edgeKey) .>= tolerance))
+            backDone = backDone .| backOut .| (backLook .& (magnitude(midBack - edgeKey) .>= tolerance))
 
             let aheadOut = .!aheadDone .& (dI .> limitAhead)
             ahead.replace(with: limitAhead, where: aheadOut)
@@ -188,7 +188,7 @@ public enum EdgeSmoothing {
             let midAhead = midline(at: lane &+ dI &* step, look: aheadLook)
             aheadDelta.replace(with: midAhead - edgeKey, where: aheadLook)
             ahead.replace(with: dI, where: aheadLook)
-            aheadDone = aheadDone .| aheadOut .| (aheadLook .& (abs8(midAhead - edgeKey) .>= tolerance))
+            aheadDone = aheadDone .| aheadOut .| (aheadLook .& (magnitude(midAhead - edgeKey) .>= tolerance))
             if all(backDone .& aheadDone) { break }
         }
 
@@ -202,7 +202,7 @@ public enum EdgeSmoothing {
         offset.replace(with: 0.5 - nearest / length, where: (sum .> 0) .& turns)
 
         let average = (2 * (n + s + e + west) + nw + ne + sw + se) / 12
-        let ratio = abs8(average - m) / contrast
+        let ratio = magnitude(average - m) / contrast
         let lone = ratio.replacing(with: 1, where: ratio .> 1)
         let smooth = lone * lone * (3 - 2 * lone)
         let subpixel = smooth * smooth * subpixelStrength

@@ -118,7 +118,7 @@ enum CompactModel {
         }
         let bondCount = try r.getCount()
         let a = try r.getDeltas(bondCount)
-        let offsets = try r.getSignedValues(bondCount, summed: false, zigzag: true)
+        let offsets = try r.getVarints(bondCount, summed: false, zigzag: true)
         let orders = try r.getBytes(bondCount), aromatic = try r.getBytes(bondCount), sourceIndexes = try r.getBytes(bondCount)
         let sources = Bond.Source.allCases
         guard [a.count, offsets.count, orders.count, aromatic.count, sourceIndexes.count].allSatisfy({ $0 == bondCount }) else {
@@ -352,14 +352,14 @@ struct ByteReader {
         return Int64(bitPattern: (u >> 1) ^ (0 &- (u & 1)))
     }
 
-    mutating func getDeltas(_ count: Int) throws -> [Int64] { try getSignedValues(count, summed: true, zigzag: true) }
+    mutating func getDeltas(_ count: Int) throws -> [Int64] { try getVarints(count, summed: true, zigzag: true) }
 
     /// `count` varints, signed (zigzag) or not (their bits), each added to the one before where
-    /// `summed` (deltas). While ten
-    /// bytes (the longest varint) are left they are read through a pointer, a byte at a time
-    /// without a bounds check, the offset kept in a register; the last few through `getSigned`.
-    /// Half a library load went to reading these a checked byte at a time.
-    mutating func getSignedValues(_ count: Int, summed: Bool, zigzag: Bool) throws -> [Int64] {
+    /// `summed` (deltas). While ten bytes (the longest varint) are left they are read through a
+    /// pointer, a byte at a time without a bounds check, the offset kept in a register; the last
+    /// few through `getSigned` and `getVarint`. Half a library load went to reading these a
+    /// checked byte at a time.
+    mutating func getVarints(_ count: Int, summed: Bool, zigzag: Bool) throws -> [Int64] {
         var previous: Int64 = 0
         var offset = self.offset
         let bytes = self.bytes
@@ -427,7 +427,7 @@ struct ByteReader {
         let distinct = try getCount()
         try need(distinct * 8)
         let names = try (0..<distinct).map { _ in try get(UInt64.self) }
-        let codes = try getSignedValues(count, summed: false, zigzag: false)
+        let codes = try getVarints(count, summed: false, zigzag: false)
         return try codes.map { code in
             // Unsigned codes as their bits: one past Int's range is negative, and refused.
             let i = Int(truncatingIfNeeded: code)

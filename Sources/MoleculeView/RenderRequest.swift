@@ -201,7 +201,7 @@ public struct RenderRequest: Sendable, Equatable {
         return nil
     }
 
-    public var pngEncoder: PNGEncoder { pngLevel <= 1 ? PNGEncoder(level: pngLevel, filter: PNGEncoder.fast.filter) : PNGEncoder(level: pngLevel, filter: .adaptive) }
+    public var pngEncoder: PNGEncoder { PNGEncoder(level: pngLevel, filter: pngLevel <= 1 ? PNGEncoder.fast.filter : .adaptive) }
 
     public var structureOptions: StructureFile.Options {
         var o = StructureFile.Options()

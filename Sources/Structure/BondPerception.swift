@@ -150,10 +150,8 @@ public struct BondPerception: Sendable {
 /// multiplicative hash. Swift's `Set` hashes each key with seeded SipHash, which was a fifth of
 /// perceiving a protein's bonds.
 struct PairSet {
+    /// A power of two of them, at most half used.
     private var slots: [UInt64]
-    private var mask: Int
-    /// The hash's top bits index the slots: 64 less their count's bits.
-    private var shift: UInt64
     private var count = 0
     /// No pair of two non-negative Int32 indices is all ones.
     private static let empty = UInt64.max
@@ -162,15 +160,14 @@ struct PairSet {
         var capacity = 16
         while capacity < expected * 2 && capacity < 1 << 40 { capacity <<= 1 }
         slots = [UInt64](repeating: PairSet.empty, count: capacity)
-        mask = capacity - 1
-        shift = UInt64(64 - capacity.trailingZeroBitCount)
     }
 
     /// Adds `key`; whether it was new.
     @inline(__always)
     mutating func insert(_ key: UInt64) -> Bool {
         if (count + 1) * 2 > slots.count { grow() }
-        let shift = shift, mask = mask
+        // The hash's top bits index the slots: as many as the slots' count has.
+        let mask = slots.count - 1, shift = UInt64(64 - slots.count.trailingZeroBitCount)
         let inserted = slots.withUnsafeMutableBufferPointer { slots -> Bool in
             var i = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
             while true {
@@ -190,8 +187,6 @@ struct PairSet {
     private mutating func grow() {
         let old = slots
         slots = [UInt64](repeating: PairSet.empty, count: old.count * 2)
-        mask = slots.count - 1
-        shift = UInt64(64 - slots.count.trailingZeroBitCount)
         count = 0
         for key in old where key != PairSet.empty { _ = insert(key) }
     }
