@@ -60,6 +60,7 @@ public struct Surface: Representation {
             radii.append(elements.vanDerWaalsRadius(atom.element))
             atoms.append(Int32(i))
         }
+        trace("surface: \(centers.count) atoms")
         var mesh = Surface.mesh(centers: centers, radii: radii, probe: probe, spacing: spacing)
         if forPicture {
             mesh = Surface.clustered(mesh, cell: spacing)
@@ -166,29 +167,33 @@ public struct Surface: Representation {
         // 1. Inside the solvent-accessible surface: the atom each voxel lies deepest in.
         var owner = [Int32](repeating: -1, count: count)
         var depth = [Float](repeating: 0, count: count)
-        for (a, c) in centers.enumerated() {
-            // Past the request's deadline the surface is left unfinished; the step around it throws.
-            if a & 1023 == 0 && WorkDeadline.stopped { break }
-            let r = radii[a] + probe, r2 = r * r
-            let g = (c - origin) / h
-            let x0 = max(0, Int((g.x - r / h).rounded(.down))), x1 = min(nx - 1, Int((g.x + r / h).rounded(.up)))
-            let y0 = max(0, Int((g.y - r / h).rounded(.down))), y1 = min(ny - 1, Int((g.y + r / h).rounded(.up)))
-            let z0 = max(0, Int((g.z - r / h).rounded(.down))), z1 = min(nz - 1, Int((g.z + r / h).rounded(.up)))
-            for z in z0...z1 {
-                let dz = (Float(z) - g.z) * h
-                for y in y0...y1 {
-                    let dy = (Float(y) - g.y) * h
-                    let dyz = dy * dy + dz * dz
-                    guard dyz <= r2 else { continue }
-                    let row = (z * ny + y) * nx
-                    for x in x0...x1 {
-                        let dx = (Float(x) - g.x) * h
-                        let d2 = dx * dx + dyz
-                        guard d2 <= r2 else { continue }
-                        let inside = r - d2.squareRoot()
-                        if owner[row + x] < 0 || inside > depth[row + x] {
-                            owner[row + x] = Int32(a)
-                            depth[row + x] = inside
+        owner.withUnsafeMutableBufferPointer { owner in
+            depth.withUnsafeMutableBufferPointer { depth in
+                for (a, c) in centers.enumerated() {
+                    // Past the request's deadline the surface is left unfinished; the step around it throws.
+                    if a & 1023 == 0 && WorkDeadline.stopped { break }
+                    let r = radii[a] + probe, r2 = r * r
+                    let g = (c - origin) / h
+                    let x0 = max(0, Int((g.x - r / h).rounded(.down))), x1 = min(nx - 1, Int((g.x + r / h).rounded(.up)))
+                    let y0 = max(0, Int((g.y - r / h).rounded(.down))), y1 = min(ny - 1, Int((g.y + r / h).rounded(.up)))
+                    let z0 = max(0, Int((g.z - r / h).rounded(.down))), z1 = min(nz - 1, Int((g.z + r / h).rounded(.up)))
+                    for z in z0...z1 {
+                        let dz = (Float(z) - g.z) * h
+                        for y in y0...y1 {
+                            let dy = (Float(y) - g.y) * h
+                            let dyz = dy * dy + dz * dz
+                            guard dyz <= r2 else { continue }
+                            let row = (z * ny + y) * nx
+                            for x in x0...x1 {
+                                let dx = (Float(x) - g.x) * h
+                                let d2 = dx * dx + dyz
+                                guard d2 <= r2 else { continue }
+                                let inside = r - d2.squareRoot()
+                                if owner[row + x] < 0 || inside > depth[row + x] {
+                                    owner[row + x] = Int32(a)
+                                    depth[row + x] = inside
+                                }
+                            }
                         }
                     }
                 }
@@ -213,62 +218,77 @@ public struct Surface: Representation {
         }
         trace("surface: distances")
         // 3. Marching tetrahedra.
-        var vertexOfEdge: [UInt64: UInt32] = [:]
-        func vertex(_ a: Int, _ b: Int) -> UInt32 {
-            // `a` inside (field >= 0), `b` outside.
-            let key = UInt64(min(a, b)) << 32 | UInt64(max(a, b))
-            if let v = vertexOfEdge[key] { return v }
-            let fa = field[a], fb = field[b]
-            let t = fa / (fa - fb)
-            let pa = SIMD3<Float>(Float(a % nx), Float((a / nx) % ny), Float(a / (nx * ny)))
-            let pb = SIMD3<Float>(Float(b % nx), Float((b / nx) % ny), Float(b / (nx * ny)))
-            let v = UInt32(mesh.positions.count)
-            mesh.positions.append(origin + (pa + (pb - pa) * t) * h)
-            mesh.atoms.append(owner[a] >= 0 ? owner[a] : owner[b] >= 0 ? owner[b] : 0)
-            vertexOfEdge[key] = v
-            return v
-        }
-        func triangle(_ p: UInt32, _ q: UInt32, _ r: UInt32, outward: SIMD3<Float>) {
-            let n = cross(mesh.positions[Int(q)] - mesh.positions[Int(p)], mesh.positions[Int(r)] - mesh.positions[Int(p)])
-            if dot(n, outward) >= 0 { mesh.indices += [p, q, r] } else { mesh.indices += [p, r, q] }
-        }
-        let corner = [0, 1, 1 + nx, nx, nx * ny, 1 + nx * ny, 1 + nx + nx * ny, nx + nx * ny]
-        // About as many edges cross the surface as it has voxels, which grow as count^(2/3): room for more.
-        vertexOfEdge.reserveCapacity(Int(Double(count).squareRoot().squareRoot() * Double(count).squareRoot()) * 4)
-        for z in 0..<(nz - 1) {
-            if WorkDeadline.stopped { break }
-            for y in 0..<(ny - 1) {
-                var base = (z * ny + y) * nx
-                for _ in 0..<(nx - 1) {
-                    defer { base += 1 }
-                    var cubeMask = 0
-                    for c in 0..<8 where field[base + corner[c]] >= 0 { cubeMask |= 1 << c }
-                    guard cubeMask != 0 && cubeMask != 255 else { continue }
-                    for (t, tet) in Surface.tetrahedra.enumerated() {
-                        var mask = 0
-                        for k in 0..<4 where cubeMask & (1 << tet[k]) != 0 { mask |= 1 << k }
-                        let cut = Surface.tetrahedronCuts[mask]
-                        guard !cut.isEmpty else { continue }
-                        // Out of the surface: from the inside corners' middle toward the outside ones'.
-                        let outward = Surface.outward[t * 16 + mask]
-                        var k = 0
-                        while k < cut.count {
-                            var v: (UInt32, UInt32, UInt32) = (0, 0, 0)
-                            for j in 0..<3 {
-                                let (i, o) = cut[k + j]
-                                let id = vertex(base + corner[tet[i]], base + corner[tet[o]])
-                                if j == 0 { v.0 = id } else if j == 1 { v.1 = id } else { v.2 = id }
+        march(&mesh, field: field, owner: owner, nx: nx, ny: ny, nz: nz, origin: origin, h: h)
+        trace("surface: \(mesh.indices.count / 3) triangles")
+        computeNormals(&mesh)
+        return mesh
+    }
+
+    /// Marching tetrahedra over the field (inside where >= 0): each cube's triangles from
+    /// `CubeCuts`, in the order of its tetrahedra; a vertex on each edge the surface crosses, made
+    /// when a triangle first asks for it and shared after. The edges a cube of layer z touches
+    /// start in layer z or z + 1, so two layers of edge slots hold every vertex still wanted.
+    static func march(_ mesh: inout Mesh, field: [Float], owner: [Int32], nx: Int, ny: Int, nz: Int, origin: SIMD3<Float>, h: Float) {
+        let plane = nx * ny
+        let cuts = CubeCuts.shared
+        let corner = Surface.cubeCorners.map { Int($0.x) + Int($0.y) * nx + Int($0.z) * plane }
+        let unset = UInt32.max
+        var slots = [UInt32](repeating: unset, count: 2 * plane * 7)
+        field.withUnsafeBufferPointer { field in
+            owner.withUnsafeBufferPointer { owner in
+                slots.withUnsafeMutableBufferPointer { slots in
+                    func vertex(_ a: Int, _ b: Int, slot: Int) -> UInt32 {
+                        // `a` inside (field >= 0), `b` outside.
+                        let known = slots[slot]
+                        if known != unset { return known }
+                        let fa = field[a], fb = field[b]
+                        let t = fa / (fa - fb)
+                        let pa = SIMD3<Float>(Float(a % nx), Float((a / nx) % ny), Float(a / plane))
+                        let pb = SIMD3<Float>(Float(b % nx), Float((b / nx) % ny), Float(b / plane))
+                        let v = UInt32(mesh.positions.count)
+                        mesh.positions.append(origin + (pa + (pb - pa) * t) * h)
+                        mesh.atoms.append(owner[a] >= 0 ? owner[a] : owner[b] >= 0 ? owner[b] : 0)
+                        slots[slot] = v
+                        return v
+                    }
+                    for z in 0..<(nz - 1) {
+                        if WorkDeadline.stopped { break }
+                        // Layer z + 1's slots take the place of layer z - 1's.
+                        let low = (z & 1) * plane * 7, high = ((z + 1) & 1) * plane * 7
+                        for i in high..<(high + plane * 7) { slots[i] = unset }
+                        for y in 0..<(ny - 1) {
+                            let row = (z * ny + y) * nx
+                            for x in 0..<(nx - 1) {
+                                let base = row + x
+                                var cubeMask = 0
+                                for c in 0..<8 where field[base + corner[c]] >= 0 { cubeMask |= 1 << c }
+                                guard cubeMask != 0 && cubeMask != 255 else { continue }
+                                let inPlane = (y * nx + x) * 7
+                                for tri in cuts.start[cubeMask]..<cuts.start[cubeMask + 1] {
+                                    let cut = cuts.triangles[tri]
+                                    var ids: (UInt32, UInt32, UInt32) = (0, 0, 0)
+                                    for j in 0..<3 {
+                                        let e = j == 0 ? cut.0 : j == 1 ? cut.1 : cut.2
+                                        let layer = e.lowZ == 0 ? low : high
+                                        let id = vertex(base + corner[Int(e.inside)], base + corner[Int(e.outside)],
+                                                        slot: layer + inPlane + (Int(e.lowX) + Int(e.lowY) * nx) * 7 + Int(e.direction))
+                                        if j == 0 { ids.0 = id } else if j == 1 { ids.1 = id } else { ids.2 = id }
+                                    }
+                                    let outward = cuts.outward[Int(cut.outward)]
+                                    let p = mesh.positions[Int(ids.0)], q = mesh.positions[Int(ids.1)], r = mesh.positions[Int(ids.2)]
+                                    let n = cross(q - p, r - p)
+                                    if dot(n, outward) >= 0 {
+                                        mesh.indices.append(ids.0); mesh.indices.append(ids.1); mesh.indices.append(ids.2)
+                                    } else {
+                                        mesh.indices.append(ids.0); mesh.indices.append(ids.2); mesh.indices.append(ids.1)
+                                    }
+                                }
                             }
-                            triangle(v.0, v.1, v.2, outward: outward)
-                            k += 3
                         }
                     }
                 }
             }
         }
-        trace("surface: \(mesh.indices.count / 3) triangles")
-        computeNormals(&mesh)
-        return mesh
     }
 
     /// The mesh with the vertices in each cube of side `cell` merged into one at their mean
@@ -350,54 +370,138 @@ extension Surface {
     }
 }
 
+/// Every cube's triangles by its mask of corners inside (bit c: `Surface.cubeCorners[c]`), its
+/// six tetrahedra's cuts in order, for `Surface.march`. Each edge names its inside and outside
+/// corner, and the slot its vertex keeps: the edge's lower corner (every edge of these
+/// tetrahedra runs up along the axes it moves on) and its direction, one of seven.
+struct CubeCuts: Sendable {
+    struct Edge: Sendable {
+        var inside: UInt8, outside: UInt8
+        var lowX: UInt8, lowY: UInt8, lowZ: UInt8
+        var direction: UInt8
+    }
+    /// Three edges and the index of the direction out of the surface (`Surface.outward`).
+    var triangles: [(Edge, Edge, Edge, outward: UInt16)] = []
+    var start: [Int] = [0]
+    var outward: [SIMD3<Float>] { Surface.outward }
+
+    static let shared = CubeCuts()
+
+    init() {
+        func edge(_ a: Int, _ b: Int) -> Edge {
+            let pa = Surface.cubeCorners[a], pb = Surface.cubeCorners[b]
+            let low = pointwiseMin(pa, pb), d = pb - pa
+            precondition(low == pa || low == pb, "an edge that is not monotone")
+            let sx = d.x == 0 ? 0 : 1, sy = d.y == 0 ? 0 : 2, sz = d.z == 0 ? 0 : 4
+            let direction = sx + sy + sz - 1
+            return Edge(inside: UInt8(a), outside: UInt8(b), lowX: UInt8(low.x), lowY: UInt8(low.y), lowZ: UInt8(low.z),
+                        direction: UInt8(direction))
+        }
+        for cubeMask in 0..<256 {
+            for (t, tet) in Surface.tetrahedra.enumerated() {
+                var mask = 0
+                for k in 0..<4 where cubeMask & (1 << tet[k]) != 0 { mask |= 1 << k }
+                let cut = Surface.tetrahedronCuts[mask]
+                for k in stride(from: 0, to: cut.count, by: 3) {
+                    let e = (0..<3).map { j in edge(tet[cut[k + j].0], tet[cut[k + j].1]) }
+                    triangles.append((e[0], e[1], e[2], outward: UInt16(t * 16 + mask)))
+                }
+            }
+            start.append(triangles.count)
+        }
+    }
+}
+
 /// The squared Euclidean distance transform of Felzenszwalb and Huttenlocher (2012): a value of
 /// 0 is a site, `greatestFiniteMagnitude` none; afterwards each value is the squared distance,
-/// in voxels, to the nearest site. One pass of the exact 1-D transform along each axis.
+/// in voxels, to the nearest site. One pass of the exact 1-D transform along each axis: along x
+/// the distance to the nearest site on the row (the input is sites or none), along y and z the
+/// lower envelope of parabolas, over blocks of neighbouring lines copied out together so that
+/// the strided reads take whole cache lines. A line with no site or all sites is left as it is.
 enum DistanceTransform {
+    /// Lines copied out at a time in the y and z passes.
+    static let block = 16
+
     static func squared(_ f: inout [Float], _ nx: Int, _ ny: Int, _ nz: Int) {
-        let longest = max(nx, ny, nz)
-        var line = [Float](repeating: 0, count: longest), out = [Float](repeating: 0, count: longest)
+        guard nx > 0, ny > 0, nz > 0 else { return }
+        let none = Float.greatestFiniteMagnitude
+        let longest = max(nx, ny, nz), plane = nx * ny
+        var lines = [Float](repeating: 0, count: longest * block), out = [Float](repeating: 0, count: longest)
         var v = [Int](repeating: 0, count: longest), z = [Float](repeating: 0, count: longest + 1)
-        func pass(_ n: Int, _ lines: Int, _ index: (Int, Int) -> Int) {
-            for l in 0..<lines {
-                for i in 0..<n { line[i] = f[index(l, i)] }
-                transform(n)
-                for i in 0..<n { f[index(l, i)] = out[i] }
+        f.withUnsafeMutableBufferPointer { f in
+            lines.withUnsafeMutableBufferPointer { lines in
+                out.withUnsafeMutableBufferPointer { out in
+                    v.withUnsafeMutableBufferPointer { v in
+                        z.withUnsafeMutableBufferPointer { z in
+                            // Along x: the squared distance to the nearest site of the row.
+                            for row in 0..<(ny * nz) {
+                                let base = row * nx
+                                var previous = -1
+                                for i in 0..<nx {
+                                    if f[base + i] == 0 { previous = i } else if previous >= 0 { f[base + i] = Float((i - previous) * (i - previous)) }
+                                }
+                                guard previous >= 0 else { continue }
+                                var next = -1
+                                for i in stride(from: nx - 1, through: 0, by: -1) {
+                                    let value = f[base + i]
+                                    if value == 0 { next = i } else if next >= 0 { f[base + i] = min(value, Float((next - i) * (next - i))) }
+                                }
+                            }
+                            // Along y, then z: `count` lines of `n` values, `step` apart along a line,
+                            // the lines of a block next to each other in memory.
+                            func pass(n: Int, step: Int, blocks: [(start: Int, width: Int)]) {
+                                for (start, width) in blocks {
+                                    for i in 0..<n {
+                                        let from = start + i * step
+                                        for b in 0..<width { lines[b * n + i] = f[from + b] }
+                                    }
+                                    for b in 0..<width {
+                                        let line = lines.baseAddress! + b * n
+                                        var sites = 0, empty = 0
+                                        for i in 0..<n { if line[i] == 0 { sites += 1 } else if line[i] == none { empty += 1 } }
+                                        guard sites < n && empty < n else { continue }
+                                        transform(line, n)
+                                        for i in 0..<n { f[start + i * step + b] = out[i] }
+                                    }
+                                }
+                            }
+                            func transform(_ line: UnsafeMutablePointer<Float>, _ n: Int) {
+                                // The lower envelope of parabolas rooted at each point's value.
+                                var k = 0
+                                var first = 0
+                                while first < n && line[first] == none { first += 1 }
+                                v[0] = first
+                                z[0] = -none
+                                z[1] = none
+                                for q in (first + 1)..<max(first + 1, n) where line[q] != none {
+                                    var s: Float
+                                    repeat {
+                                        let p = v[k]
+                                        s = ((line[q] + Float(q * q)) - (line[p] + Float(p * p))) / Float(2 * (q - p))
+                                        if s <= z[k] { k -= 1 } else { break }
+                                    } while k >= 0
+                                    k += 1
+                                    v[k] = q
+                                    z[k] = s
+                                    z[k + 1] = none
+                                }
+                                k = 0
+                                for q in 0..<n {
+                                    while z[k + 1] < Float(q) { k += 1 }
+                                    let d = Float(q - v[k])
+                                    out[q] = d * d + line[v[k]]
+                                }
+                            }
+                            var alongY: [(start: Int, width: Int)] = []
+                            for zi in 0..<nz {
+                                for x in stride(from: 0, to: nx, by: block) { alongY.append((zi * plane + x, min(block, nx - x))) }
+                            }
+                            pass(n: ny, step: nx, blocks: alongY)
+                            pass(n: nz, step: plane, blocks: stride(from: 0, to: plane, by: block).map { ($0, min(block, plane - $0)) })
+                        }
+                    }
+                }
             }
         }
-        func transform(_ n: Int) {
-            // The lower envelope of parabolas rooted at each point's value.
-            var k = 0
-            var first = 0
-            while first < n && line[first] == .greatestFiniteMagnitude { first += 1 }
-            guard first < n else {
-                for i in 0..<n { out[i] = .greatestFiniteMagnitude }
-                return
-            }
-            v[0] = first
-            z[0] = -.greatestFiniteMagnitude
-            z[1] = .greatestFiniteMagnitude
-            for q in (first + 1)..<max(first + 1, n) where line[q] != .greatestFiniteMagnitude {
-                var s: Float
-                repeat {
-                    let p = v[k]
-                    s = ((line[q] + Float(q * q)) - (line[p] + Float(p * p))) / Float(2 * (q - p))
-                    if s <= z[k] { k -= 1 } else { break }
-                } while k >= 0
-                k += 1
-                v[k] = q
-                z[k] = s
-                z[k + 1] = .greatestFiniteMagnitude
-            }
-            k = 0
-            for q in 0..<n {
-                while z[k + 1] < Float(q) { k += 1 }
-                let d = Float(q - v[k])
-                out[q] = d * d + line[v[k]]
-            }
-        }
-        pass(nx, ny * nz) { l, i in l * nx + i }
-        pass(ny, nx * nz) { l, i in (l / nx) * nx * ny + i * nx + l % nx }
-        pass(nz, nx * ny) { l, i in i * nx * ny + l }
     }
 }
