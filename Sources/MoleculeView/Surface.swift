@@ -61,7 +61,8 @@ public struct Surface: Representation {
             atoms.append(Int32(i))
         }
         trace("surface: \(centers.count) atoms")
-        var mesh = Surface.mesh(centers: centers, radii: radii, probe: probe, spacing: spacing)
+        // A picture's mesh is merged first (`clustered`), which works out the merged mesh's normals.
+        var mesh = Surface.mesh(centers: centers, radii: radii, probe: probe, spacing: spacing, normals: !forPicture)
         if forPicture {
             mesh = Surface.clustered(mesh, cell: spacing)
             trace("surface: \(mesh.triangleCount) triangles after merging")
@@ -147,8 +148,8 @@ public struct Surface: Representation {
 
     /// The solvent-excluded surface of spheres `centers`, `radii` for a probe of `probe` (0: the
     /// union of the spheres), on a grid of `spacing` (coarser where that would pass
-    /// `maximumVoxels`). `atoms` of the mesh index `centers`.
-    public static func mesh(centers: [SIMD3<Float>], radii: [Float], probe: Float, spacing requested: Float) -> Mesh {
+    /// `maximumVoxels`). `atoms` of the mesh index `centers`; no `normals` where the caller works them out itself.
+    public static func mesh(centers: [SIMD3<Float>], radii: [Float], probe: Float, spacing requested: Float, normals: Bool = true) -> Mesh {
         var mesh = Mesh(name: "surface")
         guard !centers.isEmpty else { return mesh }
         let reach = (radii.max() ?? 0) + probe
@@ -233,7 +234,7 @@ public struct Surface: Representation {
         // 3. Marching tetrahedra.
         march(&mesh, field: field, owner: owner, nx: nx, ny: ny, nz: nz, origin: origin, h: h)
         trace("surface: \(mesh.indices.count / 3) triangles")
-        computeNormals(&mesh)
+        if normals { computeNormals(&mesh) }
         return mesh
     }
 
@@ -310,7 +311,9 @@ public struct Surface: Representation {
     static func clustered(_ mesh: Mesh, cell: Float) -> Mesh {
         var out = Mesh(name: mesh.name)
         let count = mesh.positions.count
-        // Open addressing over the cells' keys: a power of two at least twice the vertices.
+        // Open addressing over the cells' keys, a power of two at least twice the vertices, each
+        // cell's first slot its place in the box of cells taken modulo the table: the cells of the
+        // surface near each other in memory as the marching made them near each other in space.
         var capacity = 16
         while capacity < 2 * count { capacity <<= 1 }
         let mask = capacity - 1
@@ -321,15 +324,22 @@ public struct Surface: Representation {
         counts.reserveCapacity(count / 3)
         out.atoms.reserveCapacity(count / 3)
         var map = [UInt32](repeating: 0, count: count)
+        var cellOf = [SIMD3<Int32>](repeating: .zero, count: count)
+        var low = SIMD3<Int32>(repeating: .max), high = SIMD3<Int32>(repeating: .min)
+        for (i, p) in mesh.positions.enumerated() {
+            let key = SIMD3<Int32>(Int32((p.x / cell).rounded(.down)), Int32((p.y / cell).rounded(.down)), Int32((p.z / cell).rounded(.down)))
+            cellOf[i] = key
+            low = pointwiseMin(low, key)
+            high = pointwiseMax(high, key)
+        }
+        let across = Int(high.x) &- Int(low.x) &+ 1, plane = across &* (Int(high.y) &- Int(low.y) &+ 1)
         mesh.positions.withUnsafeBufferPointer { positions in
             keys.withUnsafeMutableBufferPointer { keys in
                 clusters.withUnsafeMutableBufferPointer { clusters in
                     for i in 0..<count {
-                        let p = positions[i]
-                        let key = SIMD3<Int32>(Int32((p.x / cell).rounded(.down)), Int32((p.y / cell).rounded(.down)), Int32((p.z / cell).rounded(.down)))
-                        let mixed = (UInt64(UInt32(bitPattern: key.x)) &* 0x9E37_79B9_7F4A_7C15)
-                            ^ (UInt64(UInt32(bitPattern: key.y)) &* 0xC2B2_AE3D_27D4_EB4F) ^ (UInt64(UInt32(bitPattern: key.z)) &* 0x1656_67B1_9E37_79F9)
-                        var slot = Int(truncatingIfNeeded: (mixed ^ (mixed >> 29)) & UInt64(mask))
+                        let p = positions[i], key = cellOf[i]
+                        let place = (Int(key.x) &- Int(low.x)) &+ (Int(key.y) &- Int(low.y)) &* across &+ (Int(key.z) &- Int(low.z)) &* plane
+                        var slot = place & mask
                         while clusters[slot] != .max && keys[slot] != key { slot = (slot + 1) & mask }
                         if clusters[slot] != .max {
                             let c = clusters[slot]
