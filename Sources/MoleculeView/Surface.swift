@@ -556,6 +556,10 @@ enum DistanceTransform {
                     for i in 0..<n {
                         (copied + (i + reach) * block * 4).copyMemory(from: values + (start + i * step) * 4, byteCount: width * 4)
                     }
+                    // Beyond the line's end, no site (a longer line of an earlier pass left its values there).
+                    for i in (n + reach)..<(n + 2 * reach) {
+                        for b in 0..<block { lines[i * block + b] = cap }
+                    }
                     let whole = width & ~3
                     for i in 0..<n {
                         let at = (i + reach) * block * 4, to = (start + i * step) * 4

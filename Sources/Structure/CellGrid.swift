@@ -1,13 +1,18 @@
 /// Points binned into cubic cells so that all pairs closer than the cell size are found in
-/// time linear in the number of points. Dense boxes use a flat array of cells; a sparse one
-/// (atoms far apart, or absurd coordinates) falls back to hashing the occupied cells.
+/// time linear in the number of points. The points are kept sorted by cell (each cell's from the
+/// highest index down), with their positions beside them, so a cell is one run of memory. Dense
+/// boxes find a cell's run in a flat array of cells; a sparse one (atoms far apart, or absurd
+/// coordinates) falls back to hashing the occupied cells.
 public struct CellGrid: Sendable {
     public let cellSize: Float
     private let origin: SIMD3<Float>
     private let dims: SIMD3<Int>
-    private var flatHeads: [Int32] = []
-    private var hashedHeads: [Int: Int32] = [:]
-    private var next: [Int32]
+    /// Flat: where each cell's run starts in `order`, and one past the last cell.
+    private var flatStarts: [Int32] = []
+    private var hashedRuns: [Int: Range<Int32>] = [:]
+    /// The points' indices by cell, and their positions in the same order.
+    private var order: [Int32]
+    private var sorted: [SIMD3<Float>]
     private let useFlat: Bool
 
     public init(positions: [SIMD3<Float>], cellSize: Float) {
@@ -25,16 +30,39 @@ public struct CellGrid: Sendable {
         dims = SIMD3<Int>(Int(clamped.x) + 1, Int(clamped.y) + 1, Int(clamped.z) + 1)
         let cells = dims.x * dims.y * dims.z
         useFlat = cells <= max(4 * positions.count, 1 << 16)
-        next = [Int32](repeating: -1, count: positions.count)
-        if useFlat { flatHeads = [Int32](repeating: -1, count: cells) }
-        for (i, p) in positions.enumerated() {
-            let key = self.key(cell(p))
-            if useFlat {
-                next[i] = flatHeads[key]
-                flatHeads[key] = Int32(i)
-            } else {
-                next[i] = hashedHeads[key] ?? -1
-                hashedHeads[key] = Int32(i)
+        order = [Int32](repeating: 0, count: positions.count)
+        sorted = [SIMD3<Float>](repeating: .zero, count: positions.count)
+        var keys = [Int](repeating: 0, count: positions.count)
+        for (i, p) in positions.enumerated() { keys[i] = key(cell(p)) }
+        // A counting sort by cell, the points taken from the last, so each cell's run holds its
+        // points from the highest index down (the order a list with each point put first had).
+        if useFlat {
+            var starts = [Int32](repeating: 0, count: cells + 1)
+            for k in keys { starts[k + 1] += 1 }
+            for c in 0..<cells { starts[c + 1] += starts[c] }
+            var fill = starts
+            for i in stride(from: positions.count - 1, through: 0, by: -1) {
+                let at = Int(fill[keys[i]])
+                order[at] = Int32(i)
+                sorted[at] = positions[i]
+                fill[keys[i]] += 1
+            }
+            flatStarts = starts
+        } else {
+            var counts: [Int: Int32] = [:]
+            for k in keys { counts[k, default: 0] += 1 }
+            var next: Int32 = 0
+            var fill: [Int: Int32] = [:]
+            for (k, n) in counts.sorted(by: { $0.key < $1.key }) {
+                hashedRuns[k] = next..<(next + n)
+                fill[k] = next
+                next += n
+            }
+            for i in stride(from: positions.count - 1, through: 0, by: -1) {
+                let at = Int(fill[keys[i]]!)
+                order[at] = Int32(i)
+                sorted[at] = positions[i]
+                fill[keys[i]]! += 1
             }
         }
     }
@@ -63,9 +91,9 @@ public struct CellGrid: Sendable {
     public func forEachNeighbor(of i: Int, _ positions: [SIMD3<Float>], _ body: (Int, Float) -> Void) {
         let limit = cellSize * cellSize
         let p = positions[i]
-        forEachPoint(near: cell(p)) { j in
+        forEachPoint(near: cell(p)) { j, q in
             if j != i {
-                let d = positions[j] - p
+                let d = q - p
                 let d2 = (d * d).sum()
                 if d2 <= limit { body(j, d2) }
             }
@@ -83,8 +111,8 @@ public struct CellGrid: Sendable {
         let lo = SIMD3<Float>(repeating: -2), hi = SIMD3<Float>(Float(dims.x + 1), Float(dims.y + 1), Float(dims.z + 1))
         let g = pointwiseMax(lo, pointwiseMin(f, hi))
         var found = false
-        forEachPoint(near: SIMD3(Int(g.x.rounded(.down)), Int(g.y.rounded(.down)), Int(g.z.rounded(.down)))) { j in
-            let d = positions[j] - p
+        forEachPoint(near: SIMD3(Int(g.x.rounded(.down)), Int(g.y.rounded(.down)), Int(g.z.rounded(.down)))) { _, q in
+            let d = q - p
             found = (d * d).sum() <= limit
             return !found
         }
@@ -98,16 +126,16 @@ public struct CellGrid: Sendable {
         guard f.x.isFinite, f.y.isFinite, f.z.isFinite else { return }
         let lo = SIMD3<Float>(repeating: -2), hi = SIMD3<Float>(Float(dims.x + 1), Float(dims.y + 1), Float(dims.z + 1))
         let g = pointwiseMax(lo, pointwiseMin(f, hi))
-        forEachPoint(near: SIMD3(Int(g.x.rounded(.down)), Int(g.y.rounded(.down)), Int(g.z.rounded(.down)))) { j in
-            let d = positions[j] - p, d2 = (d * d).sum()
+        forEachPoint(near: SIMD3(Int(g.x.rounded(.down)), Int(g.y.rounded(.down)), Int(g.z.rounded(.down)))) { j, q in
+            let d = q - p, d2 = (d * d).sum()
             if d2 <= limit { body(j, d2) }
             return true
         }
     }
 
-    /// Calls `body(j)` for every point in cell `c` and the 26 around it, until it returns false.
+    /// Calls `body(j, position)` for every point in cell `c` and the 26 around it, until it returns false.
     @inline(__always)
-    private func forEachPoint(near c: SIMD3<Int>, _ body: (Int) -> Bool) {
+    private func forEachPoint(near c: SIMD3<Int>, _ body: (Int, SIMD3<Float>) -> Bool) {
         for dz in -1...1 {
             let z = c.z + dz
             if z < 0 || z >= dims.z { continue }
@@ -118,11 +146,8 @@ public struct CellGrid: Sendable {
                     let x = c.x + dx
                     if x < 0 || x >= dims.x { continue }
                     let k = key(SIMD3(x, y, z))
-                    var j = useFlat ? flatHeads[k] : (hashedHeads[k] ?? -1)
-                    while j >= 0 {
-                        if !body(Int(j)) { return }
-                        j = next[Int(j)]
-                    }
+                    let run = useFlat ? flatStarts[k]..<flatStarts[k + 1] : (hashedRuns[k] ?? 0..<0)
+                    for at in run where !body(Int(order[Int(at)]), sorted[Int(at)]) { return }
                 }
             }
         }
