@@ -85,7 +85,8 @@ public struct Surface: Representation {
     static func blend(_ mesh: inout Mesh, centers: [SIMD3<Float>], radii: [Float]) {
         let k = Mesh.blendCount, n = mesh.positions.count
         guard n > 0, !centers.isEmpty else { return }
-        let reach = (radii.max() ?? 2) + Surface.probe + blendReach
+        let largest = radii.max() ?? 2
+        let reach = largest + Surface.probe + blendReach
         let grid = CellGrid(positions: centers, cellSize: reach)
         var atomsOut = [Int32](repeating: 0, count: n * k), weightsOut = [Float](repeating: 0, count: n * k)
         let chunks = max(1, min(64, n / 4096))
@@ -100,7 +101,14 @@ public struct Surface: Representation {
                     for v in (n * chunk / chunks)..<(n * (chunk + 1) / chunks) {
                         let p = positions[v]
                         found.removeAll(keepingCapacity: true)
-                        grid.forEachPoint(near: p, centers, within: reach * reach) { j, d2 in
+                        // Only atoms whose depth is within `blendReach` of the nearest one's weigh
+                        // anything, and the nearest is no deeper than the vertex's own atom: those
+                        // lie within the own atom's depth, the reach and the largest radius (and a
+                        // hundredth of an Ångström for rounding).
+                        let own = Int(owners[v])
+                        let ownDepth = own < centers.count ? length(p - centers[own]) - radii[own] : reach
+                        let near = min(reach, max(0, ownDepth + blendReach + largest + 0.01))
+                        grid.forEachPoint(near: p, centers, within: near * near) { j, d2 in
                             found.append((Int32(j), d2.squareRoot() - radii[j]))
                         }
                         var nearest = Float.greatestFiniteMagnitude

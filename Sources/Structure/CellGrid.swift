@@ -126,10 +126,31 @@ public struct CellGrid: Sendable {
         guard f.x.isFinite, f.y.isFinite, f.z.isFinite else { return }
         let lo = SIMD3<Float>(repeating: -2), hi = SIMD3<Float>(Float(dims.x + 1), Float(dims.y + 1), Float(dims.z + 1))
         let g = pointwiseMax(lo, pointwiseMin(f, hi))
-        forEachPoint(near: SIMD3(Int(g.x.rounded(.down)), Int(g.y.rounded(.down)), Int(g.z.rounded(.down)))) { j, q in
-            let d = q - p, d2 = (d * d).sum()
-            if d2 <= limit { body(j, d2) }
-            return true
+        let c = SIMD3(Int(g.x.rounded(.down)), Int(g.y.rounded(.down)), Int(g.z.rounded(.down)))
+        // How far `p` lies outside cell `cell` along an axis (`f` its place in cells there): a cell
+        // whose box is farther than the limit holds no point within it and is not read. Slightly
+        // short (a point binned by rounding may sit a hair outside its cell's box).
+        @inline(__always) func gap(_ cell: Int, _ f: Float) -> Float {
+            let low = Float(cell)
+            return max(0, (max(low - f, f - (low + 1)) - 1e-3) * cellSize)
+        }
+        for z in stride(from: max(0, c.z - 1), through: min(dims.z - 1, c.z + 1), by: 1) {
+            let gz = gap(z, f.z), zz = gz * gz
+            if zz > limit { continue }
+            for y in stride(from: max(0, c.y - 1), through: min(dims.y - 1, c.y + 1), by: 1) {
+                let gy = gap(y, f.y), yz = gy * gy + zz
+                if yz > limit { continue }
+                for x in stride(from: max(0, c.x - 1), through: min(dims.x - 1, c.x + 1), by: 1) {
+                    let gx = gap(x, f.x)
+                    if yz + gx * gx > limit { continue }
+                    let k = key(SIMD3(x, y, z))
+                    let run = useFlat ? flatStarts[k]..<flatStarts[k + 1] : (hashedRuns[k] ?? 0..<0)
+                    for at in run {
+                        let d = sorted[Int(at)] - p, d2 = (d * d).sum()
+                        if d2 <= limit { body(Int(order[Int(at)]), d2) }
+                    }
+                }
+            }
         }
     }
 
