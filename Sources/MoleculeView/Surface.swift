@@ -276,25 +276,22 @@ public struct Surface: Representation {
         let plane = nx * ny
         let cuts = CubeCuts.shared
         let corner = Surface.cubeCorners.map { Int($0.x) + Int($0.y) * nx + Int($0.z) * plane }
+        // Per edge code (inside corner * 8 + outside corner): the two corners' offsets from the
+        // cube's low corner, the vertex's slot from the cube's slot, and whether its layer is z + 1.
+        var edgeInside = [Int](repeating: 0, count: 64), edgeOutside = [Int](repeating: 0, count: 64)
+        var edgeSlot = [Int](repeating: 0, count: 64), edgeHigh = [Bool](repeating: false, count: 64)
+        for (code, e) in cuts.edges.enumerated() where e.inside != e.outside {
+            edgeInside[code] = corner[Int(e.inside)]
+            edgeOutside[code] = corner[Int(e.outside)]
+            edgeSlot[code] = (Int(e.lowX) + Int(e.lowY) * nx) * 7 + Int(e.direction)
+            edgeHigh[code] = e.lowZ != 0
+        }
         let unset = UInt32.max
         var slots = [UInt32](repeating: unset, count: 2 * plane * 7)
+        var positions: [SIMD3<Float>] = [], atoms: [Int32] = [], indices: [UInt32] = []
         field.withUnsafeBufferPointer { field in
             owner.withUnsafeBufferPointer { owner in
                 slots.withUnsafeMutableBufferPointer { slots in
-                    func vertex(_ a: Int, _ b: Int, slot: Int) -> UInt32 {
-                        // `a` inside (field >= 0), `b` outside.
-                        let known = slots[slot]
-                        if known != unset { return known }
-                        let fa = field[a], fb = field[b]
-                        let t = fa / (fa - fb)
-                        let pa = SIMD3<Float>(Float(a % nx), Float((a / nx) % ny), Float(a / plane))
-                        let pb = SIMD3<Float>(Float(b % nx), Float((b / nx) % ny), Float(b / plane))
-                        let v = UInt32(mesh.positions.count)
-                        mesh.positions.append(origin + (pa + (pb - pa) * t) * h)
-                        mesh.atoms.append(owner[a] >= 0 ? owner[a] : owner[b] >= 0 ? owner[b] : 0)
-                        slots[slot] = v
-                        return v
-                    }
                     // Each row of voxels along x: 0 all outside, 2 all inside, 1 both.
                     var rowState = [UInt8](repeating: 0, count: ny * nz)
                     for row in 0..<(ny * nz) {
@@ -324,27 +321,38 @@ public struct Surface: Representation {
                                 column[x] = bits
                             }
                             for x in 0..<(nx - 1) {
-                                let base = row + x
                                 let cubeMask = Int(cuts.cubeMask[Int(column[x]) | Int(column[x + 1]) << 4])
                                 guard cubeMask != 0 && cubeMask != 255 else { continue }
-                                let inPlane = (y * nx + x) * 7
+                                let base = row + x, inPlane = (y * nx + x) * 7
+                                let cube = SIMD3<Float>(Float(x), Float(y), Float(z))
                                 for tri in cuts.start[cubeMask]..<cuts.start[cubeMask + 1] {
                                     let cut = cuts.triangles[tri]
                                     var ids: (UInt32, UInt32, UInt32) = (0, 0, 0)
                                     for j in 0..<3 {
-                                        let e = j == 0 ? cut.0 : j == 1 ? cut.1 : cut.2
-                                        let layer = e.lowZ == 0 ? low : high
-                                        let id = vertex(base + corner[Int(e.inside)], base + corner[Int(e.outside)],
-                                                        slot: layer + inPlane + (Int(e.lowX) + Int(e.lowY) * nx) * 7 + Int(e.direction))
+                                        // The vertex on edge `code` of this cube, made when first asked for.
+                                        let code = Int(j == 0 ? cut.0 : j == 1 ? cut.1 : cut.2)
+                                        let slot = (edgeHigh[code] ? high : low) + inPlane + edgeSlot[code]
+                                        var id = slots[slot]
+                                        if id == unset {
+                                            let a = base + edgeInside[code], b = base + edgeOutside[code]
+                                            let fa = field[a], fb = field[b]
+                                            let t = fa / (fa - fb)
+                                            let pa = cube + Surface.cubeCorners[code >> 3], pb = cube + Surface.cubeCorners[code & 7]
+                                            id = UInt32(positions.count)
+                                            positions.append(origin + (pa + (pb - pa) * t) * h)
+                                            atoms.append(owner[a] >= 0 ? owner[a] : owner[b] >= 0 ? owner[b] : 0)
+                                            slots[slot] = id
+                                        }
                                         if j == 0 { ids.0 = id } else if j == 1 { ids.1 = id } else { ids.2 = id }
                                     }
-                                    let outward = cuts.outward[Int(cut.outward)]
-                                    let p = mesh.positions[Int(ids.0)], q = mesh.positions[Int(ids.1)], r = mesh.positions[Int(ids.2)]
+                                    let (i0, i1, i2) = ids
+                                    let p = positions[Int(i0)], q = positions[Int(i1)], r = positions[Int(i2)]
                                     let n = cross(q - p, r - p)
-                                    if dot(n, outward) >= 0 {
-                                        mesh.indices.append(ids.0); mesh.indices.append(ids.1); mesh.indices.append(ids.2)
+                                    indices.append(i0)
+                                    if dot(n, Surface.outward[Int(cut.outward)]) >= 0 {
+                                        indices.append(i1); indices.append(i2)
                                     } else {
-                                        mesh.indices.append(ids.0); mesh.indices.append(ids.2); mesh.indices.append(ids.1)
+                                        indices.append(i2); indices.append(i1)
                                     }
                                 }
                             }
@@ -353,6 +361,9 @@ public struct Surface: Representation {
                 }
             }
         }
+        mesh.positions += positions
+        mesh.atoms += atoms
+        mesh.indices += indices
     }
 
     /// The mesh with the vertices in each cube of side `cell` merged into one at their mean
@@ -475,10 +486,13 @@ struct CubeCuts: Sendable {
         var lowX: UInt8, lowY: UInt8, lowZ: UInt8
         var direction: UInt8
     }
-    /// Three edges and the index of the direction out of the surface (`Surface.outward`).
-    var triangles: [(Edge, Edge, Edge, outward: UInt16)] = []
+    /// Three edges, each as its inside corner * 8 + its outside corner, and the index of the
+    /// direction out of the surface (`Surface.outward`).
+    var triangles: [(UInt8, UInt8, UInt8, outward: UInt16)] = []
     var start: [Int] = [0]
-    var outward: [SIMD3<Float>] { Surface.outward }
+    /// Every edge by its code (codes of no edge of the tetrahedra: a corner to itself, and pairs no
+    /// tetrahedron has, are left as zeros and never asked for).
+    var edges = [Edge](repeating: Edge(inside: 0, outside: 0, lowX: 0, lowY: 0, lowZ: 0, direction: 0), count: 64)
     /// A cube's mask from the bits of the four voxels at its low x (bit 0 the voxel at y and z,
     /// 1 at y + 1, 2 at z + 1, 3 at both) and, shifted by four, those at its high x.
     var cubeMask: [UInt8] = []
@@ -501,8 +515,12 @@ struct CubeCuts: Sendable {
                 for k in 0..<4 where cubeMask & (1 << tet[k]) != 0 { mask |= 1 << k }
                 let cut = Surface.tetrahedronCuts[mask]
                 for k in stride(from: 0, to: cut.count, by: 3) {
-                    let e = (0..<3).map { j in edge(tet[cut[k + j].0], tet[cut[k + j].1]) }
-                    triangles.append((e[0], e[1], e[2], outward: UInt16(t * 16 + mask)))
+                    let codes = (0..<3).map { j -> UInt8 in
+                        let (a, b) = (tet[cut[k + j].0], tet[cut[k + j].1])
+                        edges[a * 8 + b] = edge(a, b)
+                        return UInt8(a * 8 + b)
+                    }
+                    triangles.append((codes[0], codes[1], codes[2], outward: UInt16(t * 16 + mask)))
                 }
             }
             start.append(triangles.count)
