@@ -557,18 +557,22 @@ enum DistanceTransform {
         let longest = max(ny, nz)
         var lines = [Float](repeating: cap, count: (longest + 2 * reach) * block)
         f.withUnsafeMutableBufferPointer { f in
-            // Along x: the squared distance to the nearest site of the row.
+            // Along x: the squared distance to the nearest site of the row, from the run since the
+            // last site each way (held at `reach + 1`, whose square is at least the limit).
+            let far = reach + 1
             for row in 0..<(ny * nz) {
                 let base = row * nx
-                var previous = -1
+                var run = far
                 for i in 0..<nx {
-                    if f[base + i] == 0 { previous = i } else { f[base + i] = previous < 0 ? cap : Float(min(limit, (i - previous) * (i - previous))) }
+                    let site = f[base + i] == 0
+                    run = site ? 0 : min(run + 1, far)
+                    f[base + i] = Float(min(run * run, limit))
                 }
-                guard previous >= 0 else { continue }
-                var next = -1
+                run = far
                 for i in stride(from: nx - 1, through: 0, by: -1) {
                     let value = f[base + i]
-                    if value == 0 { next = i } else if next >= 0 { f[base + i] = min(value, Float(min(limit, (next - i) * (next - i)))) }
+                    run = value == 0 ? 0 : min(run + 1, far)
+                    f[base + i] = min(value, Float(min(run * run, limit)))
                 }
             }
             let values = UnsafeMutableRawPointer(f.baseAddress!)
