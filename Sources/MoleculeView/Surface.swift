@@ -388,7 +388,11 @@ public struct Surface: Representation {
         var cellOf = [SIMD3<Int32>](repeating: .zero, count: count)
         var low = SIMD3<Int32>(repeating: .max), high = SIMD3<Int32>(repeating: .min)
         for (i, p) in mesh.positions.enumerated() {
-            let key = SIMD3<Int32>(Int32((p.x / cell).rounded(.down)), Int32((p.y / cell).rounded(.down)), Int32((p.z / cell).rounded(.down)))
+            // Rounded down as `rounded(.down)` does (a call to floorf on this target): truncated,
+            // then one less where that went up.
+            let scaled = p / cell
+            let truncated = SIMD3<Int32>(Int32(scaled.x), Int32(scaled.y), Int32(scaled.z))
+            let key = truncated &- SIMD3<Int32>(repeating: 1).replacing(with: 0, where: .!(scaled .< SIMD3<Float>(truncated)))
             cellOf[i] = key
             low = pointwiseMin(low, key)
             high = pointwiseMax(high, key)
