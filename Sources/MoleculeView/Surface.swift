@@ -302,16 +302,28 @@ public struct Surface: Representation {
                     // The four voxels at one x of a row of cubes, as bits (the rows at y and z, y + 1,
                     // z + 1, both), and the cube's mask from the bits at x and x + 1.
                     var column = [UInt8](repeating: 0, count: nx)
+                    // Per layer of slots, the rows of it that may hold a vertex.
+                    var used = [Bool](repeating: false, count: 2 * ny)
                     for z in 0..<(nz - 1) {
                         if WorkDeadline.stopped { break }
-                        // Layer z + 1's slots take the place of layer z - 1's.
+                        // Layer z + 1's slots take the place of layer z - 1's: the rows of it used
+                        // are emptied.
                         let low = (z & 1) * plane * 7, high = ((z + 1) & 1) * plane * 7
-                        for i in high..<(high + plane * 7) { slots[i] = unset }
+                        let usedHigh = ((z + 1) & 1) * ny
+                        for r in 0..<ny where used[usedHigh + r] {
+                            for i in (high + r * nx * 7)..<(high + (r + 1) * nx * 7) { slots[i] = unset }
+                            used[usedHigh + r] = false
+                        }
                         for y in 0..<(ny - 1) {
                             let row = (z * ny + y) * nx
                             let states = (rowState[z * ny + y], rowState[z * ny + y + 1], rowState[(z + 1) * ny + y], rowState[(z + 1) * ny + y + 1])
                             // Four rows all outside or all inside: no cube between them is cut.
                             if states.0 == states.1 && states.1 == states.2 && states.2 == states.3 && states.0 != 1 { continue }
+                            // The cubes of this row keep vertices in rows y and y + 1 of both layers.
+                            used[y] = true
+                            used[y + 1] = true
+                            used[ny + y] = true
+                            used[ny + y + 1] = true
                             for x in 0..<nx {
                                 let at = row + x
                                 var bits: UInt8 = field[at] >= 0 ? 1 : 0
