@@ -232,10 +232,12 @@ public struct Surface: Representation {
         }
         trace("surface: \(count) voxels of \(h) Å marked")
         // 2. The field: positive inside the surface, zero on it.
-        var field = [Float](repeating: 0, count: count)
+        // Made in the depths' place (they are not read after).
+        var field = depth
+        depth = []
         if probe <= 0 {
             // The union of the spheres: how deep inside the deepest sphere, exactly.
-            for i in 0..<count { field[i] = owner[i] < 0 ? -h : depth[i] }
+            for i in 0..<count where owner[i] < 0 { field[i] = -h }
         } else {
             // Squared distance (in voxels) to the nearest voxel outside the accessible surface.
             field.withUnsafeMutableBufferPointer { field in
