@@ -575,22 +575,32 @@ enum DistanceTransform {
         let longest = max(ny, nz)
         var lines = [Float](repeating: cap, count: (longest + 2 * reach) * block)
         f.withUnsafeMutableBufferPointer { f in
-            // Along x: the squared distance to the nearest site of the row, from the run since the
-            // last site each way (held at `reach + 1`, whose square is at least the limit).
-            let far = reach + 1
-            for row in 0..<(ny * nz) {
-                let base = row * nx
-                var run = far
-                for i in 0..<nx {
-                    let site = f[base + i] == 0
-                    run = site ? 0 : min(run + 1, far)
-                    f[base + i] = Float(min(run * run, limit))
-                }
-                run = far
-                for i in stride(from: nx - 1, through: 0, by: -1) {
-                    let value = f[base + i]
-                    run = value == 0 ? 0 : min(run + 1, far)
-                    f[base + i] = min(value, Float(min(run * run, limit)))
+            // Along x: each row copied out with sites as 0 and the rest as the limit (and the limit
+            // beyond its ends), then each value the least of its neighbours' plus their squared
+            // offset, four along the row to a vector.
+            var padded = [Float](repeating: cap, count: nx + 2 * reach + 4)
+            padded.withUnsafeMutableBufferPointer { padded in
+                let row = UnsafeMutableRawPointer(padded.baseAddress!)
+                let limits = SIMD4<Float>(repeating: cap)
+                for r in 0..<(ny * nz) {
+                    let base = r * nx
+                    for i in 0..<nx { padded[reach + i] = f[base + i] == 0 ? 0 : cap }
+                    var i = 0
+                    while i < nx {
+                        let at = (reach + i) * 4
+                        var least = row.loadUnaligned(fromByteOffset: at, as: SIMD4<Float>.self)
+                        var k = 1
+                        while k <= reach {
+                            let before = row.loadUnaligned(fromByteOffset: at - k * 4, as: SIMD4<Float>.self)
+                            let after = row.loadUnaligned(fromByteOffset: at + k * 4, as: SIMD4<Float>.self)
+                            let nearer = before.replacing(with: after, where: after .< before) + SIMD4(repeating: Float(k * k))
+                            least = least.replacing(with: nearer, where: nearer .< least)
+                            k += 1
+                        }
+                        least = least.replacing(with: limits, where: limits .< least)
+                        for b in 0..<min(4, nx - i) { f[base + i + b] = least[b] }
+                        i += 4
+                    }
                 }
             }
             let values = UnsafeMutableRawPointer(f.baseAddress!)
