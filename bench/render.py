@@ -74,7 +74,7 @@ def surface_case():
         with opener(path, "rt", errors="replace") as f:
             return sum(1 for l in f if l.startswith(("ATOM", "HETATM")))
     small = [f for f in files if f.endswith((".pdb", ".cif", ".pdb.gz", ".cif.gz")) and atoms(f) <= 10000]
-    against_pymol("surface", small, "target >= 10")
+    against_pymol("surface", small, "target >= 25")
 
 
 # The distance to the floor, per size class: the whole `molshot thumbnails` run (both modes,
@@ -177,8 +177,8 @@ if "pymol-ray" in peers:
               f"# {len(mmcif)} mmCIF entries' first assemblies, structures/s")
 # Cartoon thumbnails of the corpus against PyMOL's cartoons, ray-traced (alternating rounds).
 if "pymol-ray" in peers:
-    against_pymol("cartoon", files, "target >= 20")
-    against_pymol("cartoon", mmcif, "target >= 20", work="assembly")
+    against_pymol("cartoon", files, "target >= 60")
+    against_pymol("cartoon", mmcif, "target >= 60", work="assembly")
 
 surface_case()
 floors_case()
