@@ -254,8 +254,10 @@ public struct Surface: Representation {
             // bias of a site) and at the inside end of an edge the surface crosses, which lies
             // within a cube's diagonal (under two voxels) of such a voxel. Past that only the
             // sign counts, and the limit keeps it.
+            // (Held to 4,096 voxels, far past any probe on a grid the cap allows.)
             let near = (probe + bias) / h + 2
-            DistanceTransform.squared(&field, nx, ny, nz, limit: Int((near * near).rounded(.up)))
+            let limit = near.isFinite && near < 4096 ? Int((near * near).rounded(.up)) : 4096 * 4096
+            DistanceTransform.squared(&field, nx, ny, nz, limit: limit)
             field.withUnsafeMutableBufferPointer { field in
                 owner.withUnsafeBufferPointer { owner in
                     for i in 0..<count { field[i] = owner[i] < 0 ? -probe : field[i].squareRoot() * h - bias - probe }
