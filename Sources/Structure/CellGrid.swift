@@ -1,18 +1,17 @@
 /// Points binned into cubic cells so that all pairs closer than the cell size are found in
-/// time linear in the number of points. The points are kept sorted by cell (each cell's from the
-/// highest index down), with their positions beside them, so a cell is one run of memory. Dense
-/// boxes find a cell's run in a flat array of cells; a sparse one (atoms far apart, or absurd
-/// coordinates) falls back to hashing the occupied cells.
+/// time linear in the number of points. The points' indices are kept sorted by cell (each cell's
+/// from the highest index down), so a cell is one run of memory. Dense boxes find a cell's run in
+/// a flat array of cells; a sparse one (atoms far apart, or absurd coordinates) falls back to
+/// hashing the occupied cells.
 public struct CellGrid: Sendable {
     public let cellSize: Float
     private let origin: SIMD3<Float>
     private let dims: SIMD3<Int>
-    /// Flat: where each cell's run starts in `order`, and one past the last cell.
+    /// Flat: cell k's run in `order` is `flatStarts[k + 1]..<flatStarts[k + 2]`.
     private var flatStarts: [Int32] = []
     private var hashedRuns: [Int: Range<Int32>] = [:]
-    /// The points' indices by cell, and their positions in the same order.
+    /// The points' indices by cell.
     private var order: [Int32]
-    private var sorted: [SIMD3<Float>]
     private let useFlat: Bool
 
     public init(positions: [SIMD3<Float>], cellSize: Float) {
@@ -31,38 +30,35 @@ public struct CellGrid: Sendable {
         let cells = dims.x * dims.y * dims.z
         useFlat = cells <= max(4 * positions.count, 1 << 16)
         order = [Int32](repeating: 0, count: positions.count)
-        sorted = [SIMD3<Float>](repeating: .zero, count: positions.count)
-        var keys = [Int](repeating: 0, count: positions.count)
-        for (i, p) in positions.enumerated() { keys[i] = key(cell(p)) }
-        // A counting sort by cell, the points taken from the last, so each cell's run holds its
-        // points from the highest index down (the order a list with each point put first had).
+        // A counting sort by cell: each cell's count, the running sums (where each cell's run
+        // ends), then the points from the first, each put just before the last one placed in its
+        // cell, so a run holds its points from the highest index down (the order lists with each
+        // point put first had) and each sum ends at where its cell's run starts.
         if useFlat {
-            var starts = [Int32](repeating: 0, count: cells + 1)
-            for k in keys { starts[k + 1] += 1 }
+            var starts = [Int32](repeating: 0, count: cells + 2)
+            for p in positions { starts[key(cell(p)) + 1] += 1 }
             for c in 0..<cells { starts[c + 1] += starts[c] }
-            var fill = starts
-            for i in stride(from: positions.count - 1, through: 0, by: -1) {
-                let at = Int(fill[keys[i]])
-                order[at] = Int32(i)
-                sorted[at] = positions[i]
-                fill[keys[i]] += 1
+            starts[cells + 1] = Int32(positions.count)
+            for (i, p) in positions.enumerated() {
+                let k = key(cell(p)) + 1
+                starts[k] -= 1
+                order[Int(starts[k])] = Int32(i)
             }
             flatStarts = starts
         } else {
             var counts: [Int: Int32] = [:]
-            for k in keys { counts[k, default: 0] += 1 }
+            for p in positions { counts[key(cell(p)), default: 0] += 1 }
             var next: Int32 = 0
             var fill: [Int: Int32] = [:]
             for (k, n) in counts.sorted(by: { $0.key < $1.key }) {
                 hashedRuns[k] = next..<(next + n)
-                fill[k] = next
                 next += n
+                fill[k] = next
             }
-            for i in stride(from: positions.count - 1, through: 0, by: -1) {
-                let at = Int(fill[keys[i]]!)
-                order[at] = Int32(i)
-                sorted[at] = positions[i]
-                fill[keys[i]]! += 1
+            for (i, p) in positions.enumerated() {
+                let k = key(cell(p))
+                fill[k]! -= 1
+                order[Int(fill[k]!)] = Int32(i)
             }
         }
     }
@@ -91,9 +87,9 @@ public struct CellGrid: Sendable {
     public func forEachNeighbor(of i: Int, _ positions: [SIMD3<Float>], _ body: (Int, Float) -> Void) {
         let limit = cellSize * cellSize
         let p = positions[i]
-        forEachPoint(near: cell(p)) { j, q in
+        forEachPoint(near: cell(p)) { j in
             if j != i {
-                let d = q - p
+                let d = positions[j] - p
                 let d2 = (d * d).sum()
                 if d2 <= limit { body(j, d2) }
             }
@@ -111,8 +107,8 @@ public struct CellGrid: Sendable {
         let lo = SIMD3<Float>(repeating: -2), hi = SIMD3<Float>(Float(dims.x + 1), Float(dims.y + 1), Float(dims.z + 1))
         let g = pointwiseMax(lo, pointwiseMin(f, hi))
         var found = false
-        forEachPoint(near: SIMD3(Int(g.x.rounded(.down)), Int(g.y.rounded(.down)), Int(g.z.rounded(.down)))) { _, q in
-            let d = q - p
+        forEachPoint(near: SIMD3(Int(g.x.rounded(.down)), Int(g.y.rounded(.down)), Int(g.z.rounded(.down)))) { j in
+            let d = positions[j] - p
             found = (d * d).sum() <= limit
             return !found
         }
@@ -144,19 +140,25 @@ public struct CellGrid: Sendable {
                     let gx = gap(x, f.x)
                     if yz + gx * gx > limit { continue }
                     let k = key(SIMD3(x, y, z))
-                    let run = useFlat ? flatStarts[k]..<flatStarts[k + 1] : (hashedRuns[k] ?? 0..<0)
-                    for at in run {
-                        let d = sorted[Int(at)] - p, d2 = (d * d).sum()
-                        if d2 <= limit { body(Int(order[Int(at)]), d2) }
+                    for at in run(k) {
+                        let j = Int(order[Int(at)])
+                        let d = positions[j] - p, d2 = (d * d).sum()
+                        if d2 <= limit { body(j, d2) }
                     }
                 }
             }
         }
     }
 
-    /// Calls `body(j, position)` for every point in cell `c` and the 26 around it, until it returns false.
+    /// Cell `k`'s run in `order`.
     @inline(__always)
-    private func forEachPoint(near c: SIMD3<Int>, _ body: (Int, SIMD3<Float>) -> Bool) {
+    private func run(_ k: Int) -> Range<Int32> {
+        useFlat ? flatStarts[k + 1]..<flatStarts[k + 2] : (hashedRuns[k] ?? 0..<0)
+    }
+
+    /// Calls `body(j)` for every point in cell `c` and the 26 around it, until it returns false.
+    @inline(__always)
+    private func forEachPoint(near c: SIMD3<Int>, _ body: (Int) -> Bool) {
         for dz in -1...1 {
             let z = c.z + dz
             if z < 0 || z >= dims.z { continue }
@@ -167,8 +169,7 @@ public struct CellGrid: Sendable {
                     let x = c.x + dx
                     if x < 0 || x >= dims.x { continue }
                     let k = key(SIMD3(x, y, z))
-                    let run = useFlat ? flatStarts[k]..<flatStarts[k + 1] : (hashedRuns[k] ?? 0..<0)
-                    for at in run where !body(Int(order[Int(at)]), sorted[Int(at)]) { return }
+                    for at in run(k) where !body(Int(order[Int(at)])) { return }
                 }
             }
         }
