@@ -13,6 +13,9 @@ public struct CellGrid: Sendable {
     /// The points' indices by cell.
     private var order: [Int32]
     private let useFlat: Bool
+    /// The farthest cell along an axis: points past it are binned into it (a coordinate of 1e30
+    /// must not trap).
+    private static let lastCell: Float = 1e6
 
     public init(positions: [SIMD3<Float>], cellSize: Float) {
         self.cellSize = max(cellSize, 0.5)
@@ -25,7 +28,7 @@ public struct CellGrid: Sendable {
         origin = lo
         let extent = (hi - lo) / self.cellSize
         // Clamp before converting: a coordinate of 1e30 must not trap.
-        let clamped = pointwiseMin(extent, SIMD3(repeating: 1e6))
+        let clamped = pointwiseMin(extent, SIMD3(repeating: CellGrid.lastCell))
         dims = SIMD3<Int>(Int(clamped.x) + 1, Int(clamped.y) + 1, Int(clamped.z) + 1)
         let cells = dims.x * dims.y * dims.z
         useFlat = cells <= max(4 * positions.count, 1 << 16)
@@ -65,7 +68,7 @@ public struct CellGrid: Sendable {
 
     @inline(__always)
     private func cell(_ p: SIMD3<Float>) -> SIMD3<Int> {
-        let c = pointwiseMin((p - origin) / cellSize, SIMD3(repeating: 1e6))
+        let c = pointwiseMin((p - origin) / cellSize, SIMD3(repeating: CellGrid.lastCell))
         return SIMD3(Int(c.x), Int(c.y), Int(c.z))
     }
 
@@ -87,7 +90,7 @@ public struct CellGrid: Sendable {
     public func forEachNeighbor(of i: Int, _ positions: [SIMD3<Float>], _ body: (Int, Float) -> Void) {
         let limit = cellSize * cellSize
         let p = positions[i]
-        forEachPoint(near: cell(p)) { j in
+        forEachPoint(near: cell(p), around: (p - origin) / cellSize, within: limit) { j in
             if j != i {
                 let d = positions[j] - p
                 let d2 = (d * d).sum()
@@ -97,17 +100,27 @@ public struct CellGrid: Sendable {
         }
     }
 
+    /// Where `p` lies in cells, and the cell whose neighbourhood holds what is near it: clamped to
+    /// two cells past the box (those hold nothing and have no neighbour inside it), so a far point
+    /// converts without trapping and finds nothing; and, as `cell` bins, to a million, so a point
+    /// past that looks in the last cell, where `cell` put every point past it. Nil for a point
+    /// that is not finite.
+    @inline(__always)
+    private func place(_ p: SIMD3<Float>) -> (f: SIMD3<Float>, cell: SIMD3<Int>)? {
+        let f = (p - origin) / cellSize
+        guard f.x.isFinite, f.y.isFinite, f.z.isFinite else { return nil }
+        let lo = SIMD3<Float>(repeating: -2)
+        let hi = pointwiseMin(SIMD3<Float>(Float(dims.x + 1), Float(dims.y + 1), Float(dims.z + 1)), SIMD3(repeating: CellGrid.lastCell))
+        let g = pointwiseMax(lo, pointwiseMin(f, hi))
+        return (f, SIMD3(Int(g.x.rounded(.down)), Int(g.y.rounded(.down)), Int(g.z.rounded(.down))))
+    }
+
     /// Whether some point of the grid is within `sqrt(limit)` (at most the cell size) of `p`, which
     /// need not be one of its points nor inside its box; false for a point that is not finite.
     public func hasPoint(near p: SIMD3<Float>, _ positions: [SIMD3<Float>], within limit: Float) -> Bool {
-        let f = (p - origin) / cellSize
-        guard f.x.isFinite, f.y.isFinite, f.z.isFinite else { return false }
-        // Cells two or more past the box hold nothing and have no neighbour inside it: clamped
-        // there, a far point converts without trapping and finds nothing.
-        let lo = SIMD3<Float>(repeating: -2), hi = SIMD3<Float>(Float(dims.x + 1), Float(dims.y + 1), Float(dims.z + 1))
-        let g = pointwiseMax(lo, pointwiseMin(f, hi))
+        guard let (f, c) = place(p) else { return false }
         var found = false
-        forEachPoint(near: SIMD3(Int(g.x.rounded(.down)), Int(g.y.rounded(.down)), Int(g.z.rounded(.down)))) { j in
+        forEachPoint(near: c, around: f, within: limit) { j in
             let d = positions[j] - p
             found = (d * d).sum() <= limit
             return !found
@@ -118,35 +131,11 @@ public struct CellGrid: Sendable {
     /// Calls `body(j, distanceSquared)` for every point within `sqrt(limit)` (at most the cell size)
     /// of `p`, which need not be one of its points; nothing for a point that is not finite.
     public func forEachPoint(near p: SIMD3<Float>, _ positions: [SIMD3<Float>], within limit: Float, _ body: (Int, Float) -> Void) {
-        let f = (p - origin) / cellSize
-        guard f.x.isFinite, f.y.isFinite, f.z.isFinite else { return }
-        let lo = SIMD3<Float>(repeating: -2), hi = SIMD3<Float>(Float(dims.x + 1), Float(dims.y + 1), Float(dims.z + 1))
-        let g = pointwiseMax(lo, pointwiseMin(f, hi))
-        let c = SIMD3(Int(g.x.rounded(.down)), Int(g.y.rounded(.down)), Int(g.z.rounded(.down)))
-        // How far `p` lies outside cell `cell` along an axis (`f` its place in cells there): a cell
-        // whose box is farther than the limit holds no point within it and is not read. Slightly
-        // short (a point binned by rounding may sit a hair outside its cell's box).
-        @inline(__always) func gap(_ cell: Int, _ f: Float) -> Float {
-            let low = Float(cell)
-            return max(0, (max(low - f, f - (low + 1)) - 1e-3) * cellSize)
-        }
-        for z in stride(from: max(0, c.z - 1), through: min(dims.z - 1, c.z + 1), by: 1) {
-            let gz = gap(z, f.z), zz = gz * gz
-            if zz > limit { continue }
-            for y in stride(from: max(0, c.y - 1), through: min(dims.y - 1, c.y + 1), by: 1) {
-                let gy = gap(y, f.y), yz = gy * gy + zz
-                if yz > limit { continue }
-                for x in stride(from: max(0, c.x - 1), through: min(dims.x - 1, c.x + 1), by: 1) {
-                    let gx = gap(x, f.x)
-                    if yz + gx * gx > limit { continue }
-                    let k = key(SIMD3(x, y, z))
-                    for at in run(k) {
-                        let j = Int(order[Int(at)])
-                        let d = positions[j] - p, d2 = (d * d).sum()
-                        if d2 <= limit { body(j, d2) }
-                    }
-                }
-            }
+        guard let (f, c) = place(p) else { return }
+        forEachPoint(near: c, around: f, within: limit) { j in
+            let d = positions[j] - p, d2 = (d * d).sum()
+            if d2 <= limit { body(j, d2) }
+            return true
         }
     }
 
@@ -156,20 +145,27 @@ public struct CellGrid: Sendable {
         useFlat ? flatStarts[k + 1]..<flatStarts[k + 2] : (hashedRuns[k] ?? 0..<0)
     }
 
-    /// Calls `body(j)` for every point in cell `c` and the 26 around it, until it returns false.
+    /// Calls `body(j)` for every point in cell `c` and the 26 around it, until it returns false,
+    /// but for the cells whose box lies farther than `sqrt(limit)` from `f` (a place in cells):
+    /// they hold no point that near. The gap is taken slightly short (a point binned by rounding
+    /// may sit a hair outside its cell's box), and the last cell along an axis has no top (`cell`
+    /// puts every point past a million cells into it).
     @inline(__always)
-    private func forEachPoint(near c: SIMD3<Int>, _ body: (Int) -> Bool) {
-        for dz in -1...1 {
-            let z = c.z + dz
-            if z < 0 || z >= dims.z { continue }
-            for dy in -1...1 {
-                let y = c.y + dy
-                if y < 0 || y >= dims.y { continue }
-                for dx in -1...1 {
-                    let x = c.x + dx
-                    if x < 0 || x >= dims.x { continue }
-                    let k = key(SIMD3(x, y, z))
-                    for at in run(k) where !body(Int(order[Int(at)])) { return }
+    private func forEachPoint(near c: SIMD3<Int>, around f: SIMD3<Float>, within limit: Float, _ body: (Int) -> Bool) {
+        @inline(__always) func gap(_ cell: Int, _ f: Float, _ count: Int) -> Float {
+            let low = Float(cell), above = cell == count - 1 ? 0 : f - (low + 1)
+            return max(0, (max(low - f, above) - 1e-3) * cellSize)
+        }
+        for z in stride(from: max(0, c.z - 1), through: min(dims.z - 1, c.z + 1), by: 1) {
+            let gz = gap(z, f.z, dims.z), zz = gz * gz
+            if zz > limit { continue }
+            for y in stride(from: max(0, c.y - 1), through: min(dims.y - 1, c.y + 1), by: 1) {
+                let gy = gap(y, f.y, dims.y), yz = gy * gy + zz
+                if yz > limit { continue }
+                for x in stride(from: max(0, c.x - 1), through: min(dims.x - 1, c.x + 1), by: 1) {
+                    let gx = gap(x, f.x, dims.x)
+                    if yz + gx * gx > limit { continue }
+                    for at in run(key(SIMD3(x, y, z))) where !body(Int(order[Int(at)])) { return }
                 }
             }
         }

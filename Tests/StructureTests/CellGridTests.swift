@@ -14,7 +14,8 @@ final class CellGridTests: XCTestCase {
     }
 
     func testPairsAndNeighboursAgreeWithAScan() {
-        for (n, spread, cell) in [(400, Float(20), Float(2.5)), (300, 100_000, 4), (1, 10, 1), (0, 10, 1), (200, 3, 0.6)] {
+        // The last: a box past a million cells, whose far points all fall in the last cell.
+        for (n, spread, cell) in [(400, Float(20), Float(2.5)), (300, 100_000, 4), (1, 10, 1), (0, 10, 1), (200, 3, 0.6), (300, 2e7, 1)] {
             let p = points(n, spread: spread, seed: UInt64(n) &+ 7)
             // Points repeated exactly, which fall in one cell.
             let positions = p + p.prefix(5)
@@ -38,7 +39,7 @@ final class CellGridTests: XCTestCase {
     }
 
     func testPointsNearAQueryAgreeWithAScan() {
-        for (n, spread) in [(500, Float(30)), (200, 50_000)] {
+        for (n, spread) in [(500, Float(30)), (200, 50_000), (200, 2e7)] {
             let positions = points(n, spread: spread, seed: 11)
             let grid = CellGrid(positions: positions, cellSize: 3)
             let queries = points(200, spread: spread * 1.5, seed: 5) + positions.prefix(20) + [SIMD3(repeating: 1e30), SIMD3(.nan, 0, 0)]
