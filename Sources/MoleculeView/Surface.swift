@@ -284,9 +284,9 @@ public struct Surface: Representation {
         // cube's low corner, the vertex's slot from the cube's slot, and whether its layer is z + 1.
         var edgeInside = [Int](repeating: 0, count: 64), edgeOutside = [Int](repeating: 0, count: 64)
         var edgeSlot = [Int](repeating: 0, count: 64), edgeHigh = [Bool](repeating: false, count: 64)
-        for (code, e) in cuts.edges.enumerated() where e.inside != e.outside {
-            edgeInside[code] = corner[Int(e.inside)]
-            edgeOutside[code] = corner[Int(e.outside)]
+        for (code, e) in cuts.edges.enumerated() {
+            edgeInside[code] = corner[code >> 3]
+            edgeOutside[code] = corner[code & 7]
             edgeSlot[code] = (Int(e.lowX) + Int(e.lowY) * nx) * 7 + Int(e.direction)
             edgeHigh[code] = e.lowZ != 0
         }
@@ -497,12 +497,12 @@ extension Surface {
 }
 
 /// Every cube's triangles by its mask of corners inside (bit c: `Surface.cubeCorners[c]`), its
-/// six tetrahedra's cuts in order, for `Surface.march`. Each edge names its inside and outside
-/// corner, and the slot its vertex keeps: the edge's lower corner (every edge of these
+/// six tetrahedra's cuts in order, for `Surface.march`. An edge is coded as its inside corner * 8
+/// + its outside corner; its vertex is kept by the edge's lower corner (every edge of these
 /// tetrahedra runs up along the axes it moves on) and its direction, one of seven.
 struct CubeCuts: Sendable {
+    /// Where an edge's vertex is kept: its lower corner and its direction.
     struct Edge: Sendable {
-        var inside: UInt8, outside: UInt8
         var lowX: UInt8, lowY: UInt8, lowZ: UInt8
         var direction: UInt8
     }
@@ -512,7 +512,7 @@ struct CubeCuts: Sendable {
     var start: [Int] = [0]
     /// Every edge by its code (codes of no edge of the tetrahedra: a corner to itself, and pairs no
     /// tetrahedron has, are left as zeros and never asked for).
-    var edges = [Edge](repeating: Edge(inside: 0, outside: 0, lowX: 0, lowY: 0, lowZ: 0, direction: 0), count: 64)
+    var edges = [Edge](repeating: Edge(lowX: 0, lowY: 0, lowZ: 0, direction: 0), count: 64)
     /// A cube's mask from the bits of the four voxels at its low x (bit 0 the voxel at y and z,
     /// 1 at y + 1, 2 at z + 1, 3 at both) and, shifted by four, those at its high x.
     var cubeMask: [UInt8] = []
@@ -526,8 +526,7 @@ struct CubeCuts: Sendable {
             precondition(low == pa || low == pb, "an edge that is not monotone")
             let sx = d.x == 0 ? 0 : 1, sy = d.y == 0 ? 0 : 2, sz = d.z == 0 ? 0 : 4
             let direction = sx + sy + sz - 1
-            return Edge(inside: UInt8(a), outside: UInt8(b), lowX: UInt8(low.x), lowY: UInt8(low.y), lowZ: UInt8(low.z),
-                        direction: UInt8(direction))
+            return Edge(lowX: UInt8(low.x), lowY: UInt8(low.y), lowZ: UInt8(low.z), direction: UInt8(direction))
         }
         for cubeMask in 0..<256 {
             for (t, tet) in Surface.tetrahedra.enumerated() {
@@ -568,9 +567,27 @@ enum DistanceTransform {
     /// Lines worked on together in the y and z passes.
     static let block = 256
 
+    /// Four neighbouring lines' values at byte `at` of `values`, each the least of its own and its
+    /// neighbours' `reach` places either way along its line (`apart` bytes a place) plus their
+    /// squared offset, and at most `limits`. The lesser of two lanes through `replacing`, without
+    /// the branch a lane that `pointwiseMin` takes.
+    @inline(__always)
+    static func leastOfNeighbours(_ values: UnsafeMutableRawPointer, at: Int, apart: Int, reach: Int, limits: SIMD4<Float>) -> SIMD4<Float> {
+        @inline(__always) func lesser(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> { a.replacing(with: b, where: b .< a) }
+        var least = values.loadUnaligned(fromByteOffset: at, as: SIMD4<Float>.self)
+        var k = 1
+        while k <= reach {
+            let before = values.loadUnaligned(fromByteOffset: at - k * apart, as: SIMD4<Float>.self)
+            let after = values.loadUnaligned(fromByteOffset: at + k * apart, as: SIMD4<Float>.self)
+            least = lesser(least, lesser(before, after) + SIMD4(repeating: Float(k * k)))
+            k += 1
+        }
+        return lesser(least, limits)
+    }
+
     static func squared(_ f: inout [Float], _ nx: Int, _ ny: Int, _ nz: Int, limit: Int) {
         guard nx > 0, ny > 0, nz > 0, limit > 0 else { return }
-        let cap = Float(limit), plane = nx * ny
+        let cap = Float(limit), plane = nx * ny, limits = SIMD4<Float>(repeating: cap)
         // Offsets whose square is below the limit.
         var reach = 0
         while (reach + 1) * (reach + 1) < limit { reach += 1 }
@@ -583,23 +600,12 @@ enum DistanceTransform {
             var padded = [Float](repeating: cap, count: nx + 2 * reach + 4)
             padded.withUnsafeMutableBufferPointer { padded in
                 let row = UnsafeMutableRawPointer(padded.baseAddress!)
-                let limits = SIMD4<Float>(repeating: cap)
                 for r in 0..<(ny * nz) {
                     let base = r * nx
                     for i in 0..<nx { padded[reach + i] = f[base + i] == 0 ? 0 : cap }
                     var i = 0
                     while i < nx {
-                        let at = (reach + i) * 4
-                        var least = row.loadUnaligned(fromByteOffset: at, as: SIMD4<Float>.self)
-                        var k = 1
-                        while k <= reach {
-                            let before = row.loadUnaligned(fromByteOffset: at - k * 4, as: SIMD4<Float>.self)
-                            let after = row.loadUnaligned(fromByteOffset: at + k * 4, as: SIMD4<Float>.self)
-                            let nearer = before.replacing(with: after, where: after .< before) + SIMD4(repeating: Float(k * k))
-                            least = least.replacing(with: nearer, where: nearer .< least)
-                            k += 1
-                        }
-                        least = least.replacing(with: limits, where: limits .< least)
+                        let least = leastOfNeighbours(row, at: (reach + i) * 4, apart: 4, reach: reach, limits: limits)
                         for b in 0..<min(4, nx - i) { f[base + i + b] = least[b] }
                         i += 4
                     }
@@ -608,9 +614,6 @@ enum DistanceTransform {
             let values = UnsafeMutableRawPointer(f.baseAddress!)
             lines.withUnsafeMutableBufferPointer { lines in
                 let copied = UnsafeMutableRawPointer(lines.baseAddress!)
-                let limits = SIMD4<Float>(repeating: cap)
-                // The lesser of each lane, without the branch a lane that `pointwiseMin` takes.
-                @inline(__always) func lesser(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> { a.replacing(with: b, where: b .< a) }
                 // `n` values along each line, `step` apart; `width` lines side by side from `start`.
                 func pass(n: Int, step: Int, start: Int, width: Int) {
                     for i in 0..<n {
@@ -627,15 +630,7 @@ enum DistanceTransform {
                         while lane < width {
                             // The last few lines of a width not a multiple of four: lanes past it are
                             // computed from whatever the buffer holds and not written.
-                            var least = copied.loadUnaligned(fromByteOffset: at + lane * 4, as: SIMD4<Float>.self)
-                            var k = 1
-                            while k <= reach {
-                                let before = copied.loadUnaligned(fromByteOffset: at - k * block * 4 + lane * 4, as: SIMD4<Float>.self)
-                                let after = copied.loadUnaligned(fromByteOffset: at + k * block * 4 + lane * 4, as: SIMD4<Float>.self)
-                                least = lesser(least, lesser(before, after) + SIMD4(repeating: Float(k * k)))
-                                k += 1
-                            }
-                            least = lesser(least, limits)
+                            let least = leastOfNeighbours(copied, at: at + lane * 4, apart: block * 4, reach: reach, limits: limits)
                             if lane < whole {
                                 values.storeBytes(of: least, toByteOffset: to + lane * 4, as: SIMD4<Float>.self)
                             } else {
