@@ -60,7 +60,7 @@ let package = Package(
                                                 .product(name: "Logging", package: "swift-log")]),
         // A WebSocket client of the live-session protocol, for the tests and `measure-live`, not the service.
         .target(name: "LiveClient"),
-        .target(name: "MoleculeView", dependencies: ["Imaging", "Structure", "Density", "Graphics", "Scene", "Text", "Core"]),
+        .target(name: "MoleculeView", dependencies: ["Imaging", "Structure", "Density", "Graphics", "Scene", "Text", "Core", "CMemory"]),
         .target(name: "Gestures", dependencies: ["Imaging", "MoleculeView", "Pathways", "PathwayModel", "Structure", "Graphics", "Scene", "Text", "Core"]),
         .target(name: "Thumbnails", dependencies: ["Imaging", "MoleculeView", "Structure", "Density", "Graphics", "Scene", "Text", "Core", "CMemory"]),
         .executableTarget(

@@ -85,14 +85,6 @@ public final class MoleculeRenderer {
     /// where one of its atoms is.
     public static let ballsToCull = 5000
 
-    /// The spheres as drawn: radii of at least `minimumRadius` (world units; the smallest drawn
-    /// atom, `RenderStyle.minimumAtomPixels` over the pixels per unit).
-    static func drawnSpheres(_ geometry: MoleculeGeometry, minimumRadius: Float) -> [Float] {
-        var xyzr = geometry.spheres
-        for k in stride(from: 3, to: xyzr.count, by: 4) where xyzr[k] < minimumRadius { xyzr[k] = minimumRadius }
-        return xyzr
-    }
-
     /// The spheres `draw` keeps for `camera` at `width` x `height` in `style` after culling those
     /// hidden behind others, or nil where it culls none (perspective, fewer than `minimum`
     /// spheres, ball-and-stick under `ballsToCull`). CPU work only: a pipeline does it on a reading
@@ -101,8 +93,8 @@ public final class MoleculeRenderer {
                                       minimum: Int = spheresToCull, balls: Int = ballsToCull) -> SphereVisibility? {
         guard culls(geometry, camera, minimum: minimum, balls: balls) else { return nil }
         let key = cullingKey(geometry, camera: camera, width: width, height: height, style: style)
-        return SphereVisibility(key: key, indices: SphereOcclusion.visible(drawnSpheres(geometry, minimumRadius: key.minimumRadius),
-                                                                           rotation: camera.rotation))
+        return SphereVisibility(key: key, indices: SphereOcclusion.visible(geometry.spheres, rotation: camera.rotation,
+                                                                           minimumRadius: key.minimumRadius))
     }
 
     /// What culling `geometry` for this view depends on, computed here only: culling done ahead
@@ -245,8 +237,14 @@ public final class MoleculeRenderer {
 
     /// The spheres of `scene` seen through `camera`: culled ahead for this key, or culled now.
     private static func visibleSpheres(_ scene: MoleculeScene, _ camera: Camera, key: CullingKey) -> [Int32] {
-        scene.visibility.flatMap { $0.key == key ? $0.indices : nil }
-            ?? SphereOcclusion.visible(drawnSpheres(scene.geometry, minimumRadius: key.minimumRadius), rotation: camera.rotation)
+        if let ahead = scene.visibility, ahead.key == key { return ahead.indices }
+        let runs = scene.sphereRuns ?? SphereRuns(scene.geometry.spheres)
+        scene.sphereRuns = runs
+        trace("culling")
+        let visible = SphereOcclusion.visible(scene.geometry.spheres, rotation: camera.rotation, minimumRadius: key.minimumRadius,
+                                              medianRadius: scene.typicalSphereRadius, runs: runs)
+        trace("culling done: \(visible.count) of \(scene.geometry.sphereCount) spheres kept")
+        return visible
     }
 
     /// The supersampling factor actually used for an output of `width` x `height`.

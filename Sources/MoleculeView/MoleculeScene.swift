@@ -53,6 +53,8 @@ public final class MoleculeScene {
     var culledFor: CullingKey?
     /// The coarse stand-in drawn while a live view moves (`CoarseSpheres`), made at its first such frame.
     var coarse: MoleculeScene?
+    /// The spheres' runs culling takes them in, made at the first culled picture.
+    var sphereRuns: SphereRuns?
     /// Culling done ahead, off the drawing thread, for one view direction.
     var visibility: SphereVisibility?
     /// The meshes (cartoons): vertices with their colors, and the triangles' indices.

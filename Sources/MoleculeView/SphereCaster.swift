@@ -100,6 +100,7 @@ public enum SphereCaster {
         // Front to back (as culling takes them), so that most hidden samples fail their depth test
         // before any root is taken. The order decides nothing else: ties go to the lower index
         // whatever the order, as the first drawn wins with GL_LESS.
+        trace("cast: \(nSpheres) spheres, \(cylinders.count) bonds, \(fw) x \(fh) samples")
         let order = SphereOcclusion.frontToBack(spheres.map { $0.z + $0.w })
         // The spheres gathered into that order first (loads that do not wait on one another), so
         // that the loop below reads them one after another: in the order's random jumps through
@@ -149,6 +150,7 @@ public enum SphereCaster {
                 }
             }
         }
+        trace("cast: depths done")
         // One sample a pixel and no depth cues: the rows written top row first, the picture as it is
         // kept, with no copy turning it over.
         let topDown = factor == 1 && style.effects.isEmpty

@@ -24,4 +24,7 @@ size_t molshot_heap_in_huge_pages(size_t bytes);
 /// Lowers the calling thread's scheduling priority to `nice` (0 to 19, Linux); 0 where it did.
 int molshot_lower_thread_priority(int nice);
 
+/// Asks for the cache line holding `address` ahead of its read (a hint; it never faults).
+static inline void molshot_prefetch(const void *address) { __builtin_prefetch(address); }
+
 #endif

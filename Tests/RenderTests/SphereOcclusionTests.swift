@@ -1,0 +1,106 @@
+@testable import MoleculeView
+import Scene
+import XCTest
+
+/// `SphereOcclusion.visible` against a scan: every sphere that is the nearest surface at some
+/// point of the view plane is kept, whatever the runs, the grid and the order did; and spheres
+/// behind a wall are found hidden.
+final class SphereOcclusionTests: XCTestCase {
+    /// Blobs of atoms along a chain (as a structure lists them), some far apart, as a capsid's
+    /// copies are: `count` spheres of radii 1 to 2 near `blobs` centers up to `spread` apart.
+    private func blobs(_ count: Int, blobs: Int, spread: Float, using g: inout some RandomNumberGenerator) -> [Float] {
+        let centers = (0..<blobs).map { _ in SIMD3<Float>.random(in: -spread...spread, using: &g) }
+        var spheres: [Float] = []
+        var p = centers[0]
+        for i in 0..<count {
+            // A walk of 1.5 A steps, jumping to the next blob now and then.
+            if i % max(1, count / blobs) == 0 { p = centers[(i / max(1, count / blobs)) % blobs] }
+            p += SIMD3<Float>.random(in: -1...1, using: &g) * 1.5
+            spheres += [p.x, p.y, p.z, Float.random(in: 1...2, using: &g)]
+        }
+        return spheres
+    }
+
+    /// The sphere nearest the viewer at each point of a fine lattice over the view plane (view
+    /// space looks down -z: larger z is nearer; ties to the lower index).
+    private func seen(_ spheres: [Float], rotation: Quaternion, steps: Int) -> Set<Int32> {
+        let m = rotation.matrix
+        let n = spheres.count / 4
+        let view = (0..<n).map { i in
+            SIMD4(m.0 * spheres[4 * i] + m.1 * spheres[4 * i + 1] + m.2 * spheres[4 * i + 2], spheres[4 * i + 3])
+        }
+        let lo = view.reduce(SIMD2<Float>(repeating: .infinity)) { pointwiseMin($0, SIMD2($1.x - $1.w, $1.y - $1.w)) }
+        let hi = view.reduce(SIMD2<Float>(repeating: -.infinity)) { pointwiseMax($0, SIMD2($1.x + $1.w, $1.y + $1.w)) }
+        let step = (hi - lo) / Float(steps)
+        var nearest = [Float](repeating: -.infinity, count: (steps + 1) * (steps + 1))
+        var ids = [Int32](repeating: -1, count: nearest.count)
+        for (k, s) in view.enumerated() {
+            let i0 = max(0, Int(((s.x - s.w - lo.x) / step.x).rounded(.down))), i1 = min(steps, Int(((s.x + s.w - lo.x) / step.x).rounded(.up)))
+            let j0 = max(0, Int(((s.y - s.w - lo.y) / step.y).rounded(.down))), j1 = min(steps, Int(((s.y + s.w - lo.y) / step.y).rounded(.up)))
+            for j in j0...j1 {
+                for i in i0...i1 {
+                    let d = SIMD2(lo.x + Float(i) * step.x, lo.y + Float(j) * step.y) - SIMD2(s.x, s.y)
+                    let h = s.w * s.w - (d * d).sum()
+                    guard h >= 0 else { continue }
+                    let z = s.z + h.squareRoot(), at = j * (steps + 1) + i
+                    if z > nearest[at] { nearest[at] = z; ids[at] = Int32(k) }
+                }
+            }
+        }
+        return Set(ids.filter { $0 >= 0 })
+    }
+
+    func testEverySphereSeenSomewhereIsKept() {
+        var g = SystemRandomNumberGenerator()
+        for (count, blobCount, spread) in [(400, 1, Float(5)), (3000, 3, 40), (20_000, 8, 300), (6000, 2, 2000)] {
+            let spheres = blobs(count, blobs: blobCount, spread: spread, using: &g)
+            for turn in 0..<3 {
+                let rotation = turn == 0 ? Quaternion.identity
+                    : Quaternion(angle: Float.random(in: 0...6.2, using: &g), axis: SIMD3<Float>.random(in: -1...1, using: &g)).normalized
+                let kept = Set(SphereOcclusion.visible(spheres, rotation: rotation))
+                let visible = seen(spheres, rotation: rotation, steps: 700)
+                XCTAssertTrue(visible.isSubset(of: kept), "\(count) spheres, turn \(turn): \(visible.subtracting(kept).count) seen but culled")
+                XCTAssertLessThan(kept.count, count, "\(count) spheres, turn \(turn): some are hidden")
+                // Radii raised to a least one: the same holds for the drawn spheres.
+                var drawn = spheres
+                for k in stride(from: 3, to: drawn.count, by: 4) { drawn[k] = max(drawn[k], 1.7) }
+                let keptDrawn = Set(SphereOcclusion.visible(spheres, rotation: rotation, minimumRadius: 1.7))
+                XCTAssertTrue(seen(drawn, rotation: rotation, steps: 500).isSubset(of: keptDrawn), "\(count) spheres, least radius 1.7")
+            }
+        }
+    }
+
+    func testSpheresBehindAWallAreHiddenAndTheRunsHoldTheirSpheres() {
+        // A wall of large spheres at z = 10 and a chain of small ones behind it at z = 0.
+        var spheres: [Float] = []
+        for i in 0..<1000 { spheres += [Float(i % 40) * 0.8, Float(i / 40) * 0.8, 0, 0.5] }
+        for i in 0..<400 { spheres += [Float(i % 20) * 1.5 + 0.5, Float(i / 20) * 1.5 + 0.5, 10, 2] }
+        let kept = SphereOcclusion.visible(spheres, rotation: .identity)
+        XCTAssertTrue(kept.filter { $0 < 1000 }.count < 200, "\(kept.filter { $0 < 1000 }.count) of the 1,000 behind the wall kept")
+        XCTAssertEqual(kept.filter { $0 >= 1000 }.count, 400, "the wall is kept")
+
+        let runs = SphereRuns(spheres + [Float.nan, 0, 0, 1, 5, 5, 5, 1])
+        XCTAssertEqual(runs.starts.first, 0)
+        XCTAssertEqual(Int(runs.starts.last!), spheres.count / 4 + 2)
+        for k in 0..<runs.count {
+            let first = Int(runs.starts[k]), end = Int(runs.starts[k + 1])
+            XCTAssertTrue(end > first && end - first <= SphereRuns.longest)
+            for i in first..<end where i < spheres.count / 4 {
+                let d = SIMD3(spheres[4 * i], spheres[4 * i + 1], spheres[4 * i + 2]) - SIMD3(runs.bounds[k].x, runs.bounds[k].y, runs.bounds[k].z)
+                XCTAssertLessThanOrEqual((d * d).sum().squareRoot(), runs.bounds[k].w * 1.0001 + 1e-4)
+                XCTAssertLessThanOrEqual(spheres[4 * i + 3], runs.largestRadius[k])
+            }
+        }
+        // The NaN sphere is a run of its own.
+        XCTAssertTrue(runs.starts.contains(Int32(spheres.count / 4)) && runs.starts.contains(Int32(spheres.count / 4 + 1)))
+    }
+
+    func testRoughOrderIsNearestFirstByStepsTiesByIndex() {
+        let fronts: [Float] = [1, 5, 3, 5, -2, .nan, 3.00001]
+        let order = fronts.withUnsafeBufferPointer { SphereOcclusion.roughlyFrontToBack($0, nearest: 5, farthest: -2) }
+        XCTAssertEqual(order, [1, 3, 5, 2, 6, 0, 4])
+        // One front for all: index order.
+        let same = [Float](repeating: 2, count: 600)
+        XCTAssertEqual(same.withUnsafeBufferPointer { SphereOcclusion.roughlyFrontToBack($0, nearest: 2, farthest: 2) }, (0..<600).map(Int32.init))
+    }
+}
