@@ -27,6 +27,9 @@ public enum SphereCaster {
     /// 0.328-0.338 s, 2,000 0.330, 5,000 0.325-0.333, 20,000 0.315-0.321, never 0.323-0.324.
     public static let spheresToCull = 20_000
 
+    /// Pictures of this many spheres and more are cast in two bands of rows on two cores.
+    static let bandedMinimum = 200_000
+
     /// False where `MOLSHOT_CAST` is off (`0`): every picture is drawn with GL (to compare the GL
     /// backends, or to measure llvmpipe).
     public static let enabled = EnvironmentVariable.cast.isOn(default: true)
@@ -106,39 +109,48 @@ public enum SphereCaster {
         // that the loop below reads them one after another: in the order's random jumps through
         // millions of spheres each read had been a cache miss, a quarter of a large picture's cast.
         let ordered = order.map { spheres[Int($0)] }
+        // Many spheres: two bands of rows, each cast on its own core (a sample's outcome does not
+        // depend on the order spheres reach it, so the bands are the picture one pass makes).
+        let bands = nSpheres >= bandedMinimum && fh >= 64 && ProcessInfo.processInfo.activeProcessorCount > 1 ? 2 : 1
         depth.withUnsafeMutableBufferPointer { zb in
             ids.withUnsafeMutableBufferPointer { idb in
-                let z = zb.baseAddress!, id = idb.baseAddress!
-                ordered.withUnsafeBufferPointer { ordered in
-                    for (n, k32) in order.enumerated() {
-                        let k = Int(k32)
-                        let s = ordered[n]
-                        let r2 = s.w * s.w
-                        let front = s.z + s.w
-                        let j0 = max(firstIndex(atOrAbove: (s.y - s.w - y0) / dv), 0)
-                        let j1 = min(lastIndex(atOrBelow: (s.y + s.w - y0) / dv), fh - 1)
-                        guard j0 <= j1 else { continue }
-                        for j in j0...j1 {
-                            let dy = y0 + Float(j) * dv - s.y
-                            let w2 = r2 - dy * dy
-                            guard w2 >= 0 else { continue }
-                            let w = w2.squareRoot()
-                            let i0 = max(firstIndex(atOrAbove: (s.x - w - x0) / du) - 1, 0)
-                            let i1 = min(lastIndex(atOrBelow: (s.x + w - x0) / du) + 1, fw - 1)
-                            guard i0 <= i1 else { continue }
-                            let row = j * fw
-                            var dx = x0 + Float(i0) * du - s.x
-                            for i in i0...i1 {
-                                defer { dx += du }
-                                let at = row + i
-                                let old = z[at]
-                                if old > front { continue }
-                                let h = w2 - dx * dx
-                                if h < 0 { continue }
-                                let q = s.z + h.squareRoot()
-                                if q > old || (q == old && Int32(k) < id[at]) {
-                                    z[at] = q
-                                    id[at] = Int32(k)
+                nonisolated(unsafe) let z = zb.baseAddress!, id = idb.baseAddress!
+                ordered.withUnsafeBufferPointer { orderedBuffer in
+                    order.withUnsafeBufferPointer { orderBuffer in
+                        nonisolated(unsafe) let ordered = orderedBuffer, order = orderBuffer
+                        DispatchQueue.concurrentPerform(iterations: bands) { band in
+                            let firstRow = fh * band / bands, lastRow = fh * (band + 1) / bands - 1
+                            for n in 0..<ordered.count {
+                                let k = Int(order[n])
+                                let s = ordered[n]
+                                let r2 = s.w * s.w
+                                let front = s.z + s.w
+                                let j0 = max(firstIndex(atOrAbove: (s.y - s.w - y0) / dv), firstRow)
+                                let j1 = min(lastIndex(atOrBelow: (s.y + s.w - y0) / dv), lastRow)
+                                guard j0 <= j1 else { continue }
+                                for j in j0...j1 {
+                                    let dy = y0 + Float(j) * dv - s.y
+                                    let w2 = r2 - dy * dy
+                                    guard w2 >= 0 else { continue }
+                                    let w = w2.squareRoot()
+                                    let i0 = max(firstIndex(atOrAbove: (s.x - w - x0) / du) - 1, 0)
+                                    let i1 = min(lastIndex(atOrBelow: (s.x + w - x0) / du) + 1, fw - 1)
+                                    guard i0 <= i1 else { continue }
+                                    let row = j * fw
+                                    var dx = x0 + Float(i0) * du - s.x
+                                    for i in i0...i1 {
+                                        defer { dx += du }
+                                        let at = row + i
+                                        let old = z[at]
+                                        if old > front { continue }
+                                        let h = w2 - dx * dx
+                                        if h < 0 { continue }
+                                        let q = s.z + h.squareRoot()
+                                        if q > old || (q == old && Int32(k) < id[at]) {
+                                            z[at] = q
+                                            id[at] = Int32(k)
+                                        }
+                                    }
                                 }
                             }
                         }

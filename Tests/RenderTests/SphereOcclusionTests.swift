@@ -26,24 +26,36 @@ final class SphereOcclusionTests: XCTestCase {
     private func seen(_ spheres: [Float], rotation: Quaternion, steps: Int) -> Set<Int32> {
         let m = rotation.matrix
         let n = spheres.count / 4
-        let view = (0..<n).map { i in
-            SIMD4(m.0 * spheres[4 * i] + m.1 * spheres[4 * i + 1] + m.2 * spheres[4 * i + 2], spheres[4 * i + 3])
+        var view: [SIMD4<Float>] = []
+        for i in 0..<n {
+            let x: SIMD3<Float> = m.0 * spheres[4 * i], y: SIMD3<Float> = m.1 * spheres[4 * i + 1], z: SIMD3<Float> = m.2 * spheres[4 * i + 2]
+            view.append(SIMD4<Float>(x + y + z, spheres[4 * i + 3]))
         }
-        let lo = view.reduce(SIMD2<Float>(repeating: .infinity)) { pointwiseMin($0, SIMD2($1.x - $1.w, $1.y - $1.w)) }
-        let hi = view.reduce(SIMD2<Float>(repeating: -.infinity)) { pointwiseMax($0, SIMD2($1.x + $1.w, $1.y + $1.w)) }
-        let step = (hi - lo) / Float(steps)
-        var nearest = [Float](repeating: -.infinity, count: (steps + 1) * (steps + 1))
-        var ids = [Int32](repeating: -1, count: nearest.count)
+        var lo = SIMD2<Float>(repeating: .infinity), hi = SIMD2<Float>(repeating: -.infinity)
+        for s in view {
+            lo = pointwiseMin(lo, SIMD2<Float>(s.x - s.w, s.y - s.w))
+            hi = pointwiseMax(hi, SIMD2<Float>(s.x + s.w, s.y + s.w))
+        }
+        let stepX: Float = (hi.x - lo.x) / Float(steps), stepY: Float = (hi.y - lo.y) / Float(steps)
+        let side = steps + 1
+        var nearest = [Float](repeating: -.infinity, count: side * side)
+        var ids = [Int32](repeating: -1, count: side * side)
         for (k, s) in view.enumerated() {
-            let i0 = max(0, Int(((s.x - s.w - lo.x) / step.x).rounded(.down))), i1 = min(steps, Int(((s.x + s.w - lo.x) / step.x).rounded(.up)))
-            let j0 = max(0, Int(((s.y - s.w - lo.y) / step.y).rounded(.down))), j1 = min(steps, Int(((s.y + s.w - lo.y) / step.y).rounded(.up)))
+            let i0 = max(0, Int(((s.x - s.w - lo.x) / stepX).rounded(.down)))
+            let i1 = min(steps, Int(((s.x + s.w - lo.x) / stepX).rounded(.up)))
+            let j0 = max(0, Int(((s.y - s.w - lo.y) / stepY).rounded(.down)))
+            let j1 = min(steps, Int(((s.y + s.w - lo.y) / stepY).rounded(.up)))
             for j in j0...j1 {
                 for i in i0...i1 {
-                    let d = SIMD2(lo.x + Float(i) * step.x, lo.y + Float(j) * step.y) - SIMD2(s.x, s.y)
-                    let h = s.w * s.w - (d * d).sum()
+                    let dx: Float = lo.x + Float(i) * stepX - s.x, dy: Float = lo.y + Float(j) * stepY - s.y
+                    let h: Float = s.w * s.w - dx * dx - dy * dy
                     guard h >= 0 else { continue }
-                    let z = s.z + h.squareRoot(), at = j * (steps + 1) + i
-                    if z > nearest[at] { nearest[at] = z; ids[at] = Int32(k) }
+                    let z: Float = s.z + h.squareRoot()
+                    let at = j * side + i
+                    if z > nearest[at] {
+                        nearest[at] = z
+                        ids[at] = Int32(k)
+                    }
                 }
             }
         }
