@@ -273,14 +273,18 @@ public enum SphereCaster {
         var seen: [Bool]? = nil
         if let visible {
             out.spheres.reserveCapacity(visible.count)
-            var marks = [Bool](repeating: false, count: (g.sphereAtoms.max().map(Int.init) ?? -1) + 1)
+            out.sphereColors.reserveCapacity(visible.count)
             for i in visible {
                 let k = Int(i)
                 out.spheres.append(SIMD4(inView(g.spheres, 4 * k), max(g.spheres[4 * k + 3], minimumRadius)))
                 out.sphereColors.append(color(sphereColors[k]))
-                marks[Int(g.sphereAtoms[k])] = true
             }
-            seen = marks
+            // The atoms seen, for their bonds (none to find in spacefill).
+            if g.cylinderCount > 0 {
+                var marks = [Bool](repeating: false, count: (g.sphereAtoms.max().map(Int.init) ?? -1) + 1)
+                for i in visible { marks[Int(g.sphereAtoms[Int(i)])] = true }
+                seen = marks
+            }
         } else {
             out.spheres.reserveCapacity(g.sphereCount)
             for k in 0..<g.sphereCount {
