@@ -11,8 +11,8 @@ import Scene
 public enum SphereOcclusion {
     /// Indices of `fronts` (view z of spheres' nearest points: larger is nearer), nearest first,
     /// ties by index: the fronts' bits as integers that sort descending, in four stable passes of a
-    /// byte each (a radix sort), from the spheres in index order. Culling and the CPU ray caster
-    /// take spheres in this order.
+    /// byte each (a radix sort), from the spheres in index order. The CPU ray caster takes spheres
+    /// in this order (culling takes runs in `roughlyFrontToBack`'s).
     public static func frontToBack(_ fronts: [Float]) -> [Int32] {
         let n = fronts.count
         guard n > 1 else { return n == 1 ? [0] : [] }
@@ -184,20 +184,28 @@ public enum SphereOcclusion {
                         DispatchQueue.concurrentPerform(iterations: bands) { band in
                             let first = cols * band / bands, last = cols * (band + 1) / bands - 1
                             @inline(__always) func drawn(_ r: Float) -> Float { r < minimumRadius ? minimumRadius : r }
+                            // The cell a distance from the grid's corner falls in, held within the
+                            // grid's reach (infinite and NaN ones included: scenes over 10^38 across
+                            // reach them) before it becomes an integer.
+                            @inline(__always) func at(_ distance: Float) -> Int {
+                                let c = distance / cell
+                                return c >= 0 ? (c < 1e8 ? Int(c) : 100_000_000) : 0
+                            }
                             // Whether a sphere (view x, y, front z and radius) lies behind what is kept
                             // in every cell of the band its disk reaches: row by row, the columns its
                             // chord over the row spans, the row taken `slack` wider (its edges as
                             // computed here and a point's row as binning finds it may differ by the
                             // rounding of coordinates).
                             @inline(__always) func hidden(_ x: Float, _ y: Float, front: Float, _ r: Float) -> Bool {
-                                let r0 = max(0, Int((y - r - lo.y) / cell)), r1 = min(rows - 1, Int((y + r - lo.y) / cell))
+                                let r0 = max(0, at(y - r - lo.y)), r1 = min(rows - 1, at(y + r - lo.y))
                                 let rr = r * r
                                 for row in r0...r1 {
                                     let ya = lo.y + Float(row) * cell - y - slack, yb = ya + cell + 2 * slack
                                     let dy = ya > 0 ? ya * ya : (yb < 0 ? yb * yb : 0)
                                     if dy > rr { continue }
-                                    let w = (rr - dy).squareRoot() + slack
-                                    let c0 = max(first, Int((x - w - lo.x) / cell)), c1 = min(last, Int((x + w - lo.x) / cell))
+                                    // Never past the radius (a radius past 10^19 has a square past a float's range).
+                                    let chord = (rr - dy).squareRoot(), w = (chord < r ? chord : r) + slack
+                                    let c0 = max(first, at(x - w - lo.x)), c1 = min(last, at(x + w - lo.x))
                                     if c0 > c1 { continue }
                                     let base = row * cols
                                     for col in c0...c1 where !(covered[base + col] > front + 1e-3) { return false }
@@ -214,8 +222,8 @@ public enum SphereOcclusion {
                                 // waited on memory.
                                 if position + prefetchDistance < runCount {
                                     let ahead = Int(order[position + prefetchDistance]), a = bounds[ahead]
-                                    let c0 = max(first, Int((a.x - a.w - lo.x) / cell)), c1 = min(last, Int((a.x + a.w - lo.x) / cell))
-                                    let r0 = max(0, Int((a.y - a.w - lo.y) / cell)), r1 = min(rows - 1, Int((a.y + a.w - lo.y) / cell))
+                                    let c0 = max(first, at(a.x - a.w - lo.x)), c1 = min(last, at(a.x + a.w - lo.x))
+                                    let r0 = max(0, at(a.y - a.w - lo.y)), r1 = min(rows - 1, at(a.y + a.w - lo.y))
                                     if r0 <= r1 && c0 <= c1 {
                                         for row in r0...r1 {
                                             for col in stride(from: c0, through: c1, by: 16) { molshot_prefetch(covered.baseAddress! + row * cols + col) }
@@ -227,7 +235,7 @@ public enum SphereOcclusion {
                                 }
                                 let b = bounds[k]
                                 // Runs wholly beside the band, then runs hidden in it, are passed over.
-                                if Int((b.x + b.w + slack - lo.x) / cell) < first || Int((b.x - b.w - slack - lo.x) / cell) > last { continue }
+                                if at(b.x + b.w + slack - lo.x) < first || at(b.x - b.w - slack - lo.x) > last { continue }
                                 if hidden(b.x, b.y, front: b.z + b.w, b.w) { continue }
                                 var count = 0
                                 for i in Int(starts[k])..<Int(starts[k + 1]) {
@@ -248,11 +256,13 @@ public enum SphereOcclusion {
                                     let xi = v.x, yi = v.y, zi = v.z, ri = v.w
                                     if hidden(xi, yi, front: zi + ri, ri) { continue }
                                     keep[band * n + Int(localIndex[j])] = true
-                                    let c0 = max(first, Int((xi - ri - lo.x) / cell)), c1 = min(last, Int((xi + ri - lo.x) / cell))
-                                    let r0 = max(0, Int((yi - ri - lo.y) / cell)), r1 = min(rows - 1, Int((yi + ri - lo.y) / cell))
+                                    let c0 = max(first, at(xi - ri - lo.x)), c1 = min(last, at(xi + ri - lo.x))
+                                    let r0 = max(0, at(yi - ri - lo.y)), r1 = min(rows - 1, at(yi + ri - lo.y))
                                     if c0 > c1 { continue }
-                                    // Cells wholly inside the disk, at the depth of the surface's farthest point over the cell.
+                                    // Cells wholly inside the disk, at the depth of the surface's farthest point over
+                                    // the cell (none for a radius whose square is past a float's range).
                                     let rr = ri * ri
+                                    if !rr.isFinite { continue }
                                     for row in r0...r1 {
                                         let ya = lo.y + Float(row) * cell - yi, yb = ya + cell
                                         let dy = max(ya * ya, yb * yb)

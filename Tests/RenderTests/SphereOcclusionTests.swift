@@ -107,6 +107,24 @@ final class SphereOcclusionTests: XCTestCase {
         XCTAssertTrue(runs.starts.contains(Int32(spheres.count / 4)) && runs.starts.contains(Int32(spheres.count / 4 + 1)))
     }
 
+    func testSpheresAsFarApartAsAFileCanPutThemAreCulledWithoutATrap() {
+        // Coordinates a file may hold (mmCIF reads 1e30 and 3e38): the grid's cells grow with the
+        // extent, and every sphere alone in its part of the view is kept.
+        for far: Float in [1e30, -1e30, 3e38] {
+            var spheres: [Float] = []
+            for i in 0..<400 { spheres += [Float(i % 20) * 1.5, Float(i / 20) * 1.5, 0, 1.7] }
+            spheres[4 * 5] = far
+            spheres[4 * 6 + 1] = -far
+            spheres[4 * 6 + 2] = far
+            let kept = SphereOcclusion.visible(spheres, rotation: .identity)
+            XCTAssertTrue(kept.contains(5) && kept.contains(6), "\(far)")
+            let turned = SphereOcclusion.visible(spheres, rotation: Quaternion(angle: 0.7, axis: SIMD3(1, 1, 0)).normalized)
+            XCTAssertTrue(turned.contains(5) && turned.contains(6), "\(far), turned")
+            // Balls drawn no smaller than a pixel of such a view: radii whose squares overflow.
+            XCTAssertFalse(SphereOcclusion.visible(spheres, rotation: .identity, minimumRadius: abs(far) / 500).isEmpty)
+        }
+    }
+
     func testRoughOrderIsNearestFirstByStepsTiesByIndex() {
         let fronts: [Float] = [1, 5, 3, 5, -2, .nan, 3.00001]
         let order = fronts.withUnsafeBufferPointer { SphereOcclusion.roughlyFrontToBack($0, nearest: 5, farthest: -2) }
