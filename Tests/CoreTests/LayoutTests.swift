@@ -17,7 +17,7 @@ final class LayoutTests: XCTestCase {
         "Scene": ["Core"],
         "Text": ["CFreeType", "Imaging", "Core"],
         "Graphics": ["COpenGL", "Imaging", "Core"],
-        "MoleculeView": ["Graphics", "Structure", "Density", "Scene", "Text", "Imaging", "Core"],
+        "MoleculeView": ["Graphics", "Structure", "Density", "Scene", "Text", "Imaging", "Core", "CMemory"],
         "PathwayModel": ["Core"],
         "Pathways": ["PathwayModel", "Graphics", "Text", "Imaging", "Core"],
         "Library": ["CHTTP", "CSQLite", "CZstd", "Structure", "Core"],
