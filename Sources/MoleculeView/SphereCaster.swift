@@ -27,9 +27,6 @@ public enum SphereCaster {
     /// 0.328-0.338 s, 2,000 0.330, 5,000 0.325-0.333, 20,000 0.315-0.321, never 0.323-0.324.
     public static let spheresToCull = 20_000
 
-    /// Pictures of this many spheres and more are cast in two bands of rows on two cores.
-    static let bandedMinimum = 200_000
-
     /// False where `MOLSHOT_CAST` is off (`0`): every picture is drawn with GL (to compare the GL
     /// backends, or to measure llvmpipe).
     public static let enabled = EnvironmentVariable.cast.isOn(default: true)
@@ -100,7 +97,7 @@ public enum SphereCaster {
         var ids = [Int32](repeating: -1, count: count)
         let spheres = primitives.spheres, cylinders = primitives.cylinders
         let nSpheres = spheres.count
-        // Front to back (as culling takes them), so that most hidden samples fail their depth test
+        // Front to back, so that most hidden samples fail their depth test
         // before any root is taken. The order decides nothing else: ties go to the lower index
         // whatever the order, as the first drawn wins with GL_LESS.
         trace("cast: \(nSpheres) spheres, \(cylinders.count) bonds, \(fw) x \(fh) samples")
@@ -111,7 +108,7 @@ public enum SphereCaster {
         let ordered = order.map { spheres[Int($0)] }
         // Many spheres: two bands of rows, each cast on its own core (a sample's outcome does not
         // depend on the order spheres reach it, so the bands are the picture one pass makes).
-        let bands = nSpheres >= bandedMinimum && fh >= 64 && ProcessInfo.processInfo.activeProcessorCount > 1 ? 2 : 1
+        let bands = fh >= 64 ? SphereOcclusion.bands(nSpheres) : 1
         depth.withUnsafeMutableBufferPointer { zb in
             ids.withUnsafeMutableBufferPointer { idb in
                 nonisolated(unsafe) let z = zb.baseAddress!, id = idb.baseAddress!

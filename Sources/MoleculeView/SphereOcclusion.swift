@@ -172,7 +172,7 @@ public enum SphereOcclusion {
         // Large scenes are culled in two bands of columns, each on its own core: a sphere is
         // hidden where it is hidden in the cells of each band its disk reaches, so it is kept where
         // either band keeps it.
-        let bands = n >= SphereOcclusion.bandedMinimum && ProcessInfo.processInfo.activeProcessorCount > 1 ? 2 : 1
+        let bands = SphereOcclusion.bands(n)
         var keep = [Bool](repeating: false, count: n * bands)
         let prefetchDistance = 8
         covered.withUnsafeMutableBufferPointer { coveredBuffer in
@@ -295,8 +295,14 @@ public enum SphereOcclusion {
         return result
     }
 
-    /// Scenes of this many spheres and more are culled on two cores (`visible`).
+    /// Scenes of this many spheres and more are culled (`visible`) and cast (`SphereCaster`) on two cores.
     static let bandedMinimum = 200_000
+
+    /// Bands a scene of `count` spheres is culled or cast in: two from `bandedMinimum` where there
+    /// are two cores, else one.
+    static func bands(_ count: Int) -> Int {
+        count >= bandedMinimum && ProcessInfo.processInfo.activeProcessorCount > 1 ? 2 : 1
+    }
 }
 
 /// Spheres cut into runs of neighbours in index order (a structure lists its atoms residue by
