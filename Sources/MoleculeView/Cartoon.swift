@@ -68,6 +68,9 @@ public struct Cartoon: Representation {
         var diameter: Float = 0
     }
 
+    private static let ca = ShortName("CA"), phosphorus = ShortName("P"), o5 = ShortName("O5'"), o5Star = ShortName("O5*")
+    private static let carbon = ShortName("C"), oxygen = ShortName("O")
+
     public func geometry(of model: Model, bonds: [Bond], visible: [Bool], elements: ElementTable,
                          secondaryStructure ranges: [SecondaryStructureRange]) -> MoleculeGeometry {
         let states = model.secondaryStructure(stated: ranges)
@@ -85,14 +88,19 @@ public struct Cartoon: Representation {
                 let residue = model.residues[Int(r)]
                 var guide: Int32?, isNucleic = false, c: SIMD3<Float>?, o: SIMD3<Float>?, o5: Int32?
                 for a in residue.atoms {
+                    // Names compared as the integers they are held in (no string an atom).
                     let atom = model.atoms[Int(a)]
-                    switch atom.name.description {
-                    case "CA" where guide == nil && atom.element.symbol == "C": guide = a
-                    case "P" where guide == nil: guide = a; isNucleic = true
-                    case "O5'", "O5*": o5 = a
-                    case "C": c = atom.position
-                    case "O": o = atom.position
-                    default: break
+                    let name = atom.name
+                    if name == Cartoon.ca {
+                        if guide == nil && atom.element.symbol == "C" { guide = a }
+                    } else if name == Cartoon.phosphorus {
+                        if guide == nil { guide = a; isNucleic = true }
+                    } else if name == Cartoon.o5 || name == Cartoon.o5Star {
+                        o5 = a
+                    } else if name == Cartoon.carbon {
+                        c = atom.position
+                    } else if name == Cartoon.oxygen {
+                        o = atom.position
                     }
                 }
                 // The first nucleotide of a strand has no phosphate: its O5', bonded to where the

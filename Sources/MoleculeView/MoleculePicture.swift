@@ -32,7 +32,8 @@ public struct MoleculePicture: Sendable {
                                                                    pixelsPerUnit: pixelsPerUnit), 4))
         self.samples = samples
         // Culling ahead, at the threshold of the way it will be drawn.
-        let casts = SphereCaster.casts(prepared.geometry, camera: camera, width: request.width, height: request.height, samples: samples)
+        let casts = SphereCaster.casts(prepared.geometry, camera: camera, width: request.width, height: request.height, samples: samples,
+                                       meshes: true)
         visibility = casts
             ? MoleculeRenderer.visibleSpheres(prepared.geometry, camera: camera, width: request.width, height: request.height, style: style,
                                               minimum: SphereCaster.spheresToCull, balls: SphereCaster.spheresToCull)
@@ -62,18 +63,25 @@ public struct MoleculePicture: Sendable {
 
     /// Whether `draw` casts this picture on the CPU (`SphereCaster`) rather than drawing it with GL.
     public var casts: Bool {
-        SphereCaster.casts(prepared.geometry, camera: camera, width: request.width, height: request.height, samples: samples)
+        SphereCaster.casts(prepared.geometry, camera: camera, width: request.width, height: request.height, samples: samples, meshes: true)
     }
 
     /// The picture ray-cast on the CPU, on any thread, where `SphereCaster` draws it (small,
-    /// orthographic, spheres and bonds only); nil where GL must draw it.
+    /// orthographic, spheres, bonds and opaque meshes only); nil where GL must draw it.
     public func cast() -> DrawnPicture? {
         let samples = self.samples
         let g = prepared.geometry
-        guard SphereCaster.casts(g, camera: camera, width: request.width, height: request.height, samples: samples) else { return nil }
+        guard SphereCaster.casts(g, camera: camera, width: request.width, height: request.height, samples: samples, meshes: true) else {
+            return nil
+        }
+        // Each mesh's vertex colors as `MoleculeRenderer.makeScene` uploads them.
+        let atomColors = prepared.atomColors
+        let meshColors = g.meshes.map { m in
+            MoleculeScene.packedColors(m.colors.count == m.positions.count ? m.colors : m.atoms.map { atomColors[Int($0)] })
+        }
         return SphereCaster.draw(g, sphereColors: MoleculeScene.packedColors(g.colorsOfSpheres(prepared.atomColors)),
                                  cylinderColors: MoleculeScene.packedColors(g.colorsOfCylinders(prepared.atomColors)),
-                                 visible: visibility?.indices, camera: camera, width: request.width, height: request.height,
+                                 meshColors: meshColors, visible: visibility?.indices, camera: camera, width: request.width, height: request.height,
                                  samples: samples, style: style)
     }
 

@@ -32,12 +32,18 @@ public enum SphereCaster {
     public static let enabled = EnvironmentVariable.cast.isOn(default: true)
 
     /// Whether a picture of `geometry` through `camera` at `samples` x `samples` a pixel is cast
-    /// here: orthographic, no meshes, small enough, within the sizes `OffscreenPass` accepts.
-    public static func casts(_ geometry: MoleculeGeometry, camera: Camera, width: Int, height: Int, samples: Int) -> Bool {
+    /// here: orthographic, small enough, within the sizes `OffscreenPass` accepts, and no meshes
+    /// unless `meshes` (a caller that has their colors) and they are opaque triangles
+    /// (`CastTriangles.castable`).
+    public static func casts(_ geometry: MoleculeGeometry, camera: Camera, width: Int, height: Int, samples: Int,
+                             meshes: Bool = false) -> Bool {
         // Sizes outside the pass's limits go to it, which refuses them.
-        enabled && camera.isOrthographic && camera.clip == nil && geometry.meshes.isEmpty && width > 0 && height > 0
+        enabled && camera.isOrthographic && camera.clip == nil && width > 0 && height > 0
             && width <= OffscreenPass.maximumSide && height <= OffscreenPass.maximumSide
             && width * height * samples * samples <= maximumSamples
+            && (geometry.meshes.isEmpty
+                || (meshes
+                    && CastTriangles.castable(geometry.meshes, others: geometry.sphereCount + geometry.cylinderCount)))
     }
 
     /// What one picture draws, in view space: spheres (x, y, z, drawn radius) with their colors,
@@ -46,6 +52,7 @@ public enum SphereCaster {
         var spheres: [SIMD4<Float>] = []
         var sphereColors: [SIMD3<Float>] = []
         var cylinders: [Cylinder] = []
+        var triangles = CastTriangles()
     }
 
     /// A bond as the cylinder shader sees it: its whole axis from a to b, its radius, the colors of
@@ -67,30 +74,34 @@ public enum SphereCaster {
         var thin: Bool
     }
 
-    /// The picture of `geometry` (colors: one per sphere and two per cylinder, packed as
-    /// `MoleculeScene` uploads them; `visible`: the spheres culling keeps, nil for all) as the
-    /// impostor shaders draw it.
-    public static func draw(_ geometry: MoleculeGeometry, sphereColors: [UInt32], cylinderColors: [UInt32], visible: [Int32]?,
-                            camera: Camera, width: Int, height: Int, samples factor: Int, style: RenderStyle) -> DrawnPicture {
-        draw(geometry, sphereColors: sphereColors, cylinderColors: cylinderColors, visible: visible, camera: camera, width: width,
-             height: height, samples: factor, style: style, fourAtOnce: true)
+    /// The picture of `geometry` (colors: one per sphere and two per cylinder, and per mesh one a
+    /// vertex, packed as `MoleculeScene` uploads them; `visible`: the spheres culling keeps, nil
+    /// for all) as the impostor and mesh shaders draw it.
+    public static func draw(_ geometry: MoleculeGeometry, sphereColors: [UInt32], cylinderColors: [UInt32], meshColors: [[UInt32]] = [],
+                            visible: [Int32]?, camera: Camera, width: Int, height: Int, samples factor: Int,
+                            style: RenderStyle) -> DrawnPicture {
+        draw(geometry, sphereColors: sphereColors, cylinderColors: cylinderColors, meshColors: meshColors, visible: visible,
+             camera: camera, width: width, height: height, samples: factor, style: style, fourAtOnce: true)
     }
 
     /// `fourAtOnce` false: every pixel lit on its own, as before `SphereShading` (for tests that compare the two).
-    static func draw(_ geometry: MoleculeGeometry, sphereColors: [UInt32], cylinderColors: [UInt32], visible: [Int32]?,
-                     camera: Camera, width: Int, height: Int, samples factor: Int, style: RenderStyle, fourAtOnce: Bool) -> DrawnPicture {
+    static func draw(_ geometry: MoleculeGeometry, sphereColors: [UInt32], cylinderColors: [UInt32], meshColors: [[UInt32]] = [],
+                     visible: [Int32]?, camera: Camera, width: Int, height: Int, samples factor: Int, style: RenderStyle,
+                     fourAtOnce: Bool) -> DrawnPicture {
         let fw = width * factor, fh = height * factor
         let pixelsPerUnit = 1 / camera.worldUnitsPerPixel(width: width, height: height)
         let view = camera.viewMatrix(width: width, height: height)
         let projection = camera.projectionMatrix(width: width, height: height)
-        let primitives = primitivesInView(geometry, sphereColors: sphereColors, cylinderColors: cylinderColors, visible: visible,
+        var primitives = primitivesInView(geometry, sphereColors: sphereColors, cylinderColors: cylinderColors, visible: visible,
                                           view: view, minimumRadius: style.minimumAtomPixels / pixelsPerUnit,
                                           thinBonds: geometry.cylinderRadius * Float(factor) * pixelsPerUnit
                                               < MoleculeRenderer.triangleImpostorPixels / 2)
+        if !geometry.meshes.isEmpty { primitives.triangles = CastTriangles(geometry.meshes, colors: meshColors, view: view) }
         // Orthographic: x_ndc = p00 x + p30, so a sample's center lies at x = (ndc - p30) / p00.
         let p = projection.columns
         let du = 2 / (Float(fw) * p.0.x), dv = 2 / (Float(fh) * p.1.y)
         let x0 = (-1 + 0.5 * 2 / Float(fw) - p.3.x) / p.0.x, y0 = (-1 + 0.5 * 2 / Float(fh) - p.3.y) / p.1.y
+        let triangleScreens = primitives.triangles.screens(x0: x0, y0: y0, du: du, dv: dv)
         // Depth kept as view z (nearer is larger); window depths, linear in it, only for depth cues.
         let count = fw * fh
         var depth = [Float](repeating: -.infinity, count: count)
@@ -100,7 +111,7 @@ public enum SphereCaster {
         // Front to back, so that most hidden samples fail their depth test
         // before any root is taken. The order decides nothing else: ties go to the lower index
         // whatever the order, as the first drawn wins with GL_LESS.
-        trace("cast: \(nSpheres) spheres, \(cylinders.count) bonds, \(fw) x \(fh) samples")
+        trace("cast: \(nSpheres) spheres, \(cylinders.count) bonds, \(primitives.triangles.count) triangles, \(fw) x \(fh) samples")
         let order = SphereOcclusion.frontToBack(spheres.map { $0.z + $0.w })
         // The spheres gathered into that order first (loads that do not wait on one another), so
         // that the loop below reads them one after another: in the order's random jumps through
@@ -157,14 +168,25 @@ public enum SphereCaster {
                     castCylinder(cyl, index: Int32(nSpheres + c), depth: z, ids: id, width: fw, height: fh, x0: x0, y0: y0,
                                  du: du, dv: dv)
                 }
+                // Meshes last, as GL draws them; many triangles in two bands of rows.
+                let triangles = primitives.triangles
+                if triangles.count > 0 {
+                    let bands = fh >= 64 ? SphereOcclusion.bands(triangles.count) : 1
+                    let screens = triangleScreens
+                    DispatchQueue.concurrentPerform(iterations: bands) { band in
+                        triangles.cast(screens, first: Int32(nSpheres + cylinders.count), depth: z, ids: id, width: fw,
+                                       firstRow: fh * band / bands, lastRow: fh * (band + 1) / bands - 1)
+                    }
+                }
             }
         }
         trace("cast: depths done")
         // One sample a pixel and no depth cues: the rows written top row first, the picture as it is
         // kept, with no copy turning it over.
         let topDown = factor == 1 && style.effects.isEmpty
-        let pixels = shade(primitives, ids: ids, width: fw, height: fh, x0: x0, y0: y0, du: du, dv: dv, camera: camera, style: style,
+        let pixels = shade(primitives, screens: triangleScreens, ids: ids, width: fw, height: fh, x0: x0, y0: y0, du: du, dv: dv, camera: camera, style: style,
                            topDown: topDown, fourAtOnce: fourAtOnce)
+        trace("cast: shaded")
         let smooth = style.antialias == 1 && factor == 1
         let (near, far) = camera.depthRange
         if !style.effects.isEmpty {
@@ -320,7 +342,7 @@ public enum SphereCaster {
 
     /// Lights each sample's nearest surface as `lighting.glsl` does; RGBA, bottom row first (as GL
     /// reads back), or top row first (`topDown`).
-    private static func shade(_ primitives: Primitives, ids: [Int32], width fw: Int, height fh: Int, x0: Float, y0: Float,
+    private static func shade(_ primitives: Primitives, screens: [CastTriangles.Screen], ids: [Int32], width fw: Int, height fh: Int, x0: Float, y0: Float,
                               du: Float, dv: Float, camera: Camera, style: RenderStyle, topDown: Bool, fourAtOnce: Bool) -> [UInt8] {
         func unit(_ v: SIMD3<Float>) -> SIMD3<Float> { v / v.length }
         let light = unit(style.lightDirection)
@@ -336,15 +358,29 @@ public enum SphereCaster {
         let fogColor = bg.alpha > 0 ? SIMD3(bg.red, bg.green, bg.blue) : SIMD3<Float>(1, 1, 1)
         let ambient = style.ambient, diffuse = style.diffuse, fill = style.fill, specular = style.specular
         let spheres = primitives.spheres, colors = primitives.sphereColors, cylinders = primitives.cylinders
-        let nSpheres = spheres.count
+        let nSpheres = spheres.count, firstTriangle = nSpheres + cylinders.count
+        // The planes of the triangles some sample shows, each made once.
+        var shownPlaneOf = [Int32](), shownPlanes = [CastTriangles.Plane]()
+        if primitives.triangles.count > 0 {
+            shownPlaneOf = [Int32](repeating: -1, count: primitives.triangles.count)
+            for k in ids where Int(k) >= firstTriangle {
+                let t = Int(k) - firstTriangle
+                if shownPlaneOf[t] < 0 {
+                    shownPlaneOf[t] = Int32(shownPlanes.count)
+                    shownPlanes.append(primitives.triangles.plane(t, screens[t]))
+                }
+            }
+        }
+        let planeOf = shownPlaneOf, planes = shownPlanes
+        trace("cast: \(planes.count) triangles shown")
         return [UInt8](unsafeUninitializedCapacity: fw * fh * 4) { buffer, initialized in
             buffer.withMemoryRebound(to: UInt32.self) { out in
                 spheres.withUnsafeBufferPointer { spheres in
                     colors.withUnsafeBufferPointer { colors in
                         ids.withUnsafeBufferPointer { idb in
                             // One pixel as the shaders light it.
-                            @inline(__always) func lit(_ k: Int, _ i: Int, _ y: Float) -> UInt32 {
-                                let x = x0 + Float(i) * du
+                            @inline(__always) func lit(_ k: Int, _ i: Int, _ j: Int) -> UInt32 {
+                                let x = x0 + Float(i) * du, y = y0 + Float(j) * dv
                                 let n: SIMD3<Float>, base: SIMD3<Float>, hitZ: Float
                                 if k < nSpheres {
                                     let s = spheres[k]
@@ -353,6 +389,9 @@ public enum SphereCaster {
                                     n = SIMD3(dx, dy, dz) / s.w
                                     base = colors[k]
                                     hitZ = s.z + dz
+                                } else if k >= firstTriangle {
+                                    // As mesh.frag: the mixed normal, the side seen lit.
+                                    (n, base, hitZ) = planes[Int(planeOf[k - firstTriangle])].at(i, j)
                                 } else {
                                     let c = cylinders[k - nSpheres]
                                     let u = c.u
@@ -399,14 +438,14 @@ public enum SphereCaster {
                                     } else {
                                         for l in 0..<4 {
                                             let k = Int(ks[l])
-                                            out[row + i + l] = k < 0 ? background : lit(k, i + l, y)
+                                            out[row + i + l] = k < 0 ? background : lit(k, i + l, j)
                                         }
                                     }
                                     i += 4
                                 }
                                 while i < fw {
                                     let k = Int(idb[j * fw + i])
-                                    out[row + i] = k < 0 ? background : lit(k, i, y)
+                                    out[row + i] = k < 0 ? background : lit(k, i, j)
                                     i += 1
                                 }
                             }

@@ -76,10 +76,9 @@ public final class ThumbnailRun: Sendable {
 
         let writeQueue = BlockingQueue<WriteTask>(capacity: 4)
         let meshes = job.request.modes.contains { [.cartoon, .putty, .surface, .auto, .shows].contains($0) }
+        // Made at the first picture the CPU does not draw (opaque meshes are cast too): a run of
+        // thumbnails in any mode may never load Mesa.
         let worker = LazyWorker(meshes: meshes)
-        // Modes with meshes are drawn with GL: start it now (Mesa loads, the shaders compile) while
-        // the first files are read.
-        if meshes { _ = worker.get() }
         let readers = DispatchGroup(), writers = DispatchGroup()
         let jobs = max(1, job.jobs)
         for _ in 0..<jobs {
@@ -213,6 +212,11 @@ public final class ThumbnailRun: Sendable {
                 look.level = try look.level.resolved(in: map, header: header, file: source)
                 let picture = MoleculePicture(PreparedMolecule(meshes: [try look.mesh(map, file: source)]), request: job.request)
                 let request = job.request, mode = job.request.modes.first ?? .ballAndStick
+                if let cast = picture.cast() {
+                    writeQueue.push(WriteTask(source: source, checksum: checksum, images: [(request.thumbnailName(checksum: checksum, mode: mode), cast)],
+                                              atoms: 0, started: started))
+                    return
+                }
                 worker.get().submit({ renderer in
                     let images = [(request.thumbnailName(checksum: checksum, mode: mode), try picture.draw(renderer))]
                     writeQueue.push(WriteTask(source: source, checksum: checksum, images: images, atoms: 0, started: started))

@@ -138,11 +138,98 @@ final class SphereCasterTests: XCTestCase {
         XCTAssertTrue(try picture([("size", "256"), ("mode", "ball-and-stick")]).casts)
         XCTAssertTrue(try picture([("size", "1024"), ("mode", "spacefill")]).casts)
         XCTAssertFalse(try picture([("size", "2048"), ("mode", "spacefill")]).casts, "large: llvmpipe")
-        XCTAssertFalse(try picture([("size", "256"), ("mode", "cartoon")]).casts, "meshes: GL")
+        XCTAssertTrue(try picture([("size", "256"), ("mode", "cartoon")]).casts, "opaque meshes are cast")
+        XCTAssertTrue(try picture([("size", "256"), ("mode", "surface")]).casts)
+        XCTAssertFalse(try picture([("size", "256"), ("mode", "surface"), ("transparency", "0.5")]).casts, "see-through: GL")
         XCTAssertFalse(try picture([("size", "256"), ("mode", "spacefill"), ("perspective", "true")]).casts)
         XCTAssertFalse(try picture([("size", "512"), ("mode", "spacefill"), ("antialias", "4")]).casts, "16 samples a pixel")
         // What `draw` returns for a cast picture is the cast.
         let p = try picture([("size", "128"), ("mode", "spacefill")])
         XCTAssertTrue(try p.draw(try Rendering.renderer()).finished() == p.cast()!.finished())
+    }
+
+    /// Opaque meshes (cartoons with their ligands' balls and sticks, surfaces) cast on the CPU
+    /// against `mesh.frag` drawn by GL: the same picture to within rounding at edges, in every
+    /// style, with the samples GL would draw.
+    func testCastMeshesMatchTheMeshShader() throws {
+        var outlined = RenderStyle()
+        outlined.effects = DepthEffects(outline: 1.5, occlusion: 0.6)
+        var cued = RenderStyle.transparent
+        cued.depthCue = true
+        var supersampled = RenderStyle()
+        supersampled.antialias = 2
+        for (file, mode) in [("1crn.pdb", DrawMode.cartoon), ("1hpv.pdb", .cartoon), ("1bna.pdb", .cartoon), ("1crn.pdb", .surface)] {
+            let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent(file).path)
+            let p = try Rendering.prepared(s, mode)
+            let g = p.geometry
+            XCTAssertFalse(g.meshes.isEmpty, "\(file) \(mode)")
+            for (name, style) in [("plain", RenderStyle()), ("outlined", outlined), ("cued", cued), ("supersampled", supersampled)] {
+                var camera = p.fittedCamera
+                camera.rotate(degreesX: 23, degreesY: 41, degreesZ: 0)
+                let size = 160
+                let samples = MoleculeRenderer.requestedSamples(style, typicalRadius: MoleculeGeometry.medianRadius(g.spheres),
+                                                                pixelsPerUnit: 1 / camera.worldUnitsPerPixel(width: size, height: size))
+                XCTAssertTrue(SphereCaster.casts(g, camera: camera, width: size, height: size, samples: samples, meshes: true))
+                XCTAssertFalse(SphereCaster.casts(g, camera: camera, width: size, height: size, samples: samples), "unless asked")
+                let meshColors = g.meshes.map { m in
+                    MoleculeScene.packedColors(m.colors.count == m.positions.count ? m.colors : m.atoms.map { p.atomColors[Int($0)] })
+                }
+                let cpu = SphereCaster.draw(g, sphereColors: MoleculeScene.packedColors(g.colorsOfSpheres(p.atomColors)),
+                                            cylinderColors: MoleculeScene.packedColors(g.colorsOfCylinders(p.atomColors)),
+                                            meshColors: meshColors, visible: nil, camera: camera, width: size, height: size,
+                                            samples: samples, style: style).finished()
+                let reference = try gl(p, camera: camera, size: size, style: style)
+                let (large, mean) = difference(cpu, reference)
+                let label = "\(file) \(mode) \(name)"
+                XCTAssertLessThan(Double(large) / Double(size * size), 0.005, "\(label): \(large) pixels differ")
+                XCTAssertLessThan(mean, 0.3, "\(label): mean difference")
+                XCTAssertGreaterThan(reference.coverage().count, size * size / 10, "\(label): drawn")
+                XCTAssertEqual(Double(cpu.coverage().count), Double(reference.coverage().count),
+                               accuracy: Double(reference.coverage().count) * 0.01 + 2, "\(label): coverage")
+            }
+        }
+    }
+
+    /// Triangles GL draws nothing of (no area, a corner at infinity or not a number, far past the
+    /// picture) draw nothing here either and trap nowhere; one the picture holds is drawn whole,
+    /// its two faces lit alike, and a nearer one hides it.
+    func testCastTrianglesAtTheEdgesOfArithmetic() throws {
+        func picture(_ corners: [SIMD3<Float>], normal: SIMD3<Float> = SIMD3(0, 0, 1)) -> RGBAImage {
+            var g = MoleculeGeometry()
+            var m = Mesh(name: "t")
+            m.positions = corners
+            m.normals = corners.map { _ in normal }
+            m.colors = corners.map { _ in 0xFF0000 }
+            m.indices = (0..<UInt32(corners.count)).map { $0 }
+            g.meshes = [m]
+            let camera = Camera(center: SIMD3(0, 0, 0), radius: 10)
+            return SphereCaster.draw(g, sphereColors: [], cylinderColors: [], meshColors: [MoleculeScene.packedColors(m.colors)],
+                                     visible: nil, camera: camera, width: 64, height: 64, samples: 1, style: .transparent).finished()
+        }
+        let square: [SIMD3<Float>] = [[-5, -5, 0], [5, -5, 0], [5, 5, 0], [-5, -5, 0], [5, 5, 0], [-5, 5, 0]]
+        let drawn = picture(square)
+        let (count, centroid) = drawn.coverage()
+        XCTAssertGreaterThan(count, 100)
+        XCTAssertEqual(centroid.x, 31.5, accuracy: 1)
+        XCTAssertEqual(centroid.y, 31.5, accuracy: 1)
+        XCTAssertGreaterThan(Int(drawn.pixel(32, 32).r), 100, "red, lit")
+        // The same square's back face (wound the other way, its normals away from the viewer), as
+        // mesh.frag lights the side seen: the same picture.
+        let reversed = [square[0], square[2], square[1], square[3], square[5], square[4]]
+        XCTAssertTrue(picture(reversed, normal: SIMD3(0, 0, -1)) == drawn, "both faces lit alike")
+        XCTAssertLessThan(Int(picture(reversed).pixel(32, 32).r), 100, "a back face whose normal faces the viewer is lit as its far side")
+        for corners: [SIMD3<Float>] in [
+            [[0, 0, 0], [1, 1, 0], [2, 2, 0]],                                  // no area
+            [[0, 0, 0], [.infinity, 0, 0], [0, 1, 0]],
+            [[0, 0, 0], [.nan, 0, 0], [0, 1, 0]],
+            [[1e30, 1e30, 0], [3e38, 1e30, 0], [1e30, 3e38, 0]],                // far past the picture
+            [[-1e30, -1e30, 0], [1e30, -1e30, 0], [0, 1e30, 0]],                // covering it, from far out
+        ] {
+            let image = picture(corners)
+            XCTAssertEqual(image.width, 64, "\(corners)")
+        }
+        XCTAssertGreaterThan(picture([[-1e30, -1e30, 0], [1e30, -1e30, 0], [0, 1e30, 0]]).coverage().count, 64 * 64 / 2,
+                             "a huge triangle over the picture is drawn (edges in doubles)")
+        XCTAssertEqual(picture([[0, 0, 0], [1, 1, 0], [2, 2, 0]]).coverage().count, 0)
     }
 }
