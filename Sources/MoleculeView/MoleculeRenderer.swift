@@ -127,6 +127,9 @@ public final class MoleculeRenderer {
         let scene = MoleculeScene(sphereVertices: sphereVertices, cylinderVertices: cylinderVertices, sphereColors: sphereColors,
                                   cylinderColors: cylinderColors, geometry: geometry, packedSphereColors: packedSphereColors,
                                   packedCylinderColors: packedCylinderColors)
+        scene.packedMeshColors = geometry.meshes.map { mesh in
+            MoleculeScene.packedColors(mesh.colors.count == mesh.positions.count ? mesh.colors : mesh.atoms.map { atomColors[Int($0)] })
+        }
         for mesh in geometry.meshes where !mesh.indices.isEmpty || !mesh.lines.isEmpty {
             var interleaved = [Float]()
             interleaved.reserveCapacity(mesh.positions.count * 6)
@@ -321,11 +324,11 @@ public final class MoleculeRenderer {
         let cullingKey = MoleculeRenderer.cullingKey(scene.geometry, camera: camera, width: width, height: height, style: style)
         let requested = MoleculeRenderer.requestedSamples(style, typicalRadius: scene.typicalSphereRadius, pixelsPerUnit: pixelsPerUnit)
         let samples = pass.samples(requested, width: width, height: height)
-        if castsSmallPictures, SphereCaster.casts(scene.geometry, camera: camera, width: width, height: height, samples: samples) {
+        if castsSmallPictures, SphereCaster.casts(scene.geometry, camera: camera, width: width, height: height, samples: samples, meshes: true) {
             let culls = culling && MoleculeRenderer.culls(scene.geometry, camera, minimum: castCullingMinimum, balls: castCullingMinimum)
             let visible = culls ? MoleculeRenderer.visibleSpheres(scene, camera, key: cullingKey) : nil
             return SphereCaster.draw(scene.geometry, sphereColors: scene.packedSphereColors, cylinderColors: scene.packedCylinderColors,
-                                     visible: visible, camera: camera, width: width, height: height, samples: samples, style: style)
+                                     meshColors: scene.packedMeshColors, visible: visible, camera: camera, width: width, height: height, samples: samples, style: style)
         }
         // Smoothing wherever automatic antialiasing draws one sample (also where a picture too
         // large to supersample leaves it no other way).

@@ -39,6 +39,9 @@ public final class MoleculeScene {
         for (k, m) in meshes.enumerated() where k < geometry.meshes.count && !geometry.hasOwnColors {
             m.colors.update(MoleculeScene.packedColors(geometry.meshes[k].atoms.map { atomColors[Int($0)] }, opacity: geometry.meshes[k].opacity))
         }
+        if !geometry.hasOwnColors {
+            packedMeshColors = geometry.meshes.map { MoleculeScene.packedColors($0.atoms.map { atomColors[Int($0)] }) }
+        }
         culledFor = nil
         coarse = nil
     }
@@ -61,6 +64,8 @@ public final class MoleculeScene {
     var meshes: [(vertices: VertexArray, colors: GPUBuffer, indices: IndexBuffer)] = []
     /// Per mesh, whether its indices are lines (a map's mesh) rather than triangles.
     var meshLines: [Bool] = []
+    /// Each of the geometry's meshes' vertex colors as uploaded, for `SphereCaster`.
+    var packedMeshColors: [[UInt32]] = []
 
     public static func packedColors(_ colors: [UInt32], opacity: Float = 1) -> [UInt32] {
         let alpha = UInt32((max(0, min(1, opacity)) * 255).rounded()) << 24

@@ -85,7 +85,9 @@ final class BindingSiteTests: XCTestCase {
         let thin = try covered([("slab", "4")])
         XCTAssertLessThan(thin, whole * 2 / 3, "a 4 Å slab of a 40 Å protein")
         XCTAssertGreaterThan(thin, 0)
-        XCTAssertEqual(try covered([("slab", "1000")]), whole)
+        // The whole picture is cast on the CPU, the slabbed one drawn by GL (the caster takes no
+        // clip planes): the same to within a pixel's rounding at an edge.
+        XCTAssertEqual(try covered([("slab", "1000")]), whole, accuracy: whole / 500 + 2)
         XCTAssertLessThan(try covered([("clip", "0,40")]), whole, "the front half cut")
         XCTAssertThrowsError(try RenderRequest([("clip", "-5,-5")]))
         XCTAssertThrowsError(try RenderRequest([("slab", "wide")]))
