@@ -71,6 +71,55 @@ public struct Cartoon: Representation {
     private static let ca = ShortName("CA"), phosphorus = ShortName("P"), o5 = ShortName("O5'"), o5Star = ShortName("O5*")
     private static let carbon = ShortName("C"), oxygen = ShortName("O")
 
+    /// A residue's guide atom (CA, P, or a strand's first O5'), whether it is a nucleotide, and its
+    /// carbonyl's C and O.
+    static func backbone(of residue: Residue, in model: Model) -> (guide: Int32?, nucleic: Bool, c: SIMD3<Float>?, o: SIMD3<Float>?) {
+        var guide: Int32?, isNucleic = false, c: SIMD3<Float>?, o: SIMD3<Float>?, o5: Int32?
+        for a in residue.atoms {
+            // Names compared as the integers they are held in (no string an atom).
+            let atom = model.atoms[Int(a)]
+            let name = atom.name
+            if name == Cartoon.ca {
+                if guide == nil && atom.element.symbol == "C" { guide = a }
+            } else if name == Cartoon.phosphorus {
+                if guide == nil { guide = a; isNucleic = true }
+            } else if name == Cartoon.o5 || name == Cartoon.o5Star {
+                o5 = a
+            } else if name == Cartoon.carbon {
+                c = atom.position
+            } else if name == Cartoon.oxygen {
+                o = atom.position
+            }
+        }
+        // The first nucleotide of a strand has no phosphate: its O5', bonded to where the
+        // phosphate would be, starts the backbone, as PyMOL's cartoon starts there (no
+        // ball-and-stick blob at the strand's end).
+        if guide == nil, let o5, !residue.isHetero || residue.isModified,
+           Selection.nucleotides.contains(residue.name.description.uppercased()) || residue.isModified {
+            guide = o5
+            isNucleic = true
+        }
+        return (guide, isNucleic, c, o)
+    }
+
+    /// Whether the cartoon draws `residue` (its atoms then are not drawn as balls and sticks).
+    static func traces(_ residue: Residue, guide: Int32, nucleic: Bool, visible: [Bool]) -> Bool {
+        visible[Int(guide)] && (!residue.isHetero || residue.isModified || nucleic)
+    }
+
+    /// The atoms of the residues the cartoon does not draw: the only ones whose bonds it shows
+    /// (ligands, waters and lone residues as ball-and-stick), so the only ones whose bonds need
+    /// perceiving.
+    public static func bondedAtoms(_ model: Model, visible: [Bool]) -> [Bool]? {
+        var open = [Bool](repeating: true, count: model.atoms.count)
+        for residue in model.residues {
+            let (guide, nucleic, _, _) = backbone(of: residue, in: model)
+            guard let guide, traces(residue, guide: guide, nucleic: nucleic, visible: visible) else { continue }
+            for a in residue.atoms { open[Int(a)] = false }
+        }
+        return open
+    }
+
     public func geometry(of model: Model, bonds: [Bond], visible: [Bool], elements: ElementTable,
                          secondaryStructure ranges: [SecondaryStructureRange]) -> MoleculeGeometry {
         let states = model.secondaryStructure(stated: ranges)
@@ -86,32 +135,8 @@ public struct Cartoon: Representation {
             }
             for r in chain.residues {
                 let residue = model.residues[Int(r)]
-                var guide: Int32?, isNucleic = false, c: SIMD3<Float>?, o: SIMD3<Float>?, o5: Int32?
-                for a in residue.atoms {
-                    // Names compared as the integers they are held in (no string an atom).
-                    let atom = model.atoms[Int(a)]
-                    let name = atom.name
-                    if name == Cartoon.ca {
-                        if guide == nil && atom.element.symbol == "C" { guide = a }
-                    } else if name == Cartoon.phosphorus {
-                        if guide == nil { guide = a; isNucleic = true }
-                    } else if name == Cartoon.o5 || name == Cartoon.o5Star {
-                        o5 = a
-                    } else if name == Cartoon.carbon {
-                        c = atom.position
-                    } else if name == Cartoon.oxygen {
-                        o = atom.position
-                    }
-                }
-                // The first nucleotide of a strand has no phosphate: its O5', bonded to where the
-                // phosphate would be, starts the backbone, as PyMOL's cartoon starts there (no
-                // ball-and-stick blob at the strand's end).
-                if guide == nil, let o5, !residue.isHetero || residue.isModified,
-                   Selection.nucleotides.contains(residue.name.description.uppercased()) || residue.isModified {
-                    guide = o5
-                    isNucleic = true
-                }
-                guard let g = guide, visible[Int(g)], !residue.isHetero || residue.isModified || isNucleic else {
+                let (guide, isNucleic, c, o) = Cartoon.backbone(of: residue, in: model)
+                guard let g = guide, Cartoon.traces(residue, guide: g, nucleic: isNucleic, visible: visible) else {
                     flush()
                     continue
                 }

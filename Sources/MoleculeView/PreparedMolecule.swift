@@ -56,7 +56,10 @@ public struct PreparedMolecule: Sendable {
             visible = model.defaultConformerMask()
         }
         shown = visible
-        bonds = representation.usesBonds ? perception.bonds(of: model, embedded: structure.embeddedTemplates) : []
+        // Only the bonds the representation can show (a cartoon's: those of what it does not trace).
+        bonds = representation.usesBonds
+            ? perception.bonds(of: model, embedded: structure.embeddedTemplates, among: representation.bondedAtoms(model, visible: visible))
+            : []
         geometry = representation.make(pixelsPerÅngström: pixelsPerÅngström).geometry(of: model, bonds: bonds, visible: visible, elements: perception.elements,
                                                    secondaryStructure: structure.secondaryStructure)
         let colors = color.colors(for: model, elements: perception.elements, secondaryStructure: structure.secondaryStructure, traced: mode.isTrace)

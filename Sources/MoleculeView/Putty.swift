@@ -11,6 +11,8 @@ public struct Putty: Representation {
 
     public init() { cartoon = Cartoon(Cartoon(), putty: true) }
 
+    public static func bondedAtoms(_ model: Model, visible: [Bool]) -> [Bool]? { Cartoon.bondedAtoms(model, visible: visible) }
+
     public init(pixelsPerÅngström scale: Float) {
         cartoon = Cartoon(Cartoon(pixelsPerÅngström: scale), putty: true)
     }

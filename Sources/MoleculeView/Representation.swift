@@ -11,6 +11,9 @@ public protocol Representation: Sendable {
     /// zoom in); most draw the same at every size.
     static func make(pixelsPerÅngström: Float?) -> Self
     func geometry(of model: Model, bonds: [Bond], visible: [Bool], elements: ElementTable) -> MoleculeGeometry
+    /// The atoms whose bonds its geometry can show, given `visible`: bonds are perceived among
+    /// these only (nil: every atom).
+    static func bondedAtoms(_ model: Model, visible: [Bool]) -> [Bool]?
     /// The same, knowing the helices and strands the file states (cartoons draw them).
     func geometry(of model: Model, bonds: [Bond], visible: [Bool], elements: ElementTable,
                   secondaryStructure: [SecondaryStructureRange]) -> MoleculeGeometry
@@ -18,6 +21,7 @@ public protocol Representation: Sendable {
 
 extension Representation {
     public static func make(pixelsPerÅngström: Float?) -> Self { Self() }
+    public static func bondedAtoms(_ model: Model, visible: [Bool]) -> [Bool]? { nil }
 
     public func geometry(of model: Model, bonds: [Bond], visible: [Bool], elements: ElementTable,
                          secondaryStructure: [SecondaryStructureRange]) -> MoleculeGeometry {

@@ -30,6 +30,19 @@ public struct BondPerception: Sendable {
     static func compatible(_ a: UInt8, _ b: UInt8) -> Bool { a == 0 || b == 0 || a == b }
 
     public func bonds(of model: Model, embedded: [ShortName: ComponentTemplate] = [:]) -> [Bond] {
+        bonds(of: model, embedded: embedded, among: nil)
+    }
+
+    /// The bonds between atoms of `among` (one flag an atom; nil: every atom): the same bonds, in
+    /// the same order, as every bond perceived and those with an end outside left out, without
+    /// matching templates to residues none of whose atoms are wanted or searching around such atoms.
+    public func bonds(of model: Model, embedded: [ShortName: ComponentTemplate] = [:], among wanted: [Bool]?) -> [Bond] {
+        guard let wanted, wanted.count == model.atoms.count else { return allBonds(of: model, embedded: embedded, among: nil) }
+        return allBonds(of: model, embedded: embedded, among: wanted).filter { wanted[Int($0.a)] && wanted[Int($0.b)] }
+    }
+
+    /// Every bond, or (`wanted`) every bond between two wanted atoms and perhaps others.
+    private func allBonds(of model: Model, embedded: [ShortName: ComponentTemplate], among wanted: [Bool]?) -> [Bond] {
         if model.bondsAreComplete && model.bondsAreDistinct { return model.explicitBonds }
         let atoms = model.atoms
         var bonds: [Bond] = []
@@ -57,13 +70,15 @@ public struct BondPerception: Sendable {
         var covered = [Bool](repeating: false, count: atoms.count)
         var templateCache: [ShortName: ComponentTemplate?] = [:]
         for residue in model.residues {
+            let range = Int(residue.atoms.lowerBound)..<Int(residue.atoms.upperBound)
+            // A template's bonds lie within its residue: none between wanted atoms where it has none.
+            if let wanted, !range.contains(where: { wanted[$0] }) { continue }
             let template: ComponentTemplate?
             if let cached = templateCache[residue.name] { template = cached } else {
                 template = embedded[residue.name] ?? dictionary?.template(residue.name)
                 templateCache[residue.name] = template
             }
             guard let template else { continue }
-            let range = Int(residue.atoms.lowerBound)..<Int(residue.atoms.upperBound)
             for t in template.bonds {
                 for i in range where atoms[i].name == t.a {
                     covered[i] = true
@@ -115,7 +130,10 @@ public struct BondPerception: Sendable {
         let open = atoms.indices.map { i in
             !covered[i] || model.residues[Int(atoms[i].residue)].isHetero || atoms[i].element == sulfur
         }
-        for i in atoms.indices where open[i] {
+        // A pair with an unwanted atom is not asked for: searched from wanted open atoms only
+        // (both atoms of a wanted pair are in residues whose templates were matched, so whether
+        // they are open is as it would be).
+        for i in atoms.indices where open[i] && (wanted == nil || wanted![i]) {
             grid.forEachNeighbor(of: i, positions) { j, d2 in
                 // Each pair once: from its open atom, or from the lower of two open ones.
                 if open[j] && j < i { return }

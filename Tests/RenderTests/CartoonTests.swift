@@ -160,4 +160,28 @@ final class CartoonTests: XCTestCase {
         request.height = 1024
         XCTAssertNil(try PreparedMolecule(s, mode: .cartoon, request: request, perception: perception).detailScale)
     }
+
+    /// A cartoon perceives bonds only among what it does not trace; its ligands' balls and sticks
+    /// are those it draws from every bond: the same spheres, bonds and orders, in the same order.
+    func testTheCartoonsBallsAndSticksNeedOnlyTheirOwnBonds() throws {
+        let perception = try BondPerception.standard()
+        for file in ["1hpv.pdb", "1crn.pdb", "1bna.pdb", "7jx4-ace-cap.pdb"] {
+            let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent(file).path)
+            let p = try Rendering.prepared(s, .cartoon)
+            let model = s.models[0]
+            let visible = AtomFilter(hydrogens: false).visible(model)
+            let whole = Cartoon().geometry(of: model, bonds: perception.bonds(of: model, embedded: s.embeddedTemplates), visible: visible,
+                                           elements: perception.elements, secondaryStructure: s.secondaryStructure)
+            let only = Cartoon.bondedAtoms(model, visible: visible)!
+            XCTAssertTrue(only.contains(false), "\(file): the cartoon traces residues")
+            XCTAssertEqual(p.bonds.count, perception.bonds(of: model, embedded: s.embeddedTemplates).filter { only[Int($0.a)] && only[Int($0.b)] }.count)
+            XCTAssertEqual(p.geometry.spheres, whole.spheres, file)
+            XCTAssertEqual(p.geometry.cylinders, whole.cylinders, file)
+            XCTAssertEqual(p.geometry.cylinderRadii, whole.cylinderRadii, file)
+            XCTAssertEqual(p.geometry.cylinderAtoms, whole.cylinderAtoms, file)
+            XCTAssertEqual(p.geometry.meshes.map { $0.positions }, whole.meshes.map { $0.positions }, file)
+        }
+        XCTAssertGreaterThan(try Rendering.prepared(try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("1hpv.pdb").path),
+                                                    .cartoon).geometry.cylinderCount, 20, "the inhibitor's bonds")
+    }
 }

@@ -129,4 +129,29 @@ final class BondTests: XCTestCase {
             for key in reference { XCTAssertFalse(pairs.insert(key)) }
         }
     }
+
+    /// Bonds perceived among some atoms only are the bonds perceived among all with an end
+    /// elsewhere left out, in the same order: for ligands alone (what a cartoon leaves to balls
+    /// and sticks), for residues every other one, and for atoms picked at random.
+    func testBondsAmongSomeAtomsAreTheWholesBetweenThem() throws {
+        var generator = SystemRandomNumberGenerator()
+        for file in ["1crn.pdb", "1hpv.pdb", "1bna.pdb", "heme-site.pdb", "7jx4-ace-cap.pdb", "multimodel.pdb", "1CRN.cif", "Caffeine.pdb"] {
+            let s = try Fixtures.load(file)
+            let m = s.models[0]
+            let all = perception.bonds(of: m, embedded: s.embeddedTemplates)
+            let hetero = m.atoms.map { m.residues[Int($0.residue)].isHetero }
+            let everyOther = m.atoms.map { $0.residue % 2 == 0 }
+            let random = m.atoms.map { _ in Bool.random(using: &generator) }
+            for (name, wanted) in [("hetero", hetero), ("every other residue", everyOther), ("random", random),
+                                   ("none", m.atoms.map { _ in false }), ("all", m.atoms.map { _ in true })] {
+                let among = perception.bonds(of: m, embedded: s.embeddedTemplates, among: wanted)
+                let expected = all.filter { wanted[Int($0.a)] && wanted[Int($0.b)] }
+                XCTAssertEqual(among.map { [$0.a, $0.b] }, expected.map { [$0.a, $0.b] }, "\(file) \(name)")
+                XCTAssertEqual(among.map { "\($0.order) \($0.aromatic) \($0.source)" }, expected.map { "\($0.order) \($0.aromatic) \($0.source)" },
+                               "\(file) \(name)")
+            }
+            // A mask of the wrong length is no mask.
+            XCTAssertEqual(perception.bonds(of: m, embedded: s.embeddedTemplates, among: [true]).count, all.count, file)
+        }
+    }
 }
