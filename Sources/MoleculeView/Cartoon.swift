@@ -193,22 +193,27 @@ public struct Cartoon: Representation {
     }
 
     /// Ring atoms of the bases: the six-membered ring, and the five-membered one of purines.
-    static let sixRing = ["N1", "C2", "N3", "C4", "C5", "C6"]
-    static let fiveRing = ["C4", "C5", "N7", "C8", "N9"]
+    static let sixRing = ["N1", "C2", "N3", "C4", "C5", "C6"].map { ShortName($0) }
+    static let fiveRing = ["C4", "C5", "N7", "C8", "N9"].map { ShortName($0) }
+    private static let c1 = ShortName("C1'"), n9 = ShortName("N9"), n1 = ShortName("N1")
 
     /// A nucleotide's base as a slab (its rings, 0.5 Å thick) joined to the backbone curve at its
     /// phosphate by a tube to the glycosidic nitrogen, in the color of its C1'.
     private func base(of residue: Residue, in model: Model, from backbone: SIMD3<Float>, into mesh: inout Mesh) {
-        var named: [String: (Int32, SIMD3<Float>)] = [:]
-        for a in residue.atoms { named[model.atoms[Int(a)].name.description] = (a, model.atoms[Int(a)].position) }
-        let color = named["C1'"]?.0 ?? named["P"]?.0 ?? residue.atoms.lowerBound
-        let six = Cartoon.sixRing.compactMap { named[$0]?.1 }
+        // The residue's atom of a name (the last of it, as a table by name keeps), compared as integers.
+        func named(_ name: ShortName) -> (Int32, SIMD3<Float>)? {
+            var found: (Int32, SIMD3<Float>)?
+            for a in residue.atoms where model.atoms[Int(a)].name == name { found = (a, model.atoms[Int(a)].position) }
+            return found
+        }
+        let color = named(Cartoon.c1)?.0 ?? named(Cartoon.phosphorus)?.0 ?? residue.atoms.lowerBound
+        let six = Cartoon.sixRing.compactMap { named($0)?.1 }
         guard six.count == 6 else { return }
         slab(six, atom: color, into: &mesh)
-        let five = Cartoon.fiveRing.compactMap { named[$0]?.1 }
+        let five = Cartoon.fiveRing.compactMap { named($0)?.1 }
         let purine = five.count == 5
         if purine { slab(five, atom: color, into: &mesh) }
-        if let glycosidic = named[purine ? "N9" : "N1"]?.1 {
+        if let glycosidic = named(purine ? Cartoon.n9 : Cartoon.n1)?.1 {
             let start = mesh.positions.count
             MoleculeMesh.cylinder(&mesh, from: backbone, to: glycosidic, radius: 0.3, sides: 8, color: 0)
             mesh.atoms += [Int32](repeating: color, count: mesh.positions.count - start)
