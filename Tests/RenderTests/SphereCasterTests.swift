@@ -44,7 +44,7 @@ final class SphereCasterTests: XCTestCase {
     /// The styles the caster draws in (plain, outlined, depth-cued over transparency,
     /// supersampled) for spacefill and ball-and-stick of each of `files`, turned off its axes:
     /// `body(case name, prepared, camera, style, samples, side)`, the side a test's own where given.
-    private func eachCase(_ files: [String], sides: [Int]? = nil,
+    private func eachCase(_ files: [String], modes: [DrawMode] = [.spacefill, .ballAndStick], sides: [Int]? = nil,
                           _ body: (String, PreparedMolecule, Camera, RenderStyle, Int, Int) throws -> Void) throws {
         var outlined = RenderStyle()
         outlined.effects = DepthEffects(outline: 1.5, occlusion: 0.6)
@@ -55,7 +55,7 @@ final class SphereCasterTests: XCTestCase {
         let styles = [("plain", RenderStyle(), 1), ("outlined", outlined, 1), ("cued", cued, 1), ("supersampled", supersampled, 2)]
         for file in files {
             let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent(file).path)
-            for mode: DrawMode in [.spacefill, .ballAndStick] {
+            for mode in modes {
                 let p = try Rendering.prepared(s, mode)
                 for (k, (name, style, samples)) in styles.enumerated() {
                     var camera = p.fittedCamera
@@ -152,42 +152,33 @@ final class SphereCasterTests: XCTestCase {
     /// against `mesh.frag` drawn by GL: the same picture to within rounding at edges, in every
     /// style, with the samples GL would draw.
     func testCastMeshesMatchTheMeshShader() throws {
-        var outlined = RenderStyle()
-        outlined.effects = DepthEffects(outline: 1.5, occlusion: 0.6)
-        var cued = RenderStyle.transparent
-        cued.depthCue = true
-        var supersampled = RenderStyle()
-        supersampled.antialias = 2
-        for (file, mode) in [("1crn.pdb", DrawMode.cartoon), ("1hpv.pdb", .cartoon), ("1bna.pdb", .cartoon), ("1crn.pdb", .surface)] {
-            let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent(file).path)
-            let p = try Rendering.prepared(s, mode)
+        func check(_ name: String, _ p: PreparedMolecule, _ camera: Camera, _ style: RenderStyle, _ size: Int) throws {
             let g = p.geometry
-            XCTAssertFalse(g.meshes.isEmpty, "\(file) \(mode)")
-            for (name, style) in [("plain", RenderStyle()), ("outlined", outlined), ("cued", cued), ("supersampled", supersampled)] {
-                var camera = p.fittedCamera
-                camera.rotate(degreesX: 23, degreesY: 41, degreesZ: 0)
-                let size = 160
-                let samples = MoleculeRenderer.requestedSamples(style, typicalRadius: MoleculeGeometry.medianRadius(g.spheres),
-                                                                pixelsPerUnit: 1 / camera.worldUnitsPerPixel(width: size, height: size))
-                XCTAssertTrue(SphereCaster.casts(g, camera: camera, width: size, height: size, samples: samples, meshes: true))
-                XCTAssertFalse(SphereCaster.casts(g, camera: camera, width: size, height: size, samples: samples), "unless asked")
-                let meshColors = g.meshes.map { m in
-                    MoleculeScene.packedColors(m.colors.count == m.positions.count ? m.colors : m.atoms.map { p.atomColors[Int($0)] })
-                }
-                let cpu = SphereCaster.draw(g, sphereColors: MoleculeScene.packedColors(g.colorsOfSpheres(p.atomColors)),
-                                            cylinderColors: MoleculeScene.packedColors(g.colorsOfCylinders(p.atomColors)),
-                                            meshColors: meshColors, visible: nil, camera: camera, width: size, height: size,
-                                            samples: samples, style: style).finished()
-                let reference = try gl(p, camera: camera, size: size, style: style)
-                let (large, mean) = difference(cpu, reference)
-                let label = "\(file) \(mode) \(name)"
-                XCTAssertLessThan(Double(large) / Double(size * size), 0.005, "\(label): \(large) pixels differ")
-                XCTAssertLessThan(mean, 0.3, "\(label): mean difference")
-                XCTAssertGreaterThan(reference.coverage().count, size * size / 10, "\(label): drawn")
-                XCTAssertEqual(Double(cpu.coverage().count), Double(reference.coverage().count),
-                               accuracy: Double(reference.coverage().count) * 0.01 + 2, "\(label): coverage")
+            XCTAssertFalse(g.meshes.isEmpty, name)
+            // The samples GL would draw (a cartoon without atoms is supersampled).
+            let samples = MoleculeRenderer.requestedSamples(style, typicalRadius: MoleculeGeometry.medianRadius(g.spheres),
+                                                            pixelsPerUnit: 1 / camera.worldUnitsPerPixel(width: size, height: size))
+            XCTAssertTrue(SphereCaster.casts(g, camera: camera, width: size, height: size, samples: samples, meshes: true))
+            XCTAssertFalse(SphereCaster.casts(g, camera: camera, width: size, height: size, samples: samples), "unless asked")
+            let meshColors = g.meshes.map { m in
+                MoleculeScene.packedColors(m.colors.count == m.positions.count ? m.colors : m.atoms.map { p.atomColors[Int($0)] })
             }
+            let cpu = SphereCaster.draw(g, sphereColors: MoleculeScene.packedColors(g.colorsOfSpheres(p.atomColors)),
+                                        cylinderColors: MoleculeScene.packedColors(g.colorsOfCylinders(p.atomColors)),
+                                        meshColors: meshColors, visible: nil, camera: camera, width: size, height: size,
+                                        samples: samples, style: style).finished()
+            let reference = try gl(p, camera: camera, size: size, style: style)
+            let (large, mean) = difference(cpu, reference)
+            XCTAssertLessThan(Double(large) / Double(size * size), 0.005, "\(name): \(large) pixels differ")
+            XCTAssertLessThan(mean, 0.3, "\(name): mean difference")
+            XCTAssertGreaterThan(reference.coverage().count, size * size / 10, "\(name): drawn")
+            XCTAssertEqual(Double(cpu.coverage().count), Double(reference.coverage().count),
+                           accuracy: Double(reference.coverage().count) * 0.01 + 2, "\(name): coverage")
         }
+        try eachCase(["1crn.pdb", "1hpv.pdb", "1bna.pdb"], modes: [.cartoon]) { name, p, camera, style, _, size in
+            try check(name, p, camera, style, size)
+        }
+        try eachCase(["1crn.pdb"], modes: [.surface]) { name, p, camera, style, _, size in try check(name, p, camera, style, size) }
     }
 
     /// Triangles GL draws nothing of (no area, a corner at infinity or not a number, far past the
