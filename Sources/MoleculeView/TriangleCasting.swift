@@ -8,11 +8,12 @@ import Scene
 /// few thousand triangles at 512 x 512 samples are cheaper found here, on the thread that read
 /// the file.
 ///
-/// Coverage is tested at sample centers, edges included, with edge functions evaluated in
-/// double precision from the vertices as floats: the products are exact or nearly so, so a
-/// sample on an edge two triangles share is covered by at least one of them (no pinholes where
-/// GL's fixed-point rules would cover it). An orthographic view interpolates linearly on the
-/// screen, so depths, normals and colors are the barycentric mixes GL makes.
+/// Coverage is tested at sample centers with corners snapped to 1/256 of a sample (as llvmpipe
+/// snaps them) and edge functions exact in 64-bit integers: a sample on an edge two triangles
+/// share goes to the one for which it is a left or top edge, so there are no pinholes and no
+/// sample is claimed twice (`Screen`, `cast`); corners too far out for integers are tested in
+/// doubles, edges included. An orthographic view interpolates linearly on the screen, so depths,
+/// normals and colors are the barycentric mixes GL makes (`Plane`).
 struct CastTriangles {
     /// View-space positions (x, y in view units, z nearer is larger) of every mesh's vertices.
     var positions: [SIMD3<Float>] = []
