@@ -25,6 +25,12 @@ public struct Mesh: Sendable {
     public var blendWeights: [Float] = []
     public static let blendCount = 3
 
+    /// The colour a vertex is drawn in: its own where the mesh has one for every vertex, else its
+    /// atom's from `atomColors`.
+    public func drawnColors(_ atomColors: [UInt32]) -> [UInt32] {
+        colors.count == positions.count ? colors : atoms.map { atomColors[Int($0)] }
+    }
+
     /// A colour a vertex from per-atom `atomColors`: blended where the mesh has weights, else its atom's.
     public func vertexColors(_ atomColors: [UInt32]) -> [UInt32] {
         let k = Mesh.blendCount

@@ -32,8 +32,7 @@ public struct MoleculePicture: Sendable {
                                                                    pixelsPerUnit: pixelsPerUnit), 4))
         self.samples = samples
         // Culling ahead, at the threshold of the way it will be drawn.
-        let casts = SphereCaster.casts(prepared.geometry, camera: camera, width: request.width, height: request.height, samples: samples,
-                                       meshes: true)
+        let casts = SphereCaster.casts(prepared.geometry, camera: camera, width: request.width, height: request.height, samples: samples)
         visibility = casts
             ? MoleculeRenderer.visibleSpheres(prepared.geometry, camera: camera, width: request.width, height: request.height, style: style,
                                               minimum: SphereCaster.spheresToCull, balls: SphereCaster.spheresToCull)
@@ -63,22 +62,16 @@ public struct MoleculePicture: Sendable {
 
     /// Whether `draw` casts this picture on the CPU (`SphereCaster`) rather than drawing it with GL.
     public var casts: Bool {
-        SphereCaster.casts(prepared.geometry, camera: camera, width: request.width, height: request.height, samples: samples, meshes: true)
+        SphereCaster.casts(prepared.geometry, camera: camera, width: request.width, height: request.height, samples: samples)
     }
 
     /// The picture ray-cast on the CPU, on any thread, where `SphereCaster` draws it (small,
     /// orthographic, spheres, bonds and opaque meshes only); nil where GL must draw it.
     public func cast() -> DrawnPicture? {
-        let samples = self.samples
+        guard casts else { return nil }
         let g = prepared.geometry
-        guard SphereCaster.casts(g, camera: camera, width: request.width, height: request.height, samples: samples, meshes: true) else {
-            return nil
-        }
         // Each mesh's vertex colors as `MoleculeRenderer.makeScene` uploads them.
-        let atomColors = prepared.atomColors
-        let meshColors = g.meshes.map { m in
-            MoleculeScene.packedColors(m.colors.count == m.positions.count ? m.colors : m.atoms.map { atomColors[Int($0)] })
-        }
+        let meshColors = g.meshes.map { MoleculeScene.packedColors($0.drawnColors(prepared.atomColors), opacity: $0.opacity) }
         return SphereCaster.draw(g, sphereColors: MoleculeScene.packedColors(g.colorsOfSpheres(prepared.atomColors)),
                                  cylinderColors: MoleculeScene.packedColors(g.colorsOfCylinders(prepared.atomColors)),
                                  meshColors: meshColors, visible: visibility?.indices, camera: camera, width: request.width, height: request.height,

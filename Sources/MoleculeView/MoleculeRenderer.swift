@@ -127,17 +127,13 @@ public final class MoleculeRenderer {
         let scene = MoleculeScene(sphereVertices: sphereVertices, cylinderVertices: cylinderVertices, sphereColors: sphereColors,
                                   cylinderColors: cylinderColors, geometry: geometry, packedSphereColors: packedSphereColors,
                                   packedCylinderColors: packedCylinderColors)
-        scene.packedMeshColors = geometry.meshes.map { mesh in
-            MoleculeScene.packedColors(mesh.colors.count == mesh.positions.count ? mesh.colors : mesh.atoms.map { atomColors[Int($0)] })
-        }
-        for mesh in geometry.meshes where !mesh.indices.isEmpty || !mesh.lines.isEmpty {
+        scene.packedMeshColors = geometry.meshes.map { MoleculeScene.packedColors($0.drawnColors(atomColors), opacity: $0.opacity) }
+        for (k, mesh) in geometry.meshes.enumerated() where !mesh.indices.isEmpty || !mesh.lines.isEmpty {
             var interleaved = [Float]()
             interleaved.reserveCapacity(mesh.positions.count * 6)
             for (p, n) in zip(mesh.positions, mesh.normals) { interleaved += [p.x, p.y, p.z, n.x, n.y, n.z] }
             let vertices = GPUBuffer(device: device, interleaved)
-            let colors = GPUBuffer(device: device, MoleculeScene.packedColors(mesh.colors.count == mesh.positions.count
-                                                                                  ? mesh.colors : mesh.atoms.map { atomColors[Int($0)] },
-                                                                              opacity: mesh.opacity))
+            let colors = GPUBuffer(device: device, scene.packedMeshColors[k])
             let array = VertexArray(device: device, attributes: [
                 .init(location: 0, buffer: vertices, components: 3, stride: 24, offset: 0, perInstance: false),
                 .init(location: 1, buffer: vertices, components: 3, stride: 24, offset: 12, perInstance: false),
@@ -324,7 +320,7 @@ public final class MoleculeRenderer {
         let cullingKey = MoleculeRenderer.cullingKey(scene.geometry, camera: camera, width: width, height: height, style: style)
         let requested = MoleculeRenderer.requestedSamples(style, typicalRadius: scene.typicalSphereRadius, pixelsPerUnit: pixelsPerUnit)
         let samples = pass.samples(requested, width: width, height: height)
-        if castsSmallPictures, SphereCaster.casts(scene.geometry, camera: camera, width: width, height: height, samples: samples, meshes: true) {
+        if castsSmallPictures, SphereCaster.casts(scene.geometry, camera: camera, width: width, height: height, samples: samples) {
             let culls = culling && MoleculeRenderer.culls(scene.geometry, camera, minimum: castCullingMinimum, balls: castCullingMinimum)
             let visible = culls ? MoleculeRenderer.visibleSpheres(scene, camera, key: cullingKey) : nil
             return SphereCaster.draw(scene.geometry, sphereColors: scene.packedSphereColors, cylinderColors: scene.packedCylinderColors,

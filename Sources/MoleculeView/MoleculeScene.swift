@@ -36,11 +36,9 @@ public final class MoleculeScene {
         sphereColors?.update(packedSphereColors)
         packedCylinderColors = MoleculeScene.packedColors(geometry.colorsOfCylinders(atomColors))
         cylinderColors?.update(packedCylinderColors)
-        for (k, m) in meshes.enumerated() where k < geometry.meshes.count && !geometry.hasOwnColors {
-            m.colors.update(MoleculeScene.packedColors(geometry.meshes[k].atoms.map { atomColors[Int($0)] }, opacity: geometry.meshes[k].opacity))
-        }
         if !geometry.hasOwnColors {
-            packedMeshColors = geometry.meshes.map { MoleculeScene.packedColors($0.atoms.map { atomColors[Int($0)] }) }
+            packedMeshColors = geometry.meshes.map { MoleculeScene.packedColors($0.atoms.map { atomColors[Int($0)] }, opacity: $0.opacity) }
+            for (k, m) in meshes.enumerated() where k < geometry.meshes.count { m.colors.update(packedMeshColors[k]) }
         }
         culledFor = nil
         coarse = nil
@@ -64,7 +62,8 @@ public final class MoleculeScene {
     var meshes: [(vertices: VertexArray, colors: GPUBuffer, indices: IndexBuffer)] = []
     /// Per mesh, whether its indices are lines (a map's mesh) rather than triangles.
     var meshLines: [Bool] = []
-    /// Each of the geometry's meshes' vertex colors as uploaded, for `SphereCaster`.
+    /// Each of the geometry's meshes' vertex colors as uploaded (opacity in the alpha byte), also
+    /// for `SphereCaster`.
     var packedMeshColors: [[UInt32]] = []
 
     public static func packedColors(_ colors: [UInt32], opacity: Float = 1) -> [UInt32] {

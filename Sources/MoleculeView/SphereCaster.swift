@@ -32,18 +32,14 @@ public enum SphereCaster {
     public static let enabled = EnvironmentVariable.cast.isOn(default: true)
 
     /// Whether a picture of `geometry` through `camera` at `samples` x `samples` a pixel is cast
-    /// here: orthographic, small enough, within the sizes `OffscreenPass` accepts, and no meshes
-    /// unless `meshes` (a caller that has their colors) and they are opaque triangles
-    /// (`CastTriangles.castable`).
-    public static func casts(_ geometry: MoleculeGeometry, camera: Camera, width: Int, height: Int, samples: Int,
-                             meshes: Bool = false) -> Bool {
+    /// here: orthographic, small enough, within the sizes `OffscreenPass` accepts, and its meshes
+    /// (if any) opaque triangles (`CastTriangles.castable`).
+    public static func casts(_ geometry: MoleculeGeometry, camera: Camera, width: Int, height: Int, samples: Int) -> Bool {
         // Sizes outside the pass's limits go to it, which refuses them.
         enabled && camera.isOrthographic && camera.clip == nil && width > 0 && height > 0
             && width <= OffscreenPass.maximumSide && height <= OffscreenPass.maximumSide
             && width * height * samples * samples <= maximumSamples
-            && (geometry.meshes.isEmpty
-                || (meshes
-                    && CastTriangles.castable(geometry.meshes, others: geometry.sphereCount + geometry.cylinderCount)))
+            && (geometry.meshes.isEmpty || CastTriangles.castable(geometry.meshes, others: geometry.sphereCount + geometry.cylinderCount))
     }
 
     /// What one picture draws, in view space: spheres (x, y, z, drawn radius) with their colors,

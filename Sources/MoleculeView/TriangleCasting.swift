@@ -77,13 +77,19 @@ struct CastTriangles {
         var a: SIMD2<Double>, b: SIMD2<Double>, c: SIMD2<Double>
         /// Twice the signed area: positive counterclockwise in window coordinates (a front face).
         var area: Double
-        /// Snapped: coverage is decided exactly in integers (`castSnapped`).
+        /// Snapped: coverage is decided exactly in integers (`cast`).
         var snapped: Bool
 
         /// Edge functions at (x, y), each positive inside on a front face; they sum to `area`.
         @inline(__always) func weights(_ x: Double, _ y: Double) -> SIMD3<Double> {
             let e0 = c - b, e1 = a - c, e2 = b - a
             return SIMD3(e0.x * (y - b.y) - e0.y * (x - b.x), e1.x * (y - c.y) - e1.y * (x - c.x), e2.x * (y - a.y) - e2.y * (x - a.x))
+        }
+
+        /// How each edge function changes one sample along a row (`i`) and one row up (`j`).
+        var edgeSteps: (i: SIMD3<Double>, j: SIMD3<Double>) {
+            let e0 = c - b, e1 = a - c, e2 = b - a
+            return (SIMD3(-e0.y, -e1.y, -e2.y), SIMD3(e0.x, e1.x, e2.x))
         }
     }
 
@@ -132,9 +138,9 @@ struct CastTriangles {
             let front = max(za, max(zb, zc))
             let index = first + Int32(t)
             // Depth as a plane over the samples: z(i, j) = z00 + zi i + zj j.
-            let inverse = 1 / s.area
-            let dzdi = (-(s.c.y - s.b.y) * Double(za) - (s.a.y - s.c.y) * Double(zb) - (s.b.y - s.a.y) * Double(zc)) * inverse
-            let dzdj = ((s.c.x - s.b.x) * Double(za) + (s.a.x - s.c.x) * Double(zb) + (s.b.x - s.a.x) * Double(zc)) * inverse
+            let inverse = 1 / s.area, edge = s.edgeSteps
+            let dzdi = (edge.i.x * Double(za) + edge.i.y * Double(zb) + edge.i.z * Double(zc)) * inverse
+            let dzdj = (edge.j.x * Double(za) + edge.j.y * Double(zb) + edge.j.z * Double(zc)) * inverse
             let w00 = s.weights(Double(i0), Double(j0))
             let z00 = (w00.x * Double(za) + w00.y * Double(zb) + w00.z * Double(zc)) * inverse
             @inline(__always) func write(_ i: Int, _ j: Int) {
@@ -218,11 +224,9 @@ struct CastTriangles {
     func plane(_ t: Int, _ s: Screen) -> Plane {
         let k = corners[t]
         let ka = Int(k.x), kb = Int(k.y), kc = Int(k.z)
-        let e0 = s.c - s.b, e1 = s.a - s.c, e2 = s.b - s.a
-        let inverse = 1 / s.area
+        let inverse = 1 / s.area, edge = s.edgeSteps
         // The gradient of a barycentric mix of (va, vb, vc) across samples, then the plane.
-        let gi = SIMD3(Float(-e0.y * inverse), Float(-e1.y * inverse), Float(-e2.y * inverse))
-        let gj = SIMD3(Float(e0.x * inverse), Float(e1.x * inverse), Float(e2.x * inverse))
+        let gi = SIMD3<Float>(edge.i * inverse), gj = SIMD3<Float>(edge.j * inverse)
         func gradient(_ a: SIMD3<Float>, _ b: SIMD3<Float>, _ c: SIMD3<Float>) -> (SIMD3<Float>, SIMD3<Float>) {
             (a * gi.x + b * gi.y + c * gi.z, a * gj.x + b * gj.y + c * gj.z)
         }

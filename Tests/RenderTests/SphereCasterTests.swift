@@ -158,11 +158,8 @@ final class SphereCasterTests: XCTestCase {
             // The samples GL would draw (a cartoon without atoms is supersampled).
             let samples = MoleculeRenderer.requestedSamples(style, typicalRadius: MoleculeGeometry.medianRadius(g.spheres),
                                                             pixelsPerUnit: 1 / camera.worldUnitsPerPixel(width: size, height: size))
-            XCTAssertTrue(SphereCaster.casts(g, camera: camera, width: size, height: size, samples: samples, meshes: true))
-            XCTAssertFalse(SphereCaster.casts(g, camera: camera, width: size, height: size, samples: samples), "unless asked")
-            let meshColors = g.meshes.map { m in
-                MoleculeScene.packedColors(m.colors.count == m.positions.count ? m.colors : m.atoms.map { p.atomColors[Int($0)] })
-            }
+            XCTAssertTrue(SphereCaster.casts(g, camera: camera, width: size, height: size, samples: samples))
+            let meshColors = g.meshes.map { MoleculeScene.packedColors($0.drawnColors(p.atomColors)) }
             let cpu = SphereCaster.draw(g, sphereColors: MoleculeScene.packedColors(g.colorsOfSpheres(p.atomColors)),
                                         cylinderColors: MoleculeScene.packedColors(g.colorsOfCylinders(p.atomColors)),
                                         meshColors: meshColors, visible: nil, camera: camera, width: size, height: size,
