@@ -29,24 +29,9 @@ public final class MoleculeScene {
     /// The thickest bond's radius, to choose how bonds are drawn.
     let largestCylinderRadius: Float
 
-    /// New colors, one 0xRRGGBB per atom of the model the geometry came from (for the spheres and
-    /// cylinders without colors of their own).
-    public func recolor(_ atomColors: [UInt32]) {
-        packedSphereColors = MoleculeScene.packedColors(geometry.colorsOfSpheres(atomColors))
-        sphereColors?.update(packedSphereColors)
-        packedCylinderColors = MoleculeScene.packedColors(geometry.colorsOfCylinders(atomColors))
-        cylinderColors?.update(packedCylinderColors)
-        if !geometry.hasOwnColors {
-            packedMeshColors = geometry.meshes.map { MoleculeScene.packedColors($0.atoms.map { atomColors[Int($0)] }, opacity: $0.opacity) }
-            for (k, m) in meshes.enumerated() where k < geometry.meshes.count { m.colors.update(packedMeshColors[k]) }
-        }
-        culledFor = nil
-        coarse = nil
-    }
-
     /// Sphere and bond colors as uploaded, for drawing a subset.
-    var packedSphereColors: [UInt32]
-    var packedCylinderColors: [UInt32]
+    let packedSphereColors: [UInt32]
+    let packedCylinderColors: [UInt32]
     /// The visible subset of the spheres (and of the bonds) for the last view direction and
     /// smallest drawn radius, on the GPU.
     var culled: (vertices: VertexArray, spheres: GPUBuffer, colors: GPUBuffer, count: Int)?
