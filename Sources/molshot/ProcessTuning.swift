@@ -19,8 +19,9 @@ struct ProcessNeeds {
         /// 2 MB pages only where the pictures are large (`ProcessTuning.hugePagesPay`), chosen by
         /// the command once its size is known.
         case hugePagesBySize
-        /// A long-running service: large buffers are mapped apart and returned when freed (kept
-        /// in arenas, 12 renders of a 1.9M-atom upload had grown it by 2.8 GB).
+        /// A long-running service: buffers past 8 MB are mapped apart and returned when freed (kept
+        /// in arenas, 12 renders of a 1.9M-atom upload had grown it by 2.8 GB); a frame's buffers
+        /// under it are kept and reused (`molshot_return_large_buffers`).
         case returnLarge
     }
 
