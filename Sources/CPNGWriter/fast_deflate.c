@@ -1,4 +1,5 @@
 #include "fast_deflate.h"
+#include <pthread.h>
 #include <string.h>
 
 /* A deflate (RFC 1951) encoder for filtered image rows that looks for matches in two places only:
@@ -20,19 +21,8 @@ static const uint8_t distance_extra[30] = {0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5
 static const uint8_t code_length_order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
 
 static uint8_t length_code[MAX_MATCH + 1]; /* length -> index into length_base */
-static int tables_ready;
 
-static void prepare_tables(void) {
-    if (tables_ready) return;
-    for (int code = 0; code < 29; code++) {
-        int top = code == 28 ? 258 : length_base[code] + (1 << length_extra[code]) - 1;
-        for (int len = length_base[code]; len <= top && len <= MAX_MATCH; len++) length_code[len] = (uint8_t)code;
-    }
-    length_code[258] = 28;
-    tables_ready = 1;
-}
-
-static int distance_code(unsigned d) {
+static int distance_search(unsigned d) {
     int lo = 0, hi = 29;
     while (lo < hi) { /* the last base not above d */
         int mid = (lo + hi + 1) / 2;
@@ -41,11 +31,29 @@ static int distance_code(unsigned d) {
     return lo;
 }
 
+/* The code of every distance (1 to the window's 32768), looked up: two per match had been a search. */
+static uint8_t distance_codes[WINDOW + 1];
+
+static inline int distance_code(unsigned d) { return distance_codes[d]; }
+
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+
+static void fill_tables(void) {
+    for (int code = 0; code < 29; code++) {
+        int top = code == 28 ? 258 : length_base[code] + (1 << length_extra[code]) - 1;
+        for (int len = length_base[code]; len <= top && len <= MAX_MATCH; len++) length_code[len] = (uint8_t)code;
+    }
+    length_code[258] = 28;
+    for (unsigned d = 1; d <= WINDOW; d++) distance_codes[d] = (uint8_t)distance_search(d);
+}
+
+/* Once, whichever strip's thread comes first. */
+static void prepare_tables(void) { pthread_once(&tables_once, fill_tables); }
+
 /* ---- bits ---- */
 
-static void put_bits(molshot_deflate *d, uint64_t value, int count) {
-    d->bits |= value << d->bit_count;
-    d->bit_count += count;
+/* Whole bytes of the bit buffer out, one at a time (the ends of a piece, and near a full output). */
+static void flush_bytes(molshot_deflate *d) {
     while (d->bit_count >= 8) {
         if (d->at < d->capacity) d->out[d->at] = (uint8_t)d->bits;
         else d->overflow = 1;
@@ -55,8 +63,25 @@ static void put_bits(molshot_deflate *d, uint64_t value, int count) {
     }
 }
 
+/* Up to 16 bits; the buffer keeps under 32 between calls and goes out four bytes at a time. */
+static inline void put_bits(molshot_deflate *d, uint64_t value, int count) {
+    d->bits |= value << d->bit_count;
+    d->bit_count += count;
+    if (d->bit_count < 32) return;
+    if (d->at + 4 <= d->capacity) {
+        uint8_t *o = d->out + d->at;
+        o[0] = (uint8_t)d->bits; o[1] = (uint8_t)(d->bits >> 8); o[2] = (uint8_t)(d->bits >> 16); o[3] = (uint8_t)(d->bits >> 24);
+        d->at += 4;
+        d->bits >>= 32;
+        d->bit_count -= 32;
+    } else {
+        flush_bytes(d);
+    }
+}
+
 static void align_to_byte(molshot_deflate *d) {
-    if (d->bit_count > 0) put_bits(d, 0, 8 - d->bit_count);
+    if (d->bit_count & 7) put_bits(d, 0, 8 - (d->bit_count & 7));
+    flush_bytes(d);
 }
 
 /* ---- Huffman codes ---- */
