@@ -374,75 +374,83 @@ public enum SphereCaster {
                 spheres.withUnsafeBufferPointer { spheres in
                     colors.withUnsafeBufferPointer { colors in
                         ids.withUnsafeBufferPointer { idb in
-                            // One pixel as the shaders light it.
-                            @inline(__always) func lit(_ k: Int, _ i: Int, _ j: Int) -> UInt32 {
-                                let x = x0 + Float(i) * du, y = y0 + Float(j) * dv
-                                let n: SIMD3<Float>, base: SIMD3<Float>, hitZ: Float
-                                if k < nSpheres {
-                                    let s = spheres[k]
-                                    let dx = x - s.x, dy = y - s.y
-                                    let dz = max(s.w * s.w - dx * dx - dy * dy, 0).squareRoot()
-                                    n = SIMD3(dx, dy, dz) / s.w
-                                    base = colors[k]
-                                    hitZ = s.z + dz
-                                } else if k >= firstTriangle {
-                                    // As mesh.frag: the mixed normal, the side seen lit.
-                                    (n, base, hitZ) = planes[Int(planeOf[k - firstTriangle])].at(i, j)
-                                } else {
-                                    let c = cylinders[k - nSpheres]
-                                    let u = c.u
-                                    let dp = SIMD3<Float>(0, 0, -1) + u.z * u
-                                    let A = (dp * dp).sum()
-                                    let w = SIMD3(x, y, 0) - c.a
-                                    let wp = w - (w * u).sum() * u
-                                    let B = (wp * dp).sum(), C = (wp * wp).sum() - c.radius * c.radius
-                                    let t = (-B - max(B * B - A * C, 0).squareRoot()) / A
-                                    let hit = SIMD3(x, y, -t)
-                                    let s = ((hit - c.a) * u).sum()
-                                    n = (hit - c.a - s * u) / c.radius
-                                    base = s < 0.5 * c.length ? c.colorA : c.colorB
-                                    hitZ = -t
-                                }
-                                let lambert = max((n * light).sum(), 0)
-                                let hx = max((n * halfway).sum(), 0)
-                                let x2 = hx * hx, x4 = x2 * x2, x8 = x4 * x4, x16 = x8 * x8
-                                let highlight = lambert > 0 ? x16 * x16 * x16 : 0
-                                var color = base * (ambient + diffuse * lambert + fill * max(n.z, 0)) + SIMD3(repeating: specular * highlight)
-                                if fogStrength > 0 {
-                                    let f = min(max((-hitZ - fogStart) / max(fogEnd - fogStart, 1e-4), 0), 1)
-                                    color = color + (fogColor - color) * (f * fogStrength)
-                                }
-                                return byte(color.x) | byte(color.y) << 8 | byte(color.z) << 16 | 0xFF00_0000
-                            }
-                            // Four pixels of spheres at once (`SphereShading`; eight spill out of SSE registers); a group with a bond in it,
-                            // and a row's last few pixels, one at a time.
-                            let four = SphereShading(light: light, halfway: halfway, ambient: ambient, diffuse: diffuse, fill: fill,
-                                                      specular: specular, fogStart: fogStart, fogEnd: fogEnd, fogStrength: fogStrength,
-                                                      fogColor: fogColor, background: background)
-                            for j in 0..<fh {
-                                let y = y0 + Float(j) * dv
-                                let row = (topDown ? fh - 1 - j : j) * fw
-                                var i = 0
-                                while fourAtOnce && i + 4 <= fw {
-                                    let ks = UnsafeRawPointer(idb.baseAddress! + j * fw + i).loadUnaligned(as: SIMD4<Int32>.self)
-                                    if all(ks .< 0) {
-                                        for l in 0..<4 { out[row + i + l] = background }
-                                    } else if all(ks .< Int32(truncatingIfNeeded: nSpheres)) {
-                                        let xs = SIMD4<Float>(repeating: x0) + SIMD4<Float>(Float(i), Float(i + 1), Float(i + 2), Float(i + 3)) * du
-                                        let pixels = four.lit(ks, x: xs, y: y, spheres: spheres.baseAddress!, colors: colors.baseAddress!)
-                                        UnsafeMutableRawPointer(out.baseAddress! + row + i).storeBytes(of: pixels, as: SIMD4<UInt32>.self)
-                                    } else {
-                                        for l in 0..<4 {
-                                            let k = Int(ks[l])
-                                            out[row + i + l] = k < 0 ? background : lit(k, i + l, j)
+                            planes.withUnsafeBufferPointer { planeBuffer in
+                                planeOf.withUnsafeBufferPointer { planeOfBuffer in
+                                    // One pixel as the shaders light it.
+                                    @inline(__always) func lit(_ k: Int, _ i: Int, _ j: Int) -> UInt32 {
+                                        let x = x0 + Float(i) * du, y = y0 + Float(j) * dv
+                                        let n: SIMD3<Float>, base: SIMD3<Float>, hitZ: Float
+                                        if k < nSpheres {
+                                            let s = spheres[k]
+                                            let dx = x - s.x, dy = y - s.y
+                                            let dz = max(s.w * s.w - dx * dx - dy * dy, 0).squareRoot()
+                                            n = SIMD3(dx, dy, dz) / s.w
+                                            base = colors[k]
+                                            hitZ = s.z + dz
+                                        } else if k >= firstTriangle {
+                                            // As mesh.frag: the mixed normal, the side seen lit.
+                                            (n, base, hitZ) = planes[Int(planeOf[k - firstTriangle])].at(i, j)
+                                        } else {
+                                            let c = cylinders[k - nSpheres]
+                                            let u = c.u
+                                            let dp = SIMD3<Float>(0, 0, -1) + u.z * u
+                                            let A = (dp * dp).sum()
+                                            let w = SIMD3(x, y, 0) - c.a
+                                            let wp = w - (w * u).sum() * u
+                                            let B = (wp * dp).sum(), C = (wp * wp).sum() - c.radius * c.radius
+                                            let t = (-B - max(B * B - A * C, 0).squareRoot()) / A
+                                            let hit = SIMD3(x, y, -t)
+                                            let s = ((hit - c.a) * u).sum()
+                                            n = (hit - c.a - s * u) / c.radius
+                                            base = s < 0.5 * c.length ? c.colorA : c.colorB
+                                            hitZ = -t
+                                        }
+                                        let lambert = max((n * light).sum(), 0)
+                                        let hx = max((n * halfway).sum(), 0)
+                                        let x2 = hx * hx, x4 = x2 * x2, x8 = x4 * x4, x16 = x8 * x8
+                                        let highlight = lambert > 0 ? x16 * x16 * x16 : 0
+                                        var color = base * (ambient + diffuse * lambert + fill * max(n.z, 0)) + SIMD3(repeating: specular * highlight)
+                                        if fogStrength > 0 {
+                                            let f = min(max((-hitZ - fogStart) / max(fogEnd - fogStart, 1e-4), 0), 1)
+                                            color = color + (fogColor - color) * (f * fogStrength)
+                                        }
+                                        return byte(color.x) | byte(color.y) << 8 | byte(color.z) << 16 | 0xFF00_0000
+                                    }
+                                    // Four pixels of spheres, or of triangles, at once (`SphereShading`; eight spill out of SSE
+                                    // registers); a group with a bond in it or of both kinds, and a row's last few pixels, one at a time.
+                                    let four = SphereShading(light: light, halfway: halfway, ambient: ambient, diffuse: diffuse, fill: fill,
+                                                              specular: specular, fogStart: fogStart, fogEnd: fogEnd, fogStrength: fogStrength,
+                                                              fogColor: fogColor, background: background)
+                                    for j in 0..<fh {
+                                        let y = y0 + Float(j) * dv
+                                        let row = (topDown ? fh - 1 - j : j) * fw
+                                        var i = 0
+                                        while fourAtOnce && i + 4 <= fw {
+                                            let ks = UnsafeRawPointer(idb.baseAddress! + j * fw + i).loadUnaligned(as: SIMD4<Int32>.self)
+                                            if all(ks .< 0) {
+                                                for l in 0..<4 { out[row + i + l] = background }
+                                            } else if all(ks .< Int32(truncatingIfNeeded: nSpheres)) {
+                                                let xs = SIMD4<Float>(repeating: x0) + SIMD4<Float>(Float(i), Float(i + 1), Float(i + 2), Float(i + 3)) * du
+                                                let pixels = four.lit(ks, x: xs, y: y, spheres: spheres.baseAddress!, colors: colors.baseAddress!)
+                                                UnsafeMutableRawPointer(out.baseAddress! + row + i).storeBytes(of: pixels, as: SIMD4<UInt32>.self)
+                                            } else if all(ks .>= Int32(truncatingIfNeeded: firstTriangle)) {
+                                                let pixels = four.litTriangles(ks, i: i, j: j, first: firstTriangle, planes: planeBuffer.baseAddress!,
+                                                                               planeOf: planeOfBuffer.baseAddress!)
+                                                UnsafeMutableRawPointer(out.baseAddress! + row + i).storeBytes(of: pixels, as: SIMD4<UInt32>.self)
+                                            } else {
+                                                for l in 0..<4 {
+                                                    let k = Int(ks[l])
+                                                    out[row + i + l] = k < 0 ? background : lit(k, i + l, j)
+                                                }
+                                            }
+                                            i += 4
+                                        }
+                                        while i < fw {
+                                            let k = Int(idb[j * fw + i])
+                                            out[row + i] = k < 0 ? background : lit(k, i, j)
+                                            i += 1
                                         }
                                     }
-                                    i += 4
-                                }
-                                while i < fw {
-                                    let k = Int(idb[j * fw + i])
-                                    out[row + i] = k < 0 ? background : lit(k, i, j)
-                                    i += 1
                                 }
                             }
                         }
@@ -464,7 +472,7 @@ extension SphereCaster.Cylinder {
     }
 }
 
-/// `SphereCaster`'s lighting of spheres for four pixels at once: lane for lane the arithmetic of
+/// `SphereCaster`'s lighting of spheres and triangles for four pixels at once: lane for lane the arithmetic of
 /// its one-pixel path in the same order, so the same bytes (`SphereCasterTests` compares them).
 struct SphereShading {
     typealias F = SIMD4<Float>
@@ -484,10 +492,48 @@ struct SphereShading {
             sx[l] = sphere.x; sy[l] = sphere.y; sz[l] = sphere.z; sw[l] = sphere.w
             cr[l] = color.x; cg[l] = color.y; cb[l] = color.z
         }
-        @inline(__always) func atLeastZero(_ v: F) -> F { v.replacing(with: 0, where: 0 .>= v) }
         let dx = x - sx, dy = F(repeating: y) - sy
         let dz = atLeastZero(sw * sw - dx * dx - dy * dy).squareRoot()
-        let nx = dx / sw, ny = dy / sw, nz = dz / sw
+        return shaded(nx: dx / sw, ny: dy / sw, nz: dz / sw, r: cr, g: cg, b: cb, hitZ: sz + dz, ks: ks)
+    }
+
+    /// Pixels at samples (i..<i+4, j) whose nearest surfaces are triangles `ks` (from `first`
+    /// on), each lit from its plane (`planes[planeOf[k - first]]`) as `CastTriangles.Plane.at`
+    /// and the one-pixel path do it, lane for lane in the same order.
+    @inline(__always)
+    func litTriangles(_ ks: SIMD4<Int32>, i: Int, j: Int, first: Int, planes: UnsafePointer<CastTriangles.Plane>,
+                      planeOf: UnsafePointer<Int32>) -> SIMD4<UInt32> {
+        let p0 = planes[Int(planeOf[Int(ks[0]) - first])], p1 = planes[Int(planeOf[Int(ks[1]) - first])]
+        let p2 = planes[Int(planeOf[Int(ks[2]) - first])], p3 = planes[Int(planeOf[Int(ks[3]) - first])]
+        // Each field across the four planes, built from values (not stored lane by lane).
+        let ax = F(p0.anchor.x, p1.anchor.x, p2.anchor.x, p3.anchor.x), ay = F(p0.anchor.y, p1.anchor.y, p2.anchor.y, p3.anchor.y)
+        let n0x = F(p0.normal.x, p1.normal.x, p2.normal.x, p3.normal.x), n0y = F(p0.normal.y, p1.normal.y, p2.normal.y, p3.normal.y)
+        let n0z = F(p0.normal.z, p1.normal.z, p2.normal.z, p3.normal.z)
+        let nix = F(p0.normalDI.x, p1.normalDI.x, p2.normalDI.x, p3.normalDI.x), niy = F(p0.normalDI.y, p1.normalDI.y, p2.normalDI.y, p3.normalDI.y)
+        let niz = F(p0.normalDI.z, p1.normalDI.z, p2.normalDI.z, p3.normalDI.z)
+        let njx = F(p0.normalDJ.x, p1.normalDJ.x, p2.normalDJ.x, p3.normalDJ.x), njy = F(p0.normalDJ.y, p1.normalDJ.y, p2.normalDJ.y, p3.normalDJ.y)
+        let njz = F(p0.normalDJ.z, p1.normalDJ.z, p2.normalDJ.z, p3.normalDJ.z)
+        let c0r = F(p0.color.x, p1.color.x, p2.color.x, p3.color.x), c0g = F(p0.color.y, p1.color.y, p2.color.y, p3.color.y)
+        let c0b = F(p0.color.z, p1.color.z, p2.color.z, p3.color.z)
+        let cir = F(p0.colorDI.x, p1.colorDI.x, p2.colorDI.x, p3.colorDI.x), cig = F(p0.colorDI.y, p1.colorDI.y, p2.colorDI.y, p3.colorDI.y)
+        let cib = F(p0.colorDI.z, p1.colorDI.z, p2.colorDI.z, p3.colorDI.z)
+        let cjr = F(p0.colorDJ.x, p1.colorDJ.x, p2.colorDJ.x, p3.colorDJ.x), cjg = F(p0.colorDJ.y, p1.colorDJ.y, p2.colorDJ.y, p3.colorDJ.y)
+        let cjb = F(p0.colorDJ.z, p1.colorDJ.z, p2.colorDJ.z, p3.colorDJ.z)
+        let z0 = F(p0.z, p1.z, p2.z, p3.z), zi = F(p0.zDI, p1.zDI, p2.zDI, p3.zDI), zj = F(p0.zDJ, p1.zDJ, p2.zDJ, p3.zDJ)
+        let x = F(Float(i), Float(i + 1), Float(i + 2), Float(i + 3)) - ax, y = F(repeating: Float(j)) - ay
+        let nx = n0x + nix * x + njx * y, ny = n0y + niy * x + njy * y, nz = n0z + niz * x + njz * y
+        let length = (nx * nx + ny * ny + nz * nz).squareRoot()
+        return shaded(nx: nx / length, ny: ny / length, nz: nz / length,
+                      r: c0r + cir * x + cjr * y, g: c0g + cig * x + cjg * y, b: c0b + cib * x + cjb * y,
+                      hitZ: z0 + zi * x + zj * y, ks: ks)
+    }
+
+    @inline(__always) private func atLeastZero(_ v: F) -> F { v.replacing(with: 0, where: 0 .>= v) }
+
+    /// Surfaces of unit normal `n`, colour (r, g, b) and view z `hitZ` lit as `lighting.glsl`
+    /// lights them; lanes of `ks` below 0 are the background.
+    @inline(__always)
+    private func shaded(nx: F, ny: F, nz: F, r cr: F, g cg: F, b cb: F, hitZ: F, ks: SIMD4<Int32>) -> SIMD4<UInt32> {
         let lambert = atLeastZero(nx * light.x + ny * light.y + nz * light.z)
         let hx = atLeastZero(nx * halfway.x + ny * halfway.y + nz * halfway.z)
         let x2 = hx * hx, x4 = x2 * x2, x8 = x4 * x4, x16 = x8 * x8
@@ -496,7 +542,6 @@ struct SphereShading {
         let shine = specular * highlight
         var r = cr * intensity + shine, g = cg * intensity + shine, b = cb * intensity + shine
         if fogStrength > 0 {
-            let hitZ = sz + dz
             let raw = (-hitZ - fogStart) / max(fogEnd - fogStart, 1e-4)
             let low = raw.replacing(with: 0, where: 0 .>= raw)
             let f = low.replacing(with: 1, where: 1 .< low) * fogStrength

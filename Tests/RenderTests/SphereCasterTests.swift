@@ -78,17 +78,20 @@ final class SphereCasterTests: XCTestCase {
         }
     }
 
-    /// Spheres lit four pixels at a time give the same bytes as one at a time, in every style
-    /// the caster draws (plain, outlined, depth-cued over transparency, supersampled), for
-    /// spacefill and ball-and-stick (bonds in a group send it down the one-pixel path) and at a
-    /// width no multiple of four.
+    /// Spheres and triangles lit four pixels at a time give the same bytes as one at a time, in
+    /// every style the caster draws (plain, outlined, depth-cued over transparency, supersampled),
+    /// for spacefill, ball-and-stick (bonds in a group send it down the one-pixel path), cartoons
+    /// (1hpv's with its inhibitor's balls and sticks: groups of both kinds go one at a time too) and
+    /// a surface, and at a width no multiple of four.
     func testFourPixelsAtOnceEqualOneAtATime() throws {
-        try eachCase(["1crn.pdb", "Caffeine.pdb", "1hpv.pdb"], sides: [256, 203, 160, 131]) { name, p, camera, style, samples, size in
+        try eachCase(["1crn.pdb", "Caffeine.pdb", "1hpv.pdb"], modes: [.spacefill, .ballAndStick, .cartoon, .surface],
+                     sides: [256, 203, 160, 131]) { name, p, camera, style, samples, size in
             let g = p.geometry
             func drawn(_ four: Bool) -> DrawnPicture {
                 SphereCaster.draw(g, sphereColors: MoleculeScene.packedColors(g.colorsOfSpheres(p.atomColors)),
-                                  cylinderColors: MoleculeScene.packedColors(g.colorsOfCylinders(p.atomColors)), visible: nil,
-                                  camera: camera, width: size, height: size, samples: samples, style: style, fourAtOnce: four)
+                                  cylinderColors: MoleculeScene.packedColors(g.colorsOfCylinders(p.atomColors)),
+                                  meshColors: g.meshes.map { MoleculeScene.packedColors($0.drawnColors(p.atomColors), opacity: $0.opacity) },
+                                  visible: nil, camera: camera, width: size, height: size, samples: samples, style: style, fourAtOnce: four)
             }
             let one = drawn(false), four = drawn(true)
             XCTAssertTrue(one.image == four.image, "\(name): as drawn")
