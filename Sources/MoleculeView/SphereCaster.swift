@@ -505,27 +505,28 @@ struct SphereShading {
                       planeOf: UnsafePointer<Int32>) -> SIMD4<UInt32> {
         let p0 = planes[Int(planeOf[Int(ks[0]) - first])], p1 = planes[Int(planeOf[Int(ks[1]) - first])]
         let p2 = planes[Int(planeOf[Int(ks[2]) - first])], p3 = planes[Int(planeOf[Int(ks[3]) - first])]
-        // Each field across the four planes, built from values (not stored lane by lane).
-        let ax = F(p0.anchor.x, p1.anchor.x, p2.anchor.x, p3.anchor.x), ay = F(p0.anchor.y, p1.anchor.y, p2.anchor.y, p3.anchor.y)
-        let n0x = F(p0.normal.x, p1.normal.x, p2.normal.x, p3.normal.x), n0y = F(p0.normal.y, p1.normal.y, p2.normal.y, p3.normal.y)
-        let n0z = F(p0.normal.z, p1.normal.z, p2.normal.z, p3.normal.z)
-        let nix = F(p0.normalDI.x, p1.normalDI.x, p2.normalDI.x, p3.normalDI.x), niy = F(p0.normalDI.y, p1.normalDI.y, p2.normalDI.y, p3.normalDI.y)
-        let niz = F(p0.normalDI.z, p1.normalDI.z, p2.normalDI.z, p3.normalDI.z)
-        let njx = F(p0.normalDJ.x, p1.normalDJ.x, p2.normalDJ.x, p3.normalDJ.x), njy = F(p0.normalDJ.y, p1.normalDJ.y, p2.normalDJ.y, p3.normalDJ.y)
-        let njz = F(p0.normalDJ.z, p1.normalDJ.z, p2.normalDJ.z, p3.normalDJ.z)
-        let c0r = F(p0.color.x, p1.color.x, p2.color.x, p3.color.x), c0g = F(p0.color.y, p1.color.y, p2.color.y, p3.color.y)
-        let c0b = F(p0.color.z, p1.color.z, p2.color.z, p3.color.z)
-        let cir = F(p0.colorDI.x, p1.colorDI.x, p2.colorDI.x, p3.colorDI.x), cig = F(p0.colorDI.y, p1.colorDI.y, p2.colorDI.y, p3.colorDI.y)
-        let cib = F(p0.colorDI.z, p1.colorDI.z, p2.colorDI.z, p3.colorDI.z)
-        let cjr = F(p0.colorDJ.x, p1.colorDJ.x, p2.colorDJ.x, p3.colorDJ.x), cjg = F(p0.colorDJ.y, p1.colorDJ.y, p2.colorDJ.y, p3.colorDJ.y)
-        let cjb = F(p0.colorDJ.z, p1.colorDJ.z, p2.colorDJ.z, p3.colorDJ.z)
-        let z0 = F(p0.z, p1.z, p2.z, p3.z), zi = F(p0.zDI, p1.zDI, p2.zDI, p3.zDI), zj = F(p0.zDJ, p1.zDJ, p2.zDJ, p3.zDJ)
-        let x = F(Float(i), Float(i + 1), Float(i + 2), Float(i + 3)) - ax, y = F(repeating: Float(j)) - ay
-        let nx = n0x + nix * x + njx * y, ny = n0y + niy * x + njy * y, nz = n0z + niz * x + njz * y
-        let length = (nx * nx + ny * ny + nz * nz).squareRoot()
-        return shaded(nx: nx / length, ny: ny / length, nz: nz / length,
-                      r: c0r + cir * x + cjr * y, g: c0g + cig * x + cjg * y, b: c0b + cib * x + cjb * y,
-                      hitZ: z0 + zi * x + zj * y, ks: ks)
+        let x = F(Float(i), Float(i + 1), Float(i + 2), Float(i + 3)) - F(p0.anchor.x, p1.anchor.x, p2.anchor.x, p3.anchor.x)
+        let y = F(repeating: Float(j)) - F(p0.anchor.y, p1.anchor.y, p2.anchor.y, p3.anchor.y)
+        let n = Self.at(Self.lanes(p0.normal, p1.normal, p2.normal, p3.normal), Self.lanes(p0.normalDI, p1.normalDI, p2.normalDI, p3.normalDI),
+                        Self.lanes(p0.normalDJ, p1.normalDJ, p2.normalDJ, p3.normalDJ), x: x, y: y)
+        let c = Self.at(Self.lanes(p0.color, p1.color, p2.color, p3.color), Self.lanes(p0.colorDI, p1.colorDI, p2.colorDI, p3.colorDI),
+                        Self.lanes(p0.colorDJ, p1.colorDJ, p2.colorDJ, p3.colorDJ), x: x, y: y)
+        let z = F(p0.z, p1.z, p2.z, p3.z) + F(p0.zDI, p1.zDI, p2.zDI, p3.zDI) * x + F(p0.zDJ, p1.zDJ, p2.zDJ, p3.zDJ) * y
+        let length = (n.x * n.x + n.y * n.y + n.z * n.z).squareRoot()
+        return shaded(nx: n.x / length, ny: n.y / length, nz: n.z / length, r: c.x, g: c.y, b: c.z, hitZ: z, ks: ks)
+    }
+
+    /// A field of four planes as three vectors across them, built from values (not stored lane by lane).
+    @inline(__always)
+    private static func lanes(_ a: SIMD3<Float>, _ b: SIMD3<Float>, _ c: SIMD3<Float>, _ d: SIMD3<Float>) -> (x: F, y: F, z: F) {
+        (F(a.x, b.x, c.x, d.x), F(a.y, b.y, c.y, d.y), F(a.z, b.z, c.z, d.z))
+    }
+
+    /// A field's value at samples `x`, `y` from its plane's anchor: its value there plus its steps
+    /// across (`di`) and down (`dj`), in `Plane.at`'s order.
+    @inline(__always)
+    private static func at(_ v: (x: F, y: F, z: F), _ di: (x: F, y: F, z: F), _ dj: (x: F, y: F, z: F), x: F, y: F) -> (x: F, y: F, z: F) {
+        (v.x + di.x * x + dj.x * y, v.y + di.y * x + dj.y * y, v.z + di.z * x + dj.z * y)
     }
 
     @inline(__always) private func atLeastZero(_ v: F) -> F { v.replacing(with: 0, where: 0 .>= v) }
