@@ -25,10 +25,11 @@ public struct Mesh: Sendable {
     public var blendWeights: [Float] = []
     public static let blendCount = 3
 
-    /// The colour a vertex is drawn in: its own where the mesh has one for every vertex, else its
-    /// atom's from `atomColors`.
-    public func drawnColors(_ atomColors: [UInt32]) -> [UInt32] {
-        colors.count == positions.count ? colors : atoms.map { atomColors[Int($0)] }
+    /// The colours the vertices are drawn in, packed as GL takes them and `SphereCaster` casts them
+    /// (`MoleculeScene.packedColors`, the mesh's opacity in the alpha byte): each vertex's own where
+    /// the mesh has one for every vertex, else its atom's from `atomColors`.
+    public func packedDrawnColors(_ atomColors: [UInt32]) -> [UInt32] {
+        MoleculeScene.packedColors(colors.count == positions.count ? colors : atoms.map { atomColors[Int($0)] }, opacity: opacity)
     }
 
     /// A colour a vertex from per-atom `atomColors`: blended where the mesh has weights, else its atom's.

@@ -71,7 +71,7 @@ public struct MoleculePicture: Sendable {
         guard casts else { return nil }
         let g = prepared.geometry
         // Each mesh's vertex colors as `MoleculeRenderer.makeScene` uploads them.
-        let meshColors = g.meshes.map { MoleculeScene.packedColors($0.drawnColors(prepared.atomColors), opacity: $0.opacity) }
+        let meshColors = g.meshes.map { $0.packedDrawnColors(prepared.atomColors) }
         return SphereCaster.draw(g, sphereColors: MoleculeScene.packedColors(g.colorsOfSpheres(prepared.atomColors)),
                                  cylinderColors: MoleculeScene.packedColors(g.colorsOfCylinders(prepared.atomColors)),
                                  meshColors: meshColors, visible: visibility?.indices, camera: camera, width: request.width, height: request.height,

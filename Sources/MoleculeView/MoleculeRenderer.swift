@@ -127,7 +127,7 @@ public final class MoleculeRenderer {
         let scene = MoleculeScene(sphereVertices: sphereVertices, cylinderVertices: cylinderVertices, sphereColors: sphereColors,
                                   cylinderColors: cylinderColors, geometry: geometry, packedSphereColors: packedSphereColors,
                                   packedCylinderColors: packedCylinderColors)
-        scene.packedMeshColors = geometry.meshes.map { MoleculeScene.packedColors($0.drawnColors(atomColors), opacity: $0.opacity) }
+        scene.packedMeshColors = geometry.meshes.map { $0.packedDrawnColors(atomColors) }
         for (k, mesh) in geometry.meshes.enumerated() where !mesh.indices.isEmpty || !mesh.lines.isEmpty {
             var interleaved = [Float]()
             interleaved.reserveCapacity(mesh.positions.count * 6)

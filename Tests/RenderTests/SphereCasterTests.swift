@@ -90,7 +90,7 @@ final class SphereCasterTests: XCTestCase {
             func drawn(_ four: Bool) -> DrawnPicture {
                 SphereCaster.draw(g, sphereColors: MoleculeScene.packedColors(g.colorsOfSpheres(p.atomColors)),
                                   cylinderColors: MoleculeScene.packedColors(g.colorsOfCylinders(p.atomColors)),
-                                  meshColors: g.meshes.map { MoleculeScene.packedColors($0.drawnColors(p.atomColors), opacity: $0.opacity) },
+                                  meshColors: g.meshes.map { $0.packedDrawnColors(p.atomColors) },
                                   visible: nil, camera: camera, width: size, height: size, samples: samples, style: style, fourAtOnce: four)
             }
             let one = drawn(false), four = drawn(true)
@@ -162,7 +162,7 @@ final class SphereCasterTests: XCTestCase {
             let samples = MoleculeRenderer.requestedSamples(style, typicalRadius: MoleculeGeometry.medianRadius(g.spheres),
                                                             pixelsPerUnit: 1 / camera.worldUnitsPerPixel(width: size, height: size))
             XCTAssertTrue(SphereCaster.casts(g, camera: camera, width: size, height: size, samples: samples))
-            let meshColors = g.meshes.map { MoleculeScene.packedColors($0.drawnColors(p.atomColors)) }
+            let meshColors = g.meshes.map { $0.packedDrawnColors(p.atomColors) }
             let cpu = SphereCaster.draw(g, sphereColors: MoleculeScene.packedColors(g.colorsOfSpheres(p.atomColors)),
                                         cylinderColors: MoleculeScene.packedColors(g.colorsOfCylinders(p.atomColors)),
                                         meshColors: meshColors, visible: nil, camera: camera, width: size, height: size,
