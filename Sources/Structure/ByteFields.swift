@@ -82,14 +82,16 @@ enum ByteFields {
               d == whole & ~(lowest &- 1), d | (blanks & whole) | m == whole, m == 0 || m == lowest >> 8 else {
             return float(buffer, start, end)
         }
-        // The digits' values, all else zero, then eight digits to one number in three steps.
-        var v = x & (((digits & field) >> 7) &* 0xFF)
+        // The digits' values, all else zero; the whole part moved one place on over the point
+        // (place 0 becomes a zero digit), so the eight places read whole x 10^decimals + fraction
+        // with no division; then eight digits to one number in three steps.
+        let values = x & (((digits & field) >> 7) &* 0xFF)
+        let before: UInt64 = (1 << (8 * point)) - 1
+        var v = ((values & before) << 8) | (values & ~before) // the point's byte is zero in `values`
         v = (v &* 10 &+ (v >> 8)) & 0x00FF_00FF_00FF_00FF
         v = (v &* 100 &+ (v >> 16)) & 0x0000_FFFF_0000_FFFF
-        v = (v &* 10000 &+ (v >> 32)) & 0xFFFF_FFFF
-        // The point's place counted as a zero digit: v is whole x 10^(decimals+1) + fraction.
+        let n = (v &* 10000 &+ (v >> 32)) & 0xFFFF_FFFF
         let unit = UInt64(exactPowerOfTen(decimals))
-        let n = v / (unit * 10) * unit + v % (unit * 10)
         // Below 2^24 the integer and the power of ten are exact in single precision, and one
         // correctly rounded single division is the value `float` gives (a double division rounded
         // to single: 53 >= 2 x 24 + 2 bits, so rounding twice changes nothing).
