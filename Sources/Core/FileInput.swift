@@ -76,8 +76,7 @@ public enum FileInput {
                 result = try [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
                     if produced > 0 { sofar.withUnsafeBufferPointer { buffer.baseAddress!.update(from: $0.baseAddress!, count: produced) } }
                     defer { count = produced }
-                    finished = try gzip.inflate(into: buffer.baseAddress!, capacity: capacity, produced: &produced, limit: limit,
-                                                progress: { _ in })
+                    finished = try gzip.inflate(into: buffer.baseAddress!, capacity: capacity, produced: &produced, limit: limit)
                 }
                 capacity = min(capacity * 2, limit + 1)
             } while !finished
@@ -146,10 +145,9 @@ public struct GzipStream {
         stream.deallocate()
     }
 
-    /// Inflates into `buffer` after `produced` bytes, calling `progress` after each piece.
+    /// Inflates into `buffer` after `produced` bytes.
     /// True when all input is inflated; false when the buffer is full first.
-    public func inflate(into buffer: UnsafeMutablePointer<UInt8>, capacity: Int, produced: inout Int, limit: Int,
-                          progress: (Int) -> Void) throws -> Bool {
+    public func inflate(into buffer: UnsafeMutablePointer<UInt8>, capacity: Int, produced: inout Int, limit: Int) throws -> Bool {
         let piece = 1 << 16
         while true {
             if produced > limit {
@@ -164,7 +162,6 @@ public struct GzipStream {
             if produced > limit {
                 throw InputFileError(file: source, message: "inflates past the limit of \(limit) bytes (see --max-bytes)")
             }
-            progress(produced)
             switch status {
             case Z_STREAM_END:
                 // Another gzip member may follow (concatenated files, bgzip).

@@ -295,8 +295,7 @@ extension String {
 }
 
 /// Walks the lines of a buffer; `\n` and `\r\n` end a line, and so does a lone `\r` in a
-/// file that has no `\n` in its first 64 KiB (old Mac text). With a feed, the buffer is still
-/// being inflated and each line is handed out once it is complete.
+/// file that has no `\n` in its first 64 KiB (old Mac text).
 struct LineCursor {
     let bytes: UnsafeBufferPointer<UInt8>
     var position = 0
@@ -304,23 +303,16 @@ struct LineCursor {
     private let separator: Int32
     /// The byte that ends lines here (`\n`, or `\r` in old Mac text).
     var separatorByte: UInt8 { UInt8(separator) }
-    private let feed: InflatingBuffer?
-    /// Bytes known to be there.
-    private var limit: Int
 
     /// Lines of a part of a buffer whose line ends are known (`separatorByte` of a cursor over the whole).
     init(_ bytes: UnsafeBufferPointer<UInt8>, separator: UInt8) {
         self.bytes = bytes
-        self.feed = nil
         self.separator = Int32(separator)
-        limit = bytes.count
     }
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>, feed: InflatingBuffer? = nil) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
-        self.feed = feed
-        limit = feed.map { $0.wait(beyond: min(1 << 16, bytes.count) - 1) } ?? bytes.count
-        let probe = min(limit, 1 << 16)
+        let probe = min(bytes.count, 1 << 16)
         if let base = bytes.baseAddress, probe > 0, memchr(base, 0x0A, probe) == nil, memchr(base, 0x0D, probe) != nil {
             separator = 0x0D
         } else {
@@ -331,30 +323,15 @@ struct LineCursor {
     /// The next line as `start..<end` without its terminator, or nil at the end.
     @inline(__always)
     mutating func next() -> Range<Int>? {
-        guard let base = bytes.baseAddress else { return nil }
-        if position >= limit {
-            guard let feed else { return nil }
-            limit = feed.wait(beyond: position)
-            if position >= limit { return nil }
-        }
+        guard let base = bytes.baseAddress, position < bytes.count else { return nil }
         let start = position
         var end: Int
-        while true {
-            if let hit = memchr(base + position, separator, limit - position) {
-                end = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                position = end + 1
-                break
-            }
-            if let feed {
-                let more = feed.wait(beyond: limit)
-                if more > limit {
-                    limit = more
-                    continue
-                }
-            }
-            end = limit
-            position = limit
-            break
+        if let hit = memchr(base + position, separator, bytes.count - position) {
+            end = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            position = end + 1
+        } else {
+            end = bytes.count
+            position = bytes.count
         }
         if end > start && bytes[end - 1] == 0x0D { end -= 1 }
         lineNumber += 1

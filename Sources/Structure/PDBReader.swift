@@ -2,13 +2,13 @@
 /// and line number in columns 73-80, blank atom names, CRLF endings and hybrid-36 numbers.
 public enum PDBReader {
     public static func read(_ b: UnsafeBufferPointer<UInt8>, source: String) throws -> Structure {
-        try read(b, source: source, feed: nil)
+        try read(b, source: source, readAhead: true)
     }
 
     /// `readAhead: false` reads every line on this thread (tests compare the two ways).
-    static func read(_ b: UnsafeBufferPointer<UInt8>, source: String, feed: InflatingBuffer?, readAhead allowReadAhead: Bool = true) throws -> Structure {
+    static func read(_ b: UnsafeBufferPointer<UInt8>, source: String, readAhead allowReadAhead: Bool) throws -> Structure {
         var structure = Structure(format: .pdb)
-        var lines = LineCursor(b, feed: feed)
+        var lines = LineCursor(b)
         var builder = ModelBuilder(number: 1, reserve: b.count / 81)
         var modelNumber = 1
         var conect: [(Int32, Int32)] = []
@@ -19,8 +19,8 @@ public enum PDBReader {
         var seqres: [String: [String]] = [:]
         var seqresOrder: [String] = []
         var hetnam: [String: String] = [:]
-        // A file read whole (not inflated as it is read) has its atom lines read ahead on every core.
-        var readAhead = feed == nil && allowReadAhead ? PDBAtomReadAhead(b, separator: lines.separatorByte, idCode: idCode) : nil
+        // The atom lines are read ahead on every core.
+        var readAhead = allowReadAhead ? PDBAtomReadAhead(b, separator: lines.separatorByte, idCode: idCode) : nil
 
         func fail(_ line: Int, _ message: String) -> StructureError {
             StructureError(file: source, line: line, message: message)

@@ -133,8 +133,8 @@ final class PDBReaderTests: XCTestCase {
     func testAtomLinesReadAheadGiveWhatOneThreadReads() throws {
         func both(_ text: [UInt8], _ name: String) throws -> (Structure, Structure) {
             try text.withUnsafeBufferPointer { b in
-                (try PDBReader.read(b, source: name, feed: nil, readAhead: true),
-                 try PDBReader.read(b, source: name, feed: nil, readAhead: false))
+                (try PDBReader.read(b, source: name, readAhead: true),
+                 try PDBReader.read(b, source: name, readAhead: false))
             }
         }
         func assertSame(_ a: Structure, _ b: Structure, _ what: String) {
@@ -194,7 +194,7 @@ final class PDBReaderTests: XCTestCase {
         let badText = Array(lines.joined(separator: "\r\n").utf8)
         var messages: [String] = []
         for ahead in [true, false] {
-            XCTAssertThrowsError(try badText.withUnsafeBufferPointer { try PDBReader.read($0, source: "bad.pdb", feed: nil, readAhead: ahead) }) {
+            XCTAssertThrowsError(try badText.withUnsafeBufferPointer { try PDBReader.read($0, source: "bad.pdb", readAhead: ahead) }) {
                 messages.append("\($0)")
             }
         }
