@@ -530,11 +530,20 @@ private struct Search {
         return result
     }
 
+    /// The most heavy atoms bonded to an atom of an aromatic ring: two in the ring, one outside it,
+    /// and one more for a metal over it (a sandwich complex's). The walk passes over busier atoms,
+    /// which bounds it (at most 4 x 3^4 paths from an atom): where atoms lie on one another (a file
+    /// of copies, an ensemble written as one model) each has dozens of "bonds", and a walk of six
+    /// through every one had been a hang (a fuzzed crambin with its atoms six deep: 5 s a file).
+    static let ringAtomNeighbours = 4
+
     func cycles(from start: Int) -> [[Int]] {
+        guard typed.heavy[start].count <= Self.ringAtomNeighbours else { return [] }
         var found: [[Int]] = []
         var path = [start]
         func walk(_ a: Int) {
-            for n in typed.heavy[a] where typed.usable[n.atom] && side[n.atom] == side[start] {
+            for n in typed.heavy[a] where typed.usable[n.atom] && side[n.atom] == side[start]
+                && typed.heavy[n.atom].count <= Self.ringAtomNeighbours {
                 if n.atom == start && path.count >= 5 { found.append(path); continue }
                 guard path.count < 6, n.atom > start, !path.contains(n.atom) else { continue }
                 path.append(n.atom)

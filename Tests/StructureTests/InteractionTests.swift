@@ -132,4 +132,30 @@ final class InteractionTests: XCTestCase {
         for i in hostile.atoms.indices where i % 3 == 0 { hostile.atoms[i].position = SIMD3(.infinity, .nan, 1e30) }
         _ = try InteractionFinder().find(in: hostile, bonds: bonds, selected: Selection(parsing: "resn 478").mask(in: hostile))
     }
+
+    /// Atoms on one another (each of amprenavir's atoms ten deep, as in a file of copies or an
+    /// ensemble written as one model) give each atom dozens of bonds. The search for rings passes
+    /// over atoms busier than any ring atom, so this ends at once (a walk of six atoms through every
+    /// bond had been some 10^9 paths from each atom) and finds no ring among the copies, while
+    /// the interactions that need no ring stay.
+    func testAtomsOnOneAnotherDoNotMakeTheRingSearchHang() throws {
+        let (_, alone) = try interactions("1hpv.pdb", "resn 478")
+        let text = try String(contentsOfFile: Fixtures.path("1hpv.pdb"), encoding: .utf8)
+        var lines: [Substring] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lines.append(line)
+            if line.hasPrefix("HETATM"), line.dropFirst(17).hasPrefix("478") {
+                for _ in 1..<10 { lines.append(line) }
+            }
+        }
+        let structure = try StructureFile.parse(Array(lines.joined(separator: "\n").utf8), source: "1hpv-copies.pdb")
+        let model = structure.models[0]
+        let perception = try BondPerception.standard()
+        let bonds = perception.bonds(of: model, embedded: structure.embeddedTemplates)
+        let found = try InteractionFinder().find(in: model, bonds: bonds, selected: try Selection(parsing: "resn 478").mask(in: model),
+                                                 dictionary: perception.dictionary)
+        XCTAssertTrue(alone.contains { $0.kind == .hbond })
+        XCTAssertTrue(found.contains { $0.kind == .hbond }, "the copies' hydrogen bonds")
+        XCTAssertFalse(found.contains { $0.kind == .pistacking }, "a ring among the copies")
+    }
 }
