@@ -49,8 +49,9 @@ final class EntryPictureTests: XCTestCase {
         }
     }
 
+    /// Skipped where the corpus is absent (a clone with no ../shared beside it).
     func testAssemblyOptionsAndInfo() throws {
-        let corpus = try XCTUnwrap(EntryPictureTests.corpus.map { $0 }, "") 
+        guard let corpus = EntryPictureTests.corpus else { throw XCTSkip("no corpus") }
         let info = try molshot(["info", "--json", corpus + "/1A8O.cif"])
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any])
         let assemblies = try XCTUnwrap(json["assemblies"] as? [[String: Any]])
