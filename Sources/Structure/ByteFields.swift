@@ -82,7 +82,7 @@ enum ByteFields {
               d == whole & ~(lowest &- 1), d | (blanks & whole) | m == whole, m == 0 || m == lowest >> 8 else {
             return float(buffer, start, end)
         }
-        // The digits' values, all else zero; the whole part moved one place on over the point
+        // The digits' values, all else zero; the whole part moved one place along, onto the point
         // (place 0 becomes a zero digit), so the eight places read whole x 10^decimals + fraction
         // with no division; then eight digits to one number in three steps.
         let values = x & (((digits & field) >> 7) &* 0xFF)
