@@ -16,7 +16,7 @@ import Synchronization
 public final class BlockingPool: Sendable {
     /// The process's pool. Its size: blocking work waits on disks and locks more than it computes,
     /// so twice the cores, at least 4 and at most 16.
-    public static let shared = BlockingPool(threads: min(16, max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)), name: "molshot-io")
+    public static let shared = BlockingPool(threads: min(16, max(4, 2 * Cores.active)), name: "molshot-io")
 
     public let threads: Int
     public let name: String

@@ -212,7 +212,7 @@ public final class LiveSession<Driver: ViewDriver>: LiveView, @unchecked Sendabl
                 let started = now()
                 do {
                     // In bands on every core: a live frame's delay counts, more than the work.
-                    let finished = try frame.finished(bands: ProcessInfo.processInfo.activeProcessorCount)
+                    let finished = try frame.finished(bands: Cores.active)
                     let image = try (frame.isCoarse ? encoder.forMovingFrames : encoder).encode(finished, matte: matte)
                     if !lock.withLock({ closed }) {
                         var out = LiveFrame(image: image, format: encoder.name, events: shown.events, time: shown.time, mode: shown.mode,

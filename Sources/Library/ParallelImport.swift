@@ -7,7 +7,7 @@ extension MoleculeLibrary {
     /// this one in input order (ids follow the input), `batch` molecules per transaction, each
     /// molecule in a savepoint (one that fails leaves the rest of its batch). A file whose bytes
     /// are already kept is not parsed again. `each` hears of every file, in input order.
-    public func importFiles(_ paths: [String], workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+    public func importFiles(_ paths: [String], workers: Int = Cores.active,
                             batch: Int = 64, maxBytes: Int = FileInput.defaultLimit, perception: BondPerception,
                             separate: Bool = false, each: (String, Result<ImportOutcome, Error>) -> Void) throws {
         guard !isReadOnly else { throw LibraryError(.request, "\(path) cannot be written: nothing imported") }

@@ -1,3 +1,4 @@
+import Core
 import Foundation
 import CMemory
 import Scene
@@ -301,7 +302,7 @@ public enum SphereOcclusion {
     /// Bands a scene of `count` spheres is culled or cast in: two from `bandedMinimum` where there
     /// are two cores, else one.
     static func bands(_ count: Int) -> Int {
-        count >= bandedMinimum && ProcessInfo.processInfo.activeProcessorCount > 1 ? 2 : 1
+        count >= bandedMinimum && Cores.active > 1 ? 2 : 1
     }
 }
 

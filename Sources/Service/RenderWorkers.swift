@@ -39,7 +39,7 @@ final class RenderWorkers: Sendable {
 
     /// llvmpipe's rasterizer threads for each of `workers` (its `LP_NUM_THREADS`): the cores
     /// shared out, and none (the drawing thread rasterizes) where a worker's share is one core.
-    static func rasterizerThreads(workers: Int, cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int {
+    static func rasterizerThreads(workers: Int, cores: Int = Cores.active) -> Int {
         let share = cores / max(1, workers)
         return share >= 2 ? share : 0
     }

@@ -24,7 +24,7 @@ public struct ServiceConfiguration: Sendable {
     public var renderQueue = 8
     /// Render processes, each with a GL context of its own (`renderProcess` started as `molshot
     /// serve render-process`), that read and draw every molecule file; this process draws maps.
-    public var renderThreads = ProcessInfo.processInfo.activeProcessorCount
+    public var renderThreads = Cores.active
     /// The `molshot` executable render processes run; without one, this process draws alone.
     public var renderProcess: String?
     /// Address space of each render process, in MiB (`setrlimit` when it starts).

@@ -1,3 +1,4 @@
+import Core
 import Foundation
 
 /// An ATOM or HETATM record read on its own: everything in the line, nothing that depends on
@@ -89,7 +90,7 @@ struct PDBAtomReadAhead {
     private(set) var windowEnd = 0
 
     init?(_ bytes: UnsafeBufferPointer<UInt8>, separator: UInt8, idCode: ShortName) {
-        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let cores = Cores.active
         guard bytes.count >= Self.minimumBytes, cores >= 2 else { return nil }
         self.bytes = bytes
         self.separator = separator

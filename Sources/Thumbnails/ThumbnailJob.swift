@@ -1,3 +1,4 @@
+import Core
 import Foundation
 import MoleculeView
 import Structure
@@ -9,7 +10,7 @@ public struct ThumbnailJob: Sendable {
     /// The pictures: size, modes, look and view.
     public var request = RenderRequest.thumbnails
     /// Threads reading and parsing, and threads encoding PNG; drawing has one thread of its own.
-    public var jobs = ProcessInfo.processInfo.activeProcessorCount
+    public var jobs = Cores.active
     public var shard = Shard.whole
     /// Within the shard, every `part.count`-th input from the `part.index`-th: how one run splits
     /// its work over several processes (llvmpipe draws faster in two processes than in one).

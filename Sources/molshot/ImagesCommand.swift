@@ -59,7 +59,7 @@ struct ImagesCommand: ParsableCommand {
 
     @Option(name: .customLong("processes"), help: "Drawing processes for many entries (default: 1 on up to two cores, where Mesa's threads keep both busy; 2 on more).")
     var processesGiven: Int?
-    var processes: Int { processesGiven ?? (ProcessInfo.processInfo.activeProcessorCount <= 2 ? 1 : 2) }
+    var processes: Int { processesGiven ?? (Cores.active <= 2 ? 1 : 2) }
 
     @Option(help: .hidden) var part: String?
 

@@ -82,7 +82,7 @@ struct LibraryCommand: ParsableCommand {
                 let paths = try StructureInputs.collect(inputs, pdbIDs: false)
                 let done = Locked(0)
                 Interruption.report("files imported") { (done.withLock { $0 }, paths.count) }
-                try library.importFiles(paths, workers: workers ?? ProcessInfo.processInfo.activeProcessorCount, maxBytes: try input.limit(),
+                try library.importFiles(paths, workers: workers ?? Cores.active, maxBytes: try input.limit(),
                                         perception: perception, separate: separate) { path, result in
                     defer { done.withLock { $0 += 1 } }
                     switch result {

@@ -32,7 +32,7 @@ struct ThumbnailsCommand: ParsableCommand {
 
     @Option(name: .customLong("jobs"), help: "Reader and encoder threads (default: all cores).")
     var jobsGiven: Int?
-    var jobs: Int { jobsGiven ?? ProcessInfo.processInfo.activeProcessorCount }
+    var jobs: Int { jobsGiven ?? Cores.active }
 
     @Option(help: "Take part K of N of the inputs, like 2/8.")
     var shard = "1/1"
@@ -45,7 +45,7 @@ struct ThumbnailsCommand: ParsableCommand {
 
     @Option(name: .customLong("processes"), help: "Rendering processes (default: 1 on up to two cores, where one keeps both busy; 2 on more).")
     var processesGiven: Int?
-    var processes: Int { processesGiven ?? (ProcessInfo.processInfo.activeProcessorCount <= 2 ? 1 : 2) }
+    var processes: Int { processesGiven ?? (Cores.active <= 2 ? 1 : 2) }
 
     @Option(help: .hidden) var part: String?
     @Flag(help: .hidden) var report = false
