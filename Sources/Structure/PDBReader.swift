@@ -362,11 +362,27 @@ public enum PDBReader {
             for i in 0..<6 { k |= UInt64(i < name.utf8CodeUnitCount ? name.utf8Start[i] : 0x20) << (8 * i) }
             return k
         }
-        static let model = key("MODEL"), endmdl = key("ENDMDL"), ter = key("TER"), conect = key("CONECT")
-        static let header = key("HEADER"), title = key("TITLE"), compnd = key("COMPND"), source = key("SOURCE")
-        static let author = key("AUTHOR"), keywds = key("KEYWDS"), expdta = key("EXPDTA"), remark = key("REMARK")
-        static let modres = key("MODRES"), seqres = key("SEQRES"), hetnam = key("HETNAM"), helix = key("HELIX")
-        static let sheet = key("SHEET"), end = key("END")
+        // Written out, not `key("MODEL")`: a global worked out at run time is reached through
+        // swift_once at every use, up to 17 times a line in the switch (3% of reading 1crn).
+        // `PDBReaderTests.testRecordKeys` checks each against `key(_:)`.
+        static let model: UInt64 = 0x204C45444F4D // "MODEL"
+        static let endmdl: UInt64 = 0x4C444D444E45 // "ENDMDL"
+        static let ter: UInt64 = 0x202020524554 // "TER"
+        static let conect: UInt64 = 0x5443454E4F43 // "CONECT"
+        static let header: UInt64 = 0x524544414548 // "HEADER"
+        static let title: UInt64 = 0x20454C544954 // "TITLE"
+        static let compnd: UInt64 = 0x444E504D4F43 // "COMPND"
+        static let source: UInt64 = 0x454352554F53 // "SOURCE"
+        static let author: UInt64 = 0x524F48545541 // "AUTHOR"
+        static let keywds: UInt64 = 0x53445759454B // "KEYWDS"
+        static let expdta: UInt64 = 0x415444505845 // "EXPDTA"
+        static let remark: UInt64 = 0x4B52414D4552 // "REMARK"
+        static let modres: UInt64 = 0x534552444F4D // "MODRES"
+        static let seqres: UInt64 = 0x534552514553 // "SEQRES"
+        static let hetnam: UInt64 = 0x4D414E544548 // "HETNAM"
+        static let helix: UInt64 = 0x2058494C4548 // "HELIX"
+        static let sheet: UInt64 = 0x205445454853 // "SHEET"
+        static let end: UInt64 = 0x202020444E45 // "END"
     }
 
     /// True when columns 73-80 hold an old-style id and line number ("1HPV 186"), not segid, element and charge.

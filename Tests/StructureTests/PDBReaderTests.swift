@@ -24,6 +24,19 @@ final class PDBReaderTests: XCTestCase {
         XCTAssertEqual(m.explicitBonds.count, 3, "three disulfides in CONECT")
     }
 
+    /// The record names written out as integers are the six blank-padded bytes `key` makes.
+    func testRecordKeys() {
+        typealias R = PDBReader.Record
+        let written: [(UInt64, StaticString)] = [
+            (R.model, "MODEL"), (R.endmdl, "ENDMDL"), (R.ter, "TER"), (R.conect, "CONECT"), (R.header, "HEADER"),
+            (R.title, "TITLE"), (R.compnd, "COMPND"), (R.source, "SOURCE"), (R.author, "AUTHOR"), (R.keywds, "KEYWDS"),
+            (R.expdta, "EXPDTA"), (R.remark, "REMARK"), (R.modres, "MODRES"), (R.seqres, "SEQRES"), (R.hetnam, "HETNAM"),
+            (R.helix, "HELIX"), (R.sheet, "SHEET"), (R.end, "END"),
+        ]
+        for (key, name) in written { XCTAssertEqual(key, R.key(name), "\(name)") }
+        XCTAssertEqual(Set(written.map(\.0)).count, written.count)
+    }
+
     func testOldLayoutWithLineNumbersInColumns73To80() throws {
         // Columns 73-80 hold "1GDR 109": neither segment id nor element.
         let s = try Fixtures.load("pdb1gdr.ent")
