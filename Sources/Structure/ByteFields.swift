@@ -51,6 +51,14 @@ enum ByteFields {
         double(b, start, end).map { Float($0) }
     }
 
+    /// `float`, kept out of line: where it was inlined into `fixedPoint8`'s three ways out, that
+    /// function grew past what the optimizer inlines, and each PDB coordinate was a call whose width
+    /// and decimals (and so every mask) were worked out at run time.
+    @inline(never)
+    static func slowFloat(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Float? {
+        float(b, start, end)
+    }
+
     /// A fixed-point field as PDB writes them (`%8.3f` coordinates, `%6.2f` occupancy and
     /// B-factor), at most 8 bytes ending at `end`: the point `decimals` places from the end,
     /// blanks then an optional minus before the digits. The 8 bytes ending there (at least 8
@@ -61,7 +69,7 @@ enum ByteFields {
     static func fixedPoint8(_ buffer: UnsafeBufferPointer<UInt8>, end: Int, width: Int, decimals: Int) -> Float? {
         let start = end - width
         guard width <= 8, end >= 8, end <= buffer.count, decimals > 0, decimals < width - 1, let base = buffer.baseAddress else {
-            return float(buffer, start, end)
+            return slowFloat(buffer, start, end)
         }
         // Byte k of the word is place k of the 8 bytes (little-endian); the field is places 8-width..<8.
         let w = UInt64(littleEndian: UnsafeRawPointer(base + end - 8).loadUnaligned(as: UInt64.self))
@@ -80,7 +88,7 @@ enum ByteFields {
         let m = minus & whole
         guard (w >> (8 * point)) & 0xFF == 0x2E, digits & fraction == fraction, d != 0,
               d == whole & ~(lowest &- 1), d | (blanks & whole) | m == whole, m == 0 || m == lowest >> 8 else {
-            return float(buffer, start, end)
+            return slowFloat(buffer, start, end)
         }
         // The digits' values, all else zero; the whole part moved one place along, onto the point
         // (place 0 becomes a zero digit), so the eight places read whole x 10^decimals + fraction
@@ -91,13 +99,30 @@ enum ByteFields {
         v = (v &* 10 &+ (v >> 8)) & 0x00FF_00FF_00FF_00FF
         v = (v &* 100 &+ (v >> 16)) & 0x0000_FFFF_0000_FFFF
         let n = (v &* 10000 &+ (v >> 32)) & 0xFFFF_FFFF
-        let unit = UInt64(exactPowerOfTen(decimals))
         // Below 2^24 the integer and the power of ten are exact in single precision, and one
         // correctly rounded single division is the value `float` gives (a double division rounded
-        // to single: 53 >= 2 x 24 + 2 bits, so rounding twice changes nothing).
-        guard n < 1 << 24 else { return float(buffer, start, end) }
-        let value = Float(n) / Float(unit)
+        // to single: 53 >= 2 x 24 + 2 bits, so rounding twice changes nothing). The product by the
+        // double nearest 10^-decimals, rounded to single, is that same float for every integer
+        // below 2^24 and every `decimals` from 1 to 7 (checked exhaustively in C), and takes a
+        // third of a division's time; where `decimals` is a constant (`coordinate`,
+        // `fixedPoint6x2`) the reciprocal is one.
+        guard n < 1 << 24 else { return slowFloat(buffer, start, end) }
+        let value = Float(Double(n) * (1 / exactPowerOfTen(decimals)))
         return m != 0 ? -value : value
+    }
+
+    /// `fixedPoint8` of a `%8.3f` coordinate and of a `%6.2f` occupancy or B-factor, each its own
+    /// function so that the widths are constants in it and every mask folds to one: the reader
+    /// calls `fixedPoint8` rather than inlining it, and with the width and decimals as arguments
+    /// it worked each mask out with variable shifts at every field.
+    @inline(never)
+    static func coordinate(_ buffer: UnsafeBufferPointer<UInt8>, end: Int) -> Float? {
+        fixedPoint8(buffer, end: end, width: 8, decimals: 3)
+    }
+
+    @inline(never)
+    static func fixedPoint6x2(_ buffer: UnsafeBufferPointer<UInt8>, end: Int) -> Float? {
+        fixedPoint8(buffer, end: end, width: 6, decimals: 2)
     }
 
     static func double(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {

@@ -27,8 +27,8 @@ struct PDBAtomRecord {
         guard length >= 54 else {
             throw Failure(message: "\(hetero ? "HETATM" : "ATOM") record is \(length) columns long; coordinates need columns 31-54")
         }
-        let x = ByteFields.fixedPoint8(b, end: s + 38, width: 8, decimals: 3), y = ByteFields.fixedPoint8(b, end: s + 46, width: 8, decimals: 3)
-        let z = ByteFields.fixedPoint8(b, end: s + 54, width: 8, decimals: 3)
+        let x = ByteFields.coordinate(b, end: s + 38), y = ByteFields.coordinate(b, end: s + 46)
+        let z = ByteFields.coordinate(b, end: s + 54)
         guard let x, let y, let z, x.isFinite, y.isFinite, z.isFinite else {
             for (from, name, v) in [(31, "x", x), (39, "y", y), (47, "z", z)] where !(v?.isFinite ?? false) {
                 throw Failure(message: "bad \(name) coordinate '\(ByteFields.text(b, s + from - 1, s + from + 7))' (columns \(from)-\(from + 7))")
@@ -40,8 +40,8 @@ struct PDBAtomRecord {
         guard let resSeq = ByteFields.hybrid36(b, s + 22, s + 26) ?? (PDBReader.isBlankField(b, s + 22, s + 26) ? 0 : nil) else {
             throw Failure(message: "bad residue number '\(ByteFields.text(b, s + 22, s + 26))' (columns 23-26)")
         }
-        let occupancy = length >= 60 ? ByteFields.fixedPoint8(b, end: s + 60, width: 6, decimals: 2) ?? 1 : 1
-        let bFactor = length >= 66 ? ByteFields.fixedPoint8(b, end: s + 66, width: 6, decimals: 2) ?? 0 : 0
+        let occupancy = length >= 60 ? ByteFields.fixedPoint6x2(b, end: s + 60) ?? 1 : 1
+        let bFactor = length >= 66 ? ByteFields.fixedPoint6x2(b, end: s + 66) ?? 0 : 0
         var element: Element? = nil
         var charge: Int8 = 0
         if length >= 78 && !PDBReader.lineIDInColumns73(b, s, length, idCode: idCode) {
