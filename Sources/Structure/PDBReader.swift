@@ -20,7 +20,7 @@ public enum PDBReader {
         var seqresOrder: [String] = []
         var hetnam: [String: String] = [:]
         // The atom lines are read ahead on every core.
-        var readAhead = allowReadAhead ? PDBAtomReadAhead(b, separator: lines.separatorByte, idCode: idCode) : nil
+        let readAhead = allowReadAhead ? PDBAtomReadAhead(b, separator: lines.separatorByte, idCode: idCode) : nil
 
         func fail(_ line: Int, _ message: String) -> StructureError {
             StructureError(file: source, line: line, message: message)

@@ -217,6 +217,26 @@ final class PDBReaderTests: XCTestCase {
         XCTAssertTrue(messages.first?.contains("bad y coordinate '1.2x4' (columns 39-46)") ?? false, messages.first ?? "")
     }
 
+    /// An id code that changes after the atoms began (a HEADER mid-file, in 1hpv's old layout
+    /// where columns 73-80 repeat it): the records read ahead with the first id are not used past
+    /// it, and the structure is the one a single thread reads.
+    func testIDCodeChangingMidFileGivesWhatOneThreadReads() throws {
+        var lines = try String(contentsOfFile: Fixtures.path("1hpv.pdb"), encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let header = lines.removeFirst()
+        let middle = lines.indices.filter { lines[$0].hasPrefix("ATOM") }[800]
+        lines.insert(header, at: middle)
+        let text = Array(lines.joined(separator: "\n").utf8)
+        XCTAssertGreaterThan(text.count, PDBAtomReadAhead.minimumBytes)
+        let (a, b) = try text.withUnsafeBufferPointer { buffer in
+            (try PDBReader.read(buffer, source: "moved.pdb", readAhead: true), try PDBReader.read(buffer, source: "moved.pdb", readAhead: false))
+        }
+        XCTAssertEqual(a.models.count, b.models.count)
+        XCTAssertEqual(a.models[0].atoms, b.models[0].atoms)
+        XCTAssertEqual(a.models[0].residues, b.models[0].residues)
+        XCTAssertEqual(a.models[0].atoms.count, 1631)
+        XCTAssertEqual(a.models[0].atoms.last?.element, .oxygen, "after the HEADER, columns 73-80 are the line id again")
+    }
+
     /// PDB's fixed-point fields read a word at a time are `ByteFields.float`'s values, bit for bit,
     /// for numbers as PDB writes them and for the unusual text that goes the long way.
     func testFixedPointFieldsReadAsFloatReadsThem() {
