@@ -80,7 +80,7 @@ struct PDBAtomRecord {
 /// nobody waits for a thread that has not started. Each window's lines are read as the reader
 /// would read them (the same line ends), and a record that fails is left for the reader to
 /// read again, so that its error names the line.
-final class PDBAtomReadAhead {
+struct PDBAtomReadAhead {
     /// Files smaller than this are read on one thread: starting a second costs more than it saves.
     static let minimumBytes = 96 * 1024
     /// Text a window: about 800 atom lines, so that a helper is seldom waited for.
@@ -100,6 +100,8 @@ final class PDBAtomReadAhead {
     private var current = 0
     private var records: [PDBAtomRecord] = []
     private var next = 0
+    /// Where the reader's window ends (0 before the first, `Int.max` once the read-ahead ended).
+    private var windowEnd = 0
 
     init?(_ bytes: UnsafeBufferPointer<UInt8>, separator: UInt8, idCode: ShortName) {
         let cores = Cores.active
@@ -109,37 +111,57 @@ final class PDBAtomReadAhead {
         self.helpers = min(cores, 4) - 1
     }
 
-    /// The helpers stop before the reader returns: they read the file's bytes, which are the caller's.
-    deinit { shared?.stop() }
+    /// Stops the helpers, and waits for any reading a window: the reader calls it before it
+    /// returns (or throws), for they read the file's bytes, which are the caller's.
+    func stop() { shared?.stop() }
 
     /// The record of the atom line at `offset`, read ahead, or nil where the reader must read it
-    /// itself (a failed record, a line not read ahead, a file whose id code changed).
+    /// itself (a failed record, a line not read ahead, a file whose id code changed). Within a
+    /// window it touches nothing shared (the windows' lock and their references are for `advance`).
     @inline(__always)
-    func take(at offset: Int, idCode current: ShortName) -> PDBAtomRecord? {
-        if stopped { return nil }
-        if shared == nil { start(at: offset, idCode: current) }
-        guard let windows = shared else { return nil }
-        if current != idCode {
-            stopped = true
-            windows.stop()
-            return nil
-        }
-        while offset >= windows.cuts[self.current + 1] {
-            self.current += 1
-            guard self.current + 1 < windows.cuts.count else {
-                stopped = true
-                return nil
-            }
-            records = windows.records(of: self.current)
-            next = 0
-        }
+    mutating func take(at offset: Int, idCode current: ShortName) -> PDBAtomRecord? {
+        if offset >= windowEnd || current != idCode { advance(to: offset, idCode: current) }
         guard next < records.count, records[next].offset == offset else { return nil }
         defer { next += 1 }
         return records[next].isRead ? records[next] : nil
     }
 
+    /// Makes the window holding `offset` the reader's (the first time, cuts the windows and starts
+    /// the helpers), or ends the read-ahead: past the last window, or where the id code changed.
+    @inline(never)
+    private mutating func advance(to offset: Int, idCode current: ShortName) {
+        guard !stopped else { return }
+        guard let windows = shared else {
+            start(at: offset, idCode: current)
+            return
+        }
+        if current != idCode {
+            end()
+            return
+        }
+        while offset >= windows.cuts[self.current + 1] {
+            self.current += 1
+            guard self.current + 1 < windows.cuts.count else {
+                end()
+                return
+            }
+            records = windows.records(of: self.current)
+            next = 0
+        }
+        windowEnd = windows.cuts[self.current + 1]
+    }
+
+    /// No more records: the reader reads every line from here itself.
+    private mutating func end() {
+        stopped = true
+        shared?.stop()
+        records = []
+        next = 0
+        windowEnd = .max
+    }
+
     /// Cuts the text from the first atom line into windows and sets the helpers going.
-    private func start(at offset: Int, idCode: ShortName) {
+    private mutating func start(at offset: Int, idCode: ShortName) {
         self.idCode = idCode
         var cuts = [offset]
         while cuts[cuts.count - 1] < bytes.count {
@@ -155,6 +177,7 @@ final class PDBAtomReadAhead {
         shared = windows
         records = windows.records(of: 0)
         next = 0
+        windowEnd = cuts[1]
     }
 
     /// The start of the line after the one holding `position` (or the end of the bytes).

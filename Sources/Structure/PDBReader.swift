@@ -20,7 +20,8 @@ public enum PDBReader {
         var seqresOrder: [String] = []
         var hetnam: [String: String] = [:]
         // The atom lines are read ahead on every core.
-        let readAhead = allowReadAhead ? PDBAtomReadAhead(b, separator: lines.separatorByte, idCode: idCode) : nil
+        var readAhead = allowReadAhead ? PDBAtomReadAhead(b, separator: lines.separatorByte, idCode: idCode) : nil
+        defer { readAhead?.stop() }
 
         func fail(_ line: Int, _ message: String) -> StructureError {
             StructureError(file: source, line: line, message: message)
