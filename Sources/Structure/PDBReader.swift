@@ -2,11 +2,17 @@
 /// and line number in columns 73-80, blank atom names, CRLF endings and hybrid-36 numbers.
 public enum PDBReader {
     public static func read(_ b: UnsafeBufferPointer<UInt8>, source: String) throws -> Structure {
-        try read(b, source: source, readAhead: true)
+        try read(b, source: source, readAhead: .whereLarge)
     }
 
-    /// `readAhead: false` reads every line on this thread (tests compare the two ways).
-    static func read(_ b: UnsafeBufferPointer<UInt8>, source: String, readAhead allowReadAhead: Bool) throws -> Structure {
+    /// Whether the atom lines are read ahead on the other cores (`PDBAtomReadAhead`): in files of
+    /// `PDBAtomReadAhead.minimumBytes` and more, never (every line on this thread), or whatever the
+    /// size (tests and the fuzzer compare the two ways on small inputs).
+    enum ReadAhead {
+        case whereLarge, never, always
+    }
+
+    static func read(_ b: UnsafeBufferPointer<UInt8>, source: String, readAhead: ReadAhead) throws -> Structure {
         var structure = Structure(format: .pdb)
         var lines = LineCursor(b)
         var builder = ModelBuilder(number: 1, reserve: b.count / 81)
@@ -20,8 +26,8 @@ public enum PDBReader {
         var seqresOrder: [String] = []
         var hetnam: [String: String] = [:]
         // The atom lines are read ahead on every core.
-        var readAhead = allowReadAhead ? PDBAtomReadAhead(b, separator: lines.separatorByte, idCode: idCode) : nil
-        defer { readAhead?.stop() }
+        var ahead = readAhead == .never ? nil : PDBAtomReadAhead(b, separator: lines.separatorByte, whatever: readAhead == .always)
+        defer { ahead?.stop() }
 
         func fail(_ line: Int, _ message: String) -> StructureError {
             StructureError(file: source, line: line, message: message)
@@ -37,8 +43,8 @@ public enum PDBReader {
             let kind = PDBAtomRecord.kind(b, s, length)
             if kind.atom {
                 var record: PDBAtomRecord
-                if let ahead = readAhead?.take(at: s, idCode: idCode) {
-                    record = ahead
+                if let read = ahead?.take(at: s, idCode: idCode) {
+                    record = read
                 } else {
                     do {
                         record = try PDBAtomRecord.read(b, s, length, hetero: kind.hetero, idCode: idCode)

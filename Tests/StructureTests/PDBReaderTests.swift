@@ -146,8 +146,8 @@ final class PDBReaderTests: XCTestCase {
     func testAtomLinesReadAheadGiveWhatOneThreadReads() throws {
         func both(_ text: [UInt8], _ name: String) throws -> (Structure, Structure) {
             try text.withUnsafeBufferPointer { b in
-                (try PDBReader.read(b, source: name, readAhead: true),
-                 try PDBReader.read(b, source: name, readAhead: false))
+                (try PDBReader.read(b, source: name, readAhead: .always),
+                 try PDBReader.read(b, source: name, readAhead: .never))
             }
         }
         func assertSame(_ a: Structure, _ b: Structure, _ what: String) {
@@ -160,7 +160,7 @@ final class PDBReaderTests: XCTestCase {
             }
         }
         let hpv = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.path("1hpv.pdb"))))
-        XCTAssertGreaterThan(hpv.count, PDBAtomReadAhead.minimumBytes, "large enough to be read ahead")
+        XCTAssertGreaterThan(hpv.count, 2 * PDBAtomReadAhead.windowBytes, "three windows")
         let (a, b) = try both(hpv, "1hpv.pdb")
         assertSame(a, b, "1hpv")
         XCTAssertEqual(a.models[0].atoms.count, 1631)
@@ -206,7 +206,7 @@ final class PDBReaderTests: XCTestCase {
         lines[broken] = String(chars)
         let badText = Array(lines.joined(separator: "\r\n").utf8)
         var messages: [String] = []
-        for ahead in [true, false] {
+        for ahead in [PDBReader.ReadAhead.always, .never] {
             XCTAssertThrowsError(try badText.withUnsafeBufferPointer { try PDBReader.read($0, source: "bad.pdb", readAhead: ahead) }) {
                 messages.append("\($0)")
             }
@@ -226,9 +226,9 @@ final class PDBReaderTests: XCTestCase {
         let middle = lines.indices.filter { lines[$0].hasPrefix("ATOM") }[800]
         lines.insert(header, at: middle)
         let text = Array(lines.joined(separator: "\n").utf8)
-        XCTAssertGreaterThan(text.count, PDBAtomReadAhead.minimumBytes)
+        XCTAssertGreaterThan(text.count, 2 * PDBAtomReadAhead.windowBytes)
         let (a, b) = try text.withUnsafeBufferPointer { buffer in
-            (try PDBReader.read(buffer, source: "moved.pdb", readAhead: true), try PDBReader.read(buffer, source: "moved.pdb", readAhead: false))
+            (try PDBReader.read(buffer, source: "moved.pdb", readAhead: .always), try PDBReader.read(buffer, source: "moved.pdb", readAhead: .never))
         }
         XCTAssertEqual(a.models.count, b.models.count)
         XCTAssertEqual(a.models[0].atoms, b.models[0].atoms)

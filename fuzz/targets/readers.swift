@@ -56,6 +56,20 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     case .pathway, .comp, .celldesigner:
         if let map = try? PathwayFile.parse(Data(UnsafeBufferPointer(start: data, count: size)), file: "/fuzz/map") { _ = map.bounds }
+    case .pdb:
+        // The atom lines read ahead on the other cores (whatever the input's size) give what one
+        // thread reading every line gives, or the same error.
+        let bytes = UnsafeBufferPointer(start: data, count: size)
+        let ahead = Result { try PDBReader.read(bytes, source: "fuzz", readAhead: .always) }
+        let alone = Result { try PDBReader.read(bytes, source: "fuzz", readAhead: .never) }
+        switch (ahead, alone) {
+        case (.success(let a), .success(let b)):
+            precondition(a.models.map(\.atoms) == b.models.map(\.atoms) && a.models.map(\.residues) == b.models.map(\.residues),
+                         "read ahead, the structure differs")
+        case (.failure(let a), .failure(let b)): precondition("\(a)" == "\(b)", "read ahead, the error differs")
+        default: preconditionFailure("read ahead, one way read the input and the other refused it")
+        }
+        fallthrough
     default:
         guard let s = try? structure(Array(UnsafeBufferPointer(start: data, count: size))) else { return 0 }
         if target == .assembly || target == .bcif {
