@@ -38,7 +38,7 @@ public struct Isosurface: Sendable {
                             maxTriangles: Int = Isosurface.maxTriangles) throws -> Isosurface {
         let (nx, ny, nz) = (map.size.x, map.size.y, map.size.z)
         guard nx >= 2 && ny >= 2 && nz >= 2 else { return Isosurface() }
-        let cores = max(1, Cores.active)
+        let cores = Cores.active
         // Slabs of at most 16 sections: the edge tables of a slab cost 12 bytes a grid point.
         let slabs = max(1, min(nz - 1, max(cores * 2, (nz - 1 + 15) / 16)))
         let per = (nz - 1 + slabs - 1) / slabs

@@ -106,10 +106,10 @@ struct PDBAtomReadAhead {
     /// Where the reader's window ends (0 before the first, `Int.max` once the read-ahead ended).
     private var windowEnd = 0
 
-    /// Nil on one core, or below `minimumBytes` unless `whatever` the size.
-    init?(_ bytes: UnsafeBufferPointer<UInt8>, separator: UInt8, whatever: Bool = false) {
+    /// Nil on one core, or below `minimumBytes` unless `anySize`.
+    init?(_ bytes: UnsafeBufferPointer<UInt8>, separator: UInt8, anySize: Bool = false) {
         let cores = Cores.active
-        guard whatever || bytes.count >= Self.minimumBytes, cores >= 2 else { return nil }
+        guard anySize || bytes.count >= Self.minimumBytes, cores >= 2 else { return nil }
         self.bytes = bytes
         self.separator = separator
         self.helpers = min(cores, 4) - 1
@@ -164,7 +164,8 @@ struct PDBAtomReadAhead {
         windowEnd = .max
     }
 
-    /// Cuts the text from the first atom line into windows and sets the helpers going.
+    /// Cuts the text from the first atom line into windows (the last cut is the end of the bytes:
+    /// no boundary lies past it) and sets the helpers going.
     private mutating func start(at offset: Int, idCode: ShortName) {
         self.idCode = idCode
         var cuts = [offset]
@@ -172,7 +173,6 @@ struct PDBAtomReadAhead {
             let last = cuts[cuts.count - 1]
             cuts.append(max(last + 1, lineBoundary(after: min(bytes.count, last + Self.windowBytes))))
         }
-        cuts[cuts.count - 1] = bytes.count
         let separator = separator
         nonisolated(unsafe) let b = bytes
         let windows = Windows(cuts: cuts, helpers: helpers) { start, end in

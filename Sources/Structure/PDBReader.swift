@@ -25,8 +25,8 @@ public enum PDBReader {
         var seqres: [String: [String]] = [:]
         var seqresOrder: [String] = []
         var hetnam: [String: String] = [:]
-        // The atom lines are read ahead on every core.
-        var ahead = readAhead == .never ? nil : PDBAtomReadAhead(b, separator: lines.separatorByte, whatever: readAhead == .always)
+        // The atom lines of a large file are read ahead on the other cores.
+        var ahead = readAhead == .never ? nil : PDBAtomReadAhead(b, separator: lines.separatorByte, anySize: readAhead == .always)
         defer { ahead?.stop() }
 
         func fail(_ line: Int, _ message: String) -> StructureError {
