@@ -90,7 +90,7 @@ public final class MolshotService: Sendable {
         let address = address
         return Application(router: router(),
                     server: server(),
-                    configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "molshot",
+                    configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: Self.serverName,
                                          availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)),
                     onServerRunning: { channel in
                         let port = channel.localAddress?.port ?? 0
@@ -108,9 +108,24 @@ public final class MolshotService: Sendable {
         pictures.close()
     }
 
+    /// What every request passes before its handler (tokens, methods, parameters, CORS, metrics).
+    var gate: RequestGate<MolshotRequestContext> {
+        RequestGate(table: table, auth: auth, metrics: metrics, allowOrigin: configuration.allowOrigin)
+    }
+
+    /// The thumbnails in memory that the event loop answers itself (`ReadyThumbnails`), where
+    /// this server serves thumbnails.
+    var thumbnailShortcut: ThumbnailShortcut? {
+        guard thumbnails.folder != nil, let route = table.routes.first(where: { $0.path == ThumbnailController.path }) else { return nil }
+        return ThumbnailShortcut(thumbnails: thumbnails, access: access, auth: auth, gate: gate, route: route, serverName: Self.serverName)
+    }
+
+    /// The Server header's value.
+    static let serverName = "molshot"
+
     func router() -> Router<MolshotRequestContext> {
         let router = Router(context: MolshotRequestContext.self, options: .autoGenerateHeadEndpoints)
-        router.middlewares.add(RequestGate(table: table, auth: auth, metrics: metrics, allowOrigin: configuration.allowOrigin))
+        router.middlewares.add(gate)
         // The web viewer: plain files from Assets/web at /.
         if let web = try? Resources.asset("web") {
             router.middlewares.add(WebFiles(files: FileMiddleware(web.path, searchForIndexHtml: true)))
@@ -125,7 +140,9 @@ public final class MolshotService: Sendable {
     func server() -> HTTPServerBuilder {
         let webSocketResponder = live.webSocketRouter(table: table).buildResponder()
         let idle = TimeAmount.nanoseconds(Int64(configuration.idleSeconds * 1e9))
-        let configuration = HTTP1WebSocketUpgradeChannel.Configuration(http1: .init(idleTimeout: idle), ws: .init(maxFrameSize: 1 << 20))
+        let shortcut = thumbnailShortcut
+        let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(additionalChannelHandlers: shortcut.map { [ReadyThumbnails($0)] } ?? [], idleTimeout: idle), ws: .init(maxFrameSize: 1 << 20))
         let headSeconds = self.configuration.headSeconds, clients = clientConnections
         // Long enough for the slowest first answer: a body, then a picture drawn.
         let answerSeconds = self.configuration.headSeconds + self.configuration.bodySeconds + self.configuration.renderSeconds

@@ -21,6 +21,8 @@ public final class ServiceMetrics: Sendable {
         var liveSessions: @Sendable () -> Int = { 0 }
     }
     private let counts = Mutex(Counts())
+    /// Requests answered on the event loop (`ReadyThumbnails`), counted among the requests too.
+    let eventLoopAnswers = Atomic<Int>(0)
     let gauges = Locked(Gauges())
 
     func record(route: String, status: Int, seconds: Double, bytes sent: Int) {
@@ -57,6 +59,8 @@ public final class ServiceMetrics: Sendable {
                 out += "molshot_request_seconds_sum{route=\"\(route)\"} \(latencySum[route] ?? 0)\n"
                 out += "molshot_request_seconds_count{route=\"\(route)\"} \(total)\n"
             }
+            out += "# HELP molshot_event_loop_answers_total Of the requests, those answered on the event loop (thumbnails in memory).\n"
+            out += "# TYPE molshot_event_loop_answers_total counter\nmolshot_event_loop_answers_total \(eventLoopAnswers.load(ordering: .relaxed))\n"
             out += "# HELP molshot_response_bytes_total Body bytes sent.\n# TYPE molshot_response_bytes_total counter\n"
             out += "molshot_response_bytes_total \(bytes)\n"
             out += "# HELP molshot_render_queue_depth Requests waiting for the render thread.\n# TYPE molshot_render_queue_depth gauge\n"

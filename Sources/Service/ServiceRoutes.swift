@@ -139,13 +139,28 @@ struct RequestGate<Context: RequestContext>: RouterMiddleware {
         if request.method == .get || request.method == .head {
             response = await Self.validated(response, ifNoneMatch: request.headers[.ifNoneMatch], shared: auth.shared)
         }
-        for field in corsHeaders(request.headers[.origin]) { response.headers[field.name] = field.value }
-        // Vary is added to, not replaced.
-        if variesByOrigin {
-            let vary = response.headers[.vary]
-            if !(vary?.contains("Origin") ?? false) { response.headers[.vary] = vary.map { $0 + ", Origin" } ?? "Origin" }
-        }
+        addOriginHeaders(&response.headers, origin: request.headers[.origin])
         return response
+    }
+
+    /// What every answer to a request from `origin` carries: the CORS headers, and Vary: Origin
+    /// where the answer depends on it (added to a Vary already there, not replacing it).
+    func addOriginHeaders(_ headers: inout HTTPFields, origin: String?) {
+        for field in corsHeaders(origin) { headers[field.name] = field.value }
+        if variesByOrigin {
+            let vary = headers[.vary]
+            if !(vary?.contains("Origin") ?? false) { headers[.vary] = vary.map { $0 + ", Origin" } ?? "Origin" }
+        }
+    }
+
+    /// Counts an answered request in the metrics under its route's pattern, and logs it.
+    func record(_ method: HTTPRequest.Method, _ path: String, route: ServiceRoute?, status: Int, bytes: Int, since start: UInt64) {
+        guard let metrics else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        let seconds = Double(now > start ? now - start : 0) / 1e9
+        metrics.record(route: route?.template ?? (path.hasPrefix("/v1/") ? "unrouted" : "viewer files"), status: status, seconds: seconds, bytes: bytes)
+        let tenths = Int((seconds * 10_000).rounded())
+        LogWriter.shared.write("\(method.rawValue) \(path) \(status) \(bytes) \(tenths / 10).\(tenths % 10)ms\n")
     }
 
     /// JSON answers get a strong ETag of their bytes (`no-cache`: a client asks again and gets 304
@@ -199,14 +214,7 @@ struct RequestGate<Context: RequestContext>: RouterMiddleware {
             }
             return Response(status: .noContent, headers: h)
         }
-        func done(_ status: Int, _ bytes: Int) {
-            guard let metrics else { return }
-            let now = DispatchTime.now().uptimeNanoseconds
-            let seconds = Double(now > start ? now - start : 0) / 1e9
-            metrics.record(route: route?.template ?? (path.hasPrefix("/v1/") ? "unrouted" : "viewer files"), status: status, seconds: seconds, bytes: bytes)
-            let tenths = Int((seconds * 10_000).rounded())
-            LogWriter.shared.write("\(request.method.rawValue) \(path) \(status) \(bytes) \(tenths / 10).\(tenths % 10)ms\n")
-        }
+        func done(_ status: Int, _ bytes: Int) { record(request.method, path, route: route, status: status, bytes: bytes, since: start) }
         do {
             try check(route, allowed: allowed, request)
             let response = try await next(request, context)

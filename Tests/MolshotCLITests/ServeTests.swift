@@ -146,6 +146,149 @@ final class ServeTests: GLTestCase {
         XCTAssertTrue(pngSize(try call("\(base)/v1/pathways/sbgn_glycolysis/tiles/1/0/0.png").body)! == (256, 256))
     }
 
+    /// Thumbnails made of 1crn (`modes`, 64 px) and their names, in the modes' order.
+    func thumbnailNames(_ modes: String = "ball-and-stick,spacefill") throws -> [String] {
+        let made = try MolshotBinary.run(["thumbnails", "Tests/Fixtures/1crn.pdb", "-o", thumbs, "--size", "64", "--mode", modes])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let names = try FileManager.default.contentsOfDirectory(atPath: thumbs).filter { $0.hasSuffix(".png") && !$0.hasPrefix("contact") }
+        return modes.split(separator: ",").compactMap { mode in names.first { $0.hasSuffix("-\(mode).png") } }
+    }
+
+    /// How many requests the event loop answered itself, from /metrics.
+    func eventLoopAnswers(_ base: String) throws -> Int {
+        let port = UInt16(try XCTUnwrap(URL(string: base)?.port))
+        let line = try XCTUnwrap(try Self.exchange(port, ["GET /metrics"]).answers.first).text.split(separator: "\n").first { $0.hasPrefix("molshot_event_loop_answers_total ") }
+        return Int(try XCTUnwrap(line).split(separator: " ").last ?? "") ?? -1
+    }
+
+    /// A thumbnail in memory asked for with no token, ticket or query is answered on the event
+    /// loop (`ReadyThumbnails`): byte for byte the answer the router gives the same request with
+    /// `?try=1` (which the event loop leaves to it), Date aside, for conditional, range, HEAD and
+    /// cross-origin requests; in order among pipelined requests the router answers; and a
+    /// `Connection: close` is left to the router, which closes.
+    func testThumbnailsAnsweredOnTheEventLoopAreTheRoutersAnswers() throws {
+        XCTAssertEqual(try MolshotBinary.run(["library", "import", "Tests/Fixtures/1crn.pdb", "--db", db]).status, 0)
+        let names = try thumbnailNames()
+        XCTAssertEqual(names.count, 2)
+        let files = try names.map { try Data(contentsOf: URL(fileURLWithPath: "\(thumbs)/\($0)")) }
+        XCTAssertNotEqual(files[0].count, files[1].count, "the pipelined answers below are told apart by their lengths")
+        let base = try start(["--thumbnails", thumbs, "--allow-origin", "https://example.org"])
+        let port = UInt16(try XCTUnwrap(URL(string: base)?.port))
+        // Read once by the router: then in memory.
+        for name in names { XCTAssertEqual(try Self.exchange(port, ["GET /v1/thumbnails/\(name)?try=1"]).answers.first?.body, files[names.firstIndex(of: name)!]) }
+        let etag = try XCTUnwrap(try Self.exchange(port, ["GET /v1/thumbnails/\(names[0])?try=1"]).answers.first?.headers["etag"])
+        let before = try eventLoopAnswers(base)
+        let variants: [(method: String, headers: [String])] = [
+            ("GET", []), ("GET", ["If-None-Match: \(etag)"]), ("GET", ["If-None-Match: W/\(etag)"]), ("GET", ["If-None-Match: \"other\""]),
+            ("GET", ["Range: bytes=0-9"]), ("GET", ["Range: bytes=-4"]), ("GET", ["Range: bytes=999999-"]), ("GET", ["Range: bytes=0-9", "If-Range: \"other\""]),
+            ("GET", ["Range: bytes=0-9", "If-Range: \(etag)"]), ("GET", ["Origin: https://example.org"]), ("GET", ["Origin: https://other.example"]),
+            ("GET", ["Connection: keep-alive"]), ("HEAD", []), ("HEAD", ["If-None-Match: \(etag)"]),
+        ]
+        for v in variants {
+            let routed = try XCTUnwrap(try Self.exchange(port, [([v.method + " /v1/thumbnails/\(names[0])?try=1"] + v.headers).joined(separator: "\r\n")]).answers.first)
+            let shortcut = try XCTUnwrap(try Self.exchange(port, [([v.method + " /v1/thumbnails/\(names[0])"] + v.headers).joined(separator: "\r\n")]).answers.first)
+            XCTAssertEqual(shortcut.status, routed.status, "\(v)")
+            XCTAssertEqual(shortcut.headers.filter { $0.key != "date" }, routed.headers.filter { $0.key != "date" }, "\(v)")
+            XCTAssertEqual(shortcut.body, routed.body, "\(v)")
+            let dates = [shortcut, routed].compactMap { $0.headers["date"].flatMap(Self.httpDate.date(from:)) }
+            XCTAssertEqual(dates.count, 2, "both Dates are IMF-fixdates: \(shortcut.headers["date"] ?? "none")")
+            if dates.count == 2 { XCTAssertLessThan(abs(dates[0].timeIntervalSince(dates[1])), 3) }
+        }
+        XCTAssertEqual(try eventLoopAnswers(base) - before, variants.count, "each request without ?try= answered on the event loop, and none with it")
+        // Pipelined, one write: the router's answer between two of the event loop's, in order.
+        let beforePipe = try eventLoopAnswers(base)
+        let piped = try Self.exchange(port, ["GET /v1/thumbnails/\(names[0])", "GET /v1/thumbnails/\(names[1])?try=1", "GET /v1/thumbnails/\(names[0])",
+                                             "GET /v1/molecules/1/image?size=32", "GET /v1/thumbnails/\(names[1])"], waitForClose: true)
+        XCTAssertEqual(piped.answers.map(\.status), [200, 200, 200, 200, 200])
+        XCTAssertEqual(piped.answers.map(\.body), [files[0], files[1], files[0], piped.answers[3].body, files[1]])
+        XCTAssertEqual(piped.answers[3].headers["content-type"], "image/png")
+        XCTAssertFalse(piped.closed)
+        XCTAssertGreaterThanOrEqual(try eventLoopAnswers(base) - beforePipe, 1, "the first, at least, answered on the event loop")
+        let closing = try Self.exchange(port, ["GET /v1/thumbnails/\(names[0])\r\nConnection: close"], waitForClose: true)
+        XCTAssertEqual(closing.answers.first?.body, files[0])
+        XCTAssertTrue(closing.closed, "closed after the answer, as asked")
+    }
+
+    /// A private molecule's thumbnail in memory (its owner read it) is still not found for anyone
+    /// else: the event loop leaves it to the router, which says 404.
+    func testAPrivateThumbnailInMemoryIsNotAnsweredOnTheEventLoop() throws {
+        let (tokensFile, token) = try tokens(["alice"])
+        let name = try XCTUnwrap(try thumbnailNames("ball-and-stick").first)
+        let base = try start(["--tokens", tokensFile, "--thumbnails", thumbs])
+        let crambin = try Data(contentsOf: InfoCommandTests.root.appendingPathComponent("Tests/Fixtures/1crn.pdb"))
+        XCTAssertEqual(try call("\(base)/v1/molecules?name=1crn.pdb&private=true", method: "POST", body: crambin,
+                                headers: ["Authorization": "Bearer \(token["alice"]!)"]).status, 201)
+        let port = UInt16(try XCTUnwrap(URL(string: base)?.port))
+        XCTAssertEqual(try Self.exchange(port, ["GET /v1/thumbnails/\(name)\r\nAuthorization: Bearer \(token["alice"]!)"]).answers.first?.status, 200)
+        for _ in 0..<3 { XCTAssertEqual(try Self.exchange(port, ["GET /v1/thumbnails/\(name)"]).answers.first?.status, 404) }
+        XCTAssertEqual(try eventLoopAnswers(base), 0)
+    }
+
+    static let httpDate: DateFormatter = {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "GMT")
+        f.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return f
+    }()
+
+    /// Sends `requests` (each its request line and header lines, without the blank line) in one
+    /// write on one connection, pipelined, and reads their answers in order (lowercased header
+    /// names); `closed`, with `waitForClose`: whether the server closed the connection after the
+    /// last within a second.
+    static func exchange(_ port: UInt16, _ requests: [String], waitForClose: Bool = false) throws -> (answers: [Answer], closed: Bool) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        XCTAssertEqual(connected, 0)
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let text = requests.map { r in
+            let lines = r.split(separator: "\r\n", omittingEmptySubsequences: false)
+            return ([lines[0] + " HTTP/1.1", "Host: 127.0.0.1"] + lines.dropFirst()).joined(separator: "\r\n") + "\r\n\r\n"
+        }.joined()
+        let bytes = Array(text.utf8)
+        XCTAssertEqual(bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }, bytes.count)
+        var got: [UInt8] = [], answers: [Answer] = [], closed = false
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        func more() -> Bool {
+            let n = recv(fd, &chunk, chunk.count, 0)
+            if n <= 0 { closed = n == 0; return false }
+            got += chunk.prefix(n)
+            return true
+        }
+        for request in requests {
+            var end: Int?
+            while true {
+                end = got.indices.dropLast(3).first { got[$0] == 13 && got[$0 + 1] == 10 && got[$0 + 2] == 13 && got[$0 + 3] == 10 }
+                if end != nil || !more() { break }
+            }
+            guard let headEnd = end else { return (answers, closed) }
+            let lines = String(decoding: got[..<headEnd], as: UTF8.self).components(separatedBy: "\r\n")
+            let status = Int(lines[0].split(separator: " ")[1]) ?? 0
+            var headers: [String: String] = [:]
+            for line in lines.dropFirst() {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            }
+            let length = request.hasPrefix("HEAD ") || status == 304 ? 0 : Int(headers["content-length"] ?? "0") ?? 0
+            while got.count < headEnd + 4 + length, more() {}
+            answers.append(Answer(status: status, headers: headers, body: Data(got[(headEnd + 4)..<min(got.count, headEnd + 4 + length)])))
+            got.removeFirst(min(got.count, headEnd + 4 + length))
+        }
+        if !closed && waitForClose {
+            var short = timeval(tv_sec: 1, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &short, socklen_t(MemoryLayout<timeval>.size))
+            closed = recv(fd, &chunk, chunk.count, 0) == 0
+        }
+        return (answers, closed)
+    }
+
     func testEntityProtocolRoundTripOverHTTPKeepsPrivateMoleculesPrivate() throws {
         let (tokensFile, token) = try tokens(["alice", "bob"])
         XCTAssertEqual(try MolshotBinary.run(["library", "import", "Tests/Fixtures/1crn.pdb", "--db", db]).status, 0)

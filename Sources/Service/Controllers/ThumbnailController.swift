@@ -10,8 +10,10 @@ struct ThumbnailController: ServiceController {
     let thumbnails: ThumbnailStore
 
     var routes: [ServiceRoute] {
-        [.init(.get, "/v1/thumbnails/:name", .read, query: ["try"]) { r, c in try await thumbnail(r, name: try HTTPAnswer.path(c, "name")) }]
+        [.init(.get, Self.path, .read, query: ["try"]) { r, c in try await thumbnail(r, name: try HTTPAnswer.path(c, "name")) }]
     }
+
+    static let path = "/v1/thumbnails/:name"
 
     /// A thumbnail file by name, as a static file server gives it: immutable (its name holds the
     /// structure's checksum and the settings), strong ETag, 304 on If-None-Match, byte ranges.
@@ -22,43 +24,54 @@ struct ThumbnailController: ServiceController {
     /// If-None-Match with 200.
     func thumbnail(_ request: Request, name: String) async throws -> Response {
         guard thumbnails.folder != nil else { throw HTTPError(.notFound, message: "this server serves no thumbnails") }
-        // Letters, digits and ._- only (checked on bytes: Character properties cost more than the rest of the request).
-        guard name.hasSuffix(".png"), !name.hasPrefix("."), name.utf8.allSatisfy({ b in
-            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2E || b == 0x5F || b == 0x2D
-        }) else {
-            throw HTTPError(.notFound, message: "no thumbnail \(name)")
-        }
+        guard Self.isName(name) else { throw HTTPError(.notFound, message: "no thumbnail \(name)") }
         // A private molecule's thumbnails are as absent as the molecule.
-        let checksum = String(name.prefix(16))
         let viewer = try auth.viewer(request)
-        guard try await access.isVisible(checksum: checksum, to: viewer), let file = try await thumbnails.file(name) else {
+        guard try await access.isVisible(checksum: Self.checksum(name), to: viewer), let file = try await thumbnails.file(name) else {
             throw HTTPError(.notFound, message: "no thumbnail \(name)")
         }
+        let (status, headers, body) = Self.answer(file, to: request.headers)
+        return Response(status: status, headers: headers, body: body.map { .init(byteBuffer: $0) } ?? .init())
+    }
+
+    /// Whether `name` can name a thumbnail: a `.png` of letters, digits and `._-`, not hidden
+    /// (checked on bytes: Character properties cost more than the rest of the request).
+    static func isName(_ name: String) -> Bool {
+        name.hasSuffix(".png") && !name.hasPrefix(".") && name.utf8.allSatisfy { b in
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2E || b == 0x5F || b == 0x2D
+        }
+    }
+
+    /// The checksum of the structure a thumbnail shows: its name's first 16 characters.
+    static func checksum(_ name: String) -> String { String(name.prefix(16)) }
+
+    /// The answer to a request with `headers` for a thumbnail at hand (its bytes and ETag): 200,
+    /// 304 on If-None-Match, 206 or 416 for a `Range`; its body, if any. What the route and
+    /// `ReadyThumbnails` (the event loop's shortcut for the same requests) both send.
+    static func answer(_ file: (bytes: ByteBuffer, etag: String), to request: HTTPFields) -> (HTTPResponse.Status, HTTPFields, ByteBuffer?) {
         let (buffer, etag) = file
         var headers: HTTPFields = [.eTag: etag, .cacheControl: "public, max-age=31536000, immutable", .acceptRanges: "bytes"]
         // If-None-Match compares weakly (RFC 9110 13.1.2): W/"x" matches "x".
-        if HTTPAnswer.matches(request.headers[.ifNoneMatch], etag) {
-            return Response(status: .notModified, headers: headers)
+        if HTTPAnswer.matches(request[.ifNoneMatch], etag) {
+            return (.notModified, headers, nil)
         }
         // If-Range with another validator than ours asks for the whole (RFC 9110 13.1.5).
-        if let range = request.headers[.range], request.headers[.ifRange].map({ $0 == etag }) ?? true {
+        if let range = request[.range], request[.ifRange].map({ $0 == etag }) ?? true {
             let length = buffer.readableBytes
-            let (from, to): (Int, Int)
             switch Self.byteRange(range, length: length) {
             case .whole:
-                headers[.contentType] = "image/png"
-                return Response(status: .ok, headers: headers, body: .init(byteBuffer: buffer))
+                break
             case .unsatisfiable:
                 headers[.contentRange] = "bytes */\(length)"
-                return Response(status: .rangeNotSatisfiable, headers: headers)
-            case .part(let a, let b): (from, to) = (a, b)
+                return (.rangeNotSatisfiable, headers, nil)
+            case .part(let from, let to):
+                headers[.contentRange] = "bytes \(from)-\(to)/\(length)"
+                headers[.contentType] = "image/png"
+                return (.partialContent, headers, buffer.getSlice(at: buffer.readerIndex + from, length: to - from + 1)!)
             }
-            headers[.contentRange] = "bytes \(from)-\(to)/\(length)"
-            headers[.contentType] = "image/png"
-            return Response(status: .partialContent, headers: headers, body: .init(byteBuffer: buffer.getSlice(at: buffer.readerIndex + from, length: to - from + 1)!))
         }
         headers[.contentType] = "image/png"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: buffer))
+        return (.ok, headers, buffer)
     }
 
     /// What a `Range` header asks of a body of `length` bytes, as RFC 9110 14.2 says: one

@@ -37,6 +37,13 @@ final class MoleculeAccess: Sendable {
         return true
     }
 
+    /// Whether anyone may see the molecule with this checksum (no copy of it is private), where
+    /// what is private was read less than a second ago; nil where it must be read again first.
+    func isOpenToAll(checksum: String) -> Bool? {
+        let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+        return privates.withLock { now - $0.read > 1 ? nil : $0.owners[checksum] == nil }
+    }
+
     /// The owners of private copies of the molecule with this checksum; nil where none is private.
     /// Read at most once a second for all requests.
     func privateOwners(checksum: String) async throws -> [String?]? {

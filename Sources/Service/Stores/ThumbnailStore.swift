@@ -23,7 +23,7 @@ final class ThumbnailStore: Sendable {
     /// and its ETag; nil where there is no such file.
     func file(_ name: String) async throws -> (bytes: ByteBuffer, etag: String)? {
         guard let folder else { return nil }
-        if let kept = files.withLock({ $0.files[name] }) { return kept }
+        if let kept = kept(name) { return kept }
         let path = (folder as NSString).appendingPathComponent(name)
         guard let bytes = try await BlockingPool.shared.run({ try? FileInput.readAll(path: path) }) else { return nil }
         let etag = "\"\(FNV1a.hex(FNV1a.hash(bytes), digits: 16))\"", buffer = ByteBuffer(bytes: bytes)
@@ -39,6 +39,9 @@ final class ThumbnailStore: Sendable {
         }
         return (buffer, etag)
     }
+
+    /// A thumbnail's bytes and ETag if they are in memory (read by `file` before), without waiting.
+    func kept(_ name: String) -> (bytes: ByteBuffer, etag: String)? { files.withLock { $0.files[name] } }
 
     /// The thumbnail the viewer shows for each file by checksum: its automatic picture, else
     /// cartoon, else ball-and-stick, else spacefill, else any (the folder is listed again when it changes).
