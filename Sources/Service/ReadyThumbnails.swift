@@ -45,6 +45,7 @@ struct ThumbnailShortcut: Sendable {
 /// hand-off was a fifth of the CPU of serving a thumbnail. Every other request passes on as it came.
 /// Hummingbird answers pipelined requests in order, one after another, so a request is taken
 /// only while none passed on is still unanswered: an answer here never overtakes the router's.
+/// And only while the socket takes more: what waits to be sent stays bounded by NIO's watermark.
 final class ReadyThumbnails: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -64,7 +65,9 @@ final class ReadyThumbnails: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head(let request):
             let start = DispatchTime.now().uptimeNanoseconds
-            if unanswered == 0, let answer = shortcut.answer(request) {
+            // A client that sends and does not read fills the socket: then the router answers,
+            // as it writes only what the socket takes and reads no more meanwhile.
+            if unanswered == 0, context.channel.isWritable, let answer = shortcut.answer(request) {
                 pending = (request, answer, start)
                 return
             }
