@@ -75,39 +75,49 @@ public final class ServiceMetrics: Sendable {
     }
 }
 
-/// Log lines gathered and written to standard error together, every 200 ms or every 32 KB: one
-/// write a request cost a fifth of the time of serving a thumbnail.
+/// Log lines gathered and written to standard error together by a thread of their own, every
+/// 200 ms or once 32 KB wait: one write a request cost a fifth of the time of serving a
+/// thumbnail, and a write where the line is made would block an event loop or the cooperative
+/// pool whenever standard error is a pipe that is slow to drain. Past `limit` bytes waiting
+/// (standard error not read at all) lines are dropped and counted, and the count is logged.
 public final class LogWriter: Sendable {
     static let shared = LogWriter()
-    private let lock = Mutex(Data())
+    private let lock = Mutex((lines: Data(), dropped: 0))
+    private let due = DispatchSemaphore(value: 0)
+    static let batch = 32 << 10
+    static let limit = 8 << 20
 
     private init() {
         BlockingPool.dedicated(name: "molshot-log") {
             while true {
-                usleep(200_000)
+                _ = LogWriter.shared.due.wait(timeout: .now() + 0.2)
                 LogWriter.shared.flush()
             }
         }
     }
 
     func write(_ line: String) {
-        let full: Data? = lock.withLock { buffer in
-            buffer.append(contentsOf: line.utf8)
-            guard buffer.count >= 32 << 10 else { return nil }
-            defer { buffer.removeAll(keepingCapacity: true) }
-            return buffer
+        let full: Bool = lock.withLock { waiting in
+            guard waiting.lines.count + line.utf8.count <= Self.limit else {
+                waiting.dropped += 1
+                return false
+            }
+            let before = waiting.lines.count
+            waiting.lines.append(contentsOf: line.utf8)
+            return before < Self.batch && waiting.lines.count >= Self.batch
         }
-        if let full { FileHandle.standardError.write(full) }
+        if full { due.signal() }
     }
 
     /// Writes what is gathered (at shutdown).
     public static func flushAll() { shared.flush() }
 
     func flush() {
-        let pending: Data = lock.withLock { buffer in
-            defer { buffer.removeAll(keepingCapacity: true) }
-            return buffer
+        let (pending, dropped): (Data, Int) = lock.withLock { waiting in
+            defer { waiting = (Data(capacity: Self.batch * 2), 0) }
+            return waiting
         }
         if !pending.isEmpty { FileHandle.standardError.write(pending) }
+        if dropped > 0 { FileHandle.standardError.write(Data("error: \(dropped) log lines dropped: standard error was not read\n".utf8)) }
     }
 }

@@ -48,9 +48,9 @@ struct ThumbnailController: ServiceController {
     /// The answer to a request with `headers` for a thumbnail at hand (its bytes and ETag): 200,
     /// 304 on If-None-Match, 206 or 416 for a `Range`; its body, if any. What the route and
     /// `ReadyThumbnails` (the event loop's shortcut for the same requests) both send.
-    static func answer(_ file: (bytes: ByteBuffer, etag: String), to request: HTTPFields) -> (HTTPResponse.Status, HTTPFields, ByteBuffer?) {
-        let (buffer, etag) = file
-        var headers: HTTPFields = [.eTag: etag, .cacheControl: "public, max-age=31536000, immutable", .acceptRanges: "bytes"]
+    static func answer(_ file: KeptThumbnail, to request: HTTPFields) -> (HTTPResponse.Status, HTTPFields, ByteBuffer?) {
+        let buffer = file.bytes, etag = file.etag
+        var headers = file.headers
         // If-None-Match compares weakly (RFC 9110 13.1.2): W/"x" matches "x".
         if HTTPAnswer.matches(request[.ifNoneMatch], etag) {
             return (.notModified, headers, nil)
@@ -70,8 +70,7 @@ struct ThumbnailController: ServiceController {
                 return (.partialContent, headers, buffer.getSlice(at: buffer.readerIndex + from, length: to - from + 1)!)
             }
         }
-        headers[.contentType] = "image/png"
-        return (.ok, headers, buffer)
+        return (.ok, file.whole, buffer)
     }
 
     /// What a `Range` header asks of a body of `length` bytes, as RFC 9110 14.2 says: one

@@ -3,13 +3,34 @@ import Foundation
 import Hummingbird
 import NIOCore
 
+/// A thumbnail as it is served: its bytes (the buffer a response sends, so that serving one
+/// copies nothing), its ETag, and the headers every answer with it carries, made once (each
+/// field's value is checked as it is set, on every answer otherwise).
+struct KeptThumbnail: Sendable {
+    let bytes: ByteBuffer
+    let etag: String
+    /// ETag, Cache-Control and Accept-Ranges.
+    let headers: HTTPFields
+    /// Those and the Content-Type of a whole file's answer.
+    let whole: HTTPFields
+
+    init(bytes: ByteBuffer, etag: String) {
+        self.bytes = bytes
+        self.etag = etag
+        headers = [.eTag: etag, .cacheControl: "public, max-age=31536000, immutable", .acceptRanges: "bytes"]
+        var whole = headers
+        whole[.contentType] = "image/png"
+        self.whole = whole
+    }
+}
+
 /// The thumbnails `molshot thumbnails` made (`--thumbnails`): files by name kept in memory with
 /// their ETags, bounded in bytes (the files never change: their names hold what is in them), and
 /// which one the viewer shows for each structure. Disk work runs on the blocking pool, never
 /// under a lock and never on the threads that answer requests.
 final class ThumbnailStore: Sendable {
     let folder: String?
-    private let files = Locked<(files: [String: (bytes: ByteBuffer, etag: String)], order: [String], total: Int)>(([:], [], 0))
+    private let files = Locked<(files: [String: KeptThumbnail], order: [String], total: Int)>(([:], [], 0))
     /// The thumbnail shown for each checksum.
     private let index: FolderIndex<[String: String]>?
     static let memory = ServiceLimits.keptThumbnailBytes.value
@@ -21,15 +42,15 @@ final class ThumbnailStore: Sendable {
 
     /// A thumbnail's bytes (as the buffer a response sends, so that serving one copies nothing)
     /// and its ETag; nil where there is no such file.
-    func file(_ name: String) async throws -> (bytes: ByteBuffer, etag: String)? {
+    func file(_ name: String) async throws -> KeptThumbnail? {
         guard let folder else { return nil }
         if let kept = kept(name) { return kept }
         let path = (folder as NSString).appendingPathComponent(name)
         guard let bytes = try await BlockingPool.shared.run({ try? FileInput.readAll(path: path) }) else { return nil }
-        let etag = "\"\(FNV1a.hex(FNV1a.hash(bytes), digits: 16))\"", buffer = ByteBuffer(bytes: bytes)
+        let file = KeptThumbnail(bytes: ByteBuffer(bytes: bytes), etag: "\"\(FNV1a.hex(FNV1a.hash(bytes), digits: 16))\"")
         files.withLock { kept in
             guard kept.files[name] == nil else { return }
-            kept.files[name] = (buffer, etag)
+            kept.files[name] = file
             kept.order.append(name)
             kept.total += bytes.count
             while kept.total > Self.memory, let first = kept.order.first {
@@ -37,11 +58,11 @@ final class ThumbnailStore: Sendable {
                 kept.total -= kept.files.removeValue(forKey: first)?.bytes.readableBytes ?? 0
             }
         }
-        return (buffer, etag)
+        return file
     }
 
     /// A thumbnail's bytes and ETag if they are in memory (read by `file` before), without waiting.
-    func kept(_ name: String) -> (bytes: ByteBuffer, etag: String)? { files.withLock { $0.files[name] } }
+    func kept(_ name: String) -> KeptThumbnail? { files.withLock { $0.files[name] } }
 
     /// The thumbnail the viewer shows for each file by checksum: its automatic picture, else
     /// cartoon, else ball-and-stick, else spacefill, else any (the folder is listed again when it changes).
