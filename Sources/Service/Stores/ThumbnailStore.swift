@@ -30,13 +30,16 @@ struct KeptThumbnail: Sendable {
 /// under a lock and never on the threads that answer requests.
 final class ThumbnailStore: Sendable {
     let folder: String?
-    private let files = Locked<(files: [String: KeptThumbnail], order: [String], total: Int)>(([:], [], 0))
+    /// The files in memory, each with when it was last read (a count of reads), and their bytes.
+    private let files = Locked<(files: [String: (file: KeptThumbnail, read: UInt64)], reads: UInt64, total: Int)>(([:], 0, 0))
     /// The thumbnail shown for each checksum.
     private let index: FolderIndex<[String: String]>?
-    static let memory = ServiceLimits.keptThumbnailBytes.value
+    /// Most bytes kept; past it the least recently read go first.
+    let memory: Int
 
-    init(folder: String?) {
+    init(folder: String?, memory: Int = ServiceLimits.keptThumbnailBytes.value) {
         self.folder = folder
+        self.memory = memory
         index = folder.map { FolderIndex(folder: $0) { names, _ in ThumbnailStore.shown(among: names) } }
     }
 
@@ -48,21 +51,30 @@ final class ThumbnailStore: Sendable {
         let path = (folder as NSString).appendingPathComponent(name)
         guard let bytes = try await BlockingPool.shared.run({ try? FileInput.readAll(path: path) }) else { return nil }
         let file = KeptThumbnail(bytes: ByteBuffer(bytes: bytes), etag: "\"\(FNV1a.hex(FNV1a.hash(bytes), digits: 16))\"")
+        let memory = memory
         files.withLock { kept in
             guard kept.files[name] == nil else { return }
-            kept.files[name] = file
-            kept.order.append(name)
+            kept.reads += 1
+            kept.files[name] = (file, kept.reads)
             kept.total += bytes.count
-            while kept.total > Self.memory, let first = kept.order.first {
-                kept.order.removeFirst()
-                kept.total -= kept.files.removeValue(forKey: first)?.bytes.readableBytes ?? 0
+            // The least recently read out first (a search of all: it runs only after a file was read from disk).
+            while kept.total > memory, let oldest = kept.files.min(by: { $0.value.read < $1.value.read })?.key {
+                kept.total -= kept.files.removeValue(forKey: oldest)?.file.bytes.readableBytes ?? 0
             }
         }
         return file
     }
 
-    /// A thumbnail's bytes and ETag if they are in memory (read by `file` before), without waiting.
-    func kept(_ name: String) -> KeptThumbnail? { files.withLock { $0.files[name] } }
+    /// A thumbnail's bytes and ETag if they are in memory (read by `file` before), without
+    /// waiting; the read counts as its latest.
+    func kept(_ name: String) -> KeptThumbnail? {
+        files.withLock { kept in
+            guard let i = kept.files.index(forKey: name) else { return nil }
+            kept.reads += 1
+            kept.files.values[i].read = kept.reads
+            return kept.files.values[i].file
+        }
+    }
 
     /// The thumbnail the viewer shows for each file by checksum: its automatic picture, else
     /// cartoon, else ball-and-stick, else spacefill, else any (the folder is listed again when it changes).
@@ -85,8 +97,7 @@ final class ThumbnailStore: Sendable {
         let prefix = checksum + "-"
         files.withLock { kept in
             for name in kept.files.keys where name.hasPrefix(prefix) {
-                kept.total -= kept.files.removeValue(forKey: name)?.bytes.readableBytes ?? 0
-                kept.order.removeAll { $0 == name }
+                kept.total -= kept.files.removeValue(forKey: name)?.file.bytes.readableBytes ?? 0
             }
         }
         _ = try? await BlockingPool.shared.run {
