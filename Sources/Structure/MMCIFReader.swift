@@ -34,7 +34,8 @@ public enum MMCIFReader {
                                               "_pdbx_struct_oper_list", "_pdbx_struct_mod_residue", "_ma_qa_metric",
                                               "_pdbx_database_related"]
 
-    public static func read(_ b: UnsafeBufferPointer<UInt8>, source: String) throws -> Structure {
+    /// `firstModelOnly`: the rows of later models are passed over unread (a picture of the first).
+    public static func read(_ b: UnsafeBufferPointer<UInt8>, source: String, firstModelOnly: Bool = false) throws -> Structure {
         var tok = CIFTokenizer(b, source: source)
         var structure = Structure(format: .mmcif)
         var tables: [String: Table] = [:]
@@ -81,7 +82,7 @@ public enum MMCIFReader {
                 }
                 let cat = category(tags[0])
                 if cat == "_atom_site" {
-                    (structure.models, pending) = try readAtomSite(&tok, tags: tags, first: next, source: source)
+                    (structure.models, pending) = try readAtomSite(&tok, tags: tags, first: next, source: source, firstModelOnly: firstModelOnly)
                 } else {
                     var table = Table(tags: tags, rows: [])
                     let keep = keptCategories.contains(cat)
@@ -319,8 +320,9 @@ public enum MMCIFReader {
 
     /// Streams the `_atom_site` loop's values into models; returns the token that ended the loop.
     static func readAtomSite(_ tok: inout CIFTokenizer, tags: [String], first: CIFTokenizer.Token?,
-                             source: String) throws -> ([Model], CIFTokenizer.Token?) {
+                             source: String, firstModelOnly: Bool = false) throws -> ([Model], CIFTokenizer.Token?) {
         var reader = try AtomSiteReader(tags: tags, source: source, reserve: tok.bytes.count / 90)
+        reader.firstModelOnly = firstModelOnly
         var row = [CIFTokenizer.Token](repeating: CIFTokenizer.Token(kind: .value, start: 0, end: 0, quoted: false), count: tags.count)
         var filled = 0
         var next = first
@@ -353,6 +355,9 @@ public enum MMCIFReader {
         var builder: ModelBuilder
         var modelNumber = Int.min
         var serial: Int32 = 0
+        /// The rows after the first model's are passed over.
+        var firstModelOnly = false
+        private var pastFirstModel = false
 
         init(tags: [String], source: String, reserve: Int) throws {
             c = AtomSiteColumns(tags)
@@ -374,10 +379,15 @@ public enum MMCIFReader {
                 let t = row[col]
                 return tok.isNull(t) ? .empty : ShortName(b, t.start, t.end)
             }
+            if pastFirstModel { return }
             if c.model >= 0 {
                 let t = row[c.model]
                 let number = ByteFields.int(b, t.start, t.end) ?? 1
                 if number != modelNumber {
+                    if firstModelOnly && builder.atomCount > 0 {
+                        pastFirstModel = true
+                        return
+                    }
                     if builder.atomCount > 0 { models.append(builder.finish()) }
                     builder = ModelBuilder(number: number, reserve: builder.atomCount)
                     modelNumber = number

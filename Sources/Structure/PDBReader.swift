@@ -1,8 +1,9 @@
 /// Reads PDB files by fixed columns (wwPDB format 3.3), including old layouts with an id
 /// and line number in columns 73-80, blank atom names, CRLF endings and hybrid-36 numbers.
 public enum PDBReader {
-    public static func read(_ b: UnsafeBufferPointer<UInt8>, source: String) throws -> Structure {
-        try read(b, source: source, readAhead: .whereLarge)
+    /// `firstModelOnly`: the atom lines of later models are passed over unread (a picture of the first).
+    public static func read(_ b: UnsafeBufferPointer<UInt8>, source: String, firstModelOnly: Bool = false) throws -> Structure {
+        try read(b, source: source, readAhead: .whereLarge, firstModelOnly: firstModelOnly)
     }
 
     /// Whether the atom lines are read ahead on the other cores (`PDBAtomReadAhead`): in files of
@@ -12,7 +13,7 @@ public enum PDBReader {
         case whereLarge, never, always
     }
 
-    static func read(_ b: UnsafeBufferPointer<UInt8>, source: String, readAhead: ReadAhead) throws -> Structure {
+    static func read(_ b: UnsafeBufferPointer<UInt8>, source: String, readAhead: ReadAhead, firstModelOnly: Bool = false) throws -> Structure {
         var structure = Structure(format: .pdb)
         var lines = LineCursor(b)
         var builder = ModelBuilder(number: 1, reserve: b.count / 81)
@@ -42,6 +43,8 @@ public enum PDBReader {
             guard length >= 3 else { continue }
             let kind = PDBAtomRecord.kind(b, s, length)
             if kind.atom {
+                // Past the first model, where only it is read: its lines are not.
+                if firstModelOnly && !structure.models.isEmpty { continue }
                 var record: PDBAtomRecord
                 if let read = ahead?.take(at: s, idCode: idCode) {
                     record = read
@@ -61,6 +64,11 @@ public enum PDBReader {
             switch Record.key(b, s, e) {
             case Record.model:
                 finishModel()
+                if firstModelOnly && !structure.models.isEmpty {
+                    // What was read ahead is not needed; the helpers stop.
+                    ahead?.stop()
+                    ahead = nil
+                }
                 modelNumber = ByteFields.int(b, s + 10, min(e, s + 14)) ?? (structure.models.count + 1)
                 builder = ModelBuilder(number: modelNumber, reserve: builder.atomCount)
             case Record.endmdl:

@@ -8,6 +8,9 @@ public enum StructureFile {
         public var format: Structure.Format?
         /// Which alternate locations are kept (the first, as the archive's tools keep them).
         public var altloc = AltLocChoice.first
+        /// Only the first model is read (PDB and mmCIF text): a thumbnail shows no other, and an
+        /// NMR entry's 20 models had cost 20 times its reading.
+        public var firstModelOnly = false
         public init() {}
     }
 
@@ -18,14 +21,14 @@ public enum StructureFile {
     /// Parses a file's bytes as read from disk, inflating gzip first; `source` names it in errors.
     public static func decode(_ raw: [UInt8], source path: String, options: Options = Options()) throws -> Structure {
         guard FileInput.isGzip(raw) else {
-            return try parse(raw, source: path, format: options.format, altloc: options.altloc)
+            return try parse(raw, source: path, format: options.format, altloc: options.altloc, firstModelOnly: options.firstModelOnly)
         }
         // Inflated whole by libdeflate, then read on every core: a large .pdb.gz in 22-25 ms against
         // 26-29 for zlib inflating on a thread of its own while one thread read the lines as they
         // came (bench/run parse's seven files, 2026-12-01), and a third of the inflating's CPU.
         let format = options.format ?? formatFromName(path)
         return try parse(StructureError.reading { try FileInput.inflate(raw, source: path, limit: options.maxBytes) }, source: path, format: format,
-                         altloc: options.altloc)
+                         altloc: options.altloc, firstModelOnly: options.firstModelOnly)
     }
 
     static func checkText(_ head: UnsafeBufferPointer<UInt8>, source: String) throws {
@@ -35,7 +38,8 @@ public enum StructureFile {
     }
 
     /// Parses bytes already in memory (inflated if they were gzip).
-    public static func parse(_ bytes: [UInt8], source: String, format: Structure.Format? = nil, altloc: AltLocChoice = .first) throws -> Structure {
+    public static func parse(_ bytes: [UInt8], source: String, format: Structure.Format? = nil, altloc: AltLocChoice = .first,
+                             firstModelOnly: Bool = false) throws -> Structure {
         guard !bytes.isEmpty else { throw StructureError(file: source, line: nil, message: "is empty") }
         var structure = try bytes.withUnsafeBufferPointer { b in
             if format == nil || format == .mmcif, BinaryCIF.looksLike(b) {
@@ -44,8 +48,8 @@ public enum StructureFile {
             try checkText(UnsafeBufferPointer(rebasing: b[0..<min(b.count, 4096)]), source: source)
             let format = try format ?? detect(b, name: source)
             switch format {
-            case .pdb: return try PDBReader.read(b, source: source)
-            case .mmcif: return try MMCIFReader.read(b, source: source)
+            case .pdb: return try PDBReader.read(b, source: source, firstModelOnly: firstModelOnly)
+            case .mmcif: return try MMCIFReader.read(b, source: source, firstModelOnly: firstModelOnly)
             case .sdf: return try SDFReader.read(b, source: source)
             case .mol2: return try MOL2Reader.read(b, source: source)
             case .xyz: return try XYZReader.read(b, source: source)

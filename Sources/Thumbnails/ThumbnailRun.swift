@@ -246,7 +246,12 @@ public final class ThumbnailRun: Sendable {
         }
     }
 
-    private var options: StructureFile.Options { job.request.structureOptions }
+    /// As the request reads files, but the first model only: a thumbnail shows no other.
+    private var options: StructureFile.Options {
+        var o = job.request.structureOptions
+        o.firstModelOnly = true
+        return o
+    }
 
     private func write(_ task: WriteTask) {
         do {

@@ -53,6 +53,32 @@ final class CorpusTests: XCTestCase {
         }
     }
 
+    /// Read for its first model only (`firstModelOnly`, as thumbnails read), every PDB and mmCIF
+    /// file of the corpus gives one model, the full read's first: the same atoms, residues,
+    /// chains, explicit bonds, secondary structure and entities (the NMR entries among them).
+    func testTheFirstModelAloneIsTheFullReadsFirstModel() throws {
+        let (corpus, entries) = try manifest()
+        var multi = 0
+        for entry in entries where StructureFile.formatFromName(entry.file).map({ $0 == .pdb || $0 == .mmcif }) ?? false {
+            let path = corpus.appendingPathComponent(entry.file).path
+            var options = StructureFile.Options()
+            let full = try StructureFile.load(path: path, options: options)
+            options.firstModelOnly = true
+            let first = try StructureFile.load(path: path, options: options)
+            XCTAssertEqual(first.models.count, 1, entry.file)
+            guard let a = first.models.first, let b = full.models.first else { continue }
+            XCTAssertEqual(a.number, b.number, entry.file)
+            XCTAssertEqual(a.atoms, b.atoms, entry.file)
+            XCTAssertEqual(a.residues, b.residues, entry.file)
+            XCTAssertEqual(a.chains.map(\.id), b.chains.map(\.id), entry.file)
+            XCTAssertEqual(a.explicitBonds.map { [$0.a, $0.b] }, b.explicitBonds.map { [$0.a, $0.b] }, entry.file)
+            XCTAssertEqual(first.secondaryStructure.count, full.secondaryStructure.count, entry.file)
+            XCTAssertEqual(first.entities.map(\.id), full.entities.map(\.id), entry.file)
+            if full.models.count > 1 { multi += 1 }
+        }
+        XCTAssertGreaterThanOrEqual(multi, 5, "the corpus's NMR entries among them")
+    }
+
     func testPDBAndMMCIFOfOneEntryGiveTheSameAtoms() throws {
         let (corpus, entries) = try manifest()
         let files = Set(entries.map(\.file))

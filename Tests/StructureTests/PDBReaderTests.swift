@@ -186,6 +186,13 @@ final class PDBReaderTests: XCTestCase {
         XCTAssertEqual(c.models.count, 60)
         XCTAssertEqual(c.models[59].atoms.count, orc.count)
         XCTAssertEqual(c.models[0].atoms[3].serial, c.models[0].atoms[2].serial + 1, "a blank serial follows the one before")
+        // The first model alone (as thumbnails read), read ahead or not: the 60-model read's first.
+        for ahead in [PDBReader.ReadAhead.always, .never] {
+            let first = try big.withUnsafeBufferPointer { try PDBReader.read($0, source: "models.pdb", readAhead: ahead, firstModelOnly: true) }
+            var expected = Structure(format: .pdb)
+            expected.models = [c.models[0]]
+            assertSame(first, expected, "the first of 60 models, read ahead \(ahead)")
+        }
 
         // Every plain PDB file of the shared corpus, where it is beside the checkout.
         if let corpus = Fixtures.corpus {

@@ -45,7 +45,10 @@ struct MeasureRender: ParsableCommand {
         let begin = now()
         for file in files {
             var t = now()
-            let structure = try StructureFile.load(path: file)
+            // Read as `molshot thumbnails` reads: the first model only.
+            var options = request.structureOptions
+            options.firstModelOnly = true
+            let structure = try StructureFile.load(path: file, options: options)
             stages["parse"]! += now() - t
             for mode in request.modes {
                 t = now()
