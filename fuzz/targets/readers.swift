@@ -70,6 +70,17 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         default: preconditionFailure("read ahead, one way read the input and the other refused it")
         }
         fallthrough
+    case .mmcif:
+        // The first model read alone (as thumbnails read) is the full read's first, wherever the full read succeeds.
+        let whole = Array(UnsafeBufferPointer(start: data, count: size))
+        if let full = try? structure(whole) {
+            guard let first = try? StructureFile.parse(whole, source: "fuzz", format: target == .pdb ? .pdb : .mmcif, firstModelOnly: true) else {
+                preconditionFailure("the first model alone was refused where the whole file was read")
+            }
+            precondition(first.models.count == min(1, full.models.count) && first.models.first?.atoms == full.models.first?.atoms
+                         && first.models.first?.residues == full.models.first?.residues, "the first model alone differs from the full read's first")
+        }
+        fallthrough
     default:
         guard let s = try? structure(Array(UnsafeBufferPointer(start: data, count: size))) else { return 0 }
         if target == .assembly || target == .bcif {
