@@ -15,6 +15,8 @@ let package = Package(
         // (ByteBuffer and Channel; the connection guard's Logger): already in every build through Hummingbird.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        // The HTTP parts NIO's pipeline carries (NIOHTTPTypes), for the event loop's thumbnail answers.
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.34.1"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -57,6 +59,7 @@ let package = Package(
                                                 .product(name: "HummingbirdCore", package: "hummingbird"),
                                                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                                                 .product(name: "NIOCore", package: "swift-nio"),
+                                                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                                                 .product(name: "Logging", package: "swift-log")]),
         // A WebSocket client of the live-session protocol, for the tests and `measure-live`, not the service.
         .target(name: "LiveClient"),

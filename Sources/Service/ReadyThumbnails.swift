@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTypes
 import NIOHTTPTypes
 import Hummingbird
 import NIOCore
