@@ -240,13 +240,7 @@ final class ServeTests: GLTestCase {
         }
         for _ in 0..<3 { XCTAssertEqual(try Self.exchange(port, ["GET /v1/thumbnails/\(name)"]).answers.first?.status, 200) }
         let warm = try residentMB()
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        XCTAssertEqual(withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }, 0)
+        let fd = Self.connection(port)
         var timeout = timeval(tv_sec: 1, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let one = Array("GET /v1/thumbnails/\(name) HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
@@ -273,13 +267,10 @@ final class ServeTests: GLTestCase {
         return f
     }()
 
-    /// Sends `requests` (each its request line and header lines, without the blank line) in one
-    /// write on one connection, pipelined, and reads their answers in order (lowercased header
-    /// names); `closed`, with `waitForClose`: whether the server closed the connection after the
-    /// last within a second.
-    static func exchange(_ port: UInt16, _ requests: [String], waitForClose: Bool = false) throws -> (answers: [Answer], closed: Bool) {
+    /// A TCP connection to 127.0.0.1:`port` (its descriptor, for the caller to close), its reads
+    /// timing out after `seconds`.
+    static func connection(_ port: UInt16, seconds: Int = 20) -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -287,8 +278,18 @@ final class ServeTests: GLTestCase {
         let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
             connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
         XCTAssertEqual(connected, 0)
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        return fd
+    }
+
+    /// Sends `requests` (each its request line and header lines, without the blank line) in one
+    /// write on one connection, pipelined, and reads their answers in order (lowercased header
+    /// names); `closed`, with `waitForClose`: whether the server closed the connection after the
+    /// last within a second.
+    static func exchange(_ port: UInt16, _ requests: [String], waitForClose: Bool = false) throws -> (answers: [Answer], closed: Bool) {
+        let fd = connection(port)
+        defer { close(fd) }
         let text = requests.map { r in
             let lines = r.split(separator: "\r\n", omittingEmptySubsequences: false)
             return ([lines[0] + " HTTP/1.1", "Host: 127.0.0.1"] + lines.dropFirst()).joined(separator: "\r\n") + "\r\n\r\n"
@@ -454,17 +455,8 @@ final class ServeTests: GLTestCase {
         let base = try start(["--head-seconds", "1", "--body-seconds", "1", "--render-seconds", "1"])
         let port = UInt16(try XCTUnwrap(URL(string: base)?.port))
         func exchange(_ send: [UInt8], trickle: Bool = false) throws -> String {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = Self.connection(port, seconds: 10)
             defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = port.bigEndian
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-            XCTAssertEqual(connected, 0)
-            var timeout = timeval(tv_sec: 10, tv_usec: 0)
-            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             if trickle {
                 for b in send.prefix(8) { _ = [b].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, 1, Int32(MSG_NOSIGNAL)) }; usleep(300_000) }
             } else {
