@@ -81,30 +81,38 @@ public final class ServiceMetrics: Sendable {
 /// pool whenever standard error is a pipe that is slow to drain. Past `limit` bytes waiting
 /// (standard error not read at all) lines are dropped and counted, and the count is logged.
 public final class LogWriter: Sendable {
-    static let shared = LogWriter()
+    static let shared = LogWriter(sink: { FileHandle.standardError.write($0) }, flushing: true)
     private let lock = Mutex((lines: Data(), dropped: 0))
     private let due = DispatchSemaphore(value: 0)
-    static let batch = 32 << 10
-    static let limit = 8 << 20
+    /// Where gathered lines go.
+    private let sink: @Sendable (Data) -> Void
+    let batch: Int
+    let limit: Int
 
-    private init() {
-        BlockingPool.dedicated(name: "molshot-log") {
+    /// `flushing`: a thread of its own writes what is gathered; otherwise only `flush` does (tests).
+    init(batch: Int = 32 << 10, limit: Int = 8 << 20, sink: @escaping @Sendable (Data) -> Void, flushing: Bool) {
+        self.batch = batch
+        self.limit = limit
+        self.sink = sink
+        guard flushing else { return }
+        BlockingPool.dedicated(name: "molshot-log") { [self] in
             while true {
-                _ = LogWriter.shared.due.wait(timeout: .now() + 0.2)
-                LogWriter.shared.flush()
+                _ = due.wait(timeout: .now() + 0.2)
+                flush()
             }
         }
     }
 
     func write(_ line: String) {
+        let (limit, batch) = (self.limit, self.batch)
         let full: Bool = lock.withLock { waiting in
-            guard waiting.lines.count + line.utf8.count <= Self.limit else {
+            guard waiting.lines.count + line.utf8.count <= limit else {
                 waiting.dropped += 1
                 return false
             }
             let before = waiting.lines.count
             waiting.lines.append(contentsOf: line.utf8)
-            return before < Self.batch && waiting.lines.count >= Self.batch
+            return before < batch && waiting.lines.count >= batch
         }
         if full { due.signal() }
     }
@@ -113,11 +121,12 @@ public final class LogWriter: Sendable {
     public static func flushAll() { shared.flush() }
 
     func flush() {
+        let batch = self.batch
         let (pending, dropped): (Data, Int) = lock.withLock { waiting in
-            defer { waiting = (Data(capacity: Self.batch * 2), 0) }
+            defer { waiting = (Data(capacity: batch * 2), 0) }
             return waiting
         }
-        if !pending.isEmpty { FileHandle.standardError.write(pending) }
-        if dropped > 0 { FileHandle.standardError.write(Data("error: \(dropped) log lines dropped: standard error was not read\n".utf8)) }
+        if !pending.isEmpty { sink(pending) }
+        if dropped > 0 { sink(Data("error: \(dropped) log lines dropped: standard error was not read\n".utf8)) }
     }
 }
