@@ -40,15 +40,21 @@ final class MoleculeAccess: Sendable {
     /// Whether anyone may see the molecule with this checksum (no copy of it is private), where
     /// what is private was read less than a second ago; nil where it must be read again first.
     func isOpenToAll(checksum: String) -> Bool? {
-        let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
-        return privates.withLock { now - $0.read > 1 ? nil : $0.owners[checksum] == nil }
+        privatesIfFresh(at: Self.now()).map { $0[checksum] == nil }
     }
+
+    /// What is private to whom, where it was read at most a second before `now`.
+    private func privatesIfFresh(at now: Double) -> [String: [String?]]? {
+        privates.withLock { now - $0.read > 1 ? nil : $0.owners }
+    }
+
+    private static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
     /// The owners of private copies of the molecule with this checksum; nil where none is private.
     /// Read at most once a second for all requests.
     func privateOwners(checksum: String) async throws -> [String?]? {
-        let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
-        var owners = privates.withLock { now - $0.read > 1 ? nil : $0.owners }
+        let now = Self.now()
+        var owners = privatesIfFresh(at: now)
         if owners == nil {
             let read = try await reading { try $0.privateChecksums() }
             privates.withLock { $0 = (now, read) }
