@@ -43,8 +43,14 @@ public enum PDBReader {
             guard length >= 3 else { continue }
             let kind = PDBAtomRecord.kind(b, s, length)
             if kind.atom {
-                // Past the first model, where only it is read: its lines are not.
-                if firstModelOnly && !structure.models.isEmpty { continue }
+                // Past the first model, where only it is read: its lines are not, nor read ahead.
+                if firstModelOnly && !structure.models.isEmpty {
+                    if ahead != nil {
+                        ahead?.stop()
+                        ahead = nil
+                    }
+                    continue
+                }
                 var record: PDBAtomRecord
                 if let read = ahead?.take(at: s, idCode: idCode) {
                     record = read
@@ -64,11 +70,6 @@ public enum PDBReader {
             switch Record.key(b, s, e) {
             case Record.model:
                 finishModel()
-                if firstModelOnly && !structure.models.isEmpty {
-                    // What was read ahead is not needed; the helpers stop.
-                    ahead?.stop()
-                    ahead = nil
-                }
                 modelNumber = ByteFields.int(b, s + 10, min(e, s + 14)) ?? (structure.models.count + 1)
                 builder = ModelBuilder(number: modelNumber, reserve: builder.atomCount)
             case Record.endmdl:
