@@ -9,6 +9,14 @@ public struct ThumbnailJob: Sendable {
     public var outputDirectory: String
     /// The pictures: size, modes, look and view.
     public var request = RenderRequest.thumbnails
+
+    /// How thumbnails of `request` read their files: as it says, but the first model only (a
+    /// thumbnail shows no other).
+    public static func structureOptions(_ request: RenderRequest) -> StructureFile.Options {
+        var o = request.structureOptions
+        o.firstModelOnly = true
+        return o
+    }
     /// Threads reading and parsing, and threads encoding PNG; drawing has one thread of its own.
     public var jobs = Cores.active
     public var shard = Shard.whole

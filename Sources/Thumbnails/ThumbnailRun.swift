@@ -246,12 +246,7 @@ public final class ThumbnailRun: Sendable {
         }
     }
 
-    /// As the request reads files, but the first model only: a thumbnail shows no other.
-    private var options: StructureFile.Options {
-        var o = job.request.structureOptions
-        o.firstModelOnly = true
-        return o
-    }
+    private var options: StructureFile.Options { ThumbnailJob.structureOptions(job.request) }
 
     private func write(_ task: WriteTask) {
         do {

@@ -4,6 +4,7 @@ import Graphics
 import MoleculeView
 import Scene
 import Structure
+import Thumbnails
 
 /// Internal, for `bench/run render` (hidden from help): renders thumbnails of many files in one process, as a collection
 /// job would, and prints the time of each stage.
@@ -45,10 +46,8 @@ struct MeasureRender: ParsableCommand {
         let begin = now()
         for file in files {
             var t = now()
-            // Read as `molshot thumbnails` reads: the first model only.
-            var options = request.structureOptions
-            options.firstModelOnly = true
-            let structure = try StructureFile.load(path: file, options: options)
+            // Read as `molshot thumbnails` reads.
+            let structure = try StructureFile.load(path: file, options: ThumbnailJob.structureOptions(request))
             stages["parse"]! += now() - t
             for mode in request.modes {
                 t = now()
