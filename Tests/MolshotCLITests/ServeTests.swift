@@ -233,11 +233,7 @@ final class ServeTests: GLTestCase {
         let base = try start(["--thumbnails", thumbs])
         let port = UInt16(try XCTUnwrap(URL(string: base)?.port))
         let pid = try XCTUnwrap(harness.servers.last?.processIdentifier)
-        func residentMB() throws -> Int {
-            let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-            let line = try XCTUnwrap(status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") })
-            return try XCTUnwrap(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])) / 1024
-        }
+        func residentMB() throws -> Int { try Self.residentKB(pid) / 1024 }
         for _ in 0..<3 { XCTAssertEqual(try Self.exchange(port, ["GET /v1/thumbnails/\(name)"]).answers.first?.status, 200) }
         let warm = try residentMB()
         let fd = Self.connection(port)
@@ -257,6 +253,13 @@ final class ServeTests: GLTestCase {
         close(fd)
         XCTAssertLessThan(held - warm, 40, "resident \(warm) MB warm, \(held) MB with \(sent / one.count) requests' answers unread")
         XCTAssertEqual(try Self.exchange(port, ["GET /v1/thumbnails/\(name)"]).answers.first?.status, 200, "still answering")
+    }
+
+    /// A process's resident memory in KB (VmRSS, from /proc).
+    static func residentKB(_ pid: Int32) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        let line = try XCTUnwrap(status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") })
+        return try XCTUnwrap(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]))
     }
 
     static let httpDate: DateFormatter = {
@@ -489,11 +492,7 @@ final class ServeTests: GLTestCase {
         XCTAssertEqual(try MolshotBinary.run(["library", "import", "Tests/Fixtures/1crn.pdb", "--db", db]).status, 0)
         let base = try start(["--render-threads", "1"])
         let pid = try XCTUnwrap(harness.servers.last?.processIdentifier)
-        func residentKB() throws -> Int {
-            let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-            let line = try XCTUnwrap(status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") })
-            return try XCTUnwrap(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]))
-        }
+        func residentKB() throws -> Int { try Self.residentKB(pid) }
         func q(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! }
         let header = #"{"type":"header","version":1,"viewport":{"width":100,"height":100}}"#
         // Warmed up: every kind of work the hostile requests reach, done once for real.
