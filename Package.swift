@@ -27,6 +27,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CLibDeflate", path: "Sources/CLibDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
+        // ISA-L's inflater, which streams at the speed libdeflate inflates whole: large gzip PDB files are read as they are inflated.
+        .systemLibrary(name: "CISAL", path: "Sources/CISAL", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),
         .target(name: "CPNGWriter", dependencies: ["CZlib", "CLibDeflate"], path: "Sources/CPNGWriter",
                 linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("pthread")]),
         // Live frames as JPEG (libjpeg-turbo) and WebP (libwebp), for browsers that take them.
@@ -40,7 +42,7 @@ let package = Package(
         // Values, text formats, errors, files in and out (gzip included): what every layer shares.
         // SHA-256's compression on the CPU's SHA instructions where it has them (a library import hashes every file).
         .target(name: "CDigest", path: "Sources/CDigest"),
-        .target(name: "Core", dependencies: ["CZlib", "CLibDeflate", "CDigest"]),
+        .target(name: "Core", dependencies: ["CZlib", "CLibDeflate", "CISAL", "CDigest"]),
         .target(name: "Structure", dependencies: ["CZlib", "Core"]),
         .target(name: "Density", dependencies: ["Core"]),
         // Pictures as pixels, with no GL: images, PNG and APNG, edge smoothing, depth effects.
@@ -75,9 +77,9 @@ let package = Package(
         // The tests' one rule for OpenGL (GLPolicy): a test that needs a context fails without one
         // unless MOLSHOT_ALLOW_NO_GL=1.
         .target(name: "TestSupport", dependencies: ["Graphics"], path: "Tests/TestSupport"),
-        .testTarget(name: "CoreTests", dependencies: ["Core"]),
+        .testTarget(name: "CoreTests", dependencies: ["Core", "TestSupport"]),
         .testTarget(name: "SceneTests", dependencies: ["Scene"]),
-        .testTarget(name: "StructureTests", dependencies: ["Structure", "Core"]),
+        .testTarget(name: "StructureTests", dependencies: ["Structure", "Core", "TestSupport"]),
         .testTarget(name: "DensityTests", dependencies: ["Density", "Core"]),
         .testTarget(name: "PathwayTests", dependencies: ["TestSupport", "PathwayModel", "Imaging", "Pathways", "Graphics", "Text", "Core"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "Structure", "Core"]),

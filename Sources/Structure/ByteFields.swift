@@ -1,3 +1,4 @@
+import Core
 #if canImport(Glibc)
 import Glibc
 #else
@@ -320,24 +321,32 @@ extension String {
 }
 
 /// Walks the lines of a buffer; `\n` and `\r\n` end a line, and so does a lone `\r` in a
-/// file that has no `\n` in its first 64 KiB (old Mac text).
+/// file that has no `\n` in its first 64 KiB (old Mac text). Over a buffer still being inflated
+/// (`filling`), it waits for the bytes it needs and reads none past those inflated.
 struct LineCursor {
     let bytes: UnsafeBufferPointer<UInt8>
     var position = 0
     private(set) var lineNumber = 0
     private let separator: Int32
+    /// Bytes that may be read: all of them, or those of `filling` inflated so far.
+    private var ready: Int
+    private let filling: InflatingBytes?
     /// The byte that ends lines here (`\n`, or `\r` in old Mac text).
     var separatorByte: UInt8 { UInt8(separator) }
 
     /// Lines of a part of a buffer whose line ends are known (`separatorByte` of a cursor over the whole).
-    init(_ bytes: UnsafeBufferPointer<UInt8>, separator: UInt8) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, separator: UInt8, filling: InflatingBytes? = nil) {
         self.bytes = bytes
         self.separator = Int32(separator)
+        self.filling = filling
+        ready = filling == nil ? bytes.count : 0
     }
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, filling: InflatingBytes? = nil) {
         self.bytes = bytes
-        let probe = min(bytes.count, 1 << 16)
+        self.filling = filling
+        ready = filling?.wait(atLeast: min(bytes.count, 1 << 16)) ?? bytes.count
+        let probe = min(ready, 1 << 16)
         if let base = bytes.baseAddress, probe > 0, memchr(base, 0x0A, probe) == nil, memchr(base, 0x0D, probe) != nil {
             separator = 0x0D
         } else {
@@ -348,18 +357,36 @@ struct LineCursor {
     /// The next line as `start..<end` without its terminator, or nil at the end.
     @inline(__always)
     mutating func next() -> Range<Int>? {
-        guard let base = bytes.baseAddress, position < bytes.count else { return nil }
+        guard let base = bytes.baseAddress else { return nil }
+        // (A window's reader may start past what has come.)
+        while position >= ready { guard fill() else { return nil } }
         let start = position
+        var searched = position
         var end: Int
-        if let hit = memchr(base + position, separator, bytes.count - position) {
-            end = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-            position = end + 1
-        } else {
-            end = bytes.count
-            position = bytes.count
+        while true {
+            if let hit = memchr(base + searched, separator, ready - searched) {
+                end = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                position = end + 1
+                break
+            }
+            searched = ready
+            if !fill() {
+                end = ready
+                position = ready
+                break
+            }
         }
         if end > start && bytes[end - 1] == 0x0D { end -= 1 }
         lineNumber += 1
         return start..<end
+    }
+
+    /// Waits for more of a buffer being inflated; false where no more will come (or none is).
+    @inline(never)
+    private mutating func fill() -> Bool {
+        guard let filling, ready < bytes.count else { return false }
+        let now = filling.wait(beyond: ready)
+        defer { ready = now }
+        return now > ready
     }
 }

@@ -74,7 +74,9 @@ struct PDBAtomRecord {
 /// into windows at line boundaries; helper threads (one fewer than the cores, at most three)
 /// each take the next window nobody has taken, up to `windowsAhead` beyond the reader; the
 /// reader reads a window itself when it reaches one nobody has taken yet, and, while a helper
-/// reads the one it needs, the next one nobody has taken. So the two halves of the work overlap
+/// reads the one it needs, the next one nobody has taken. A window holds the lines that start in
+/// its bytes (read to their ends, past it), so that windows are cut before the bytes are there:
+/// over a file still being inflated (`InflatingBytes`), each waits for its own. So the two halves of the work overlap
 /// and both cores stay busy (before, the reader waited while both read a window, and the other
 /// core waited while the reader grouped it: 2axd's 1.3 MB in 1.1-1.35 ms against 1.4-1.8), and
 /// nobody waits for a thread that has not started. Each window's lines are read as the reader
@@ -94,6 +96,7 @@ struct PDBAtomReadAhead {
     let bytes: UnsafeBufferPointer<UInt8>
     let separator: UInt8
     let helpers: Int
+    let filling: InflatingBytes?
     /// The id code the windows were read with: the reader's when it asked first (its HEADER comes
     /// before the atoms). A file whose id code changes after that is read on by the reader alone.
     private var idCode = ShortName.empty
@@ -106,12 +109,14 @@ struct PDBAtomReadAhead {
     /// Where the reader's window ends (0 before the first, `Int.max` once the read-ahead ended).
     private var windowEnd = 0
 
-    /// Nil on one core, or below `minimumBytes` unless `anySize`.
-    init?(_ bytes: UnsafeBufferPointer<UInt8>, separator: UInt8, anySize: Bool = false) {
+    /// Nil on one core, or below `minimumBytes` unless `anySize`. `filling`: the bytes are still
+    /// being inflated into `bytes`.
+    init?(_ bytes: UnsafeBufferPointer<UInt8>, separator: UInt8, anySize: Bool = false, filling: InflatingBytes? = nil) {
         let cores = Cores.active
         guard anySize || bytes.count >= Self.minimumBytes, cores >= 2 else { return nil }
         self.bytes = bytes
         self.separator = separator
+        self.filling = filling
         self.helpers = min(cores, 4) - 1
     }
 
@@ -164,32 +169,20 @@ struct PDBAtomReadAhead {
         windowEnd = .max
     }
 
-    /// Cuts the text from the first atom line into windows (the last cut is the end of the bytes:
-    /// no boundary lies past it) and sets the helpers going.
+    /// Cuts the text from the first atom line into windows of `windowBytes` (the last cut is the
+    /// end of the bytes) and sets the helpers going.
     private mutating func start(at offset: Int, idCode: ShortName) {
         self.idCode = idCode
-        var cuts = [offset]
-        while cuts[cuts.count - 1] < bytes.count {
-            let last = cuts[cuts.count - 1]
-            cuts.append(max(last + 1, lineBoundary(after: min(bytes.count, last + Self.windowBytes))))
-        }
-        let separator = separator
+        let cuts = Array(stride(from: offset, to: bytes.count, by: Self.windowBytes)) + [bytes.count]
+        let separator = separator, filling = filling
         nonisolated(unsafe) let b = bytes
         let windows = Windows(cuts: cuts, helpers: helpers) { start, end in
-            Self.read(b, start, end, separator: separator, idCode: idCode)
+            Self.read(b, start, end, first: start == offset, separator: separator, idCode: idCode, filling: filling)
         }
         shared = windows
         records = windows.records(of: 0)
         next = 0
         windowEnd = cuts[1]
-    }
-
-    /// The start of the line after the one holding `position` (or the end of the bytes).
-    private func lineBoundary(after position: Int) -> Int {
-        guard position < bytes.count, let base = bytes.baseAddress else { return bytes.count }
-        if position > 0 && base[position - 1] == separator { return position }
-        guard let hit = memchr(base + position, Int32(separator), bytes.count - position) else { return bytes.count }
-        return base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
     }
 
     /// The windows and who has read which, shared by the reader and the helpers under one lock.
@@ -276,16 +269,21 @@ struct PDBAtomReadAhead {
         }
     }
 
-    /// The atom records of lines `start..<end`, with the reader's line ends.
-    private static func read(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, separator: UInt8,
-                             idCode: ShortName) -> [PDBAtomRecord] {
+    /// The atom records of the lines that start in `start..<end` (`first`: the first starts at
+    /// `start`), with the reader's line ends.
+    private static func read(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, first: Bool, separator: UInt8,
+                             idCode: ShortName, filling: InflatingBytes?) -> [PDBAtomRecord] {
         guard start < end else { return [] }
         var records: [PDBAtomRecord] = []
         records.reserveCapacity((end - start) / 81 + 1)
-        // The reader's own line ends, over this part.
-        var lines = LineCursor(UnsafeBufferPointer(rebasing: b[start..<end]), separator: separator)
-        while let range = lines.next() {
-            let s = start + range.lowerBound, e = start + range.upperBound
+        // The reader's own line ends. A line starts after a separator: from the byte before the
+        // window, the cursor's first line ends at the first separator from there, where the
+        // window's first line starts (an empty line where the byte before is one).
+        var lines = LineCursor(b, separator: separator, filling: filling)
+        lines.position = first ? start : start - 1
+        if !first { _ = lines.next() }
+        while lines.position < end, let range = lines.next() {
+            let s = range.lowerBound, e = range.upperBound
             let kind = PDBAtomRecord.kind(b, s, e - s)
             guard kind.atom else { continue }
             do {

@@ -1,3 +1,4 @@
+import Core
 /// Reads PDB files by fixed columns (wwPDB format 3.3), including old layouts with an id
 /// and line number in columns 73-80, blank atom names, CRLF endings and hybrid-36 numbers.
 public enum PDBReader {
@@ -13,9 +14,11 @@ public enum PDBReader {
         case whereLarge, never, always
     }
 
-    static func read(_ b: UnsafeBufferPointer<UInt8>, source: String, readAhead: ReadAhead, firstModelOnly: Bool = false) throws -> Structure {
+    /// `filling`: `b` is still being inflated, and its lines are read as they come.
+    static func read(_ b: UnsafeBufferPointer<UInt8>, source: String, readAhead: ReadAhead, firstModelOnly: Bool = false,
+                     filling: InflatingBytes? = nil) throws -> Structure {
         var structure = Structure(format: .pdb)
-        var lines = LineCursor(b)
+        var lines = LineCursor(b, filling: filling)
         var builder = ModelBuilder(number: 1, reserve: b.count / 81)
         var modelNumber = 1
         var conect: [(Int32, Int32)] = []
@@ -27,7 +30,7 @@ public enum PDBReader {
         var seqresOrder: [String] = []
         var hetnam: [String: String] = [:]
         // The atom lines of a large file are read ahead on the other cores.
-        var ahead = readAhead == .never ? nil : PDBAtomReadAhead(b, separator: lines.separatorByte, anySize: readAhead == .always)
+        var ahead = readAhead == .never ? nil : PDBAtomReadAhead(b, separator: lines.separatorByte, anySize: readAhead == .always, filling: filling)
         defer { ahead?.stop() }
 
         func fail(_ line: Int, _ message: String) -> StructureError {

@@ -18,15 +18,42 @@ public enum StructureFile {
         try decode(StructureError.reading { try FileInput.readAll(path: path, limit: options.maxBytes) }, source: path, options: options)
     }
 
-    /// Parses a file's bytes as read from disk, inflating gzip first; `source` names it in errors.
+    /// Parses a file's bytes as read from disk, inflating gzip first; `source` names them in errors.
     public static func decode(_ raw: [UInt8], source path: String, options: Options = Options()) throws -> Structure {
+        try decode(raw, source: path, options: options, streaming: .whereLarge)
+    }
+
+    /// Whether a gzip PDB file is read as it is inflated (`InflatingBytes`): where it inflates to
+    /// `PDBAtomReadAhead.minimumBytes` or more, never, or whatever its size (tests and the fuzzer
+    /// compare the ways on small inputs).
+    enum Streaming {
+        case whereLarge, never, always
+    }
+
+    static func decode(_ raw: [UInt8], source path: String, options: Options, streaming: Streaming) throws -> Structure {
         guard FileInput.isGzip(raw) else {
             return try parse(raw, source: path, format: options.format, altloc: options.altloc, firstModelOnly: options.firstModelOnly)
         }
-        // Inflated whole by libdeflate, then read on every core: a large .pdb.gz in 22-25 ms against
-        // 26-29 for zlib inflating on a thread of its own while one thread read the lines as they
-        // came (bench/run parse's seven files, 2026-12-01), and a third of the inflating's CPU.
         let format = options.format ?? formatFromName(path)
+        // A large PDB file is read on both cores while ISA-L inflates it on a third thread: 1aon's
+        // 5 MB in 6.3-7.0 ms against 8.9-10.1 inflated whole by libdeflate first (`measure-parse`). The lines come in
+        // order, so only PDB's reader (one pass, the atom lines read ahead in windows) is given them.
+        if format == .pdb, streaming != .never,
+           let filling = InflatingBytes.start(raw, minimum: streaming == .always ? 1 : PDBAtomReadAhead.minimumBytes, limit: options.maxBytes) {
+            let read = Result { () throws -> Structure in
+                let b = filling.bytes
+                try checkText(UnsafeBufferPointer(rebasing: b[0..<filling.wait(atLeast: min(b.count, 4096))]), source: path)
+                var structure = try PDBReader.read(b, source: path, readAhead: .whereLarge, firstModelOnly: options.firstModelOnly, filling: filling)
+                structure.finishReading(altloc: options.altloc)
+                return structure
+            }
+            // What was read is the file's only where the file came out whole; otherwise it is
+            // read again below, inflated first, which names what is wrong with the gzip.
+            if filling.finish() { return try read.get() }
+        }
+        // Otherwise inflated whole by libdeflate, then read on every core (zlib's stream, on a
+        // thread of its own while one thread read the lines, had been slower: 26-29 ms against
+        // 22-25 for bench/run parse's seven .pdb.gz files, 2026-12-01).
         return try parse(StructureError.reading { try FileInput.inflate(raw, source: path, limit: options.maxBytes) }, source: path, format: format,
                          altloc: options.altloc, firstModelOnly: options.firstModelOnly)
     }

@@ -1,24 +1,12 @@
 import Core
 import Foundation
+import TestSupport
 import XCTest
 
 /// gzip input inflated whole: into one array where the trailer states its size, grown where it
 /// does not (several members, whose last trailer gives only the last one's size).
 final class FileInputTests: XCTestCase {
-    private func gzip(_ text: Data) throws -> [UInt8] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        process.arguments = ["-c", "-n"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(text)
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return [UInt8](data)
-    }
+    private func gzip(_ text: Data) throws -> [UInt8] { try Gzip.compress([UInt8](text)) }
 
     func testAMemberInflatesToWhatWasCompressed() throws {
         let text = Data((0..<300_000).map { UInt8(ascii: "a") &+ UInt8($0 % 23) })

@@ -35,7 +35,17 @@ func structure(_ bytes: [UInt8]) throws -> Structure {
     default:
         var options = StructureFile.Options()
         options.maxBytes = 4 << 20
-        return try StructureFile.decode(bytes, source: "fuzz.pdb.gz", options: options)
+        // Read as it inflates (whatever its size) and inflated first: the same structure or the same error.
+        let streamed = Result { try StructureFile.decode(bytes, source: "fuzz.pdb.gz", options: options, streaming: .always) }
+        let whole = Result { try StructureFile.decode(bytes, source: "fuzz.pdb.gz", options: options, streaming: .never) }
+        switch (streamed, whole) {
+        case (.success(let a), .success(let b)):
+            precondition(a.models.map(\.atoms) == b.models.map(\.atoms) && a.models.map(\.residues) == b.models.map(\.residues),
+                         "read as it inflated, the structure differs")
+        case (.failure(let a), .failure(let b)): precondition("\(a)" == "\(b)", "read as it inflated, the error differs")
+        default: preconditionFailure("read as it inflated, one way read the input and the other refused it")
+        }
+        return try streamed.get()
     }
 }
 
