@@ -303,6 +303,29 @@ final class PDBReaderTests: XCTestCase {
         }
     }
 
+    /// Crambin as eight producers of gzip write it (Tests/Fixtures/gzip-producers): read as it
+    /// inflates, the same structure as the plain file's; each a whole single member for ISA-L
+    /// but bgzip's, whose blocks are members of their own and whose last, empty, states a size of
+    /// 0: it is inflated first, by zlib's stream, as before.
+    func testGzipFromEveryProducerReadAsItInflates() throws {
+        guard Cores.active >= 2 else { throw XCTSkip("one core: files are inflated whole") }
+        let plain = try StructureFile.load(path: Fixtures.path("1crn.pdb"))
+        let producers = ["gzip-9", "pigz", "bgzip", "zopfli", "igzip", "libdeflate", "python", "header-fields"]
+        for producer in producers {
+            let path = Fixtures.path("gzip-producers/1crn.\(producer).pdb.gz")
+            let gz = try FileInput.readAll(path: path)
+            if let filling = InflatingBytes.start(gz, minimum: 1, limit: 1 << 30) {
+                XCTAssertTrue(filling.finish(), producer)
+            } else {
+                XCTAssertEqual(producer, "bgzip")
+            }
+            let streamed = try StructureFile.decode(gz, source: path, options: .init(), streaming: .always)
+            XCTAssertEqual(streamed.models.first?.atoms.count, 327, producer)
+            XCTAssertEqual(streamed.models.first?.atoms.map(\.position), plain.models.first?.atoms.map(\.position), producer)
+            XCTAssertEqual(streamed.metadata.id, "1CRN", producer)
+        }
+    }
+
     /// A cursor over a file still being inflated, set far past what has come (as a window's
     /// reader is), waits until its line is there and reads it whole: before, it waited for one
     /// step more, then searched a negative length (the fuzzer's heap overflow, which
