@@ -29,7 +29,7 @@ let package = Package(
         .systemLibrary(name: "CLibDeflate", path: "Sources/CLibDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         // ISA-L's inflater, which streams at the speed libdeflate inflates whole: large gzip PDB files are read as they are inflated.
         .systemLibrary(name: "CISAL", path: "Sources/CISAL", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),
-        .target(name: "CPNGWriter", dependencies: ["CZlib", "CLibDeflate"], path: "Sources/CPNGWriter",
+        .target(name: "CPNGWriter", dependencies: ["CZlib", "CLibDeflate", "CISAL"], path: "Sources/CPNGWriter",
                 linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("pthread")]),
         // Live frames as JPEG (libjpeg-turbo) and WebP (libwebp), for browsers that take them.
         .target(name: "CFrameWriter", path: "Sources/CFrameWriter", linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("webp")]),

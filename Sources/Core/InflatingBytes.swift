@@ -90,6 +90,7 @@ public final class InflatingBytes: @unchecked Sendable {
                 state.pointee.next_out = storage.baseAddress! + produced
                 state.pointee.avail_out = UInt32(room)
                 let status = isal_inflate(state)
+                molshot_isal_clear_upper()
                 produced = Int(state.pointee.total_out)
                 progress.update { $0.ready = max($0.ready, produced) }
                 guard status == ISAL_DECOMP_OK || status == ISAL_OUT_OVERFLOW || status == ISAL_END_INPUT else { break }

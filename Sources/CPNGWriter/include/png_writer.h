@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-// PNG files written in strips on several threads (zlib, libdeflate for the last strip, or fast_deflate.c), and read back with libpng's simplified API.
+// PNG files written in strips on several threads (zlib, libdeflate or at level 1 ISA-L for the last strip, or fast_deflate.c), and read back with libpng's simplified API.
 
 /// Encodes 8-bit RGBA rows (top row first, `stride` bytes apart) as PNG into a malloc'd buffer.
 /// `level` is the zlib level 0-9; `filters` one MOLSHOT_PNG_FILTER_* (ALL, or 0: the best of the five a row); with
