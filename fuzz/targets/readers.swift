@@ -38,14 +38,19 @@ func structure(_ bytes: [UInt8]) throws -> Structure {
         // Read as it inflates (whatever its size) and inflated first: the same structure or the same error.
         let streamed = Result { try StructureFile.decode(bytes, source: "fuzz.pdb.gz", options: options, streaming: .always) }
         let whole = Result { try StructureFile.decode(bytes, source: "fuzz.pdb.gz", options: options, streaming: .never) }
-        switch (streamed, whole) {
-        case (.success(let a), .success(let b)):
-            precondition(a.models.map(\.atoms) == b.models.map(\.atoms) && a.models.map(\.residues) == b.models.map(\.residues),
-                         "read as it inflated, the structure differs")
-        case (.failure(let a), .failure(let b)): precondition("\(a)" == "\(b)", "read as it inflated, the error differs")
-        default: preconditionFailure("read as it inflated, one way read the input and the other refused it")
-        }
+        requireSame(streamed, whole, "read as it inflated")
         return try streamed.get()
+    }
+}
+
+/// Two ways of reading the same input gave the same atoms and residues, or the same error.
+func requireSame(_ one: Result<Structure, Error>, _ other: Result<Structure, Error>, _ way: String) {
+    switch (one, other) {
+    case (.success(let a), .success(let b)):
+        precondition(a.models.map(\.atoms) == b.models.map(\.atoms) && a.models.map(\.residues) == b.models.map(\.residues),
+                     "\(way), the structure differs")
+    case (.failure(let a), .failure(let b)): precondition("\(a)" == "\(b)", "\(way), the error differs")
+    default: preconditionFailure("\(way), one way read the input and the other refused it")
     }
 }
 
@@ -72,13 +77,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let bytes = UnsafeBufferPointer(start: data, count: size)
         let ahead = Result { try PDBReader.read(bytes, source: "fuzz", readAhead: .always) }
         let alone = Result { try PDBReader.read(bytes, source: "fuzz", readAhead: .never) }
-        switch (ahead, alone) {
-        case (.success(let a), .success(let b)):
-            precondition(a.models.map(\.atoms) == b.models.map(\.atoms) && a.models.map(\.residues) == b.models.map(\.residues),
-                         "read ahead, the structure differs")
-        case (.failure(let a), .failure(let b)): precondition("\(a)" == "\(b)", "read ahead, the error differs")
-        default: preconditionFailure("read ahead, one way read the input and the other refused it")
-        }
+        requireSame(ahead, alone, "read ahead")
         fallthrough
     case .mmcif:
         // The first model read alone (as thumbnails read) is the full read's first, wherever the full read succeeds.
