@@ -36,16 +36,13 @@ public enum StructureFile {
         }
         let format = options.format ?? formatFromName(path)
         // A large PDB file is read on both cores while ISA-L inflates it on a third thread: 1aon's
-        // 5 MB in 6.3-7.0 ms against 8.9-10.1 inflated whole by libdeflate first (`measure-parse`). The lines come in
-        // order, so only PDB's reader (one pass, the atom lines read ahead in windows) is given them.
+        // 5 MB in 6.3-7.0 ms against 8.9-10.1 inflated whole by libdeflate first (`measure-parse`).
+        // The lines come in order, so only PDB's reader (one pass, the atom lines read ahead in
+        // windows) is given them.
         if format == .pdb, streaming != .never,
            let filling = InflatingBytes.start(raw, minimum: streaming == .always ? 1 : PDBAtomReadAhead.minimumBytes, limit: options.maxBytes) {
-            let read = Result { () throws -> Structure in
-                let b = filling.bytes
-                try checkText(UnsafeBufferPointer(rebasing: b[0..<filling.wait(atLeast: min(b.count, 4096))]), source: path)
-                var structure = try PDBReader.read(b, source: path, readAhead: .whereLarge, firstModelOnly: options.firstModelOnly, filling: filling)
-                structure.finishReading(altloc: options.altloc)
-                return structure
+            let read = Result {
+                try parse(filling.bytes, source: path, format: .pdb, altloc: options.altloc, firstModelOnly: options.firstModelOnly, filling: filling)
             }
             // What was read is the file's only where the file came out whole; otherwise it is
             // read again below, inflated first, which names what is wrong with the gzip.
@@ -68,21 +65,34 @@ public enum StructureFile {
     public static func parse(_ bytes: [UInt8], source: String, format: Structure.Format? = nil, altloc: AltLocChoice = .first,
                              firstModelOnly: Bool = false) throws -> Structure {
         guard !bytes.isEmpty else { throw StructureError(file: source, line: nil, message: "is empty") }
-        var structure = try bytes.withUnsafeBufferPointer { b in
+        return try bytes.withUnsafeBufferPointer {
+            try parse($0, source: source, format: format, altloc: altloc, firstModelOnly: firstModelOnly, filling: nil)
+        }
+    }
+
+    /// `parse` of a buffer; `filling`: the buffer is still being inflated, which only PDB's reader
+    /// takes (it reads the lines as they come), so `format` is then `.pdb`.
+    static func parse(_ b: UnsafeBufferPointer<UInt8>, source: String, format: Structure.Format?, altloc: AltLocChoice,
+                      firstModelOnly: Bool, filling: InflatingBytes?) throws -> Structure {
+        precondition(filling == nil || format == .pdb, "only PDB is read as it inflates")
+        var structure = try { () throws -> Structure in
             if format == nil || format == .mmcif, BinaryCIF.looksLike(b) {
                 return try BinaryCIF.read(b, source: source)
             }
-            try checkText(UnsafeBufferPointer(rebasing: b[0..<min(b.count, 4096)]), source: source)
+            // The first 4096 bytes (of those inflated, where they are still coming).
+            var head = min(b.count, 4096)
+            if let filling { head = min(head, filling.wait(atLeast: head)) }
+            try checkText(UnsafeBufferPointer(rebasing: b[0..<head]), source: source)
             let format = try format ?? detect(b, name: source)
             switch format {
-            case .pdb: return try PDBReader.read(b, source: source, firstModelOnly: firstModelOnly)
+            case .pdb: return try PDBReader.read(b, source: source, readAhead: .whereLarge, firstModelOnly: firstModelOnly, filling: filling)
             case .mmcif: return try MMCIFReader.read(b, source: source, firstModelOnly: firstModelOnly)
             case .sdf: return try SDFReader.read(b, source: source)
             case .mol2: return try MOL2Reader.read(b, source: source)
             case .xyz: return try XYZReader.read(b, source: source)
             case .pqr: return try PQRReader.read(b, source: source)
             }
-        }
+        }()
         structure.finishReading(altloc: altloc)
         return structure
     }

@@ -280,6 +280,13 @@ final class PDBReaderTests: XCTestCase {
         bad[broken] = String(chars)
         assertSame(try Gzip.compress(Array(bad.joined(separator: "\n").utf8)), "bad.pdb.gz", error: "bad.pdb.gz:\(broken + 1)")
 
+        // A NUL byte past the first 4096 bytes (in a REMARK): only those are checked for binary
+        // data, however much has been inflated when the check is made.
+        var remark = lines
+        remark.insert("REMARK 999 " + String(repeating: "x", count: 20) + "\u{0}" + String(repeating: "x", count: 20), at: 60)
+        XCTAssertGreaterThan(remark[0..<60].map { $0.utf8.count + 1 }.reduce(0, +), 4096)
+        assertSame(try Gzip.compress(Array(remark.joined(separator: "\n").utf8)), "nul.pdb.gz")
+
         // Damaged, cut short and several members: inflated first, as before.
         var damaged = models
         for k in (models.count / 2)..<(models.count / 2 + 20) { damaged[k] ^= 0x5A }
