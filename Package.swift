@@ -27,7 +27,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CLibDeflate", path: "Sources/CLibDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
-        // ISA-L's inflater, which streams at the speed libdeflate inflates whole: large gzip PDB files are read as they are inflated.
+        // ISA-L: PNG's deflate at level 1, and an inflater that streams at the speed libdeflate inflates whole (large gzip PDB files are read as they are inflated).
         .systemLibrary(name: "CISAL", path: "Sources/CISAL", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),
         .target(name: "CPNGWriter", dependencies: ["CZlib", "CLibDeflate", "CISAL"], path: "Sources/CPNGWriter",
                 linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("pthread")]),

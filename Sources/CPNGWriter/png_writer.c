@@ -194,12 +194,13 @@ static __thread int compressor_level = -1;
  * once chosen for level 1 as being as fast: not so on Debian 12's build), 5% larger. */
 static int libdeflate_level(int level) { return level; }
 
-/* zlib's level 1 (thumbnails, live frames) through ISA-L's deflate at its level 2, in one call:
- * the corpus's 144 thumbnails' rows in 32 ms against libdeflate level 1's 136, 2.7% larger (its
- * level 1 took 29 ms and came 5% larger; a 2400 x 2000 cartoon of crambin comes 8% larger,
- * 905 KB against 835: `--png-level 2` and above keep libdeflate). Its hash tables (about 300 KB) are kept by a thread
- * that keeps its compressor (`kept`), else made and freed here. Returns the raw deflate stream's
- * size (ending in a final block), or 0 where it did not fit `capacity`, for libdeflate. */
+/* zlib's level 1 (thumbnails, renders, live frames) through ISA-L's deflate at its level 2, in
+ * one call: the corpus's 144 thumbnails' rows in 32 ms against libdeflate level 1's 136, 2.7%
+ * larger (its level 1 took 29 ms and came 5% larger; a 2400 x 2000 cartoon of crambin comes 8%
+ * larger, 905 KB against 835: `--png-level 2` and above keep libdeflate). Its hash tables (about
+ * 300 KB) are kept by a thread that keeps its compressor (`kept`), else made and freed here.
+ * Returns the raw deflate stream's size (ending in a final block), or 0 where it did not fit
+ * `capacity`, for libdeflate. */
 static __thread uint8_t *isal_tables;
 static size_t deflate_isal(const uint8_t *in, size_t size, uint8_t *out, size_t capacity, int kept) {
     if (size > 0xFFFFFFFFu || capacity > 0xFFFFFFFFu) return 0;

@@ -70,16 +70,16 @@ struct PDBAtomRecord {
 }
 
 /// Atom records read ahead on the other cores while the reader's loop groups the ones before
-/// into chains and residues and reads everything else. The atom lines from the first are cut
-/// into windows at line boundaries; helper threads (one fewer than the cores, at most three)
-/// each take the next window nobody has taken, up to `windowsAhead` beyond the reader; the
-/// reader reads a window itself when it reaches one nobody has taken yet, and, while a helper
-/// reads the one it needs, the next one nobody has taken. A window holds the lines that start in
-/// its bytes (read to their ends, past it), so that windows are cut before the bytes are there:
-/// over a file still being inflated (`InflatingBytes`), each waits for its own. So the two halves of the work overlap
-/// and both cores stay busy (before, the reader waited while both read a window, and the other
-/// core waited while the reader grouped it: 2axd's 1.3 MB in 1.1-1.35 ms against 1.4-1.8), and
-/// nobody waits for a thread that has not started. Each window's lines are read as the reader
+/// into chains and residues and reads everything else. The text from the first atom line is cut
+/// into windows every `windowBytes`, each holding the lines that start in it (read to their ends,
+/// past it), so that windows are cut before the bytes are there: over a file still being
+/// inflated (`InflatingBytes`), each waits for its own. Helper threads (one fewer than the cores,
+/// at most three) each take the next window nobody has taken, up to `windowsAhead` beyond the
+/// reader; the reader reads a window itself when it reaches one nobody has taken yet, and, while
+/// a helper reads the one it needs, the next one nobody has taken. So the two halves of the work
+/// overlap and both cores stay busy (before, the reader waited while both read a window, and the
+/// other core waited while the reader grouped it: 2axd's 1.3 MB in 1.1-1.35 ms against 1.4-1.8),
+/// and nobody waits for a thread that has not started. Each window's lines are read as the reader
 /// would read them (the same line ends), and a record that fails is left for the reader to
 /// read again, so that its error names the line.
 struct PDBAtomReadAhead {

@@ -48,10 +48,8 @@ public enum PDBReader {
             if kind.atom {
                 // Past the first model, where only it is read: its lines are not, nor read ahead.
                 if firstModelOnly && !structure.models.isEmpty {
-                    if ahead != nil {
-                        ahead?.stop()
-                        ahead = nil
-                    }
+                    ahead?.stop()
+                    ahead = nil
                     continue
                 }
                 var record: PDBAtomRecord
