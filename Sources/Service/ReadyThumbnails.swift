@@ -14,13 +14,11 @@ struct ThumbnailShortcut: Sendable {
     let route: ServiceRoute
     let serverName: String
 
-    static let prefix = "/v1/thumbnails/"
-
     /// The answer to `request` where it asks, with no token, ticket or query, for a thumbnail
     /// that anyone may see and that is in memory; nil for every other request (the router's).
     func answer(_ request: HTTPRequest) -> (HTTPResponse.Status, HTTPFields, ByteBuffer?)? {
-        guard request.method == .get || request.method == .head, let path = request.path, path.hasPrefix(Self.prefix),
-              let name = String(path.utf8.dropFirst(Self.prefix.utf8.count)) else { return nil }
+        guard request.method == .get || request.method == .head, let path = request.path, path.hasPrefix(ThumbnailController.prefix),
+              let name = String(path.utf8.dropFirst(ThumbnailController.prefix.utf8.count)) else { return nil }
         // The table's read access: a token needed, or given (then checked), is the router's.
         guard !auth.tokenToRead, request.headerFields[.authorization] == nil,
               ThumbnailController.isName(name),

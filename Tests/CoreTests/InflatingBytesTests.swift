@@ -6,8 +6,6 @@ import XCTest
 /// gzip inflated on a thread of its own while it is read: the bytes that come are the file's, and
 /// the file counts as whole only where it is one member with its checksum and size right.
 final class InflatingBytesTests: XCTestCase {
-    private func gzip(_ text: [UInt8]) throws -> [UInt8] { try Gzip.compress(text) }
-
     /// Text of `count` bytes that deflate does not shrink to nothing (several steps of output).
     private func text(_ count: Int) -> [UInt8] {
         var state: UInt32 = 12345
@@ -33,7 +31,7 @@ final class InflatingBytesTests: XCTestCase {
     func testTheBytesAreTheFilesAsTheyCome() throws {
         guard Cores.active >= 2 else { throw XCTSkip("one core: files are inflated whole") }
         let plain = text(1_000_000)
-        let filling = try XCTUnwrap(InflatingBytes.start(try gzip(plain), minimum: 1, limit: 1 << 30))
+        let filling = try XCTUnwrap(InflatingBytes.start(try Gzip.compress(plain), minimum: 1, limit: 1 << 30))
         XCTAssertEqual(filling.bytes.count, plain.count)
         XCTAssertTrue(readAll(filling) == plain, "the bytes as gzip -d gives them")
         XCTAssertTrue(filling.finish())
@@ -43,7 +41,7 @@ final class InflatingBytesTests: XCTestCase {
     func testOnlyAWholeSingleMemberCounts() throws {
         guard Cores.active >= 2 else { throw XCTSkip("one core: files are inflated whole") }
         let plain = text(400_000)
-        let good = try gzip(plain)
+        let good = try Gzip.compress(plain)
         func whole(_ bytes: [UInt8]) -> Bool? {
             guard let filling = InflatingBytes.start(bytes, minimum: 1, limit: 1 << 30) else { return nil }
             // Read to where it ended (damage inflates to wrong bytes before it is found: only a
@@ -59,7 +57,7 @@ final class InflatingBytesTests: XCTestCase {
         var middle = good
         for k in (good.count / 2)..<(good.count / 2 + 20) { middle[k] ^= 0x5A }
         XCTAssertEqual(whole(middle), false, "damage mid-stream")
-        let tail = try gzip(Array("tail\n".utf8))
+        let tail = try Gzip.compress(Array("tail\n".utf8))
         var twoMembers = good + tail
         // The last trailer's size made the first's, so that the buffer is the first member's size.
         twoMembers.replaceSubrange((twoMembers.count - 4)..., with: good.suffix(4))
@@ -73,7 +71,7 @@ final class InflatingBytesTests: XCTestCase {
     }
 
     func testWhatIsNotStartedIsLeftToTheWholeInflating() throws {
-        let good = try gzip(text(10_000))
+        let good = try Gzip.compress(text(10_000))
         XCTAssertNil(InflatingBytes.start(Array("plain text".utf8), minimum: 1, limit: 1 << 30), "not gzip")
         XCTAssertNil(InflatingBytes.start(good, minimum: 20_000, limit: 1 << 30), "smaller than the minimum")
         XCTAssertNil(InflatingBytes.start(good, minimum: 1, limit: 5_000), "over the limit: nothing allocated")

@@ -13,7 +13,9 @@ struct ThumbnailController: ServiceController {
         [.init(.get, Self.path, .read, query: ["try"]) { r, c in try await thumbnail(r, name: try HTTPAnswer.path(c, "name")) }]
     }
 
-    static let path = "/v1/thumbnails/:name"
+    /// The route's pattern: a name after `prefix`.
+    static let prefix = "/v1/thumbnails/"
+    static let path = prefix + ":name"
 
     /// A thumbnail file by name, as a static file server gives it: immutable (its name holds the
     /// structure's checksum and the settings), strong ETag, 304 on If-None-Match, byte ranges.
