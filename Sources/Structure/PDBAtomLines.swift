@@ -205,7 +205,8 @@ struct PDBAtomReadAhead {
             self.cuts = cuts
             readWindow = read
             done = Array(repeating: nil, count: cuts.count - 1)
-            for _ in 0..<helpers { DispatchQueue.global().async { self.help() } }
+            // On the one pool for blocking work (a helper it has no thread for yet reads nothing: see `reading`).
+            for _ in 0..<helpers { BlockingPool.shared.submit { self.help() } }
         }
 
         /// A helper's loop: the next window nobody has taken, while it is not too far ahead.

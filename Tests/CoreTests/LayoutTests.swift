@@ -129,4 +129,20 @@ final class LayoutTests: XCTestCase {
             }
         }
     }
+
+    /// GCD's global queue is not used (docs/architecture.md, "Threads"): blocking work goes to
+    /// `BlockingPool`, whose size is said in one place. The PDB reader's helpers had used it.
+    func testNoModuleUsesTheGlobalDispatchQueue() throws {
+        guard let files = FileManager.default.enumerator(atPath: Self.sources.path) else { return XCTFail("no Sources/") }
+        var read = 0
+        for case let file as String in files where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: Self.sources.appendingPathComponent(file), encoding: .utf8)
+            read += 1
+            for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where line.contains("DispatchQueue.global") && !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                XCTFail("Sources/\(file):\(n + 1) uses DispatchQueue.global: submit to BlockingPool.shared instead")
+            }
+        }
+        XCTAssertGreaterThan(read, 100, "Sources/ read at \(Self.sources.path)")
+    }
 }
