@@ -27,7 +27,7 @@ public enum EdgeSmoothing {
         smoothed(image, bands: bands, fourAtOnce: true)
     }
 
-    /// `fourAtOnce` false: every pixel worked out on its own (`blend`) as before `blendFour`,
+    /// `fourAtOnce` false: every pixel keyed and worked out on its own (`blend`) as before `blendFour`,
     /// for tests that compare the two.
     static func smoothed(_ image: RGBAImage, bands: Int, fourAtOnce: Bool) -> RGBAImage {
         let w = image.width, h = image.height
@@ -45,7 +45,23 @@ public enum EdgeSmoothing {
                 alpha.withUnsafeMutableBufferPointer { alpha in
                     let luma = UncheckedSendable(luma), alpha = UncheckedSendable(alpha), src = UncheckedSendable(src)
                     DispatchQueue.concurrentPerform(iterations: bands) { band in
-                        for i in (h * band / bands * w)..<(h * (band + 1) / bands * w) {
+                        let start = h * band / bands * w, end = h * (band + 1) / bands * w
+                        var i = start
+                        if opaque && fourAtOnce {
+                            // Four pixels at once, lane for lane the arithmetic below (the same floats).
+                            let bytes = UnsafeRawPointer(src.value.baseAddress!), keys = luma.value.baseAddress!
+                            while i + 4 <= end {
+                                let v = bytes.loadUnaligned(fromByteOffset: i * 4, as: SIMD16<UInt8>.self)
+                                let r = SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: v.evenHalf.evenHalf))
+                                let g = SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: v.oddHalf.evenHalf))
+                                let b = SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: v.evenHalf.oddHalf))
+                                let a = SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: v.oddHalf.oddHalf))
+                                let l = r * 0.299 + g * 0.587 + b * 0.114
+                                UnsafeMutableRawPointer(keys + i).storeBytes(of: l * a * (1 / 255), as: SIMD4<Float>.self)
+                                i += 4
+                            }
+                        }
+                        for i in i..<end {
                             let a = Float(src.value[i * 4 + 3])
                             let l = Float(src.value[i * 4]) * 0.299 + Float(src.value[i * 4 + 1]) * 0.587 + Float(src.value[i * 4 + 2]) * 0.114
                             luma.value[i] = l * a * (1 / 255)
