@@ -47,7 +47,7 @@ public struct BondPerception: Sendable {
         let atoms = model.atoms
         var bonds: [Bond] = []
         bonds.reserveCapacity(atoms.count + atoms.count / 8)
-        var seen = PairSet(expected: atoms.count + atoms.count / 8)
+        var seen = PairSet(expected: atoms.count + atoms.count / 8, atoms: atoms.count)
         @inline(__always) func key(_ bond: Bond) -> UInt64 { UInt64(UInt32(bond.a)) << 32 | UInt64(UInt32(bond.b)) }
         @inline(__always) func add(_ bond: Bond) {
             if seen.insert(key(bond)) { bonds.append(bond) }
@@ -164,30 +164,63 @@ public struct BondPerception: Sendable {
     }
 }
 
-/// A set of atom pairs (two indices in a word) for bond perception: open addressing with a
-/// multiplicative hash. Swift's `Set` hashes each key with seeded SipHash, which was a fifth of
-/// perceiving a protein's bonds.
+/// A set of atom pairs (two indices in a word) for bond perception: open addressing. Swift's
+/// `Set` hashes each key with seeded SipHash, which was a fifth of perceiving a protein's bonds.
+///
+/// A pair is looked for first in a few slots placed by its first atom (`spread` slots an atom,
+/// in atom order): bonds are asked for atom after atom, so these reads go through memory in
+/// order, where a hash's slots had each been a cache miss (two fifths of a large protein's bond
+/// perception). Where those slots are all taken by other pairs (an atom with many bonds, as a
+/// hostile file may give one atom thousands), the pair goes on to a multiplicative hash's slots,
+/// so that no run of slots grows with one atom's bonds. Nothing is ever removed, so a pair is
+/// found along the same slots it was put in.
 struct PairSet {
     /// A power of two of them, at most half used.
     private var slots: [UInt64]
     private var count = 0
+    /// log2 of the slots an atom's own run starts apart.
+    private var spreadShift: UInt64
+    private let atoms: Int
     /// No pair of two non-negative Int32 indices is all ones.
     private static let empty = UInt64.max
+    /// The slots of a pair's first atom's run looked at before the hash's.
+    static let nearProbes = 8
 
-    init(expected: Int) {
+    /// `expected` pairs, of atoms numbered below `atoms` (more of either only costs speed).
+    init(expected: Int, atoms: Int = 0) {
         var capacity = 16
         while capacity < expected * 2 && capacity < 1 << 40 { capacity <<= 1 }
         slots = [UInt64](repeating: PairSet.empty, count: capacity)
+        self.atoms = max(1, atoms)
+        spreadShift = PairSet.shift(capacity: capacity, atoms: self.atoms)
+    }
+
+    /// Slots an atom: the slots over the atoms, rounded down to a power of two (at least one).
+    private static func shift(capacity: Int, atoms: Int) -> UInt64 {
+        var shift: UInt64 = 0
+        while (atoms << (shift + 1)) <= capacity && shift < 8 { shift += 1 }
+        return shift
     }
 
     /// Adds `key`; whether it was new.
     @inline(__always)
     mutating func insert(_ key: UInt64) -> Bool {
         if (count + 1) * 2 > slots.count { grow() }
+        let mask = slots.count - 1, spreadShift = spreadShift
         // The hash's top bits index the slots: as many as the slots' count has.
-        let mask = slots.count - 1, shift = UInt64(64 - slots.count.trailingZeroBitCount)
+        let shift = UInt64(64 - slots.count.trailingZeroBitCount)
         let inserted = slots.withUnsafeMutableBufferPointer { slots -> Bool in
-            var i = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+            var i = Int(truncatingIfNeeded: (key >> 32) << spreadShift) & mask
+            for _ in 0..<PairSet.nearProbes {
+                let here = slots[i]
+                if here == key { return false }
+                if here == PairSet.empty {
+                    slots[i] = key
+                    return true
+                }
+                i = (i &+ 1) & mask
+            }
+            i = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
             while true {
                 let here = slots[i]
                 if here == key { return false }
@@ -205,6 +238,7 @@ struct PairSet {
     private mutating func grow() {
         let old = slots
         slots = [UInt64](repeating: PairSet.empty, count: old.count * 2)
+        spreadShift = PairSet.shift(capacity: slots.count, atoms: atoms)
         count = 0
         for key in old where key != PairSet.empty { _ = insert(key) }
     }

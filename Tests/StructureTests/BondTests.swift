@@ -128,6 +128,30 @@ final class BondTests: XCTestCase {
             }
             for key in reference { XCTAssertFalse(pairs.insert(key)) }
         }
+        // Placed by atom: a small file's atoms, ordered pairs either way round, and indices past
+        // the atoms it was told of.
+        for atoms in [1, 30, 5000] {
+            var pairs = PairSet(expected: atoms + atoms / 8, atoms: atoms)
+            var reference = Set<UInt64>()
+            for n in 0..<20_000 {
+                let a = UInt64(UInt32.random(in: 0...UInt32(n % 7 == 0 ? 3 * atoms : atoms - 1), using: &random))
+                let b = UInt64(UInt32.random(in: 0...UInt32(atoms + 4), using: &random))
+                let key = n % 2 == 0 ? a << 32 | b : b << 32 | a
+                XCTAssertEqual(pairs.insert(key), reference.insert(key).inserted, "\(atoms) atoms, pair \(n)")
+            }
+            for key in reference { XCTAssertFalse(pairs.insert(key)) }
+        }
+    }
+
+    /// One atom bonded to 300,000 others (a hostile bond table): the pairs past its own few slots
+    /// go to the hash's, so no run of slots grows as long as they are (placed by atom alone,
+    /// adding them would take 4.5 * 10^10 probes).
+    func testPairSetTakesOneAtomsManyBondsInLinearTime() {
+        let n = 300_000
+        var pairs = PairSet(expected: n, atoms: n)
+        for b in 1...n { XCTAssertTrue(pairs.insert(UInt64(b)), "pair \(b)") }
+        for b in 1...n where b % 1000 == 0 { XCTAssertFalse(pairs.insert(UInt64(b))) }
+        XCTAssertTrue(pairs.insert(UInt64(1) << 32 | 2))
     }
 
     /// Bonds perceived among some atoms only are the bonds perceived among all with an end
