@@ -21,14 +21,41 @@ public enum ResidueLetters {
 
     /// Component to (parent, one-letter code); empty where the asset cannot be read (no parent known).
     static let parents: [ShortName: (parent: ShortName, letter: Character?)] = {
-        guard let url = try? Resources.asset("ccd-parents.tsv"), let text = try? String(contentsOf: url, encoding: .utf8) else { return [:] }
+        guard let url = try? Resources.asset("ccd-parents.tsv"), let bytes = try? FileInput.readAll(path: url.path) else { return [:] }
+        // Read as bytes: split as Strings, the table had been a millisecond or more of every process that met a polymer.
         var out: [ShortName: (ShortName, Character?)] = [:]
-        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-            let f = line.split(separator: "\t", omittingEmptySubsequences: false)
-            guard f.count >= 3 else { continue }
-            // Several parents (a dinucleotide component): the first.
-            let parent = f[1].split(separator: ",").first.map(String.init) ?? ""
-            out[ShortName(f[0])] = (ShortName(parent), f[2].first)
+        out.reserveCapacity(2048)
+        bytes.withUnsafeBufferPointer { b in
+            var lineStart = 0
+            while lineStart < b.count {
+                var lineEnd = lineStart
+                while lineEnd < b.count && b[lineEnd] != 0x0A { lineEnd += 1 }
+                defer { lineStart = lineEnd + 1 }
+                guard lineEnd > lineStart, b[lineStart] != UInt8(ascii: "#") else { continue }
+                // The first three tab-separated fields (empty ones kept).
+                var fields: [Range<Int>] = []
+                var fieldStart = lineStart
+                for i in lineStart...lineEnd where i == lineEnd || b[i] == 0x09 {
+                    fields.append(fieldStart..<i)
+                    fieldStart = i + 1
+                    if fields.count == 3 { break }
+                }
+                guard fields.count >= 3 else { continue }
+                // Several parents (a dinucleotide component): the first that is not empty.
+                var parent = fields[1].lowerBound..<fields[1].lowerBound
+                var k = fields[1].lowerBound
+                while k < fields[1].upperBound {
+                    var e = k
+                    while e < fields[1].upperBound && b[e] != UInt8(ascii: ",") { e += 1 }
+                    if e > k { parent = k..<e; break }
+                    k = e + 1
+                }
+                let code = fields[2]
+                let letter: Character? = code.isEmpty ? nil
+                    : b[code.lowerBound] < 0x80 ? Character(Unicode.Scalar(b[code.lowerBound]))
+                    : String(decoding: UnsafeBufferPointer(rebasing: b[code]), as: UTF8.self).first
+                out[ShortName(b, fields[0].lowerBound, fields[0].upperBound)] = (ShortName(b, parent.lowerBound, parent.upperBound), letter)
+            }
         }
         return out
     }()

@@ -187,6 +187,30 @@ final class EntryTests: XCTestCase {
         }
     }
 
+    /// The modified residues' table as read (bytes) is the table the asset holds, read here line by
+    /// line as text: all 2,044 components, parents (the first of several) and letters; with a few
+    /// known ones.
+    func testModifiedResidueParentsAreTheAssetsTable() throws {
+        let text = try String(contentsOf: try Resources.asset("ccd-parents.tsv"), encoding: .utf8)
+        var expected: [ShortName: (ShortName, Character?)] = [:]
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            let f = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard f.count >= 3 else { continue }
+            expected[ShortName(f[0])] = (ShortName(f[1].split(separator: ",").first.map(String.init) ?? ""), f[2].first)
+        }
+        let table = ResidueLetters.parents
+        XCTAssertEqual(table.count, expected.count)
+        XCTAssertGreaterThan(table.count, 2000)
+        for (name, (parent, letter)) in expected {
+            XCTAssertEqual(table[name]?.parent, parent, "\(name)")
+            XCTAssertEqual(table[name]?.letter, letter, "\(name)")
+        }
+        XCTAssertEqual(ResidueLetters.parent(of: ShortName("MSE")), ShortName("MET"))
+        XCTAssertEqual(ResidueLetters.parent(of: ShortName("PSU")), ShortName("U"))
+        XCTAssertEqual(ResidueLetters.letter(ShortName("DPR")), "P")
+        XCTAssertTrue(expected.values.contains { $0.1 == nil }, "a component with no letter of its own is in the table")
+    }
+
     func testRemark2ResolutionOfOldFiles() throws {
         let corpus = try Fixtures.requireCorpus()
         for (name, r) in [("Insulin.pdb", 1.6), ("1tii.pdb", 2.25), ("DNA.pdb", 1.9), ("TransferRNA.pdb", 3.0), ("1hpv.pdb", 1.9)] {
