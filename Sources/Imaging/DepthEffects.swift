@@ -75,7 +75,7 @@ public struct DepthEffects: Sendable, Equatable {
         let shift = radiusPixels >= 12 ? 1 : 0, stride = 1 << shift
         let range = occlusionRadius, inverseRange = 1 / occlusionRadius
         let bias = max(projection.unitsPerPixel * 0.5 + 0.05, occlusionBias)
-        let count = 16
+        let count = 16 // a multiple of four (the inner loop's steps)
         // Offsets for each of the 16 turns of the pattern: dx, dy and the index step dy * w + dx.
         var dxs = [Int](repeating: 0, count: 16 * count), dys = dxs, steps = dxs
         var reach = 0
@@ -107,11 +107,22 @@ public struct DepthEffects: Sendable, Equatable {
                             let first = (turnRow + ((x >> shift) & 3)) * count
                             var sum: Float = 0
                             if rowInside && x >= reach && x < w - reach {
-                                // Every sample inside the picture: no bounds to check.
-                                for k in first..<(first + count) {
-                                    let gap = d - distance[i + steps[k]]
-                                    let weight = min(max(2 - gap * inverseRange, 0), 1)
-                                    sum += gap > bias ? weight : 0
+                                // Every sample inside the picture: no bounds to check. Four samples'
+                                // weights at once (max and min as Swift's, lane for lane), added in
+                                // order: the same sum.
+                                var k = first
+                                while k < first + count {
+                                    let gap = SIMD4(repeating: d) - SIMD4(distance[i + steps[k]], distance[i + steps[k + 1]],
+                                                                           distance[i + steps[k + 2]], distance[i + steps[k + 3]])
+                                    var weight = 2 - gap * inverseRange
+                                    weight.replace(with: 0, where: 0 .>= weight)
+                                    weight.replace(with: 1, where: 1 .< weight)
+                                    weight.replace(with: 0, where: .!(gap .> bias))
+                                    sum += weight[0]
+                                    sum += weight[1]
+                                    sum += weight[2]
+                                    sum += weight[3]
+                                    k += 4
                                 }
                             } else {
                                 for k in first..<(first + count) {
