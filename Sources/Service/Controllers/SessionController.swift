@@ -165,6 +165,9 @@ struct SessionController: ServiceController {
         defer { sessions.close(id) }
         let plan: SessionPlan
         do { plan = try await sessionPlan(request) } catch {
+            // Its place given back before the refusal is sent: a client that opens another
+            // session as soon as it reads the close finds the place free (it had raced the defer).
+            sessions.close(id)
             return try await Self.refuse(error, outbound)
         }
         let workers = pictures.workers
@@ -182,6 +185,7 @@ struct SessionController: ServiceController {
                 session = try await workers.process(worker)!.openSession(id, library: library, settings: settings, record: plan.record,
                                                                          frames: plan.frames, maxSide: configuration.maxSide, send: send)
             } catch {
+                sessions.close(id)
                 return try await Self.refuse(error, outbound)
             }
         case .pathway(let map, let width, let height):
