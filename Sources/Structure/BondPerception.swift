@@ -167,8 +167,8 @@ public struct BondPerception: Sendable {
 /// A set of atom pairs (two indices in a word) for bond perception: open addressing. Swift's
 /// `Set` hashes each key with seeded SipHash, which was a fifth of perceiving a protein's bonds.
 ///
-/// A pair is looked for first in a few slots placed by its first atom (`spread` slots an atom,
-/// in atom order): bonds are asked for atom after atom, so these reads go through memory in
+/// A pair is looked for first in a few slots placed by its first atom (2^`spreadShift` slots an
+/// atom, in atom order): bonds are asked for atom after atom, so these reads go through memory in
 /// order, where a hash's slots had each been a cache miss (two fifths of a large protein's bond
 /// perception). Where those slots are all taken by other pairs (an atom with many bonds, as a
 /// hostile file may give one atom thousands), the pair goes on to a multiplicative hash's slots,
@@ -210,17 +210,9 @@ struct PairSet {
         // The hash's top bits index the slots: as many as the slots' count has.
         let shift = UInt64(64 - slots.count.trailingZeroBitCount)
         let inserted = slots.withUnsafeMutableBufferPointer { slots -> Bool in
+            // The first atom's slots, then the hash's: one run of probes that jumps once.
             var i = Int(truncatingIfNeeded: (key >> 32) << spreadShift) & mask
-            for _ in 0..<PairSet.nearProbes {
-                let here = slots[i]
-                if here == key { return false }
-                if here == PairSet.empty {
-                    slots[i] = key
-                    return true
-                }
-                i = (i &+ 1) & mask
-            }
-            i = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+            var probes = 0
             while true {
                 let here = slots[i]
                 if here == key { return false }
@@ -228,7 +220,8 @@ struct PairSet {
                     slots[i] = key
                     return true
                 }
-                i = (i &+ 1) & mask
+                probes += 1
+                i = probes == PairSet.nearProbes ? Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift) : (i &+ 1) & mask
             }
         }
         if inserted { count += 1 }
