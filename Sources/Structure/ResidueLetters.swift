@@ -26,16 +26,13 @@ public enum ResidueLetters {
         var out: [ShortName: (ShortName, Character?)] = [:]
         out.reserveCapacity(2048)
         bytes.withUnsafeBufferPointer { b in
-            var lineStart = 0
-            while lineStart < b.count {
-                var lineEnd = lineStart
-                while lineEnd < b.count && b[lineEnd] != 0x0A { lineEnd += 1 }
-                defer { lineStart = lineEnd + 1 }
-                guard lineEnd > lineStart, b[lineStart] != UInt8(ascii: "#") else { continue }
+            var lines = LineCursor(b, separator: 0x0A)
+            while let line = lines.next() {
+                guard !line.isEmpty, b[line.lowerBound] != UInt8(ascii: "#") else { continue }
                 // The first three tab-separated fields (empty ones kept).
                 var fields: [Range<Int>] = []
-                var fieldStart = lineStart
-                for i in lineStart...lineEnd where i == lineEnd || b[i] == 0x09 {
+                var fieldStart = line.lowerBound
+                for i in line.lowerBound...line.upperBound where i == line.upperBound || b[i] == 0x09 {
                     fields.append(fieldStart..<i)
                     fieldStart = i + 1
                     if fields.count == 3 { break }
