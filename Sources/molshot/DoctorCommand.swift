@@ -7,6 +7,7 @@ import Library
 /// `molshot doctor`: which OpenGL backend, display and renderer draw here, and the data folders.
 struct Doctor: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "doctor",
         abstract: "Say what draws here: the OpenGL backend (OSMesa or EGL), its device and renderer, and where the data folders are.",
         discussion: "Makes one context, as every drawing command does (--gl, --gl-device and $MOLSHOT_GL choose), and exits 2 where none can be made."
     )

@@ -5,6 +5,7 @@ import Structure
 
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "info",
         abstract: "Describe structure files: title, method, resolution, models, atoms, chains, ligands, bonds; or density maps: grid, cell, axes, statistics.",
         discussion: "Reads PDB, mmCIF, SDF/MOL, MOL2 and XYZ, and CCP4/MRC maps, plain or gzip. With several files and --json, prints one JSON object a line."
     )

@@ -17,7 +17,7 @@ struct LibraryCommand: ParsableCommand {
     )
 
     struct Create: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Make an empty library (import and fetch make one too); one already there is left as it is.")
+        static let configuration = CommandConfiguration(commandName: "create", abstract: "Make an empty library (import and fetch make one too); one already there is left as it is.")
 
         @OptionGroup var input: InputOptions
 
@@ -31,6 +31,7 @@ struct LibraryCommand: ParsableCommand {
 
     struct Snapshot: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "snapshot",
             abstract: "Write a consistent copy of the library to a new file while it is in use (VACUUM INTO).",
             discussion: """
                 The copy is what the library held at one moment, compacted, in one file with no WAL: what read-only \
@@ -51,6 +52,7 @@ struct LibraryCommand: ParsableCommand {
 
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Import structure files; files already there are skipped, other files of a structure there are listed as its sources.",
             discussion: """
                 Files are read and parsed on every core and stored in input order, 64 to a transaction. A file with the \
@@ -107,7 +109,7 @@ struct LibraryCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List molecules, a page at a time, with the total count.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List molecules, a page at a time, with the total count.")
 
         @Flag(help: "Print {\"total\": N, \"molecules\": [...]}.") var json = false
         @Option(help: "Molecules to skip.") var offset = 0
@@ -140,7 +142,7 @@ struct LibraryCommand: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one molecule: its record, metadata, chains and ligands.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one molecule: its record, metadata, chains and ligands.")
 
         @Argument(help: "The molecule's id or name.") var molecule: String
         @Flag(help: "Print JSON.") var json = false
@@ -183,7 +185,7 @@ struct LibraryCommand: ParsableCommand {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a molecule and everything stored for it.")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a molecule and everything stored for it.")
 
         @Argument(help: "The molecule's id or name (a name several molecules share is refused, listing them).") var molecule: String
         @OptionGroup var input: InputOptions
@@ -197,7 +199,7 @@ struct LibraryCommand: ParsableCommand {
     }
 
     struct Rescan: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Read every kept original again (after a schema or reader change).")
+        static let configuration = CommandConfiguration(commandName: "rescan", abstract: "Read every kept original again (after a schema or reader change).")
 
         @OptionGroup var input: InputOptions
 
@@ -212,7 +214,7 @@ struct LibraryCommand: ParsableCommand {
     }
 
     struct Stats: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Count molecules, atoms and bonds; sizes of the files and the database.")
+        static let configuration = CommandConfiguration(commandName: "stats", abstract: "Count molecules, atoms and bonds; sizes of the files and the database.")
 
         @Flag(help: "Print JSON.") var json = false
         @OptionGroup var input: InputOptions

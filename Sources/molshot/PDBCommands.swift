@@ -5,6 +5,7 @@ import Structure
 
 struct Search: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "search",
         abstract: "Search the Protein Data Bank by text: id, title, method and resolution of each hit.",
         discussion: "Asks the RCSB Search API ($MOLSHOT_PDB_SEARCH changes the endpoint) and the RCSB Data API for titles ($MOLSHOT_PDB_ENTRY)."
     )
@@ -40,6 +41,7 @@ struct Search: ParsableCommand {
 
 struct Fetch: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "fetch",
         abstract: "Download PDB entries (gzip'd) into the molecule library.",
         discussion: """
             Each file is checked to inflate and parse, then imported; nothing half-downloaded is kept. The mirror is \

@@ -8,6 +8,7 @@ import Structure
 
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "render",
         abstract: "Render a structure to PNG offscreen: ball-and-stick, spacefill, sticks, lines, cartoon, putty, surface, or several on selections (--show).",
         discussion: """
             The view starts fitted to the structure, centered, nothing cropped. --rotate turns about the \

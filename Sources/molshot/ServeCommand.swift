@@ -11,6 +11,7 @@ struct ServeToken: ParsableCommand {
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Make a token for NAME: its SHA-256 goes into the tokens file, the token is printed once.")
         @Argument(help: "Who the token is for (letters, digits, ._-@).") var name: String
         // The same option group as serve's: serve parses --tokens before this command is reached,

@@ -12,6 +12,7 @@ let needs = ProcessTuning.needs(of: arguments)
 ProcessTuning.begin(needs)
 do {
     var command = try Molshot.parseAsRoot(arguments)
+    trace("parsed")
     try command.run()
 } catch {
     // ArgumentParser's exit, but by _exit: exit handlers run while OSMesa may still be loading

@@ -145,4 +145,34 @@ final class LayoutTests: XCTestCase {
         }
         XCTAssertGreaterThan(read, 100, "Sources/ read at \(Self.sources.path)")
     }
+
+    /// Every command names itself (`commandName:`). A command without one is named by
+    /// ArgumentParser through `String(describing:)` of its type, which asks the Swift runtime for
+    /// three protocol conformances of that metatype, each a scan of the binary's 8,700 conformance
+    /// records, and every process start asks it of the commands before its own: naming them all
+    /// took parsing `molshot thumbnails` over the corpus from 6.2 to 4.7 ms.
+    func testEveryCommandNamesItself() throws {
+        let folder = Self.sources.appendingPathComponent("molshot")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+        var configurations = 0
+        for file in files {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            var rest = text[...]
+            while let start = rest.range(of: "CommandConfiguration(") {
+                // The call's arguments: up to its closing parenthesis (the texts in it hold none unbalanced).
+                var depth = 1, end = start.upperBound
+                while end < rest.endIndex && depth > 0 {
+                    if rest[end] == "(" { depth += 1 } else if rest[end] == ")" { depth -= 1 }
+                    end = rest.index(after: end)
+                }
+                let call = rest[start.upperBound..<end]
+                configurations += 1
+                let line = text[..<start.lowerBound].filter { $0 == "\n" }.count + 1
+                XCTAssertTrue(call.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("commandName:"),
+                              "Sources/molshot/\(file):\(line): CommandConfiguration without commandName: first")
+                rest = rest[end...]
+            }
+        }
+        XCTAssertGreaterThan(configurations, 20, "commands read in \(folder.path)")
+    }
 }
