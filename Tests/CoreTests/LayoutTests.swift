@@ -159,18 +159,11 @@ final class LayoutTests: XCTestCase {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
             var rest = text[...]
             while let start = rest.range(of: "CommandConfiguration(") {
-                // The call's arguments: up to its closing parenthesis (the texts in it hold none unbalanced).
-                var depth = 1, end = start.upperBound
-                while end < rest.endIndex && depth > 0 {
-                    if rest[end] == "(" { depth += 1 } else if rest[end] == ")" { depth -= 1 }
-                    end = rest.index(after: end)
-                }
-                let call = rest[start.upperBound..<end]
+                rest = rest[start.upperBound...]
                 configurations += 1
                 let line = text[..<start.lowerBound].filter { $0 == "\n" }.count + 1
-                XCTAssertTrue(call.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("commandName:"),
+                XCTAssertTrue(rest.drop(while: \.isWhitespace).hasPrefix("commandName:"),
                               "Sources/molshot/\(file):\(line): CommandConfiguration without commandName: first")
-                rest = rest[end...]
             }
         }
         XCTAssertGreaterThan(configurations, 20, "commands read in \(folder.path)")
