@@ -100,6 +100,27 @@ final class SphereCasterTests: XCTestCase {
         }
     }
 
+    /// Spheres and bonds passed over by the tiles of samples already covered nearer (and culled
+    /// first or not) give the same bytes as every one cast, in spacefill and ball-and-stick, one
+    /// and two samples a pixel, at sides no multiple of the tiles'.
+    func testTilesPassOverOnlyHiddenSpheresAndBonds() throws {
+        try eachCase(["1crn.pdb", "1hpv.pdb", "1bna.pdb"], modes: [.spacefill, .ballAndStick], sides: [256, 203, 160, 131]) { name, p, camera, style, samples, size in
+            let g = p.geometry
+            let culled = MoleculeRenderer.visibleSpheres(g, camera: camera, width: size, height: size, style: style, minimum: 0, balls: 0)
+            XCTAssertNotNil(culled, name)
+            func drawn(_ tiles: Bool, _ visible: [Int32]?) -> RGBAImage {
+                SphereCaster.draw(g, sphereColors: MoleculeScene.packedColors(g.colorsOfSpheres(p.atomColors)),
+                                  cylinderColors: MoleculeScene.packedColors(g.colorsOfCylinders(p.atomColors)),
+                                  visible: visible, camera: camera, width: size, height: size, samples: samples, style: style,
+                                  fourAtOnce: true, tiles: tiles).finished()
+            }
+            let all = drawn(false, nil)
+            XCTAssertTrue(drawn(true, nil) == all, "\(name): tiles")
+            XCTAssertTrue(drawn(true, culled?.indices) == all, "\(name): tiles after culling")
+            XCTAssertGreaterThan(all.coverage().count, size * size / 20, "\(name): drawn")
+        }
+    }
+
     func testSingleCarbonIsACenteredLitDiskOfTheFittedRadius() throws {
         let p = try Rendering.prepared(try Rendering.structure(xyz: ["C 0 0 0"]), .spacefill)
         var style = RenderStyle.transparent
