@@ -39,7 +39,8 @@ public enum EdgeSmoothing {
             // opacity. Each edge is followed in whichever key changes more across it.
             // (An opaque picture needs no opacity key: at 8192 x 8192 that is 256 MB not taken.)
             let opaque = image.isOpaque
-            var luma = [Float](repeating: 0, count: w * h)
+            // Every key is written below, band by band: no zeros first.
+            var luma = [Float](unsafeUninitializedCapacity: w * h) { _, count in count = w * h }
             var alpha = [Float](repeating: 0, count: opaque ? 1 : w * h)
             luma.withUnsafeMutableBufferPointer { luma in
                 alpha.withUnsafeMutableBufferPointer { alpha in

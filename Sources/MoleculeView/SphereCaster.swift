@@ -51,26 +51,34 @@ public enum SphereCaster {
         var spheres: [SIMD4<Float>] = []
         var sphereColors: [SIMD3<Float>] = []
         var cylinders: [Cylinder] = []
+        /// Every bond covered by one triangle rather than a quad.
+        var thinBonds = false
         var triangles = CastTriangles()
     }
 
     /// A bond as the cylinder shader sees it: its whole axis from a to b, its radius, the colors of
-    /// its halves and the rectangle (or triangle, `thin`) on the screen that the vertex shader covers.
+    /// its halves (packed as uploaded, `unpacked` when lit: 80 bytes a bond, where three floats
+    /// each had made 128, and a large picture's bonds are megabytes taken afresh) and the
+    /// rectangle (or triangle, `Primitives.thinBonds`) on the screen that the vertex shader covers.
     struct Cylinder {
         var a: SIMD3<Float>
         var u: SIMD3<Float>
         var length: Float
         var radius: Float
-        var colorA: SIMD3<Float>
-        var colorB: SIMD3<Float>
+        var colorA: UInt32
+        var colorB: UInt32
         var middle: SIMD2<Float>
         var across: SIMD2<Float>
         var along: SIMD2<Float>
         var halfLength: Float
         /// The nearest view z any of it reaches.
         var front: Float
-        /// Covered by one triangle rather than a quad.
-        var thin: Bool
+    }
+
+    /// A color packed as uploaded (red in the low byte) as the shaders read it.
+    @inline(__always)
+    static func unpacked(_ c: UInt32) -> SIMD3<Float> {
+        SIMD3(Float(c & 0xFF), Float(c >> 8 & 0xFF), Float(c >> 16 & 0xFF)) / 255
     }
 
     /// The picture of `geometry` (colors: one per sphere and two per cylinder, and per mesh one a
@@ -106,7 +114,7 @@ public enum SphereCaster {
         let count = fw * fh
         var depth = [Float](repeating: -.infinity, count: count)
         var ids = [Int32](repeating: -1, count: count)
-        let spheres = primitives.spheres, cylinders = primitives.cylinders
+        let spheres = primitives.spheres, cylinders = primitives.cylinders, thinBonds = primitives.thinBonds
         let nSpheres = spheres.count
         // Front to back, so that most hidden samples fail their depth test
         // before any root is taken. The order decides nothing else: ties go to the lower index
@@ -161,8 +169,8 @@ public enum SphereCaster {
                 // that could be).
                 let tiles = tiled ? (open!, far!, tilesAcross) : nil
                 for (c, cyl) in cylinders.enumerated() {
-                    castCylinder(cyl, index: Int32(nSpheres + c), depth: z, ids: id, width: fw, height: fh, x0: x0, y0: y0,
-                                 du: du, dv: dv, tiles: tiles)
+                    castCylinder(cyl, index: Int32(nSpheres + c), thin: thinBonds, depth: z, ids: id, width: fw, height: fh,
+                                 x0: x0, y0: y0, du: du, dv: dv, tiles: tiles)
                 }
                 // Meshes last, as GL draws them; many triangles in two bands of rows.
                 let triangles = primitives.triangles
@@ -282,7 +290,7 @@ public enum SphereCaster {
 
     /// One bond into the depth and id buffers, as `cylinder.frag` solves it for each sample its
     /// vertex shader's cover reaches.
-    private static func castCylinder(_ c: Cylinder, index: Int32, depth z: UnsafeMutablePointer<Float>, ids id: UnsafeMutablePointer<Int32>,
+    private static func castCylinder(_ c: Cylinder, index: Int32, thin: Bool, depth z: UnsafeMutablePointer<Float>, ids id: UnsafeMutablePointer<Int32>,
                                      width fw: Int, height fh: Int, x0: Float, y0: Float, du: Float, dv: Float,
                                      tiles: (open: UnsafeMutablePointer<Int32>, far: UnsafeMutablePointer<Float>, across: Int)?) {
         // The cover's corners on the screen (a rectangle, or one triangle for thin bonds), kept in
@@ -290,7 +298,7 @@ public enum SphereCaster {
         let across = c.across * c.radius, along = c.along * c.halfLength
         let m = c.middle
         let corners: (SIMD2<Float>, SIMD2<Float>, SIMD2<Float>, SIMD2<Float>)
-        if c.thin {
+        if thin {
             let top: SIMD2<Float> = m + 3 * along
             corners = (m - 2 * across - along, m + 2 * across - along, top, top)
         } else {
@@ -313,7 +321,7 @@ public enum SphereCaster {
                 let end = tj * across + (i1 >> shift)
                 while t <= end {
                     if open[t] != 0 || !(far[t] > front) {
-                        return castCover(c, index: index, depth: z, ids: id, width: fw, rows: j0...j1, columns: i0...i1,
+                        return castCover(c, index: index, thin: thin, depth: z, ids: id, width: fw, rows: j0...j1, columns: i0...i1,
                                          x0: x0, y0: y0, du: du, dv: dv)
                     }
                     t += 1
@@ -322,12 +330,12 @@ public enum SphereCaster {
             }
             return
         }
-        castCover(c, index: index, depth: z, ids: id, width: fw, rows: j0...j1, columns: i0...i1, x0: x0, y0: y0, du: du, dv: dv)
+        castCover(c, index: index, thin: thin, depth: z, ids: id, width: fw, rows: j0...j1, columns: i0...i1, x0: x0, y0: y0, du: du, dv: dv)
     }
 
     /// The samples of bond `c`'s cover within `rows` and `columns` (its bounds on the picture).
     @inline(__always)
-    private static func castCover(_ c: Cylinder, index: Int32, depth z: UnsafeMutablePointer<Float>, ids id: UnsafeMutablePointer<Int32>,
+    private static func castCover(_ c: Cylinder, index: Int32, thin: Bool, depth z: UnsafeMutablePointer<Float>, ids id: UnsafeMutablePointer<Int32>,
                                   width fw: Int, rows: ClosedRange<Int>, columns: ClosedRange<Int>, x0: Float, y0: Float, du: Float, dv: Float) {
         let front = c.front
         // The ray is (x, y, 0) + t (0, 0, -1); its part across the axis is the same for every sample.
@@ -346,7 +354,7 @@ public enum SphereCaster {
                 let at = row + i
                 let old = z[at]
                 if old > front { continue }
-                guard c.covers(SIMD2(x, y)) else { continue }
+                guard c.covers(SIMD2(x, y), thin: thin) else { continue }
                 let w = SIMD3(x, y, 0) - c.a
                 let wp = w - (w * u).sum() * u
                 let B = (wp * dp).sum(), C = (wp * wp).sum() - r2
@@ -385,15 +393,13 @@ public enum SphereCaster {
     /// (as `MoleculeRenderer` draws them), radii no smaller than `minimumRadius`.
     static func primitivesInView(_ g: MoleculeGeometry, sphereColors: [UInt32], cylinderColors: [UInt32], visible: [Int32]?,
                                  view: Matrix4, minimumRadius: Float, thinBonds: Bool) -> Primitives {
-        // Packed as uploaded: red in the low byte.
-        func color(_ c: UInt32) -> SIMD3<Float> {
-            SIMD3(Float(c & 0xFF), Float(c >> 8 & 0xFF), Float(c >> 16 & 0xFF)) / 255
-        }
+        func color(_ c: UInt32) -> SIMD3<Float> { unpacked(c) }
         func inView(_ xyz: [Float], _ k: Int) -> SIMD3<Float> {
             let v = view * SIMD4(xyz[k], xyz[k + 1], xyz[k + 2], 1)
             return SIMD3(v.x, v.y, v.z)
         }
         var out = Primitives()
+        out.thinBonds = thinBonds
         var seen: [Bool]? = nil
         if let visible {
             out.spheres.reserveCapacity(visible.count)
@@ -439,10 +445,10 @@ public enum SphereCaster {
             let along = SIMD3(-across.y, across.x, 0) / max(SIMD2(across.x, across.y).length, 1e-12)
             let halfLength = 0.5 * abs(((b2 - a2) * along).sum()) + r
             out.cylinders.append(Cylinder(a: a, u: axis / len, length: len, radius: r,
-                                          colorA: color(cylinderColors[2 * c]), colorB: color(cylinderColors[2 * c + 1]),
+                                          colorA: cylinderColors[2 * c], colorB: cylinderColors[2 * c + 1],
                                           middle: SIMD2(middle.x, middle.y), across: SIMD2(across.x, across.y),
                                           along: SIMD2(along.x, along.y), halfLength: halfLength,
-                                          front: max(a.z, b.z) + r, thin: thinBonds))
+                                          front: max(a.z, b.z) + r))
         }
         return out
     }
@@ -513,7 +519,7 @@ public enum SphereCaster {
                                             let hit = SIMD3(x, y, -t)
                                             let s = ((hit - c.a) * u).sum()
                                             n = (hit - c.a - s * u) / c.radius
-                                            base = s < 0.5 * c.length ? c.colorA : c.colorB
+                                            base = unpacked(s < 0.5 * c.length ? c.colorA : c.colorB)
                                             hitZ = -t
                                         }
                                         let lambert = max((n * light).sum(), 0)
@@ -574,8 +580,8 @@ public enum SphereCaster {
 }
 
 extension SphereCaster.Cylinder {
-    /// Whether the cover reaches the view-space point `p` (x, y).
-    @inline(__always) func covers(_ p: SIMD2<Float>) -> Bool {
+    /// Whether the cover (a triangle where `thin`) reaches the view-space point `p` (x, y).
+    @inline(__always) func covers(_ p: SIMD2<Float>, thin: Bool) -> Bool {
         let d = p - middle
         let x = (d * across).sum() / radius, y = (d * along).sum() / halfLength
         if thin { return y >= -1 && y <= 3 - 2 * abs(x) }
