@@ -129,48 +129,34 @@ public enum SphereCaster {
         // depend on the order spheres reach it, so the bands are the picture one pass makes). A
         // band starts on a tile's first row, so that no tile is shared by two.
         let bands = fh >= 64 ? SphereOcclusion.bands(nSpheres) : 1
-        // Many spheres: the samples' tiles (`tileSide` a side) count those no sphere has reached
-        // yet and keep the least depth written in them; a sphere whose front lies behind that in
-        // every tile it reaches is hidden in all of its samples, and is passed over whole.
-        let tiled = tiles ?? (nSpheres >= tiledMinimum)
-        let tilesAcross = (fw + tileSide - 1) / tileSide, tilesDown = (fh + tileSide - 1) / tileSide
-        var uncovered = [Int32](repeating: 0, count: tiled ? tilesAcross * tilesDown : 0)
-        var farthest = [Float](repeating: .infinity, count: tiled ? tilesAcross * tilesDown : 0)
-        if tiled {
-            for tj in 0..<tilesDown {
-                let rows = min(tileSide, fh - tj * tileSide)
-                for ti in 0..<tilesAcross { uncovered[tj * tilesAcross + ti] = Int32(rows * min(tileSide, fw - ti * tileSide)) }
-            }
-        }
+        // Many spheres: those the samples' tiles show hidden are passed over whole (`SampleTiles`).
+        let sampleTiles = (tiles ?? (nSpheres >= tiledMinimum)) ? SampleTiles(width: fw, height: fh) : nil
+        defer { sampleTiles?.deallocate() }
         depth.withUnsafeMutableBufferPointer { zb in
             ids.withUnsafeMutableBufferPointer { idb in
-              uncovered.withUnsafeMutableBufferPointer { ub in
-                farthest.withUnsafeMutableBufferPointer { fb in
                 nonisolated(unsafe) let z = zb.baseAddress!, id = idb.baseAddress!
-                nonisolated(unsafe) let open = ub.baseAddress, far = fb.baseAddress
                 ordered.withUnsafeBufferPointer { orderedBuffer in
                     order.withUnsafeBufferPointer { orderBuffer in
                         nonisolated(unsafe) let ordered = orderedBuffer, order = orderBuffer
                         DispatchQueue.concurrentPerform(iterations: bands) { band in
-                            let firstRow = band == 0 ? 0 : fh * band / bands / tileSide * tileSide
-                            let lastRow = band == bands - 1 ? fh - 1 : fh * (band + 1) / bands / tileSide * tileSide - 1
-                            if tiled {
-                                castSpheres(ordered, order: order, z: z, id: id, open: open!, far: far!, tilesAcross: tilesAcross,
-                                            firstRow: firstRow, lastRow: lastRow, fw: fw, x0: x0, y0: y0, du: du, dv: dv, tiled: true)
+                            let side = SampleTiles.side
+                            let firstRow = band == 0 ? 0 : fh * band / bands / side * side
+                            let lastRow = band == bands - 1 ? fh - 1 : fh * (band + 1) / bands / side * side - 1
+                            // Two calls, so that the loop without tiles is compiled without them.
+                            if let sampleTiles {
+                                castSpheres(ordered, order: order, z: z, id: id, tiles: sampleTiles, firstRow: firstRow, lastRow: lastRow,
+                                            fw: fw, x0: x0, y0: y0, du: du, dv: dv)
                             } else {
-                                castSpheres(ordered, order: order, z: z, id: id, open: id, far: z, tilesAcross: 0,
-                                            firstRow: firstRow, lastRow: lastRow, fw: fw, x0: x0, y0: y0, du: du, dv: dv, tiled: false)
+                                castSpheres(ordered, order: order, z: z, id: id, tiles: nil, firstRow: firstRow, lastRow: lastRow,
+                                            fw: fw, x0: x0, y0: y0, du: du, dv: dv)
                             }
                         }
                     }
                 }
-                // Bonds after the spheres, passed over where the spheres' tiles hide them (the
-                // tiles are not kept by the bonds' samples: what they hold stays true, if not all
-                // that could be).
-                let tiles = tiled ? (open!, far!, tilesAcross) : nil
+                // Bonds after the spheres, passed over where the spheres' tiles hide them.
                 for (c, cyl) in cylinders.enumerated() {
                     castCylinder(cyl, index: Int32(nSpheres + c), thin: thinBonds, depth: z, ids: id, width: fw, height: fh,
-                                 x0: x0, y0: y0, du: du, dv: dv, tiles: tiles)
+                                 x0: x0, y0: y0, du: du, dv: dv, tiles: sampleTiles)
                 }
                 // Meshes last, as GL draws them; many triangles in two bands of rows.
                 let triangles = primitives.triangles
@@ -182,8 +168,6 @@ public enum SphereCaster {
                                        firstRow: fh * band / bands, lastRow: fh * (band + 1) / bands - 1)
                     }
                 }
-                }
-              }
             }
         }
         trace("cast: depths done")
@@ -209,25 +193,67 @@ public enum SphereCaster {
         }
     }
 
-    /// Samples a side of the tiles that pass hidden spheres over (`castSpheres`).
-    static let tileSide = 8
+    /// The picture's samples in tiles `side` a side, each counting its samples that nothing has
+    /// reached yet (`open`) and keeping the least depth written in them (`far`): where every tile
+    /// a sphere or bond reaches is closed and lies nearer than its front, `old > front` holds in
+    /// each of its samples, and it is passed over whole (the picture is the same).
+    struct SampleTiles: @unchecked Sendable {
+        static let side = 8
+        static let shift = side.trailingZeroBitCount
+        let open: UnsafeMutablePointer<Int32>
+        let far: UnsafeMutablePointer<Float>
+        /// Tiles a row.
+        let across: Int
+
+        init(width: Int, height: Int) {
+            let side = SampleTiles.side
+            across = (width + side - 1) / side
+            let down = (height + side - 1) / side
+            open = .allocate(capacity: across * down)
+            far = .allocate(capacity: across * down)
+            far.initialize(repeating: .infinity, count: across * down)
+            for tj in 0..<down {
+                let rows = min(side, height - tj * side)
+                for ti in 0..<across { (open + tj * across + ti).initialize(to: Int32(rows * min(side, width - ti * side))) }
+            }
+        }
+
+        func deallocate() {
+            open.deallocate()
+            far.deallocate()
+        }
+
+        /// Whether what is written already hides everything behind `front` in samples `rows` x `columns`.
+        @inline(__always)
+        func hide(rows: ClosedRange<Int>, columns: ClosedRange<Int>, behind front: Float) -> Bool {
+            for tj in (rows.lowerBound >> Self.shift)...(rows.upperBound >> Self.shift) {
+                let first = tj * across + (columns.lowerBound >> Self.shift), last = tj * across + (columns.upperBound >> Self.shift)
+                for t in first...last where open[t] != 0 || !(far[t] > front) { return false }
+            }
+            return true
+        }
+
+        /// Depth `q` written over `old` in sample (`column`, `row`).
+        @inline(__always)
+        func write(_ q: Float, over old: Float, row: Int, column: Int) {
+            let t = (row >> Self.shift) * across + (column >> Self.shift)
+            if old == -.infinity { open[t] -= 1 }
+            if q < far[t] { far[t] = q }
+        }
+    }
+
     /// Pictures of this many spheres or more pass hidden ones over by their tiles: below it
     /// keeping the tiles costs more than it saves (the corpus's thumbnails under callgrind, with
     /// tiles from 0, 1,000 and 5,000 spheres: 6.703, 6.689 and 6.706 G instructions; none 6.784 G).
     static let tiledMinimum = 1000
 
     /// Casts `ordered` (the spheres front to back, `order` their indices) into rows
-    /// `firstRow...lastRow` of depths `z` and ids `id`. `tiled`: `open` and `far` are the tiles'
-    /// counts of samples not reached and least depths written (`tilesAcross` a row of tiles),
-    /// kept as samples are written and read before a sphere is: one hidden in every tile it
-    /// reaches is passed over (`old > front` would hold in each of its samples: the picture is
-    /// the same).
+    /// `firstRow...lastRow` of depths `z` and ids `id`, keeping `tiles` (where given) as samples
+    /// are written and passing over the spheres they hide.
     @inline(__always)
     private static func castSpheres(_ ordered: UnsafeBufferPointer<SIMD4<Float>>, order: UnsafeBufferPointer<Int32>,
-                                    z: UnsafeMutablePointer<Float>, id: UnsafeMutablePointer<Int32>,
-                                    open: UnsafeMutablePointer<Int32>, far: UnsafeMutablePointer<Float>, tilesAcross: Int,
-                                    firstRow: Int, lastRow: Int, fw: Int, x0: Float, y0: Float, du: Float, dv: Float, tiled: Bool) {
-        let shift = tileSide.trailingZeroBitCount
+                                    z: UnsafeMutablePointer<Float>, id: UnsafeMutablePointer<Int32>, tiles: SampleTiles?,
+                                    firstRow: Int, lastRow: Int, fw: Int, x0: Float, y0: Float, du: Float, dv: Float) {
         for n in 0..<ordered.count {
             let k = Int(order[n])
             let s = ordered[n]
@@ -236,24 +262,12 @@ public enum SphereCaster {
             let j0 = max(firstIndex(atOrAbove: (s.y - s.w - y0) / dv), firstRow)
             let j1 = min(lastIndex(atOrBelow: (s.y + s.w - y0) / dv), lastRow)
             guard j0 <= j1 else { continue }
-            if tiled {
-                // The tiles of the sphere's square (its rows here, its columns one sample wider each
-                // way, as the rows below reach).
+            if let tiles {
+                // The sphere's square: its rows here, its columns one sample wider each way, as the rows below reach.
                 let c0 = max(firstIndex(atOrAbove: (s.x - s.w - x0) / du) - 1, 0)
                 let c1 = min(lastIndex(atOrBelow: (s.x + s.w - x0) / du) + 1, fw - 1)
                 guard c0 <= c1 else { continue }
-                var hidden = true
-                var tj = j0 >> shift
-                tiles: while tj <= j1 >> shift {
-                    var t = tj * tilesAcross + (c0 >> shift)
-                    let end = tj * tilesAcross + (c1 >> shift)
-                    while t <= end {
-                        if open[t] != 0 || !(far[t] > front) { hidden = false; break tiles }
-                        t += 1
-                    }
-                    tj += 1
-                }
-                if hidden { continue }
+                if tiles.hide(rows: j0...j1, columns: c0...c1, behind: front) { continue }
             }
             for j in j0...j1 {
                 let dy = y0 + Float(j) * dv - s.y
@@ -264,7 +278,6 @@ public enum SphereCaster {
                 let i1 = min(lastIndex(atOrBelow: (s.x + w - x0) / du) + 1, fw - 1)
                 guard i0 <= i1 else { continue }
                 let row = j * fw
-                let tileRow = (j >> shift) * tilesAcross
                 var dx = x0 + Float(i0) * du - s.x
                 for i in i0...i1 {
                     defer { dx += du }
@@ -275,11 +288,7 @@ public enum SphereCaster {
                     if h < 0 { continue }
                     let q = s.z + h.squareRoot()
                     if q > old || (q == old && Int32(k) < id[at]) {
-                        if tiled {
-                            let t = tileRow + (i >> shift)
-                            if old == -.infinity { open[t] -= 1 }
-                            if q < far[t] { far[t] = q }
-                        }
+                        tiles?.write(q, over: old, row: j, column: i)
                         z[at] = q
                         id[at] = Int32(k)
                     }
@@ -292,7 +301,7 @@ public enum SphereCaster {
     /// vertex shader's cover reaches.
     private static func castCylinder(_ c: Cylinder, index: Int32, thin: Bool, depth z: UnsafeMutablePointer<Float>, ids id: UnsafeMutablePointer<Int32>,
                                      width fw: Int, height fh: Int, x0: Float, y0: Float, du: Float, dv: Float,
-                                     tiles: (open: UnsafeMutablePointer<Int32>, far: UnsafeMutablePointer<Float>, across: Int)?) {
+                                     tiles: SampleTiles?) {
         // The cover's corners on the screen (a rectangle, or one triangle for thin bonds), kept in
         // a fixed tuple: no allocation a bond.
         let across = c.across * c.radius, along = c.along * c.halfLength
@@ -311,32 +320,8 @@ public enum SphereCaster {
         guard j0 <= j1 else { return }
         let i0 = max(firstIndex(atOrAbove: (lo.x - x0) / du), 0), i1 = min(lastIndex(atOrBelow: (hi.x - x0) / du), fw - 1)
         guard i0 <= i1 else { return }
-        if let (open, far, across) = tiles {
-            let front = c.front
-            // Hidden in every tile of its cover: in each of its samples (`old > front` below).
-            let shift = tileSide.trailingZeroBitCount
-            var tj = j0 >> shift
-            while tj <= j1 >> shift {
-                var t = tj * across + (i0 >> shift)
-                let end = tj * across + (i1 >> shift)
-                while t <= end {
-                    if open[t] != 0 || !(far[t] > front) {
-                        return castCover(c, index: index, thin: thin, depth: z, ids: id, width: fw, rows: j0...j1, columns: i0...i1,
-                                         x0: x0, y0: y0, du: du, dv: dv)
-                    }
-                    t += 1
-                }
-                tj += 1
-            }
-            return
-        }
-        castCover(c, index: index, thin: thin, depth: z, ids: id, width: fw, rows: j0...j1, columns: i0...i1, x0: x0, y0: y0, du: du, dv: dv)
-    }
-
-    /// The samples of bond `c`'s cover within `rows` and `columns` (its bounds on the picture).
-    @inline(__always)
-    private static func castCover(_ c: Cylinder, index: Int32, thin: Bool, depth z: UnsafeMutablePointer<Float>, ids id: UnsafeMutablePointer<Int32>,
-                                  width fw: Int, rows: ClosedRange<Int>, columns: ClosedRange<Int>, x0: Float, y0: Float, du: Float, dv: Float) {
+        // The spheres' tiles are not kept by the bonds' samples: what they hold stays true, if not all that could be.
+        if let tiles, tiles.hide(rows: j0...j1, columns: i0...i1, behind: c.front) { return }
         let front = c.front
         // The ray is (x, y, 0) + t (0, 0, -1); its part across the axis is the same for every sample.
         let u = c.u
@@ -344,8 +329,7 @@ public enum SphereCaster {
         let A = (dp * dp).sum()
         guard A >= 1e-8 else { return }
         let r2 = c.radius * c.radius
-        let i0 = columns.lowerBound, i1 = columns.upperBound
-        for j in rows {
+        for j in j0...j1 {
             let y = y0 + Float(j) * dv
             let row = j * fw
             var x = x0 + Float(i0) * du
@@ -393,7 +377,6 @@ public enum SphereCaster {
     /// (as `MoleculeRenderer` draws them), radii no smaller than `minimumRadius`.
     static func primitivesInView(_ g: MoleculeGeometry, sphereColors: [UInt32], cylinderColors: [UInt32], visible: [Int32]?,
                                  view: Matrix4, minimumRadius: Float, thinBonds: Bool) -> Primitives {
-        func color(_ c: UInt32) -> SIMD3<Float> { unpacked(c) }
         func inView(_ xyz: [Float], _ k: Int) -> SIMD3<Float> {
             let v = view * SIMD4(xyz[k], xyz[k + 1], xyz[k + 2], 1)
             return SIMD3(v.x, v.y, v.z)
@@ -407,7 +390,7 @@ public enum SphereCaster {
             for i in visible {
                 let k = Int(i)
                 out.spheres.append(SIMD4(inView(g.spheres, 4 * k), max(g.spheres[4 * k + 3], minimumRadius)))
-                out.sphereColors.append(color(sphereColors[k]))
+                out.sphereColors.append(unpacked(sphereColors[k]))
             }
             // The atoms seen, for their bonds (none to find in spacefill).
             if g.cylinderCount > 0 {
@@ -420,7 +403,7 @@ public enum SphereCaster {
             out.sphereColors.reserveCapacity(g.sphereCount)
             for k in 0..<g.sphereCount {
                 out.spheres.append(SIMD4(inView(g.spheres, 4 * k), max(g.spheres[4 * k + 3], minimumRadius)))
-                out.sphereColors.append(color(sphereColors[k]))
+                out.sphereColors.append(unpacked(sphereColors[k]))
             }
         }
         out.cylinders.reserveCapacity(g.cylinderCount)
