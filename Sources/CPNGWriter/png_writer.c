@@ -208,7 +208,11 @@ static size_t deflate_isal(const uint8_t *in, size_t size, uint8_t *out, size_t 
     if (!tables) tables = malloc(ISAL_DEF_LVL2_DEFAULT);
     if (!tables) return 0;
     if (kept) isal_tables = tables;
+    /* Zeroed first: isal_deflate_stateless_init leaves fields it does not know of unset, among them
+     * hist_bits (the window's size, 0 for the default), and a window left to what was on the stack
+     * encodes the same rows differently from run to run (valgrind: a jump on an uninitialised value). */
     struct isal_zstream z;
+    memset(&z, 0, sizeof z);
     isal_deflate_stateless_init(&z);
     z.level = 2;
     z.level_buf = tables;

@@ -75,6 +75,8 @@ public final class InflatingBytes: @unchecked Sendable {
     private func inflate() {
         let state = UnsafeMutablePointer<inflate_state>.allocate(capacity: 1)
         defer { state.deallocate() }
+        // Zeroed before ISA-L's init, which sets only the fields it knows of.
+        UnsafeMutableRawPointer(state).initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<inflate_state>.size)
         var complete = false
         input.withUnsafeBufferPointer { source in
             isal_inflate_init(state)

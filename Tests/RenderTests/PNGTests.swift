@@ -132,4 +132,32 @@ final class PNGTests: XCTestCase {
         XCTAssertLessThan(Double(ours), Double(general) * 2, "\(ours) bytes against the general deflate's \(general)")
         XCTAssertLessThan(ours, 800 * 600 * 3 / 100)
     }
+
+    /// The same picture encodes to the same bytes whatever the stack held before: ISA-L's init
+    /// leaves fields unset (the window's size among them), and before its state was zeroed a
+    /// stack of old 0xFF bytes gave other bytes (or a failed deflate) for the same pixels.
+    func testTheSamePictureEncodesToTheSameBytesWhateverTheStackHeld() throws {
+        var image = RGBAImage(width: 301, height: 203, fill: (255, 255, 255, 255))
+        for i in 0..<image.pixels.count where i % 4 != 3 { image.pixels[i] = UInt8(truncatingIfNeeded: (i / 4 % 301) / 5 + (i / 4 / 301) / 7) }
+        let clean = try PNGEncoder.fast.encode(image)
+        // Small 16-bit words: where one lands on the window's size it is a short window (9 bits
+        // here gave a stream twelve times the size); 0xFFFF stands for the default.
+        for fill: UInt16 in [9, 12, 0xFFFF] {
+            Self.scribble(fill, depth: 512)
+            let again = try PNGEncoder.fast.encode(image)
+            XCTAssertTrue(again == clean, "encoded after a stack of \(fill): \(again.count) bytes, \(clean.count) on a clean stack")
+        }
+    }
+
+    /// Leaves `fill` in the stack below this frame, half a kilobyte a level (a tuple, which lives
+    /// in the frame in every build, where a temporary allocation may go to the heap).
+    @inline(never) static func scribble(_ fill: UInt16, depth: Int) {
+        var block: (SIMD32<UInt16>, SIMD32<UInt16>, SIMD32<UInt16>, SIMD32<UInt16>, SIMD32<UInt16>, SIMD32<UInt16>, SIMD32<UInt16>, SIMD32<UInt16>)
+        let row = SIMD32<UInt16>(repeating: fill)
+        block = (row, row, row, row, row, row, row, row)
+        withUnsafeMutableBytes(of: &block) { blackHole($0.baseAddress) }
+        if depth > 0 { scribble(fill, depth: depth - 1) }
+    }
+
+    @inline(never) static func blackHole(_ pointer: UnsafeMutableRawPointer?) { _ = pointer }
 }
