@@ -49,6 +49,12 @@ public struct EMDBHeader: Sendable, Equatable {
         guard String(validating: bytes, as: UTF8.self) != nil else {
             throw InputFileError(file: file, message: "is not UTF-8 text: not an EMDB header")
         }
+        var bytes = bytes
+        switch bytes.withUnsafeBytes({ XMLPreflight.check($0) }) {
+        case .unchanged: break
+        case .changed(let safe): bytes = safe
+        case .refused(let why): throw InputFileError(file: file, line: why.line, message: why.message)
+        }
         let reader = HeaderXMLReader()
         let parser = XMLParser(data: Data(bytes))
         parser.shouldResolveExternalEntities = false

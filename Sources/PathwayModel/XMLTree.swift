@@ -1,3 +1,4 @@
+import Core
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
@@ -67,7 +68,13 @@ final class XMLElementNode {
         // Fed as a stream (libxml2's push parser takes it a chunk at a time): handed the whole document
         // at once, libxml2 refuses one past its 10,000,000-byte lookup limit at its end, so that every
         // genome-scale SBML and large disease map failed "not well-formed" on a line past the last.
-        let parser = XMLParser(stream: InputStream(data: try utf8(data, file: file)))
+        var text = try utf8(data, file: file)
+        switch text.withUnsafeBytes({ XMLPreflight.check($0) }) {
+        case .unchanged: break
+        case .changed(let safe): text = Data(safe)
+        case .refused(let why): throw PathwayError(file: file, at: "line \(why.line)", why.message)
+        }
+        let parser = XMLParser(stream: InputStream(data: text))
         parser.delegate = builder
         parser.shouldProcessNamespaces = false
         parser.shouldResolveExternalEntities = false

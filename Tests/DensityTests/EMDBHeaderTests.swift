@@ -74,6 +74,14 @@ final class EMDBHeaderTests: XCTestCase {
         XCTAssertThrowsError(try EMDBHeader.parse(Array("<emd><map><contour_list>".utf8) + [0xFF, 0xFE] + Array("<level>1</level></contour_list></map></emd>".utf8), file: "h.xml")) { e in
             XCTAssertTrue("\(e)".contains("not UTF-8"), "\(e)")
         }
+        // Found by fuzzing (fuzz/seeds/emdb/crash-pi-without-data.xml): a processing instruction with no data
+        // (`<?x?>`) ended the process inside Foundation's parser; it is read, and its level with it.
+        let instruction = try parse(#"<?x?><emd><map><contour_list><contour primary="true"><level>0.5</level></contour></contour_list></map></emd>"#)
+        XCTAssertEqual(instruction.recommendedLevel, 0.5)
+        let seed = try Array(Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../fuzz/seeds/emdb/crash-pi-without-data.xml")))
+        _ = try? EMDBHeader.parse(seed, file: "seed.xml")
+        refused(#"<!DOCTYPE emd [<!ATTLIST emd b CDATA #IMPLIED>]><emd/>"#, "DOCTYPE declares")
         let nan = try parse(#"<emd><map><contour_list><contour primary="true"><level>nan</level></contour></contour_list></map></emd>"#)
         XCTAssertNil(nan.recommendedLevel)
         let huge = try parse(#"<emd><map><contour_list><contour primary="true"><level>1e999</level></contour></contour_list></map></emd>"#)

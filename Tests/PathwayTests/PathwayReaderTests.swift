@@ -128,6 +128,17 @@ final class PathwayReaderTests: XCTestCase {
             XCTAssertEqual(($0 as? PathwayError)?.location, "line 306")
             XCTAssertTrue(($0 as? PathwayError)?.message.contains("not valid UTF-8") == true)
         }
+        // Found by fuzzing: on Linux Foundation's parser ends the process on a processing instruction
+        // with no data and on a DOCTYPE's attribute list without a default, notation or unparsed entity.
+        // The first is read (given a space), the others refused with the DOCTYPE's line.
+        let glyph = #"<sbgn><map id="m"><glyph id="a" class="simple chemical"><label text="ATP"/><bbox x="0" y="0" w="20" h="20"/></glyph></map></sbgn>"#
+        XCTAssertEqual(try PathwayFile.parse(Data(("<?xml version=\"1.0\"?>\n<?x?>\n" + glyph).utf8), file: "pi.sbgn").nodes.first?.label, "ATP")
+        for subset in ["<!ATTLIST sbgn b CDATA #IMPLIED>", #"<!NOTATION n SYSTEM "x">"#, #"<!NOTATION n SYSTEM "x"><!ENTITY e SYSTEM "y" NDATA n>"#] {
+            XCTAssertThrowsError(try PathwayFile.parse(Data(("<?xml version=\"1.0\"?>\n<!DOCTYPE sbgn [" + subset + "]>\n" + glyph).utf8), file: "d.sbgn")) {
+                XCTAssertEqual(($0 as? PathwayError)?.location, "line 2", subset)
+                XCTAssertTrue(($0 as? PathwayError)?.message.contains("DOCTYPE declares") == true, "\($0)")
+            }
+        }
         // Latin-1, declared so, is read.
         let latin = Data(#"<?xml version="1.0" encoding="ISO-8859-1"?><sbgn><map id="m"><glyph id="a" class="simple chemical"><label text="caf\#u{E9}"/><bbox x="0" y="0" w="20" h="20"/></glyph></map></sbgn>"#.data(using: .isoLatin1)!)
         XCTAssertEqual(try PathwayFile.parse(latin, file: "l.sbgn").nodes.first?.label, "caf\u{E9}")
