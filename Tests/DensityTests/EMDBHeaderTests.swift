@@ -81,7 +81,7 @@ final class EMDBHeaderTests: XCTestCase {
         let seed = try Array(Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../fuzz/seeds/emdb/crash-pi-without-data.xml")))
         _ = try? EMDBHeader.parse(seed, file: "seed.xml")
-        refused(#"<!DOCTYPE emd [<!ATTLIST emd b CDATA #IMPLIED>]><emd/>"#, "DOCTYPE declares")
+        refused(#"<!DOCTYPE emd [<!ATTLIST emd b CDATA #IMPLIED>]><emd/>"#, "declares an ATTLIST")
         let nan = try parse(#"<emd><map><contour_list><contour primary="true"><level>nan</level></contour></contour_list></map></emd>"#)
         XCTAssertNil(nan.recommendedLevel)
         let huge = try parse(#"<emd><map><contour_list><contour primary="true"><level>1e999</level></contour></contour_list></map></emd>"#)
