@@ -135,7 +135,7 @@ final class PNGTests: XCTestCase {
 
     /// The same picture encodes to the same bytes whatever the stack held before: ISA-L's init
     /// leaves fields unset (the window's size among them), and before its state was zeroed a
-    /// stack of old 0xFF bytes gave other bytes (or a failed deflate) for the same pixels.
+    /// stack of small old words (12 here) gave other bytes for the same pixels.
     func testTheSamePictureEncodesToTheSameBytesWhateverTheStackHeld() throws {
         var image = RGBAImage(width: 301, height: 203, fill: (255, 255, 255, 255))
         for i in 0..<image.pixels.count where i % 4 != 3 { image.pixels[i] = UInt8(truncatingIfNeeded: (i / 4 % 301) / 5 + (i / 4 / 301) / 7) }
