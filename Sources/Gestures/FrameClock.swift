@@ -62,7 +62,7 @@ public enum ReplayTiming {
 
     /// Whether any line of an event file is a `frame` event.
     public static func hasFrameEvents(_ text: String) -> Bool {
-        for line in text.split(separator: "\n") where line.contains("\"frame\"") {
+        for line in TextLines(text) where line.contains("\"frame\"") {
             if let object = (try? JSONText.parse(Array(line.utf8))) as? [String: Any], object["type"] as? String == "frame" { return true }
         }
         return false

@@ -204,7 +204,7 @@ public struct GestureEventReader: Sendable {
     public static func readAll(_ text: String, source: String) throws -> (viewport: (width: Double, height: Double), events: [GestureEvent]) {
         var reader = GestureEventReader(source: source)
         var events: [GestureEvent] = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in TextLines(text) {
             if let e = try reader.read(String(line)) { events.append(e) }
         }
         guard reader.sawHeader else { throw GestureFileError(file: source, line: 1, message: "no header line") }

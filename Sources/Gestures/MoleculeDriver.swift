@@ -19,6 +19,9 @@ public final class MoleculeDriver: ViewDriver {
         public var loader: StructureLoader?
         /// The largest side (pixels) a `resize` may ask for; larger asks are scaled down to it.
         public var maxSide = 8192
+        /// The most samples a frame may take (`RenderRequest.samples`: size, antialias and the
+        /// full-picture effects); a `resize` past it is refused naming its line, before it is drawn.
+        public var maxSamples = Int.max
         public init() {}
     }
 
@@ -238,6 +241,13 @@ public final class MoleculeDriver: ViewDriver {
             return EventEffect(changed: true, wantsFrame: true)
         case .resize(let width, let height, let scale):
             let size = ViewSize.pixels(width: width, height: height, scale: scale, maxSide: options.maxSide)
+            var resized = options.request
+            (resized.width, resized.height) = size
+            guard resized.samples <= options.maxSamples else {
+                throw PictureBudgetError(file: source, line: event.line,
+                                         message: "resize to \(size.width)x\(size.height) asks for \(resized.samples) samples with this view's antialias, "
+                                         + "occlusion and outline, more than the \(options.maxSamples) allowed (picture samples)")
+            }
             if var c = camera, options.request.height > 0 {
                 // The pan stays the same fraction of the picture.
                 c.pan *= Float(size.height) / Float(options.request.height)

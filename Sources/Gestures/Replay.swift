@@ -127,3 +127,13 @@ public struct FrameLimitError: Fault, Sendable, Equatable {
     public var message: String
     public var description: String { "\(file):\(line): \(message)" }
 }
+
+/// A frame that would cost more than its front end allows (`MoleculeDriver.Options.maxSamples`),
+/// found before it is drawn: a request too large rather than a bad file (the service answers 413).
+public struct PictureBudgetError: Fault, Sendable, Equatable {
+    public var kind: FaultKind { .request }
+    public var file: String
+    public var line: Int
+    public var message: String
+    public var description: String { "\(file):\(line): \(message)" }
+}

@@ -143,3 +143,45 @@ final class SendBacklog: Sendable {
         }
     }
 }
+
+/// The event lines one live session has taken and not yet applied, bounded by count and bytes
+/// (`session lines waiting`, `session bytes waiting`): past them a line is dropped, so a client that
+/// sends faster than its frames are drawn (a megabyte message of a million tiny lines) cannot fill
+/// the memory of the server or of the render process that its neighbours' sessions share. The first
+/// line dropped after one taken is told (one error a burst, not one a line).
+final class WaitingLines: Sendable {
+    static let lines = ServiceLimits.sessionLinesWaiting.value
+    static let bytes = ServiceLimits.sessionBytesWaiting.value
+    private let waiting = Locked<(lines: Int, bytes: Int, told: Bool)>((0, 0, false))
+
+    enum Admission: Equatable {
+        case taken
+        /// Dropped; `tell`: the first of a burst, to be said to the client.
+        case dropped(tell: Bool)
+    }
+
+    /// Takes a line of `size` bytes if there is room; give it back with `done(size)` once applied.
+    func admit(_ size: Int) -> Admission {
+        waiting.withLock { w in
+            guard w.lines < Self.lines, w.bytes + size <= Self.bytes else {
+                defer { w.told = true }
+                return .dropped(tell: !w.told)
+            }
+            w.lines += 1
+            w.bytes += size
+            w.told = false
+            return .taken
+        }
+    }
+
+    func done(_ size: Int) {
+        waiting.withLock { w in
+            w.lines -= 1
+            w.bytes -= size
+        }
+    }
+
+    /// What the client is told of a burst of dropped lines.
+    static let droppedMessage = "event lines were dropped: this session had \(lines) lines (or \(bytes >> 10) KiB) waiting to be applied "
+        + "(session lines waiting); send them as the frames come"
+}

@@ -51,6 +51,19 @@ final class RenderProcess: Sendable {
         return try await ask(head, blob, seconds: seconds).1
     }
 
+    /// The animated PNG or movie of replay `job` (the event file's bytes, checked already), on
+    /// library molecule `library` where given. Throws the HTTP error it answered with.
+    func replay(_ job: ReplayJob, library: Int?, events: [UInt8]) async throws -> [UInt8] {
+        var head = WorkerMessage(.replay)
+        head.settings = job.settings.map { [$0.0, $0.1] }
+        head.fps = job.fps
+        head.format = job.movie?.rawValue
+        head.maxSide = job.maxSide
+        head.seconds = job.seconds
+        head.library = library
+        return try await ask(head, events, seconds: job.seconds).1
+    }
+
     /// The import of a file's bytes (`source` names it in errors) prepared in the process: read,
     /// bonds perceived, the compact model made. Throws the HTTP error it answered with.
     func prepare(_ bytes: [UInt8], source: String, seconds: Double) async throws -> (MoleculeLibrary.PreparedImport.Wire, [UInt8]) {

@@ -5,6 +5,7 @@ import Foundation
 import Gestures
 import Graphics
 import Hummingbird
+import Imaging
 import Library
 import MoleculeView
 import Structure
@@ -112,7 +113,7 @@ public enum RenderProcessServer {
         let limits = PictureLimits(library: try LibraryConnections(path: database, readers: 2), maxBytes: maxBytes, maxAtoms: maxAtoms)
         let perception = try BondPerception.standard()
         let worker = RenderWorker(capacity: 64, name: "molshot-render-process") { try MoleculeRenderer() }
-        var sessions: [String: (view: LiveSession<MoleculeDriver>, queue: SerialJobs)] = [:]
+        var sessions: [String: (view: LiveSession<MoleculeDriver>, queue: SerialJobs, waiting: WaitingLines)] = [:]
         while let (head, blob) = pipe.receive() {
             switch head.kind {
             case .image:
@@ -134,6 +135,35 @@ public enum RenderProcessServer {
                     // The answer written on the blocking pool: the pipe may be full.
                     let done = answer, bytes = png
                     BlockingPool.shared.submit { _ = pipe.send(done, bytes) }
+                }
+            case .replay:
+                BlockingPool.shared.submit {
+                    var answer = WorkerMessage(.result, id: head.id)
+                    var made: [UInt8] = []
+                    do {
+                        var movie: MovieFormat?
+                        if let format = head.format {
+                            guard let m = MovieFormat(rawValue: format) else { throw HTTPError(.badRequest, message: "parameter format: no movie format \(Excerpt.of(format))") }
+                            movie = m
+                        }
+                        let job = ReplayJob(settings: pairs(head.settings), fps: head.fps, movie: movie, maxSide: head.maxSide ?? 4096,
+                                            maxAtoms: limits.maxAtoms, seconds: head.seconds ?? .infinity)
+                        // The server checked the lines; the bytes are checked again here, where they are read.
+                        let text = try ReplayJob.text(blob)
+                        var molecule: Structure?
+                        if let library = head.library {
+                            let structure = try limits.load(.library(library))
+                            try limits.check(structure)
+                            molecule = structure
+                        }
+                        made = try job.run(text, molecule: molecule, lane: RenderLane(worker))
+                        if (molecule?.models.first?.atoms.count ?? 0) >= PictureLimits.largeStructure { _ = molshot_trim_heap() }
+                    } catch {
+                        let http = (error as? HTTPError) ?? HTTPAnswer.badRequest(error)
+                        answer.status = Int(http.status.code)
+                        answer.message = http.body
+                    }
+                    pipe.send(answer, made)
                 }
             case .prepare:
                 BlockingPool.shared.submit {
@@ -163,6 +193,7 @@ public enum RenderProcessServer {
                     options.request = try RenderRequest(pairs(head.settings))
                     options.request.maxAtoms = limits.maxAtoms
                     options.maxSide = head.maxSide ?? options.maxSide
+                    options.maxSamples = ServiceLimits.pictureSamples.value
                     let frames = try head.format.map { try SessionController.frameEncoder($0, quality: head.quality, request: options.request) }
                     let structure = try limits.load(.library(head.library ?? 0))
                     try limits.check(structure)
@@ -170,7 +201,7 @@ public enum RenderProcessServer {
                     let view = LiveSession(source: "session \(id)", options: options, molecule: structure, lane: RenderLane(worker),
                                            frames: frames, taken: record ? { line in pipe.send(WorkerMessage(.took, session: id), Array(line.utf8)) } : nil,
                                            send: { output in send(output, session: id, on: pipe) })
-                    sessions[id] = (view, SerialJobs())
+                    sessions[id] = (view, SerialJobs(), WaitingLines())
                 } catch {
                     let http = (error as? HTTPError) ?? HTTPAnswer.badRequest(error)
                     answer.status = Int(http.status.code)
@@ -178,9 +209,13 @@ public enum RenderProcessServer {
                 }
                 pipe.send(answer)
             case .event:
+                // Bounded here too: the lines of every session in this process share its memory.
                 if let session = sessions[head.session ?? ""] {
-                    let line = String(decoding: blob, as: UTF8.self)
-                    session.queue.submit { session.view.receive(line) }
+                    let line = String(decoding: blob, as: UTF8.self), size = blob.count
+                    switch session.waiting.admit(size) {
+                    case .taken: session.queue.submit { session.view.receive(line); session.waiting.done(size) }
+                    case .dropped(let tell): if tell { send(.error(line: 0, message: WaitingLines.droppedMessage), session: head.session ?? "", on: pipe) }
+                    }
                 }
             case .close:
                 if let session = sessions.removeValue(forKey: head.session ?? "") {

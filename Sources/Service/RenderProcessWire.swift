@@ -30,6 +30,9 @@ struct WorkerMessage: Codable, Sendable {
         case tap
         /// Service to process: read the file in the blob (`name`) for the library, as an import does.
         case prepare
+        /// Service to process: replay the event file in the blob (`settings`, `fps`, `format` for a
+        /// movie, `maxSide`, `seconds`, and `library` for its molecule); answered by a `result`.
+        case replay
         /// Process to service: the import of `id` prepared (`prepared`, and the compact model and
         /// original in the blob), or `status` and `message`.
         case prepared
@@ -48,6 +51,8 @@ struct WorkerMessage: Codable, Sendable {
     var line: Int?
     var events: Int?
     var time: Double?
+    /// A replay's frame rate (`replay`).
+    var fps: Double?
     /// Seconds the work of an `image` may take (the service's `--render-seconds`); past them the
     /// process stops it, as the service has answered 503 by then.
     var seconds: Double?

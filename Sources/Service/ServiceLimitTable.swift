@@ -42,6 +42,14 @@ public enum ServiceLimits {
                                                bounds: "the frame rate one POST /v1/replay may ask for (the command line takes up to 240)")
     public static let replayBytes = ServiceLimit(name: "replay bytes", value: 256 << 20, unit: "bytes", status: 413,
                                                  bounds: "the PNG frames one replay keeps for its animation")
+    public static let replayLines = ServiceLimit(name: "replay lines", value: 200_000, unit: "lines", status: 413,
+                                                 bounds: "lines of one POST /v1/replay's event file, counted before any is read (each line at most the event message bytes)")
+    public static let moviePixels = ServiceLimit(name: "movie pixels", value: 1 << 22, unit: "pixels", status: 413,
+                                                 bounds: "width x height of a replay's movie frames (mp4, webm, gif), checked before the first frame: the encoder's memory grows with them")
+    public static let sessionLinesWaiting = ServiceLimit(name: "session lines waiting", value: 256, unit: "lines", status: 0,
+                                                         bounds: "a live session's event lines taken and not yet applied (more are dropped, each said in an error message)")
+    public static let sessionBytesWaiting = ServiceLimit(name: "session bytes waiting", value: 1 << 20, unit: "bytes", status: 0,
+                                                         bounds: "the bytes of those lines")
     public static let jsonDepth = ServiceLimit(name: "JSON depth", value: JSONText.maximumDepth, unit: "levels", status: 400,
                                                bounds: "arrays and objects inside one another in a JSON body or event line")
     public static let xmlDepth = ServiceLimit(name: "XML depth", value: XMLLimits.depth, unit: "levels", status: 400,
@@ -81,8 +89,8 @@ public enum ServiceLimits {
 
     /// The table, in docs/serve.md's order: these limits, then `serve`'s settings with their defaults.
     public static var all: [ServiceLimit] {
-        [selectionLength, selectionWords, selectionDepth, shows, pictureSamples, pictureMemory, replayFrames, replayFPS, replayBytes, jsonDepth, xmlDepth,
-                entities, entityAnswerBytes, sessionBacklogMessages, sessionBacklogBytes, eventLineBytes, requestLineBytes, headBytes,
+        [selectionLength, selectionWords, selectionDepth, shows, pictureSamples, pictureMemory, replayFrames, replayFPS, replayBytes, replayLines, moviePixels, jsonDepth, xmlDepth,
+                entities, entityAnswerBytes, sessionBacklogMessages, sessionBacklogBytes, eventLineBytes, sessionLinesWaiting, sessionBytesWaiting, requestLineBytes, headBytes,
                 fileReads, libraryReaders, keptMaps, searchLength, nodeResults, keptThumbnailBytes, keptRecordingBytes, keptScenes,
                 connectionsPerClient] + ServiceSettings.limits
     }

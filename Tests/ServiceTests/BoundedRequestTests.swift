@@ -160,11 +160,11 @@ final class BoundedRequestTests: GLTestCase {
         try s.pictures.reserveMemory(limit / 2 + 1).release()
         XCTAssertEqual(s.pictures.pictureMemory.withLock { $0 }, 0, "every place given back once")
         var r = try RenderRequest([("size", "4096")])
-        XCTAssertLessThanOrEqual(PictureMaker.bytes(r), limit, "the largest side at the default settings fits")
-        XCTAssertLessThanOrEqual(PictureMaker.samples(r), ServiceLimits.pictureSamples.value, "the largest side at the default settings draws")
+        XCTAssertLessThanOrEqual(r.estimatedBytes, limit, "the largest side at the default settings fits")
+        XCTAssertLessThanOrEqual(r.samples, ServiceLimits.pictureSamples.value, "the largest side at the default settings draws")
         r.occlusion = 0
         r.outline = 0
-        XCTAssertEqual(PictureMaker.samples(r), 4096 * 4096)
+        XCTAssertEqual(r.samples, 4096 * 4096)
     }
 
     func testEntityRequestsCountEachEntityOnceAndAreBounded() async throws {

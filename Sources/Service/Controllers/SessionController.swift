@@ -128,6 +128,7 @@ struct SessionController: ServiceController {
         var options = MoleculeDriver.Options()
         options.request = try pictures.renderRequest(HTTPAnswer.query(request), defaultSize: "512")
         options.maxSide = configuration.maxSide
+        options.maxSamples = ServiceLimits.pictureSamples.value
         let r = try await access.record(reference, viewer: auth.viewer(request))
         // The session's worker, for its life; a render process reads the molecule itself.
         let workers = pictures.workers
@@ -202,7 +203,7 @@ struct SessionController: ServiceController {
         }
         try await outbound.write(.text(try LiveMessage.line(LiveMessage.Session(id: id, width: plan.width, height: plan.height, mode: plan.mode.name,
                                                                                  record: plan.record, events: plan.record ? "/v1/sessions/\(id)/events" : nil))))
-        let lastHeard = Locked(DispatchTime.now().uptimeNanoseconds), lines = SerialJobs()
+        let lastHeard = Locked(DispatchTime.now().uptimeNanoseconds), lines = SerialJobs(), waiting = WaitingLines()
         let idle = configuration.sessionIdleSeconds
         await withThrowingTaskGroup(of: Void.self) { group in
             // Frames and errors out, in the order they come.
@@ -238,10 +239,14 @@ struct SessionController: ServiceController {
                     lastHeard.withLock { $0 = DispatchTime.now().uptimeNanoseconds }
                     switch message {
                     case .text(let text):
-                        // Taken in order on the blocking pool: a line may wait for the render thread.
-                        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
-                            let line = String(line)
-                            lines.submit { session.receive(line) }
+                        // Taken in order on the blocking pool (a line may wait for the render
+                        // thread), as many as `WaitingLines` has room for; the rest are dropped.
+                        for line in TextLines(text) where !line.isEmpty {
+                            let line = String(line), size = line.utf8.count
+                            switch waiting.admit(size) {
+                            case .taken: lines.submit { session.receive(line); waiting.done(size) }
+                            case .dropped(let tell): if tell { send(.error(line: 0, message: WaitingLines.droppedMessage)) }
+                            }
                         }
                     case .binary:
                         send(.error(line: 0, message: "events are text messages (lines of the event format); a binary message was left out"))

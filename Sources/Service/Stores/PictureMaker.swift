@@ -106,33 +106,6 @@ final class PictureMaker: Sendable {
         return request
     }
 
-    /// What a picture costs before it is drawn: its samples (pixels times antialias squared)
-    /// times one for the drawing and one more for each full-picture effect it may take
-    /// (occlusion; outlines by their width in samples squared, over 32; an effect left to the
-    /// look counts as taken).
-    /// `size=4096&antialias=4&occlusion=1&outline=16` was 6.7 GB and 36 s.
-    static func samples(_ r: RenderRequest) -> Int {
-        let aa = max(r.antialias, 1)
-        let occlusion = takesOcclusion(r) ? 1 : 0
-        // An outline looks across a disc of its width in samples: its work grows as that width squared.
-        let reach = Int((min(max(r.outline ?? 1, 0), 16) * Float(aa)).rounded())
-        let outline = reach > 0 ? max(1, reach * reach / 32) : 0
-        return r.width * r.height * aa * aa * (1 + occlusion + outline)
-    }
-
-    /// The bytes a picture takes while it is made, estimated before it starts: measured with
-    /// `/usr/bin/time` on `molshot render` at 1024 px, 4 x 4 samples, about 12 bytes a sample
-    /// plain (colour, depth, their copies, smoothing, the PNG) and 10 more for each full-picture
-    /// effect (occlusion, outlines).
-    static func bytes(_ r: RenderRequest) -> Int {
-        let aa = max(r.antialias, 1)
-        let effects = (takesOcclusion(r) ? 1 : 0) + ((r.outline ?? 1) > 0 ? 1 : 0)
-        return r.width * r.height * aa * aa * (12 + 10 * effects)
-    }
-
-    /// Whether a picture may take ambient occlusion: asked for, or left to the look.
-    static func takesOcclusion(_ r: RenderRequest) -> Bool { (r.occlusion ?? 1) > 0 }
-
     /// A place in `ServiceLimits.pictureMemory` for a picture of `bytes`, given back by `release`;
     /// 413 for a picture that alone is more, 503 (Retry-After) while others hold too much.
     func reserveMemory(_ bytes: Int) throws -> MemoryReservation {
@@ -153,7 +126,7 @@ final class PictureMaker: Sendable {
 
     /// 413 naming the limit for a picture past `ServiceLimits.pictureSamples`.
     static func checkSamples(_ r: RenderRequest) throws {
-        let cost = samples(r), limit = ServiceLimits.pictureSamples.value
+        let cost = r.samples, limit = ServiceLimits.pictureSamples.value
         guard cost <= limit else {
             throw HTTPError(.contentTooLarge, message: "parameters size, antialias, occlusion and outline ask for \(cost) samples, "
                             + "more than this server's \(limit) (picture samples): ask for a smaller size or less antialiasing")
@@ -227,7 +200,7 @@ final class PictureMaker: Sendable {
     /// prepared here off the threads that answer requests and drawn on this process's render thread.
     private func drawn(_ view: RenderRequest, settings: [(String, String)], subject: ImageSubject) async throws -> [UInt8] {
         // Its memory first: pictures made at once stay within the server's picture memory.
-        let memory = try reserveMemory(Self.bytes(view))
+        let memory = try reserveMemory(view.estimatedBytes)
         defer { memory.release() }
         let worker = try workers.take(forSession: false, queued: self.worker.queued, limit: configuration.renderQueue)
         defer { workers.done(worker, session: false) }
