@@ -129,11 +129,12 @@ final class RenderProcess: Sendable {
         // The session's lines and its close reach the pipe in the order they were posted, written on
         // the blocking pool (a close comes from the thread that answered the WebSocket).
         let writes = SerialJobs()
-        let view = RemoteLiveView(id: id, record: record, send: send) { [weak self] message, blob in
+        let view = RemoteLiveView(id: id, record: record, send: send) { [weak self] message, blob, written in
             let process = self
             writes.submit {
                 _ = process?.state.withLock { $0.pipe }?.send(message, blob)
                 if message.kind == .close { process?.state.withLock { _ = $0.sessions.removeValue(forKey: id) } }
+                written()
             }
         }
         let head0 = head
@@ -252,10 +253,15 @@ struct RenderProcessEnded: Error, CustomStringConvertible {
 final class RemoteLiveView: LiveView, Sendable {
     let id: String
     private let send: @Sendable (LiveOutput) -> Void
-    private let post: @Sendable (WorkerMessage, [UInt8]) -> Void
+    /// Posts a message to the process; the closure given is called once it is written.
+    private let post: @Sendable (WorkerMessage, [UInt8], @escaping @Sendable () -> Void) -> Void
     private let state: Locked<(recorded: EventRecording?, over: Bool)>
+    /// Lines posted and not yet written to the pipe: bounded, so that a client sending faster
+    /// than the process reads cannot queue its lines here without end.
+    private let waiting = WaitingLines()
 
-    init(id: String, record: Bool, send: @escaping @Sendable (LiveOutput) -> Void, post: @escaping @Sendable (WorkerMessage, [UInt8]) -> Void) {
+    init(id: String, record: Bool, send: @escaping @Sendable (LiveOutput) -> Void,
+         post: @escaping @Sendable (WorkerMessage, [UInt8], @escaping @Sendable () -> Void) -> Void) {
         self.id = id
         self.send = send
         self.post = post
@@ -267,7 +273,11 @@ final class RemoteLiveView: LiveView, Sendable {
             send(.error(line: 0, message: "the render process of this session ended; open a new session"))
             return
         }
-        post(WorkerMessage(.event, session: id), Array(line.utf8))
+        let size = line.utf8.count, waiting = waiting
+        switch waiting.admit(size) {
+        case .taken: post(WorkerMessage(.event, session: id), Array(line.utf8)) { waiting.done(size) }
+        case .dropped(let tell): if tell { send(.error(line: 0, message: WaitingLines.droppedMessage)) }
+        }
     }
 
     func close() {
@@ -275,7 +285,7 @@ final class RemoteLiveView: LiveView, Sendable {
             defer { s.over = true }
             return !s.over
         }
-        if first { post(WorkerMessage(.close, session: id), []) }
+        if first { post(WorkerMessage(.close, session: id), []) {} }
     }
 
     var recording: String? { state.withLock { $0.recorded?.text } }

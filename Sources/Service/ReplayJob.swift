@@ -83,9 +83,12 @@ struct ReplayJob: Sendable {
         }
         let encoder = options.request.frameEncoder()
         let frames = Locked<(pngs: [[UInt8]], times: [Double], bytes: Int)>(([], [], 0))
+        let size = FirstFrameSize()
         let emit: (ReplayFrame, Double) throws -> Void = { frame, time in
             try stop.check()
-            let png = try encoder.encode(try frame.finished())
+            let image = try frame.finished()
+            try size.check(image, what: "an animated PNG")
+            let png = try encoder.encode(image)
             try frames.withLock { f in
                 guard f.bytes + png.count <= Self.maxBytes else {
                     throw HTTPError(.contentTooLarge, message: "the replay's frames come to more than \(Self.maxBytes >> 20) MiB (replay bytes)")
@@ -125,12 +128,13 @@ struct ReplayJob: Sendable {
                       stop: ReplayStop) throws -> [UInt8] {
         let path = NSTemporaryDirectory() + "molshot-replay-\(UUID().uuidString).\(format.rawValue)"
         let stream = MovieStream(path: path, format: format, fps: fps, matte: matte)
-        let count = Locked(0)
+        let count = Locked(0), size = FirstFrameSize()
         let emit: (ReplayFrame, Double) throws -> Void = { frame, _ in
             try stop.check()
             let number = count.withLock { $0 += 1; return $0 }
             let image = try frame.finished()
             try checkMovie(width: image.width, height: image.height)
+            try size.check(image, what: "a movie")
             try stream.add(image, number: number)
         }
         do {
@@ -142,6 +146,23 @@ struct ReplayJob: Sendable {
         }
         defer { try? FileManager.default.removeItem(atPath: path) }
         return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+}
+
+/// The size of an animation's first frame, which every later one must have: a `resize` in a replay
+/// is a 400 that says so, not a failure of the encoder after the frames were drawn.
+final class FirstFrameSize: Sendable {
+    private let first = Locked<(width: Int, height: Int, count: Int)?>(nil)
+
+    func check(_ image: RGBAImage, what: String) throws {
+        try first.withLock { f in
+            guard let known = f else { f = (image.width, image.height, 1); return }
+            f!.count += 1
+            guard known.width == image.width, known.height == image.height else {
+                throw HTTPError(.badRequest, message: "frame \(known.count + 1) is \(image.width)x\(image.height) after a resize event, and \(what) keeps its first frame's "
+                                + "\(known.width)x\(known.height): resize before the first frame, ask for that size, or resize in a live session")
+            }
+        }
     }
 }
 

@@ -24,13 +24,19 @@ final class ServeHarness {
 
     var db: String { scratch.appendingPathComponent("library.sqlite").path }
 
-    /// Starts a server and gives its base URL.
-    func start(_ extra: [String] = []) throws -> String {
+    /// Starts a server and gives its base URL; with `addressSpaceMB`, under that address-space
+    /// limit (prlimit), which its render processes inherit as their ceiling.
+    func start(_ extra: [String] = [], addressSpaceMB: Int? = nil) throws -> String {
         // serve opens only a library that is there: make an empty one first.
         if !FileManager.default.fileExists(atPath: db) { _ = try MolshotBinary.run(["library", "create", "--db", db]) }
         let p = Process()
         p.executableURL = TestBinary.molshot
         p.arguments = ["serve", "--port", "0", "--db", db, "--pathways", "Tests/Fixtures/pathways"] + extra
+        if let addressSpaceMB {
+            // prlimit sets the limit and then becomes molshot (exec): the pid is the server's.
+            p.arguments = ["--as=\(addressSpaceMB << 20)", TestBinary.molshot.path] + p.arguments!
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+        }
         p.currentDirectoryURL = InfoCommandTests.root
         let out = Pipe()
         p.standardOutput = out
@@ -114,7 +120,9 @@ final class ServeTests: GLTestCase {
         return result
     }
 
-    func pngSize(_ d: Data) -> (Int, Int)? {
+    func pngSize(_ d: Data) -> (Int, Int)? { Self.pngSizeOf(d) }
+
+    static func pngSizeOf(_ d: Data) -> (Int, Int)? {
         guard d.count > 24, d.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]) else { return nil }
         func be(_ o: Int) -> Int { d[o..<(o + 4)].reduce(0) { $0 << 8 | Int($1) } }
         return (be(16), be(20))

@@ -1,0 +1,157 @@
+import Foundation
+import LiveClient
+import TestSupport
+import XCTest
+
+/// The requests that once ended the whole server (issue 95), sent to a real `molshot serve` on
+/// 127.0.0.1 under a 2 GiB address-space limit, as a stranger would send them: each is refused
+/// naming its limit or made within it, and the server, and other clients' sessions, stay up.
+final class HostileLoadTests: GLTestCase {
+    var serve: ServeHarness!
+    static let header = #"{"type":"header","version":1,"viewport":{"width":100,"height":100}}"#
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        serve = try ServeHarness()
+        let r = try MolshotBinary.run(["library", "import", "Tests/Fixtures/1crn.pdb", "--db", serve.db])
+        XCTAssertEqual(r.status, 0, r.stderr)
+    }
+
+    override func tearDown() { serve.stop() }
+
+    func start(_ extra: [String] = []) throws -> String { try serve.start(["--render-threads", "1"] + extra, addressSpaceMB: 2048) }
+
+    func alive(_ base: String, _ after: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(try? ServeTests.call("\(base)/healthz").status, 200, "the server is up after \(after)", file: file, line: line)
+        XCTAssertTrue(serve.servers.last?.isRunning ?? false, "the server process is running after \(after)", file: file, line: line)
+    }
+
+    func replay(_ base: String, _ query: String, _ lines: [String]) throws -> ServeTests.Answer {
+        try ServeTests.call("\(base)/v1/replay?\(query)", method: "POST", body: Data(lines.joined(separator: "\n").utf8))
+    }
+
+    /// A header and 24 MiB of newlines was split into 24 million lines (a gigabyte) before the
+    /// first was read, and aborted the server: the lines are counted first, and refused.
+    func testAnEventFileOfMillionsOfLinesIsRefusedBeforeAnyIsRead() throws {
+        let base = try start()
+        var body = Data((Self.header + "\n").utf8)
+        body.append(Data(repeating: 0x0A, count: 24 << 20))
+        let answer = try ServeTests.call("\(base)/v1/replay?molecule=1&size=32", method: "POST", body: body)
+        XCTAssertEqual(answer.status, 413, answer.text)
+        XCTAssertTrue(answer.text.contains("replay lines"), answer.text)
+        alive(base, "24 MiB of newlines")
+        // One line past the event message bytes is refused the same way.
+        let long = try replay(base, "molecule=1&size=32", [Self.header, String(repeating: " ", count: (1 << 20) + 1)])
+        XCTAssertEqual(long.status, 413, long.text)
+        XCTAssertTrue(long.text.contains("event message bytes"), long.text)
+        // A real replay is still made, in a render process.
+        let ok = try replay(base, "molecule=1&size=48&fps=10", [Self.header, #"{"type":"rotate","t":0.3,"dx":5,"dy":0}"#])
+        XCTAssertEqual(ok.status, 200, ok.text)
+        XCTAssertEqual(ServeTests.pngSizeOf(ok.body)?.0, 48)
+    }
+
+    /// `size=4096&format=mp4` aborted the server (the encoder's memory was not budgeted), and a
+    /// resize to 4096 after heavy settings did too: both are refused before they are drawn, and a
+    /// resize past --max-side draws at --max-side.
+    func testReplaySizesAndMoviesAreBoundedBeforeTheFirstFrame() throws {
+        let base = try start(["--max-side", "4096"])
+        let frames = [Self.header] + (1...3).map { #"{"type":"frame","t":\#(Double($0) / 10)}"# }
+        for format in ["mp4", "webm"] {
+            let movie = try replay(base, "molecule=1&size=4096&format=\(format)", frames)
+            XCTAssertEqual(movie.status, 413, "\(format): \(movie.text)")
+            XCTAssertTrue(movie.text.contains("movie pixels"), movie.text)
+            alive(base, "a 4096 px \(format)")
+        }
+        let heavy = try replay(base, "molecule=1&size=16&antialias=4&occlusion=1&outline=16",
+                               [Self.header, #"{"type":"frame","t":0.1}"#, #"{"type":"resize","t":0.2,"width":4096,"height":4096}"#, #"{"type":"frame","t":0.3}"#])
+        XCTAssertEqual(heavy.status, 413, heavy.text)
+        XCTAssertTrue(heavy.text.contains("picture samples") && heavy.text.contains(":3:"), "names the limit and the resize's line: \(heavy.text)")
+        alive(base, "a resize to 4096 with heavy settings")
+        // A movie at a size within the limit is made.
+        let small = try replay(base, "molecule=1&size=64&format=mp4", frames)
+        XCTAssertEqual(small.status, 200, small.text)
+        XCTAssertGreaterThan(small.body.count, 100)
+    }
+
+    func testAResizePastMaxSideIsDrawnAtMaxSide() throws {
+        let base = try start(["--max-side", "128"])
+        let answer = try replay(base, "molecule=1&size=64&fps=10", [Self.header, #"{"type":"resize","t":0,"width":8192,"height":8192}"#,
+                                                                    #"{"type":"rotate","t":0.3,"dx":5,"dy":0}"#])
+        XCTAssertEqual(answer.status, 200, answer.text)
+        let size = try XCTUnwrap(ServeTests.pngSizeOf(answer.body))
+        XCTAssertEqual(size.0, 128, "frames at --max-side: \(size)")
+        // A resize after the first frame cannot be one animation: said, not a failure of the server's.
+        let later = try replay(base, "molecule=1&size=64&fps=10", [Self.header, #"{"type":"rotate","t":0.15,"dx":5,"dy":0}"#,
+                                                                   #"{"type":"resize","t":0.2,"width":300,"height":300}"#, #"{"type":"rotate","t":0.3,"dx":5,"dy":0}"#])
+        XCTAssertEqual(later.status, 400, later.text)
+        XCTAssertTrue(later.text.contains("after a resize event"), later.text)
+    }
+
+    /// Three sessions sending megabyte messages of tiny lines queued every line without a bound
+    /// and aborted the server after 51 MiB: lines past the bound are dropped and said to be, the
+    /// server's memory stays bounded, and a session opened after them still draws.
+    func testFloodsOfTinyLinesAreDroppedAndTheServerStaysUp() throws {
+        let base = try start()
+        let ws = base.replacingOccurrences(of: "http://", with: "ws://")
+        let pid = try XCTUnwrap(serve.servers.last?.processIdentifier)
+        var clients: [WebSocketClient] = []
+        for _ in 0..<3 {
+            let c = try WebSocketClient(ws + "/v1/sessions?molecule=1&size=64")
+            XCTAssertEqual(try c.receiveJSON()["type"] as? String, "session")
+            try c.send(text: Self.header)
+            clients.append(c)
+        }
+        let flood = String(repeating: "x\n", count: (1 << 20) / 2 - 8)
+        for _ in 0..<20 { for c in clients { try c.send(text: flood) } }
+        // Each flooding client is told its lines were dropped (among the bad lines' errors).
+        for c in clients {
+            var told = false
+            for _ in 0..<3000 {
+                guard case .text(let t) = try c.receive(timeout: 120) else { continue }
+                if t.contains("session lines waiting") { told = true; break }
+            }
+            XCTAssertTrue(told, "a flooding session is told its lines were dropped")
+        }
+        alive(base, "three sessions' floods")
+        XCTAssertLessThan(try ServeTests.residentKB(pid), 1 << 20, "the server's memory stays under 1 GiB")
+        let fresh = try WebSocketClient(ws + "/v1/sessions?molecule=1&size=64")
+        XCTAssertEqual(try fresh.receiveJSON()["type"] as? String, "session")
+        try fresh.send(text: Self.header)
+        try fresh.send(text: #"{"type":"frame","t":0.1}"#)
+        var sawFrame = false
+        for _ in 0..<20 {
+            if case .text(let t) = try fresh.receive(timeout: 120), t.contains("\"frame\"") { sawFrame = true; break }
+        }
+        XCTAssertTrue(sawFrame, "a session opened after the floods draws")
+    }
+
+    /// One stranger's session with heavy settings asked for a 4096 px frame and aborted its render
+    /// process, ending every other session on it: the resize is refused in that session alone.
+    func testAHeavyResizeInOneSessionLeavesItsNeighboursFrames() throws {
+        let base = try start()
+        let ws = base.replacingOccurrences(of: "http://", with: "ws://")
+        func open(_ query: String) throws -> WebSocketClient {
+            let c = try WebSocketClient(ws + "/v1/sessions?molecule=1&" + query)
+            XCTAssertEqual(try c.receiveJSON()["type"] as? String, "session")
+            try c.send(text: Self.header)
+            return c
+        }
+        func next(_ c: WebSocketClient, _ type: String) throws -> [String: Any] {
+            for _ in 0..<50 {
+                if case .text(let t) = try c.receive(timeout: 120), let o = try JSONSerialization.jsonObject(with: Data(t.utf8)) as? [String: Any],
+                   o["type"] as? String == type { return o }
+            }
+            throw WebSocketClient.Failure(description: "no \(type) message")
+        }
+        let neighbour = try open("size=64")
+        _ = try next(neighbour, "frame")
+        let stranger = try open("size=16&antialias=4&occlusion=1&outline=16")
+        try stranger.send(text: #"{"type":"resize","t":0.1,"width":4096,"height":4096}"#)
+        let error = try next(stranger, "error")
+        XCTAssertTrue("\(error["message"] ?? "")".contains("picture samples"), "\(error)")
+        try neighbour.send(text: #"{"type":"rotate","t":0.2,"dx":10,"dy":0}"#)
+        try neighbour.send(text: #"{"type":"frame","t":0.3}"#)
+        XCTAssertEqual(try next(neighbour, "frame")["type"] as? String, "frame", "the neighbour's session keeps its frames")
+        alive(base, "a heavy resize in a session")
+    }
+}
