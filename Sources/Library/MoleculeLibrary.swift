@@ -60,8 +60,11 @@ public final class MoleculeLibrary {
             }
         }
         let folder = (path as NSString).deletingLastPathComponent
+        // A snapshot a writer published is read-only whoever opens it: root may write a 0444
+        // file, and an import there would take an id its writer never sees.
         isReadOnly = exists && (!FileManager.default.isWritableFile(atPath: path)
-            || !FileManager.default.isWritableFile(atPath: folder.isEmpty ? "." : folder))
+            || !FileManager.default.isWritableFile(atPath: folder.isEmpty ? "." : folder)
+            || Self.isSnapshot(path))
         do { database = try SQLiteDatabase(path: path, readOnly: isReadOnly) } catch let e as LibraryError where exists {
             throw LibraryError(.request, "\(path) is not a Molshot library: \(e.message)")
         }
@@ -633,6 +636,18 @@ public final class MoleculeLibrary {
         return (done, failed)
     }
 
+    /// What a snapshot's header says of it (`PRAGMA application_id`, "MSNP"): a copy for replicas,
+    /// which every process opens read-only.
+    public static let snapshotMark: Int32 = 0x4D53_4E50
+
+    /// Whether the library file at `path` is a snapshot (`snapshotMark`); false for a file that
+    /// cannot be read as SQLite (its opening then says why).
+    public static func isSnapshot(_ path: String) -> Bool {
+        guard let db = try? SQLiteDatabase(path: path, readOnly: true),
+              let mark = try? db.statement("PRAGMA application_id").first({ $0.int(0) }) else { return false }
+        return Int32(truncatingIfNeeded: mark) == snapshotMark
+    }
+
     /// Writes a consistent, compacted copy of the library to `output` (which must not exist)
     /// while others read and write it: `VACUUM INTO` a temporary file beside it, then a rename.
     /// `replacing`: the copy made read-only and renamed over `output` whether it exists or not
@@ -646,6 +661,8 @@ public final class MoleculeLibrary {
         try? FileManager.default.removeItem(atPath: temporary)
         do {
             try database.statement("VACUUM INTO ?").bind(.text(temporary)).run()
+            // Marked as a snapshot: whoever opens it (a replica, root included) does not write it.
+            try SQLiteDatabase(path: temporary, readOnly: false).execute("PRAGMA application_id = \(Self.snapshotMark)")
             if replacing {
                 guard chmod(temporary, 0o444) == 0, rename(temporary, output) == 0 else {
                     throw LibraryError(.machine, String(cString: strerror(errno)))

@@ -46,8 +46,8 @@ public enum ServiceLimits {
                                                  bounds: "lines of one POST /v1/replay's event file, counted before any is read (each line at most the event message bytes)")
     public static let moviePixels = ServiceLimit(name: "movie pixels", value: 1 << 22, unit: "pixels", status: 413,
                                                  bounds: "width x height of a replay's movie frames (mp4, webm, gif), checked before the first frame: the encoder's memory grows with them")
-    public static let sessionLinesWaiting = ServiceLimit(name: "session lines waiting", value: 256, unit: "lines", status: 0,
-                                                         bounds: "a live session's event lines taken and not yet applied (more are dropped, each said in an error message)")
+    public static let sessionLinesWaiting = ServiceLimit(name: "session lines waiting", value: 4096, unit: "lines", status: 0,
+                                                         bounds: "a live session's event lines taken and not yet applied, in the server and in its render process (more are dropped, and the client told once a burst)")
     public static let sessionBytesWaiting = ServiceLimit(name: "session bytes waiting", value: 1 << 20, unit: "bytes", status: 0,
                                                          bounds: "the bytes of those lines")
     public static let jsonDepth = ServiceLimit(name: "JSON depth", value: JSONText.maximumDepth, unit: "levels", status: 400,

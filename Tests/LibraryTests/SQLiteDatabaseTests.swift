@@ -143,6 +143,15 @@ final class SQLiteDatabaseTests: XCTestCase {
         let replica = try LibraryConnections(path: output, readers: 1)
         let count = Self.count
         XCTAssertEqual(try replica.reading(count), 1)
+        // Read-only for whoever opens it, even where its mode would let them write (root, or a
+        // copy made writable): an import on a replica would take an id its writer never sees.
+        XCTAssertTrue(replica.isReadOnly)
+        let copy = temporary("copied-snapshot.sqlite")
+        try FileManager.default.copyItem(atPath: output, toPath: copy)
+        XCTAssertEqual(chmod(copy, 0o644), 0)
+        XCTAssertTrue(MoleculeLibrary.isSnapshot(copy))
+        XCTAssertTrue(try MoleculeLibrary(path: copy).isReadOnly, "a snapshot made writable is still opened read-only")
+        XCTAssertFalse(MoleculeLibrary.isSnapshot(writerPath), "the writer's own file is not a snapshot")
         usleep(600_000)
         XCTAssertEqual(publisher.published.withLock { $0 }, 1, "nothing changed: nothing published")
         try add("Caffeine.pdb")

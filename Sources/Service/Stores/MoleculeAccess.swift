@@ -14,11 +14,15 @@ final class MoleculeAccess: Sendable {
 
     var isReadOnly: Bool { library.isReadOnly }
 
+    /// What a write to a read-only server is told (403), on whatever port it reached it.
+    static let readOnlyMessage = "this server's library is read-only (a replica serving its writer's snapshot, or a file it cannot write): "
+        + "send imports and removals to the writer"
+
     /// Runs `body` with the library's write connection on the blocking pool; 403 where the
     /// library is read-only, the library's errors answered as `HTTPAnswer.badRequest` says.
     /// What is private to whom is read again after it.
     func writing<T: Sendable>(_ body: @escaping @Sendable (MoleculeLibrary) throws -> T) async throws -> T {
-        guard !library.isReadOnly else { throw HTTPError(.forbidden, message: "this server's library is read-only") }
+        guard !library.isReadOnly else { throw HTTPError(.forbidden, message: MoleculeAccess.readOnlyMessage) }
         defer { privates.withLock { $0.read = -1 } }
         do { return try await library.write(body) } catch { throw HTTPAnswer.badRequest(error) }
     }

@@ -234,7 +234,7 @@ final class PictureMaker: Sendable {
     /// and stores the rows. A file already there (the same bytes, in the importer's scope) is not
     /// read at all.
     func importedElsewhere(_ bytes: [UInt8], source: String, name: String, owner: String?, isPrivate: Bool) async throws -> MoleculeLibrary.ImportOutcome {
-        guard !molecules.isReadOnly else { throw HTTPError(.forbidden, message: "this server's library is read-only") }
+        guard !molecules.isReadOnly else { throw HTTPError(.forbidden, message: MoleculeAccess.readOnlyMessage) }
         let file = try await heavy { MoleculeLibrary.ImportedFile(bytes, source: source, name: name, owner: owner, isPrivate: isPrivate) }
         if let existing = try await molecules.reading({ try $0.existing(file) }) { return .duplicate(existing) }
         let worker = try workers.take(forSession: false, queued: self.worker.queued, limit: configuration.renderQueue)
