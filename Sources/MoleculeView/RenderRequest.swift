@@ -231,6 +231,7 @@ public struct RenderRequest: Sendable, Equatable {
         if map != MapLook() { line += " map=\(map.level),\(map.style.rawValue),\(map.coloringText)" }
         if !shows.isEmpty { line += " show=" + shows.map(\.text).joined(separator: "|") }
         if assembly != .auto { line += " assembly=\(assembly)" }
+        if altloc != .first { line += " altloc=\(altloc)" }
         if let focus { line += " focus=\(focus.text)" }
         switch slab {
         case .auto: break
@@ -254,6 +255,19 @@ public struct RenderRequest: Sendable, Equatable {
         if let focus, let model = molecule.models.first, !focus.selection.mask(in: model).contains(true) {
             throw RequestError(field: "focus", "\"\(Excerpt.of(focus.text))\" selects no atoms in \(source)")
         }
+    }
+
+    /// Everything in the request that decides its picture, as text derived from the request's own
+    /// stored values (every value a field of `fields` sets, and any added later), not from a list
+    /// kept beside them: what cached pictures and ETags are keyed on. (`canonical` stays as
+    /// thumbnail names have always hashed it; `altloc` was missing from it, and a cached picture
+    /// drawn with `altloc=A` was answered for `altloc=B`.) A test sets every field of the table
+    /// and sees the key change.
+    public var pictureKey: String {
+        var normalized = self
+        // Whether mode was given is how the text was written, not what is drawn.
+        normalized.modeGiven = false
+        return String(reflecting: normalized)
     }
 
     /// Eight hex digits naming these settings (FNV-1a 64 of `canonical`, high half).

@@ -101,4 +101,37 @@ final class RenderRequestTests: XCTestCase {
         r.pan = SIMD2(1, 0)
         XCTAssertNotEqual(r.settingsKey, "35caef4a", "a new setting makes new names")
     }
+
+    /// A value unlike the default for every field of the table: a field added without one here
+    /// fails the test below, so none can be left out of what pictures are keyed on.
+    static let fieldExamples: [String: String] = [
+        "size": "320x200", "mode": "spacefill", "show": "cartoon: polymer", "view": "file", "focus": "resn HEM", "clip": "2,8", "slab": "10",
+        "highlight": "chain B", "rotate": "0,90,0", "zoom": "1.5", "pan": "4,-2", "perspective": "1", "color": "rainbow",
+        "background": "black", "hydrogens": "1", "waters": "1", "antialias": "2", "depth-cue": "1", "look": "illustrated",
+        "outline": "2", "occlusion": "0.5", "occlusion-method": "atoms", "level": "2.5s", "map-style": "mesh", "map-color": "radial",
+        "transparency": "0.4", "label": "name CA: %resn", "interactions": "resn HEM", "interactions-with": "protein",
+        "distance": "resi 1 and name CA, resi 2 and name CA", "angle": "resi 1 and name N, resi 1 and name CA, resi 1 and name C",
+        "label-size": "18", "legend": "1", "scale-bar": "1", "png-level": "6", "assembly": "2", "altloc": "B", "max-bytes": "1000",
+    ]
+
+    /// Cached pictures and ETags are keyed on `pictureKey`: setting any field of the table to
+    /// another value makes another key (the cache once answered `altloc=B` with `altloc=A`'s
+    /// picture, as `canonical` left `altloc` out), and the same settings make the same key.
+    func testEveryFieldChangesThePictureKey() throws {
+        let plain = RenderRequest()
+        XCTAssertEqual(plain.pictureKey, try RenderRequest([]).pictureKey, "the same settings, the same key")
+        XCTAssertEqual(try RenderRequest([("mode", "auto")]).pictureKey, plain.pictureKey, "a default given is the default")
+        var seen: [String: String] = [plain.pictureKey: "(none)"]
+        for field in RenderRequest.fields {
+            let value = try XCTUnwrap(Self.fieldExamples[field.name], "field \(field.name) has no example here: add one")
+            let key = try RenderRequest([(field.name, value)]).pictureKey
+            XCTAssertNil(seen[key], "\(field.name)=\(value) makes the same key as \(seen[key] ?? "")")
+            seen[key] = field.name
+            XCTAssertEqual(try RenderRequest([(field.name, value)]).pictureKey, key, "\(field.name): the same key each time")
+        }
+        let a = try RenderRequest([("altloc", "A")]), b = try RenderRequest([("altloc", "B")])
+        XCTAssertNotEqual(a.pictureKey, b.pictureKey)
+        XCTAssertNotEqual(a.canonical, b.canonical, "thumbnails' names tell alternate locations apart too")
+        XCTAssertEqual(RenderRequest().canonical, try RenderRequest([("altloc", "first")]).canonical, "names made before stay as they were")
+    }
 }

@@ -265,6 +265,51 @@ try:
     if s not in (200, 201):
         fail(f"an import once the writer is back: {s} {body[:200]}")
     print(f"ok   the writer restarting: an import through nginx 503 with Retry-After {h.get('Retry-After')}, reads 200; taken once it is back ({s})")
+
+    # 8. Load shed without an outage: replicas with one picture's room each; 24 uncached anonymous
+    # pictures at once are partly refused (503, Retry-After) by the replicas themselves, which
+    # nginx hands to the client without counting a failure: plain reads beside them, and after
+    # them, stay 200 (counted as failures, both replicas were marked down for 10 s).
+    for n in ("a", "b"):
+        procs[n].terminate()
+        procs[n].wait(timeout=30)
+        procs[n] = subprocess.Popen([args.molshot, "serve", "--db", replica_db, "--host", "127.0.0.1", "--port", str(ports[n]), "--tokens", tokens,
+                                     "--ticket-key", key, "--render-threads", "1", "--render-queue", "1"],
+                                    stdout=open(os.path.join(work, f"{n}.log"), "a"), stderr=subprocess.STDOUT)
+    for n in ("a", "b"):
+        wait_up(ports[n])
+    shed, reads = {}, {}
+
+    def picture(i):
+        s, h, _ = request(ports["nginx"], "GET", f"/v1/molecules/2/image?size={200 + i}&mode=spacefill&occlusion=1")
+        with lock:
+            shed.setdefault(s, []).append(h.get("Retry-After"))
+
+    def read(i):
+        # Past nginx's cache (a token's reads are never cached): each read reaches a replica.
+        s, _, _ = request(ports["nginx"], "GET", "/v1/molecules/1" if i % 2 else "/healthz", headers={"Authorization": f"Bearer {bob}"})
+        with lock:
+            reads[s] = reads.get(s, 0) + 1
+
+    with concurrent.futures.ThreadPoolExecutor(32) as pool:
+        futures = [pool.submit(picture, i) for i in range(24)]
+        time.sleep(0.05)
+        futures += [pool.submit(read, i) for i in range(25)]
+        concurrent.futures.wait(futures)
+    after = [request(ports["nginx"], "GET", "/v1/molecules/1", headers={"Authorization": f"Bearer {bob}"})[0] for _ in range(10)]
+    if 503 not in shed:
+        fail(f"24 pictures at once on replicas with --render-queue 1 shed none: {({s: len(v) for s, v in shed.items()})}")
+    if any(r is None for r in shed[503]) or set(shed) - {200, 503}:
+        fail(f"pictures shed without Retry-After, or answered otherwise: {shed}")
+    if set(reads) != {200} or set(after) != {200}:
+        fail(f"reads beside shed pictures: {reads}, after them: {after} (a replica marked down for a 503?)")
+    print(f"ok   load shed: {len(shed[503])} of 24 pictures 503 with Retry-After, {len(shed.get(200, []))} drawn; 25 reads beside them and 10 after all 200")
+
+    # 9. A write sent straight to a replica's port is refused there, naming the writer.
+    s, _, body = request(ports["a"], "POST", "/v1/molecules?name=direct.pdb", body=pdb, headers={"Authorization": f"Bearer {bob}"})
+    if s != 403 or b"writer" not in body:
+        fail(f"an import sent to a replica's own port: {s} {body[:200]}")
+    print("ok   an import sent straight to a replica's port: 403 naming the writer")
     print("scale-out check: all passed")
 finally:
     stop.set()

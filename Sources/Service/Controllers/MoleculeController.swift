@@ -206,7 +206,7 @@ struct MoleculeController: ServiceController {
         let r = try await access.record(id, viewer: auth.viewer(request))
         let content = ImageCache.content(library: r)
         let view = try pictures.renderRequest(HTTPAnswer.query(request), defaultSize: "512", annotated: true)
-        let etag = "\"" + ImageCache.key(content: content, settings: view.canonical).prefix(32) + "\""
+        let etag = "\"" + ImageCache.key(content: content, settings: view.pictureKey).prefix(32) + "\""
         let headers = try await cacheHeaders(etag: etag, of: r)
         if HTTPAnswer.matches(request.headers[.ifNoneMatch], etag) {
             return Response(status: .notModified, headers: headers)

@@ -189,7 +189,7 @@ final class PictureMaker: Sendable {
     /// names what is drawn (`ImageCache.content`).
     func png(content: String, settings: [(String, String)], subject: ImageSubject) async throws -> [UInt8] {
         let view = try renderRequest(settings, defaultSize: "512", annotated: true)
-        let key = ImageCache.key(content: content, settings: view.canonical)
+        let key = ImageCache.key(content: content, settings: view.pictureKey)
         if let png = await cache?.get(key) { return png }
         let png = try await drawn(view, settings: Self.pictureSettings(settings, defaultSize: "512"), subject: subject)
         await cache?.put(key, png)
