@@ -13,12 +13,24 @@ public struct CellGrid: Sendable {
     /// The points' indices by cell.
     private var order: [Int32]
     private let useFlat: Bool
+    /// Points of one cell that are looked at: past real matter's densest (about 0.1 atoms a cubic
+    /// ångström with hydrogens; ten times that here, and never under `leastCrowd`), a cell holds
+    /// what no molecule does (a hostile file's 100,000 atoms at one point, whose pairs, all in one
+    /// cell, made bond perception take 10^10 steps). Its points past the limit are not found as
+    /// anyone's neighbours, so every search is linear in the points whatever their places.
+    public let crowdLimit: Int
+    /// The fewest points a cell is allowed, however small.
+    public static let leastCrowd = 128
+    /// Points a cubic ångström of a cell may hold before it counts as crowded.
+    public static let crowdDensity: Float = 1
     /// The farthest cell along an axis: points past it are binned into it (a coordinate of 1e30
     /// must not trap).
     private static let lastCell: Float = 1e6
 
     public init(positions: [SIMD3<Float>], cellSize: Float) {
         self.cellSize = max(cellSize, 0.5)
+        let volume = Double(self.cellSize) * Double(self.cellSize) * Double(self.cellSize) * Double(CellGrid.crowdDensity)
+        crowdLimit = max(CellGrid.leastCrowd, Int(min(volume, 1e9)))
         var lo = SIMD3<Float>(repeating: .greatestFiniteMagnitude), hi = -lo
         for p in positions {
             lo = pointwiseMin(lo, p)
@@ -139,10 +151,11 @@ public struct CellGrid: Sendable {
         }
     }
 
-    /// Cell `k`'s run in `order`.
+    /// Cell `k`'s run in `order`, at most `crowdLimit` of it.
     @inline(__always)
     private func run(_ k: Int) -> Range<Int32> {
-        useFlat ? flatStarts[k + 1]..<flatStarts[k + 2] : (hashedRuns[k] ?? 0..<0)
+        let whole = useFlat ? flatStarts[k + 1]..<flatStarts[k + 2] : (hashedRuns[k] ?? 0..<0)
+        return whole.lowerBound..<min(whole.upperBound, whole.lowerBound + Int32(crowdLimit))
     }
 
     /// Calls `body(j)` for every point in cell `c` and the 26 around it, until it returns false,

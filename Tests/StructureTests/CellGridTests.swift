@@ -57,4 +57,32 @@ final class CellGridTests: XCTestCase {
             }
         }
     }
+
+    /// 100,000 points at one place (a hostile file's atoms) made every search quadratic: one cell
+    /// held them all. A crowded cell's points past `crowdLimit` are found by no search, so each
+    /// point's neighbours are at most that many, while points at real matter's density are all found.
+    func testACrowdedCellIsSearchedInLinearTime() {
+        let n = 100_000
+        let crowded = [SIMD3<Float>](repeating: SIMD3(1, 2, 3), count: n)
+        let grid = CellGrid(positions: crowded, cellSize: 4.5)
+        XCTAssertEqual(grid.crowdLimit, CellGrid.leastCrowd, "a 4.5 Å cell holds at most 128 points looked at")
+        var visits = 0
+        for i in crowded.indices { grid.forEachNeighbor(of: i, crowded) { _, _ in visits += 1 } }
+        XCTAssertLessThanOrEqual(visits, n * grid.crowdLimit, "each point meets at most crowdLimit others")
+        XCTAssertGreaterThan(visits, 0)
+        // A larger cell (a 20 Å `within`) is allowed its volume's worth.
+        XCTAssertEqual(CellGrid(positions: [], cellSize: 20).crowdLimit, 8000)
+        // A protein's density with its hydrogens (0.15 points a cubic ångström), in 4.5 Å cells: nothing left out.
+        let dense = points(4000, spread: 30, seed: 11)
+        let g = CellGrid(positions: dense, cellSize: 4.5)
+        for i in stride(from: 0, to: dense.count, by: 97) {
+            var found = 0, scanned = 0
+            g.forEachNeighbor(of: i, dense) { _, _ in found += 1 }
+            for j in dense.indices where j != i {
+                let d = dense[j] - dense[i]
+                if (d * d).sum() <= 4.5 * 4.5 { scanned += 1 }
+            }
+            XCTAssertEqual(found, scanned)
+        }
+    }
 }
