@@ -11,6 +11,11 @@ import Darwin
 public enum FileInput {
     public static let defaultLimit = 2 << 30
 
+    /// The setting that bounds what a file may inflate to, as the limit's message names it: the
+    /// command line's `--max-bytes`, unless the process's front end says otherwise once at its
+    /// start (the service, and its render processes: `--max-body`, eight times over).
+    public static let limitSetting = Locked("--max-bytes")
+
     /// The file's bytes, inflated if it is gzip.
     public static func read(path: String, limit: Int = defaultLimit) throws -> [UInt8] {
         try inflatedIfGzip(try readAll(path: path, limit: limit), source: path, limit: limit)
@@ -151,7 +156,7 @@ public struct GzipStream {
         let piece = 1 << 16
         while true {
             if produced > limit {
-                throw InputFileError(file: source, message: "inflates past the limit of \(limit) bytes (see --max-bytes)")
+                throw InputFileError(file: source, message: "inflates past the limit of \(limit) bytes (see \(FileInput.limitSetting.withLock { $0 }))")
             }
             if produced == capacity { return false }
             let room = min(capacity - produced, piece)
@@ -160,7 +165,7 @@ public struct GzipStream {
             let status = CZlib.inflate(stream, Z_NO_FLUSH)
             produced += room - Int(stream.pointee.avail_out)
             if produced > limit {
-                throw InputFileError(file: source, message: "inflates past the limit of \(limit) bytes (see --max-bytes)")
+                throw InputFileError(file: source, message: "inflates past the limit of \(limit) bytes (see \(FileInput.limitSetting.withLock { $0 }))")
             }
             switch status {
             case Z_STREAM_END:

@@ -44,6 +44,8 @@ public final class MolshotService: Sendable {
     /// library), so that a file that is not one fails here, at start-up, and not in every request.
     public init(configuration: ServiceConfiguration) throws {
         self.configuration = configuration
+        // A gzip upload past its limit names the setting this command has.
+        FileInput.limitSetting.withLock { $0 = ServiceConfiguration.inflateLimitSetting }
         auth = Auth(tokens: configuration.tokens, tokenToRead: configuration.tokenToRead, tickets: configuration.tickets)
         access = MoleculeAccess(library: try LibraryConnections(path: configuration.database, readers: ServiceLimits.libraryReaders.value))
         if let output = configuration.publish {

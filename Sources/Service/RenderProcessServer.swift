@@ -96,6 +96,7 @@ struct PictureLimits: Sendable {
 /// its lines in order on a queue of its own.
 public enum RenderProcessServer {
     public static func run(database: String, maxBytes: Int, maxAtoms: Int, megabytes: Int = 0) throws {
+        FileInput.limitSetting.withLock { $0 = ServiceConfiguration.inflateLimitSetting }
         // Its address space bounded before any file is read: a file whose reading needs more ends
         // this process (the service answers 422, "the reader stopped"), never the service.
         if megabytes > 0 {

@@ -16,6 +16,8 @@ public struct ServiceConfiguration: Sendable {
     public var pathways: String?
     /// Largest request body (413 past it).
     public var maxBodyBytes = 64 << 20
+    /// What a file's inflated limit (8 x `maxBodyBytes`) is called in its errors.
+    public static let inflateLimitSetting = "--max-body: an upload may inflate to 8 times it"
     /// Largest picture side (400 past it).
     public var maxSide = 4096
     /// Most atoms in a structure rendered (413 past it).

@@ -154,4 +154,27 @@ final class HostileLoadTests: GLTestCase {
         XCTAssertEqual(try next(neighbour, "frame")["type"] as? String, "frame", "the neighbour's session keeps its frames")
         alive(base, "a heavy resize in a session")
     }
+
+    /// A gzip upload that inflates past its limit says which setting of `serve` bounds it (it said
+    /// "see --max-bytes", an option of the command line that `serve` does not have).
+    func testAGzipBombNamesTheServersSetting() throws {
+        let base = try start(["--max-body", "100000"])
+        let line = "ATOM      1  CA  ALA A   1       1.000   2.000   3.000  1.00 10.00           C  \n"
+        let text = String(repeating: line, count: 20_000)
+        let gzip = Process(), input = Pipe(), output = Pipe()
+        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        gzip.arguments = ["-c"]
+        gzip.standardInput = input
+        gzip.standardOutput = output
+        try gzip.run()
+        input.fileHandleForWriting.write(Data(text.utf8))
+        try input.fileHandleForWriting.close()
+        let bomb = output.fileHandleForReading.readDataToEndOfFile()
+        gzip.waitUntilExit()
+        XCTAssertLessThan(bomb.count, 100_000)
+        let answer = try ServeTests.call("\(base)/v1/render?size=32&name=bomb.pdb.gz", method: "POST", body: bomb)
+        XCTAssertEqual(answer.status, 400, answer.text)
+        XCTAssertTrue(answer.text.contains("--max-body") && !answer.text.contains("--max-bytes"), answer.text)
+        alive(base, "a gzip bomb")
+    }
 }

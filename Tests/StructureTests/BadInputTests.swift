@@ -1,3 +1,4 @@
+import Core
 import Foundation
 import XCTest
 @testable import Structure
@@ -52,7 +53,8 @@ final class BadInputTests: XCTestCase {
         let status = try Process.run(URL(fileURLWithPath: "/bin/gzip"), arguments: ["-k", path])
         status.waitUntilExit()
         let error = loadError(gz, maxBytes: 1_000_000)
-        XCTAssertEqual(error?.message, "inflates past the limit of 1000000 bytes (see --max-bytes)")
+        // The setting is the front end's: --max-bytes on the command line, --max-body in the service.
+        XCTAssertEqual(error?.message, "inflates past the limit of 1000000 bytes (see \(FileInput.limitSetting.withLock { $0 }))")
         XCTAssertEqual(try StructureFile.load(path: gz).models[0].atoms.count, 50_000, "under the default limit it loads")
     }
 
