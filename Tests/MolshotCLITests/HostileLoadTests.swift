@@ -177,4 +177,46 @@ final class HostileLoadTests: GLTestCase {
         XCTAssertTrue(answer.text.contains("--max-body") && !answer.text.contains("--max-bytes"), answer.text)
         alive(base, "a gzip bomb")
     }
+
+    /// A checkerboard map of `n`^3 grid points (0 and 1 alternating), as CCP4/MRC mode 2: at
+    /// level 0.5 every cube of it is cut, four triangles a cube.
+    static func checkerboard(_ n: Int) -> Data {
+        var header = [UInt8](repeating: 0, count: 1024)
+        func put<T>(_ value: T, at offset: Int) { withUnsafeBytes(of: value) { for (k, b) in $0.enumerated() { header[offset + k] = b } } }
+        for k in 0..<3 { put(Int32(n), at: 4 * k); put(Int32(n), at: 28 + 4 * k); put(Float(n), at: 40 + 4 * k); put(Float(90), at: 52 + 4 * k) }
+        put(Int32(2), at: 12)
+        for k in 0..<3 { put(Int32(k + 1), at: 64 + 4 * k) }
+        header.replaceSubrange(208..<212, with: Array("MAP ".utf8))
+        header.replaceSubrange(212..<216, with: [0x44, 0x44, 0, 0])
+        var values = [Float](repeating: 0, count: n * n * n)
+        for z in 0..<n { for y in 0..<n { for x in 0..<n where (x + y + z) % 2 == 1 { values[(z * n + y) * n + x] = 1 } } }
+        return Data(header) + values.withUnsafeBytes { Data($0) }
+    }
+
+    /// A small map whose surface would take more memory than the process has ended in SIGABRT
+    /// with a stack trace (the CLI) or in two aborted render processes before a 422 naming a limit
+    /// the process did not have (the service): its triangles are bounded by the memory budget
+    /// before they are built, an error naming the file and the real limit, exit 1.
+    func testAMapWhoseSurfacePassesTheMemoryIsAnErrorNamingTheLimit() throws {
+        let map = serve.scratch.appendingPathComponent("checkerboard.map")
+        try Self.checkerboard(96).write(to: map)
+        let p = Process(), err = Pipe()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+        p.arguments = ["--as=\(1 << 30)", TestBinary.molshot.path, "render", map.path, "--level", "0.5", "--size", "64",
+                       "-o", serve.scratch.appendingPathComponent("map.png").path]
+        p.standardError = err
+        p.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        try p.run()
+        let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationReason, .exit, "an error, not a signal: \(said)")
+        XCTAssertEqual(p.terminationStatus, 1, said)
+        XCTAssertTrue(said.contains("checkerboard.map") && said.contains("address space of 1024 MiB") && said.contains("give a higher level"), said)
+        // The service, under 2 GiB: a 4xx naming the real limit, the server up.
+        let base = try start()
+        let answer = try ServeTests.call("\(base)/v1/render?size=64&level=0.5&name=checkerboard.map", method: "POST", body: Self.checkerboard(130))
+        XCTAssertTrue((400..<500).contains(answer.status), "\(answer.status): \(answer.text)")
+        XCTAssertTrue(answer.text.contains("2048 MiB") && !answer.text.contains("4096"), answer.text)
+        alive(base, "a map past the memory")
+    }
 }

@@ -81,7 +81,7 @@ struct RenderController: ServiceController {
         let worker = try workers.take(forSession: false, queued: pictures.worker.queued, limit: configuration.renderQueue)
         defer { workers.done(worker, session: false) }
         if let process = workers.process(worker) {
-            let megabytes = configuration.renderProcessMegabytes
+            let megabytes = pictures.processMegabytes
             let made = try await pictures.withRenderDeadline {
                 try await workers.tried(in: process, megabytes: megabytes, doing: "replaying") {
                     try await $0.replay(job, library: library, events: bytes)

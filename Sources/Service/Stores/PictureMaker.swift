@@ -44,6 +44,15 @@ final class PictureMaker: Sendable {
         heavyGate = WorkGate(slots: Self.heavyWork, waiting: configuration.renderQueue)
     }
 
+    /// The address space a render process really has, in MiB: `--render-process-mb`, or less where
+    /// this process runs under a lower hard limit, which its children cannot raise (a 422 named
+    /// 4096 MiB when the processes had 2 GiB).
+    var processMegabytes: Int {
+        var current = rlimit()
+        getrlimit(Int32(RLIMIT_AS.rawValue), &current)
+        return min(configuration.renderProcessMegabytes, Int(clamping: current.rlim_max >> 20))
+    }
+
     /// Requests waiting for a render worker, here and in the render processes.
     var queued: Int { worker.queued + workers.processQueued }
 
@@ -208,7 +217,7 @@ final class PictureMaker: Sendable {
         if let process = workers.process(worker) {
             // The process keeps the same deadline for its work and stops it there.
             // A process that ends under it (and whatever else it held) is tried once more alone.
-            let workers = workers, megabytes = configuration.renderProcessMegabytes
+            let workers = workers, megabytes = processMegabytes
             return try await withRenderDeadline {
                 try await workers.tried(in: process, megabytes: megabytes, doing: "reading or drawing") {
                     try await $0.draw(settings: settings, subject: subject, seconds: seconds)
@@ -240,7 +249,7 @@ final class PictureMaker: Sendable {
         let worker = try workers.take(forSession: false, queued: self.worker.queued, limit: configuration.renderQueue)
         defer { workers.done(worker, session: false) }
         guard let process = workers.process(worker) else { throw HTTPError(.internalServerError, message: "no render process to read the file") }
-        let (wire, blob) = try await workers.tried(in: process, megabytes: configuration.renderProcessMegabytes, doing: "reading") {
+        let (wire, blob) = try await workers.tried(in: process, megabytes: processMegabytes, doing: "reading") {
             try await $0.prepare(bytes, source: source, seconds: Self.importSeconds)
         }
         let prepared = try await heavy { try MoleculeLibrary.PreparedImport(file: file, wire: wire, blob: blob) }
