@@ -144,6 +144,18 @@ enum CompactModel {
         if radiusCount > 0 {
             model.radii = try (0..<radiusCount).map { _ in try r.get(Float.self) }
         }
+        return try checked(model)
+    }
+
+    /// `model` if its cross-references hold (each atom's residue, each residue's atoms and chain,
+    /// each chain's residues, each bond's atoms, the radii's count): every reader of a model
+    /// indexes with them. A model comes from the library's file or, for an import, from a
+    /// render process that read a stranger's file; a damaged one is an error here, never an index
+    /// out of range in the server.
+    static func checked(_ model: Model) throws -> Model {
+        if let problem = model.referenceProblem {
+            throw LibraryError(.machine, "a stored model is damaged: \(problem)")
+        }
         return model
     }
 }
@@ -198,7 +210,7 @@ enum CompactModelVersion1 {
             try r.need(radiusCount * 4)
             model.radii = try (0..<radiusCount).map { _ in try r.get(Float.self) }
         }
-        return model
+        return try CompactModel.checked(model)
     }
 }
 

@@ -276,6 +276,35 @@ public struct Model: Sendable {
 }
 
 extension Model {
+    /// What is wrong with the model's cross-references, nil where they hold: each atom's residue
+    /// is one of its residues (where it has any), each residue's atoms and each chain's residues
+    /// lie within theirs, each residue's chain is one of its chains (where it has any), each
+    /// bond joins two of its atoms, and radii, where given, are one an atom.
+    public var referenceProblem: String? {
+        let atomCount = atoms.count, residueCount = residues.count, chainCount = chains.count
+        if residueCount > 0 {
+            for (i, atom) in atoms.enumerated() where atom.residue < 0 || Int(atom.residue) >= residueCount {
+                return "atom \(i) names residue \(atom.residue) of \(residueCount)"
+            }
+        }
+        for (i, residue) in residues.enumerated() {
+            if residue.atoms.lowerBound < 0 || Int(residue.atoms.upperBound) > atomCount {
+                return "residue \(i) holds atoms \(residue.atoms) of \(atomCount)"
+            }
+            if chainCount > 0 && (residue.chain < 0 || Int(residue.chain) >= chainCount) {
+                return "residue \(i) names chain \(residue.chain) of \(chainCount)"
+            }
+        }
+        for (i, chain) in chains.enumerated() where chain.residues.lowerBound < 0 || Int(chain.residues.upperBound) > residueCount {
+            return "chain \(i) holds residues \(chain.residues) of \(residueCount)"
+        }
+        for (i, bond) in explicitBonds.enumerated() where bond.a < 0 || bond.b < 0 || Int(bond.a) >= atomCount || Int(bond.b) >= atomCount {
+            return "bond \(i) joins atoms \(bond.a) and \(bond.b) of \(atomCount)"
+        }
+        if let radii, radii.count != atomCount { return "\(radii.count) radii for \(atomCount) atoms" }
+        return nil
+    }
+
     /// For each atom, whether it belongs to the default conformer: no alternate location, or
     /// the first one its residue lists (ties broken by order, as PyMOL and gemmi do).
     /// Consecutive residues with one chain, number and insertion code (microheterogeneity: two

@@ -72,4 +72,29 @@ final class CompactModelTests: XCTestCase {
             }
         }
     }
+
+    /// A model whose indices point past what it holds (a bond to an atom it does not have, a
+    /// residue past its atoms, an atom of a residue it does not have, as a faulty render process
+    /// could hand one to the server) is refused by name when it is read, before anything indexes
+    /// with it; every real model's references hold.
+    func testAModelWhoseReferencesPointPastItIsRefused() throws {
+        for (name, model, bonds) in try models() {
+            XCTAssertNil(try CompactModel.decode(CompactModel.encode(model, bonds: bonds)).referenceProblem, name)
+        }
+        let (_, model, bonds) = try models()[0]
+        var farBond = bonds
+        farBond[0] = Bond(0, Int32(model.atoms.count + 5), source: .distance)
+        var farResidue = model
+        farResidue.residues[3].atoms = 0..<Int32(model.atoms.count + 1)
+        var farAtom = model
+        farAtom.atoms[7].residue = Int32(model.residues.count)
+        var farChain = model
+        farChain.residues[0].chain = 99
+        for (what, m, b, says) in [("bond", model, farBond, "bond 0 joins"), ("residue", farResidue, bonds, "residue 3 holds"),
+                                   ("atom", farAtom, bonds, "atom 7 names residue"), ("chain", farChain, bonds, "residue 0 names chain 99")] {
+            XCTAssertThrowsError(try CompactModel.decode(CompactModel.encode(m, bonds: b)), what) { e in
+                XCTAssertTrue("\(e)".contains("damaged") && "\(e)".contains(says), "\(what): \(e)")
+            }
+        }
+    }
 }
