@@ -54,6 +54,8 @@ public enum ServiceLimits {
                                                bounds: "arrays and objects inside one another in a JSON body or event line")
     public static let xmlDepth = ServiceLimit(name: "XML depth", value: XMLLimits.depth, unit: "levels", status: 400,
                                               bounds: "elements inside one another in a pathway map")
+    public static let xmlAttributes = ServiceLimit(name: "XML attributes", value: XMLPreflight.maxAttributes, unit: "attributes", status: 400,
+                                                  bounds: "attributes of one element in a pathway map or EMDB header, counted before it is parsed")
     public static let entities = ServiceLimit(name: "entities", value: 100, unit: "entities", status: 413,
                                               bounds: "entities one POST /v1/entities asks for")
     public static let entityAnswerBytes = ServiceLimit(name: "entity answer bytes", value: 64 << 20, unit: "bytes", status: 413,
@@ -89,7 +91,7 @@ public enum ServiceLimits {
 
     /// The table, in docs/serve.md's order: these limits, then `serve`'s settings with their defaults.
     public static var all: [ServiceLimit] {
-        [selectionLength, selectionWords, selectionDepth, shows, pictureSamples, pictureMemory, replayFrames, replayFPS, replayBytes, replayLines, moviePixels, jsonDepth, xmlDepth,
+        [selectionLength, selectionWords, selectionDepth, shows, pictureSamples, pictureMemory, replayFrames, replayFPS, replayBytes, replayLines, moviePixels, jsonDepth, xmlDepth, xmlAttributes,
                 entities, entityAnswerBytes, sessionBacklogMessages, sessionBacklogBytes, eventLineBytes, sessionLinesWaiting, sessionBytesWaiting, requestLineBytes, headBytes,
                 fileReads, libraryReaders, keptMaps, searchLength, nodeResults, keptThumbnailBytes, keptRecordingBytes, keptScenes,
                 connectionsPerClient] + ServiceSettings.limits

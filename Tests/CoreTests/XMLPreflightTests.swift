@@ -27,4 +27,20 @@ final class XMLPreflightTests: XCTestCase {
             XCTAssertTrue(why.message.contains("declares an " + declaration.dropFirst(2).prefix { $0 != " " }), why.message)
         }
     }
+
+    /// An element with more attributes than any map or header has is refused at its line before
+    /// libxml2 compares each with those before it (250,000 took minutes); quoted `=` and `>` are
+    /// values, not attributes, and a tag in a comment does not hide an instruction after it.
+    func testAnElementWithTooManyAttributesIsRefusedAtItsLine() {
+        let many = (0...XMLPreflight.maxAttributes).map { " a\($0)=\"1\"" }.joined()
+        guard case .refused(let why) = check("<?xml version=\"1.0\"?>\n<root>\n<e" + many + "/></root>") else { return XCTFail("refused") }
+        XCTAssertEqual(why.line, 3)
+        XCTAssertTrue(why.message.contains("more than \(XMLPreflight.maxAttributes) attributes"), why.message)
+        let fewer = (1...XMLPreflight.maxAttributes).map { " a\($0)=\"x=y>z\"" }.joined()
+        XCTAssertEqual(check("<root><e" + fewer + "/></root>"), .unchanged, "the limit itself, with = and > inside values")
+        XCTAssertEqual(check("<!-- <a b='x --><c d=\"1\"/><?x?>"), .changed(Array("<!-- <a b='x --><c d=\"1\"/><?x ?>".utf8)))
+        // Linear: a million attributes' worth of bytes in unclosed quotes is looked at once.
+        let hostile = String(repeating: "<a '", count: 200_000)
+        XCTAssertEqual(check(hostile), .unchanged)
+    }
 }
