@@ -17,6 +17,59 @@ public struct MoleculePicture: Sendable {
     /// `structure` in `mode` (one of the request's), as `request` asks.
     public init(_ structure: Structure, mode: DrawMode, request: RenderRequest, perception: BondPerception) throws {
         self.init(try PreparedMolecule(structure, mode: mode, request: request, perception: perception), request: request)
+        try checkCost(source: structure.metadata.id.isEmpty ? "the structure" : structure.metadata.id)
+    }
+
+    /// Refuses a picture whose spheres would cover it more than `maxOverdraw` times over; `draw`
+    /// asks it too, for pictures made from a prepared molecule.
+    public func checkCost(source: String = "the structure") throws(PictureCostError) {
+        if overdraw > Self.maxOverdraw { throw PictureCostError(source: source, overdraw: overdraw) }
+    }
+
+    /// `sphereOverdraw`, worked out once with the camera.
+    public let overdraw: Double
+
+    /// How many times over the spheres drawn cover the picture at most: the corpus's molecules,
+    /// assemblies built, whole or zoomed in 8 times, at most 38 (1ffk's ribosome zoomed in); a
+    /// hostile file's 100,000 atoms at one point 100,000 times, each sphere filling the picture,
+    /// which took 13.5 s to cast at 256 px.
+    public static let maxOverdraw = 2000.0
+
+    /// The spheres' discs over the picture's area, estimated before anything is drawn: each
+    /// disc at most the picture. Past `maxOverdraw` without looking where they fall, the discs
+    /// are placed and only what falls inside the picture is counted (a view zoomed into a large
+    /// molecule leaves most of it outside).
+    public var sphereOverdraw: Double { overdraw }
+
+    /// As `sphereOverdraw`; `placed`: the discs placed and clipped to the picture whatever the
+    /// first estimate.
+    public func sphereOverdraw(placed: Bool) -> Double {
+        Self.sphereOverdraw(prepared.geometry.spheres, visible: visibility?.indices, camera: camera, width: request.width, height: request.height,
+                            placed: placed)
+    }
+
+    static func sphereOverdraw(_ s: [Float], visible indices: [Int32]?, camera: Camera, width: Int, height: Int, placed: Bool) -> Double {
+        let area = Double(max(width, 1)) * Double(max(height, 1))
+        let pixelsPerUnit = Double(1 / camera.worldUnitsPerPixel(width: width, height: height))
+        let count = indices?.count ?? s.count / 4
+        @inline(__always) func sphere(_ n: Int) -> Int { indices.map { Int($0[n]) } ?? n }
+        var total = 0.0
+        for n in 0..<count {
+            let r = Double(s[4 * sphere(n) + 3]) * pixelsPerUnit
+            total += min(Double.pi * r * r, area)
+        }
+        guard placed || total / area > Self.maxOverdraw else { return total / area }
+        total = 0
+        for n in 0..<count {
+            let k = 4 * sphere(n)
+            let r = Double(s[k + 3]) * pixelsPerUnit
+            let p = camera.project(SIMD3(s[k], s[k + 1], s[k + 2]), width: width, height: height)
+            // The disc's box against the picture's: the part inside, at most the disc.
+            let w = max(0, min(Double(p.x) + r, Double(width)) - max(Double(p.x) - r, 0))
+            let h = max(0, min(Double(p.y) + r, Double(height)) - max(Double(p.y) - r, 0))
+            total += min(w * h, Double.pi * r * r)
+        }
+        return total / area
     }
 
     /// A view of a molecule prepared already (several views of one load); `camera` instead of the
@@ -37,6 +90,8 @@ public struct MoleculePicture: Sendable {
             ? MoleculeRenderer.visibleSpheres(prepared.geometry, camera: camera, width: request.width, height: request.height, style: style,
                                               minimum: SphereCaster.spheresToCull, balls: SphereCaster.spheresToCull)
             : MoleculeRenderer.visibleSpheres(prepared.geometry, camera: camera, width: request.width, height: request.height, style: style)
+        overdraw = Self.sphereOverdraw(prepared.geometry.spheres, visible: visibility?.indices, camera: camera,
+                                       width: request.width, height: request.height, placed: false)
     }
 
     /// Uploads the scene and draws it; on the renderer's thread. `finished()` completes it.
@@ -46,6 +101,7 @@ public struct MoleculePicture: Sendable {
     public func draw(_ renderer: MoleculeRenderer, keepScene: Bool = false) throws -> DrawnPicture {
         // A picture whose request is past its deadline is not drawn (it may have waited its turn).
         try WorkDeadline.check()
+        try checkCost()
         if renderer.castsSmallPictures, let cast = cast() { return cast }
         let scene: MoleculeScene
         if keepScene {
@@ -94,5 +150,17 @@ public struct MoleculePicture: Sendable {
         let finished = try finish(drawn)
         try WorkDeadline.check()
         return try request.pngEncoder.encode(finished)
+    }
+}
+
+/// A picture whose spheres would cover it more times over than any molecule's do
+/// (`MoleculePicture.maxOverdraw`): atoms piled on one another, refused before drawing.
+public struct PictureCostError: Fault, Sendable {
+    public var kind: FaultKind { .input }
+    public var source: String
+    public var overdraw: Double
+    public var description: String {
+        "\(source): its atoms lie on top of one another: their spheres would cover the picture \(Int(overdraw)) times over, "
+            + "more than the \(Int(MoleculePicture.maxOverdraw)) a picture is drawn with (a molecule's cover it a few hundred times at most)"
     }
 }

@@ -53,6 +53,7 @@ struct Render: ParsableCommand {
                 var view = request
                 if rotations.count > 1 { view.rotate = rotations[i] }
                 let picture = MoleculePicture(prepared, request: view)
+                try picture.checkCost(source: input)
                 let png = try picture.png(try picture.draw(renderer, keepScene: true))
                 if output == "-" {
                     FileHandle.standardOutput.write(Data(png))

@@ -1,3 +1,4 @@
+import Core
 import Foundation
 import LiveClient
 import TestSupport
@@ -218,5 +219,29 @@ final class HostileLoadTests: GLTestCase {
         XCTAssertTrue((400..<500).contains(answer.status), "\(answer.status): \(answer.text)")
         XCTAssertTrue(answer.text.contains("2048 MiB") && !answer.text.contains("4096"), answer.text)
         alive(base, "a map past the memory")
+    }
+
+    /// 100,000 atoms at one point held a render process for minutes (every pair in one cell of
+    /// bond perception, then every sphere filling the picture): now perceived in linear time and
+    /// refused before a sphere is cast, and 16 of them at once leave a real picture drawn.
+    func testAPileOfAtomsAtOnePointIsRefusedQuicklyAndLeavesOthersDrawn() throws {
+        let base = try start()
+        var text = ""
+        for i in 0..<100_000 { text += "HETATM\(String(format: "%5d", i % 100_000))  C   LIG A   1       1.000   2.000   3.000  1.00  0.00           C\n" }
+        let pile = Data(text.utf8)
+        let answers = Locked<[Int]>([])
+        DispatchQueue.concurrentPerform(iterations: 16) { _ in
+            let status = (try? ServeTests.call("\(base)/v1/render?size=256&name=pile.pdb", method: "POST", body: pile).status) ?? -1
+            answers.withLock { $0.append(status) }
+        }
+        let statuses = answers.withLock { $0 }
+        XCTAssertTrue(statuses.allSatisfy { $0 == 400 || $0 == 503 }, "each refused (or shed while the others were read): \(statuses)")
+        XCTAssertTrue(statuses.contains(400), "\(statuses)")
+        let one = try ServeTests.call("\(base)/v1/render?size=256&name=pile.pdb", method: "POST", body: pile)
+        XCTAssertEqual(one.status, 400, one.text)
+        XCTAssertTrue(one.text.contains("on top of one another"), one.text)
+        let real = try ServeTests.call("\(base)/v1/molecules/1/image?size=128")
+        XCTAssertEqual(real.status, 200, real.text)
+        alive(base, "16 piles of atoms")
     }
 }
