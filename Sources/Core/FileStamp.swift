@@ -40,8 +40,8 @@ public enum FileFollower {
 /// A weak reference that can cross to a watcher's thread (the referent is itself Sendable).
 final class WeakBox<T: AnyObject & Sendable>: Sendable {
     private let box: Locked<Weak>
-    private struct Weak: @unchecked Sendable {
-        // Safe: the referent is Sendable; only the weak slot is guarded by the lock.
+    private struct Weak: Sendable {
+        // A weak reference to a Sendable referent: Sendable as it is; the lock guards the slot.
         weak var value: T?
     }
     init(_ value: T) { box = Locked(Weak(value: value)) }

@@ -44,13 +44,14 @@ public enum EdgeSmoothing {
             var alpha = [Float](repeating: 0, count: opaque ? 1 : w * h)
             luma.withUnsafeMutableBufferPointer { luma in
                 alpha.withUnsafeMutableBufferPointer { alpha in
-                    let luma = UncheckedSendable(luma), alpha = UncheckedSendable(alpha), src = UncheckedSendable(src)
+                    // The bands write disjoint rows of the keys and only read the picture.
+                    nonisolated(unsafe) let luma = luma, alpha = alpha, src = src
                     DispatchQueue.concurrentPerform(iterations: bands) { band in
                         let start = h * band / bands * w, end = h * (band + 1) / bands * w
                         var i = start
                         if opaque && fourAtOnce {
                             // Four pixels at once, lane for lane the arithmetic below (the same floats).
-                            let bytes = UnsafeRawPointer(src.value.baseAddress!), keys = luma.value.baseAddress!
+                            let bytes = UnsafeRawPointer(src.baseAddress!), keys = luma.baseAddress!
                             while i + 4 <= end {
                                 let v = bytes.loadUnaligned(fromByteOffset: i * 4, as: SIMD16<UInt8>.self)
                                 let r = SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: v.evenHalf.evenHalf))
@@ -63,10 +64,10 @@ public enum EdgeSmoothing {
                             }
                         }
                         for i in i..<end {
-                            let a = Float(src.value[i * 4 + 3])
-                            let l = Float(src.value[i * 4]) * 0.299 + Float(src.value[i * 4 + 1]) * 0.587 + Float(src.value[i * 4 + 2]) * 0.114
-                            luma.value[i] = l * a * (1 / 255)
-                            if !opaque { alpha.value[i] = a }
+                            let a = Float(src[i * 4 + 3])
+                            let l = Float(src[i * 4]) * 0.299 + Float(src[i * 4 + 1]) * 0.587 + Float(src[i * 4 + 2]) * 0.114
+                            luma[i] = l * a * (1 / 255)
+                            if !opaque { alpha[i] = a }
                         }
                     }
                 }
@@ -74,9 +75,10 @@ public enum EdgeSmoothing {
             luma.withUnsafeBufferPointer { luma in
                 alpha.withUnsafeBufferPointer { alpha in
                     out.withUnsafeMutableBufferPointer { dst in
-                        let shared = UncheckedSendable((src, luma, alpha, dst))
+                        // Each band writes its own rows of `dst` and only reads the rest.
+                        nonisolated(unsafe) let shared = (src, luma, alpha, dst)
                         DispatchQueue.concurrentPerform(iterations: bands) { band in
-                            let (src, luma, alpha, dst) = shared.value
+                            let (src, luma, alpha, dst) = shared
                             let first = max(1, (h * band) / bands), last = min(h - 1, (h * (band + 1)) / bands)
                             smoothRows(first..<last, src: src, luma: luma, alpha: alpha, dst: dst, w: w, h: h, opaque: opaque,
                                        fourAtOnce: fourAtOnce)
@@ -354,8 +356,3 @@ public enum EdgeSmoothing {
     }
 }
 
-/// A value handed to `concurrentPerform`'s bands, which touch disjoint parts of it.
-private struct UncheckedSendable<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
-}

@@ -130,7 +130,8 @@ public enum SphereCaster {
         // band starts on a tile's first row, so that no tile is shared by two.
         let bands = fh >= 64 ? SphereOcclusion.bands(nSpheres) : 1
         // Many spheres: those the samples' tiles show hidden are passed over whole (`SampleTiles`).
-        let sampleTiles = (tiles ?? (nSpheres >= tiledMinimum)) ? SampleTiles(width: fw, height: fh) : nil
+        // Shared by the bands, which touch only their own rows' tiles (a band starts on a tile's first row).
+        nonisolated(unsafe) let sampleTiles = (tiles ?? (nSpheres >= tiledMinimum)) ? SampleTiles(width: fw, height: fh) : nil
         defer { sampleTiles?.deallocate() }
         depth.withUnsafeMutableBufferPointer { zb in
             ids.withUnsafeMutableBufferPointer { idb in
@@ -197,7 +198,7 @@ public enum SphereCaster {
     /// reached yet (`open`) and keeping the least depth written in them (`far`): where every tile
     /// a sphere or bond reaches is closed and lies nearer than its front, `old > front` holds in
     /// each of its samples, and it is passed over whole (the picture is the same).
-    struct SampleTiles: @unchecked Sendable {
+    struct SampleTiles {
         static let side = 8
         static let shift = side.trailingZeroBitCount
         let open: UnsafeMutablePointer<Int32>

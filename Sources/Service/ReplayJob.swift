@@ -69,11 +69,8 @@ struct ReplayJob: Sendable {
     /// `seconds` (503) or when `stop` says the client has gone.
     func run(_ text: String, molecule: Structure?, lane: RenderLane<MoleculeRenderer>, stop: ReplayStop = ReplayStop()) throws -> [UInt8] {
         let options = try options()
-        let seconds = seconds
         // Past the render time limit the replay stops between frames.
-        let timer = DispatchWorkItem { stop.stop(because: .late) }
-        if seconds.isFinite { DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: timer) }
-        defer { timer.cancel() }
+        stop.deadline = WorkDeadline(seconds: seconds)
         let clock = ReplayTiming.clock(fps: fps, movie: movie != nil, events: text)
         let replay = Replay(source: "events", options: options, molecule: molecule, fps: clock, lane: lane)
         replay.maxFrames = Self.maxFrames
@@ -170,10 +167,18 @@ final class FirstFrameSize: Sendable {
 final class ReplayStop: Sendable {
     enum Reason { case late, gone }
     private let reason = Locked<Reason?>(nil)
+    private let due = Locked<WorkDeadline?>(nil)
+
+    /// Past it, the replay is late.
+    var deadline: WorkDeadline? {
+        get { due.withLock { $0 } }
+        set { due.withLock { $0 = newValue } }
+    }
 
     func stop(because why: Reason) { reason.withLock { if $0 == nil { $0 = why } } }
 
     func check() throws {
+        if deadline?.isOver == true { stop(because: .late) }
         switch reason.withLock({ $0 }) {
         case nil: return
         case .late: throw HTTPError(.serviceUnavailable, headers: [.retryAfter: "5"], message: "the replay took longer than this server's --render-seconds")

@@ -6,12 +6,14 @@ import Foundation
 /// the exit status is 130.
 enum Interruption {
     nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+    /// The queue the signals are heard on: its own, not GCD's global one, which nothing else uses.
+    private static let signals = DispatchQueue(label: "molshot-signals")
 
     /// From now on a signal prints `interrupted: DONE of TOTAL WHAT; ...` with `counts()` and exits.
     static func report(_ what: String, counts: @escaping @Sendable () -> (done: Int, total: Int)) {
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            let source = DispatchSource.makeSignalSource(signal: number, queue: signals)
             source.setEventHandler {
                 let (done, total) = counts()
                 let line = "\ninterrupted: \(done) of \(total) \(what); run the same command again to continue\n"
