@@ -19,7 +19,7 @@ final class RenderProcess: Sendable {
         var process: Process?
         var pipe: WorkerPipe?
         var nextID: UInt64 = 1
-        var pending: [UInt64: CheckedContinuation<(WorkerMessage, [UInt8]), Error>] = [:]
+        var pending: [UInt64: CheckedContinuation<(ProcessAnswer, [UInt8]), Error>] = [:]
         var opening: [String: CheckedContinuation<Void, Error>] = [:]
         var sessions: [String: RemoteLiveView] = [:]
         var closed = false
@@ -40,60 +40,49 @@ final class RenderProcess: Sendable {
 
     /// The PNG of `subject` with the picture options `settings` (the query's, checked already).
     func draw(settings: [(String, String)], subject: ImageSubject, seconds: Double? = nil) async throws -> [UInt8] {
-        var head = WorkerMessage(.image)
-        head.settings = settings.map { [$0.0, $0.1] }
-        head.seconds = seconds
+        var order = ProcessOrder.ImageOrder(settings: settings.map { [$0.0, $0.1] }, seconds: seconds)
         let blob: [UInt8]
         switch subject {
-        case .library(let id): head.library = id; blob = []
-        case .upload(let bytes, let name): head.name = name; blob = bytes
+        case .library(let id): order.library = id; blob = []
+        case .upload(let bytes, let name): order.name = name; blob = bytes
         }
-        return try await ask(head, blob, seconds: seconds).1
+        let image = order
+        return try await ask({ .image(id: $0, image) }, blob, seconds: seconds).1
     }
 
     /// The animated PNG or movie of replay `job` (the event file's bytes, checked already), on
     /// library molecule `library` where given. Throws the HTTP error it answered with.
     func replay(_ job: ReplayJob, library: Int?, events: [UInt8]) async throws -> [UInt8] {
-        var head = WorkerMessage(.replay)
-        head.settings = job.settings.map { [$0.0, $0.1] }
-        head.fps = job.fps
-        head.format = job.movie?.rawValue
-        head.maxSide = job.maxSide
-        head.seconds = job.seconds
-        head.library = library
-        return try await ask(head, events, seconds: job.seconds).1
+        let order = ProcessOrder.ReplayOrder(settings: job.settings.map { [$0.0, $0.1] }, fps: job.fps, movie: job.movie?.rawValue,
+                                             maxSide: job.maxSide, seconds: job.seconds, library: library)
+        return try await ask({ .replay(id: $0, order) }, events, seconds: job.seconds).1
     }
 
     /// The import of a file's bytes (`source` names it in errors) prepared in the process: read,
     /// bonds perceived, the compact model made. Throws the HTTP error it answered with.
     func prepare(_ bytes: [UInt8], source: String, seconds: Double) async throws -> (MoleculeLibrary.PreparedImport.Wire, [UInt8]) {
-        var head = WorkerMessage(.prepare)
-        head.name = source
-        head.seconds = seconds
-        let (answer, blob) = try await ask(head, bytes, seconds: seconds)
-        guard let wire = answer.prepared else { throw HTTPError(.internalServerError, message: "the render process answered an import without it") }
+        let (answer, blob) = try await ask({ .prepare(id: $0, name: source, seconds: seconds) }, bytes, seconds: seconds)
+        guard case .prepared(_, let wire) = answer else { throw HTTPError(.internalServerError, message: "the render process answered an import without it") }
         return (wire, blob)
     }
 
-    /// Sends one job and waits for its answer.
-    private func ask(_ head: WorkerMessage, _ blob: [UInt8], seconds: Double?) async throws -> (WorkerMessage, [UInt8]) {
+    /// Sends one job (`order` given its id) and waits for its answer.
+    private func ask(_ order: @escaping @Sendable (UInt64) -> ProcessOrder, _ blob: [UInt8], seconds: Double?) async throws -> (ProcessAnswer, [UInt8]) {
         try await withCheckedThrowingContinuation { continuation in
-            let sent = state.withLock { s -> (WorkerPipe, WorkerMessage, pid_t?)? in
+            let sent = state.withLock { s -> (WorkerPipe, ProcessOrder, UInt64, pid_t?)? in
                 guard let pipe = running(&s) else { return nil }
-                var head = head
-                head.id = s.nextID
+                let id = s.nextID
                 s.nextID += 1
-                s.pending[head.id] = continuation
-                return (pipe, head, s.process?.processIdentifier)
+                s.pending[id] = continuation
+                return (pipe, order(id), id, s.process?.processIdentifier)
             }
-            guard let (pipe, head, pid) = sent else { return continuation.resume(throwing: RenderProcessEnded(reason: "it could not be started")) }
+            guard let (pipe, head, id, pid) = sent else { return continuation.resume(throwing: RenderProcessEnded(reason: "it could not be started")) }
             // A write to a process that has just ended fails; its reader fails the job. Written on
             // the blocking pool: a blob of up to --max-body bytes waits for the process to read it.
             BlockingPool.shared.submit { _ = pipe.send(head, blob) }
             // A reader that keeps working past the deadline (a loop that never looks at it) is
             // stopped from outside: the process is killed and replaced.
             if let seconds, seconds.isFinite, let pid {
-                let id = head.id
                 Task { [weak self] in
                     try? await Task.sleep(nanoseconds: UInt64((seconds + Self.grace) * 1e9))
                     self?.kill(pid, ifStillPending: id)
@@ -119,13 +108,8 @@ final class RenderProcess: Sendable {
     /// molecule with too many atoms, say).
     func openSession(_ id: String, library: Int, settings: [(String, String)], record: Bool, frames: (format: String, quality: Int?)? = nil,
                      maxSide: Int = 8192, send: @escaping @Sendable (LiveOutput) -> Void) async throws -> RemoteLiveView {
-        var head = WorkerMessage(.open, session: id)
-        head.library = library
-        head.format = frames?.format
-        head.quality = frames?.quality
-        head.maxSide = maxSide
-        head.settings = settings.map { [$0.0, $0.1] }
-        head.record = record
+        let head = ProcessOrder.open(session: id, .init(library: library, settings: settings.map { [$0.0, $0.1] }, record: record,
+                                                        format: frames?.format, quality: frames?.quality, maxSide: maxSide))
         // The session's lines and its close reach the pipe in the order they were posted, written on
         // the blocking pool (a close comes from the thread that answered the WebSocket).
         let writes = SerialJobs()
@@ -133,7 +117,7 @@ final class RenderProcess: Sendable {
             let process = self
             writes.submit {
                 _ = process?.state.withLock { $0.pipe }?.send(message, blob)
-                if message.kind == .close { process?.state.withLock { _ = $0.sessions.removeValue(forKey: id) } }
+                if case .close = message { process?.state.withLock { _ = $0.sessions.removeValue(forKey: id) } }
                 written()
             }
         }
@@ -191,34 +175,34 @@ final class RenderProcess: Sendable {
         return started
     }
 
-    /// Hands each answer to what waits for it, until the process ends.
+    /// Hands each answer to what waits for it, until the process ends. Each is checked first
+    /// (`ProcessAnswer.checked`): one that is not fit to use is dropped and logged.
     private func read(_ from: WorkerPipe, _ p: Process) {
-        while let (head, blob) = from.receive() {
-            switch head.kind {
-            case .result, .prepared:
-                let waiting = state.withLock { $0.pending.removeValue(forKey: head.id) }
-                if let status = head.status {
-                    waiting?.resume(throwing: HTTPError(.init(code: status), message: head.message ?? "the file could not be read"))
-                } else {
-                    waiting?.resume(returning: (head, blob))
+        while let (received, blob) = from.receive(ProcessAnswer.self) {
+            guard let answer = received.checked() else {
+                LogWriter.shared.write("error: a render process (pid \(p.processIdentifier)) sent an answer that is not fit to use; dropped\n")
+                continue
+            }
+            switch answer {
+            case .done(let id), .prepared(let id, _):
+                state.withLock { $0.pending.removeValue(forKey: id) }?.resume(returning: (answer, blob))
+            case .failed(let id, let status, let message):
+                state.withLock { $0.pending.removeValue(forKey: id) }?.resume(throwing: HTTPError(.init(code: status), message: message))
+            case .opened(let session):
+                state.withLock { $0.opening.removeValue(forKey: session) }?.resume()
+            case .refused(let session, let status, let message):
+                let waiting = state.withLock { s in
+                    s.sessions.removeValue(forKey: session)
+                    return s.opening.removeValue(forKey: session)
                 }
-            case .opened:
-                let waiting = state.withLock { $0.opening.removeValue(forKey: head.session ?? "") }
-                if let status = head.status {
-                    _ = state.withLock { $0.sessions.removeValue(forKey: head.session ?? "") }
-                    waiting?.resume(throwing: HTTPError(.init(code: status), message: head.message ?? "the session could not open"))
-                } else {
-                    waiting?.resume()
-                }
-            case .frame, .error, .took, .tap:
-                state.withLock { $0.sessions[head.session ?? ""] }?.heard(head, blob)
-            default:
-                break
+                waiting?.resume(throwing: HTTPError(.init(code: status), message: message))
+            case .frame(let session, _), .error(let session, _, _), .took(let session), .tap(let session, _):
+                state.withLock { $0.sessions[session] }?.heard(answer, blob)
             }
         }
         // The process has ended: what it held fails, and the next request starts another.
         p.waitUntilExit()
-        let (jobs, opens, views) = state.withLock { s -> ([CheckedContinuation<(WorkerMessage, [UInt8]), Error>], [CheckedContinuation<Void, Error>], [RemoteLiveView]) in
+        let (jobs, opens, views) = state.withLock { s -> ([CheckedContinuation<(ProcessAnswer, [UInt8]), Error>], [CheckedContinuation<Void, Error>], [RemoteLiveView]) in
             defer {
                 s.pending = [:]
                 s.opening = [:]
@@ -254,14 +238,14 @@ final class RemoteLiveView: LiveView, Sendable {
     let id: String
     private let send: @Sendable (LiveOutput) -> Void
     /// Posts a message to the process; the closure given is called once it is written.
-    private let post: @Sendable (WorkerMessage, [UInt8], @escaping @Sendable () -> Void) -> Void
+    private let post: @Sendable (ProcessOrder, [UInt8], @escaping @Sendable () -> Void) -> Void
     private let state: Locked<(recorded: EventRecording?, over: Bool)>
     /// Lines posted and not yet written to the pipe: bounded, so that a client sending faster
     /// than the process reads cannot queue its lines here without end.
     private let waiting = WaitingLines()
 
     init(id: String, record: Bool, send: @escaping @Sendable (LiveOutput) -> Void,
-         post: @escaping @Sendable (WorkerMessage, [UInt8], @escaping @Sendable () -> Void) -> Void) {
+         post: @escaping @Sendable (ProcessOrder, [UInt8], @escaping @Sendable () -> Void) -> Void) {
         self.id = id
         self.send = send
         self.post = post
@@ -275,7 +259,7 @@ final class RemoteLiveView: LiveView, Sendable {
         }
         let size = line.utf8.count, waiting = waiting
         switch waiting.admit(size) {
-        case .taken: post(WorkerMessage(.event, session: id), Array(line.utf8)) { waiting.done(size) }
+        case .taken: post(.event(session: id), Array(line.utf8)) { waiting.done(size) }
         case .dropped(let tell): if tell { send(.error(line: 0, message: WaitingLines.droppedMessage)) }
         }
     }
@@ -285,28 +269,27 @@ final class RemoteLiveView: LiveView, Sendable {
             defer { s.over = true }
             return !s.over
         }
-        if first { post(WorkerMessage(.close, session: id), []) {} }
+        if first { post(.close(session: id), []) {} }
     }
 
     var recording: String? { state.withLock { $0.recorded?.text } }
 
-    /// What the process sent for this session.
-    func heard(_ head: WorkerMessage, _ blob: [UInt8]) {
-        switch head.kind {
-        case .frame:
-            var frame = LiveFrame(image: blob, format: head.format ?? "png", events: head.events ?? 0, time: head.time ?? 0, mode: head.mode ?? "",
-                                  caption: head.caption, drawn: head.drawn, facts: head.facts ?? FrameFacts(width: 0, height: 0))
-            frame.moving = head.moving ?? false
+    /// What the process sent for this session (checked already).
+    func heard(_ answer: ProcessAnswer, _ blob: [UInt8]) {
+        switch answer {
+        case .frame(_, let head):
+            var frame = LiveFrame(image: blob, format: head.format, events: head.events, time: head.time, mode: head.mode,
+                                  caption: head.caption, drawn: head.drawn, facts: head.facts)
+            frame.moving = head.moving
             send(.frame(frame))
-        case .error:
-            send(.error(line: head.line ?? 0, message: head.message ?? "error"))
+        case .error(_, let line, let message):
+            send(.error(line: line, message: message))
         case .took:
             state.withLock { $0.recorded?.append(String(decoding: blob, as: UTF8.self)) }
-        case .tap:
-            let point = head.point ?? [0, 0]
+        case .tap(_, let head):
             let atom = blob.isEmpty ? nil : try? JSONDecoder().decode(PickedAtom.self, from: Data(blob))
-            var tap = Tap(time: head.time ?? 0, line: head.line ?? 0, point: SIMD2(point.first ?? 0, point.count > 1 ? point[1] : 0), atom: atom)
-            tap.hover = head.hover ?? false
+            var tap = Tap(time: head.time, line: head.line, point: SIMD2(head.x, head.y), atom: atom)
+            tap.hover = head.hover
             send(.tapped(tap))
         default:
             break

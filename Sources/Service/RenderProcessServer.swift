@@ -115,152 +115,131 @@ public enum RenderProcessServer {
         let perception = try BondPerception.standard()
         let worker = RenderWorker(capacity: 64, name: "molshot-render-process") { try MoleculeRenderer() }
         var sessions: [String: (view: LiveSession<MoleculeDriver>, queue: SerialJobs, waiting: WaitingLines)] = [:]
-        while let (head, blob) = pipe.receive() {
-            switch head.kind {
-            case .image:
+        while let (order, blob) = pipe.receive(ProcessOrder.self) {
+            switch order {
+            case .image(let id, let job):
                 Task {
-                    var answer = WorkerMessage(.result, id: head.id)
+                    var answer = ProcessAnswer.done(id: id)
                     var png: [UInt8] = []
                     do {
-                        let view = try RenderRequest(pairs(head.settings))
-                        let subject: ImageSubject = head.library.map { .library($0) } ?? .upload(blob, name: head.name ?? "upload")
+                        let view = try RenderRequest(pairs(job.settings))
+                        let subject: ImageSubject = job.library.map { .library($0) } ?? .upload(blob, name: job.name ?? "upload")
                         // The service's deadline for this picture, kept here: its work stops at it.
-                        let deadline = WorkDeadline(seconds: head.seconds ?? .infinity)
+                        let deadline = WorkDeadline(seconds: job.seconds ?? .infinity)
                         png = try await PicturePipeline.png(subject, view, limits: limits, perception: perception, deadline: deadline, worker: worker,
                                                             renderer: { $0 }, prepare: { try await BlockingPool.shared.run($0) })
                     } catch {
-                        let http = (error as? HTTPError) ?? HTTPAnswer.badRequest(error)
-                        answer.status = Int(http.status.code)
-                        answer.message = http.body
+                        answer = failure(error, id: id)
                     }
                     // The answer written on the blocking pool: the pipe may be full.
                     let done = answer, bytes = png
                     BlockingPool.shared.submit { _ = pipe.send(done, bytes) }
                 }
-            case .replay:
+            case .replay(let id, let job):
                 BlockingPool.shared.submit {
-                    var answer = WorkerMessage(.result, id: head.id)
+                    var answer = ProcessAnswer.done(id: id)
                     var made: [UInt8] = []
                     do {
                         var movie: MovieFormat?
-                        if let format = head.format {
+                        if let format = job.movie {
                             guard let m = MovieFormat(rawValue: format) else { throw HTTPError(.badRequest, message: "parameter format: no movie format \(Excerpt.of(format))") }
                             movie = m
                         }
-                        let job = ReplayJob(settings: pairs(head.settings), fps: head.fps, movie: movie, maxSide: head.maxSide ?? 4096,
-                                            maxAtoms: limits.maxAtoms, seconds: head.seconds ?? .infinity)
+                        let replay = ReplayJob(settings: pairs(job.settings), fps: job.fps, movie: movie, maxSide: job.maxSide,
+                                               maxAtoms: limits.maxAtoms, seconds: job.seconds)
                         // The server checked the lines; the bytes are checked again here, where they are read.
                         let text = try ReplayJob.text(blob)
                         var molecule: Structure?
-                        if let library = head.library {
+                        if let library = job.library {
                             let structure = try limits.load(.library(library))
                             try limits.check(structure)
                             molecule = structure
                         }
-                        made = try job.run(text, molecule: molecule, lane: RenderLane(worker))
+                        made = try replay.run(text, molecule: molecule, lane: RenderLane(worker))
                         if (molecule?.models.first?.atoms.count ?? 0) >= PictureLimits.largeStructure { _ = molshot_trim_heap() }
                     } catch {
-                        let http = (error as? HTTPError) ?? HTTPAnswer.badRequest(error)
-                        answer.status = Int(http.status.code)
-                        answer.message = http.body
+                        answer = failure(error, id: id)
                     }
                     pipe.send(answer, made)
                 }
-            case .prepare:
+            case .prepare(let id, let name, let seconds):
                 BlockingPool.shared.submit {
-                    var answer = WorkerMessage(.prepared, id: head.id)
+                    var answer = ProcessAnswer.done(id: id)
                     var out: [UInt8] = []
                     do {
-                        let deadline = WorkDeadline(seconds: head.seconds ?? .infinity)
-                        let source = head.name ?? "upload"
-                        let file = MoleculeLibrary.ImportedFile(blob, source: source, name: source)
+                        let deadline = WorkDeadline(seconds: seconds)
+                        let file = MoleculeLibrary.ImportedFile(blob, source: name, name: name)
                         let prepared = try WorkDeadline.with(deadline) {
                             try MoleculeLibrary.prepare(file, maxBytes: limits.maxBytes, perception: perception, maxAtoms: limits.maxAtoms)
                         }
-                        (answer.prepared, out) = try prepared.wire()
+                        let wire: MoleculeLibrary.PreparedImport.Wire
+                        (wire, out) = try prepared.wire()
+                        answer = .prepared(id: id, wire)
                         if prepared.atomCount >= PictureLimits.largeStructure { _ = molshot_trim_heap() }
                     } catch {
-                        let http = (error as? HTTPError) ?? HTTPAnswer.badRequest(error)
-                        answer.status = Int(http.status.code)
-                        answer.message = http.body
+                        answer = failure(error, id: id)
                     }
                     pipe.send(answer, out)
                 }
-            case .open:
-                let id = head.session ?? ""
-                var answer = WorkerMessage(.opened, session: id)
+            case .open(let id, let job):
+                var answer = ProcessAnswer.opened(session: id)
                 do throws(any Error) {
                     var options = MoleculeDriver.Options()
-                    options.request = try RenderRequest(pairs(head.settings))
+                    options.request = try RenderRequest(pairs(job.settings))
                     options.request.maxAtoms = limits.maxAtoms
-                    options.maxSide = head.maxSide ?? options.maxSide
+                    options.maxSide = job.maxSide
                     options.maxSamples = ServiceLimits.pictureSamples.value
-                    let frames = try head.format.map { try SessionController.frameEncoder($0, quality: head.quality, request: options.request) }
-                    let structure = try limits.load(.library(head.library ?? 0))
+                    let frames = try job.format.map { try SessionController.frameEncoder($0, quality: job.quality, request: options.request) }
+                    let structure = try limits.load(.library(job.library))
                     try limits.check(structure)
-                    let record = head.record ?? false
                     let view = LiveSession(source: "session \(id)", options: options, molecule: structure, lane: RenderLane(worker),
-                                           frames: frames, taken: record ? { line in pipe.send(WorkerMessage(.took, session: id), Array(line.utf8)) } : nil,
+                                           frames: frames, taken: job.record ? { line in pipe.send(ProcessAnswer.took(session: id), Array(line.utf8)) } : nil,
                                            send: { output in send(output, session: id, on: pipe) })
                     sessions[id] = (view, SerialJobs(), WaitingLines())
                 } catch {
                     let http = (error as? HTTPError) ?? HTTPAnswer.badRequest(error)
-                    answer.status = Int(http.status.code)
-                    answer.message = http.body
+                    answer = .refused(session: id, status: Int(http.status.code), message: http.body ?? "the session could not open")
                 }
                 pipe.send(answer)
-            case .event:
+            case .event(let id):
                 // Bounded here too: the lines of every session in this process share its memory.
-                if let session = sessions[head.session ?? ""] {
+                if let session = sessions[id] {
                     let line = String(decoding: blob, as: UTF8.self), size = blob.count
                     switch session.waiting.admit(size) {
                     case .taken: session.queue.submit { session.view.receive(line); session.waiting.done(size) }
-                    case .dropped(let tell): if tell { send(.error(line: 0, message: WaitingLines.droppedMessage), session: head.session ?? "", on: pipe) }
+                    case .dropped(let tell): if tell { send(.error(line: 0, message: WaitingLines.droppedMessage), session: id, on: pipe) }
                     }
                 }
-            case .close:
-                if let session = sessions.removeValue(forKey: head.session ?? "") {
+            case .close(let id):
+                if let session = sessions.removeValue(forKey: id) {
                     session.queue.submit { session.view.close() }
                 }
-            default:
-                break
             }
         }
         sessions.values.forEach { $0.view.close() }
         worker.close()
     }
 
-    private static func pairs(_ settings: [[String]]?) -> [(String, String)] {
-        (settings ?? []).compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }
+    /// The answer for request `id` that failed with `error`: its HTTP status and words.
+    private static func failure(_ error: Error, id: UInt64) -> ProcessAnswer {
+        let http = (error as? HTTPError) ?? HTTPAnswer.badRequest(error)
+        return .failed(id: id, status: Int(http.status.code), message: http.body ?? "the file could not be read")
+    }
+
+    private static func pairs(_ settings: [[String]]) -> [(String, String)] {
+        settings.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }
     }
 
     private static func send(_ output: LiveOutput, session: String, on pipe: WorkerPipe) {
-        var head: WorkerMessage
-        var blob: [UInt8] = []
         switch output {
         case .frame(let f):
-            head = WorkerMessage(.frame, session: session)
-            head.events = f.events
-            head.time = f.time
-            head.mode = f.mode
-            head.caption = f.caption
-            head.drawn = f.drawn
-            head.format = f.format
-            head.facts = f.facts
-            head.moving = f.moving ? true : nil
-            blob = f.image
+            pipe.send(ProcessAnswer.frame(session: session, .init(events: f.events, time: f.time, mode: f.mode, caption: f.caption, drawn: f.drawn,
+                                                                  format: f.format, facts: f.facts, moving: f.moving)), f.image)
         case .error(let line, let message):
-            head = WorkerMessage(.error, session: session)
-            head.line = line
-            head.message = message
+            pipe.send(ProcessAnswer.error(session: session, line: line, message: message))
         case .tapped(let tap):
-            head = WorkerMessage(.tap, session: session)
-            head.hover = tap.hover ? true : nil
-            head.time = tap.time
-            head.line = tap.line
-            head.point = [tap.point.x, tap.point.y]
-            blob = tap.atom.flatMap { try? JSONEncoder().encode($0) }.map { Array($0) } ?? []
+            let atom = tap.atom.flatMap { try? JSONEncoder().encode($0) }.map { Array($0) } ?? []
+            pipe.send(ProcessAnswer.tap(session: session, .init(time: tap.time, line: tap.line, x: tap.point.x, y: tap.point.y, hover: tap.hover)), atom)
         }
-        pipe.send(head, blob)
     }
 }

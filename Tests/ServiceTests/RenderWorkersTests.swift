@@ -66,8 +66,46 @@ final class RenderWorkersTests: GLTestCase {
         XCTAssertEqual(pipe(&fds), 0)
         close(fds[0])
         let worker = WorkerPipe(input: -1, output: fds[1])
-        XCTAssertFalse(worker.send(WorkerMessage(.event, id: 1), [1, 2, 3]))
+        XCTAssertFalse(worker.send(ProcessOrder.event(session: "s"), [1, 2, 3]))
         close(fds[1])
+    }
+
+    /// The seam is typed: each order and answer crosses the pipe as its own case with its own
+    /// payload, and an answer is checked before the service uses it (a status that is not an
+    /// HTTP error, a frame larger than any picture, a time that is not a number are dropped;
+    /// words are cut).
+    func testOrdersAndAnswersCrossThePipeTypedAndAnswersAreCheckedAtTheBoundary() throws {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&fds), 0)
+        let ends = WorkerPipe(input: fds[0], output: fds[1])
+        defer { close(fds[0]); close(fds[1]) }
+        let order = ProcessOrder.replay(id: 7, .init(settings: [["size", "64"]], fps: 10, movie: "mp4", maxSide: 512, seconds: 30, library: 3))
+        XCTAssertTrue(ends.send(order, Array("events".utf8)))
+        let (back, blob) = try XCTUnwrap(ends.receive(ProcessOrder.self))
+        guard case .replay(let id, let job) = back else { return XCTFail("\(back)") }
+        XCTAssertEqual(id, 7)
+        XCTAssertEqual(job.settings, [["size", "64"]])
+        XCTAssertEqual(job.movie, "mp4")
+        XCTAssertEqual(job.library, 3)
+        XCTAssertEqual(blob, Array("events".utf8))
+
+        let frame = ProcessAnswer.FrameHead(events: 3, time: 0.5, mode: "cartoon", format: "png", facts: FrameFacts(width: 64, height: 64), moving: false)
+        XCTAssertNotNil(ProcessAnswer.frame(session: "s", frame).checked())
+        var huge = frame
+        huge.facts = FrameFacts(width: 1 << 30, height: 64)
+        XCTAssertNil(ProcessAnswer.frame(session: "s", huge).checked(), "a frame past any side")
+        var late = frame
+        late.time = .nan
+        XCTAssertNil(ProcessAnswer.frame(session: "s", late).checked(), "a time that is not a number")
+        XCTAssertNil(ProcessAnswer.failed(id: 1, status: 200, message: "ok").checked(), "a failure must be an HTTP error")
+        XCTAssertNil(ProcessAnswer.tap(session: "s", .init(time: 0, line: 1, x: .infinity, y: 0, hover: false)).checked())
+        guard case .failed(_, 422, let words)? = ProcessAnswer.failed(id: 1, status: 422, message: String(repeating: "é", count: 10_000)).checked() else {
+            return XCTFail("a long refusal is kept, cut")
+        }
+        XCTAssertLessThanOrEqual(words.utf8.count, ProcessAnswer.messageBytes)
+        // A head that is not an order is no message at all (the reader then ends the pipe).
+        XCTAssertTrue(ends.send(ProcessAnswer.done(id: 1)))
+        XCTAssertNil(ends.receive(ProcessOrder.self))
     }
 
     func testPicturesGoToTheLeastLoadedWorkerAndSessionsToTheOneWithFewest() throws {
