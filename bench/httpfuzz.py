@@ -3,14 +3,17 @@
 (0, negative, 1e308, NaN, inf, huge lists, long strings, bad UTF-8, deep JSON, odd methods and
 heads), and cases that know the grammars (selections nested deep, `around` nested, many shows,
 replays with events far in time and long type names, entities repeated, pictures past the sample
-budget, ranges, raw heads nginx refuses), counting answers by status. The server runs under an
+budget, ranges, raw heads nginx refuses; replays of millions of empty lines, lines past their bound,
+movies past their pixels, resizes past the samples after heavy settings; checkerboard maps of
+millions of triangles; atoms piled at one point; live sessions flooded with tiny lines), counting
+answers by status. The server runs under an
 address-space cap (RLIMIT_AS, --address-space-mb, 2 GB: a request that asked for more memory than
 that would end it). Prints one RESULT line; exits 1 on a crash (the server gone), an unexpected 5xx
 (anything but 503 and 507), or RSS past --max-rss-mb.
 
     bench/httpfuzz.py --molshot .build/release/molshot --root . --requests 100000
 """
-import argparse, http.client, os, random, resource, socket, subprocess, sys, tempfile, threading, time
+import argparse, base64, gzip, http.client, os, random, resource, socket, struct, subprocess, sys, tempfile, threading, time
 
 ROUTES = [
     ("GET", "/healthz"), ("GET", "/metrics"), ("GET", "/openapi.yaml"),
@@ -148,9 +151,65 @@ def comp_upload(rng):
             '</comp:modelDefinition></comp:listOfModelDefinitions></sbml>' % (instances, species)).encode()
 
 
+def ws_frame(payload, opcode=1):
+    """One masked client frame (RFC 6455)."""
+    mask = os.urandom(4)
+    n = len(payload)
+    head = bytes([0x80 | opcode]) + (bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + n.to_bytes(2, "big") if n < 65536
+                                      else bytes([0x80 | 127]) + n.to_bytes(8, "big"))
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def checkerboard_map(n):
+    """A gzip CCP4/MRC map of n^3 alternating 0 and 1: at level 0.5 every cube is cut."""
+    header = bytearray(1024)
+    struct.pack_into("<3i", header, 0, n, n, n); struct.pack_into("<i", header, 12, 2); struct.pack_into("<3i", header, 28, n, n, n)
+    struct.pack_into("<3f", header, 40, n, n, n); struct.pack_into("<3f", header, 52, 90, 90, 90); struct.pack_into("<3i", header, 64, 1, 2, 3)
+    header[208:212] = b"MAP "; header[212:216] = bytes([0x44, 0x44, 0, 0])
+    values = b"".join(struct.pack("<f", (x + y + z) % 2) for z in range(n) for y in range(n) for x in range(n))
+    return gzip.compress(bytes(header) + values, 6)
+
+
+HOSTILE = {}
+
+
+def hostile(name, make):
+    if name not in HOSTILE:
+        HOSTILE[name] = make()
+    return HOSTILE[name]
+
+
 def grammar_request(rng, root):
     """A request built to reach past one of the service's limits."""
-    kind = rng.randrange(10)
+    kind = rng.randrange(15)
+    header = '{"type":"header","version":1,"viewport":{"width":100,"height":100}}\n'
+    if kind == 10:
+        # Replays: millions of empty lines; one line past the event message bytes; a movie past its pixels.
+        return rng.choice([
+            ("POST", "/v1/replay?molecule=1&size=32", {}, header.encode() + b"\n" * rng.choice([300000, 24 << 20])),
+            ("POST", "/v1/replay?molecule=1&size=32", {}, header.encode() + b" " * ((1 << 20) + 1)),
+            ("POST", "/v1/replay?molecule=1&format=" + rng.choice(["mp4", "webm", "gif"]) + "&size=" + rng.choice(["4096", "2049x2048", "64"]), {},
+             (header + '{"type":"frame","t":0.1}\n{"type":"frame","t":0.2}\n').encode())])
+    if kind == 11:
+        # A resize past the samples or the side, after heavy settings, and after the first frame.
+        side = rng.choice(["4096", "8192", "1e308", "-5", "300"])
+        return ("POST", "/v1/replay?molecule=1&size=16&antialias=4&occlusion=1&outline=16&fps=" + rng.choice(["10", "60"]), {},
+                (header + '{"type":"frame","t":0.1}\n{"type":"resize","t":0.2,"width":%s,"height":%s}\n{"type":"frame","t":0.3}\n' % (side, side)).encode())
+    if kind == 12:
+        # Maps: a checkerboard whose surface is millions of triangles.
+        return ("POST", "/v1/render?size=64&level=" + rng.choice(["0.5", "0.1", "1.5s", "1000A3"]) + "&name=x.map.gz", {},
+                hostile("map%d" % (kind,), lambda: checkerboard_map(120)))
+    if kind == 13:
+        # Atoms piled at one point (bond perception's one cell, every sphere filling the picture).
+        return ("POST", "/v1/render?size=256&name=pile.pdb.gz", {}, hostile("pile", lambda: gzip.compress("".join(
+            "HETATM%5d  C   LIG A   1       1.000   2.000   3.000  1.00  0.00           C\n" % (i % 100000) for i in range(50000)).encode(), 6)))
+    if kind == 14:
+        # A live session flooded with tiny lines, heavy settings and a resize past them.
+        key = base64.b64encode(os.urandom(16))
+        upgrade = (b"GET /v1/sessions?molecule=1&size=16&antialias=4&occlusion=1&outline=16 HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+                   b"Connection: Upgrade\r\nSec-WebSocket-Key: " + key + b"\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        lines = rng.choice([b"x\n" * 60000, header.encode() + b'{"type":"resize","t":0.2,"width":4096,"height":4096}\n', b"\n" * 60000])
+        return "RAW", upgrade + ws_frame(header.encode()) + ws_frame(lines), {}, None
     if kind == 7:
         return "POST", "/v1/render?name=x.bcif&size=32", {}, bcif_upload(rng)
     if kind == 8:

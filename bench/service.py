@@ -20,8 +20,10 @@ case replicas: uncached pictures per second through nginx (docs/nginx.conf) in f
   already keeps more than one core busy with llvmpipe's threads).
 case replicas-thumbnails-cached: a thumbnail through nginx's cache in front of the replicas (a HIT
   after the first) against nginx serving the same file from disk (ratio = cache / files, target >= 1.0).
+case hostile-load: legitimate anonymous 256 px pictures while 16 clients send hostile uploads and
+  replays, against the same without them (ratio = p99 with / without; target p99 <= 1 s, <= 1% failed).
 SERVICE_ONLY=workers runs the two workers cases alone, SERVICE_ONLY=thumbnails the first case alone,
-SERVICE_ONLY=replicas the replicas cases alone. Each prints requests/s, p50 and p99 latency and the server's peak RSS."""
+SERVICE_ONLY=replicas the replicas cases alone, SERVICE_ONLY=hostile the hostile-load case alone. Each prints requests/s, p50 and p99 latency and the server's peak RSS."""
 import argparse, threading, os, re, shutil, subprocess, sys, tempfile, time
 
 WRK = shutil.which("wrk")
@@ -273,6 +275,81 @@ end
           f"through nginx's cache peer=nginx-files:{files[0]:.0f}req/s p50={files[1]:.2f}ms p99={files[2]:.2f}ms ratio={cached[0] / files[0]:.2f}  # target >= 1.0")
 
 
+def hostile_load(a, db, work):
+    """case hostile-load: legitimate anonymous 256 px pictures, each drawn (a new rotation each), one
+    after another for --seconds, alone and then while 16 clients send the worst uploads and
+    replays they can (100,000 atoms at one point, gzipped; an event file of 24 MiB of newlines; a
+    4096 px movie; a resize to 4096 after heavy settings), each again as soon as it is answered.
+    Prints the legitimate pictures' p50 and p99 with attackers against without (target p99 <= 1 s,
+    at most 1% failed) and the attackers' answers by status."""
+    import gzip, urllib.request, urllib.error
+    server, base = start(a.molshot, db)
+    pile = gzip.compress("".join(f"HETATM{i % 100000:5d}  C   LIG A   1       1.000   2.000   3.000  1.00  0.00           C\n"
+                                 for i in range(100000)).encode(), 6)
+    header = b'{"type":"header","version":1,"viewport":{"width":100,"height":100}}\n'
+    attacks = [
+        ("POST", "/v1/render?size=256&name=pile.pdb.gz", pile),
+        ("POST", "/v1/replay?molecule=1&size=32", header + b"\n" * (24 << 20)),
+        ("POST", "/v1/replay?molecule=1&size=4096&format=mp4", header + b'{"type":"frame","t":0.1}\n{"type":"frame","t":0.2}\n'),
+        ("POST", "/v1/replay?molecule=1&size=16&antialias=4&occlusion=1&outline=16",
+         header + b'{"type":"frame","t":0.1}\n{"type":"resize","t":0.2,"width":4096,"height":4096}\n{"type":"frame","t":0.3}\n'),
+    ]
+
+    def call(method, path, body=None, timeout=60):
+        request = urllib.request.Request(base + path, data=body, method=method)
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as r:
+                r.read()
+                return r.status
+        except urllib.error.HTTPError as e:
+            e.read()
+            return e.code
+        except Exception:
+            return -1
+
+    def legitimate(seconds, offset):
+        times, failed, n = [], 0, 0
+        end = time.time() + seconds
+        while time.time() < end:
+            n += 1
+            t = time.time()
+            status = call("GET", f"/v1/molecules/1/image?size=256&rotate={(offset + n) % 360},{(offset + n) // 360},0")
+            times.append(time.time() - t)
+            failed += status != 200
+        times.sort()
+        return times[len(times) // 2] * 1000, times[min(len(times) - 1, int(len(times) * 0.99))] * 1000, failed, len(times)
+
+    try:
+        call("GET", "/v1/molecules/1/image?size=256")
+        quiet = legitimate(a.seconds, 0)
+        stop, answers, lock = threading.Event(), {}, threading.Lock()
+
+        def attacker(k):
+            while not stop.is_set():
+                method, path, body = attacks[k % len(attacks)]
+                status = call(method, path, body, timeout=120)
+                with lock:
+                    answers[status] = answers.get(status, 0) + 1
+
+        threads = [threading.Thread(target=attacker, args=(k,), daemon=True) for k in range(16)]
+        for t in threads:
+            t.start()
+        time.sleep(1)
+        loud = legitimate(a.seconds, 1000)
+        stop.set()
+        for t in threads:
+            t.join(timeout=180)
+        alive = call("GET", "/healthz") == 200
+        peak = rss(server.pid, "VmHWM")
+        print(f"RESULT suite=service case=hostile-load molshot=p50={loud[0]:.0f}ms p99={loud[1]:.0f}ms failed={loud[2]}/{loud[3]} "
+              f"with 16 attackers (their answers {dict(sorted(answers.items()))}; server up: {alive}; peak RSS {peak:.0f} MB) "
+              f"peer=no-attackers:p50={quiet[0]:.0f}ms p99={quiet[1]:.0f}ms failed={quiet[2]}/{quiet[3]} ratio={loud[1] / max(quiet[1], 1e-9):.2f} "
+              f"(p99 with attackers / without; target p99 <= 1000 ms, failed <= 1%)")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--molshot", required=True)
@@ -299,6 +376,10 @@ end
 """)
     if os.environ.get("SERVICE_ONLY") == "workers":
         workers(a, db, script)
+        shutil.rmtree(work, ignore_errors=True)
+        return
+    if os.environ.get("SERVICE_ONLY") == "hostile":
+        hostile_load(a, db, work)
         shutil.rmtree(work, ignore_errors=True)
         return
     # Its log (a line a request) into a file, as nginx's below.
@@ -361,6 +442,7 @@ http {{ access_log off; sendfile on; types {{ image/png png; }}
         u = wrk(base, a.seconds, script, connections=4)
         workers(a, db, script)
         replicas(a, db, thumbs, thumb, script, work, f"http://127.0.0.1:{nport}")
+        hostile_load(a, db, work)
         # The CLI drawing as many different rotations of the same molecule in one process.
         count = 40
         args = [a.molshot, "render", crambin, "--size", "256"]

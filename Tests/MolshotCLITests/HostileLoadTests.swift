@@ -13,9 +13,7 @@ final class HostileLoadTests: GLTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        serve = try ServeHarness()
-        let r = try MolshotBinary.run(["library", "import", "Tests/Fixtures/1crn.pdb", "--db", serve.db])
-        XCTAssertEqual(r.status, 0, r.stderr)
+        serve = try ServeHarness.withCrambin()
     }
 
     override func tearDown() { serve.stop() }

@@ -24,6 +24,14 @@ final class ServeHarness {
 
     var db: String { scratch.appendingPathComponent("library.sqlite").path }
 
+    /// A harness whose library holds crambin (library id 1), as the session and hostile-load tests start.
+    static func withCrambin() throws -> ServeHarness {
+        let harness = try ServeHarness()
+        let r = try MolshotBinary.run(["library", "import", "Tests/Fixtures/1crn.pdb", "--db", harness.db])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return harness
+    }
+
     /// Starts a server and gives its base URL; with `addressSpaceMB`, under that address-space
     /// limit (prlimit), which its render processes inherit as their ceiling.
     func start(_ extra: [String] = [], addressSpaceMB: Int? = nil) throws -> String {
