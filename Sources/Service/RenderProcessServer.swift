@@ -95,15 +95,20 @@ struct PictureLimits: Sendable {
 /// threads of their own and drawn on this process's one render thread; each live session takes
 /// its lines in order on a queue of its own.
 public enum RenderProcessServer {
+    /// The address space, in MiB, a render process asked for `megabytes` really has: never above
+    /// the hard limit this process runs under, which its children inherit and only root could raise.
+    static func addressSpaceMegabytes(_ megabytes: Int) -> Int {
+        var current = rlimit()
+        getrlimit(Int32(RLIMIT_AS.rawValue), &current)
+        return min(megabytes, Int(clamping: current.rlim_max >> 20))
+    }
+
     public static func run(database: String, maxBytes: Int, maxAtoms: Int, megabytes: Int = 0) throws {
         FileInput.limitSetting.withLock { $0 = ServiceConfiguration.inflateLimitSetting }
         // Its address space bounded before any file is read: a file whose reading needs more ends
         // this process (the service answers 422, "the reader stopped"), never the service.
         if megabytes > 0 {
-            // Never above a limit the service itself runs under (inherited), which only root could raise.
-            var current = rlimit()
-            getrlimit(Int32(RLIMIT_AS.rawValue), &current)
-            let wanted = min(rlim_t(megabytes) << 20, current.rlim_max)
+            let wanted = rlim_t(addressSpaceMegabytes(megabytes)) << 20
             var limit = rlimit(rlim_cur: wanted, rlim_max: wanted)
             guard setrlimit(Int32(RLIMIT_AS.rawValue), &limit) == 0 else { throw InputFileError(file: "render-process", message: "cannot limit its address space to \(megabytes) MiB") }
         }

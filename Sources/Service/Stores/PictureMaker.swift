@@ -47,11 +47,7 @@ final class PictureMaker: Sendable {
     /// The address space a render process really has, in MiB: `--render-process-mb`, or less where
     /// this process runs under a lower hard limit, which its children cannot raise (a 422 named
     /// 4096 MiB when the processes had 2 GiB).
-    var processMegabytes: Int {
-        var current = rlimit()
-        getrlimit(Int32(RLIMIT_AS.rawValue), &current)
-        return min(configuration.renderProcessMegabytes, Int(clamping: current.rlim_max >> 20))
-    }
+    var processMegabytes: Int { RenderProcessServer.addressSpaceMegabytes(configuration.renderProcessMegabytes) }
 
     /// Requests waiting for a render worker, here and in the render processes.
     var queued: Int { worker.queued + workers.processQueued }
