@@ -160,7 +160,7 @@ public enum RenderProcessServer {
                             try limits.check(structure)
                             molecule = structure
                         }
-                        made = try replay.run(text, molecule: molecule, lane: RenderLane(worker))
+                        made = try replay.run(text, molecule: molecule, lane: RenderLane(worker), stop: ReplayStop(seconds: replay.seconds))
                         if (molecule?.models.first?.atoms.count ?? 0) >= PictureLimits.largeStructure { _ = molshot_trim_heap() }
                     } catch {
                         answer = failure(error, id: id)

@@ -30,9 +30,9 @@ struct ReplayJob: Sendable {
     static let maxBytes = ServiceLimits.replayBytes.value
     static let maxMoviePixels = ServiceLimits.moviePixels.value
 
-    /// The body as text, its lines counted and measured first: 400 for bytes that are not UTF-8,
-    /// 413 naming the limit for too many lines or one too long.
-    static func text(_ body: [UInt8]) throws -> String {
+    /// 413 naming the limit for a body of too many lines or one too long, counted and measured
+    /// without making any: what the server checks before it hands the bytes on.
+    static func check(_ body: [UInt8]) throws {
         let (lines, longest) = body.withUnsafeBytes { TextLines.measure($0) }
         guard lines <= maxLines else {
             throw HTTPError(.contentTooLarge, message: "the event file has \(lines) lines, more than this server's \(maxLines) (replay lines)")
@@ -40,10 +40,21 @@ struct ReplayJob: Sendable {
         guard longest <= maxLineBytes else {
             throw HTTPError(.contentTooLarge, message: "a line of the event file has \(longest) bytes, more than this server's \(maxLineBytes) (event message bytes)")
         }
+    }
+
+    /// The body as text: 400 for bytes that are not UTF-8.
+    static func decoded(_ body: [UInt8]) throws -> String {
         guard let text = String(validating: body, as: UTF8.self) else {
             throw HTTPError(.badRequest, message: "the body must be an event file (JSON Lines, UTF-8)")
         }
         return text
+    }
+
+    /// The body as text, checked (`check`) and decoded: where the bytes come from the other
+    /// side of the pipe.
+    static func text(_ body: [UInt8]) throws -> String {
+        try check(body)
+        return try decoded(body)
     }
 
     /// 413 for a movie whose frames have more pixels than its encoder is given memory for.
@@ -65,12 +76,10 @@ struct ReplayJob: Sendable {
         return options
     }
 
-    /// The animated PNG (or movie) of `text` replayed on `molecule`, drawn on `lane`; stops past
-    /// `seconds` (503) or when `stop` says the client has gone.
-    func run(_ text: String, molecule: Structure?, lane: RenderLane<MoleculeRenderer>, stop: ReplayStop = ReplayStop()) throws -> [UInt8] {
+    /// The animated PNG (or movie) of `text` replayed on `molecule`, drawn on `lane`; stops when
+    /// `stop` says: past its deadline (503) or once the client has gone.
+    func run(_ text: String, molecule: Structure?, lane: RenderLane<MoleculeRenderer>, stop: ReplayStop) throws -> [UInt8] {
         let options = try options()
-        // Past the render time limit the replay stops between frames.
-        stop.deadline = WorkDeadline(seconds: seconds)
         let clock = ReplayTiming.clock(fps: fps, movie: movie != nil, events: text)
         let replay = Replay(source: "events", options: options, molecule: molecule, fps: clock, lane: lane)
         replay.maxFrames = Self.maxFrames
@@ -167,18 +176,16 @@ final class FirstFrameSize: Sendable {
 final class ReplayStop: Sendable {
     enum Reason { case late, gone }
     private let reason = Locked<Reason?>(nil)
-    private let due = Locked<WorkDeadline?>(nil)
-
     /// Past it, the replay is late.
-    var deadline: WorkDeadline? {
-        get { due.withLock { $0 } }
-        set { due.withLock { $0 = newValue } }
-    }
+    private let deadline: WorkDeadline
+
+    /// A stop `seconds` (the render time limit) from now.
+    init(seconds: Double) { deadline = WorkDeadline(seconds: seconds) }
 
     func stop(because why: Reason) { reason.withLock { if $0 == nil { $0 = why } } }
 
     func check() throws {
-        if deadline?.isOver == true { stop(because: .late) }
+        if deadline.isOver { stop(because: .late) }
         switch reason.withLock({ $0 }) {
         case nil: return
         case .late: throw HTTPError(.serviceUnavailable, headers: [.retryAfter: "5"], message: "the replay took longer than this server's --render-seconds")

@@ -46,7 +46,8 @@ struct RenderController: ServiceController {
     func replay(_ request: Request, connection: any Channel) async throws -> Response {
         let body = try await uploads.bytes(of: request, what: "an event file")
         let bytes = Array(buffer: body)
-        let text = try await BlockingPool.shared.run { try ReplayJob.text(bytes) }
+        // Its lines counted and measured here; it is decoded where it is read.
+        try await BlockingPool.shared.run { try ReplayJob.check(bytes) }
         let query = HTTPAnswer.query(request)
         let view = try pictures.renderRequest(query, defaultSize: "256")
         var fps: Double?
@@ -95,11 +96,11 @@ struct RenderController: ServiceController {
             structure = try await access.reading { try $0.load(String(library)).structure }
             if let structure { try pictures.checkSize(structure) }
         }
-        let lane = RenderLane(pictures.worker) { $0.molecules }, stop = ReplayStop(), molecule = structure
+        let lane = RenderLane(pictures.worker) { $0.molecules }, stop = ReplayStop(seconds: job.seconds), molecule = structure
         let made: [UInt8] = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 BlockingPool.shared.submit {
-                    continuation.resume(with: Result { try job.run(text, molecule: molecule, lane: lane, stop: stop) })
+                    continuation.resume(with: Result { try job.run(try ReplayJob.decoded(bytes), molecule: molecule, lane: lane, stop: stop) })
                 }
                 // Hummingbird does not cancel a handler whose client has gone: look at the connection.
                 PeerWatch.whenGone(connection) { stop.stop(because: .gone) }
