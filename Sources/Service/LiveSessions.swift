@@ -154,24 +154,22 @@ final class WaitingLines: Sendable {
     static let bytes = ServiceLimits.sessionBytesWaiting.value
     private let waiting = Locked<(lines: Int, bytes: Int, told: Bool)>((0, 0, false))
 
-    enum Admission: Equatable {
-        case taken
-        /// Dropped; `tell`: the first of a burst, to be said to the client.
-        case dropped(tell: Bool)
-    }
-
-    /// Takes a line of `size` bytes if there is room; give it back with `done(size)` once applied.
-    func admit(_ size: Int) -> Admission {
-        waiting.withLock { w in
+    /// Whether a line of `size` bytes is taken (give its room back with `done(size)` once it is
+    /// applied); where it is dropped as the first of a burst, `tell` is given the message to say.
+    func admit(_ size: Int, tell: (String) -> Void) -> Bool {
+        let first: Bool? = waiting.withLock { w in
             guard w.lines < Self.lines, w.bytes + size <= Self.bytes else {
                 defer { w.told = true }
-                return .dropped(tell: !w.told)
+                return !w.told
             }
             w.lines += 1
             w.bytes += size
             w.told = false
-            return .taken
+            return nil
         }
+        guard let first else { return true }
+        if first { tell(Self.droppedMessage) }
+        return false
     }
 
     func done(_ size: Int) {

@@ -258,9 +258,8 @@ final class RemoteLiveView: LiveView, Sendable {
             return
         }
         let size = line.utf8.count, waiting = waiting
-        switch waiting.admit(size) {
-        case .taken: post(.event(session: id), Array(line.utf8)) { waiting.done(size) }
-        case .dropped(let tell): if tell { send(.error(line: 0, message: WaitingLines.droppedMessage)) }
+        if waiting.admit(size, tell: { send(.error(line: 0, message: $0)) }) {
+            post(.event(session: id), Array(line.utf8)) { waiting.done(size) }
         }
     }
 

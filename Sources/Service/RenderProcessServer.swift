@@ -210,9 +210,8 @@ public enum RenderProcessServer {
                 // Bounded here too: the lines of every session in this process share its memory.
                 if let session = sessions[id] {
                     let line = String(decoding: blob, as: UTF8.self), size = blob.count
-                    switch session.waiting.admit(size) {
-                    case .taken: session.queue.submit { session.view.receive(line); session.waiting.done(size) }
-                    case .dropped(let tell): if tell { send(.error(line: 0, message: WaitingLines.droppedMessage), session: id, on: pipe) }
+                    if session.waiting.admit(size, tell: { send(.error(line: 0, message: $0), session: id, on: pipe) }) {
+                        session.queue.submit { session.view.receive(line); session.waiting.done(size) }
                     }
                 }
             case .close(let id):

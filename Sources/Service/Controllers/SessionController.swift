@@ -243,9 +243,8 @@ struct SessionController: ServiceController {
                         // thread), as many as `WaitingLines` has room for; the rest are dropped.
                         for line in TextLines(text) where !line.isEmpty {
                             let line = String(line), size = line.utf8.count
-                            switch waiting.admit(size) {
-                            case .taken: lines.submit { session.receive(line); waiting.done(size) }
-                            case .dropped(let tell): if tell { send(.error(line: 0, message: WaitingLines.droppedMessage)) }
+                            if waiting.admit(size, tell: { send(.error(line: 0, message: $0)) }) {
+                                lines.submit { session.receive(line); waiting.done(size) }
                             }
                         }
                     case .binary:
