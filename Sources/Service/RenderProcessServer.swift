@@ -90,6 +90,20 @@ struct PictureLimits: Sendable {
     static let largeStructure = 200_000
 }
 
+extension MoleculeDriver.Options {
+    /// A live view's or a replay's options as the service draws them, in its own process or a
+    /// render process alike: `request`, with assemblies built up to `maxAtoms`, and every
+    /// `resize` kept within `maxSide` and the picture samples.
+    static func served(_ request: RenderRequest, maxSide: Int, maxAtoms: Int) -> Self {
+        var options = Self()
+        options.request = request
+        options.request.maxAtoms = maxAtoms
+        options.maxSide = maxSide
+        options.maxSamples = ServiceLimits.pictureSamples.value
+        return options
+    }
+}
+
 /// The render process's side (`molshot serve render-process`): messages in on standard input,
 /// answers out on standard output, until standard input ends. Pictures are read and finished on
 /// threads of their own and drawn on this process's one render thread; each live session takes
@@ -189,11 +203,7 @@ public enum RenderProcessServer {
             case .open(let id, let job):
                 var answer = ProcessAnswer.opened(session: id)
                 do throws(any Error) {
-                    var options = MoleculeDriver.Options()
-                    options.request = try RenderRequest(pairs(job.settings))
-                    options.request.maxAtoms = limits.maxAtoms
-                    options.maxSide = job.maxSide
-                    options.maxSamples = ServiceLimits.pictureSamples.value
+                    let options = MoleculeDriver.Options.served(try RenderRequest(pairs(job.settings)), maxSide: job.maxSide, maxAtoms: limits.maxAtoms)
                     let frames = try job.format.map { try SessionController.frameEncoder($0, quality: job.quality, request: options.request) }
                     let structure = try limits.load(.library(job.library))
                     try limits.check(structure)

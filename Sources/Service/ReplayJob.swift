@@ -68,12 +68,9 @@ struct ReplayJob: Sendable {
     /// The driver's options: the picture the query asks for, every `resize` kept within the
     /// server's largest side and picture samples.
     func options() throws -> MoleculeDriver.Options {
-        var options = MoleculeDriver.Options()
-        do { options.request = try RenderRequest(settings) } catch { throw HTTPAnswer.badRequest(error) }
-        options.request.maxAtoms = maxAtoms
-        options.maxSide = maxSide
-        options.maxSamples = ServiceLimits.pictureSamples.value
-        return options
+        let request: RenderRequest
+        do { request = try RenderRequest(settings) } catch { throw HTTPAnswer.badRequest(error) }
+        return .served(request, maxSide: maxSide, maxAtoms: maxAtoms)
     }
 
     /// The animated PNG (or movie) of `text` replayed on `molecule`, drawn on `lane`; stops when

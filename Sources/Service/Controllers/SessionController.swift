@@ -125,10 +125,8 @@ struct SessionController: ServiceController {
         guard let reference = HTTPAnswer.parameter(request, "molecule") else {
             throw HTTPError(.badRequest, message: "parameter molecule is needed (a library id or name), or pathway")
         }
-        var options = MoleculeDriver.Options()
-        options.request = try pictures.renderRequest(HTTPAnswer.query(request), defaultSize: "512")
-        options.maxSide = configuration.maxSide
-        options.maxSamples = ServiceLimits.pictureSamples.value
+        let options = MoleculeDriver.Options.served(try pictures.renderRequest(HTTPAnswer.query(request), defaultSize: "512"),
+                                                    maxSide: configuration.maxSide, maxAtoms: configuration.maxAtoms)
         let r = try await access.record(reference, viewer: auth.viewer(request))
         // The session's worker, for its life; a render process reads the molecule itself.
         let workers = pictures.workers
