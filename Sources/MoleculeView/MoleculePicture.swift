@@ -26,7 +26,8 @@ public struct MoleculePicture: Sendable {
         if overdraw > Self.maxOverdraw { throw PictureCostError(source: source, overdraw: overdraw) }
     }
 
-    /// `sphereOverdraw`, worked out once with the camera.
+    /// How many times over the spheres drawn cover the picture, estimated before anything is
+    /// drawn, once with the camera (`sphereOverdraw(placed:)`).
     public let overdraw: Double
 
     /// How many times over the spheres drawn cover the picture at most: the corpus's molecules,
@@ -35,14 +36,10 @@ public struct MoleculePicture: Sendable {
     /// which took 13.5 s to cast at 256 px.
     public static let maxOverdraw = 2000.0
 
-    /// The spheres' discs over the picture's area, estimated before anything is drawn: each
-    /// disc at most the picture. Past `maxOverdraw` without looking where they fall, the discs
-    /// are placed and only what falls inside the picture is counted (a view zoomed into a large
-    /// molecule leaves most of it outside).
-    public var sphereOverdraw: Double { overdraw }
-
-    /// As `sphereOverdraw`; `placed`: the discs placed and clipped to the picture whatever the
-    /// first estimate.
+    /// The spheres' discs over the picture's area: each disc at most the picture. Past
+    /// `maxOverdraw` without looking where they fall (or whatever that first sum, with `placed`),
+    /// the discs are placed and only what falls inside the picture is counted (a view zoomed into
+    /// a large molecule leaves most of it outside).
     public func sphereOverdraw(placed: Bool) -> Double {
         Self.sphereOverdraw(prepared.geometry.spheres, visible: visibility?.indices, camera: camera, width: request.width, height: request.height,
                             placed: placed)
@@ -60,10 +57,11 @@ public struct MoleculePicture: Sendable {
         }
         guard placed || total / area > Self.maxOverdraw else { return total / area }
         total = 0
+        let project = camera.projector(width: width, height: height)
         for n in 0..<count {
             let k = 4 * sphere(n)
             let r = Double(s[k + 3]) * pixelsPerUnit
-            let p = camera.project(SIMD3(s[k], s[k + 1], s[k + 2]), width: width, height: height)
+            let p = project(SIMD3(s[k], s[k + 1], s[k + 2]))
             // The disc's box against the picture's: the part inside, at most the disc.
             let w = max(0, min(Double(p.x) + r, Double(width)) - max(Double(p.x) - r, 0))
             let h = max(0, min(Double(p.y) + r, Double(height)) - max(Double(p.y) - r, 0))
@@ -161,6 +159,6 @@ public struct PictureCostError: Fault, Sendable {
     public var overdraw: Double
     public var description: String {
         "\(source): its atoms lie on top of one another: their spheres would cover the picture \(Int(overdraw)) times over, "
-            + "more than the \(Int(MoleculePicture.maxOverdraw)) a picture is drawn with (a molecule's cover it a few hundred times at most)"
+            + "more than the \(Int(MoleculePicture.maxOverdraw)) a picture is drawn with (a molecule's, however large, cover it a few dozen times)"
     }
 }

@@ -124,9 +124,17 @@ public struct Camera: Sendable, Equatable {
 
     /// Where a world point lands in an output of `width` x `height`, in pixels from the top left.
     public func project(_ p: SIMD3<Float>, width: Int, height: Int) -> SIMD2<Float> {
-        let clip = projectionMatrix(width: width, height: height) * (viewMatrix(width: width, height: height) * SIMD4(p, 1))
-        let ndc = SIMD2(clip.x / clip.w, clip.y / clip.w)
-        return SIMD2((ndc.x + 1) / 2 * Float(width), (1 - ndc.y) / 2 * Float(height))
+        projector(width: width, height: height)(p)
+    }
+
+    /// `project` for many points: the matrices made once.
+    public func projector(width: Int, height: Int) -> (SIMD3<Float>) -> SIMD2<Float> {
+        let projection = projectionMatrix(width: width, height: height), view = viewMatrix(width: width, height: height)
+        return { p in
+            let clip = projection * (view * SIMD4(p, 1))
+            let ndc = SIMD2(clip.x / clip.w, clip.y / clip.w)
+            return SIMD2((ndc.x + 1) / 2 * Float(width), (1 - ndc.y) / 2 * Float(height))
+        }
     }
 
     /// The camera for `rotation` fitted to spheres (x, y, z, r each) as that rotation shows them:
