@@ -60,14 +60,22 @@ public final class MoleculeLibrary {
             }
         }
         let folder = (path as NSString).deletingLastPathComponent
-        // A snapshot a writer published is read-only whoever opens it: root may write a 0444
-        // file, and an import there would take an id its writer never sees.
-        isReadOnly = exists && (!FileManager.default.isWritableFile(atPath: path)
-            || !FileManager.default.isWritableFile(atPath: folder.isEmpty ? "." : folder)
-            || Self.isSnapshot(path))
-        do { database = try SQLiteDatabase(path: path, readOnly: isReadOnly) } catch let e as LibraryError where exists {
+        var readOnly = exists && (!FileManager.default.isWritableFile(atPath: path)
+            || !FileManager.default.isWritableFile(atPath: folder.isEmpty ? "." : folder))
+        do {
+            var opened = try SQLiteDatabase(path: path, readOnly: readOnly)
+            // A snapshot a writer published is read-only whoever opens it: root may write a 0444
+            // file, and an import there would take an id its writer never sees. Its mark is read
+            // on the connection just made; only a snapshot is opened again.
+            if !readOnly && Self.isSnapshot(opened) {
+                readOnly = true
+                opened = try SQLiteDatabase(path: path, readOnly: true)
+            }
+            database = opened
+        } catch let e as LibraryError where exists {
             throw LibraryError(.request, "\(path) is not a Molshot library: \(e.message)")
         }
+        isReadOnly = readOnly
         if exists { try LibrarySchema.check(database) }
         wasCreated = !exists
         if isReadOnly {
@@ -643,8 +651,13 @@ public final class MoleculeLibrary {
     /// Whether the library file at `path` is a snapshot (`snapshotMark`); false for a file that
     /// cannot be read as SQLite (its opening then says why).
     public static func isSnapshot(_ path: String) -> Bool {
-        guard let db = try? SQLiteDatabase(path: path, readOnly: true),
-              let mark = try? db.statement("PRAGMA application_id").first({ $0.int(0) }) else { return false }
+        guard let db = try? SQLiteDatabase(path: path, readOnly: true) else { return false }
+        return isSnapshot(db)
+    }
+
+    /// Whether the library `db` holds is a snapshot; false where its header cannot be read.
+    static func isSnapshot(_ db: SQLiteDatabase) -> Bool {
+        guard let mark = try? db.statement("PRAGMA application_id").first({ $0.int(0) }) else { return false }
         return Int32(truncatingIfNeeded: mark) == snapshotMark
     }
 
