@@ -155,7 +155,7 @@ public struct CellGrid: Sendable {
     @inline(__always)
     private func run(_ k: Int) -> Range<Int32> {
         let whole = useFlat ? flatStarts[k + 1]..<flatStarts[k + 2] : (hashedRuns[k] ?? 0..<0)
-        return whole.lowerBound..<min(whole.upperBound, whole.lowerBound + Int32(crowdLimit))
+        return whole.lowerBound..<(whole.lowerBound + Int32(min(whole.count, crowdLimit)))
     }
 
     /// Calls `body(j)` for every point in cell `c` and the 26 around it, until it returns false,
