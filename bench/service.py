@@ -275,7 +275,7 @@ end
           f"through nginx's cache peer=nginx-files:{files[0]:.0f}req/s p50={files[1]:.2f}ms p99={files[2]:.2f}ms ratio={cached[0] / files[0]:.2f}  # target >= 1.0")
 
 
-def hostile_load(a, db, work):
+def hostile_load(a, db):
     """case hostile-load: legitimate anonymous 256 px pictures, each drawn (a new rotation each), one
     after another for --seconds, alone and then while 16 clients send the worst uploads and
     replays they can (100,000 atoms at one point, gzipped; an event file of 24 MiB of newlines; a
@@ -379,7 +379,7 @@ end
         shutil.rmtree(work, ignore_errors=True)
         return
     if os.environ.get("SERVICE_ONLY") == "hostile":
-        hostile_load(a, db, work)
+        hostile_load(a, db)
         shutil.rmtree(work, ignore_errors=True)
         return
     # Its log (a line a request) into a file, as nginx's below.
@@ -442,7 +442,7 @@ http {{ access_log off; sendfile on; types {{ image/png png; }}
         u = wrk(base, a.seconds, script, connections=4)
         workers(a, db, script)
         replicas(a, db, thumbs, thumb, script, work, f"http://127.0.0.1:{nport}")
-        hostile_load(a, db, work)
+        hostile_load(a, db)
         # The CLI drawing as many different rotations of the same molecule in one process.
         count = 40
         args = [a.molshot, "render", crambin, "--size", "256"]
