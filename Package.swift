@@ -85,7 +85,7 @@ let package = Package(
         .testTarget(name: "LibraryTests", dependencies: ["Library", "Structure", "Core"]),
         .testTarget(name: "GraphicsTests", dependencies: ["TestSupport", "Imaging", "Core", "Graphics"]),
         .testTarget(name: "RenderTests", dependencies: ["TestSupport", "Imaging", "Core", "MoleculeView", "Density", "Graphics", "Scene", "Structure"]),
-        .testTarget(name: "GestureTests", dependencies: ["TestSupport", "Imaging", "Gestures", "Pathways", "PathwayModel", "MoleculeView", "Structure", "Graphics", "Scene"]),
+        .testTarget(name: "GestureTests", dependencies: ["TestSupport", "Core", "Imaging", "Gestures", "Pathways", "PathwayModel", "MoleculeView", "Structure", "Graphics", "Scene"]),
         .testTarget(name: "ThumbnailTests", dependencies: ["TestSupport", "Imaging", "Thumbnails", "MoleculeView", "Structure", "Graphics", "Scene"]),
         .testTarget(name: "ServiceTests", dependencies: ["TestSupport", "PathwayModel", "Imaging", "MoleculeView", "Service", "Library", "Structure", "Graphics", "Core", "Gestures", "Pathways",
                                                          .product(name: "Hummingbird", package: "hummingbird"),

@@ -30,6 +30,8 @@ public final class Replay<Driver: ViewDriver> {
     public static var defaultMaxFrames: Int { 100_000 }
     private let lock = NSLock()
     private var failure: Error?
+    /// Set by `close`: frames handed to the worker and not yet begun are skipped.
+    private var closed = false
 
     /// Draws through `lane` (a worker others share, as the service's); `driver` makes the view
     /// for the header's viewport.
@@ -80,10 +82,19 @@ public final class Replay<Driver: ViewDriver> {
         if effect.wantsFrame && fps == nil { try emitFrame(at: event.time, emit) }
     }
 
-    /// Stops the render worker once what it holds is drawn. Call it before the process may end
-    /// (an error included): a GL context still being made on the worker's thread while the process
+    /// Ends the replay's work: frames handed to the worker and not begun are skipped, and it
+    /// returns once the one being drawn is done, so no work of a replay outlives it (a replay that
+    /// failed on a line, a 413 answered at once, had left its frames queued on a worker others
+    /// share, and a client asking again and again piled them up ahead of everyone's pictures).
+    /// Then its own worker, if it made one, is stopped. Call it before the process may end (an
+    /// error included): a GL context still being made on the worker's thread while the process
     /// exits crashes inside llvmpipe.
-    public func close() { ownWorker?.close() }
+    public func close() {
+        lock.lock()
+        closed = true
+        lock.unlock()
+        if let ownWorker { ownWorker.close() } else { _ = try? lane.perform { _ in } }
+    }
 
     /// Ends the replay: frames still due, then the final view.
     public func finish(emit: @escaping Emit) throws {
@@ -102,12 +113,21 @@ public final class Replay<Driver: ViewDriver> {
             throw FrameLimitError(file: source, line: reader.lineNumber, limit: maxFrames, message: "more than \(maxFrames) frames, the most one replay makes")
         }
         let job = try driver!.frameJob()
-        lane.submit({ renderer in try emit(try job.draw(renderer), time) }, failed: { [self] error in
+        lane.submit({ [self] renderer in
+            guard !isClosed else { return }
+            try emit(try job.draw(renderer), time)
+        }, failed: { [self] error in
             lock.lock()
             if failure == nil { failure = error }
             lock.unlock()
         })
         frameCount += 1
+    }
+
+    private var isClosed: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return closed
     }
 
     private func throwFailure() throws {

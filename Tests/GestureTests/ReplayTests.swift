@@ -1,3 +1,4 @@
+import Core
 import Foundation
 import Gestures
 import Graphics
@@ -30,6 +31,35 @@ final class ReplayTests: XCTestCase {
             throw GLPolicy.refusal(e)
         }
         return frames
+    }
+
+    /// A replay that fails on a line (the service answers at once, 413 for a resize past its
+    /// budget) leaves no frame of its own on a worker others share: `close` skips the frames not
+    /// begun and returns once the worker holds none of them. Before, they were drawn after the
+    /// answer, and a client asking again and again piled them up ahead of everyone's pictures.
+    func testAFailedReplayLeavesNoFramesOnASharedWorker() throws {
+        let worker = RenderWorker(capacity: 8) { try MoleculeRenderer() }
+        defer { worker.close() }
+        let lane = RenderLane(worker)
+        // Another request's job holds the worker until the replay has failed.
+        let held = DispatchSemaphore(value: 0)
+        worker.submit({ _ in held.wait() }, failed: { _ in })
+        var options = MoleculeDriver.Options()
+        options.request.width = 64
+        options.request.height = 64
+        let structure = try StructureFile.load(path: Self.fixtures.appendingPathComponent("1crn.pdb").path)
+        let replay = Replay(source: "test.jsonl", options: options, molecule: structure, fps: nil, lane: lane)
+        let emitted = Locked(0)
+        let emit: Replay<MoleculeDriver>.Emit = { _, _ in emitted.withLock { $0 += 1 } }
+        try replay.feed(Self.header, emit: emit)
+        for t in [0.1, 0.2, 0.3] { try replay.feed(#"{"t":\#(t),"type":"frame"}"#, emit: emit) }
+        XCTAssertThrowsError(try replay.feed("not an event", emit: emit), "a line that is not JSON fails the replay")
+        DispatchQueue.global().async { held.signal() }
+        replay.close()
+        let atClose = emitted.withLock { $0 }
+        // Everything queued after the replay's frames has run: none of them was drawn later.
+        _ = try lane.perform { _ in }
+        XCTAssertEqual(emitted.withLock { $0 }, atClose, "frames of a closed replay were drawn after close returned")
     }
 
     func testTheSameFileGivesIdenticalFrames() throws {
