@@ -112,7 +112,7 @@ public final class MolshotService: Sendable {
 
     /// What every request passes before its handler (tokens, methods, parameters, CORS, metrics).
     var gate: RequestGate<MolshotRequestContext> {
-        RequestGate(table: table, auth: auth, metrics: metrics, allowOrigin: configuration.allowOrigin)
+        RequestGate(table: table, auth: auth, metrics: metrics, allowOrigin: configuration.allowOrigin, trustedProxies: Set(configuration.trustedProxies))
     }
 
     /// The thumbnails in memory that the event loop answers itself (`ReadyThumbnails`), where

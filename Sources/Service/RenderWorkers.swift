@@ -17,7 +17,12 @@ final class RenderWorkers: Sendable {
     let processes: [RenderProcess]
     /// The process that retries, one request at a time, what a process ended under.
     let quarantine: RenderProcess?
-    private let serial = OneAtATime()
+    private let serial = WorkGate(slots: 1, waiting: Int.max)
+    /// Turns in the render processes for pictures, replays and imports: `ServiceLimits.renderTurns`
+    /// a process at once, the rest waiting (`queue` a process), fewest recent render seconds first.
+    let turns: WorkGate
+    /// Each client's pictures under way and recent render seconds.
+    let shares: ClientShares
     /// Pictures under way and sessions open, per worker.
     private let load: Locked<(pictures: [Int], sessions: [Int])>
 
@@ -25,8 +30,11 @@ final class RenderWorkers: Sendable {
     /// process's render thread, with llvmpipe's rasterizer threads shared out so that the
     /// processes together use the machine's cores once; without an executable, this process draws
     /// alone.
-    init(count: Int, executable: URL?, arguments: [String]) {
+    init(count: Int, executable: URL?, arguments: [String], queue: Int = 8) {
         let processCount = executable == nil ? 0 : max(1, count)
+        let slots = ServiceLimits.renderTurns.value * max(1, processCount), waiting = queue * max(1, processCount)
+        turns = WorkGate(slots: slots, waiting: waiting)
+        shares = ClientShares(capacity: slots + waiting)
         // A count set by hand (LP_NUM_THREADS in the environment) is left as it is.
         let threads = EnvironmentVariable.rasterizerThreads.text() ?? String(Self.rasterizerThreads(workers: processCount))
         let make = { RenderProcess(executable: executable!, arguments: arguments, environment: [EnvironmentVariable.rasterizerThreads.rawValue: threads]) }
@@ -63,6 +71,28 @@ final class RenderWorkers: Sendable {
         }
     }
 
+    /// `work` given the worker to draw a picture, replay or import of the client asking
+    /// (`RequestClient.current`), once that client's turn has come: 429 past its share while
+    /// others are active, 503 when the render queue is full. The seconds its turn is held count
+    /// against the client (`ClientShares`). `queued`, `limit`: as `take`.
+    func inTurn<T: Sendable>(queued: @autoclosure () -> Int, limit: Int, _ work: (Int) async throws -> T) async throws -> T {
+        let client = RequestClient.current
+        let priority = try shares.admit(client)
+        var held = 0.0
+        defer { shares.done(client, seconds: held) }
+        do { try await turns.enter(priority: priority) } catch is WorkGate.Full {
+            throw HTTPError(.serviceUnavailable, headers: [.retryAfter: "1"], message: "the render queue is full; try again in a second")
+        }
+        let start = DispatchTime.now().uptimeNanoseconds
+        defer {
+            turns.leave()
+            held = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        }
+        let k = try take(forSession: false, queued: queued(), limit: limit)
+        defer { done(k, session: false) }
+        return try await work(k)
+    }
+
     func done(_ k: Int, session: Bool) {
         load.withLock { l in
             if session { l.sessions[k] -= 1 } else { l.pictures[k] -= 1 }
@@ -88,15 +118,7 @@ final class RenderWorkers: Sendable {
     /// be the request's own doing.
     func alone<T: Sendable>(_ work: @Sendable (RenderProcess) async throws -> T) async throws -> T {
         guard let quarantine else { throw RenderProcessEnded(reason: "no render process to retry in") }
-        await serial.acquire()
-        do {
-            let value = try await work(quarantine)
-            await serial.release()
-            return value
-        } catch {
-            await serial.release()
-            throw error
-        }
+        return try await serial.inTurn { try await work(quarantine) }
     }
 
     /// Pictures waiting or being drawn in the render processes.
@@ -105,20 +127,5 @@ final class RenderWorkers: Sendable {
     func close() {
         processes.forEach { $0.close() }
         quarantine?.close()
-    }
-}
-
-/// Runs what it is given one at a time, in the order asked.
-actor OneAtATime {
-    private var busy = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
-
-    func acquire() async {
-        guard busy else { busy = true; return }
-        await withCheckedContinuation { waiting.append($0) }
-    }
-
-    func release() {
-        if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
     }
 }

@@ -66,11 +66,26 @@ public struct ServiceConfiguration: Sendable {
     public var publicURL: String?
     /// Web pages of this origin (or any, `*`) may read the answers: CORS headers, preflights answered.
     public var allowOrigin: String?
+    /// Proxies whose X-Forwarded-For names the client a request counts against (`RequestClient`).
+    public var trustedProxies: [String] = []
 
     public init(database: String) { self.database = database }
 
     /// The settings of a JSON config file over `self` (`ServiceSettings.read`).
     public mutating func read(configFile path: String) throws {
         try ServiceSettings.read(configFile: path, into: &self)
+    }
+
+    /// The IP addresses of a comma-separated list, each checked; a `RequestError` naming `setting`
+    /// and the first that is not one.
+    static func addresses(_ list: String, setting: String) throws -> [String] {
+        let items = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        for item in items {
+            var v4 = in_addr(), v6 = in6_addr()
+            guard inet_pton(AF_INET, item, &v4) == 1 || inet_pton(AF_INET6, item, &v6) == 1 else {
+                throw RequestError(field: setting, "\(Excerpt.of(item)) is not an IP address")
+            }
+        }
+        return items
     }
 }

@@ -54,14 +54,20 @@ struct ServiceRoute: Sendable {
 
 /// A request's context: Hummingbird's, and the connection it came on, so that long work (a
 /// replay) can stop once its client has gone.
-struct MolshotRequestContext: RequestContext {
+struct MolshotRequestContext: RequestContext, PeerAddressed {
     var coreContext: CoreRequestContextStorage
     let channel: any Channel
+    var peerAddress: String? { channel.remoteAddress?.ipAddress }
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         channel = source.channel
     }
+}
+
+/// A request context that knows the address its connection came from.
+protocol PeerAddressed {
+    var peerAddress: String? { get }
 }
 
 /// A feature's routes: each controller declares its own (path, method, access, the query
@@ -122,6 +128,8 @@ struct RequestGate<Context: RequestContext>: RouterMiddleware {
     var metrics: ServiceMetrics? = nil
     /// `--allow-origin`: the origin (or `*`) whose pages may read answers.
     var allowOrigin: String? = nil
+    /// `--trusted-proxy`: proxies whose X-Forwarded-For names the client (`RequestClient`).
+    var trustedProxies: Set<String> = []
 
     /// The CORS headers for a request from `origin`: none where no origin is allowed or this one is not.
     func corsHeaders(_ origin: String?) -> HTTPFields {
@@ -216,8 +224,10 @@ struct RequestGate<Context: RequestContext>: RouterMiddleware {
         }
         func done(_ status: Int, _ bytes: Int) { record(request.method, path, route: route, status: status, bytes: bytes, since: start) }
         do {
-            try check(route, allowed: allowed, request)
-            let response = try await next(request, context)
+            let caller = try check(route, allowed: allowed, request)
+            let client = RequestClient.identity(caller: caller, peer: (context as? any PeerAddressed)?.peerAddress,
+                                                forwardedFor: Self.forwardedFor(request.headers), trustedProxies: trustedProxies)
+            let response = try await RequestClient.$current.withValue(client) { try await next(request, context) }
             done(Int(response.status.code), response.body.contentLength ?? 0)
             return response
         } catch {
@@ -230,7 +240,9 @@ struct RequestGate<Context: RequestContext>: RouterMiddleware {
         }
     }
 
-    private func check(_ route: ServiceRoute?, allowed: [HTTPRequest.Method], _ request: Request) throws {
+    /// Throws the answer for a request the table refuses; returns who it comes from (a token's
+    /// or a ticket's owner), if anyone.
+    private func check(_ route: ServiceRoute?, allowed: [HTTPRequest.Method], _ request: Request) throws -> String? {
         guard let route else {
             let path = request.uri.path
             if !allowed.isEmpty {
@@ -238,11 +250,12 @@ struct RequestGate<Context: RequestContext>: RouterMiddleware {
                                 message: "\(path) takes \(allowed.map(\.rawValue).joined(separator: ", "))")
             }
             if path.hasPrefix("/v1/") || path == "/v1" { throw HTTPError(.notFound, message: "no route \(path)") }
-            return
+            return nil
         }
         let needed = route.access == .write || (route.access == .read && auth.tokenToRead)
+        var caller: String?
         if route.access != .open {
-            _ = try Auth.caller(request, tokens: auth.tokens, tickets: route.access == .read ? auth.tickets : nil, needed: needed)
+            caller = try Auth.caller(request, tokens: auth.tokens, tickets: route.access == .read ? auth.tickets : nil, needed: needed)
         }
         for item in request.uri.queryParameters where !route.query.contains(String(item.key)) && !(item.key == "ticket" && route.access == .read) {
             let name = String(item.key), known = route.query.sorted()
@@ -254,6 +267,13 @@ struct RequestGate<Context: RequestContext>: RouterMiddleware {
         for item in request.uri.queryParameters where !Self.repeatable.contains(String(item.key)) && !seen.insert(item.key).inserted {
             throw HTTPError(.badRequest, message: "parameter \(Excerpt.of(String(item.key), length: 40)) is given more than once; give it once")
         }
+        return caller
+    }
+
+    /// The X-Forwarded-For fields of a request, as one list.
+    static func forwardedFor(_ headers: HTTPFields) -> String? {
+        let values = headers.filter { $0.name.canonicalName == "x-forwarded-for" }.map(\.value)
+        return values.isEmpty ? nil : values.joined(separator: ",")
     }
 
     /// Query parameters a request may give more than once.

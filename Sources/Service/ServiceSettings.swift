@@ -195,6 +195,10 @@ public enum ServiceSettings {
                 optionalText(\.publicURL)),
         setting("allow-origin", .text, "Let web pages from this origin (https://example.org) or from any (*) read the answers: CORS headers on "
                 + "every answer, preflight OPTIONS answered; tokens still go in Authorization", optionalText(\.allowOrigin)),
+        ServiceSetting("trusted-proxy", .text, "Addresses of the proxies in front of this server (nginx), comma-separated: a request from one of them "
+                       + "counts against the share of the client X-Forwarded-For names; from anywhere else that header is ignored",
+                       set: { c, v in if case .text(let list) = v { c.trustedProxies = try ServiceConfiguration.addresses(list, setting: "trusted-proxy") } },
+                       get: { c in c.trustedProxies.isEmpty ? nil : .text(c.trustedProxies.joined(separator: ",")) }),
     ]
 
     public static func named(_ name: String) -> ServiceSetting? { all.first { $0.name == name } }

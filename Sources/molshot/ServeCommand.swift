@@ -87,6 +87,7 @@ struct ServeRun: ParsableCommand {
     @Option(help: ServeRun.help("publish-seconds")) var publishSeconds: String?
     @Option(help: ServeRun.help("public-url")) var publicURL: String?
     @Option(help: ServeRun.help("allow-origin")) var allowOrigin: String?
+    @Option(help: ServeRun.help("trusted-proxy")) var trustedProxy: String?
 
     static func help(_ name: String) -> ArgumentHelp { ArgumentHelp(ServiceSettings.named(name)?.helpText ?? "") }
 
@@ -99,6 +100,7 @@ struct ServeRun: ParsableCommand {
             ("max-connections", maxConnections), ("idle-seconds", idleSeconds), ("head-seconds", headSeconds),
             ("body-seconds", bodySeconds), ("cache", cache), ("cache-bytes", cacheBytes), ("token-to-read", tokenToRead ? "true" : nil),
             ("tokens", tokensFile.tokens), ("ticket-key", ticketKey), ("publish", publish), ("publish-seconds", publishSeconds), ("public-url", publicURL), ("allow-origin", allowOrigin),
+            ("trusted-proxy", trustedProxy),
         ]
         return all.compactMap { name, text in text.map { (name, $0) } }
     }

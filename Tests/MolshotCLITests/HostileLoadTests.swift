@@ -242,4 +242,47 @@ final class HostileLoadTests: GLTestCase {
         XCTAssertEqual(real.status, 200, real.text)
         alive(base, "16 piles of atoms")
     }
+
+    /// Pictures asked for at once by 16 threads as one client (`X-Forwarded-For`), their statuses.
+    func burst(_ base: String, client: String, count: Int = 16) -> [Int] {
+        let statuses = Locked<[Int]>([])
+        let threads = (0..<count).map { n in
+            Thread {
+                let answer = try? ServeTests.call("\(base)/v1/molecules/1/image?size=384&occlusion=1&rotate=\(n * 7),\(n),0", headers: ["X-Forwarded-For": client])
+                statuses.withLock { $0.append(answer?.status ?? -1) }
+                if let answer, answer.status == 429 { XCTAssertEqual(answer.headers["retry-after"], "1", "a 429 says when to try again") }
+            }
+        }
+        threads.forEach { $0.start() }
+        while statuses.withLock({ $0.count }) < count { usleep(10_000) }
+        return statuses.withLock { $0 }
+    }
+
+    /// One client asking for many pictures at once had every place in the render queue while
+    /// others waited or were refused: while another client uses the server, it has its share
+    /// (the queue over the active clients) and past it 429 with Retry-After, and the other's
+    /// pictures are drawn. Behind a proxy named by --trusted-proxy, the client is the one
+    /// X-Forwarded-For names; from anywhere else the header is ignored.
+    func testAGreedyClientHasItsShareOfTheRenderQueueAndNoMore() throws {
+        let base = try start(["--trusted-proxy", "127.0.0.1", "--render-queue", "2"])
+        func picture(_ client: String) throws -> ServeTests.Answer {
+            try ServeTests.call("\(base)/v1/molecules/1/image?size=128", headers: ["X-Forwarded-For": client])
+        }
+        // 192.0.2.2 has just drawn a picture: two clients are active, a share of two places each.
+        XCTAssertEqual(try picture("192.0.2.2").status, 200)
+        let greedy = burst(base, client: "192.0.2.1")
+        XCTAssertTrue(greedy.allSatisfy { $0 == 200 || $0 == 429 }, "the greedy client is answered or told its share: \(greedy)")
+        XCTAssertGreaterThan(greedy.filter { $0 == 429 }.count, 0, "sixteen at once are more than its share: \(greedy)")
+        XCTAssertGreaterThanOrEqual(greedy.filter { $0 == 200 }.count, 2, "its share is drawn: \(greedy)")
+        XCTAssertEqual(try picture("192.0.2.2").status, 200, "the other client is drawn")
+        alive(base, "a greedy client")
+
+        // Without --trusted-proxy the header is not believed: the same requests are one client's,
+        // alone, held by the queue only (503 past it), never by a share.
+        let plain = try start(["--render-queue", "2"])
+        XCTAssertEqual(try ServeTests.call("\(plain)/v1/molecules/1/image?size=128", headers: ["X-Forwarded-For": "192.0.2.2"]).status, 200)
+        let alone = burst(plain, client: "192.0.2.1")
+        XCTAssertFalse(alone.contains(429), "a header from an untrusted peer named the client: \(alone)")
+        XCTAssertTrue(alone.allSatisfy { $0 == 200 || $0 == 503 }, "\(alone)")
+    }
 }

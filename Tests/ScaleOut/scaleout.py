@@ -75,7 +75,7 @@ def serve(name, db):
     # The writer publishes its snapshots for the replicas (--publish): every second where it has changed.
     more = ["--publish", replica_db, "--publish-seconds", "1"] if name == "writer" else []
     procs[name] = subprocess.Popen([args.molshot, "serve", "--db", db, "--host", "127.0.0.1", "--port", str(ports[name]), "--tokens", tokens,
-                                    "--ticket-key", key, "--render-threads", "1"] + more, stdout=log, stderr=log)
+                                    "--ticket-key", key, "--render-threads", "1"] + more + ([] if name == "writer" else ["--trusted-proxy", "127.0.0.1"]), stdout=log, stderr=log)
 
 
 try:
@@ -274,7 +274,7 @@ try:
         procs[n].terminate()
         procs[n].wait(timeout=30)
         procs[n] = subprocess.Popen([args.molshot, "serve", "--db", replica_db, "--host", "127.0.0.1", "--port", str(ports[n]), "--tokens", tokens,
-                                     "--ticket-key", key, "--render-threads", "1", "--render-queue", "1"],
+                                     "--ticket-key", key, "--render-threads", "1", "--render-queue", "1", "--trusted-proxy", "127.0.0.1"],
                                     stdout=open(os.path.join(work, f"{n}.log"), "a"), stderr=subprocess.STDOUT)
     for n in ("a", "b"):
         wait_up(ports[n])

@@ -79,17 +79,16 @@ struct RenderController: ServiceController {
         let memory = try pictures.reserveMemory(view.estimatedBytes)
         defer { memory.release() }
         let workers = pictures.workers
-        let worker = try workers.take(forSession: false, queued: pictures.worker.queued, limit: configuration.renderQueue)
-        defer { workers.done(worker, session: false) }
-        if let process = workers.process(worker) {
+        let elsewhere = try await workers.inTurn(queued: pictures.worker.queued, limit: configuration.renderQueue) { worker -> [UInt8]? in
+            guard let process = workers.process(worker) else { return nil }
             let megabytes = pictures.processMegabytes
-            let made = try await pictures.withRenderDeadline {
+            return try await pictures.withRenderDeadline {
                 try await workers.tried(in: process, megabytes: megabytes, doing: "replaying") {
                     try await $0.replay(job, library: library, events: bytes)
                 }
             }
-            return HTTPAnswer.response(made, type: type)
         }
+        if let made = elsewhere { return HTTPAnswer.response(made, type: type) }
         // No render process: read and drawn here, on the render thread between other requests' jobs.
         var structure: Structure?
         if let library {

@@ -35,7 +35,8 @@ final class PictureMaker: Sendable {
         cache = try configuration.cache.map { try ImageCache(directory: $0, maxBytes: configuration.cacheBytes) }
         workers = RenderWorkers(count: configuration.renderThreads, executable: configuration.renderProcess.map { URL(fileURLWithPath: $0) },
                                 arguments: ["serve", "render-process", URL(fileURLWithPath: configuration.database).path, String(configuration.maxBodyBytes * 8), String(configuration.maxAtoms),
-                                            String(configuration.renderProcessMegabytes)])
+                                            String(configuration.renderProcessMegabytes)],
+                                queue: configuration.renderQueue)
         // This process's share of llvmpipe's threads, read when its first context is made (unless set).
         if workers.count > 1 && EnvironmentVariable.rasterizerThreads.text() == nil {
             setenv(EnvironmentVariable.rasterizerThreads.rawValue, String(RenderWorkers.rasterizerThreads(workers: workers.count)), 1)
@@ -63,7 +64,7 @@ final class PictureMaker: Sendable {
     /// `/healthz`. At most `heavyWork` run at once and `--render-queue` wait; past that, 503.
     func heavy<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         let gate = heavyGate
-        do { try await gate.enter() } catch {
+        do { try await gate.enter() } catch is WorkGate.Full {
             throw HTTPError(.serviceUnavailable, headers: [.retryAfter: "1"], message: "too many files are being read; try again in a second")
         }
         defer { gate.leave() }
@@ -207,27 +208,27 @@ final class PictureMaker: Sendable {
         // Its memory first: pictures made at once stay within the server's picture memory.
         let memory = try reserveMemory(view.estimatedBytes)
         defer { memory.release() }
-        let worker = try workers.take(forSession: false, queued: self.worker.queued, limit: configuration.renderQueue)
-        defer { workers.done(worker, session: false) }
         let seconds = configuration.renderSeconds
-        if let process = workers.process(worker) {
-            // The process keeps the same deadline for its work and stops it there.
-            // A process that ends under it (and whatever else it held) is tried once more alone.
-            let workers = workers, megabytes = processMegabytes
-            return try await withRenderDeadline {
-                try await workers.tried(in: process, megabytes: megabytes, doing: "reading or drawing") {
-                    try await $0.draw(settings: settings, subject: subject, seconds: seconds)
+        return try await workers.inTurn(queued: self.worker.queued, limit: configuration.renderQueue) { worker in
+            if let process = workers.process(worker) {
+                // The process keeps the same deadline for its work and stops it there.
+                // A process that ends under it (and whatever else it held) is tried once more alone.
+                let workers = workers, megabytes = processMegabytes
+                return try await withRenderDeadline {
+                    try await workers.tried(in: process, megabytes: megabytes, doing: "reading or drawing") {
+                        try await $0.draw(settings: settings, subject: subject, seconds: seconds)
+                    }
                 }
             }
-        }
-        let perception = perception, limits = limits
-        // The deadline covers the whole picture, reading and preparing, drawing, encoding, and the
-        // work stops at it wherever it has got to (`WorkDeadline`).
-        let deadline = WorkDeadline(seconds: seconds)
-        return try await withRenderDeadline(late: deadline.cancel) {
-            try self.checkRenderQueue()
-            return try await PicturePipeline.png(subject, view, limits: limits, perception: perception, deadline: deadline, worker: self.worker,
-                                                 renderer: { $0.molecules }, prepare: { try await self.heavy($0) })
+            let perception = perception, limits = limits
+            // The deadline covers the whole picture, reading and preparing, drawing, encoding, and the
+            // work stops at it wherever it has got to (`WorkDeadline`).
+            let deadline = WorkDeadline(seconds: seconds)
+            return try await withRenderDeadline(late: deadline.cancel) {
+                try self.checkRenderQueue()
+                return try await PicturePipeline.png(subject, view, limits: limits, perception: perception, deadline: deadline, worker: self.worker,
+                                                     renderer: { $0.molecules }, prepare: { try await self.heavy($0) })
+            }
         }
     }
 
@@ -242,11 +243,11 @@ final class PictureMaker: Sendable {
         guard !molecules.isReadOnly else { throw HTTPError(.forbidden, message: MoleculeAccess.readOnlyMessage) }
         let file = try await heavy { MoleculeLibrary.ImportedFile(bytes, source: source, name: name, owner: owner, isPrivate: isPrivate) }
         if let existing = try await molecules.reading({ try $0.existing(file) }) { return .duplicate(existing) }
-        let worker = try workers.take(forSession: false, queued: self.worker.queued, limit: configuration.renderQueue)
-        defer { workers.done(worker, session: false) }
-        guard let process = workers.process(worker) else { throw HTTPError(.internalServerError, message: "no render process to read the file") }
-        let (wire, blob) = try await workers.tried(in: process, megabytes: processMegabytes, doing: "reading") {
-            try await $0.prepare(bytes, source: source, seconds: Self.importSeconds)
+        let (wire, blob) = try await workers.inTurn(queued: self.worker.queued, limit: configuration.renderQueue) { worker in
+            guard let process = workers.process(worker) else { throw HTTPError(.internalServerError, message: "no render process to read the file") }
+            return try await workers.tried(in: process, megabytes: processMegabytes, doing: "reading") {
+                try await $0.prepare(bytes, source: source, seconds: Self.importSeconds)
+            }
         }
         let prepared = try await heavy { try MoleculeLibrary.PreparedImport(file: file, wire: wire, blob: blob) }
         return try await molecules.writing { try $0.importPrepared(prepared) }
