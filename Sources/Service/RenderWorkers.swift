@@ -18,8 +18,9 @@ final class RenderWorkers: Sendable {
     /// The process that retries, one request at a time, what a process ended under.
     let quarantine: RenderProcess?
     private let serial = WorkGate(slots: 1, waiting: Int.max)
-    /// Turns in the render processes for pictures, replays and imports: `ServiceLimits.renderTurns`
-    /// a process at once, the rest waiting (`queue` a process), fewest recent render seconds first.
+    /// Turns in the render processes for pictures, replays and imports: `queue` (`--render-queue`)
+    /// a process at once, drawn side by side there (a small picture is not held behind a large
+    /// one), as many more waiting here, fewest recent render seconds first.
     let turns: WorkGate
     /// Each client's pictures under way and recent render seconds.
     let shares: ClientShares
@@ -32,7 +33,7 @@ final class RenderWorkers: Sendable {
     /// alone.
     init(count: Int, executable: URL?, arguments: [String], queue: Int = 8) {
         let processCount = executable == nil ? 0 : max(1, count)
-        let slots = ServiceLimits.renderTurns.value * max(1, processCount), waiting = queue * max(1, processCount)
+        let slots = queue * max(1, processCount), waiting = slots
         turns = WorkGate(slots: slots, waiting: waiting)
         shares = ClientShares(capacity: slots + waiting)
         // A count set by hand (LP_NUM_THREADS in the environment) is left as it is.

@@ -88,9 +88,6 @@ public enum ServiceLimits {
                                              bounds: "map scenes kept on the render thread for tiles (the oldest go first)")
     public static let connectionsPerClient = ServiceLimit(name: "connections per client", value: 128, unit: "connections", status: 503,
                                                           bounds: "connections open at once from one address (more are answered 503 and closed)")
-    public static let renderTurns = ServiceLimit(name: "render turns", value: 2, unit: "pictures", status: 0,
-                                                 bounds: "pictures, replays and imports in each render process at once (one read while one is drawn); "
-                                                 + "the others wait in the render queue, the client with fewest recent render seconds first")
     public static let clientHalfLife = ServiceLimit(name: "client half-life", value: 10, unit: "seconds", status: 429,
                                                     bounds: "a client's render seconds count half after this; while other clients are active, "
                                                     + "one with its share of the render queue at once (the queue over the active clients) gets 429")
@@ -100,6 +97,6 @@ public enum ServiceLimits {
         [selectionLength, selectionWords, selectionDepth, shows, pictureSamples, pictureMemory, replayFrames, replayFPS, replayBytes, replayLines, moviePixels, jsonDepth, xmlDepth, xmlAttributes,
                 entities, entityAnswerBytes, sessionBacklogMessages, sessionBacklogBytes, eventLineBytes, sessionLinesWaiting, sessionBytesWaiting, requestLineBytes, headBytes,
                 fileReads, libraryReaders, keptMaps, searchLength, nodeResults, keptThumbnailBytes, keptRecordingBytes, keptScenes,
-                connectionsPerClient, renderTurns, clientHalfLife] + ServiceSettings.limits
+                connectionsPerClient, clientHalfLife] + ServiceSettings.limits
     }
 }
