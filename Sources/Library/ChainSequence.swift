@@ -24,7 +24,7 @@ public struct ChainSequence: Codable, Sendable, Equatable {
                 let residue = model.residues[Int(r)]
                 let letter = ResidueLetters.letter(residue.name)
                 // Ligands and waters are not part of the sequence; modified residues are, as their parent.
-                if residue.isHetero && !residue.isModified { continue }
+                if !residue.inPolymer { continue }
                 if letter != nil { known += 1 }
                 letters.append(letter ?? "X")
                 numbers.append(Int(residue.number))

@@ -30,7 +30,8 @@ enum CompactModel {
         w.putNames(residues.map(\.name.raw))
         w.putDeltas(residues.map { Int64($0.number) })
         for r in residues { w.put(r.insertionCode) }
-        for r in residues { w.put(UInt8(r.isHetero ? 1 : 0)) }
+        // The record type in bit 0, the kind (plus one: 0 is a model stored before kinds) above it.
+        for r in residues { w.put(UInt8(r.isHetero ? 1 : 0) | ((r.kind.rawValue &+ 1) << 1)) }
         w.putDeltas(residues.map { Int64($0.chain) })
         w.putDeltas(residues.map { Int64($0.atoms.lowerBound) })
         w.putDeltas(residues.map { Int64($0.atoms.upperBound - $0.atoms.lowerBound) })
@@ -107,8 +108,9 @@ enum CompactModel {
         for i in 0..<residueCount {
             let lo = Int32(truncatingIfNeeded: lows[i]), hi = Int32(truncatingIfNeeded: lows[i] &+ counts[i])
             model.residues.append(Residue(name: ShortName(raw: residueNames[i]), number: Int32(truncatingIfNeeded: numbers[i]),
-                                          insertionCode: insertions[i], isHetero: hetero[i] != 0,
+                                          insertionCode: insertions[i], isHetero: hetero[i] & 1 != 0,
                                           chain: Int32(truncatingIfNeeded: chains[i]), atoms: lo..<max(lo, hi)))
+            if let kind = ResidueKind(rawValue: (hetero[i] >> 1) &- 1) { model.residues[i].kind = kind }
         }
         let chainCount = try r.getCount()
         for _ in 0..<chainCount {
@@ -144,7 +146,14 @@ enum CompactModel {
         if radiusCount > 0 {
             model.radii = try (0..<radiusCount).map { _ in try r.get(Float.self) }
         }
-        return try checked(model)
+        return try kinds(checked(model), unknown: hetero.map { $0 >> 1 == 0 || $0 >> 1 > ResidueKind.allCases.count })
+    }
+
+    /// `model` with the residues `unknown` marks classified (stored before residues had kinds).
+    static func kinds(_ model: Model, unknown: [Bool]) -> Model {
+        var m = model
+        m.classifyResidues(where: unknown)
+        return m
     }
 
     /// `model` if its cross-references hold (each atom's residue, each residue's atoms and chain,
@@ -210,7 +219,7 @@ enum CompactModelVersion1 {
             try r.need(radiusCount * 4)
             model.radii = try (0..<radiusCount).map { _ in try r.get(Float.self) }
         }
-        return try CompactModel.checked(model)
+        return CompactModel.kinds(try CompactModel.checked(model), unknown: [Bool](repeating: true, count: model.residues.count))
     }
 }
 

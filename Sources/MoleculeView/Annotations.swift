@@ -263,7 +263,7 @@ public struct Annotations: Sendable, Equatable {
     /// of more than one id (1hpv's two Asp25s are `ASP25 A` and `ASP25 B`).
     public static func defaultLabelFormat(_ model: Model) -> String {
         var ids = Set<String>()
-        for chain in model.chains where chain.residues.contains(where: { !model.residues[Int($0)].isHetero }) {
+        for chain in model.chains where chain.residues.contains(where: { model.residues[Int($0)].inPolymer }) {
             ids.insert(chain.id)
             if ids.count > 1 { return "%resn%resi %chain" }
         }

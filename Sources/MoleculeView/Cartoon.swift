@@ -94,7 +94,7 @@ public struct Cartoon: Representation {
         // The first nucleotide of a strand has no phosphate: its O5', bonded to where the
         // phosphate would be, starts the backbone, as PyMOL's cartoon starts there (no
         // ball-and-stick blob at the strand's end).
-        if guide == nil, let o5, !residue.isHetero || residue.isModified,
+        if guide == nil, let o5, residue.inPolymer,
            Selection.nucleotides.contains(residue.name.description.uppercased()) || residue.isModified {
             guide = o5
             isNucleic = true
@@ -104,7 +104,7 @@ public struct Cartoon: Representation {
 
     /// Whether the cartoon draws `residue` (its atoms then are not drawn as balls and sticks).
     static func traces(_ residue: Residue, guide: Int32, nucleic: Bool, visible: [Bool]) -> Bool {
-        visible[Int(guide)] && (!residue.isHetero || residue.isModified || nucleic)
+        visible[Int(guide)] && (residue.inPolymer || nucleic)
     }
 
     /// The atoms of the residues the cartoon does not draw: the only ones whose bonds it shows

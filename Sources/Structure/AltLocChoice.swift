@@ -72,10 +72,10 @@ extension Model {
 }
 
 extension Structure {
-    /// What every reader's structure goes through: modified and polymer residues marked, then
-    /// alternate locations kept by `altloc`.
+    /// What every reader's structure goes through: every residue classified, then alternate
+    /// locations kept by `altloc`.
     mutating func finishReading(altloc: AltLocChoice) {
-        markModifiedResidues()
+        classifyResidues()
         keepAlternates(altloc)
     }
 

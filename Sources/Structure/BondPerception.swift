@@ -128,7 +128,7 @@ public struct BondPerception: Sendable {
         // other pair has an open atom (one no template covers, or in a hetero residue, or a
         // sulfur), so only the open atoms' neighbourhoods are searched.
         let open = atoms.indices.map { i in
-            !covered[i] || model.residues[Int(atoms[i].residue)].isHetero || atoms[i].element == sulfur
+            !covered[i] || model.residues[Int(atoms[i].residue)].kind != .polymer || atoms[i].element == sulfur
         }
         // A pair with an unwanted atom is not asked for: searched from wanted open atoms only
         // (both atoms of a wanted pair are in residues whose templates were matched, so whether
@@ -150,7 +150,7 @@ public struct BondPerception: Sendable {
                         // Both atoms are accounted for by their residues' templates: only a disulfide or a
                         // link to a ligand or modified residue (glycans, covalent inhibitors) joins them.
                         let disulfide = a.element == sulfur && b.element == sulfur
-                        let hetLink = (model.residues[ra].isHetero || model.residues[rb].isHetero) && !a.element.isMetal && !b.element.isMetal
+                        let hetLink = (model.residues[ra].kind != .polymer || model.residues[rb].kind != .polymer) && !a.element.isMetal && !b.element.isMetal
                         if !(disulfide || hetLink) { return }
                     }
                 }

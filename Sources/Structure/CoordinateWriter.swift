@@ -156,7 +156,7 @@ public enum CoordinateWriter {
                         let atom = model.atoms[Int(a)]
                         serial += 1
                         let name = quoted(atom.name.description.isEmpty ? "?" : atom.name.description)
-                        line = residue.isHetero ? "HETATM " : "ATOM "
+                        line = residue.isHetero || !residue.inPolymer ? "HETATM " : "ATOM "
                         line += "\(serial) \(atom.element.symbol.isEmpty ? "X" : atom.element.symbol) \(name) "
                         line += atom.altLoc == 0 ? "." : quoted(String(UnicodeScalar(atom.altLoc)))
                         line += " \(comp) \(asym) \(entity) \(seq) \(ins) \(number(atom.position.x, 3)) \(number(atom.position.y, 3)) \(number(atom.position.z, 3)) "
@@ -256,7 +256,7 @@ public enum CoordinateWriter {
                         let symbol = atom.element.symbol.uppercased()
                         var name = atom.name.description
                         if name.count < 4 && symbol.count == 1 { name = " " + name }
-                        var line = residue.isHetero ? "HETATM" : "ATOM  "
+                        var line = residue.isHetero || !residue.inPolymer ? "HETATM" : "ATOM  "
                         line += pad(String(serial), 5, right: true) + " " + pad(name, 4)
                         line += atom.altLoc == 0 ? " " : String(UnicodeScalar(atom.altLoc))
                         line += pad(residue.name.description, 3, right: true) + " " + pad(chain.id, 1)
@@ -271,7 +271,7 @@ public enum CoordinateWriter {
                     lastResidue = residue
                 }
                 // TER closes a polymer chain run.
-                if let last = lastResidue, !last.isHetero || last.isModified, c < model.chains.count {
+                if let last = lastResidue, last.inPolymer, c < model.chains.count {
                     serial += 1
                     o += "TER   " + pad(String(serial), 5, right: true) + "      " + pad(last.name.description, 3, right: true) + " " + pad(chain.id, 1)
                         + pad(String(last.number), 4, right: true) + (last.insertionCode == 0 ? "" : String(UnicodeScalar(last.insertionCode))) + "\n"

@@ -74,37 +74,6 @@ public enum ResidueLetters {
 }
 
 extension Structure {
-    /// Marks modified polymer residues (their `parent`): residues the file names in MODRES or
-    /// `_pdbx_struct_mod_residue`, or that have a parent in the Chemical Component Dictionary,
-    /// and that sit in a polymer: a position in the entity's sequence (mmCIF `label_seq_id`), or,
-    /// where the file has none, a chain run that also holds standard residues.
-    public mutating func markModifiedResidues() {
-        guard !format.isSmallMolecule else { return }
-        for m in models.indices {
-            var model = models[m]
-            for chain in model.chains {
-                var hasStandard = false
-                for r in chain.residues where ResidueLetters.isStandard(model.residues[Int(r)].name) {
-                    hasStandard = true
-                    break
-                }
-                for r in chain.residues {
-                    let residue = model.residues[Int(r)]
-                    if residue.isWater || ResidueLetters.isStandard(residue.name) { continue }
-                    let inPolymer = residue.labelSeq > 0 || (hasStandard && (format != .mmcif || chain.labelID.isEmpty))
-                    if let parent = statedModifications[residue.name] ?? ResidueLetters.parent(of: residue.name) {
-                        if inPolymer { model.residues[Int(r)].parent = parent }
-                    } else if residue.labelSeq > 0 || (hasStandard && model.linksNeighbour(Int(r), in: chain)) {
-                        // A cap (ACE, NH2) or other group of the polymer with no parent: its own
-                        // parent, so it stays with the chain and is no ligand.
-                        model.residues[Int(r)].parent = residue.name
-                    }
-                }
-            }
-            models[m] = model
-        }
-    }
-
     /// Modified residues of the first model by name: parent and copies (a cap is its own parent).
     public var modifiedResidues: [(name: String, parent: String, count: Int)] {
         guard let model = models.first else { return [] }

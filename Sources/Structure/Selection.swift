@@ -313,11 +313,11 @@ public indirect enum Selection: Sendable, Equatable {
         case .modified: return residue.isModified
         case .entity(let ids): return ids.contains(chain.entity)
         case .labelAsym(let ids): return ids.contains(chain.labelID)
-        case .protein: return Selection.aminoAcids.contains(resn)
-        case .nucleic: return Selection.nucleotides.contains(resn)
-        case .polymer: return Selection.aminoAcids.contains(resn) || Selection.nucleotides.contains(resn)
+        case .protein: return residue.inPolymer && Selection.aminoAcids.contains(resn)
+        case .nucleic: return residue.inPolymer && Selection.nucleotides.contains(resn)
+        case .polymer: return residue.inPolymer
         case .water: return residue.isWater
-        case .ligand: return !residue.isWater && !Selection.aminoAcids.contains(resn) && !Selection.nucleotides.contains(resn)
+        case .ligand: return residue.isLigand
         case .hydrogen: return atom.element.symbol.uppercased() == "H" || atom.element.symbol.uppercased() == "D"
         case .hetatm: return residue.isHetero
         case .backbone:

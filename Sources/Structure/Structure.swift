@@ -177,6 +177,8 @@ public struct Residue: Sendable, Equatable {
     /// For a modified polymer residue, the standard residue it derives from (MSE: MET, PSU: U);
     /// empty for standard residues and ligands.
     public var parent: ShortName = .empty
+    /// What the residue is (`Structure.classifyResidues`, run by every reader).
+    public var kind: ResidueKind = .polymer
 
     public init(name: ShortName, number: Int32, insertionCode: UInt8, isHetero: Bool, chain: Int32, atoms: Range<Int32>) {
         self.name = name
@@ -187,15 +189,17 @@ public struct Residue: Sendable, Equatable {
         self.atoms = atoms
     }
 
-    public var isWater: Bool { Residue.waterNames.contains(name) }
+    public var isWater: Bool { kind == .water }
     /// A modified residue of a polymer chain (it stays in the chain's cartoon and sequence).
-    public var isModified: Bool { !parent.isEmpty }
-    /// A hetero group that is not water and not part of a polymer.
-    public var isLigand: Bool { isHetero && !isModified && !isWater }
+    public var isModified: Bool { kind == .modified }
+    /// A small molecule, an ion or a carbohydrate: not water and not part of a polymer.
+    public var isLigand: Bool { kind.isLigand }
+    /// A residue of a polymer chain, standard or modified.
+    public var inPolymer: Bool { kind.inPolymer }
     /// The standard residue name this one reads as: its parent for a modified residue.
     public var standardName: ShortName { parent.isEmpty ? name : parent }
 
-    static let waterNames: Set<ShortName> = Set(["HOH", "WAT", "H2O", "DOD", "D2O", "SOL", "TIP", "TIP3", "TIP4", "SPC"].map { ShortName($0) })
+    static let waterNames: Set<ShortName> = Set(["HOH", "WAT", "H2O", "DOD", "D2O", "SOL", "TIP", "TIP3", "TIP4", "TIP5", "T3P", "T4P", "SPC", "SPCE"].map { ShortName($0) })
 }
 
 /// A run of consecutive residues with one chain id. As in PDB files, one id may appear in

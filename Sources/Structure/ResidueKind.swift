@@ -1,0 +1,192 @@
+import Core
+import Foundation
+
+/// What a residue is, decided once for every reader's structure (`Structure.classifyResidues`)
+/// from what the molecule is, never from how the file was written (ATOM or HETATM, a
+/// `label_seq_id`): the file's entity tables first, then the Chemical Component Dictionary's
+/// `_chem_comp.type` for the name, then the residue's bonds to its neighbours in the
+/// coordinates. Counts, selection words, the default picture, cartoons, exports and library
+/// imports all read this one classification (Mol*'s `mol-model/structure/model/types`).
+public enum ResidueKind: UInt8, Sendable, CaseIterable {
+    /// A standard residue of a protein or nucleic acid chain (and the names MD engines give them).
+    case polymer
+    /// A residue of a polymer chain that is not standard: a modification (MSE of MET) or a cap
+    /// (ACE, NH2, NME), with its `parent`.
+    case modified
+    /// A carbohydrate of a branched entity (a glycan: NAG, MAN, BMA).
+    case branched
+    /// A small molecule that is not part of a polymer.
+    case ligand
+    /// A single atom of a metal or a halogen (ZN, NA, CL; CHARMM's SOD, CLA).
+    case ion
+    case water
+    /// A marker with no chemistry: OPM's DUM membrane planes. Not drawn.
+    case dummy
+
+    /// Part of a polymer chain (its cartoon, its sequence).
+    public var inPolymer: Bool { self == .polymer || self == .modified }
+    /// What `ligand` selects (PyMOL's organic and inorganic, Mol*'s ligands and carbohydrates).
+    public var isLigand: Bool { self == .ligand || self == .ion || self == .branched }
+}
+
+/// The classes of the Chemical Component Dictionary's types that matter for a residue's place:
+/// `Assets/ccd-types.tsv` (peptide linking, DNA or RNA linking, saccharide; any other is a
+/// non-polymer), written by `bench/tools/mktypes.py`.
+public enum ComponentType: UInt8, Sendable {
+    case nonPolymer, peptide, nucleotide, saccharide
+
+    static let table: [ShortName: ComponentType] = {
+        guard let url = try? Resources.asset("ccd-types.tsv"), let bytes = try? FileInput.readAll(path: url.path) else { return [:] }
+        var out: [ShortName: ComponentType] = [:]
+        out.reserveCapacity(4500)
+        bytes.withUnsafeBufferPointer { b in
+            var lines = LineCursor(b, separator: 0x0A)
+            while let line = lines.next() {
+                guard line.count >= 3, b[line.lowerBound] != UInt8(ascii: "#"), b[line.upperBound - 2] == 0x09 else { continue }
+                let kind: ComponentType
+                switch b[line.upperBound - 1] {
+                case UInt8(ascii: "p"): kind = .peptide
+                case UInt8(ascii: "n"): kind = .nucleotide
+                case UInt8(ascii: "s"): kind = .saccharide
+                default: continue
+                }
+                out[ShortName(b, line.lowerBound, line.upperBound - 2)] = kind
+            }
+        }
+        return out
+    }()
+
+    /// The dictionary's type for a component name; a non-polymer where it does not list it.
+    public static func of(_ name: ShortName) -> ComponentType { table[name] ?? .nonPolymer }
+}
+
+extension Residue {
+    /// Names molecular dynamics engines and force fields give standard residues (CHARMM, AMBER,
+    /// GROMACS): protonation states and disulfide forms of the standard amino acids.
+    static let simulationNames: [ShortName: ShortName] = {
+        let pairs = [("HSD", "HIS"), ("HSE", "HIS"), ("HSP", "HIS"), ("HID", "HIS"), ("HIE", "HIS"), ("HIP", "HIS"), ("HISD", "HIS"),
+                     ("HISE", "HIS"), ("HISH", "HIS"), ("CYX", "CYS"), ("CYM", "CYS"), ("ASH", "ASP"), ("GLH", "GLU"), ("LYN", "LYS"),
+                     ("ARN", "ARG"), ("TYM", "TYR"), ("ASPP", "ASP"), ("GLUP", "GLU"), ("LSN", "LYS"), ("CYN", "CYS")]
+        return Dictionary(uniqueKeysWithValues: pairs.map { (ShortName($0.0), ShortName($0.1)) })
+    }()
+
+    /// Markers that are no molecule: OPM's membrane planes.
+    static let dummyNames: Set<ShortName> = [ShortName("DUM")]
+}
+
+extension Structure {
+    /// Decides every residue's `kind` (and a modified residue's `parent`) in every model:
+    /// - water by name (with the names MD engines use), OPM's DUM as a dummy;
+    /// - where the file's entity tables say what the residue's chain is (`_entity.type`, PDB
+    ///   COMPND): a polymer's residues are standard or modified (the parent from MODRES or
+    ///   `_pdbx_struct_mod_residue`, else the dictionary's, else a cap of its own), a branched
+    ///   entity's carbohydrates are branched, a non-polymer is an ion (one metal or halogen atom)
+    ///   or a ligand, water is water;
+    /// - where they do not: a standard name is a polymer residue (a lone HETATM one, bonded to no
+    ///   neighbour, is a free amino acid: a ligand); a component the dictionary types as peptide
+    ///   or nucleotide linking, or the file states as modified, is a modified residue where it
+    ///   sits in a chain with standard residues; any other residue bonded to a standard neighbour
+    ///   as a chain continues (a peptide bond) is a cap; the rest are ions or ligands.
+    /// The record type and `label_seq_id` decide nothing: PyMOL writes the author number into
+    /// `label_seq_id` for every residue, MD tools write ions as ATOM, Mol* may leave out
+    /// `group_PDB`.
+    public mutating func classifyResidues() {
+        guard !format.isSmallMolecule else {
+            for m in models.indices { for r in models[m].residues.indices { models[m].residues[r].kind = .ligand } }
+            return
+        }
+        var entityType: [String: String] = [:]
+        for e in entities { entityType[e.id] = e.type.lowercased() }
+        for m in models.indices {
+            var model = models[m]
+            for chain in model.chains {
+                let stated = chain.entity.isEmpty ? nil : entityType[chain.entity]
+                var hasStandard = false
+                for r in chain.residues where model.residues[Int(r)].isStandardName {
+                    hasStandard = true
+                    break
+                }
+                for r in chain.residues {
+                    let (kind, parent) = model.classify(Int(r), in: chain, entity: stated, chainHasStandard: hasStandard, stated: statedModifications)
+                    model.residues[Int(r)].kind = kind
+                    model.residues[Int(r)].parent = parent
+                }
+            }
+            models[m] = model
+        }
+    }
+}
+
+extension Model {
+    /// Classifies the residues `unknown` marks (a model stored before residues had kinds) as a
+    /// file with no entity tables would be; the others keep theirs.
+    public mutating func classifyResidues(where unknown: [Bool]) {
+        guard unknown.contains(true) else { return }
+        for chain in chains {
+            let hasStandard = chain.residues.contains { residues[Int($0)].isStandardName }
+            for r in chain.residues where Int(r) < unknown.count && unknown[Int(r)] {
+                residues[Int(r)].kind = classify(Int(r), in: chain, entity: nil, chainHasStandard: hasStandard, stated: [:]).0
+            }
+        }
+    }
+}
+
+extension Residue {
+    /// A standard residue's name, or one an MD engine gives a standard residue.
+    var isStandardName: Bool { ResidueLetters.isStandard(name) || Residue.simulationNames[name] != nil }
+}
+
+extension Model {
+    /// Residue `r`'s kind and parent (see `Structure.classifyResidues`).
+    func classify(_ r: Int, in chain: Chain, entity: String?, chainHasStandard: Bool,
+                  stated: [ShortName: ShortName]) -> (ResidueKind, ShortName) {
+        let residue = residues[r]
+        let name = residue.name
+        if Residue.waterNames.contains(name) || entity == "water" { return (.water, .empty) }
+        if Residue.dummyNames.contains(name) { return (.dummy, .empty) }
+        let standard = ResidueLetters.isStandard(name)
+        let simulated = Residue.simulationNames[name]
+        let modification = stated[name] ?? ResidueLetters.parent(of: name)
+        let type = ComponentType.of(name)
+        func smallMolecule() -> (ResidueKind, ShortName) { (isIon(r) ? .ion : .ligand, .empty) }
+        switch entity {
+        case "polymer"?:
+            if standard { return (.polymer, .empty) }
+            if let simulated { return (.polymer, simulated) }
+            return (.modified, modification ?? name)
+        case "branched"?:
+            return (.branched, .empty)
+        case "non-polymer"?:
+            return smallMolecule()
+        default:
+            break
+        }
+        if standard {
+            // A free amino acid or nucleotide (a ligand in HETATM records, bonded to no neighbour).
+            if residue.isHetero && !linksNeighbour(r, in: chain) { return smallMolecule() }
+            return (.polymer, .empty)
+        }
+        if let simulated { return (.polymer, simulated) }
+        if chainHasStandard {
+            if let modification, type == .peptide || type == .nucleotide || stated[name] != nil {
+                return (.modified, modification)
+            }
+            // A cap (ACE, NH2, NME) or another group of the chain with no parent: its own parent,
+            // so it stays with the chain and is no ligand.
+            if type != .saccharide && linksNeighbour(r, in: chain) { return (.modified, name) }
+        }
+        return smallMolecule()
+    }
+
+    /// A residue of one atom of a metal or a halogen.
+    func isIon(_ r: Int) -> Bool {
+        let range = residues[r].atoms
+        var heavy: Element?
+        for i in range where !atoms[Int(i)].element.isHydrogen {
+            if heavy != nil { return false }
+            heavy = atoms[Int(i)].element
+        }
+        guard let heavy else { return false }
+        return heavy.isMetal || [9, 17, 35, 53].contains(heavy.atomicNumber)
+    }
+}
