@@ -14,15 +14,16 @@ public struct AtomFilter: Sendable, Equatable {
     public static let fewHeavyAtoms = 4
 
     /// Visible atoms of `model`: the default conformer, less hydrogens and waters unless asked
-    /// for; hydrogens stay where only a few heavy atoms are shown.
+    /// for; hydrogens stay where only a few heavy atoms are shown. Dummy markers (OPM's DUM
+    /// membrane planes) are never atoms to draw, as OPM's own viewer leaves them out.
     public func visible(_ model: Model) -> [Bool] {
         let conformer = model.defaultConformerMask()
         var mask = conformer
         var heavy = 0
-        // Once a residue (a name looked up in a set), not once an atom.
-        let water = waters ? [] : model.residues.map(\.isWater)
+        // Once a residue, not once an atom.
+        let water = model.residues.map(\.isWater), dummy = model.residues.map { $0.kind == .dummy }
         for (i, atom) in model.atoms.enumerated() where mask[i] {
-            if !waters && water[Int(atom.residue)] { mask[i] = false }
+            if (!waters && water[Int(atom.residue)]) || dummy[Int(atom.residue)] { mask[i] = false }
             if atom.element.isHydrogen {
                 if !hydrogens { mask[i] = false }
             } else if mask[i] {

@@ -63,12 +63,32 @@ extension Model {
                 case .occupancy: kept = order.reduce(first) { best, alt in weight[alt]! > weight[best]! ? alt : best }
                 case .id(let c): kept = order.contains(c) ? c : first
                 }
-                for i in atomRange where atoms[i].altLoc != 0 { mask[i] = atoms[i].altLoc == kept }
+                // An atom whose only records are other alternates (no record of the kept one, or
+                // with none, by that name in its residue) keeps its first, as gemmi does: dropping
+                // it lost five atoms of each copy of an insulin analogue. Only in a residue that
+                // holds the kept conformer: another residue name at the position
+                // (microheterogeneity) is the other conformer whole.
+                var present = Set<AtomKey>(), lone = Set<AtomKey>(), holdsKept = Set<Int32>()
+                for i in atomRange where atoms[i].altLoc == 0 || atoms[i].altLoc == kept {
+                    present.insert(AtomKey(residue: atoms[i].residue, name: atoms[i].name.raw))
+                    if atoms[i].altLoc == kept { holdsKept.insert(atoms[i].residue) }
+                }
+                for i in atomRange where atoms[i].altLoc != 0 {
+                    if atoms[i].altLoc == kept { mask[i] = true; continue }
+                    let key = AtomKey(residue: atoms[i].residue, name: atoms[i].name.raw)
+                    mask[i] = holdsKept.contains(atoms[i].residue) && !present.contains(key) && lone.insert(key).inserted
+                }
             }
             start = end
         }
         return mask
     }
+}
+
+/// An atom of a residue by name, as alternate locations are matched.
+private struct AtomKey: Hashable {
+    let residue: Int32
+    let name: UInt64
 }
 
 extension Structure {

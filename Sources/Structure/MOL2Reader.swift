@@ -38,10 +38,7 @@ public enum MOL2Reader {
                       let z = ByteFields.float(b, f[4].lowerBound, f[4].upperBound), x.isFinite, y.isFinite, z.isFinite else {
                     throw fail("bad atom line '\(text)': expected id, name, x, y, z, type")
                 }
-                // The element is the SYBYL type before its dot: C.ar, N.am, Cl.
-                var e = f[5].lowerBound
-                while e < f[5].upperBound && b[e] != 0x2E { e += 1 }
-                let element = Element.symbol(in: b, f[5].lowerBound, e) ?? .unknown
+                let element = Self.element(ofType: b, f[5])
                 record?.addAtom(element, SIMD3(x, y, z), name: ShortName(b, f[1].lowerBound, f[1].upperBound))
             case "BOND":
                 guard record != nil else { throw fail("BOND section before any MOLECULE") }
@@ -67,5 +64,29 @@ public enum MOL2Reader {
             throw StructureError(file: source, line: nil, message: "no atoms in any @<TRIPOS>MOLECULE")
         }
         return structure
+    }
+
+    /// The element of an atom type: SYBYL's is the part before the dot (C.ar, N.am, Cl, Fe);
+    /// GAFF's (antechamber) are lower case (ca, c3, nb, nh, oh, cl, br) and AMBER's upper case
+    /// (CT, CA, N3, HC, OH), the element their first letter, but GAFF's cl and br: read as
+    /// symbols they made calcium, niobium and nihonium of carbons and nitrogens.
+    static func element(ofType b: UnsafeBufferPointer<UInt8>, _ field: Range<Int>) -> Element {
+        var e = field.lowerBound
+        while e < field.upperBound && b[e] != 0x2E { e += 1 }
+        let length = e - field.lowerBound
+        guard length > 0 else { return .unknown }
+        let first = b[field.lowerBound]
+        let isLower = { (c: UInt8) in c >= 0x61 && c <= 0x7A }, isUpper = { (c: UInt8) in c >= 0x41 && c <= 0x5A }
+        // AMBER's upper-case types are told from SYBYL's element symbols (Mg, Zn) by their first
+        // letter: C, H, N, O, S or P (its NA is a nitrogen, its CA a carbon).
+        let amber = length >= 2 && "CHNOSP".utf8.contains(first) && !isLower(b[field.lowerBound + 1])
+        let forceField = e == field.upperBound && (isLower(first) || (isUpper(first) && amber))
+        if forceField {
+            let lower = (first | 0x20, length >= 2 ? b[field.lowerBound + 1] | 0x20 : 0)
+            if isLower(first) && lower == (0x63, 0x6C) { return Element.symbol("Cl") ?? .unknown }
+            if isLower(first) && lower == (0x62, 0x72) { return Element.symbol("Br") ?? .unknown }
+            return Element.symbol(first & ~0x20) ?? .unknown
+        }
+        return Element.symbol(in: b, field.lowerBound, e) ?? .unknown
     }
 }

@@ -115,6 +115,14 @@ public enum PDBReader {
                     if let word = rest.split(separator: " ").first, let v = Float(word), v.isFinite, v > 0 {
                         structure.metadata.resolution = v
                     }
+                } else if number == 3, structure.metadata.resolution == nil, length > 40 {
+                    // REMARK   3   RESOLUTION RANGE HIGH (ANGSTROMS) : 1.50 (Refmac, phenix and
+                    // PDB-REDO write this where they write no REMARK 2, which comes before it).
+                    let text = recordText(b, s, e, idCode: idCode)
+                    if text.hasPrefix("RESOLUTION RANGE HIGH"), let colon = text.lastIndex(of: ":"),
+                       let v = Float(text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)), v.isFinite, v > 0 {
+                        structure.metadata.resolution = v
+                    }
                 } else if number == 900 {
                     // REMARK 900 RELATED ID: EMD-8249   RELATED DB: EMDB
                     let text = recordText(b, s, e, idCode: idCode)

@@ -1,0 +1,95 @@
+import Foundation
+@testable import Structure
+import XCTest
+
+/// What each residue is, from what the molecule is (the entity tables, the Chemical Component
+/// Dictionary's types, the bonds to its neighbours), on files of the producers that write them
+/// differently (`Tests/Fixtures/producers/`, each with its source in FIXTURES.md).
+final class ResidueKindTests: XCTestCase {
+    func kinds(_ model: Model) -> [ResidueKind: Int] {
+        model.residues.reduce(into: [:]) { $0[$1.kind, default: 0] += 1 }
+    }
+
+    /// MDAnalysis writes ions as ATOM records in the protein's (blank) chain: they were counted
+    /// as 19 residues of the protein (81 for its 62). As biotite's filter_amino_acids and
+    /// MDAnalysis's own `protein` count them: 62 amino acids, and 8 NA and 11 CL ions.
+    func testIonsWrittenAsAtomRecordsAreIons() throws {
+        let model = try XCTUnwrap(Fixtures.load("producers/mdanalysis-cobrotoxin-ions.pdb").models.first)
+        XCTAssertEqual(kinds(model), [.polymer: 62, .ion: 19])
+        let ions = model.residues.filter { $0.kind == .ion }.map(\.name.description)
+        XCTAssertEqual(ions.filter { $0 == "NA" }.count, 8)
+        XCTAssertEqual(ions.filter { $0 == "CL" }.count, 11)
+        XCTAssertTrue(model.residues.allSatisfy { !$0.isHetero }, "the file writes every record as ATOM")
+        let protein = try Selection(parsing: "protein").mask(in: model).filter { $0 }.count
+        let ligand = try Selection(parsing: "ligand").mask(in: model).filter { $0 }.count
+        XCTAssertEqual(ligand, 19, "each ion is one atom")
+        XCTAssertEqual(protein + ligand, model.atoms.count)
+    }
+
+    /// PyMOL 2.5 writes the author number into `label_seq_id` for every residue and no entity
+    /// tables: the nine sugars of 1IGY's glycan read as "modified residues whose parent is
+    /// themselves". They are ligands (carbohydrates); the protein's residues are its own.
+    func testPyMOLsLabelSeqIDMakesNoCapOfASugar() throws {
+        let model = try XCTUnwrap(Fixtures.load("producers/pymol25-1igy-glycan.cif").models.first)
+        XCTAssertFalse(model.residues.contains { $0.isModified }, "no modified residue: \(model.residues.filter(\.isModified).map(\.name))")
+        let sugars = model.residues.filter { ComponentType.of($0.name) == .saccharide }
+        XCTAssertEqual(sugars.count, 9)
+        XCTAssertTrue(sugars.allSatisfy(\.isLigand))
+        XCTAssertTrue(model.residues.filter { $0.chain == 0 }.allSatisfy { $0.kind == .polymer }, "chain B's residues are its polymer's")
+    }
+
+    /// The archive's own 1IGY states its glycans as branched entities: they are branched.
+    func testBranchedEntitiesAreBranched() throws {
+        guard let corpus = Fixtures.corpus else { throw XCTSkip("../shared/corpus is absent") }
+        let structure = try StructureFile.load(path: corpus.appendingPathComponent("1igy.cif").path)
+        let model = try XCTUnwrap(structure.models.first)
+        let glycan = model.chains.filter { $0.entity == "3" || $0.entity == "4" }
+        XCTAssertEqual(glycan.count, 2)
+        for chain in glycan {
+            XCTAssertTrue(chain.residues.allSatisfy { model.residues[Int($0)].kind == .branched }, "chain \(chain.id)")
+        }
+        XCTAssertEqual(kinds(model)[.polymer], 2 * (213 + 434) - (model.residues.filter(\.isModified).count))
+    }
+
+    /// Maestro's capped peptide (ATOM records throughout): the N-terminal ACE and the
+    /// C-terminal NMA are caps of the chain, bonded to it, not ligands.
+    func testCapsBondedToTheChainAreItsResidues() throws {
+        let model = try XCTUnwrap(Fixtures.load("producers/maestro-capped-peptide.pdb").models.first)
+        let caps = model.residues.filter(\.isModified)
+        XCTAssertEqual(caps.map(\.name.description), ["ACE", "NMA"])
+        XCTAssertEqual(kinds(model)[.ligand], nil)
+        XCTAssertEqual(kinds(model)[.polymer], 14)
+    }
+
+    /// antechamber's GAFF atom types (oh, c3, ho, hc, h1) are no element symbols: read as
+    /// symbols they gave no elements (or calcium for ca, niobium for nb).
+    func testGAFFAtomTypesGiveTheirElements() throws {
+        let structure = try Fixtures.load("producers/antechamber-gaff-ethanol.mol2")
+        let model = try XCTUnwrap(structure.models.first)
+        XCTAssertEqual(model.atoms.map(\.element.symbol), ["O", "C", "C", "H", "H", "H", "H", "H", "H"])
+    }
+
+    func testForceFieldAndSYBYLTypes() {
+        func element(_ type: String) -> String {
+            let bytes = Array(type.utf8)
+            return bytes.withUnsafeBufferPointer { MOL2Reader.element(ofType: $0, 0..<bytes.count).symbol }
+        }
+        XCTAssertEqual(["ca", "nb", "nh", "cl", "br", "f", "s6", "p5", "CT", "CA", "NA", "HC"].map(element),
+                       ["C", "N", "N", "Cl", "Br", "F", "S", "P", "C", "C", "N", "H"])
+        XCTAssertEqual(["C.ar", "N.am", "Cl", "Br", "Fe", "Zn", "Na", "Mg", "H", "O.co2"].map(element),
+                       ["C", "N", "Cl", "Br", "Fe", "Zn", "Na", "Mg", "H", "O"])
+    }
+
+    /// OPM marks the membrane's planes with DUM atoms: markers, never a molecule to draw.
+    /// (Written here after OPM's layout: no OPM file is reachable from this machine.)
+    func testOPMMembraneMarkersAreDummies() throws {
+        let text = "REMARK      1/2 of bilayer thickness:   14.1\n"
+            + "ATOM      1  N   ALA A   1      11.104   6.134  -6.504  1.00  0.00           N\n"
+            + "HETATM 2001  N   DUM  2001     -28.000 -12.000 -14.100\n"
+            + "HETATM 2002  O   DUM  2002     -28.000 -12.000  14.100\n"
+        let structure = try StructureFile.decode(Array(text.utf8), source: "opm.pdb")
+        let model = try XCTUnwrap(structure.models.first)
+        XCTAssertEqual(model.residues.map(\.kind), [.polymer, .dummy, .dummy])
+        XCTAssertFalse(model.residues.contains { $0.isLigand })
+    }
+}
