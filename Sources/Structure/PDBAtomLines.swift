@@ -44,6 +44,15 @@ struct PDBAtomRecord {
         let bFactor = length >= 66 ? ByteFields.fixedPoint6x2(b, end: s + 66) ?? 0 : 0
         var element: Element? = nil
         var charge: Int8 = 0
+        var chain = ShortName(b, s + 21, s + 22)
+        // A blank chain id and a segment id (columns 73-76, CHARMM, NAMD, MDAnalysis): the
+        // segment is the chain, as ChimeraX reads it (CHARMM-GUI's segments PROA and PROB were
+        // one chain).
+        if chain.isEmpty, length >= 73, !PDBReader.lineIDInColumns73(b, s, length, idCode: idCode) {
+            var end = s + min(length, 76)
+            while end > s + 72 && (b[end - 1] == 0x0D || b[end - 1] == 0x0A) { end -= 1 }
+            chain = ShortName(b, s + 72, end)
+        }
         if length >= 78 && !PDBReader.lineIDInColumns73(b, s, length, idCode: idCode) {
             element = Element.symbol(in: b, s + 76, s + 78)
             if length >= 80 { charge = PDBReader.formalCharge(b[s + 78], b[s + 79]) }
@@ -53,7 +62,7 @@ struct PDBAtomRecord {
                         element: element ?? PDBReader.inferElement(b, s + 12, residueName: residueName, hetero: hetero),
                         altLoc: b[s + 16] == 0x20 ? 0 : b[s + 16], charge: charge)
         // Columns 18-20 hold the residue name; some programs spill a fourth letter into column 21.
-        return PDBAtomRecord(atom: atom, chain: ShortName(b, s + 21, s + 22), residueName: residueName,
+        return PDBAtomRecord(atom: atom, chain: chain, residueName: residueName,
                              residueNumber: Int32(clamping: resSeq), insertionCode: b[s + 26] == 0x20 ? 0 : b[s + 26],
                              hetero: hetero, hasSerial: serial != nil, offset: s)
     }

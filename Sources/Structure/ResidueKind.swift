@@ -153,6 +153,9 @@ extension Model {
         case "polymer"?:
             if standard { return (.polymer, .empty) }
             if let simulated { return (.polymer, simulated) }
+            // Entries remediated before 2020 typed oligosaccharides as polymers (3PQR's
+            // 'SUGAR (4-MER)'), their sugars outside any sequence: carbohydrates, as branched.
+            if type == .saccharide && residue.labelSeq == 0 { return (.branched, .empty) }
             return (.modified, modification ?? name)
         case "branched"?:
             return (.branched, .empty)

@@ -20,6 +20,7 @@ final class ResidueKindTests: XCTestCase {
         XCTAssertEqual(ions.filter { $0 == "NA" }.count, 8)
         XCTAssertEqual(ions.filter { $0 == "CL" }.count, 11)
         XCTAssertTrue(model.residues.allSatisfy { !$0.isHetero }, "the file writes every record as ATOM")
+        XCTAssertEqual(model.chains.map(\.id), ["SYST"], "a blank chain id takes the segment id, as ChimeraX reads it")
         let protein = try Selection(parsing: "protein").mask(in: model).filter { $0 }.count
         let ligand = try Selection(parsing: "ligand").mask(in: model).filter { $0 }.count
         XCTAssertEqual(ligand, 19, "each ion is one atom")
