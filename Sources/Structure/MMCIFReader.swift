@@ -32,7 +32,7 @@ public enum MMCIFReader {
                                               "_struct_conf", "_struct_sheet_range", "_entity", "_entity_poly", "_pdbx_entity_nonpoly",
                                               "_chem_comp", "_pdbx_struct_assembly", "_pdbx_struct_assembly_gen",
                                               "_pdbx_struct_oper_list", "_pdbx_struct_mod_residue", "_ma_qa_metric",
-                                              "_pdbx_database_related"]
+                                              "_pdbx_database_related", "_chem_comp_atom"]
 
     /// `firstModelOnly`: the rows of later models are passed over unread (a picture of the first).
     public static func read(_ b: UnsafeBufferPointer<UInt8>, source: String, firstModelOnly: Bool = false) throws -> Structure {
@@ -42,6 +42,8 @@ public enum MMCIFReader {
         var atomSitePairs: [(String, CIFTokenizer.Token)] = []
         var blocks = 0
         var pending: CIFTokenizer.Token? = nil
+        // The blocks of a components file read before the current one.
+        var componentBlocks: [[String: Table]] = []
 
         func category(_ tag: String) -> String {
             tag.firstIndex(of: ".").map { String(tag[..<$0]) } ?? tag
@@ -53,7 +55,17 @@ public enum MMCIFReader {
             switch t.kind {
             case .dataBlock:
                 blocks += 1
-                if blocks > 1 { break reading }
+                // A components file (the Chemical Component Dictionary's form: `_chem_comp_atom`,
+                // no `_atom_site`) holds one component a block: each block is read, a model each.
+                if blocks > 1 {
+                    guard structure.models.isEmpty, atomSitePairs.isEmpty, tables["_chem_comp_atom"] != nil else { break reading }
+                    guard componentBlocks.count < Self.maxComponentBlocks else {
+                        throw StructureError(file: source, line: tok.line(at: t.start),
+                                             message: "more than \(Self.maxComponentBlocks) component blocks, the most one file is read with")
+                    }
+                    componentBlocks.append(tables)
+                    tables = [:]
+                }
             case .tag:
                 guard let v = try tok.next(), v.kind == .value else {
                     throw StructureError(file: source, line: tok.line(at: t.start), message: "\(tok.text(t)) has no value")
@@ -117,7 +129,56 @@ public enum MMCIFReader {
             // A single atom written as key-value items instead of a loop.
             structure.models = try atomSiteRows(&tok, tags: atomSitePairs.map(\.0), rows: [atomSitePairs.map(\.1)], source: source)
         }
+        if structure.models.isEmpty, tables["_chem_comp_atom"] != nil {
+            return try components(componentBlocks + [tables], source: source)
+        }
         return try assemble(models: structure.models, tables: tables, source: source)
+    }
+
+    /// Blocks of one components file read at most.
+    static let maxComponentBlocks = 100_000
+
+    /// A Chemical Component Dictionary entry, or a components file of several, as gemmi, Mol* and
+    /// ChimeraX open them: each block's component a model of one residue, its atoms at their
+    /// ideal coordinates (else the model coordinates, where the ideal ones are missing), bonded
+    /// by the block's own `_chem_comp_bond` with their orders.
+    static func components(_ blocks: [[String: Table]], source: String) throws -> Structure {
+        var models: [Model] = []
+        var templates: [ShortName: ComponentTemplate] = [:]
+        var names: [String: String] = [:]
+        for block in blocks {
+            guard let atoms = block["_chem_comp_atom"], atoms.count > 0 else { continue }
+            let name = block["_chem_comp"]?.value(0, "_chem_comp.id") ?? atoms.value(0, "_chem_comp_atom.comp_id") ?? "UNL"
+            if let full = block["_chem_comp"]?.value(0, "_chem_comp.name") { names[name] = full }
+            func xyz(_ r: Int, _ prefix: String, _ suffix: String) -> SIMD3<Float>? {
+                guard let x = atoms.value(r, prefix + "x" + suffix).flatMap(Float.init), let y = atoms.value(r, prefix + "y" + suffix).flatMap(Float.init),
+                      let z = atoms.value(r, prefix + "z" + suffix).flatMap(Float.init), x.isFinite, y.isFinite, z.isFinite else { return nil }
+                return SIMD3(x, y, z)
+            }
+            let ideal = (0..<atoms.count).allSatisfy { xyz($0, "_chem_comp_atom.pdbx_model_cartn_", "_ideal") != nil }
+            var model = Model(number: models.count + 1)
+            for r in 0..<atoms.count {
+                guard let position = ideal ? xyz(r, "_chem_comp_atom.pdbx_model_cartn_", "_ideal") : xyz(r, "_chem_comp_atom.model_cartn_", "") else {
+                    throw StructureError(file: source, line: nil, message: "component \(name): atom \(r + 1) has no coordinates (model or ideal)")
+                }
+                let atomName = atoms.value(r, "_chem_comp_atom.atom_id") ?? ""
+                let element = atoms.value(r, "_chem_comp_atom.type_symbol").flatMap(Element.symbol) ?? .unknown
+                let charge = atoms.value(r, "_chem_comp_atom.charge").flatMap { Int8($0) } ?? 0
+                model.atoms.append(Atom(position: position, serial: Int32(r + 1), residue: 0, name: ShortName(atomName), element: element, charge: charge))
+            }
+            model.residues = [Residue(name: ShortName(name), number: 1, insertionCode: 0, isHetero: true, chain: 0, atoms: 0..<Int32(model.atoms.count))]
+            model.chains = [Chain(id: "A", residues: 0..<1)]
+            models.append(model)
+            if let bonds = block["_chem_comp_bond"] { templates.merge(embeddedTemplates(bonds)) { a, _ in a } }
+        }
+        guard !models.isEmpty else { throw StructureError(file: source, line: nil, message: "no _chem_comp_atom records: not a component") }
+        var structure = Structure(format: .mmcif)
+        structure.models = models
+        structure.embeddedTemplates = templates
+        structure.componentNames = names
+        structure.metadata.id = blocks.first?["_chem_comp"]?.value(0, "_chem_comp.id") ?? ""
+        structure.metadata.title = names[structure.metadata.id] ?? ""
+        return structure
     }
 
     /// The structure from its models and the kept categories' tables, however they were read

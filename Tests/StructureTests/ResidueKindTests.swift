@@ -93,4 +93,33 @@ final class ResidueKindTests: XCTestCase {
         XCTAssertEqual(model.residues.map(\.kind), [.polymer, .dummy, .dummy])
         XCTAssertFalse(model.residues.contains { $0.isLigand })
     }
+
+    /// A Chemical Component Dictionary entry (no `_atom_site`) was refused as "not a structure":
+    /// it is a model of one ligand at its ideal coordinates, bonded by its own `_chem_comp_bond`
+    /// with their orders (ATP: 47 atoms, 49 bonds, as the dictionary lists them).
+    func testAComponentEntryIsAMoleculeWithItsOwnBonds() throws {
+        let structure = try Fixtures.load("producers/ccd-ATP.cif")
+        XCTAssertEqual(structure.metadata.id, "ATP")
+        XCTAssertEqual(structure.metadata.title, "ADENOSINE-5'-TRIPHOSPHATE")
+        let model = try XCTUnwrap(structure.models.first)
+        XCTAssertEqual(model.atoms.count, 47)
+        XCTAssertEqual(model.residues.map(\.kind), [.ligand])
+        let bonds = try BondPerception.standard().bonds(of: model, embedded: structure.embeddedTemplates)
+        XCTAssertEqual(bonds.count, 49)
+        let pg = try XCTUnwrap(model.atoms.firstIndex { $0.name == ShortName("PG") })
+        let o1g = try XCTUnwrap(model.atoms.firstIndex { $0.name == ShortName("O1G") })
+        XCTAssertEqual(bonds.first { Set([Int($0.a), Int($0.b)]) == Set([pg, o1g]) }?.order, 2, "PG=O1G is double in the entry")
+        XCTAssertEqual(bonds.filter(\.aromatic).count, 10, "adenine's ten aromatic bonds")
+        // Ideal coordinates: PG at (1.200, -0.226, -6.850).
+        XCTAssertEqual(model.atoms[pg].position.x, 1.2, accuracy: 1e-4)
+    }
+
+    /// A components file of several blocks: each block's component a model.
+    func testEachBlockOfAComponentsFileIsAModel() throws {
+        let structure = try Fixtures.load("producers/ccd-components-ATP-HEM-NAG.cif")
+        XCTAssertEqual(structure.models.map { $0.residues.map(\.name.description) }, [["ATP"], ["HEM"], ["NAG"]])
+        XCTAssertEqual(structure.models.map(\.atoms.count), [47, 75, 30])
+        XCTAssertEqual(structure.models[1].atoms.filter { $0.element.symbol == "Fe" }.count, 1)
+    }
 }
+
