@@ -68,27 +68,22 @@ extension Model {
                 // it lost five atoms of each copy of an insulin analogue. Only in a residue that
                 // holds the kept conformer: another residue name at the position
                 // (microheterogeneity) is the other conformer whole.
-                var present = Set<AtomKey>(), lone = Set<AtomKey>(), holdsKept = Set<Int32>()
-                for i in atomRange where atoms[i].altLoc == 0 || atoms[i].altLoc == kept {
-                    present.insert(AtomKey(residue: atoms[i].residue, name: atoms[i].name.raw))
-                    if atoms[i].altLoc == kept { holdsKept.insert(atoms[i].residue) }
-                }
+                // Scans of the position's few atoms: no set is made for each of a file's thousands.
                 for i in atomRange where atoms[i].altLoc != 0 {
                     if atoms[i].altLoc == kept { mask[i] = true; continue }
-                    let key = AtomKey(residue: atoms[i].residue, name: atoms[i].name.raw)
-                    mask[i] = holdsKept.contains(atoms[i].residue) && !present.contains(key) && lone.insert(key).inserted
+                    let residue = atoms[i].residue, name = atoms[i].name
+                    var holdsKept = false, partnered = false
+                    for j in atomRange where atoms[j].residue == residue {
+                        if atoms[j].altLoc == kept { holdsKept = true }
+                        if atoms[j].name == name && (atoms[j].altLoc == kept || atoms[j].altLoc == 0 || (j < i && mask[j])) { partnered = true }
+                    }
+                    mask[i] = holdsKept && !partnered
                 }
             }
             start = end
         }
         return mask
     }
-}
-
-/// An atom of a residue by name, as alternate locations are matched.
-private struct AtomKey: Hashable {
-    let residue: Int32
-    let name: UInt64
 }
 
 extension Structure {

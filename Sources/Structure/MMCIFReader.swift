@@ -58,13 +58,8 @@ public enum MMCIFReader {
                 // A components file (the Chemical Component Dictionary's form: `_chem_comp_atom`,
                 // no `_atom_site`) holds one component a block: each block is read, a model each.
                 if blocks > 1 {
-                    guard structure.models.isEmpty, atomSitePairs.isEmpty, tables["_chem_comp_atom"] != nil else { break reading }
-                    guard componentBlocks.count < Self.maxComponentBlocks else {
-                        throw StructureError(file: source, line: tok.line(at: t.start),
-                                             message: "more than \(Self.maxComponentBlocks) component blocks, the most one file is read with")
-                    }
-                    componentBlocks.append(tables)
-                    tables = [:]
+                    guard structure.models.isEmpty, atomSitePairs.isEmpty,
+                          try nextComponentBlock(&componentBlocks, &tables, line: { tok.line(at: t.start) }, source: source) else { break reading }
                 }
             case .tag:
                 guard let v = try tok.next(), v.kind == .value else {
@@ -133,6 +128,20 @@ public enum MMCIFReader {
             return try components(componentBlocks + [tables], source: source)
         }
         return try assemble(models: structure.models, tables: tables, source: source)
+    }
+
+    /// At a components file's next block: the one before kept (`tables` then start again);
+    /// false where the block before was no component's (the first block is the structure).
+    @inline(never)
+    static func nextComponentBlock(_ blocks: inout [[String: Table]], _ tables: inout [String: Table], line: () -> Int,
+                                   source: String) throws -> Bool {
+        guard tables["_chem_comp_atom"] != nil else { return false }
+        guard blocks.count < maxComponentBlocks else {
+            throw StructureError(file: source, line: line(), message: "more than \(maxComponentBlocks) component blocks, the most one file is read with")
+        }
+        blocks.append(tables)
+        tables = [:]
+        return true
     }
 
     /// Blocks of one components file read at most.

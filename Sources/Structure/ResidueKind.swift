@@ -95,19 +95,26 @@ extension Structure {
             for m in models.indices { for r in models[m].residues.indices { models[m].residues[r].kind = .ligand } }
             return
         }
-        var entityType: [String: String] = [:]
-        for e in entities { entityType[e.id] = e.type.lowercased() }
+        var entityType: [String: EntityClass] = [:]
+        for e in entities { entityType[e.id] = EntityClass(e.type) }
+        var names = ResidueNameFacts(stated: statedModifications)
         for m in models.indices {
             var model = models[m]
+            var lastEntity: (id: String, type: EntityClass?)?
             for chain in model.chains {
-                let stated = chain.entity.isEmpty ? nil : entityType[chain.entity]
+                // Consecutive chains often share an entity (waters, copies of a ligand).
+                let stated: EntityClass?
+                if let lastEntity, lastEntity.id == chain.entity { stated = lastEntity.type } else {
+                    stated = chain.entity.isEmpty ? nil : entityType[chain.entity]
+                    lastEntity = (chain.entity, stated)
+                }
                 var hasStandard = false
-                for r in chain.residues where model.residues[Int(r)].isStandardName {
+                for r in chain.residues where names[model.residues[Int(r)].name].standardLike {
                     hasStandard = true
                     break
                 }
                 for r in chain.residues {
-                    let (kind, parent) = model.classify(Int(r), in: chain, entity: stated, chainHasStandard: hasStandard, stated: statedModifications)
+                    let (kind, parent) = model.classify(Int(r), in: chain, entity: stated, chainHasStandard: hasStandard, names: &names)
                     model.residues[Int(r)].kind = kind
                     model.residues[Int(r)].parent = parent
                 }
@@ -122,61 +129,111 @@ extension Model {
     /// file with no entity tables would be; the others keep theirs.
     public mutating func classifyResidues(where unknown: [Bool]) {
         guard unknown.contains(true) else { return }
+        var names = ResidueNameFacts(stated: [:])
         for chain in chains {
-            let hasStandard = chain.residues.contains { residues[Int($0)].isStandardName }
+            let hasStandard = chain.residues.contains { names[residues[Int($0)].name].standardLike }
             for r in chain.residues where Int(r) < unknown.count && unknown[Int(r)] {
-                residues[Int(r)].kind = classify(Int(r), in: chain, entity: nil, chainHasStandard: hasStandard, stated: [:]).0
+                residues[Int(r)].kind = classify(Int(r), in: chain, entity: nil, chainHasStandard: hasStandard, names: &names).0
             }
         }
     }
 }
 
-extension Residue {
-    /// A standard residue's name, or one an MD engine gives a standard residue.
-    var isStandardName: Bool { ResidueLetters.isStandard(name) || Residue.simulationNames[name] != nil }
+/// An entity's `_entity.type` (PDB COMPND's are polymers), as classification reads it.
+enum EntityClass {
+    case polymer, branched, nonPolymer, water, other
+
+    init(_ type: String) {
+        switch type.lowercased() {
+        case "polymer": self = .polymer
+        case "branched": self = .branched
+        case "non-polymer": self = .nonPolymer
+        case "water": self = .water
+        default: self = .other
+        }
+    }
+}
+
+/// What a residue name says, looked up once a name in a classification pass (the tables are
+/// hashed; a file has a few dozen names and thousands of residues).
+struct ResidueNameFacts {
+    struct Facts {
+        var water = false, dummy = false, standard = false, stated = false
+        var simulated: ShortName?
+        var modification: ShortName?
+        var type = ComponentType.nonPolymer
+        /// A standard residue's name, or one an MD engine gives a standard residue.
+        var standardLike: Bool { standard || simulated != nil }
+    }
+
+    let stated: [ShortName: ShortName]
+    private var known: [ShortName: Facts] = [:]
+    /// The last name asked for: consecutive residues often share theirs.
+    private var last: (ShortName, Facts)?
+
+    init(stated: [ShortName: ShortName]) { self.stated = stated }
+
+    subscript(name: ShortName) -> Facts {
+        mutating get {
+            if let last, last.0 == name { return last.1 }
+            let facts = known[name] ?? {
+                var f = Facts()
+                f.water = Residue.waterNames.contains(name)
+                f.dummy = Residue.dummyNames.contains(name)
+                f.standard = ResidueLetters.isStandard(name)
+                if !f.standard {
+                    f.simulated = Residue.simulationNames[name]
+                    f.stated = stated[name] != nil
+                    f.modification = stated[name] ?? ResidueLetters.parent(of: name)
+                    f.type = ComponentType.of(name)
+                }
+                known[name] = f
+                return f
+            }()
+            last = (name, facts)
+            return facts
+        }
+    }
 }
 
 extension Model {
     /// Residue `r`'s kind and parent (see `Structure.classifyResidues`).
-    func classify(_ r: Int, in chain: Chain, entity: String?, chainHasStandard: Bool,
-                  stated: [ShortName: ShortName]) -> (ResidueKind, ShortName) {
+    func classify(_ r: Int, in chain: Chain, entity: EntityClass?, chainHasStandard: Bool,
+                  names: inout ResidueNameFacts) -> (ResidueKind, ShortName) {
         let residue = residues[r]
         let name = residue.name
-        if Residue.waterNames.contains(name) || entity == "water" { return (.water, .empty) }
-        if Residue.dummyNames.contains(name) { return (.dummy, .empty) }
-        let standard = ResidueLetters.isStandard(name)
-        let simulated = Residue.simulationNames[name]
-        let modification = stated[name] ?? ResidueLetters.parent(of: name)
-        let type = ComponentType.of(name)
+        let facts = names[name]
+        if facts.water || entity == .water { return (.water, .empty) }
+        if facts.dummy { return (.dummy, .empty) }
         func smallMolecule() -> (ResidueKind, ShortName) { (isIon(r) ? .ion : .ligand, .empty) }
         switch entity {
-        case "polymer"?:
-            if standard { return (.polymer, .empty) }
-            if let simulated { return (.polymer, simulated) }
+        case .polymer?:
+            if facts.standard { return (.polymer, .empty) }
+            if let simulated = facts.simulated { return (.polymer, simulated) }
             // Entries remediated before 2020 typed oligosaccharides as polymers (3PQR's
             // 'SUGAR (4-MER)'), their sugars outside any sequence: carbohydrates, as branched.
-            if type == .saccharide && residue.labelSeq == 0 { return (.branched, .empty) }
-            return (.modified, modification ?? name)
-        case "branched"?:
+            if facts.type == .saccharide && residue.labelSeq == 0 { return (.branched, .empty) }
+            return (.modified, facts.modification ?? name)
+        case .branched?:
             return (.branched, .empty)
-        case "non-polymer"?:
+        case .nonPolymer?:
             return smallMolecule()
         default:
             break
         }
-        if standard {
+        if facts.standard {
             // A free amino acid or nucleotide (a ligand in HETATM records, bonded to no neighbour).
             if residue.isHetero && !linksNeighbour(r, in: chain) { return smallMolecule() }
             return (.polymer, .empty)
         }
-        if let simulated { return (.polymer, simulated) }
+        if let simulated = facts.simulated { return (.polymer, simulated) }
         if chainHasStandard {
-            if let modification, type == .peptide || type == .nucleotide || stated[name] != nil {
+            if let modification = facts.modification, facts.type == .peptide || facts.type == .nucleotide || facts.stated {
                 return (.modified, modification)
             }
             // A cap (ACE, NH2, NME) or another group of the chain with no parent: its own parent,
             // so it stays with the chain and is no ligand.
-            if type != .saccharide && linksNeighbour(r, in: chain) { return (.modified, name) }
+            if facts.type != .saccharide && linksNeighbour(r, in: chain) { return (.modified, name) }
         }
         return smallMolecule()
     }

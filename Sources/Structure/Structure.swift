@@ -170,6 +170,9 @@ public struct Residue: Sendable, Equatable {
     public var number: Int32
     public var insertionCode: UInt8
     public var isHetero: Bool
+    /// What the residue is (`Structure.classifyResidues`, run by every reader). Declared here, in
+    /// the padding before `chain`, so a residue stays 40 bytes.
+    public var kind: ResidueKind = .polymer
     public var chain: Int32
     public var atoms: Range<Int32>
     /// mmCIF `label_seq_id`, the position in the entity's sequence; 0 for none (ligands, water, PDB files).
@@ -177,8 +180,6 @@ public struct Residue: Sendable, Equatable {
     /// For a modified polymer residue, the standard residue it derives from (MSE: MET, PSU: U);
     /// empty for standard residues and ligands.
     public var parent: ShortName = .empty
-    /// What the residue is (`Structure.classifyResidues`, run by every reader).
-    public var kind: ResidueKind = .polymer
 
     public init(name: ShortName, number: Int32, insertionCode: UInt8, isHetero: Bool, chain: Int32, atoms: Range<Int32>) {
         self.name = name
