@@ -225,6 +225,10 @@ private struct Search {
     let positions: [SIMD3<Float>]
     let grid: CellGrid
     let selected: [Int]
+    /// Atoms that coordinate a metal (`boundToMetals`), set by `run`.
+    var metalBound = Set<Int>()
+    /// Atom pairs bonded across the selection's edge, or one atom apart (`linkedAcross`), set by `run`.
+    var linked = Set<Int>()
 
     init(model: Model, typed: AtomTypes, side: [UInt8], rules: InteractionRules) {
         self.model = model
@@ -249,6 +253,8 @@ private struct Search {
     }
 
     mutating func run() -> [Interaction] {
+        metalBound = boundToMetals()
+        linked = linkedAcross()
         let ligandGroups = charged(side: 1), partnerGroups = charged(side: 2)
         let salt = saltBridges(ligandGroups, partnerGroups)
         let ligandRings = rings(side: 1), partnerRings = rings(side: 2)
@@ -261,7 +267,42 @@ private struct Search {
         result += cationPi(partnerRings, ligandGroups.filter(\.positive), stacks: stacks, ringsOnSelection: false)
         result += halogenBonds()
         result += metals()
-        return result
+        // Atoms bonded across the selection's edge (a covalent inhibitor, a Schiff base's lysine)
+        // or one atom apart are one molecule there: no non-covalent contact between them.
+        return result.filter { i in !i.atoms.contains { a in i.partnerAtoms.contains { linked.contains(Search.pair(a, $0)) } } }
+    }
+
+    static func pair(_ a: Int, _ b: Int) -> Int { min(a, b) << 32 | max(a, b) }
+
+    /// Pairs of atoms, one each side, bonded or with one atom between them.
+    func linkedAcross() -> Set<Int> {
+        var out = Set<Int>()
+        // A bond to a metal is its coordination, which is listed, not a covalent link.
+        for i in selected where !model.atoms[i].element.isMetal {
+            for n in typed.heavy[i] where !model.atoms[n.atom].element.isMetal {
+                let j = n.atom
+                if side[j] != 1 {
+                    out.insert(Search.pair(i, j))
+                    for m in typed.heavy[j] where side[m.atom] != 1 { out.insert(Search.pair(i, m.atom)) }
+                    for m in typed.heavy[i] where side[m.atom] == 1 { out.insert(Search.pair(m.atom, j)) }
+                }
+            }
+        }
+        return out
+    }
+
+    /// Atoms that coordinate a metal (within the metal distance of one, of a kind that binds):
+    /// their lone pair is the metal's, so they donate no hydrogen bond (a zinc's histidine NE2).
+    func boundToMetals() -> Set<Int> {
+        var out = Set<Int>()
+        for m in 0..<model.atoms.count where typed.usable[m] && model.atoms[m].element.isMetal {
+            grid.forEachPoint(near: positions[m], positions, within: rules.metal * rules.metal) { j, d2 in
+                if j != m, d2 > rules.minimumDistance * rules.minimumDistance, model.atoms[j].residue != model.atoms[m].residue, coordinates(j) {
+                    out.insert(j)
+                }
+            }
+        }
+        return out
     }
 
     // MARK: Hydrogen bonds
@@ -323,7 +364,7 @@ private struct Search {
             partners(near: positions[i], within: rules.hbond) { j, d in
                 guard d >= rules.minimumDistance, typed.usable[j] else { return }
                 for (donor, acceptor, selectionDonates) in [(i, j, true), (j, i, false)] {
-                    guard typed.donor[donor], typed.acceptor[acceptor] else { continue }
+                    guard typed.donor[donor], typed.acceptor[acceptor], !metalBound.contains(donor) else { continue }
                     guard !paired.contains(i << 32 | j) else { continue }
                     let a = donorAngle(donor, acceptor)
                     guard a >= rules.hbondAngle else { continue }
@@ -403,6 +444,11 @@ private struct Search {
         atoms.reduce(SIMD3<Float>(0, 0, 0)) { $0 + positions[$1] } / Float(max(1, atoms.count))
     }
 
+    /// Whether carbon `c` bears fluorines, or a neighbour of it does (CF3-CH2-).
+    func fluorinated(_ c: Int) -> Bool {
+        typed.heavy[c].contains { x in element(x.atom) == 9 || (element(x.atom) == 6 && typed.heavy[x.atom].contains { element($0.atom) == 9 }) }
+    }
+
     /// The charged groups of one side: side chains of the charged amino acids by name, a
     /// nucleic acid's phosphates, and in anything else PLIP's functional groups (amines,
     /// quaternary ammonium, sulfonium, guanidine, carboxylate, phosphate, sulfate, sulfonate).
@@ -436,7 +482,10 @@ private struct Search {
             case 7:
                 if typed.hydrogens[i] == 0 && neighbours.count == 4 {
                     groups.append(Group(atoms: [i], centre: positions[i], positive: true))
-                } else if !typed.planar[i] && total >= 3 && !ne.contains(where: { $0 == 8 }) {
+                } else if !typed.planar[i] && total >= 3 && ne.allSatisfy({ $0 == 6 }) && !neighbours.contains(where: fluorinated) {
+                    // An amine on carbons only (bonded to a sulfonyl, a phosphoryl or another
+                    // nitrogen it is a sulfonamide, an imide, a hydrazine: neutral), none of them
+                    // fluorinated next door (trifluoroethylamine's pKa is 5.7).
                     groups.append(Group(atoms: [i], centre: positions[i], positive: true, amine: neighbours.count == 3 ? i : nil))
                 }
             case 16:
@@ -454,7 +503,10 @@ private struct Search {
                 let oxygens = neighbours.filter { element($0) == 8 }, nitrogens = neighbours.filter { element($0) == 7 }
                 if oxygens.count == 2 && ne.filter({ $0 == 6 }).count == 1 && oxygens.allSatisfy({ typed.heavy[$0].count == 1 }) {
                     groups.append(Group(atoms: oxygens, centre: centre(oxygens), positive: false))
-                } else if nitrogens.count == 3 && neighbours.count == 3 && nitrogens.contains(where: { typed.heavy[$0].count == 1 }) {
+                } else if nitrogens.count == 3 && neighbours.count == 3 && nitrogens.contains(where: { typed.heavy[$0].count == 1 }),
+                          !typed.heavy[i].contains(where: \.aromatic) {
+                    // A guanidine, not a ring's carbon among three nitrogens (guanine's C2 is
+                    // aromatic: nucleobases are neutral).
                     groups.append(Group(atoms: nitrogens, centre: positions[i], positive: true))
                 }
             default:
@@ -640,7 +692,9 @@ private struct Search {
             guard carbons.count == 1 else { continue }
             let c = carbons[0].atom
             partners(near: positions[x], within: rules.halogen) { a, d in
-                guard d > rules.minimumDistance, [7, 8, 16].contains(element(a)) else { return }
+                // PLIP's acceptors: an oxygen, a nitrogen with a lone pair (an acceptor: no amide
+                // or amine nitrogen), a sulfur.
+                guard d > rules.minimumDistance, element(a) == 16 || ([7, 8].contains(element(a)) && typed.acceptor[a]) else { return }
                 // The acceptor's own neighbour, Y in Y-A...X (carbon, phosphorus or sulfur).
                 guard let y = typed.heavy[a].first(where: { [6, 15, 16].contains(element($0.atom)) })?.atom else { return }
                 let donorAngle = angle(positions[c] - positions[x], positions[a] - positions[x])
@@ -655,14 +709,9 @@ private struct Search {
 
     // MARK: Metals
 
-    static let metalNames: Set<String> = ["CA", "CO", "MG", "MN", "FE", "CU", "ZN", "FE2", "FE3", "FE4", "LI", "NA", "K", "RB", "SR",
-                                          "CS", "BA", "CR", "NI", "FE1", "NI1", "RE", "RU", "CU1", "CD", "AG", "HG", "PT", "AU", "PB",
-                                          "W", "MO", "V", "AL", "GA", "IN", "TL", "SN", "SB", "BI", "PD", "OS", "IR", "EU", "TB", "GD", "YB", "LU"]
-
-    /// An ion of a metal (its own residue, a metal element).
-    func isMetalIon(_ i: Int) -> Bool {
-        model.atoms[i].element.isMetal && Search.metalNames.contains(resn(i))
-    }
+    /// A metal atom wherever it is: an ion of its own, or in a ligand or cofactor (a heme's iron,
+    /// a cluster's). Its own residue's atoms are never its partners (they are one side).
+    func isMetalIon(_ i: Int) -> Bool { model.atoms[i].element.isMetal }
 
     /// Whether atom `a` can bind a metal (PLIP's kinds): oxygens, imidazole and other nitrogens,
     /// thiolate sulfurs; in amino acids the side chains that do and main-chain oxygens.
