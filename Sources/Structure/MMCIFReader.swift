@@ -125,7 +125,9 @@ public enum MMCIFReader {
             structure.models = try atomSiteRows(&tok, tags: atomSitePairs.map(\.0), rows: [atomSitePairs.map(\.1)], source: source)
         }
         if structure.models.isEmpty, tables["_chem_comp_atom"] != nil {
-            return try components(componentBlocks + [tables], source: source)
+            // The first model alone is the first block's (as thumbnails read).
+            let blocks = componentBlocks + [tables]
+            return try components(firstModelOnly ? Array(blocks.prefix(1)) : blocks, source: source)
         }
         return try assemble(models: structure.models, tables: tables, source: source)
     }
