@@ -112,26 +112,36 @@ public struct Cartoon: Representation {
     /// perceiving.
     public static func bondedAtoms(_ model: Model, visible: [Bool]) -> [Bool]? {
         var open = [Bool](repeating: true, count: model.atoms.count)
-        for residue in model.residues {
-            let (guide, nucleic, _, _) = backbone(of: residue, in: model)
-            guard let guide, traces(residue, guide: guide, nucleic: nucleic, visible: visible) else { continue }
-            for a in residue.atoms { open[Int(a)] = false }
+        for run in runs(of: model, visible: visible) {
+            for piece in run.residues {
+                for a in model.residues[piece.residue].atoms { open[Int(a)] = false }
+            }
         }
         return open
     }
 
-    public func geometry(of model: Model, bonds: [Bond], visible: [Bool], elements: ElementTable,
-                         secondaryStructure ranges: [SecondaryStructureRange]) -> MoleculeGeometry {
-        let states = model.secondaryStructure(stated: ranges)
-        var traced = [Bool](repeating: false, count: model.atoms.count)
-        var mesh = Mesh(name: putty ? Putty.name : Cartoon.name)
-        var runs: [(trace: [Trace], nucleic: Bool)] = []
+    /// A residue the cartoon traces, with its backbone (`backbone`).
+    struct Piece {
+        var residue: Int
+        var guide: Int32
+        var c: SIMD3<Float>?, o: SIMD3<Float>?
+    }
+
+    /// The runs the cartoon sweeps: consecutive traced residues of a chain, their guide atoms
+    /// close enough to join (a gap, a change between protein and nucleic acid or a residue it
+    /// does not trace ends one). A run of one residue is none: a residue the cartoon cannot join
+    /// falls back to its atoms (ball-and-stick: a lone CA a sphere), as PyMOL and Mol* draw it,
+    /// where it had been left out of both and drawn not at all.
+    static func runs(of model: Model, visible: [Bool]) -> [(residues: [Piece], nucleic: Bool)] {
+        var runs: [(residues: [Piece], nucleic: Bool)] = []
         for chain in model.chains {
-            var run: [Trace] = []
+            var run: [Piece] = []
             var nucleic = false
+            var last: SIMD3<Float>?
             func flush() {
                 if run.count >= 2 { runs.append((run, nucleic)) }
                 run = []
+                last = nil
             }
             for r in chain.residues {
                 let residue = model.residues[Int(r)]
@@ -141,18 +151,35 @@ public struct Cartoon: Representation {
                     continue
                 }
                 let p = model.atoms[Int(g)].position
-                if let last = run.last, ((last.position - p) * (last.position - p)).sum() > (isNucleic ? 64 : 18) {
-                    flush()
-                }
+                if let last, ((last - p) * (last - p)).sum() > (isNucleic ? 64 : 18) { flush() }
                 if run.isEmpty { nucleic = isNucleic }
                 if isNucleic != nucleic { flush(); nucleic = isNucleic }
-                var side: SIMD3<Float>?
-                if let c, let o { side = o - c }
-                run.append(Trace(atom: g, position: p, side: side, state: isNucleic ? .coil : states[Int(r)]))
-                for a in residue.atoms { traced[Int(a)] = true }
-                if isNucleic && !putty { base(of: residue, in: model, from: p, into: &mesh) }
+                run.append(Piece(residue: Int(r), guide: g, c: c, o: o))
+                last = p
             }
             flush()
+        }
+        return runs
+    }
+
+    public func geometry(of model: Model, bonds: [Bond], visible: [Bool], elements: ElementTable,
+                         secondaryStructure ranges: [SecondaryStructureRange]) -> MoleculeGeometry {
+        let states = model.secondaryStructure(stated: ranges)
+        var traced = [Bool](repeating: false, count: model.atoms.count)
+        var mesh = Mesh(name: putty ? Putty.name : Cartoon.name)
+        var runs: [(trace: [Trace], nucleic: Bool)] = []
+        for run in Cartoon.runs(of: model, visible: visible) {
+            var trace: [Trace] = []
+            for piece in run.residues {
+                let residue = model.residues[piece.residue]
+                var side: SIMD3<Float>?
+                if let c = piece.c, let o = piece.o { side = o - c }
+                trace.append(Trace(atom: piece.guide, position: model.atoms[Int(piece.guide)].position, side: side,
+                                   state: run.nucleic ? .coil : states[piece.residue]))
+                for a in residue.atoms { traced[Int(a)] = true }
+                if run.nucleic && !putty { base(of: residue, in: model, from: model.atoms[Int(piece.guide)].position, into: &mesh) }
+            }
+            runs.append((trace, run.nucleic))
         }
         if putty { Cartoon.puttyDiameters(&runs, model: model) }
         for run in runs { sweep(run.trace, nucleic: run.nucleic, into: &mesh) }

@@ -184,4 +184,23 @@ final class CartoonTests: XCTestCase {
         XCTAssertGreaterThan(try Rendering.prepared(try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("1hpv.pdb").path),
                                                     .cartoon).geometry.cylinderCount, 20, "the inhibitor's bonds")
     }
+
+    /// A residue the cartoon cannot join to a neighbour (its CA 11.7 Å from the one before) falls
+    /// back to its atoms, a sphere for a lone CA, as PyMOL and Mol* draw it: it had been left out
+    /// of the tube and of the balls both, so a model of a few CAs drew next to nothing.
+    func testALoneResidueFallsBackToItsAtoms() throws {
+        let text = """
+            ATOM      1  CA  ALA A   1       0.000   0.000   0.000  1.00  0.00           C
+            ATOM      2  CA  GLY A   5       3.800   0.000   0.000  1.00  0.00           C
+            ATOM      3  CA  SER A   9      15.000   3.600   0.000  1.00  0.00           C
+            """
+        let s = try StructureFile.decode(Array(text.utf8), source: "three-cas.pdb")
+        let model = s.models[0]
+        let visible = AtomFilter().visible(model)
+        let g = Cartoon().geometry(of: model, bonds: [], visible: visible, elements: try ElementTable.shared(), secondaryStructure: [])
+        XCTAssertEqual(g.meshes.count, 1, "the first two CAs are a tube")
+        XCTAssertEqual(g.sphereAtoms, [2], "the third, a sphere")
+        XCTAssertEqual(Cartoon.bondedAtoms(model, visible: visible), [false, false, true])
+    }
 }
+
