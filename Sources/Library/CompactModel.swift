@@ -105,12 +105,14 @@ enum CompactModel {
         let insertions = try r.getBytes(residueCount), hetero = try r.getBytes(residueCount)
         let chains = try r.getDeltas(residueCount), lows = try r.getDeltas(residueCount), counts = try r.getDeltas(residueCount)
         model.residues.reserveCapacity(residueCount)
+        // Residues whose byte holds no kind (stored before residues had kinds), classified once read.
+        var unknown = [Bool](repeating: false, count: residueCount)
         for i in 0..<residueCount {
             let lo = Int32(truncatingIfNeeded: lows[i]), hi = Int32(truncatingIfNeeded: lows[i] &+ counts[i])
             model.residues.append(Residue(name: ShortName(raw: residueNames[i]), number: Int32(truncatingIfNeeded: numbers[i]),
                                           insertionCode: insertions[i], isHetero: hetero[i] & 1 != 0,
                                           chain: Int32(truncatingIfNeeded: chains[i]), atoms: lo..<max(lo, hi)))
-            if let kind = ResidueKind(rawValue: (hetero[i] >> 1) &- 1) { model.residues[i].kind = kind }
+            if let kind = ResidueKind(rawValue: (hetero[i] >> 1) &- 1) { model.residues[i].kind = kind } else { unknown[i] = true }
         }
         let chainCount = try r.getCount()
         for _ in 0..<chainCount {
@@ -146,7 +148,7 @@ enum CompactModel {
         if radiusCount > 0 {
             model.radii = try (0..<radiusCount).map { _ in try r.get(Float.self) }
         }
-        return try kinds(checked(model), unknown: hetero.map { $0 >> 1 == 0 || $0 >> 1 > ResidueKind.allCases.count })
+        return try kinds(checked(model), unknown: unknown)
     }
 
     /// `model` with the residues `unknown` marks classified (stored before residues had kinds).

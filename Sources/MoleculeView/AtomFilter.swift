@@ -21,9 +21,9 @@ public struct AtomFilter: Sendable, Equatable {
         var mask = conformer
         var heavy = 0
         // Once a residue, not once an atom.
-        let water = model.residues.map(\.isWater), dummy = model.residues.map { $0.kind == .dummy }
+        let hidden = model.residues.map { $0.kind == .dummy || (!waters && $0.isWater) }
         for (i, atom) in model.atoms.enumerated() where mask[i] {
-            if (!waters && water[Int(atom.residue)]) || dummy[Int(atom.residue)] { mask[i] = false }
+            if hidden[Int(atom.residue)] { mask[i] = false }
             if atom.element.isHydrogen {
                 if !hydrogens { mask[i] = false }
             } else if mask[i] {

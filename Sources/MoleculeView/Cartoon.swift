@@ -137,11 +137,9 @@ public struct Cartoon: Representation {
         for chain in model.chains {
             var run: [Piece] = []
             var nucleic = false
-            var last: SIMD3<Float>?
             func flush() {
                 if run.count >= 2 { runs.append((run, nucleic)) }
                 run = []
-                last = nil
             }
             for r in chain.residues {
                 let residue = model.residues[Int(r)]
@@ -151,11 +149,12 @@ public struct Cartoon: Representation {
                     continue
                 }
                 let p = model.atoms[Int(g)].position
-                if let last, ((last - p) * (last - p)).sum() > (isNucleic ? 64 : 18) { flush() }
+                if let last = run.last.map({ model.atoms[Int($0.guide)].position }), ((last - p) * (last - p)).sum() > (isNucleic ? 64 : 18) {
+                    flush()
+                }
                 if run.isEmpty { nucleic = isNucleic }
                 if isNucleic != nucleic { flush(); nucleic = isNucleic }
                 run.append(Piece(residue: Int(r), guide: g, c: c, o: o))
-                last = p
             }
             flush()
         }

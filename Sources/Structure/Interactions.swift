@@ -278,8 +278,8 @@ private struct Search {
     func linkedAcross() -> Set<Int> {
         var out = Set<Int>()
         // A bond to a metal is its coordination, which is listed, not a covalent link.
-        for i in selected where !model.atoms[i].element.isMetal {
-            for n in typed.heavy[i] where !model.atoms[n.atom].element.isMetal {
+        for i in selected where !isMetal(i) {
+            for n in typed.heavy[i] where !isMetal(n.atom) {
                 let j = n.atom
                 if side[j] != 1 {
                     out.insert(Search.pair(i, j))
@@ -295,7 +295,7 @@ private struct Search {
     /// their lone pair is the metal's, so they donate no hydrogen bond (a zinc's histidine NE2).
     func boundToMetals() -> Set<Int> {
         var out = Set<Int>()
-        for m in 0..<model.atoms.count where typed.usable[m] && model.atoms[m].element.isMetal {
+        for m in 0..<model.atoms.count where typed.usable[m] && isMetal(m) {
             grid.forEachPoint(near: positions[m], positions, within: rules.metal * rules.metal) { j, d2 in
                 if j != m, d2 > rules.minimumDistance * rules.minimumDistance, model.atoms[j].residue != model.atoms[m].residue, coordinates(j) {
                     out.insert(j)
@@ -711,7 +711,7 @@ private struct Search {
 
     /// A metal atom wherever it is: an ion of its own, or in a ligand or cofactor (a heme's iron,
     /// a cluster's). Its own residue's atoms are never its partners (they are one side).
-    func isMetalIon(_ i: Int) -> Bool { model.atoms[i].element.isMetal }
+    func isMetal(_ i: Int) -> Bool { model.atoms[i].element.isMetal }
 
     /// Whether atom `a` can bind a metal (PLIP's kinds): oxygens, imidazole and other nitrogens,
     /// thiolate sulfurs; in amino acids the side chains that do and main-chain oxygens.
@@ -736,7 +736,7 @@ private struct Search {
         var closest: [Int: Interaction] = [:]
         var order: [Int] = []
         for i in coordination() {
-            let metal = isMetalIon(i.atoms[0]) ? i.atoms[0] : i.partnerAtoms[0]
+            let metal = isMetal(i.atoms[0]) ? i.atoms[0] : i.partnerAtoms[0]
             let other = metal == i.atoms[0] ? i.partnerAtoms[0] : i.atoms[0]
             let key = metal << 32 | Int(model.atoms[other].residue)
             if let old = closest[key] {
@@ -752,14 +752,14 @@ private struct Search {
     func coordination() -> [Interaction] {
         var result: [Interaction] = []
         for i in selected {
-            if isMetalIon(i) {
+            if isMetal(i) {
                 partners(near: positions[i], within: rules.metal, waters: true) { j, d in
                     guard d > rules.minimumDistance, coordinates(j) else { return }
                     result.append(Interaction(kind: .metal, atoms: [i], partnerAtoms: [j], point: positions[i], partnerPoint: positions[j], distance: d))
                 }
             } else if coordinates(i) {
                 partners(near: positions[i], within: rules.metal) { j, d in
-                    guard d > rules.minimumDistance, isMetalIon(j) else { return }
+                    guard d > rules.minimumDistance, isMetal(j) else { return }
                     result.append(Interaction(kind: .metal, atoms: [i], partnerAtoms: [j], point: positions[i], partnerPoint: positions[j], distance: d))
                 }
             }

@@ -166,10 +166,11 @@ public enum MMCIFReader {
                       let z = atoms.value(r, prefix + "z" + suffix).flatMap(Float.init), x.isFinite, y.isFinite, z.isFinite else { return nil }
                 return SIMD3(x, y, z)
             }
-            let ideal = (0..<atoms.count).allSatisfy { xyz($0, "_chem_comp_atom.pdbx_model_cartn_", "_ideal") != nil }
+            let ideal = (0..<atoms.count).map { xyz($0, "_chem_comp_atom.pdbx_model_cartn_", "_ideal") }
+            let useIdeal = !ideal.contains { $0 == nil }
             var model = Model(number: models.count + 1)
             for r in 0..<atoms.count {
-                guard let position = ideal ? xyz(r, "_chem_comp_atom.pdbx_model_cartn_", "_ideal") : xyz(r, "_chem_comp_atom.model_cartn_", "") else {
+                guard let position = useIdeal ? ideal[r] : xyz(r, "_chem_comp_atom.model_cartn_", "") else {
                     throw StructureError(file: source, line: nil, message: "component \(name): atom \(r + 1) has no coordinates (model or ideal)")
                 }
                 let atomName = atoms.value(r, "_chem_comp_atom.atom_id") ?? ""

@@ -82,10 +82,11 @@ public enum MOL2Reader {
         let amber = length >= 2 && "CHNOSP".utf8.contains(first) && !isLower(b[field.lowerBound + 1])
         let forceField = e == field.upperBound && (isLower(first) || (isUpper(first) && amber))
         if forceField {
-            let lower = (first | 0x20, length >= 2 ? b[field.lowerBound + 1] | 0x20 : 0)
-            if isLower(first) && lower == (0x63, 0x6C) { return Element.symbol("Cl") ?? .unknown }
-            if isLower(first) && lower == (0x62, 0x72) { return Element.symbol("Br") ?? .unknown }
-            return Element.symbol(first & ~0x20) ?? .unknown
+            let second = length >= 2 ? b[field.lowerBound + 1] : 0
+            if isLower(first) && ((first, second) == (0x63, 0x6C) || (first, second) == (0x62, 0x72)) {
+                return Element.symbol(first, second) ?? .unknown
+            }
+            return Element.symbol(first) ?? .unknown
         }
         return Element.symbol(in: b, field.lowerBound, e) ?? .unknown
     }

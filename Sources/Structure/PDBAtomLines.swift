@@ -45,15 +45,17 @@ struct PDBAtomRecord {
         var element: Element? = nil
         var charge: Int8 = 0
         var chain = ShortName(b, s + 21, s + 22)
+        // Columns 73-80 hold segid, element and charge, unless an old file's id and line number.
+        let segidAndElement = length >= 73 && (length >= 78 || chain.isEmpty) && !PDBReader.lineIDInColumns73(b, s, length, idCode: idCode)
         // A blank chain id and a segment id (columns 73-76, CHARMM, NAMD, MDAnalysis): the
         // segment is the chain, as ChimeraX reads it (CHARMM-GUI's segments PROA and PROB were
         // one chain).
-        if chain.isEmpty, length >= 73, !PDBReader.lineIDInColumns73(b, s, length, idCode: idCode) {
+        if chain.isEmpty, segidAndElement {
             var end = s + min(length, 76)
             while end > s + 72 && (b[end - 1] == 0x0D || b[end - 1] == 0x0A) { end -= 1 }
             chain = ShortName(b, s + 72, end)
         }
-        if length >= 78 && !PDBReader.lineIDInColumns73(b, s, length, idCode: idCode) {
+        if length >= 78 && segidAndElement {
             element = Element.symbol(in: b, s + 76, s + 78)
             if length >= 80 { charge = PDBReader.formalCharge(b[s + 78], b[s + 79]) }
         }

@@ -98,42 +98,37 @@ extension Structure {
         var entityType: [String: EntityClass] = [:]
         for e in entities { entityType[e.id] = EntityClass(e.type) }
         var names = ResidueNameFacts(stated: statedModifications)
-        for m in models.indices {
-            var model = models[m]
-            var lastEntity: (id: String, type: EntityClass?)?
-            for chain in model.chains {
-                // Consecutive chains often share an entity (waters, copies of a ligand).
-                let stated: EntityClass?
-                if let lastEntity, lastEntity.id == chain.entity { stated = lastEntity.type } else {
-                    stated = chain.entity.isEmpty ? nil : entityType[chain.entity]
-                    lastEntity = (chain.entity, stated)
-                }
-                var hasStandard = false
-                for r in chain.residues where names[model.residues[Int(r)].name].standardLike {
-                    hasStandard = true
-                    break
-                }
-                for r in chain.residues {
-                    let (kind, parent) = model.classify(Int(r), in: chain, entity: stated, chainHasStandard: hasStandard, names: &names)
-                    model.residues[Int(r)].kind = kind
-                    model.residues[Int(r)].parent = parent
-                }
-            }
-            models[m] = model
-        }
+        for m in models.indices { models[m].classifyChains(entities: entityType, names: &names) }
     }
 }
 
 extension Model {
     /// Classifies the residues `unknown` marks (a model stored before residues had kinds) as a
-    /// file with no entity tables would be; the others keep theirs.
+    /// file with no entity tables would be; the others keep theirs, and every residue its
+    /// stored parent.
     public mutating func classifyResidues(where unknown: [Bool]) {
         guard unknown.contains(true) else { return }
         var names = ResidueNameFacts(stated: [:])
+        classifyChains(entities: [:], names: &names, only: unknown, settingParents: false)
+    }
+
+    /// Each residue's kind (and, with `settingParents`, its parent), chain by chain: the pass
+    /// both classifications make. `only`: the residues to classify, where not all.
+    mutating func classifyChains(entities: [String: EntityClass], names: inout ResidueNameFacts, only: [Bool]? = nil,
+                                 settingParents: Bool = true) {
+        var lastEntity: (id: String, type: EntityClass?)?
         for chain in chains {
+            // Consecutive chains often share an entity (waters, copies of a ligand).
+            let stated: EntityClass?
+            if let lastEntity, lastEntity.id == chain.entity { stated = lastEntity.type } else {
+                stated = chain.entity.isEmpty ? nil : entities[chain.entity]
+                lastEntity = (chain.entity, stated)
+            }
             let hasStandard = chain.residues.contains { names[residues[Int($0)].name].standardLike }
-            for r in chain.residues where Int(r) < unknown.count && unknown[Int(r)] {
-                residues[Int(r)].kind = classify(Int(r), in: chain, entity: nil, chainHasStandard: hasStandard, names: &names).0
+            for r in chain.residues where only.map({ Int(r) < $0.count && $0[Int(r)] }) ?? true {
+                let (kind, parent) = classify(Int(r), in: chain, entity: stated, chainHasStandard: hasStandard, names: &names)
+                residues[Int(r)].kind = kind
+                if settingParents { residues[Int(r)].parent = parent }
             }
         }
     }
