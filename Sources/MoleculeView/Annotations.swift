@@ -69,6 +69,7 @@ public struct Annotations: Sendable, Equatable {
         case .metal: 0x8C4099
         case .pication: 0xFF8000
         case .pistacking: 0x8CB366
+        case .waterbridge: 0x8080FF  // PLIP's PyMOL sessions draw bridges and their waters light blue; a shade darker to show on white
         }
     }
 
@@ -139,6 +140,15 @@ public struct Annotations: Sendable, Equatable {
                 let c = Self.color(i.kind)
                 let p = project(i.point), q = project(i.partnerPoint)
                 guard p.x.isFinite, p.y.isFinite, q.x.isFinite, q.y.isFinite else { continue }
+                if let water = i.water {
+                    // Through the water, which is marked where it is (waters are seldom drawn).
+                    let o = project(model.atoms[water].position)
+                    guard o.x.isFinite, o.y.isFinite else { continue }
+                    image.dashedLine(from: p, to: o, width: 2.5 * scale, dash: 5 * scale, gap: 3 * scale, color: Self.bytes(c))
+                    image.dashedLine(from: o, to: q, width: 2.5 * scale, dash: 5 * scale, gap: 3 * scale, color: Self.bytes(c))
+                    image.disc(at: o, radius: 4 * scale, color: Self.bytes(c))
+                    continue
+                }
                 let short = i.kind == .hbond || i.kind == .halogen || i.kind == .metal
                 image.dashedLine(from: p, to: q, width: 2.5 * scale, dash: (short ? 5 : 4) * scale, gap: (short ? 3 : 4) * scale,
                                  color: Self.bytes(c))

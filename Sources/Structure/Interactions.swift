@@ -4,7 +4,7 @@ import Foundation
 /// The kinds of non-covalent contact between a selection (a ligand, a chain) and what surrounds
 /// it, by the names PLIP's reports and Mol*'s interaction themes use.
 public enum InteractionKind: String, CaseIterable, Sendable, Codable {
-    case hbond, hydrophobic, saltbridge, pistacking, pication, halogen, metal
+    case hbond, hydrophobic, saltbridge, pistacking, pication, halogen, metal, waterbridge
 
     /// Words for a key.
     public var title: String {
@@ -16,6 +16,7 @@ public enum InteractionKind: String, CaseIterable, Sendable, Codable {
         case .pication: "cation-π"
         case .halogen: "halogen bond"
         case .metal: "metal coordination"
+        case .waterbridge: "water bridge"
         }
     }
 }
@@ -30,9 +31,16 @@ public struct Interaction: Sendable, Equatable {
     public var point: SIMD3<Float>
     public var partnerPoint: SIMD3<Float>
     public var distance: Float
-    /// For pi-stacking, `parallel` or `perpendicular`; for hydrogen bonds, which side donates
-    /// (`donor` where the selection does, `acceptor` where it accepts).
+    /// For pi-stacking, `parallel` or `perpendicular`; for hydrogen bonds and water bridges, which
+    /// side donates (`donor` where the selection does, `acceptor` where it accepts).
     public var detail: String = ""
+    /// A water bridge's water: its oxygen, which the line goes through; `distance` is then the
+    /// selection's atom's to it, `waterDistance` the partner's.
+    public var water: Int? = nil
+    public var waterDistance: Float = 0
+    /// The angle that admitted it, in degrees: a hydrogen bond's at the hydrogen (donor, H,
+    /// acceptor), a water bridge's at the water (acceptor, O, the donor's H); 0 for the others.
+    public var angle: Float = 0
 }
 
 /// The geometric rules, PLIP 3's (`plip/basic/config.py`, with the sources it cites). Limits as
@@ -52,6 +60,13 @@ public struct InteractionRules: Sendable, Equatable {
     public var halogenDonorAngle: Float = 165
     public var halogenAngleDeviation: Float = 30
     public var metal: Float = 3.0
+    /// Water bridges (Jiang et al. 2005, as PLIP widens them): each polar atom this near the
+    /// water's oxygen; the angle at the water between the acceptor and the donor's hydrogen; the
+    /// angle at the donor's hydrogen between the donor and the water.
+    public var waterBridgeMinimum: Float = 2.5
+    public var waterBridgeMaximum: Float = 4.1
+    public var waterBridgeOmega: ClosedRange<Float> = 71...140
+    public var waterBridgeTheta: Float = 100
     /// The most selected atoms one search takes (a whole ribosome against itself is not a binding site).
     public var maxSelectedAtoms = 200_000
 
@@ -62,7 +77,8 @@ public struct InteractionRules: Sendable, Equatable {
 /// by PLIP's rules: hydrogen bonds (donors and acceptors typed by element, bonds and the hydrogens
 /// the Chemical Component Dictionary's templates give, with hydrogens placed where the file has
 /// none), hydrophobic contacts, salt bridges, pi-stacking, cation-pi, halogen bonds and metal
-/// coordination. Waters are neither side (but metal ligands). No GL; plain arithmetic.
+/// coordination, and water bridges (donor, water, acceptor). Waters are neither side (but metal
+/// ligands, and the middle of a bridge). No GL; plain arithmetic.
 public struct InteractionFinder: Sendable {
     public var rules = InteractionRules()
 
@@ -83,8 +99,10 @@ public struct InteractionFinder: Sendable {
         let n = model.atoms.count
         var side = [UInt8](repeating: 0, count: n)  // 0 none, 1 selection, 2 partner
         var count = 0
+        var waters = [Bool](repeating: false, count: n)
         for i in 0..<n where typed.usable[i] {
             let water = model.residues[Int(model.atoms[i].residue)].isWater
+            if water && model.atoms[i].element.atomicNumber == 8 && !(i < selected.count && selected[i]) { waters[i] = true }
             if i < selected.count && selected[i] && !water {
                 side[i] = 1
                 count += 1
@@ -97,6 +115,7 @@ public struct InteractionFinder: Sendable {
         guard count <= rules.maxSelectedAtoms else { throw TooManyAtoms(count: count, limit: rules.maxSelectedAtoms) }
         guard count > 0 else { return [] }
         var search = Search(model: model, typed: typed, side: side, rules: rules)
+        search.waters = waters
         return search.run()
     }
 }
@@ -133,6 +152,41 @@ struct AtomTypes {
             if hc { explicitH[a].append(c); continue }
             heavy[a].append((c, b.order, b.aromatic))
             heavy[c].append((a, b.order, b.aromatic))
+        }
+        // A covalent adduct as the file has it, not as its free ligand's template: at a ligand's atom
+        // bonded to another residue, a C-N bond of 1.31 A or less, or a C-O of 1.28 A or less, is
+        // double whatever the template says (1VSN's nitrile, now a thioimidate C44=N45H at 1.29 A;
+        // its template is the reduced amine). Then a carbon with
+        // more than four bonds' worth (a nitrile's carbon bonded to a cysteine's SG, 1VSN's C44)
+        // loses its highest order, to a heteroatom first (C#N becomes the thioimidate's C=N-H).
+        for b in bonds {
+            let a = Int(b.a), c = Int(b.b)
+            guard a >= 0, c >= 0, a < n, c < n, conformer[a], conformer[c], atoms[a].residue != atoms[c].residue else { continue }
+            for x in [a, c] where model.residues[Int(atoms[x].residue)].kind == .ligand && !atoms[x].element.isMetal {
+                for k in heavy[x].indices where heavy[x][k].order == 1 && !heavy[x][k].aromatic && atoms[heavy[x][k].atom].residue == atoms[x].residue {
+                    let y = heavy[x][k].atom
+                    let pair = Set([atoms[x].element.atomicNumber, atoms[y].element.atomicNumber])
+                    let limit: Float = pair == [6, 7] ? 1.31 : pair == [6, 8] ? 1.28 : 0
+                    guard limit > 0, (atoms[x].position - atoms[y].position).length <= limit else { continue }
+                    heavy[x][k].order = 2
+                    for m in heavy[y].indices where heavy[y][m].atom == x { heavy[y][m].order = 2 }
+                }
+            }
+        }
+        for i in 0..<n where atoms[i].element.atomicNumber == 6 {
+            var total = heavy[i].reduce(0) { $0 + Int(max(1, $1.order)) }
+            while total > 4 {
+                var pick = -1, best = (UInt8(0), UInt8(0))
+                for k in heavy[i].indices where heavy[i][k].order >= 2 && !heavy[i][k].aromatic {
+                    let key = (heavy[i][k].order, atoms[heavy[i][k].atom].element.atomicNumber)
+                    if key > best { (pick, best) = (k, key) }
+                }
+                guard pick >= 0 else { break }
+                let k = pick, j = heavy[i][k].atom
+                heavy[i][k].order -= 1
+                if let back = heavy[j].firstIndex(where: { $0.atom == i }) { heavy[j][back].order -= 1 }
+                total -= 1
+            }
         }
         // Residues whose file carries hydrogens: their count is the file's.
         var residueHasH = [Bool](repeating: false, count: model.residues.count)
@@ -204,7 +258,13 @@ struct AtomTypes {
             if e == 8 {
                 acceptor[i] = true
             } else {
-                acceptor[i] = hydrogens[i] == 0 && heavy[i].count <= 2 && atoms[i].charge <= 0
+                // A nitrogen with a lone pair of its own: no hydrogen and two neighbours at most
+                // (a pyridine's, a nitrile's), or an imine's =NH (a thioimidate's, a Schiff base's).
+                // Not an amidine's or a guanidine's =NH (its carbon bears another nitrogen): those
+                // are protonated, arginine's NH1 and NH2 donors only.
+                let imine = hydrogens[i] == 1 && heavy[i].count == 1 && heavy[i][0].order == 2 && !heavy[i][0].aromatic
+                    && !heavy[heavy[i][0].atom].contains { $0.atom != i && atoms[$0.atom].element.atomicNumber == 7 }
+                acceptor[i] = (hydrogens[i] == 0 && heavy[i].count <= 2 || imine) && atoms[i].charge <= 0
             }
         }
     }
@@ -229,6 +289,8 @@ private struct Search {
     var metalBound = Set<Int>()
     /// Atom pairs bonded across the selection's edge, or one atom apart (`linkedAcross`), set by `run`.
     var linked = Set<Int>()
+    /// Water oxygens that may bridge (first conformer, not selected), whatever the partners.
+    var waters: [Bool] = []
 
     init(model: Model, typed: AtomTypes, side: [UInt8], rules: InteractionRules) {
         self.model = model
@@ -259,7 +321,9 @@ private struct Search {
         let salt = saltBridges(ligandGroups, partnerGroups)
         let ligandRings = rings(side: 1), partnerRings = rings(side: 2)
         let stacks = stacking(ligandRings, partnerRings)
-        var result = hydrogenBonds(salt: salt)
+        let hbonds = hydrogenBonds(salt: salt)
+        var result = hbonds.shown
+        result += waterBridges(direct: hbonds.shown + hbonds.hidden)
         result += hydrophobicContacts(stacks: stacks)
         result += salt.map(\.interaction)
         result += stacks.map(\.interaction)
@@ -346,37 +410,152 @@ private struct Search {
         return u * cos(angle) + q * sin(angle)
     }
 
-    /// The best angle at a hydrogen of `d` toward acceptor `a`, in degrees.
-    func donorAngle(_ d: Int, _ a: Int) -> Float {
-        var best: Float = 0
-        for h in hydrogenDirections(d, toward: positions[a]) {
+    /// The best angle at a hydrogen of `d` toward acceptor `a`, in degrees, and which hydrogen
+    /// gives it: its index among the donor's placed hydrogens, or -1 where the hydrogen is turned
+    /// toward each acceptor (a rotatable OH or NH3, a lone ion's).
+    func donorAngle(_ d: Int, _ a: Int) -> (angle: Float, hydrogen: Int) {
+        if typed.heavy[d].isEmpty && typed.explicitH[d].isEmpty { return (180, -1) }
+        var best: Float = 0, which = -1
+        let directions = hydrogenDirections(d, toward: positions[a])
+        for (k, h) in directions.enumerated() {
             let hp = positions[d] + h
-            best = max(best, angle(positions[d] - hp, positions[a] - hp))
+            let a = angle(positions[d] - hp, positions[a] - hp)
+            if a > best { (best, which) = (a, k) }
         }
-        if typed.heavy[d].isEmpty && typed.explicitH[d].isEmpty { return 180 }
-        return best
+        return (best, rotatable(d) ? -1 : which)
     }
 
-    func hydrogenBonds(salt: [SaltBridge]) -> [Interaction] {
-        var best: [Int: (angle: Float, bond: Interaction)] = [:]
+    /// Whether `d`'s hydrogens are placed toward each acceptor (none in the file, one heavy
+    /// neighbour, not planar), so a hydrogen is not one fixed direction.
+    func rotatable(_ d: Int) -> Bool {
+        typed.explicitH[d].isEmpty && typed.heavy[d].count <= 1 && !(typed.heavy[d].count == 1 && typed.planar[d])
+    }
+
+    /// How many hydrogens `d` can give: the file's, else the count its bonds leave (one at least,
+    /// a donor being one).
+    func hydrogenCount(_ d: Int) -> Int {
+        typed.explicitH[d].isEmpty ? max(1, typed.hydrogens[d]) : typed.explicitH[d].count
+    }
+
+    /// How many hydrogen bonds one acceptor takes: two (an oxygen's two lone pairs; an sp2
+    /// nitrogen's one is shared by two donors in an oxyanion hole, 1VSN's thioimidate N45).
+    func lonePairs(_ a: Int) -> Int { 2 }
+
+    /// Hydrogen bonds, each hydrogen of a donor given to one acceptor and each lone pair of an
+    /// acceptor to one hydrogen: where several compete, the shortest and straightest (`cost`);
+    /// an atom pair bonds once, whichever way. Groups joined by a salt bridge are that bridge, not
+    /// hydrogen bonds too (PLIP's refinement), but their bonds take their hydrogens (a
+    /// benzamidine's nitrogens have one each left over from Asp189): they are returned apart, as
+    /// `hidden`, for the water bridges' count.
+    func hydrogenBonds(salt: [SaltBridge]) -> (shown: [Interaction], hidden: [Interaction]) {
+        struct Candidate { var donor: Int; var hydrogen: Int; var angle: Float; var bond: Interaction; var pair: Int; var hidden: Bool }
+        var candidates: [Candidate] = []
         let paired = Set(salt.flatMap { s in s.ligand.atoms.flatMap { l in s.partner.atoms.map { l << 32 | $0 } } })
         for i in selected where typed.donor[i] || typed.acceptor[i] {
             partners(near: positions[i], within: rules.hbond) { j, d in
                 guard d >= rules.minimumDistance, typed.usable[j] else { return }
                 for (donor, acceptor, selectionDonates) in [(i, j, true), (j, i, false)] {
                     guard typed.donor[donor], typed.acceptor[acceptor], !metalBound.contains(donor) else { continue }
-                    guard !paired.contains(i << 32 | j) else { continue }
-                    let a = donorAngle(donor, acceptor)
+                    let (a, h) = donorAngle(donor, acceptor)
                     guard a >= rules.hbondAngle else { continue }
                     let bond = Interaction(kind: .hbond, atoms: [i], partnerAtoms: [j], point: positions[i], partnerPoint: positions[j],
-                                           distance: d, detail: selectionDonates ? "donor" : "acceptor")
-                    // One hydrogen bond a donor: the one of the widest angle (PLIP's refinement).
-                    if let old = best[donor], old.angle >= a { continue }
-                    best[donor] = (a, bond)
+                                           distance: d, detail: selectionDonates ? "donor" : "acceptor", angle: a)
+                    candidates.append(Candidate(donor: donor, hydrogen: h, angle: a, bond: bond, pair: Search.pair(i, j), hidden: paired.contains(i << 32 | j)))
                 }
             }
         }
-        return best.keys.sorted().map { best[$0]!.bond }
+        // Better: shorter and straighter, an angle 45 degrees short of linear costing as 1 A more.
+        func cost(_ c: Candidate) -> Float { c.bond.distance + (180 - c.angle) / 45 }
+        candidates.sort { (cost($0), $0.donor, $0.pair) < (cost($1), $1.donor, $1.pair) }
+        var used: [Int: Int] = [:], accepted: [Int: Int] = [:], hydrogens = Set<Int>(), pairs = Set<Int>()
+        var kept: [Candidate] = []
+        for c in candidates {
+            let acceptor = c.bond.atoms[0] == c.donor ? c.bond.partnerAtoms[0] : c.bond.atoms[0]
+            guard (used[c.donor] ?? 0) < hydrogenCount(c.donor), (accepted[acceptor] ?? 0) < lonePairs(acceptor), !pairs.contains(c.pair) else { continue }
+            if c.hydrogen >= 0 { guard hydrogens.insert(c.donor << 8 | c.hydrogen).inserted else { continue } }
+            used[c.donor, default: 0] += 1
+            accepted[acceptor, default: 0] += 1
+            pairs.insert(c.pair)
+            kept.append(c)
+        }
+        kept.sort { ($0.bond.atoms[0], $0.bond.partnerAtoms[0]) < ($1.bond.atoms[0], $1.bond.partnerAtoms[0]) }
+        return (kept.filter { !$0.hidden }.map(\.bond), kept.filter(\.hidden).map(\.bond))
+    }
+
+    // MARK: Water bridges
+
+    /// Donor-water-acceptor bridges between the selection and its partners, by PLIP's rules: the
+    /// acceptor and the donor each 2.5-4.1 A from the water's oxygen, the angle at the donor's
+    /// hydrogen (donor, H, water) over 100 degrees, the angle at the water (acceptor, O, H) 71-140
+    /// degrees. Of the donors that reach one acceptor through one water, the bridge whose angle
+    /// at the water is nearest 110 degrees; a water bridges twice at most, the two nearest 110
+    /// degrees (PLIP's refinement). A donor's hydrogens bridge once each: one given to a direct
+    /// hydrogen bond bridges nothing, and a hydroxyl reaches one water, not two.
+    func waterBridges(direct: [Interaction]) -> [Interaction] {
+        guard !waters.isEmpty else { return [] }
+        var free: [Int: Int] = [:]  // the hydrogens a donor has left, where it gave some to direct bonds
+        for b in direct {
+            let d = b.detail == "donor" ? b.atoms[0] : b.partnerAtoms[0]
+            free[d] = (free[d] ?? hydrogenCount(d)) - 1
+        }
+        let bonded = Set(free.filter { $0.value <= 0 }.keys)
+        let low = rules.waterBridgeMinimum, high = rules.waterBridgeMaximum
+        // The waters near a polar atom of the selection, in the order of their atoms.
+        var near = Set<Int>()
+        for i in selected where typed.donor[i] || typed.acceptor[i] {
+            grid.forEachPoint(near: positions[i], positions, within: high * high) { j, _ in
+                if waters[j] { near.insert(j) }
+            }
+        }
+        struct Donor { var atom: Int; var hydrogen: SIMD3<Float>; var d: Float }
+        struct Bridge { var acceptor: Int; var donor: Int; var omega: Float; var selectionDonates: Bool; var ad: Float; var dd: Float }
+        var bridges: [(bridge: Bridge, water: Int)] = []
+        for w in near.sorted() {
+            let o = positions[w]
+            var acceptors: [[(atom: Int, d: Float)]] = [[], []], donors: [[Donor]] = [[], []]  // [selection, partner]
+            grid.forEachPoint(near: o, positions, within: high * high) { j, d2 in
+                let d = d2.squareRoot()
+                guard side[j] == 1 || side[j] == 2, d >= low, typed.usable[j] else { return }
+                let k = side[j] == 1 ? 0 : 1
+                if typed.acceptor[j] { acceptors[k].append((j, d)) }
+                guard typed.donor[j], !metalBound.contains(j), !bonded.contains(j) else { return }
+                for h in hydrogenDirections(j, toward: o) {
+                    let hp = positions[j] + h
+                    if angle(positions[j] - hp, o - hp) > rules.waterBridgeTheta { donors[k].append(Donor(atom: j, hydrogen: hp, d: d)) }
+                }
+            }
+            // Per acceptor, the donor whose angle at the water is nearest 110 degrees.
+            var best: [Int: Bridge] = [:]
+            for (accepting, donating) in [(0, 1), (1, 0)] {
+                for a in acceptors[accepting] {
+                    for dn in donors[donating] where dn.atom != a.atom {
+                        let omega = angle(positions[a.atom] - o, dn.hydrogen - o)
+                        guard omega > rules.waterBridgeOmega.lowerBound, omega < rules.waterBridgeOmega.upperBound else { continue }
+                        if let old = best[a.atom], abs(old.omega - 110) <= abs(omega - 110) { continue }
+                        best[a.atom] = Bridge(acceptor: a.atom, donor: dn.atom, omega: omega, selectionDonates: donating == 0, ad: a.d, dd: dn.d)
+                    }
+                }
+            }
+            for b in best.values.sorted(by: { (abs($0.omega - 110), $0.acceptor) < (abs($1.omega - 110), $1.acceptor) }).prefix(2) {
+                bridges.append((b, w))
+            }
+        }
+        // Each donor through as many waters as it has hydrogens left, those nearest 110 degrees.
+        var waterOf: [Int: [Int]] = [:]
+        for (b, w) in bridges.sorted(by: { (abs($0.bridge.omega - 110), $0.water) < (abs($1.bridge.omega - 110), $1.water) }) {
+            let list = waterOf[b.donor, default: []]
+            if !list.contains(w) && list.count < (free[b.donor] ?? hydrogenCount(b.donor)) { waterOf[b.donor] = list + [w] }
+        }
+        var result: [Interaction] = []
+        for (b, w) in bridges where waterOf[b.donor]?.contains(w) == true {
+            do {
+                let mine = b.selectionDonates ? b.donor : b.acceptor, theirs = b.selectionDonates ? b.acceptor : b.donor
+                result.append(Interaction(kind: .waterbridge, atoms: [mine], partnerAtoms: [theirs], point: positions[mine], partnerPoint: positions[theirs],
+                                          distance: b.selectionDonates ? b.dd : b.ad, detail: b.selectionDonates ? "donor" : "acceptor",
+                                          water: w, waterDistance: b.selectionDonates ? b.ad : b.dd, angle: b.omega))
+            }
+        }
+        return result
     }
 
     // MARK: Hydrophobic contacts
@@ -451,7 +630,8 @@ private struct Search {
 
     /// The charged groups of one side: side chains of the charged amino acids by name, a
     /// nucleic acid's phosphates, and in anything else PLIP's functional groups (amines,
-    /// quaternary ammonium, sulfonium, guanidine, carboxylate, phosphate, sulfate, sulfonate).
+    /// quaternary ammonium, sulfonium, guanidine, carboxylate, phosphate, sulfate, sulfonate) and
+    /// amidines.
     func charged(side wanted: UInt8) -> [Group] {
         var groups: [Group] = []
         var done = Set<Int32>()
@@ -507,6 +687,14 @@ private struct Search {
                           !typed.heavy[i].contains(where: \.aromatic) {
                     // A guanidine, not a ring's carbon among three nitrogens (guanine's C2 is
                     // aromatic: nucleobases are neutral).
+                    groups.append(Group(atoms: nitrogens, centre: positions[i], positive: true))
+                } else if nitrogens.count == 2 && neighbours.count == 3 && ne.filter({ $0 == 6 }).count == 1,
+                          !typed.heavy[i].contains(where: \.aromatic),
+                          nitrogens.contains(where: { typed.heavy[$0].count == 1 }),
+                          nitrogens.allSatisfy({ n in typed.heavy[n].allSatisfy { $0.atom == i || (element($0.atom) == 6 && !typed.planar[$0.atom]) } }) {
+                    // An amidine (benzamidine's, pKa 11.6): a carbon between two nitrogens and a
+                    // carbon, not in an aromatic ring, one nitrogen bare and the other bare or on
+                    // saturated carbons (an acyl or aryl on it, an amidine is no base).
                     groups.append(Group(atoms: nitrogens, centre: positions[i], positive: true))
                 }
             default:
@@ -800,6 +988,11 @@ public struct InteractionReport: Encodable, Sendable {
         public var detail: String?
         public var atom: Side
         public var partner: Side
+        /// A water bridge's water, and the partner's distance to it.
+        public var water: Side?
+        public var waterDistance: Float?
+        /// A hydrogen bond's angle at the hydrogen, a water bridge's at the water, in degrees.
+        public var angle: Float?
     }
 
     public var selection: String
@@ -816,7 +1009,9 @@ public struct InteractionReport: Encodable, Sendable {
                         atoms: atoms.map { model.atoms[$0].name.description }, serials: atoms.map { Int(model.atoms[$0].serial) })
         }
         interactions = found.map { Entry(kind: $0.kind, distance: ($0.distance * 100).rounded() / 100, detail: $0.detail.isEmpty ? nil : $0.detail,
-                                                atom: side($0.atoms), partner: side($0.partnerAtoms)) }
+                                                atom: side($0.atoms), partner: side($0.partnerAtoms), water: $0.water.map { side([$0]) },
+                                                waterDistance: $0.water == nil ? nil : ($0.waterDistance * 100).rounded() / 100,
+                                                angle: $0.angle > 0 ? $0.angle.rounded() : nil) }
         var counts: [String: Int] = [:]
         for kind in InteractionKind.allCases { counts[kind.rawValue] = 0 }
         for i in found { counts[i.kind.rawValue, default: 0] += 1 }
@@ -829,6 +1024,10 @@ public struct InteractionReport: Encodable, Sendable {
         func atoms(_ s: Side) -> String { s.atoms.count == 1 ? s.atoms[0] : "\(s.atoms.count) atoms" }
         var lines = interactions.map { e in
             let kind = e.kind.title + (e.detail.map { " (\($0))" } ?? "")
+            if let w = e.water, let wd = e.waterDistance {
+                return "\(kind.padding(toLength: 34, withPad: " ", startingAt: 0)) \(name(e.atom)) \(atoms(e.atom)) - \(name(w)) - \(name(e.partner)) \(atoms(e.partner))  "
+                    + "\(String(format: "%.2f", e.distance)) + \(String(format: "%.2f", wd)) Å"
+            }
             return "\(kind.padding(toLength: 34, withPad: " ", startingAt: 0)) \(name(e.atom)) \(atoms(e.atom)) - \(name(e.partner)) \(atoms(e.partner))  \(String(format: "%.2f", e.distance)) Å"
         }
         lines.append(InteractionKind.allCases.map { "\($0.rawValue) \(counts[$0.rawValue] ?? 0)" }.joined(separator: ", "))

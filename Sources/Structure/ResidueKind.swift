@@ -208,6 +208,11 @@ extension Model {
             // Entries remediated before 2020 typed oligosaccharides as polymers (3PQR's
             // 'SUGAR (4-MER)'), their sugars outside any sequence: carbohydrates, as branched.
             if facts.type == .saccharide && residue.labelSeq == 0 { return (.branched, .empty) }
+            // A PDB file's COMPND names the author chain polymer, ligands and all: a component
+            // the dictionary calls no polymer's, in HETATM records, named by no MODRES and joined
+            // to neither neighbour by a peptide bond, is a ligand of that chain (1VSN's NFT,
+            // bonded to Cys25's SG only: a covalent inhibitor, not a residue of the chain).
+            if facts.type == .nonPolymer && residue.isHetero && !facts.stated && !linksNeighbour(r, in: chain) { return smallMolecule() }
             return (.modified, facts.modification ?? name)
         case .branched?:
             return (.branched, .empty)

@@ -2,19 +2,35 @@ import Foundation
 import Structure
 import XCTest
 
-/// Interactions checked against PLIP 3.0.1 on five real complexes (Tests/Fixtures/interactions/,
-/// PLIP's answers in plip-reference.tsv, made by plip-reference.py there): HIV-1 protease with
-/// amprenavir (1hpv), B-Raf kinase with vemurafenib (3og7), RAG1's zinc sites (1rmd), PDE5 with a
-/// halogenated inhibitor and its zinc (3shy), the TFIIIA zinc fingers on DNA (1tf6).
+/// Interactions checked against PLIP 3.0.1 on fifteen real complexes (Tests/Fixtures/interactions/,
+/// PLIP's answers in plip-reference.tsv, made by plip-reference.py there from the sites in
+/// sites.txt): HIV-1 protease with amprenavir (1hpv), B-Raf kinase with vemurafenib (3og7), RAG1's
+/// zinc sites (1rmd), PDE5 with a halogenated inhibitor and its zinc (3shy), the TFIIIA zinc
+/// fingers on DNA (1tf6); and, from PLIP's own test set, a heme and its iron's histidine (2q8q),
+/// cathepsin K's covalent inhibitor (1vsn), a PLP Schiff base (1ay8), free arginine among waters
+/// (3ems), p53's zinc with its histidine and an iodinated ligand (4agl), donepezil in
+/// acetylcholinesterase (1eve), choline's cation-pi cage (2reg), trypsin's amidine (1bju), ATP with
+/// its magnesium and waters (1xdn), flavodoxin's FMN (1aku).
+
 final class InteractionTests: XCTestCase {
     struct Row {
         var file: String, site: String, kind: String, chain: String, resn: String, resi: String
         var distance: Float
+        /// A contact within the site itself (a heme's iron and its own nitrogens, ATP's magnesium
+        /// and ATP): PLIP lists the ligand's own coordination; Molshot the selection's with the rest.
+        var withinSite: Bool {
+            let p = site.split(separator: ":").map(String.init)
+            return (p[0] == resn && p[1] == chain && p[2] == resi) || (file == "1xdn.pdb.gz" && resi == "501" && resn == "ATP")
+        }
     }
 
     /// PLIP's answers, less those it gets wrong by the chemistry (`plipWrong`).
     static func reference() throws -> [Row] {
-        try plipAnswers().filter { !plipWrong.contains("\($0.file) \($0.site) \($0.kind) \($0.chain) \($0.resn) \($0.resi)") }
+        try plipAnswers().filter { !plipWrong.contains("\($0.file) \($0.site) \($0.kind) \($0.chain) \($0.resn) \($0.resi)") && !$0.withinSite }
+            + plipMissed.map { key in
+                let f = key.split(separator: " ").map(String.init)
+                return Row(file: f[0], site: f[1], kind: f[2], chain: f[3], resn: f[4], resi: f[5], distance: 0)
+            }
     }
 
     static func plipAnswers() throws -> [Row] {
@@ -30,6 +46,16 @@ final class InteractionTests: XCTestCase {
         // Amprenavir's sulfonamide nitrogen (N2: the sulfonyl's S and two carbons) taken for a
         // protonated amine, 4.92 and 5.08 A from Asp25's carboxylates: a sulfonamide N is no base.
         "1hpv.pdb 478:Z:200 saltbridge A ASP 25", "1hpv.pdb 478:Z:200 saltbridge B ASP 25",
+        // PLP's C4A is bonded to Lys258's NZ (the Schiff base, 1.35 A; LINK): its CE, one atom
+        // from C4A across the bond, is the same molecule, no hydrophobic contact.
+        "1ay8.pdb.gz PLP:A:413 hydrophobic A LYS 258",
+    ]
+
+    /// What PLIP misses by the chemistry, each explained in `NOTES.md`: the key a reported row has.
+    static let plipMissed: [String] = [
+        // Trypsin's classic salt bridge: the inhibitor's benzamidine (pKa 11.6, charged) 3.51 A
+        // from Asp189's carboxylate; PLIP has no amidines among its charged groups.
+        "1bju.pdb.gz GP6:A:910 saltbridge A ASP 189",
     ]
 
     /// The selection that is PLIP's binding site `site` (RESN:CHAIN:RESI): a nucleic-acid strand
@@ -38,6 +64,7 @@ final class InteractionTests: XCTestCase {
         let p = site.split(separator: ":").map(String.init)
         if ["DA", "DC", "DG", "DT", "A", "C", "G", "U"].contains(p[0]) { return ("chain \(p[1])", "protein") }
         if file == "1hpv.pdb" { return ("resn \(p[0])", nil) }  // the tutorial copy leaves the ligand's chain blank (PLIP says Z)
+        if file == "1xdn.pdb.gz" { return ("chain A and (resi 501 or resi 502)", nil) }  // PLIP's site is ATP with its magnesium
         return ("resn \(p[0]) and chain \(p[1]) and resi \(p[2])", nil)
     }
 
@@ -52,7 +79,7 @@ final class InteractionTests: XCTestCase {
         return (model, found)
     }
 
-    func testTheSamePartnersAsPLIPOnFiveComplexes() throws {
+    func testTheSamePartnersAsPLIPOnFifteenComplexes() throws {
         let rows = try InteractionTests.reference()
         var sites: [String] = []
         var bySite: [String: [Row]] = [:]
@@ -61,7 +88,7 @@ final class InteractionTests: XCTestCase {
             if bySite[key] == nil { sites.append(key) }
             bySite[key, default: []].append(r)
         }
-        XCTAssertEqual(Set(rows.map(\.file)).count, 5)
+        XCTAssertEqual(Set(rows.map(\.file)).count, 15)
         var plip: [String: Int] = [:], agreed: [String: Int] = [:], extra: [String: Int] = [:]
         for key in sites {
             let want = bySite[key]!
@@ -86,28 +113,43 @@ final class InteractionTests: XCTestCase {
         for kind in InteractionKind.allCases {
             XCTAssertGreaterThan(plip[kind.rawValue] ?? 0, 0, "no \(kind) in the reference")
         }
-        for kind in InteractionKind.allCases where kind != .hbond {
+        for kind in InteractionKind.allCases where kind != .hbond && kind != .waterbridge {
             XCTAssertEqual(agreed[kind.rawValue], plip[kind.rawValue], "\(kind): " + line.joined(separator: ", "))
             XCTAssertEqual(extra[kind.rawValue] ?? 0, 0, "\(kind): " + line.joined(separator: ", "))
         }
         // Hydrogen bonds hang on where hydrogens are put (PLIP: OpenBabel's; here the templates'
-        // count, turned toward the acceptor where the group rotates): nearly all the same.
+        // count, turned toward the acceptor where the group rotates) and on who wins a hydrogen
+        // (PLIP: one bond a donor, the widest; here one a hydrogen and one a lone pair, the
+        // shortest and straightest): most the same, each difference in NOTES.md.
         let hbonds = Float(agreed["hbond"] ?? 0) / Float(plip["hbond"] ?? 1)
-        XCTAssertGreaterThanOrEqual(hbonds, 0.9, line.joined(separator: ", "))
-        XCTAssertLessThanOrEqual(extra["hbond"] ?? 0, (plip["hbond"] ?? 0) / 4, line.joined(separator: ", "))
+        XCTAssertGreaterThanOrEqual(hbonds, 0.8, line.joined(separator: ", "))
+        XCTAssertLessThanOrEqual(extra["hbond"] ?? 0, (plip["hbond"] ?? 0) * 3 / 10, line.joined(separator: ", "))
+        // Water bridges hang on the hydrogens of both ends and the water's angle between them.
+        let bridges = Float(agreed["waterbridge"] ?? 0) / Float(plip["waterbridge"] ?? 1)
+        XCTAssertGreaterThanOrEqual(bridges, 0.65, line.joined(separator: ", "))
+        XCTAssertLessThanOrEqual(extra["waterbridge"] ?? 0, (plip["waterbridge"] ?? 0) / 3, line.joined(separator: ", "))
     }
 
-    /// 1hpv's inhibitor: PLIP's seven hydrogen bonds and twelve hydrophobic contacts, each at
-    /// PLIP's distance; not PLIP's two salt bridges to Asp25, which take the sulfonamide's
-    /// nitrogen for a protonated amine (`plipWrong`).
+    /// 1hpv's inhibitor: PLIP's hydrogen bonds, twelve hydrophobic contacts and two water bridges
+    /// through the flap water, each at PLIP's distance; not PLIP's two salt bridges to Asp25, which
+    /// take the sulfonamide's nitrogen for a protonated amine (`plipWrong`). The transition-state
+    /// hydroxyl O3 gives its hydrogen to the catalytic Asp25's OD2 (2.80 A, 174 degrees at the
+    /// hydrogen), not to Gly27's O (3.84 A, 156 degrees) as PLIP's one-a-donor rule has it; the
+    /// aniline's NH2 (N3) gives its second hydrogen to Asp30's OD2 (3.15 A).
     func testAmprenavirInHIVProteaseAtPLIPsDistances() throws {
         let rows = try InteractionTests.reference().filter { $0.file == "1hpv.pdb" }
         let (model, found) = try interactions("1hpv.pdb", "resn 478")
         let report = InteractionReport(selection: "resn 478", model: model, interactions: found)
-        XCTAssertEqual(report.counts["hbond"], 7)
+        XCTAssertEqual(report.counts["hbond"], 8)
         XCTAssertEqual(report.counts["hydrophobic"], 12)
+        XCTAssertEqual(report.counts["waterbridge"], 2)
         XCTAssertEqual(report.counts["saltbridge"] ?? 0, 0, "a sulfonamide nitrogen is no cation")
-        let distances = rows.map { "\($0.kind) \($0.chain)\($0.resi) \(String(format: "%.2f", $0.distance))" }.sorted()
+        let o3 = try XCTUnwrap(report.interactions.first { $0.atom.atoms == ["O3"] && $0.detail == "donor" })
+        XCTAssertEqual([o3.partner.chain, o3.partner.resn, o3.partner.resi, o3.partner.atoms[0]], ["B", "ASP", "25", "OD2"])
+        XCTAssertEqual(o3.distance, 2.80, accuracy: 0.005)
+        XCTAssertGreaterThan(o3.angle ?? 0, 170)
+        let distances = (rows.map { "\($0.kind) \($0.chain)\($0.resi) \(String(format: "%.2f", $0.distance))" }.filter { $0 != "hbond A27 3.84" }
+                         + ["hbond B25 2.80", "hbond B30 3.15"]).sorted()
         let mine = report.interactions.map { "\($0.kind.rawValue) \($0.partner.chain)\($0.partner.resi) \(String(format: "%.2f", $0.distance))" }.sorted()
         XCTAssertEqual(mine, distances)
         XCTAssertEqual(try InteractionTests.plipAnswers().filter { $0.file == "1hpv.pdb" && $0.kind == "saltbridge" }.count, 2, "PLIP's own answer")
@@ -182,5 +224,83 @@ final class InteractionTests: XCTestCase {
         XCTAssertEqual(donating.count, 0, "\(donating.map { model.atoms[$0.atoms[0]].name })")
         XCTAssertTrue(found.contains { $0.kind == .metal && bound.contains($0.atoms[0]) }, "the zinc is their partner")
     }
-}
 
+    func describe(_ model: Model, _ i: Interaction) -> String {
+        func one(_ a: Int) -> String {
+            let r = model.residues[Int(model.atoms[a].residue)]
+            return "\(r.name) \(r.number) \(model.atoms[a].name)"
+        }
+        return "\(i.kind.rawValue) \(one(i.atoms[0])) - \(one(i.partnerAtoms[0]))"
+    }
+
+    /// ATP in its kinase (1XDN): the gamma phosphate's O3G reaches Asn92's main-chain N through
+    /// water 536, as PLIP finds it (2.58 and 2.87 A); the bridge names its water, the angle at it
+    /// is within 71-140 degrees, and a water bridges twice at most.
+    func testAWaterBridgeGoesThroughItsWater() throws {
+        let (model, found) = try interactions("1xdn.pdb.gz", "chain A and (resi 501 or resi 502)")
+        let bridges = found.filter { $0.kind == .waterbridge }
+        let asn = try XCTUnwrap(bridges.first { model.atoms[$0.atoms[0]].name.description == "O3G" && model.residues[Int(model.atoms[$0.partnerAtoms[0]].residue)].number == 92 },
+                                bridges.map { describe(model, $0) }.joined(separator: "; "))
+        let water = try XCTUnwrap(asn.water)
+        XCTAssertEqual(model.residues[Int(model.atoms[water].residue)].number, 536)
+        XCTAssertTrue(model.residues[Int(model.atoms[water].residue)].isWater)
+        XCTAssertEqual(asn.distance, 2.58, accuracy: 0.01)
+        XCTAssertEqual(asn.waterDistance, 2.87, accuracy: 0.01)
+        XCTAssertEqual(asn.detail, "acceptor")
+        XCTAssertTrue((71...140).contains(asn.angle), "\(asn.angle)")
+        var perWater: [Int: Int] = [:]
+        for b in bridges { perWater[b.water!, default: 0] += 1 }
+        XCTAssertLessThanOrEqual(perWater.values.max() ?? 0, 2)
+        // The magnesium's waters are its partners too (PLIP's four).
+        XCTAssertEqual(found.filter { $0.kind == .metal && model.residues[Int(model.atoms[$0.partnerAtoms[0]].residue)].isWater }.count, 4)
+    }
+
+    /// Cathepsin K's inhibitor (1VSN) is bonded to Cys25's SG (1.73 A): its nitrile is now a
+    /// thioimidate, C44=N45H at 1.29 A, whose nitrogen sits in the oxyanion hole, accepting from
+    /// Gln19's NE2 (3.11 A) and Cys25's N (3.09 A), as PLIP has it. Typed from its free template
+    /// (an amine, CH2-NH2) it had donated to Gly23's O at 3.76 A instead; and the inhibitor is a
+    /// ligand of chain A, not a residue of the chain.
+    func testACovalentInhibitorIsTypedAsItsAdduct() throws {
+        let (model, found) = try interactions("1vsn.pdb.gz", "resn NFT")
+        let nft = try XCTUnwrap(model.residues.first { $0.name.description == "NFT" })
+        XCTAssertEqual(nft.kind, .ligand)
+        let n45 = found.filter { model.atoms[$0.atoms[0]].name.description == "N45" && $0.kind == .hbond }
+        XCTAssertEqual(Set(n45.map { describe(model, $0) }), ["hbond NFT 283 N45 - GLN 19 NE2", "hbond NFT 283 N45 - CYS 25 N"])
+        XCTAssertTrue(n45.allSatisfy { $0.detail == "acceptor" })
+        // Nothing non-covalent with the cysteine's SG or the atoms one bond from it.
+        let cys = found.filter { model.residues[Int(model.atoms[$0.partnerAtoms[0]].residue)].number == 25 }
+        XCTAssertFalse(cys.contains { ["SG", "CB"].contains(model.atoms[$0.partnerAtoms[0]].name.description) }, cys.map { describe(model, $0) }.joined(separator: "; "))
+    }
+
+    /// Trypsin's benzamidine (1BJU's GP6): the amidinium (pKa 11.6) makes the salt bridge to
+    /// Asp189 that PLIP, with no amidines among its charged groups, lists as two hydrogen bonds;
+    /// each nitrogen's other hydrogen goes on, N1's to Gly219's O (2.89 A), N2's to Ser190's OG.
+    func testAnAmidineIsChargedAndEachHydrogenBondsOnce() throws {
+        let (model, found) = try interactions("1bju.pdb.gz", "resn GP6")
+        let salt = try XCTUnwrap(found.first { $0.kind == .saltbridge })
+        XCTAssertEqual(model.residues[Int(model.atoms[salt.partnerAtoms[0]].residue)].number, 189)
+        XCTAssertEqual(salt.distance, 3.51, accuracy: 0.01)
+        let hbonds = Set(found.filter { $0.kind == .hbond }.map { describe(model, $0) })
+        XCTAssertTrue(hbonds.isSuperset(of: ["hbond GP6 910 N1 - GLY 219 O", "hbond GP6 910 N2 - SER 190 OG"]), "\(hbonds)")
+        XCTAssertFalse(hbonds.contains { $0.contains("ASP 189") }, "the salt bridge is not counted twice")
+    }
+
+    /// A heme's iron is a metal like any other (2Q8Q): His229's NE2 coordinates it at 2.01 A, as
+    /// PLIP finds; the porphyrin's own nitrogens are the selection, not its partners.
+    func testAHemesIronCoordinatesItsHistidine() throws {
+        let (model, found) = try interactions("2q8q.pdb.gz", "resn HEM and chain A and resi 300")
+        let metals = found.filter { $0.kind == .metal }
+        XCTAssertEqual(metals.map { describe(model, $0) }, ["metal HEM 300 FE - HIS 229 NE2"])
+        XCTAssertEqual(metals[0].distance, 2.01, accuracy: 0.01)
+    }
+
+    /// PLP's Schiff base with Lys258 (1AY8; C4A-NZ 1.35 A, LINK): the lysine's CE, one atom from
+    /// C4A across the bond, is no hydrophobic contact (PLIP lists one at 3.61 A); what is left of
+    /// the lysine is the salt bridge of its (protonated) NZ with the phosphate, 5.19 A, as PLIP has it.
+    func testASchiffBaseIsOneMoleculeAcrossItsBond() throws {
+        let (model, found) = try interactions("1ay8.pdb.gz", "resn PLP and chain A and resi 413")
+        let lys = found.filter { model.residues[Int(model.atoms[$0.partnerAtoms[0]].residue)].number == 258 }
+        XCTAssertEqual(lys.map { describe(model, $0) }, ["saltbridge PLP 413 P - LYS 258 NZ"])
+        XCTAssertEqual(lys[0].distance, 5.19, accuracy: 0.01)
+    }
+}
