@@ -196,6 +196,7 @@ struct AtomTypes {
         donor = Array(repeating: false, count: n)
         acceptor = Array(repeating: false, count: n)
         hydrophobic = Array(repeating: false, count: n)
+        var protonated = [Bool](repeating: false, count: n)
         // Per component: the hydrogens its template gives each atom it names (nil: no template).
         var templateHydrogens: [ShortName: [ShortName: Int]?] = [:]
         func hydrogensOf(_ component: ShortName, _ dictionary: ComponentDictionary) -> [ShortName: Int]? {
@@ -244,6 +245,16 @@ struct AtomTypes {
                     let oxygens = heavy[c].filter { atoms[$0.atom].element.atomicNumber == 8 && heavyList[$0.atom].count == 1 }.count
                     if ce == 15 || ce == 16 || (ce == 6 && oxygens == 2) { h = 0 }
                 }
+                // Bases as they are at pH 7: an amine (a nitrogen on one to three saturated
+                // carbons, none fluorinated next door) is protonated, NH3+ to R3NH+, a donor with
+                // no lone pair (donepezil's piperidine, lysine's NZ).
+                if e == 7, (1...3).contains(heavy[i].count), !planar[i], atoms[i].charge >= 0,
+                   heavy[i].allSatisfy({ n in atoms[n.atom].element.atomicNumber == 6 && n.order == 1
+                       && !heavyList[n.atom].contains { atoms[$0.atom].element.atomicNumber == 9 || (atoms[$0.atom].element.atomicNumber == 6
+                           && heavyList[$0.atom].contains { atoms[$0.atom].element.atomicNumber == 9 }) } }) {
+                    h = 4 - heavy[i].count
+                    protonated[i] = true
+                }
                 hydrogens[i] = h
             }
             if AtomTypes.aminoAcids.contains(resn) {
@@ -264,7 +275,7 @@ struct AtomTypes {
                 // are protonated, arginine's NH1 and NH2 donors only.
                 let imine = hydrogens[i] == 1 && heavy[i].count == 1 && heavy[i][0].order == 2 && !heavy[i][0].aromatic
                     && !heavy[heavy[i][0].atom].contains { $0.atom != i && atoms[$0.atom].element.atomicNumber == 7 }
-                acceptor[i] = (hydrogens[i] == 0 && heavy[i].count <= 2 || imine) && atoms[i].charge <= 0
+                acceptor[i] = (hydrogens[i] == 0 && heavy[i].count <= 2 || imine) && atoms[i].charge <= 0 && !protonated[i]
             }
         }
     }
