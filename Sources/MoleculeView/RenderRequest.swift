@@ -466,7 +466,7 @@ public struct RenderRequest: Sendable, Equatable {
         },
         Field(name: "interactions", help: "The non-covalent interactions of a selection (a ligand, a residue, a chain) with what "
               + "surrounds it, found as PLIP finds them and drawn as dashed lines in Mol*'s colours with a key: hydrogen bonds, "
-              + "hydrophobic contacts, salt bridges, pi-stacking, cation-pi, halogen bonds, metal coordination (molshot info "
+              + "hydrophobic contacts, salt bridges, pi-stacking, cation-pi, halogen bonds, metal coordination, water bridges (molshot info "
               + "--interactions lists them).", isFlag: false) { r, v throws(RequestError) in
             do { r.annotations.interactions = Annotations.InteractionsAsked(selection: try Selection(parsing: v), text: v) } catch {
                 throw RequestError(field: "interactions", "\(error)")

@@ -22,7 +22,7 @@ struct Info: ParsableCommand {
 
     @Option(help: ArgumentHelp("List the non-covalent interactions of a selection with the rest of the first model instead, as PLIP finds "
                                + "them: hydrogen bonds, hydrophobic contacts, salt bridges, pi-stacking, cation-pi, halogen bonds, metal "
-                               + "coordination (resn 478, ligand, chain B, resn ZN).", valueName: "EXPR"))
+                               + "coordination, water bridges (resn 478, ligand, chain B, resn ZN).", valueName: "EXPR"))
     var interactions: String?
 
     @Option(help: ArgumentHelp("With --interactions, the atoms on the other side (default: every atom the selection does not take; "
