@@ -64,7 +64,7 @@ public enum ColorTheme: String, Sendable, CaseIterable {
                 let r = Int(atom.residue)
                 guard polymer[r] else { return ColorTheme.elementColor(atom.element, elements) }
                 let c = chainColor[Int(model.residues[r].chain)]
-                return assembly || atom.element.atomicNumber == 6 ? c : ColorTheme.elementColor(atom.element, elements)
+                return assembly || atom.element.atomicNumber == 6 || model.residues[r].kind == .coarse ? c : ColorTheme.elementColor(atom.element, elements)
             }
         case .element:
             return model.atoms.map { ColorTheme.elementColor($0.element, elements) }
@@ -204,7 +204,8 @@ public enum ColorTheme: String, Sendable, CaseIterable {
     static func polymerResidues(_ model: Model) -> [Bool] {
         model.residues.map { r in
             let name = r.name.description.uppercased()
-            return !r.isWater && (Selection.aminoAcids.contains(name) || Selection.nucleotides.contains(name))
+            // An integrative model's beads are their chain's (as Mol* colours coarse parts).
+            return r.kind == .coarse || (!r.isWater && (Selection.aminoAcids.contains(name) || Selection.nucleotides.contains(name)))
         }
     }
 

@@ -38,10 +38,14 @@ public struct MoleculeGeometry: Sendable {
     /// A sphere for each visible atom, of the radius its element is given.
     public init(atomsOf model: Model, visible: [Bool], radius: (Element) -> Float) {
         spheres.reserveCapacity(model.atoms.count * 4)
+        // An integrative model's beads are their stated radius in every representation.
+        let beads = model.radii.flatMap { $0.count == model.atoms.count ? $0 : nil }
         for (i, atom) in model.atoms.enumerated() where visible[i] {
             let p = atom.position
+            var r = radius(atom.element)
+            if let beads, beads[i] > 0, model.residues[Int(atom.residue)].kind == .coarse { r = beads[i] }
             // One element at a time: an array literal here would be allocated for every atom.
-            spheres.append(p.x); spheres.append(p.y); spheres.append(p.z); spheres.append(radius(atom.element))
+            spheres.append(p.x); spheres.append(p.y); spheres.append(p.z); spheres.append(r)
             sphereAtoms.append(Int32(i))
         }
     }

@@ -32,7 +32,7 @@ public enum MMCIFReader {
                                               "_struct_conf", "_struct_sheet_range", "_entity", "_entity_poly", "_pdbx_entity_nonpoly",
                                               "_chem_comp", "_pdbx_struct_assembly", "_pdbx_struct_assembly_gen",
                                               "_pdbx_struct_oper_list", "_pdbx_struct_mod_residue", "_ma_qa_metric",
-                                              "_pdbx_database_related", "_chem_comp_atom"]
+                                              "_pdbx_database_related", "_chem_comp_atom", "_ihm_sphere_obj_site", "_entity_poly_seq"]
 
     /// `firstModelOnly`: the rows of later models are passed over unread (a picture of the first).
     public static func read(_ b: UnsafeBufferPointer<UInt8>, source: String, firstModelOnly: Bool = false) throws -> Structure {
@@ -129,7 +129,7 @@ public enum MMCIFReader {
             let blocks = componentBlocks + [tables]
             return try components(firstModelOnly ? Array(blocks.prefix(1)) : blocks, source: source)
         }
-        return try assemble(models: structure.models, tables: tables, source: source)
+        return try assemble(models: structure.models, tables: tables, source: source, firstModelOnly: firstModelOnly)
     }
 
     /// At a components file's next block: the one before kept (`tables` then start again);
@@ -195,9 +195,12 @@ public enum MMCIFReader {
 
     /// The structure from its models and the kept categories' tables, however they were read
     /// (this text, or a BinaryCIF document's columns).
-    static func assemble(models: [Model], tables: [String: Table], source: String) throws -> Structure {
+    static func assemble(models: [Model], tables: [String: Table], source: String, firstModelOnly: Bool = false) throws -> Structure {
         var structure = Structure(format: .mmcif)
         structure.models = models
+        if let spheres = tables["_ihm_sphere_obj_site"], spheres.count > 0 {
+            structure.models = try addSpheres(spheres, sequences: tables["_entity_poly_seq"], to: structure.models, source: source, firstModelOnly: firstModelOnly)
+        }
         guard !structure.models.isEmpty, structure.models.contains(where: { !$0.atoms.isEmpty }) else {
             throw StructureError(file: source, line: nil, message: "no _atom_site records: not a structure")
         }
@@ -287,6 +290,67 @@ public enum MMCIFReader {
             return Entity(id: id, type: table.value(r, "_entity.type") ?? "", description: table.value(r, "_entity.pdbx_description") ?? "",
                           polymerType: poly[id]?.type, sequence: poly[id]?.sequence, chains: chains[id] ?? [])
         }
+    }
+
+    /// An integrative model's beads (`_ihm_sphere_obj_site`, python-ihm's and PDB-IHM's coarse
+    /// parts) added to the models they name (`model_id`; a model of beads alone where the file has
+    /// no atoms for it): a residue each, named as the entity's sequence names its first residue
+    /// (`seq_id_begin`), in a chain of its `asym_id` after the model's atomic chains, of kind
+    /// `coarse`, at its `object_radius` (`Model.radii`; the atoms' entries 0, their element's).
+    static func addSpheres(_ t: Table, sequences: Table?, to models: [Model], source: String, firstModelOnly: Bool) throws -> [Model] {
+        var models = models
+        var names: [String: [Int32: ShortName]] = [:]
+        if let sequences {
+            for r in 0..<sequences.count {
+                guard let e = sequences.value(r, "_entity_poly_seq.entity_id"), let n = sequences.value(r, "_entity_poly_seq.num").flatMap({ Int32($0) }),
+                      let comp = sequences.value(r, "_entity_poly_seq.mon_id") else { continue }
+                names[e, default: [:]][n] = ShortName(comp)
+            }
+        }
+        for r in 0..<t.count {
+            func number(_ tag: String) throws -> Float {
+                guard let text = t.value(r, "_ihm_sphere_obj_site." + tag), let v = Float(text), v.isFinite else {
+                    throw StructureError(file: source, line: nil, message: "_ihm_sphere_obj_site row \(r + 1): bad or missing \(tag) '\(t.value(r, "_ihm_sphere_obj_site." + tag) ?? "?")'")
+                }
+                return v
+            }
+            let modelNumber = t.value(r, "_ihm_sphere_obj_site.model_id").flatMap { Int($0) } ?? 1
+            let position = SIMD3(try number("Cartn_x"), try number("Cartn_y"), try number("Cartn_z"))
+            let radius = try number("object_radius")
+            guard radius >= 0, radius <= 1000 else {
+                throw StructureError(file: source, line: nil, message: "_ihm_sphere_obj_site row \(r + 1): object_radius \(radius) is not a bead's (0 to 1000 A)")
+            }
+            let asym = t.value(r, "_ihm_sphere_obj_site.asym_id") ?? "A"
+            let entity = t.value(r, "_ihm_sphere_obj_site.entity_id") ?? ""
+            let begin = t.value(r, "_ihm_sphere_obj_site.seq_id_begin").flatMap { Int32($0) } ?? Int32(r + 1)
+            var m: Int
+            if let found = models.firstIndex(where: { $0.number == modelNumber }) { m = found } else {
+                if firstModelOnly && !models.isEmpty { continue }
+                models.append(Model(number: modelNumber))
+                m = models.count - 1
+            }
+            guard !(firstModelOnly && m > 0) else { continue }
+            var model = models[m]
+            if model.radii?.count != model.atoms.count { model.radii = (model.radii ?? []) + [Float](repeating: 0, count: model.atoms.count - (model.radii?.count ?? 0)) }
+            // The bead's chain: the last one if it is this asym's beads, else a new one.
+            if model.chains.last.map({ $0.id == asym && $0.labelID == asym && model.residues[Int($0.residues.lowerBound)].kind == .coarse }) != true {
+                var chain = Chain(id: asym, residues: Int32(model.residues.count)..<Int32(model.residues.count))
+                chain.labelID = asym
+                chain.entity = entity
+                model.chains.append(chain)
+            }
+            let atom = Int32(model.atoms.count)
+            model.atoms.append(Atom(position: position, serial: Int32(clamping: model.atoms.count + 1), residue: Int32(model.residues.count),
+                                    name: ShortName("BEAD"), element: .unknown))
+            model.radii!.append(radius)
+            var residue = Residue(name: names[entity]?[begin] ?? ShortName("UNK"), number: begin, insertionCode: 0, isHetero: false,
+                                  chain: Int32(model.chains.count - 1), atoms: atom..<atom + 1)
+            residue.kind = .coarse
+            model.residues.append(residue)
+            model.chains[model.chains.count - 1].residues = model.chains[model.chains.count - 1].residues.lowerBound..<Int32(model.residues.count)
+            models[m] = model
+        }
+        return models.sorted { $0.number < $1.number }
     }
 
     /// `_pdbx_struct_assembly`, its generators and the operators they name.

@@ -22,6 +22,10 @@ public enum ResidueKind: UInt8, Sendable, CaseIterable {
     case water
     /// A marker with no chemistry: OPM's DUM membrane planes. Not drawn.
     case dummy
+    /// A bead of an integrative model (IHM's `_ihm_sphere_obj_site`): a sphere of its stated
+    /// radius (`Model.radii`) standing for a run of residues, drawn at that radius in its chain's
+    /// colour, as Mol* and ChimeraX draw coarse models.
+    case coarse
 
     /// Part of a polymer chain (its cartoon, its sequence).
     public var inPolymer: Bool { self == .polymer || self == .modified }
@@ -126,6 +130,8 @@ extension Model {
             }
             let hasStandard = chain.residues.contains { names[residues[Int($0)].name].standardLike }
             for r in chain.residues where only.map({ Int(r) < $0.count && $0[Int(r)] }) ?? true {
+                // A bead is what its reader made it (its name is a residue's of the run it stands for).
+                if residues[Int(r)].kind == .coarse { continue }
                 let (kind, parent) = classify(Int(r), in: chain, entity: stated, chainHasStandard: hasStandard, names: &names)
                 residues[Int(r)].kind = kind
                 if settingParents { residues[Int(r)].parent = parent }

@@ -54,6 +54,8 @@ public struct StructureSummary: Codable, Sendable, Equatable {
     public var chains: [ChainSummary]
     public var ligands: [LigandSummary]
     public var waters: Int
+    /// The first model's beads (an integrative model's spheres, `ResidueKind.coarse`).
+    public var beads = 0
     /// Bonds of the first model.
     public var bonds: Int
     public var bondSources: [String: Int]
@@ -85,6 +87,7 @@ public struct StructureSummary: Codable, Sendable, Equatable {
         try c.encode(assemblies, forKey: .assemblies)
         try c.encode(modifiedResidues, forKey: .modifiedResidues)
         try c.encode(maps, forKey: .maps)
+        try c.encode(beads, forKey: .beads)
     }
 
     public init(file: String, structure: Structure, bonds: [Bond]) {
@@ -106,6 +109,7 @@ public struct StructureSummary: Codable, Sendable, Equatable {
         var ligandOrder: [String] = []
         var ligandCounts: [String: Int] = [:]
         var waterCount = 0
+        var beadCount = 0
         for chain in first.chains {
             if byID[chain.id] == nil {
                 chainOrder.append(chain.id)
@@ -119,7 +123,8 @@ public struct StructureSummary: Codable, Sendable, Equatable {
                     byID[chain.id]!.residues += 1
                 }
                 byID[chain.id]!.atoms += residue.atoms.count
-                if !residue.isWater && !residue.isLigand, let letter = ResidueLetters.letter(residue.name) {
+                if residue.kind == .coarse { beadCount += 1 }
+                if !residue.isWater && !residue.isLigand && residue.kind != .coarse, let letter = ResidueLetters.letter(residue.name) {
                     byID[chain.id]!.sequence = (byID[chain.id]!.sequence ?? "") + String(letter)
                     if byID[chain.id]!.entity == nil && !chain.entity.isEmpty { byID[chain.id]!.entity = chain.entity }
                 }
@@ -148,6 +153,7 @@ public struct StructureSummary: Codable, Sendable, Equatable {
         }
         modifiedResidues = structure.modifiedResidues.map { ModifiedResidueSummary(name: $0.name, parent: $0.parent, count: $0.count) }
         waters = waterCount
+        beads = beadCount
         self.bonds = bonds.count
         var sources: [String: Int] = [:]
         for source in Bond.Source.allCases { sources[source.rawValue] = 0 }
@@ -180,6 +186,7 @@ public struct StructureSummary: Codable, Sendable, Equatable {
             lines.append("ligands:    " + ligands.map { $0.count > 1 ? "\($0.name) x\($0.count)" : $0.name }.joined(separator: ", "))
         }
         if waters > 0 { lines.append("waters:     \(waters)") }
+        if beads > 0 { lines.append("beads:      \(beads) (an integrative model's spheres, drawn at their radii)") }
         if !modifiedResidues.isEmpty {
             lines.append("modified:   " + modifiedResidues.map { "\($0.name) (\($0.parent == $0.name ? "cap" : $0.parent))" + ($0.count > 1 ? " x\($0.count)" : "") }.joined(separator: ", "))
         }

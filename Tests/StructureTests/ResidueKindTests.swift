@@ -121,5 +121,58 @@ final class ResidueKindTests: XCTestCase {
         XCTAssertEqual(structure.models.map(\.atoms.count), [47, 75, 30])
         XCTAssertEqual(structure.models[1].atoms.filter { $0.element.symbol == "Fe" }.count, 1)
     }
+
+    /// python-ihm 2.12's own docking example (its `simple-docking.py` run as shipped): subunit A
+    /// as three CA atoms, subunit B as three beads of radius 1.2 A in `_ihm_sphere_obj_site`,
+    /// which had been refused as "not a structure" without its atoms and drawn without its beads
+    /// with them.
+    func testAnIntegrativeModelsBeadsAreResiduesOfTheirRadius() throws {
+        let structure = try Fixtures.load("producers/python-ihm-docking-spheres.cif")
+        XCTAssertEqual(structure.models.count, 1)
+        let model = structure.models[0]
+        XCTAssertEqual(model.chains.map(\.id), ["A", "B"])
+        let beads = model.residues.indices.filter { model.residues[$0].kind == .coarse }
+        XCTAssertEqual(beads.count, 3)
+        XCTAssertTrue(beads.allSatisfy { model.chains[Int(model.residues[$0].chain)].id == "B" })
+        XCTAssertEqual(model.chains[1].entity, "2")
+        XCTAssertEqual(beads.map { model.residues[$0].number }, [1, 3, 5], "seq_id_begin")
+        let radii = try XCTUnwrap(model.radii)
+        XCTAssertEqual(radii.count, model.atoms.count)
+        XCTAssertEqual(beads.map { radii[Int(model.residues[$0].atoms.lowerBound)] }, [1.2, 1.2, 1.2])
+        XCTAssertEqual(model.atoms[Int(model.residues[beads[1]].atoms.lowerBound)].position, SIMD3(4, 5, 6))
+        // The CA atoms stay a polymer chain of three residues.
+        XCTAssertEqual(model.residues.filter { $0.kind == .polymer }.count, 3)
+        let summary = StructureSummary(file: "ihm", structure: structure, bonds: [])
+        XCTAssertEqual(summary.beads, 3)
+        XCTAssertTrue(summary.text.contains("beads:      3"), summary.text)
+        // Beads alone are a structure too.
+        let text = try String(contentsOfFile: Fixtures.path("producers/python-ihm-docking-spheres.cif"), encoding: .utf8)
+        let start = try XCTUnwrap(text.range(of: "loop_\n_atom_site.group_PDB"))
+        let end = try XCTUnwrap(text.range(of: "#", range: start.upperBound..<text.endIndex))
+        let alone = try StructureFile.decode(Array((String(text[..<start.lowerBound]) + String(text[end.upperBound...])).utf8), source: "beads.cif")
+        XCTAssertEqual(alone.models[0].residues.map(\.kind), [.coarse, .coarse, .coarse])
+    }
+
+    /// A bead's bad radius or coordinate is an error naming the row, not a sphere.
+    func testABadBeadIsAnError() throws {
+        let text = try String(contentsOfFile: Fixtures.path("producers/python-ihm-docking-spheres.cif"), encoding: .utf8)
+        let bad = text.replacingOccurrences(of: "4.000 5.000 6.000 1.200", with: "4.000 5.000 6.000 -3")
+        XCTAssertNotEqual(bad, text)
+        XCTAssertThrowsError(try StructureFile.decode(Array(bad.utf8), source: "bad.cif")) { error in
+            XCTAssertTrue("\(error)".contains("_ihm_sphere_obj_site row 2"), "\(error)")
+        }
+    }
+
+    /// python-modelcif 1.8's ligand example (its `ligands.py` run as shipped): a chain of three
+    /// residues (CA atoms) and an iron-sulfur cluster (SF4, the example's one iron atom of it) of a
+    /// non-polymer entity: what `ligand` selects (one metal atom: an ion).
+    func testAModelCIFLigandIsALigand() throws {
+        let structure = try Fixtures.load("producers/python-modelcif-ligand.cif")
+        let model = structure.models[0]
+        XCTAssertEqual(model.residues.map(\.kind), [.polymer, .polymer, .polymer, .ion])
+        XCTAssertTrue(model.residues[3].isLigand)
+        let summary = StructureSummary(file: "modelcif", structure: structure, bonds: [])
+        XCTAssertEqual(summary.ligands.map(\.name), ["SF4"])
+    }
 }
 
