@@ -307,7 +307,12 @@ public enum MMCIFReader {
                 names[e, default: [:]][n] = ShortName(comp)
             }
         }
+        // Read for its first model alone: that model's beads (the lowest model's, with no atoms).
+        let only: Int? = firstModelOnly
+            ? (models.first?.number ?? (0..<t.count).compactMap { t.value($0, "_ihm_sphere_obj_site.model_id").flatMap { Int($0) } ?? 1 }.min())
+            : nil
         for r in 0..<t.count {
+            if let only, (t.value(r, "_ihm_sphere_obj_site.model_id").flatMap { Int($0) } ?? 1) != only { continue }
             func number(_ tag: String) throws -> Float {
                 guard let text = t.value(r, "_ihm_sphere_obj_site." + tag), let v = Float(text), v.isFinite else {
                     throw StructureError(file: source, line: nil, message: "_ihm_sphere_obj_site row \(r + 1): bad or missing \(tag) '\(t.value(r, "_ihm_sphere_obj_site." + tag) ?? "?")'")
@@ -325,15 +330,14 @@ public enum MMCIFReader {
             let begin = t.value(r, "_ihm_sphere_obj_site.seq_id_begin").flatMap { Int32($0) } ?? Int32(r + 1)
             var m: Int
             if let found = models.firstIndex(where: { $0.number == modelNumber }) { m = found } else {
-                if firstModelOnly && !models.isEmpty { continue }
                 models.append(Model(number: modelNumber))
                 m = models.count - 1
             }
-            guard !(firstModelOnly && m > 0) else { continue }
             var model = models[m]
             if model.radii?.count != model.atoms.count { model.radii = (model.radii ?? []) + [Float](repeating: 0, count: model.atoms.count - (model.radii?.count ?? 0)) }
             // The bead's chain: the last one if it is this asym's beads, else a new one.
-            if model.chains.last.map({ $0.id == asym && $0.labelID == asym && model.residues[Int($0.residues.lowerBound)].kind == .coarse }) != true {
+            if model.chains.last.map({ $0.id == asym && $0.labelID == asym && !$0.residues.isEmpty
+                    && Int($0.residues.lowerBound) < model.residues.count && model.residues[Int($0.residues.lowerBound)].kind == .coarse }) != true {
                 var chain = Chain(id: asym, residues: Int32(model.residues.count)..<Int32(model.residues.count))
                 chain.labelID = asym
                 chain.entity = entity
