@@ -32,7 +32,7 @@ public enum MMCIFReader {
                                               "_struct_conf", "_struct_sheet_range", "_entity", "_entity_poly", "_pdbx_entity_nonpoly",
                                               "_chem_comp", "_pdbx_struct_assembly", "_pdbx_struct_assembly_gen",
                                               "_pdbx_struct_oper_list", "_pdbx_struct_mod_residue", "_ma_qa_metric",
-                                              "_pdbx_database_related", "_chem_comp_atom", "_ihm_sphere_obj_site", "_entity_poly_seq"]
+                                              "_pdbx_database_related", "_chem_comp_atom", "_ihm_sphere_obj_site"]
 
     /// `firstModelOnly`: the rows of later models are passed over unread (a picture of the first).
     public static func read(_ b: UnsafeBufferPointer<UInt8>, source: String, firstModelOnly: Bool = false) throws -> Structure {
@@ -199,7 +199,7 @@ public enum MMCIFReader {
         var structure = Structure(format: .mmcif)
         structure.models = models
         if let spheres = tables["_ihm_sphere_obj_site"], spheres.count > 0 {
-            structure.models = try addSpheres(spheres, sequences: tables["_entity_poly_seq"], to: structure.models, source: source, firstModelOnly: firstModelOnly)
+            structure.models = try addSpheres(spheres, polymers: tables["_entity_poly"], to: structure.models, source: source, firstModelOnly: firstModelOnly)
         }
         guard !structure.models.isEmpty, structure.models.contains(where: { !$0.atoms.isEmpty }) else {
             throw StructureError(file: source, line: nil, message: "no _atom_site records: not a structure")
@@ -294,18 +294,25 @@ public enum MMCIFReader {
 
     /// An integrative model's beads (`_ihm_sphere_obj_site`, python-ihm's and PDB-IHM's coarse
     /// parts) added to the models they name (`model_id`; a model of beads alone where the file has
-    /// no atoms for it): a residue each, named as the entity's sequence names its first residue
-    /// (`seq_id_begin`), in a chain of its `asym_id` after the model's atomic chains, of kind
+    /// no atoms for it): a residue each, named as the entity's sequence (`_entity_poly`'s canonical
+    /// one-letter code) names its first residue (`seq_id_begin`), else UNK, in a chain of its `asym_id` after the model's atomic chains, of kind
     /// `coarse`, at its `object_radius` (`Model.radii`; the atoms' entries 0, their element's).
-    static func addSpheres(_ t: Table, sequences: Table?, to models: [Model], source: String, firstModelOnly: Bool) throws -> [Model] {
+    static func addSpheres(_ t: Table, polymers: Table?, to models: [Model], source: String, firstModelOnly: Bool) throws -> [Model] {
         var models = models
-        var names: [String: [Int32: ShortName]] = [:]
-        if let sequences {
-            for r in 0..<sequences.count {
-                guard let e = sequences.value(r, "_entity_poly_seq.entity_id"), let n = sequences.value(r, "_entity_poly_seq.num").flatMap({ Int32($0) }),
-                      let comp = sequences.value(r, "_entity_poly_seq.mon_id") else { continue }
-                names[e, default: [:]][n] = ShortName(comp)
+        // Each polymer entity's residue names by position, from its canonical sequence.
+        var sequences: [String: (letters: [Character], type: String)] = [:]
+        if let polymers {
+            for r in 0..<polymers.count {
+                guard let e = polymers.value(r, "_entity_poly.entity_id"), let code = polymers.value(r, "_entity_poly.pdbx_seq_one_letter_code_can") else { continue }
+                sequences[e] = (Array(code.filter { !$0.isWhitespace }), (polymers.value(r, "_entity_poly.type") ?? "").lowercased())
             }
+        }
+        func name(_ entity: String, _ position: Int32) -> ShortName {
+            guard let s = sequences[entity], position >= 1, Int(position) <= s.letters.count else { return ShortName("UNK") }
+            let letter = s.letters[Int(position) - 1]
+            if s.type.contains("deoxyribonucleotide") { return ShortName("D" + String(letter)) }
+            if s.type.contains("ribonucleotide") { return ShortName(String(letter)) }
+            return ResidueLetters.aminoAcidNames[letter] ?? ShortName("UNK")
         }
         // Read for its first model alone: that model's beads (the lowest model's, with no atoms).
         let only: Int? = firstModelOnly
@@ -347,7 +354,7 @@ public enum MMCIFReader {
             model.atoms.append(Atom(position: position, serial: Int32(clamping: model.atoms.count + 1), residue: Int32(model.residues.count),
                                     name: ShortName("BEAD"), element: .unknown))
             model.radii!.append(radius)
-            var residue = Residue(name: names[entity]?[begin] ?? ShortName("UNK"), number: begin, insertionCode: 0, isHetero: false,
+            var residue = Residue(name: name(entity, begin), number: begin, insertionCode: 0, isHetero: false,
                                   chain: Int32(model.chains.count - 1), atoms: atom..<atom + 1)
             residue.kind = .coarse
             model.residues.append(residue)

@@ -19,6 +19,16 @@ public enum ResidueLetters {
 
     static let aminoAcids: Set<ShortName> = Set(Selection.aminoAcids.map { ShortName($0) })
 
+    /// The twenty amino acids' (and SEC's, PYL's) names by their one-letter code.
+    static let aminoAcidNames: [Character: ShortName] = {
+        var out: [Character: ShortName] = [:]
+        for name in ["ALA", "ARG", "ASN", "ASP", "CYS", "GLN", "GLU", "GLY", "HIS", "ILE", "LEU", "LYS", "MET", "PHE", "PRO", "SER", "THR",
+                     "TRP", "TYR", "VAL", "SEC", "PYL"] {
+            if let letter = standard[ShortName(name)] { out[letter] = ShortName(name) }
+        }
+        return out
+    }()
+
     /// Component to (parent, one-letter code); empty where the asset cannot be read (no parent known).
     static let parents: [ShortName: (parent: ShortName, letter: Character?)] = {
         guard let url = try? Resources.asset("ccd-parents.tsv"), let bytes = try? FileInput.readAll(path: url.path) else { return [:] }

@@ -136,6 +136,7 @@ final class ResidueKindTests: XCTestCase {
         XCTAssertTrue(beads.allSatisfy { model.chains[Int(model.residues[$0].chain)].id == "B" })
         XCTAssertEqual(model.chains[1].entity, "2")
         XCTAssertEqual(beads.map { model.residues[$0].number }, [1, 3, 5], "seq_id_begin")
+        XCTAssertEqual(beads.map { model.residues[$0].name.description }, ["ALA", "ALA", "ALA"], "named by the entity's sequence")
         let radii = try XCTUnwrap(model.radii)
         XCTAssertEqual(radii.count, model.atoms.count)
         XCTAssertEqual(beads.map { radii[Int(model.residues[$0].atoms.lowerBound)] }, [1.2, 1.2, 1.2])
