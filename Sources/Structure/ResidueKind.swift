@@ -71,7 +71,15 @@ extension Residue {
         let pairs = [("HSD", "HIS"), ("HSE", "HIS"), ("HSP", "HIS"), ("HID", "HIS"), ("HIE", "HIS"), ("HIP", "HIS"), ("HISD", "HIS"),
                      ("HISE", "HIS"), ("HISH", "HIS"), ("CYX", "CYS"), ("CYM", "CYS"), ("ASH", "ASP"), ("GLH", "GLU"), ("LYN", "LYS"),
                      ("ARN", "ARG"), ("TYM", "TYR"), ("ASPP", "ASP"), ("GLUP", "GLU"), ("LSN", "LYS"), ("CYN", "CYS")]
-        return Dictionary(uniqueKeysWithValues: pairs.map { (ShortName($0.0), ShortName($0.1)) })
+        var out = Dictionary(uniqueKeysWithValues: pairs.map { (ShortName($0.0), ShortName($0.1)) })
+        // AMBER's terminal residues (tleap, CHARMM-GUI's AMBER force fields): NGLU, CPRO, NHIE.
+        let amino = ["ALA", "ARG", "ASN", "ASP", "CYS", "GLN", "GLU", "GLY", "HIS", "ILE", "LEU", "LYS", "MET", "PHE", "PRO", "SER",
+                     "THR", "TRP", "TYR", "VAL", "HID", "HIE", "HIP", "CYX", "ASH", "GLH", "LYN"]
+        for name in amino {
+            let parent = out[ShortName(name)] ?? ShortName(name)
+            for end in ["N", "C"] { out[ShortName(end + name)] = parent }
+        }
+        return out
     }()
 
     /// Markers that are no molecule: OPM's membrane planes.
@@ -205,6 +213,7 @@ extension Model {
         let name = residue.name
         let facts = names[name]
         if facts.water || entity == .water { return (.water, .empty) }
+        if Residue.modelWaterNames.contains(name) && isWaterMolecule(r) { return (.water, .empty) }
         if facts.dummy { return (.dummy, .empty) }
         func smallMolecule() -> (ResidueKind, ShortName) { (isIon(r) ? .ion : .ligand, .empty) }
         switch entity {
@@ -242,6 +251,17 @@ extension Model {
             if facts.type != .saccharide && linksNeighbour(r, in: chain) { return (.modified, name) }
         }
         return smallMolecule()
+    }
+
+    /// A residue whose one heavy atom is an oxygen (the rest hydrogens or a water model's
+    /// massless sites, element unknown): a water whatever its name.
+    func isWaterMolecule(_ r: Int) -> Bool {
+        var oxygens = 0
+        for i in residues[r].atoms {
+            let e = atoms[Int(i)].element
+            if e.atomicNumber == 8 { oxygens += 1 } else if !e.isHydrogen && e != .unknown { return false }
+        }
+        return oxygens == 1
     }
 
     /// A residue of one atom of a metal or a halogen.

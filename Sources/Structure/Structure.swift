@@ -200,6 +200,10 @@ public struct Residue: Sendable, Equatable {
     /// The standard residue name this one reads as: its parent for a modified residue.
     public var standardName: ShortName { parent.isEmpty ? name : parent }
 
+    /// Water models' names that are also the Chemical Component Dictionary's for other molecules
+    /// (TP3, TP4, TP5, OPC are ligands of PDB entries): a water only where the residue is one
+    /// (`ResidueKind`: one oxygen and hydrogens or virtual sites), as CHARMM-GUI's AMBER systems write TIP3P.
+    static let modelWaterNames: Set<ShortName> = Set(["TP3", "TP4", "TP5", "OPC", "OPC3"].map { ShortName($0) })
     static let waterNames: Set<ShortName> = Set(["HOH", "WAT", "H2O", "DOD", "D2O", "SOL", "TIP", "TIP3", "TIP4", "TIP5", "T3P", "T4P", "SPC", "SPCE"].map { ShortName($0) })
 }
 

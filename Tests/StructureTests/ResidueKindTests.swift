@@ -175,5 +175,34 @@ final class ResidueKindTests: XCTestCase {
         let summary = StructureSummary(file: "modelcif", structure: structure, bonds: [])
         XCTAssertEqual(summary.ligands.map(\.name), ["SF4"])
     }
+
+    /// CHARMM-GUI's output for AMBER force fields (a peptide on a Lipid21 membrane; step5_input.pdb
+    /// cut to the peptide, the ions, 50 waters and 9 lipid residues): chain ids blank, segments
+    /// PROA, MEMB, IONS, TIP3 their chains; tleap's terminal names NGLU and CPRO residues of the
+    /// peptide (parents GLU, PRO), not caps; TIP3P as TP3 waters (a CCD ligand's name too: water
+    /// here because each is one oxygen and two hydrogens); Na+ and Cl- ions.
+    func testCHARMMGUIsAMBERSystemIsPeptideWaterIonsAndLipids() throws {
+        let model = try Fixtures.load("producers/charmmgui-amber-peptide-membrane.pdb").models[0]
+        XCTAssertEqual(Set(model.chains.map(\.id)), ["PROA", "MEMB", "IONS", "TIP3"])
+        let peptide = model.residues.filter { model.chains[Int($0.chain)].id == "PROA" }
+        XCTAssertEqual(peptide.count, 20)
+        XCTAssertTrue(peptide.allSatisfy { $0.kind == .polymer }, "\(peptide.map { "\($0.name) \($0.kind)" })")
+        XCTAssertEqual(peptide.first?.name.description, "NGLU")
+        XCTAssertEqual(peptide.first?.parent.description, "GLU")
+        XCTAssertEqual(peptide.last?.parent.description, "PRO")
+        XCTAssertEqual(model.residues.filter { $0.kind == .water }.count, 50)
+        XCTAssertEqual(model.residues.filter { $0.kind == .ion }.count, 136)
+        XCTAssertEqual(Set(model.residues.filter { $0.kind == .ligand }.map(\.name.description)), ["PA", "PC", "OL"])
+    }
+
+    /// CHARMM-GUI's output for CHARMM36 (a POPE membrane; step5_input.pdb cut to two lipids, 30
+    /// waters and the ions): POT and CLA ions, TIP3 waters, POPE ligands, chains from segments.
+    func testCHARMMGUIsCHARMM36SystemIsLipidsWaterAndIons() throws {
+        let model = try Fixtures.load("producers/charmmgui-charmm36-membrane.pdb").models[0]
+        XCTAssertEqual(Set(model.chains.map(\.id)), ["MEMB", "IONS", "TIP3"])
+        XCTAssertEqual(model.residues.filter { $0.kind == .ion }.map(\.name.description).sorted(), ["CLA", "CLA", "CLA", "CLA", "CLA", "POT", "POT", "POT", "POT", "POT"])
+        XCTAssertEqual(model.residues.filter { $0.kind == .water }.count, 30)
+        XCTAssertEqual(model.residues.filter { $0.kind == .ligand }.map(\.name.description), ["POPE", "POPE"])
+    }
 }
 
