@@ -634,6 +634,21 @@ private struct Search {
         atoms.reduce(SIMD3<Float>(0, 0, 0)) { $0 + positions[$1] } / Float(max(1, atoms.count))
     }
 
+    /// The four nitrogens of a 5-substituted tetrazole whose carbon is `c` (the ring C-N-N-N-N,
+    /// its nitrogens bearing nothing but a hydrogen), found by the bonds alone; nil for none.
+    func tetrazole(_ c: Int) -> [Int]? {
+        let ns = typed.heavy[c].map(\.atom).filter { element($0) == 7 }
+        guard ns.count == 2, typed.heavy[c].count == 3 else { return nil }
+        func next(_ n: Int, after prev: Int) -> Int? {
+            let others = typed.heavy[n].map(\.atom).filter { $0 != prev }
+            guard others.count == 1, element(others[0]) == 7 else { return nil }
+            return others[0]
+        }
+        guard let a = next(ns[0], after: c), let b = next(ns[1], after: c), a != b,
+              typed.heavy[a].count == 2, typed.heavy[b].count == 2, typed.heavy[a].contains(where: { $0.atom == b }) else { return nil }
+        return [ns[0], a, b, ns[1]]
+    }
+
     /// Whether carbon `c` bears fluorines, or a neighbour of it does (CF3-CH2-).
     func fluorinated(_ c: Int) -> Bool {
         typed.heavy[c].contains { x in element(x.atom) == 9 || (element(x.atom) == 6 && typed.heavy[x.atom].contains { element($0.atom) == 9 }) }
@@ -641,8 +656,8 @@ private struct Search {
 
     /// The charged groups of one side: side chains of the charged amino acids by name, a
     /// nucleic acid's phosphates, and in anything else PLIP's functional groups (amines,
-    /// quaternary ammonium, sulfonium, guanidine, carboxylate, phosphate, sulfate, sulfonate) and
-    /// amidines.
+    /// quaternary ammonium, sulfonium, guanidine, carboxylate, phosphate, sulfate, sulfonate),
+    /// amidines and tetrazoles.
     func charged(side wanted: UInt8) -> [Group] {
         var groups: [Group] = []
         var done = Set<Int32>()
@@ -694,6 +709,9 @@ private struct Search {
                 let oxygens = neighbours.filter { element($0) == 8 }, nitrogens = neighbours.filter { element($0) == 7 }
                 if oxygens.count == 2 && ne.filter({ $0 == 6 }).count == 1 && oxygens.allSatisfy({ typed.heavy[$0].count == 1 }) {
                     groups.append(Group(atoms: oxygens, centre: centre(oxygens), positive: false))
+                } else if let ring = tetrazole(i) {
+                    // A tetrazole (pKa 4.9, a carboxylate's stand-in in sartans): charged at pH 7.
+                    groups.append(Group(atoms: ring, centre: centre(ring + [i]), positive: false))
                 } else if nitrogens.count == 3 && neighbours.count == 3 && nitrogens.contains(where: { typed.heavy[$0].count == 1 }),
                           !typed.heavy[i].contains(where: \.aromatic) {
                     // A guanidine, not a ring's carbon among three nitrogens (guanine's C2 is

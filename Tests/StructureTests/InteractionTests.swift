@@ -305,4 +305,41 @@ final class InteractionTests: XCTestCase {
         XCTAssertEqual(lys.map { describe(model, $0) }, ["saltbridge PLP 413 P - LYS 258 NZ"])
         XCTAssertEqual(lys[0].distance, 5.19, accuracy: 0.01)
     }
+
+    /// A 5-substituted tetrazole (pKa 4.9; a sartan's acid) is an anion: a salt bridge with an
+    /// arginine's guanidinium 4 A below its ring, found from the bonds alone (a ligand with no
+    /// template, bonded by CONECT).
+    func testATetrazoleIsAnAnion() throws {
+        let text = """
+            ATOM      1  N   ARG A   1       2.000  -6.500   1.000  1.00  0.00           N
+            ATOM      2  CA  ARG A   1       1.000  -7.000   0.000  1.00  0.00           C
+            ATOM      3  CD  ARG A   1       0.000  -5.300   0.000  1.00  0.00           C
+            ATOM      4  NE  ARG A   1       0.000  -4.500   0.000  1.00  0.00           N
+            ATOM      5  CZ  ARG A   1       0.000  -4.000   1.100  1.00  0.00           C
+            ATOM      6  NH1 ARG A   1      -1.100  -3.800   1.700  1.00  0.00           N
+            ATOM      7  NH2 ARG A   1       1.100  -3.800   1.700  1.00  0.00           N
+            HETATM    8  C5  LIG B   1       0.000   1.131   0.000  1.00  0.00           C
+            HETATM    9  N1  LIG B   1      -1.076   0.349   0.000  1.00  0.00           N
+            HETATM   10  N2  LIG B   1      -0.665  -0.915   0.000  1.00  0.00           N
+            HETATM   11  N3  LIG B   1       0.665  -0.915   0.000  1.00  0.00           N
+            HETATM   12  N4  LIG B   1       1.076   0.349   0.000  1.00  0.00           N
+            HETATM   13  C6  LIG B   1       0.000   2.631   0.000  1.00  0.00           C
+            CONECT    8    9   12   13
+            CONECT    9    8   10
+            CONECT   10    9   11
+            CONECT   11   10   12
+            CONECT   12   11    8
+            CONECT   13    8
+            """
+        let structure = try StructureFile.decode(Array(text.utf8), source: "tetrazole.pdb")
+        let model = structure.models[0]
+        let perception = try BondPerception.standard()
+        let bonds = perception.bonds(of: model, embedded: structure.embeddedTemplates)
+        let found = try InteractionFinder().find(in: model, bonds: bonds, selected: try Selection(parsing: "resn LIG").mask(in: model),
+                                                 dictionary: perception.dictionary)
+        let salt = try XCTUnwrap(found.first { $0.kind == .saltbridge }, "\(found.map { describe(model, $0) })")
+        XCTAssertEqual(Set(salt.atoms.map { model.atoms[$0].name.description }), ["N1", "N2", "N3", "N4"])
+        XCTAssertEqual(model.residues[Int(model.atoms[salt.partnerAtoms[0]].residue)].name.description, "ARG")
+    }
 }
+

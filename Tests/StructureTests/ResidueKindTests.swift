@@ -39,6 +39,21 @@ final class ResidueKindTests: XCTestCase {
         XCTAssertTrue(model.residues.filter { $0.chain == 0 }.allSatisfy { $0.kind == .polymer }, "chain B's residues are its polymer's")
     }
 
+    /// The same file without `_atom_site.group_PDB` (as Mol*'s exports can leave it out): the
+    /// record type decides nothing, so the residues are what they were with it.
+    func testAFileWithoutGroupPDBIsClassifiedAsWithIt() throws {
+        let text = try String(contentsOfFile: Fixtures.path("producers/pymol25-1igy-glycan.cif"), encoding: .utf8)
+        var lines = text.components(separatedBy: "\n").filter { $0 != "_atom_site.group_PDB" }
+        for k in lines.indices where lines[k].hasPrefix("ATOM ") || lines[k].hasPrefix("HETATM ") {
+            lines[k] = String(lines[k].drop { $0 != " " }.drop { $0 == " " })
+        }
+        let without = try StructureFile.decode(Array(lines.joined(separator: "\n").utf8), source: "no-group.cif").models[0]
+        let with = try XCTUnwrap(Fixtures.load("producers/pymol25-1igy-glycan.cif").models.first)
+        XCTAssertEqual(without.atoms.count, with.atoms.count)
+        XCTAssertEqual(without.residues.map(\.kind), with.residues.map(\.kind))
+        XCTAssertEqual(without.residues.filter { ComponentType.of($0.name) == .saccharide }.filter(\.isLigand).count, 9)
+    }
+
     /// The archive's own 1IGY states its glycans as branched entities: they are branched.
     func testBranchedEntitiesAreBranched() throws {
         guard let corpus = Fixtures.corpus else { throw XCTSkip("../shared/corpus is absent") }
