@@ -30,6 +30,8 @@ public indirect enum Selection: Sendable, Equatable {
     case backbone
     case sidechain
     case modified
+    /// An integrative model's beads (`ResidueKind.coarse`).
+    case coarse
     case entity([String])
     case labelAsym([String])
     case chain([String])
@@ -209,6 +211,7 @@ public indirect enum Selection: Sendable, Equatable {
             case "copy": return .copy(try ranges(after: t, "copy number"))
             case "operator", "oper": return .operatorName(try list(after: t, "operator names"))
             case "modres", "modified": return .modified
+            case "coarse", "bead", "beads": return .coarse
             case "entity": return .entity(try list(after: t, "entity ids"))
             case "label_asym", "label_chain": return .labelAsym(try list(after: t, "label_asym_id values"))
             case "resn", "r.": return .residueName(try list(after: t, "residue names").map { $0.uppercased() })
@@ -240,7 +243,7 @@ public indirect enum Selection: Sendable, Equatable {
         }
 
         static let words = ["all", "none", "polymer", "protein", "nucleic", "ligand", "water", "hydrogen", "hetatm", "backbone", "sidechain",
-                            "modres", "entity", "label_asym", "chain", "copy", "operator", "resn", "name", "elem", "resi", "within", "around", "byres", "and", "or", "not"]
+                            "modres", "coarse", "entity", "label_asym", "chain", "copy", "operator", "resn", "name", "elem", "resi", "within", "around", "byres", "and", "or", "not"]
 
         /// `5`, `10-20`, `-3`, `-5--2`.
         static func range(_ item: String) -> ClosedRange<Int>? {
@@ -311,6 +314,7 @@ public indirect enum Selection: Sendable, Equatable {
         let resn = residue.standardName.description.uppercased()
         switch self {
         case .modified: return residue.isModified
+        case .coarse: return residue.kind == .coarse
         case .entity(let ids): return ids.contains(chain.entity)
         case .labelAsym(let ids): return ids.contains(chain.labelID)
         case .protein: return residue.inPolymer && Selection.aminoAcids.contains(resn)

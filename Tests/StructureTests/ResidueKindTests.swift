@@ -160,6 +160,8 @@ final class ResidueKindTests: XCTestCase {
         XCTAssertEqual(model.residues.filter { $0.kind == .polymer }.count, 3)
         let summary = StructureSummary(file: "ihm", structure: structure, bonds: [])
         XCTAssertEqual(summary.beads, 3)
+        XCTAssertEqual(try Selection(parsing: "beads").atoms(in: model).count, 3)
+        XCTAssertEqual(try Selection(parsing: "polymer").atoms(in: model).count, 3, "the CA atoms, not the beads")
         XCTAssertTrue(summary.text.contains("beads:      3"), summary.text)
         // Beads alone are a structure too.
         let text = try String(contentsOfFile: Fixtures.path("producers/python-ihm-docking-spheres.cif"), encoding: .utf8)
