@@ -134,6 +134,7 @@ public enum CoordinateWriter {
             }
             o += "#\n"
         }
+        let atomSiteStart = o.utf8.count
         o += "loop_\n"
         for tag in ["group_PDB", "id", "type_symbol", "label_atom_id", "label_alt_id", "label_comp_id", "label_asym_id", "label_entity_id",
                     "label_seq_id", "pdbx_PDB_ins_code", "Cartn_x", "Cartn_y", "Cartn_z", "occupancy", "B_iso_or_equiv", "pdbx_formal_charge",
@@ -147,7 +148,7 @@ public enum CoordinateWriter {
                 let asym = quoted(chain.labelID.isEmpty ? chain.id.isEmpty ? "." : chain.id : chain.labelID)
                 let entity = chain.entity.isEmpty ? "?" : quoted(chain.entity)
                 let auth = quoted(chain.id.isEmpty ? "." : chain.id)
-                for r in chain.residues {
+                for r in chain.residues where model.residues[Int(r)].kind != .coarse {
                     let residue = model.residues[Int(r)]
                     let comp = quoted(residue.name.description)
                     let seq = residue.labelSeq > 0 ? String(residue.labelSeq) : "."
@@ -166,11 +167,45 @@ public enum CoordinateWriter {
                 }
             }
         }
-        o += "#\n"
+        if serial == 0 {
+            // Beads alone: no empty _atom_site loop (CIF loops have rows).
+            o = String(decoding: Array(o.utf8.prefix(atomSiteStart)), as: UTF8.self)
+        } else {
+            o += "#\n"
+        }
+        o += spheres(structure)
         if let bonds = structure.models.first?.explicitBonds, !bonds.isEmpty {
             o += structConn(bonds, first)
         }
         return o
+    }
+
+    /// An integrative model's beads as `_ihm_sphere_obj_site` (as read: the residue's number the
+    /// first of the run it stands for, its `labelSeq` the last), empty where there are none.
+    static func spheres(_ structure: Structure) -> String {
+        var o = "", id = 0
+        for model in structure.models {
+            let radii = model.radii.flatMap { $0.count == model.atoms.count ? $0 : nil }
+            for chain in model.chains {
+                for r in chain.residues where model.residues[Int(r)].kind == .coarse {
+                    let residue = model.residues[Int(r)]
+                    for a in residue.atoms {
+                        if id == 0 {
+                            o += "loop_\n"
+                            for tag in ["id", "entity_id", "seq_id_begin", "seq_id_end", "asym_id", "Cartn_x", "Cartn_y", "Cartn_z", "object_radius", "model_id"] {
+                                o += "_ihm_sphere_obj_site.\(tag)\n"
+                            }
+                        }
+                        id += 1
+                        let p = model.atoms[Int(a)].position
+                        let end = residue.labelSeq >= residue.number ? residue.labelSeq : residue.number
+                        o += "\(id) \(chain.entity.isEmpty ? "?" : quoted(chain.entity)) \(residue.number) \(end) \(quoted(chain.labelID.isEmpty ? chain.id : chain.labelID)) "
+                        o += "\(number(p.x, 3)) \(number(p.y, 3)) \(number(p.z, 3)) \(number(radii?[Int(a)] ?? 0, 3)) \(model.number)\n"
+                    }
+                }
+            }
+        }
+        return o.isEmpty ? "" : o + "#\n"
     }
 
     static func code(_ byte: UInt8) -> String { byte == 0 ? "?" : quoted(String(UnicodeScalar(byte))) }
@@ -211,6 +246,9 @@ public enum CoordinateWriter {
         let atoms = structure.models.map(\.atoms.count).max() ?? 0
         guard atoms <= 99_999 else { throw Unfit(message: "\(atoms) atoms in a model, more than the 99,999 its serial numbers hold") }
         for model in structure.models {
+            if model.residues.contains(where: { $0.kind == .coarse }) {
+                throw Unfit(message: "the model has beads (an integrative model's spheres), which PDB format cannot hold: export mmCIF")
+            }
             if let c = model.chains.first(where: { $0.id.utf8.count > 1 }) {
                 throw Unfit(message: "chain id '\(Excerpt.of(c.id, length: 20))' is longer than the one character its column holds")
             }

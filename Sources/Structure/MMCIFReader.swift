@@ -357,6 +357,8 @@ public enum MMCIFReader {
             var residue = Residue(name: name(entity, begin), number: begin, insertionCode: 0, isHetero: false,
                                   chain: Int32(model.chains.count - 1), atoms: atom..<atom + 1)
             residue.kind = .coarse
+            // The run's last residue where a bead's label number would be (the writer's seq_id_end).
+            residue.labelSeq = t.value(r, "_ihm_sphere_obj_site.seq_id_end").flatMap { Int32($0) }.map { max($0, begin) } ?? begin
             model.residues.append(residue)
             model.chains[model.chains.count - 1].residues = model.chains[model.chains.count - 1].residues.lowerBound..<Int32(model.residues.count)
             models[m] = model

@@ -171,6 +171,23 @@ final class ResidueKindTests: XCTestCase {
         XCTAssertEqual(alone.models[0].residues.map(\.kind), [.coarse, .coarse, .coarse])
     }
 
+    /// Beads written as mmCIF go back to `_ihm_sphere_obj_site` (seq_id_begin and _end, radius,
+    /// entity, asym) and read back the same; PDB format, which cannot hold them, refuses by name.
+    func testBeadsRoundTripThroughMMCIFAndPDBRefusesThem() throws {
+        let structure = try Fixtures.load("producers/python-ihm-docking-spheres.cif")
+        let text = try String(decoding: CoordinateWriter.write(structure, as: .mmcif), as: UTF8.self)
+        XCTAssertTrue(text.contains("_ihm_sphere_obj_site.object_radius"))
+        XCTAssertTrue(text.contains("3 2 5 6 B 7.000 8.000 9.000 1.200 1"), text)
+        let back = try StructureFile.decode(Array(text.utf8), source: "back.cif").models[0]
+        let model = structure.models[0]
+        XCTAssertEqual(back.residues.map(\.kind), model.residues.map(\.kind))
+        XCTAssertEqual(back.atoms.map(\.position), model.atoms.map(\.position))
+        XCTAssertEqual(back.radii, model.radii)
+        XCTAssertThrowsError(try CoordinateWriter.write(structure, as: .pdb)) { error in
+            XCTAssertTrue("\(error)".contains("beads"), "\(error)")
+        }
+    }
+
     /// A bead's bad radius or coordinate is an error naming the row, not a sphere.
     func testABadBeadIsAnError() throws {
         let text = try String(contentsOfFile: Fixtures.path("producers/python-ihm-docking-spheres.cif"), encoding: .utf8)
