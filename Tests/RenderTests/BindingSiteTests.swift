@@ -22,17 +22,7 @@ final class BindingSiteTests: XCTestCase {
     }
 
     /// Pixels of one colour (within a little of it: shading darkens the sticks' sides).
-    func count(_ image: RGBAImage, near rgb: UInt32, tolerance: Int = 40) -> Int {
-        let r = Int(rgb >> 16 & 0xFF), g = Int(rgb >> 8 & 0xFF), b = Int(rgb & 0xFF)
-        var n = 0
-        for y in 0..<image.height {
-            for x in 0..<image.width {
-                let p = image.pixel(x, y)
-                if abs(Int(p.r) - r) <= tolerance && abs(Int(p.g) - g) <= tolerance && abs(Int(p.b) - b) <= tolerance && p.a > 200 { n += 1 }
-            }
-        }
-        return n
-    }
+    func count(_ image: RGBAImage, near rgb: UInt32, tolerance: Int = 40) -> Int { image.count(near: rgb, tolerance: tolerance) }
 
     /// Magenta sticks on the ligand: pixels where red and blue stand well above green.
     func ligandPixels(_ image: RGBAImage) -> Int {

@@ -17,17 +17,7 @@ final class CoarseModelTests: XCTestCase {
     }
 
     /// Pixels near one colour (shading darkens a sphere's rim: a wide tolerance).
-    func count(_ image: RGBAImage, near rgb: UInt32, tolerance: Int = 60) -> Int {
-        let r = Int(rgb >> 16 & 0xFF), g = Int(rgb >> 8 & 0xFF), b = Int(rgb & 0xFF)
-        var n = 0
-        for y in 0..<image.height {
-            for x in 0..<image.width {
-                let p = image.pixel(x, y)
-                if abs(Int(p.r) - r) <= tolerance && abs(Int(p.g) - g) <= tolerance && abs(Int(p.b) - b) <= tolerance && p.a > 200 { n += 1 }
-            }
-        }
-        return n
-    }
+    func count(_ image: RGBAImage, near rgb: UInt32, tolerance: Int = 60) -> Int { image.count(near: rgb, tolerance: tolerance) }
 
     /// python-ihm's docking example: subunit B's three beads (radius 1.2 A) in chain B's colour
     /// (the palette's second, sky blue), drawn at their radius: a third of the picture's width

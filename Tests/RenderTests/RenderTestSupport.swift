@@ -72,3 +72,19 @@ extension RGBAImage {
         return true
     }
 }
+
+extension RGBAImage {
+    /// Opaque pixels within `tolerance` of a colour in each channel (shading darkens a sphere's
+    /// or a stick's sides: a wide tolerance takes them).
+    func count(near rgb: UInt32, tolerance: Int = 40) -> Int {
+        let r = Int(rgb >> 16 & 0xFF), g = Int(rgb >> 8 & 0xFF), b = Int(rgb & 0xFF)
+        var n = 0
+        for y in 0..<height {
+            for x in 0..<width {
+                let p = pixel(x, y)
+                if abs(Int(p.r) - r) <= tolerance && abs(Int(p.g) - g) <= tolerance && abs(Int(p.b) - b) <= tolerance && p.a > 200 { n += 1 }
+            }
+        }
+        return n
+    }
+}
