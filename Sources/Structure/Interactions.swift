@@ -50,6 +50,12 @@ public struct InteractionRules: Sendable, Equatable {
     public var hydrophobic: Float = 4.0
     public var hbond: Float = 4.1
     public var hbondAngle: Float = 100
+    /// Where acceptors compete for a hydrogen (and hydrogens for a lone pair): the bond's cost is
+    /// its length plus 1 A per this many degrees its angle falls short of a straight line.
+    public var hbondDegreesPerAngstrom: Float = 45
+    /// Hydrogen bonds one acceptor atom takes at most: an oxygen's two lone pairs (an sp2
+    /// nitrogen's one is shared by two donors in an oxyanion hole, 1VSN's thioimidate N45).
+    public var hbondsPerAcceptor = 2
     public var saltBridge: Float = 5.5
     public var piStacking: Float = 5.5
     public var piStackingAngleDeviation: Float = 30
@@ -448,9 +454,6 @@ private struct Search {
         typed.explicitH[d].isEmpty ? max(1, typed.hydrogens[d]) : typed.explicitH[d].count
     }
 
-    /// How many hydrogen bonds one acceptor takes: two (an oxygen's two lone pairs; an sp2
-    /// nitrogen's one is shared by two donors in an oxyanion hole, 1VSN's thioimidate N45).
-    func lonePairs(_ a: Int) -> Int { 2 }
 
     /// Hydrogen bonds, each hydrogen of a donor given to one acceptor and each lone pair of an
     /// acceptor to one hydrogen: where several compete, the shortest and straightest (`cost`);
@@ -476,13 +479,13 @@ private struct Search {
             }
         }
         // Better: shorter and straighter, an angle 45 degrees short of linear costing as 1 A more.
-        func cost(_ c: Candidate) -> Float { c.bond.distance + (180 - c.angle) / 45 }
+        func cost(_ c: Candidate) -> Float { c.bond.distance + (180 - c.angle) / rules.hbondDegreesPerAngstrom }
         candidates.sort { (cost($0), $0.donor, $0.pair) < (cost($1), $1.donor, $1.pair) }
         var used: [Int: Int] = [:], accepted: [Int: Int] = [:], hydrogens = Set<Int>(), pairs = Set<Int>()
         var kept: [Candidate] = []
         for c in candidates {
             let acceptor = c.bond.atoms[0] == c.donor ? c.bond.partnerAtoms[0] : c.bond.atoms[0]
-            guard (used[c.donor] ?? 0) < hydrogenCount(c.donor), (accepted[acceptor] ?? 0) < lonePairs(acceptor), !pairs.contains(c.pair) else { continue }
+            guard (used[c.donor] ?? 0) < hydrogenCount(c.donor), (accepted[acceptor] ?? 0) < rules.hbondsPerAcceptor, !pairs.contains(c.pair) else { continue }
             if c.hydrogen >= 0 { guard hydrogens.insert(c.donor << 8 | c.hydrogen).inserted else { continue } }
             used[c.donor, default: 0] += 1
             accepted[acceptor, default: 0] += 1
