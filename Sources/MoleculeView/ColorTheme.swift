@@ -202,11 +202,9 @@ public enum ColorTheme: String, Sendable, CaseIterable {
     }
 
     static func polymerResidues(_ model: Model) -> [Bool] {
-        model.residues.map { r in
-            let name = r.name.description.uppercased()
-            // An integrative model's beads are their chain's (as Mol* colours coarse parts).
-            return r.kind == .coarse || (!r.isWater && (Selection.aminoAcids.contains(name) || Selection.nucleotides.contains(name)))
-        }
+        // The classification's polymer residues (modified ones too: a selenomethionine takes its
+        // chain's colour); an integrative model's beads are their chain's, as Mol* colours them.
+        model.residues.map { $0.inPolymer || $0.kind == .coarse }
     }
 
     /// A color per chain, counting only chains with polymer residues, so a water or ligand chain

@@ -99,11 +99,10 @@ public enum Representations {
     public static let spacefillResidues = 5000
 
     public static func automatic(for model: Model) -> DrawMode {
+        // The polymer's residues as the residues' classification has them (a free amino acid
+        // among the ligands is none; a selenomethionine of the chain is one).
         var polymer = 0
-        for residue in model.residues {
-            let name = residue.name.description.uppercased()
-            if Selection.aminoAcids.contains(name) || Selection.nucleotides.contains(name) { polymer += 1 }
-        }
+        for residue in model.residues where residue.inPolymer { polymer += 1 }
         if polymer > spacefillResidues { return .spacefill }
         return polymer >= 3 ? .cartoon : .ballAndStick
     }

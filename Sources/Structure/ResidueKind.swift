@@ -218,7 +218,12 @@ extension Model {
         func smallMolecule() -> (ResidueKind, ShortName) { (isIon(r) ? .ion : .ligand, .empty) }
         switch entity {
         case .polymer?:
-            if facts.standard { return (.polymer, .empty) }
+            if facts.standard {
+                // A PDB file's COMPND polymer chain holds its free amino acids too (3EMS's four
+                // arginines in HETATM records, bonded to nothing): ligands, as with no entity.
+                if residue.isHetero && residue.labelSeq == 0 && !linksNeighbour(r, in: chain) { return smallMolecule() }
+                return (.polymer, .empty)
+            }
             if let simulated = facts.simulated { return (.polymer, simulated) }
             // Entries remediated before 2020 typed oligosaccharides as polymers (3PQR's
             // 'SUGAR (4-MER)'), their sugars outside any sequence: carbohydrates, as branched.

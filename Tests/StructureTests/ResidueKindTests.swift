@@ -54,6 +54,16 @@ final class ResidueKindTests: XCTestCase {
         XCTAssertEqual(without.residues.filter { ComponentType.of($0.name) == .saccharide }.filter(\.isLigand).count, 9)
     }
 
+    /// A PDB file's COMPND names chain A a polymer, and its four free arginines (HETATM, bonded to
+    /// nothing; PLIP's 3EMS) sit in that chain: ligands, not residues of the lysozyme.
+    func testFreeAminoAcidsInAPolymerChainAreLigands() throws {
+        let model = try Fixtures.load("interactions/3ems.pdb.gz").models[0]
+        let arginines = model.residues.filter { $0.isHetero && $0.name.description == "ARG" }
+        XCTAssertEqual(arginines.count, 4)
+        XCTAssertTrue(arginines.allSatisfy { $0.kind == .ligand })
+        XCTAssertEqual(model.residues.filter { $0.kind == .polymer }.count, 129, "the lysozyme's 129")
+    }
+
     /// The archive's own 1IGY states its glycans as branched entities: they are branched.
     func testBranchedEntitiesAreBranched() throws {
         guard let corpus = Fixtures.corpus else { throw XCTSkip("../shared/corpus is absent") }
