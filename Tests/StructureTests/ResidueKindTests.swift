@@ -54,6 +54,16 @@ final class ResidueKindTests: XCTestCase {
         XCTAssertEqual(without.residues.filter { ComponentType.of($0.name) == .saccharide }.filter(\.isLigand).count, 9)
     }
 
+    /// Refmac's and phenix's files have REMARK 3 and no REMARK 2 (1BNA's without its REMARK 2):
+    /// the resolution is REMARK 3's RESOLUTION RANGE HIGH, not its BIN line's (NULL) or REMARK 200's.
+    func testREMARK3GivesTheResolutionWithoutREMARK2() throws {
+        let text = try String(contentsOfFile: Fixtures.path("1bna.pdb"), encoding: .utf8)
+        let without = text.components(separatedBy: "\n").filter { !$0.hasPrefix("REMARK   2") }.joined(separator: "\n")
+        XCTAssertNotEqual(without, text)
+        let structure = try StructureFile.decode(Array(without.utf8), source: "1bna-remark3.pdb")
+        XCTAssertEqual(structure.metadata.resolution, 1.9)
+    }
+
     /// A PDB file's COMPND names chain A a polymer, and its four free arginines (HETATM, bonded to
     /// nothing; PLIP's 3EMS) sit in that chain: ligands, not residues of the lysozyme.
     func testFreeAminoAcidsInAPolymerChainAreLigands() throws {
