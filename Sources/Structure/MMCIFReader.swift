@@ -318,6 +318,9 @@ public enum MMCIFReader {
         let only: Int? = firstModelOnly
             ? (models.first?.number ?? (0..<t.count).compactMap { t.value($0, "_ihm_sphere_obj_site.model_id").flatMap { Int($0) } ?? 1 }.min())
             : nil
+        // Each model's place by its number, looked up once a row (a file may name many).
+        var index: [Int: Int] = [:]
+        for (k, model) in models.enumerated() where index[model.number] == nil { index[model.number] = k }
         for r in 0..<t.count {
             if let only, (t.value(r, "_ihm_sphere_obj_site.model_id").flatMap { Int($0) } ?? 1) != only { continue }
             func number(_ tag: String) throws -> Float {
@@ -335,35 +338,44 @@ public enum MMCIFReader {
             let asym = t.value(r, "_ihm_sphere_obj_site.asym_id") ?? "A"
             let entity = t.value(r, "_ihm_sphere_obj_site.entity_id") ?? ""
             let begin = t.value(r, "_ihm_sphere_obj_site.seq_id_begin").flatMap { Int32($0) } ?? Int32(r + 1)
-            var m: Int
-            if let found = models.firstIndex(where: { $0.number == modelNumber }) { m = found } else {
+            let m: Int
+            if let found = index[modelNumber] { m = found } else {
                 models.append(Model(number: modelNumber))
                 m = models.count - 1
+                index[modelNumber] = m
             }
-            var model = models[m]
-            if model.radii?.count != model.atoms.count { model.radii = (model.radii ?? []) + [Float](repeating: 0, count: model.atoms.count - (model.radii?.count ?? 0)) }
-            // The bead's chain: the last one if it is this asym's beads, else a new one.
-            if model.chains.last.map({ $0.id == asym && $0.labelID == asym && !$0.residues.isEmpty
-                    && Int($0.residues.lowerBound) < model.residues.count && model.residues[Int($0.residues.lowerBound)].kind == .coarse }) != true {
-                var chain = Chain(id: asym, residues: Int32(model.residues.count)..<Int32(model.residues.count))
-                chain.labelID = asym
-                chain.entity = entity
-                model.chains.append(chain)
-            }
-            let atom = Int32(model.atoms.count)
-            model.atoms.append(Atom(position: position, serial: Int32(clamping: model.atoms.count + 1), residue: Int32(model.residues.count),
-                                    name: ShortName("BEAD"), element: .unknown))
-            model.radii!.append(radius)
-            var residue = Residue(name: name(entity, begin), number: begin, insertionCode: 0, isHetero: false,
-                                  chain: Int32(model.chains.count - 1), atoms: atom..<atom + 1)
-            residue.kind = .coarse
-            // The run's last residue where a bead's label number would be (the writer's seq_id_end).
-            residue.labelSeq = t.value(r, "_ihm_sphere_obj_site.seq_id_end").flatMap { Int32($0) }.map { max($0, begin) } ?? begin
-            model.residues.append(residue)
-            model.chains[model.chains.count - 1].residues = model.chains[model.chains.count - 1].residues.lowerBound..<Int32(model.residues.count)
-            models[m] = model
+            // In place: a copy of the model a row had made the beads' reading quadratic.
+            let seqEnd = t.value(r, "_ihm_sphere_obj_site.seq_id_end").flatMap { Int32($0) }
+            addBead(to: &models[m], at: position, radius: radius, asym: asym, entity: entity, name: name(entity, begin), begin: begin, end: seqEnd)
         }
         return models.sorted { $0.number < $1.number }
+    }
+
+    /// One bead appended to `model`: in the last chain where that is this asym's beads, else a
+    /// new chain after the rest; its run's last residue kept where a bead's label number would be
+    /// (`labelSeq`, the writer's `seq_id_end`).
+    static func addBead(to model: inout Model, at position: SIMD3<Float>, radius: Float, asym: String, entity: String, name: ShortName,
+                        begin: Int32, end: Int32?) {
+        if model.radii?.count != model.atoms.count {
+            model.radii = (model.radii ?? []) + [Float](repeating: 0, count: model.atoms.count - (model.radii?.count ?? 0))
+        }
+        if model.chains.last.map({ $0.id == asym && $0.labelID == asym && !$0.residues.isEmpty
+                && Int($0.residues.lowerBound) < model.residues.count && model.residues[Int($0.residues.lowerBound)].kind == .coarse }) != true {
+            var chain = Chain(id: asym, residues: Int32(model.residues.count)..<Int32(model.residues.count))
+            chain.labelID = asym
+            chain.entity = entity
+            model.chains.append(chain)
+        }
+        let atom = Int32(model.atoms.count)
+        model.atoms.append(Atom(position: position, serial: Int32(clamping: model.atoms.count + 1), residue: Int32(model.residues.count),
+                                name: ShortName("BEAD"), element: .unknown))
+        model.radii!.append(radius)
+        var residue = Residue(name: name, number: begin, insertionCode: 0, isHetero: false, chain: Int32(model.chains.count - 1), atoms: atom..<atom + 1)
+        residue.kind = .coarse
+        residue.labelSeq = end.map { max($0, begin) } ?? begin
+        model.residues.append(residue)
+        let c = model.chains.count - 1
+        model.chains[c].residues = model.chains[c].residues.lowerBound..<Int32(model.residues.count)
     }
 
     /// `_pdbx_struct_assembly`, its generators and the operators they name.
