@@ -134,12 +134,15 @@ public enum CoordinateWriter {
             }
             o += "#\n"
         }
-        let atomSiteStart = o.utf8.count
-        o += "loop_\n"
-        for tag in ["group_PDB", "id", "type_symbol", "label_atom_id", "label_alt_id", "label_comp_id", "label_asym_id", "label_entity_id",
-                    "label_seq_id", "pdbx_PDB_ins_code", "Cartn_x", "Cartn_y", "Cartn_z", "occupancy", "B_iso_or_equiv", "pdbx_formal_charge",
-                    "auth_seq_id", "auth_comp_id", "auth_asym_id", "auth_atom_id", "pdbx_PDB_model_num"] {
-            o += "_atom_site.\(tag)\n"
+        // Atoms, as `_atom_site`; beads alone make none (CIF loops have rows), only their own loop.
+        let atomic = structure.models.contains { m in m.residues.contains { $0.kind != .coarse && !$0.atoms.isEmpty } }
+        if atomic {
+            o += "loop_\n"
+            for tag in ["group_PDB", "id", "type_symbol", "label_atom_id", "label_alt_id", "label_comp_id", "label_asym_id", "label_entity_id",
+                        "label_seq_id", "pdbx_PDB_ins_code", "Cartn_x", "Cartn_y", "Cartn_z", "occupancy", "B_iso_or_equiv", "pdbx_formal_charge",
+                        "auth_seq_id", "auth_comp_id", "auth_asym_id", "auth_atom_id", "pdbx_PDB_model_num"] {
+                o += "_atom_site.\(tag)\n"
+            }
         }
         var serial = 0
         for model in structure.models {
@@ -167,12 +170,7 @@ public enum CoordinateWriter {
                 }
             }
         }
-        if serial == 0 {
-            // Beads alone: no empty _atom_site loop (CIF loops have rows).
-            o = String(decoding: Array(o.utf8.prefix(atomSiteStart)), as: UTF8.self)
-        } else {
-            o += "#\n"
-        }
+        if atomic { o += "#\n" }
         o += spheres(structure)
         if let bonds = structure.models.first?.explicitBonds, !bonds.isEmpty {
             o += structConn(bonds, first)

@@ -137,6 +137,10 @@ struct AtomTypes {
     var donor: [Bool]
     var acceptor: [Bool]
     var hydrophobic: [Bool]
+    /// A nitrogen on carbons only, none of them fluorinated next door, not planar: a base
+    /// (bonded to a sulfonyl, a phosphoryl or another nitrogen it is a sulfonamide, an imide, a
+    /// hydrazine; trifluoroethylamine's pKa is 5.7), charged at pH 7 (`Search.charged`).
+    var amine: [Bool]
 
     /// The standard amino acids, whose groups are typed by name (as PLIP types them by residue).
     static let aminoAcids: Set<String> = ["ALA", "ARG", "ASN", "ASP", "CYS", "GLN", "GLU", "GLY", "HIS", "ILE", "LEU", "LYS", "MET",
@@ -202,6 +206,7 @@ struct AtomTypes {
         donor = Array(repeating: false, count: n)
         acceptor = Array(repeating: false, count: n)
         hydrophobic = Array(repeating: false, count: n)
+        amine = Array(repeating: false, count: n)
         var protonated = [Bool](repeating: false, count: n)
         // Per component: the hydrogens its template gives each atom it names (nil: no template).
         var templateHydrogens: [ShortName: [ShortName: Int]?] = [:]
@@ -234,6 +239,9 @@ struct AtomTypes {
                 continue
             }
             guard e == 7 || e == 8 else { continue }
+            if e == 7 {
+                amine[i] = !planar[i] && heavy[i].allSatisfy { atoms[$0.atom].element.atomicNumber == 6 && !AtomTypes.fluorinated($0.atom, heavyList, atoms) }
+            }
             // Hydrogens: the file's where it has them; else the valence left by the bond orders,
             // no more than the component's template gives the atom.
             if residueHasH[Int(atoms[i].residue)] {
@@ -251,13 +259,10 @@ struct AtomTypes {
                     let oxygens = heavy[c].filter { atoms[$0.atom].element.atomicNumber == 8 && heavyList[$0.atom].count == 1 }.count
                     if ce == 15 || ce == 16 || (ce == 6 && oxygens == 2) { h = 0 }
                 }
-                // Bases as they are at pH 7: an amine (a nitrogen on one to three saturated
-                // carbons, none fluorinated next door) is protonated, NH3+ to R3NH+, a donor with
-                // no lone pair (donepezil's piperidine, lysine's NZ).
-                if e == 7, (1...3).contains(heavy[i].count), !planar[i], atoms[i].charge >= 0,
-                   heavy[i].allSatisfy({ n in atoms[n.atom].element.atomicNumber == 6 && n.order == 1
-                       && !heavyList[n.atom].contains { atoms[$0.atom].element.atomicNumber == 9 || (atoms[$0.atom].element.atomicNumber == 6
-                           && heavyList[$0.atom].contains { atoms[$0.atom].element.atomicNumber == 9 }) } }) {
+                // Bases as they are at pH 7: an amine on one to three carbons, single-bonded, is
+                // protonated, NH3+ to R3NH+, a donor with no lone pair (donepezil's piperidine,
+                // lysine's NZ).
+                if amine[i], (1...3).contains(heavy[i].count), atoms[i].charge >= 0, heavy[i].allSatisfy({ $0.order == 1 }) {
                     h = 4 - heavy[i].count
                     protonated[i] = true
                 }
@@ -283,6 +288,14 @@ struct AtomTypes {
                     && !heavy[heavy[i][0].atom].contains { $0.atom != i && atoms[$0.atom].element.atomicNumber == 7 }
                 acceptor[i] = (hydrogens[i] == 0 && heavy[i].count <= 2 || imine) && atoms[i].charge <= 0 && !protonated[i]
             }
+        }
+    }
+
+    /// Whether carbon `c` bears fluorines, or a neighbour of it does (CF3-CH2-).
+    static func fluorinated(_ c: Int, _ heavy: [[(atom: Int, order: UInt8, aromatic: Bool)]], _ atoms: [Atom]) -> Bool {
+        heavy[c].contains { x in
+            let e = atoms[x.atom].element.atomicNumber
+            return e == 9 || (e == 6 && heavy[x.atom].contains { atoms[$0.atom].element.atomicNumber == 9 })
         }
     }
 
@@ -562,12 +575,10 @@ private struct Search {
         }
         var result: [Interaction] = []
         for (b, w) in bridges where waterOf[b.donor]?.contains(w) == true {
-            do {
-                let mine = b.selectionDonates ? b.donor : b.acceptor, theirs = b.selectionDonates ? b.acceptor : b.donor
-                result.append(Interaction(kind: .waterbridge, atoms: [mine], partnerAtoms: [theirs], point: positions[mine], partnerPoint: positions[theirs],
-                                          distance: b.selectionDonates ? b.dd : b.ad, detail: b.selectionDonates ? "donor" : "acceptor",
-                                          water: w, waterDistance: b.selectionDonates ? b.ad : b.dd, angle: b.omega))
-            }
+            let mine = b.selectionDonates ? b.donor : b.acceptor, theirs = b.selectionDonates ? b.acceptor : b.donor
+            result.append(Interaction(kind: .waterbridge, atoms: [mine], partnerAtoms: [theirs], point: positions[mine], partnerPoint: positions[theirs],
+                                      distance: b.selectionDonates ? b.dd : b.ad, detail: b.selectionDonates ? "donor" : "acceptor",
+                                      water: w, waterDistance: b.selectionDonates ? b.ad : b.dd, angle: b.omega))
         }
         return result
     }
@@ -652,11 +663,6 @@ private struct Search {
         return [ns[0], a, b, ns[1]]
     }
 
-    /// Whether carbon `c` bears fluorines, or a neighbour of it does (CF3-CH2-).
-    func fluorinated(_ c: Int) -> Bool {
-        typed.heavy[c].contains { x in element(x.atom) == 9 || (element(x.atom) == 6 && typed.heavy[x.atom].contains { element($0.atom) == 9 }) }
-    }
-
     /// The charged groups of one side: side chains of the charged amino acids by name, a
     /// nucleic acid's phosphates, and in anything else PLIP's functional groups (amines,
     /// quaternary ammonium, sulfonium, guanidine, carboxylate, phosphate, sulfate, sulfonate),
@@ -691,10 +697,7 @@ private struct Search {
             case 7:
                 if typed.hydrogens[i] == 0 && neighbours.count == 4 {
                     groups.append(Group(atoms: [i], centre: positions[i], positive: true))
-                } else if !typed.planar[i] && total >= 3 && ne.allSatisfy({ $0 == 6 }) && !neighbours.contains(where: fluorinated) {
-                    // An amine on carbons only (bonded to a sulfonyl, a phosphoryl or another
-                    // nitrogen it is a sulfonamide, an imide, a hydrazine: neutral), none of them
-                    // fluorinated next door (trifluoroethylamine's pKa is 5.7).
+                } else if typed.amine[i] && total >= 3 {
                     groups.append(Group(atoms: [i], centre: positions[i], positive: true, amine: neighbours.count == 3 ? i : nil))
                 }
             case 16:
@@ -1055,12 +1058,12 @@ public struct InteractionReport: Encodable, Sendable {
         func name(_ s: Side) -> String { "\(s.resn) \(s.resi) \(Model.shown(chain: s.chain))" }
         func atoms(_ s: Side) -> String { s.atoms.count == 1 ? s.atoms[0] : "\(s.atoms.count) atoms" }
         var lines = interactions.map { e in
-            let kind = e.kind.title + (e.detail.map { " (\($0))" } ?? "")
+            let kind = (e.kind.title + (e.detail.map { " (\($0))" } ?? "")).padding(toLength: 34, withPad: " ", startingAt: 0)
+            let distance = String(format: "%.2f", e.distance)
             if let w = e.water, let wd = e.waterDistance {
-                return "\(kind.padding(toLength: 34, withPad: " ", startingAt: 0)) \(name(e.atom)) \(atoms(e.atom)) - \(name(w)) - \(name(e.partner)) \(atoms(e.partner))  "
-                    + "\(String(format: "%.2f", e.distance)) + \(String(format: "%.2f", wd)) Å"
+                return "\(kind) \(name(e.atom)) \(atoms(e.atom)) - \(name(w)) - \(name(e.partner)) \(atoms(e.partner))  \(distance) + \(String(format: "%.2f", wd)) Å"
             }
-            return "\(kind.padding(toLength: 34, withPad: " ", startingAt: 0)) \(name(e.atom)) \(atoms(e.atom)) - \(name(e.partner)) \(atoms(e.partner))  \(String(format: "%.2f", e.distance)) Å"
+            return "\(kind) \(name(e.atom)) \(atoms(e.atom)) - \(name(e.partner)) \(atoms(e.partner))  \(distance) Å"
         }
         lines.append(InteractionKind.allCases.map { "\($0.rawValue) \(counts[$0.rawValue] ?? 0)" }.joined(separator: ", "))
         return lines.joined(separator: "\n")

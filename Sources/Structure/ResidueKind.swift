@@ -168,6 +168,8 @@ enum EntityClass {
 struct ResidueNameFacts {
     struct Facts {
         var water = false, dummy = false, standard = false, stated = false
+        /// A water model's name that is also a ligand's (TP3): a water where the residue is one.
+        var modelWater = false
         var simulated: ShortName?
         var modification: ShortName?
         var type = ComponentType.nonPolymer
@@ -188,6 +190,7 @@ struct ResidueNameFacts {
             let facts = known[name] ?? {
                 var f = Facts()
                 f.water = Residue.waterNames.contains(name)
+                f.modelWater = Residue.modelWaterNames.contains(name)
                 f.dummy = Residue.dummyNames.contains(name)
                 f.standard = ResidueLetters.isStandard(name)
                 if !f.standard {
@@ -213,7 +216,7 @@ extension Model {
         let name = residue.name
         let facts = names[name]
         if facts.water || entity == .water { return (.water, .empty) }
-        if Residue.modelWaterNames.contains(name) && isWaterMolecule(r) { return (.water, .empty) }
+        if facts.modelWater && isWaterMolecule(r) { return (.water, .empty) }
         if facts.dummy { return (.dummy, .empty) }
         func smallMolecule() -> (ResidueKind, ShortName) { (isIon(r) ? .ion : .ligand, .empty) }
         switch entity {
