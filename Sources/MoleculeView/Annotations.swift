@@ -115,7 +115,21 @@ public struct Annotations: Sendable, Equatable {
     /// Returns the boxes (x0, y0, x1, y1 in pixels) of the text it set: labels, measures, the interactions' key.
     @discardableResult
     public func draw(into image: inout RGBAImage, prepared: PreparedMolecule, camera: Camera, request: RenderRequest) throws -> [SIMD4<Int>] {
-        guard !isEmpty else { return [] }
+        try drawLabelled(into: &image, prepared: prepared, camera: camera, request: request).boxes
+    }
+
+    /// A label as set: its text, the atom it names and its box (x0, y0, x1, y1 in pixels).
+    public struct PlacedLabel: Sendable, Equatable {
+        public var text: String
+        public var atom: Int
+        public var box: SIMD4<Int>
+    }
+
+    /// `draw`, with the labels it set.
+    public func drawLabelled(into image: inout RGBAImage, prepared: PreparedMolecule, camera: Camera,
+                             request: RenderRequest) throws -> (boxes: [SIMD4<Int>], labels: [PlacedLabel]) {
+        guard !isEmpty else { return ([], []) }
+        var labelsSet: [PlacedLabel] = []
         let model = prepared.model
         let scale = max(0.5, Float(min(image.width, image.height)) / 512)
         let pixelSize = max(8, Int((points * 4 / 3 * scale).rounded()))
@@ -135,24 +149,8 @@ public struct Annotations: Sendable, Equatable {
             throw RequestError(field: "interactions-with", "goes with interactions (the selection whose interactions are drawn)")
         }
         if let asked = interactions {
-            let found = try Self.interactions(asked, in: model, partners: interactionPartners, prepared: prepared.id)
-            for i in found {
-                let c = Self.color(i.kind)
-                let p = project(i.point), q = project(i.partnerPoint)
-                guard p.x.isFinite, p.y.isFinite, q.x.isFinite, q.y.isFinite else { continue }
-                if let water = i.water {
-                    // Through the water, which is marked where it is (waters are seldom drawn).
-                    let o = project(model.atoms[water].position)
-                    guard o.x.isFinite, o.y.isFinite else { continue }
-                    image.dashedLine(from: p, to: o, width: 2.5 * scale, dash: 5 * scale, gap: 3 * scale, color: Self.bytes(c))
-                    image.dashedLine(from: o, to: q, width: 2.5 * scale, dash: 5 * scale, gap: 3 * scale, color: Self.bytes(c))
-                    image.disc(at: o, radius: 4 * scale, color: Self.bytes(c))
-                    continue
-                }
-                let short = i.kind == .hbond || i.kind == .halogen || i.kind == .metal
-                image.dashedLine(from: p, to: q, width: 2.5 * scale, dash: (short ? 5 : 4) * scale, gap: (short ? 3 : 4) * scale,
-                                 color: Self.bytes(c))
-            }
+            // The lines are in the scene (`InteractionLines`); here their key.
+            let found = try Self.interactions(asked, in: model, partners: interactionPartners)
             if let key = drawInteractionKey(Set(found.map(\.kind)), into: &image, font: small, ink: ink, halo: halo, scale: scale) { placed.append(key) }
             // The selection's atoms (the ligand) are kept clear of text: a box an atom, 1 Å about it.
             let r = Int((1 / camera.worldUnitsPerPixel(width: w, height: h)).rounded())
@@ -226,15 +224,35 @@ public struct Annotations: Sendable, Equatable {
         }
         // Labels stand off an atom by its size on screen (1.2 Å), at most 40 pixels at 512.
         let offset = min(1.2 / camera.worldUnitsPerPixel(width: w, height: h), 40 * scale) + 3 * scale
+        // A residue's label covers none of the labelled residues' atoms (its own included): each
+        // such atom, drawn, is a box the size of a ball-and-stick atom.
+        let labelled = Set(anchors.map { model.atoms[$0.atom].residue })
+        let atomBox = max(2, Int((0.45 / camera.worldUnitsPerPixel(width: w, height: h)).rounded()))
+        var residueBoxes: [Rect] = []
+        var drawnAtoms = [Bool](repeating: false, count: model.atoms.count)
+        for part in prepared.parts where part.representation != "cartoon" && part.representation != "putty" { for a in part.atoms { drawnAtoms[Int(a)] = true } }
+        if prepared.parts.isEmpty { drawnAtoms = prepared.shown }
+        for r in labelled {
+            let residue = model.residues[Int(r)]
+            for i in Int(residue.atoms.lowerBound)..<Int(residue.atoms.upperBound) where drawnAtoms[i] {
+                let q = project(model.atoms[i].position)
+                guard onScreen(q) else { continue }
+                residueBoxes.append(Rect(x0: Int(q.x) - atomBox, y0: Int(q.y) - atomBox, x1: Int(q.x) + atomBox, y1: Int(q.y) + atomBox))
+            }
+        }
+        placed += residueBoxes
+        obstacles += residueBoxes
         for (atom, format) in anchors {
             let p = project(model.atoms[atom].position)
             guard onScreen(p) else { continue }
-            place(Self.fill(format, atom: atom, model: model), font: font, near: p, reach: offset,
-                  ink: ink, halo: halo, into: &image, placed: &placed, required: false)
+            let text = Self.fill(format, atom: atom, model: model)
+            if let box = place(text, font: font, near: p, reach: offset, ink: ink, halo: halo, into: &image, placed: &placed, required: false) {
+                labelsSet.append(PlacedLabel(text: text, atom: atom, box: SIMD4(box.x0, box.y0, box.x1, box.y1)))
+            }
         }
         if legend { try drawLegend(into: &image, model: model, request: request, font: small, ink: ink, halo: halo, scale: scale) }
         if scaleBar { drawScaleBar(into: &image, camera: camera, font: small, ink: ink, halo: halo, scale: scale) }
-        return placed.filter { !obstacles.contains($0) }.map { SIMD4($0.x0, $0.y0, $0.x1, $0.y1) }
+        return (placed.filter { !obstacles.contains($0) }.map { SIMD4($0.x0, $0.y0, $0.x1, $0.y1) }, labelsSet)
     }
 
     /// The closest pair of atoms between `a` and `b` (distinct atoms) and their distance in Å.
@@ -306,10 +324,11 @@ public struct Annotations: Sendable, Equatable {
     /// (twice, then three times as far) with a leader line back to `p`. Where still none is, a
     /// `required` text (a measure's value) takes the first place moved inside the picture, and a
     /// label is left out: labels never cover one another.
+    @discardableResult
     private func place(_ text: String, font: Font, near p: SIMD2<Float>, reach: Float, ink: UInt32, halo: UInt32,
-                       into image: inout RGBAImage, placed: inout [Rect], required: Bool = true) {
+                       into image: inout RGBAImage, placed: inout [Rect], required: Bool = true) -> Rect? {
         // Far outside the picture (a distance to an atom out of a zoomed view): nothing to set beside.
-        guard p.x.isFinite, p.y.isFinite, abs(p.x) < 1e6, abs(p.y) < 1e6, !text.isEmpty else { return }
+        guard p.x.isFinite, p.y.isFinite, abs(p.x) < 1e6, abs(p.y) < 1e6, !text.isEmpty else { return nil }
         let stamp = font.stamp(text, color: ink, halo: halo)
         let tw = font.width(of: text) + 2, ascent = font.ascent, descent = font.descent
         let px = Int(p.x.rounded()), py = Int(p.y.rounded())
@@ -335,14 +354,15 @@ public struct Annotations: Sendable, Equatable {
             }
             stamp.draw(into: &image, x: left, baseline: baseline)
             placed.append(rect(left, baseline))
-            return
+            return rect(left, baseline)
         }
-        guard required else { return }
+        guard required else { return nil }
         // Nowhere free: the first place, moved inside the picture.
         let (left0, baseline0) = places(Int(reach.rounded()))[0]
         let left = max(1, min(image.width - tw - 1, left0)), baseline = max(ascent + 1, min(image.height - descent - 1, baseline0))
         stamp.draw(into: &image, x: left, baseline: baseline)
         placed.append(rect(left, baseline))
+        return rect(left, baseline)
     }
 
     // MARK: Legend and scale bar
@@ -415,7 +435,7 @@ public struct Annotations: Sendable, Equatable {
             font.stamp(hi, color: ink, halo: halo).draw(into: &image, x: x0 + barW - font.width(of: hi), baseline: baseline)
             font.stamp(title, color: ink, halo: halo).draw(into: &image, x: x0 + (barW - font.width(of: title)) / 2, baseline: y0 - Int(3 * scale) - font.descent)
             return h - (y0 - Int(3 * scale) - font.descent - font.ascent)
-        case .plddt, .chain, .copy, .entity, .auto, .element, .secondaryStructure, .residue:
+        case .plddt, .chain, .copy, .entity, .auto, .element, .secondaryStructure, .residue, .muted, .ligand:
             let entries: [(String, UInt32)]
             switch theme {
             case .plddt:
@@ -451,31 +471,14 @@ public struct Annotations: Sendable, Equatable {
         }
     }
 
-    /// The interactions of `asked.selection` with the rest of `model`, refused where it selects nothing.
-    public static func interactions(_ asked: InteractionsAsked, in model: Model, partners: InteractionsAsked? = nil,
-                                    prepared: UInt64? = nil) throws -> [Interaction] {
-        // A view's frames draw the same interactions again: found once a prepared molecule and question.
-        let key = prepared.map { "\($0) \(asked.text) with \(partners?.text ?? "")" }
-        if let key, let found = interactionCache.withLock({ $0[key] }) { return found }
-        let found = try findInteractions(asked, in: model, partners: partners)
-        if let key {
-            interactionCache.withLock { cache in
-                if cache.count >= 32 { cache.removeAll() }
-                cache[key] = found
-            }
+    /// The interactions of `asked.selection` with the rest of `model`, refused where it selects
+    /// nothing (found once a model and question: `InteractionPartners`).
+    public static func interactions(_ asked: InteractionsAsked, in model: Model, partners: InteractionsAsked? = nil) throws -> [Interaction] {
+        guard asked.selection.mask(in: model).contains(true) else {
+            throw RequestError(field: "interactions", "\"\(Excerpt.of(asked.text))\" selects no atoms")
         }
-        return found
-    }
-
-    private static let interactionCache = Locked<[String: [Interaction]]>([:])
-
-    private static func findInteractions(_ asked: InteractionsAsked, in model: Model, partners: InteractionsAsked?) throws -> [Interaction] {
-        let mask = asked.selection.mask(in: model)
-        guard mask.contains(true) else { throw RequestError(field: "interactions", "\"\(Excerpt.of(asked.text))\" selects no atoms") }
-        let perception = try BondPerception.standard()
         do {
-            return try InteractionFinder().find(in: model, bonds: perception.bonds(of: model), selected: mask,
-                                                partners: partners.map { $0.selection.mask(in: model) }, dictionary: perception.dictionary)
+            return try InteractionPartners.interactions(of: asked.selection, with: partners?.selection, in: model)
         } catch let error as InteractionFinder.TooManyAtoms {
             throw RequestError(field: "interactions", "\(error); select a ligand, a residue or a chain")
         }

@@ -30,6 +30,13 @@ public enum ColorTheme: String, Sendable, CaseIterable {
     /// AlphaFold's confidence colours by the B-factor column read as pLDDT: very high (> 90)
     /// #0053D6, confident (70-90) #65CBF3, low (50-70) #FFDB13, very low (< 50) #FF7D45.
     case plddt
+    /// A binding site's protein: element colours with carbons, and cartoons, in a muted (pale,
+    /// greyed) colour of their chain, so that the ligand and the interactions carry the colour.
+    case muted
+    /// Element colours with carbons in one colour of their own (`ligandCarbon`), far in hue from
+    /// the model's chain colours: a ligand that stands out over its protein (PyMOL's `util.cbam`,
+    /// Mol*'s ligand carbons).
+    case ligand
 
     /// Other names PyMOL, ChimeraX and Mol* users type for the same themes.
     static let aliases: [String: ColorTheme] = [
@@ -37,6 +44,7 @@ public enum ColorTheme: String, Sendable, CaseIterable {
         "cpk": .element, "atom": .element, "elem": .element, "chains": .chain, "chain-id": .chain, "entities": .entity,
         "entity-id": .entity, "operator": .copy, "operator-name": .copy, "copies": .copy, "hydrophobic": .hydrophobicity, "kyte-doolittle": .hydrophobicity, "b": .bfactor,
         "b-factor": .bfactor, "residues": .residue, "resn": .residue, "confidence": .plddt, "alphafold": .plddt,
+        "pale": .muted, "ligand-carbons": .ligand,
     ]
 
     /// The theme a name means, in any case and by its aliases; nil for none.
@@ -130,7 +138,67 @@ public enum ColorTheme: String, Sendable, CaseIterable {
             return model.atoms.map { ColorTheme.blueWhiteRed(min(1, max(0, ($0.bFactor - lo) / (hi - lo)))) }
         case .plddt:
             return model.atoms.map { ColorTheme.plddtColor($0.bFactor) }
+        case .muted:
+            let chainColor = ColorTheme.mutedChainColors(model)
+            return model.atoms.map { atom in
+                atom.element.atomicNumber == 6 ? chainColor[Int(model.residues[Int(atom.residue)].chain)] : ColorTheme.elementColor(atom.element, elements)
+            }
+        case .ligand:
+            let carbon = ColorTheme.ligandCarbon(model, elements: elements)
+            return model.atoms.map { $0.element.atomicNumber == 6 ? carbon : ColorTheme.elementColor($0.element, elements) }
         }
+    }
+
+    /// Each chain's colour muted: its chain colour three tenths, a light grey the rest.
+    static func mutedChainColors(_ model: Model) -> [UInt32] {
+        polymerChainColors(model, polymer: polymerResidues(model), pale: false).map { mix($0, 0xD4D4D4, 0.7) }
+    }
+
+    /// `a` moved `t` of the way to `b`.
+    static func mix(_ a: UInt32, _ b: UInt32, _ t: Float) -> UInt32 {
+        var out: UInt32 = 0
+        for shift in [16, 8, 0] as [UInt32] {
+            let x = Float(a >> shift & 0xFF), y = Float(b >> shift & 0xFF)
+            out |= UInt32((x + (y - x) * t).rounded()) << shift
+        }
+        return out
+    }
+
+    /// Colours a ligand's carbons may take: magenta, cyan, gold (none an element's colour in
+    /// Jmol's table but iodine's violet, cobalt's pink and sulfur's yellow at a distance).
+    static let ligandCarbons: [UInt32] = [0xE040C0, 0x00B8C8, 0xF0A800]
+
+    /// The ligand carbon colour farthest in hue from the chain colours of `model`'s polymer chains
+    /// and from the colours of its ligands' other elements but H, N and O (4AGL's iodines' violet).
+    public static func ligandCarbon(_ model: Model, elements: ElementTable) -> UInt32 {
+        let polymer = polymerResidues(model)
+        var used = Set<UInt32>()
+        let colors = polymerChainColors(model, polymer: polymer, pale: false)
+        for (k, chain) in model.chains.enumerated() where chain.residues.contains(where: { polymer[Int($0)] }) { used.insert(colors[k]) }
+        for atom in model.atoms where ![1, 6, 7, 8].contains(atom.element.atomicNumber) && model.residues[Int(atom.residue)].isLigand {
+            used.insert(elementColor(atom.element, elements))
+        }
+        guard !used.isEmpty else { return ligandCarbons[0] }
+        return ligandCarbons.max { a, b in
+            used.map { hueDistance($0, a) }.min()! < used.map { hueDistance($0, b) }.min()!
+        }!
+    }
+
+    /// Degrees between two colours' hues (0 to 180).
+    public static func hueDistance(_ a: UInt32, _ b: UInt32) -> Float {
+        let d = abs(hue(a) - hue(b)).truncatingRemainder(dividingBy: 360)
+        return min(d, 360 - d)
+    }
+
+    /// A colour's hue in degrees (0 red, 120 green, 240 blue); 0 for greys.
+    public static func hue(_ c: UInt32) -> Float {
+        let r = Float(c >> 16 & 0xFF) / 255, g = Float(c >> 8 & 0xFF) / 255, b = Float(c & 0xFF) / 255
+        let hi = max(r, g, b), lo = min(r, g, b), d = hi - lo
+        guard d > 1e-6 else { return 0 }
+        var h: Float
+        if hi == r { h = ((g - b) / d).truncatingRemainder(dividingBy: 6) } else if hi == g { h = (b - r) / d + 2 } else { h = (r - g) / d + 4 }
+        h *= 60
+        return h < 0 ? h + 360 : h
     }
 
     /// The B-factors the `bfactor` scale spans, blue to red: those of every atom but waters
@@ -161,6 +229,9 @@ public enum ColorTheme: String, Sendable, CaseIterable {
     func meshColors(for model: Model, atomColors: [UInt32], elements: ElementTable) -> [UInt32] {
         switch self {
         case .element: return ColorTheme.chain.colors(for: model, elements: elements)
+        case .muted:
+            let chainColor = ColorTheme.mutedChainColors(model)
+            return model.atoms.map { chainColor[Int(model.residues[Int($0.residue)].chain)] }
         case .auto:
             let polymer = ColorTheme.polymerResidues(model)
             let assembly = polymer.reduce(0) { $0 + ($1 ? 1 : 0) } > Representations.spacefillResidues

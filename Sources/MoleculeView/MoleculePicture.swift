@@ -133,13 +133,17 @@ public struct MoleculePicture: Sendable {
     }
 
     /// The picture finished: edges smoothed, then the request's labels, distances, key and scale bar laid over it.
-    public func finish(_ drawn: DrawnPicture) throws -> RGBAImage {
+    public func finish(_ drawn: DrawnPicture) throws -> RGBAImage { try finishLabelled(drawn).image }
+
+    /// `finish`, with the labels it set (for a caption).
+    public func finishLabelled(_ drawn: DrawnPicture) throws -> (image: RGBAImage, labels: [Annotations.PlacedLabel]) {
         var image = drawn.finished()
+        var labels: [Annotations.PlacedLabel] = []
         if !request.annotations.isEmpty {
             try WorkDeadline.check()
-            try request.annotations.draw(into: &image, prepared: prepared, camera: camera, request: request)
+            labels = try request.annotations.drawLabelled(into: &image, prepared: prepared, camera: camera, request: request).labels
         }
-        return image
+        return (image, labels)
     }
 
     /// The finished picture as the request's PNG.

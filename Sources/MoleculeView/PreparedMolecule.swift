@@ -14,6 +14,19 @@ public struct PreparedMolecule: Sendable {
     public var atomColors: [UInt32]
     /// Unique in this process.
     public let id: UInt64
+    /// What each part of the picture draws: a representation, the selection as written, and the
+    /// atoms its geometry stands on (a cartoon's, the atoms its ribbon passes through), for a
+    /// figure's caption.
+    public struct Part: Sendable {
+        public var representation: String
+        public var selection: String
+        public var atoms: [Int32]
+    }
+    public private(set) var parts: [Part] = []
+    /// The entry's names for its components (`HETNAM`, `_chem_comp.name`) and its entities'
+    /// descriptions by id, for a caption's sentence.
+    public private(set) var componentNames: [String: String] = [:]
+    public private(set) var entityNames: [String: String] = [:]
     /// The scale (pixels per Å) the geometry has the detail for, where it has less than full
     /// detail: a view zoomed in past it should build it again.
     public private(set) var detailScale: Float?
@@ -67,6 +80,17 @@ public struct PreparedMolecule: Sendable {
         id = PreparedMolecule.nextID()
         detailScale = PreparedMolecule.detailScale(pixelsPerÅngström, geometry)
         PreparedMolecule.colorMeshes(&geometry, colors, theme: color.theme, model: model, elements: perception.elements)
+        parts = [Part(representation: (mode == .auto ? Representations.automatic(for: model) : mode).name, selection: "all",
+                      atoms: PreparedMolecule.atomsDrawn(geometry))]
+    }
+
+    /// The atoms a geometry stands on: its spheres', its bonds' ends and its meshes' atoms, once each, in order.
+    static func atomsDrawn(_ g: MoleculeGeometry) -> [Int32] {
+        var seen = Set<Int32>()
+        for a in g.sphereAtoms { seen.insert(a) }
+        for a in g.cylinderAtoms { seen.insert(a) }
+        for m in g.meshes { for a in m.atoms { seen.insert(a) } }
+        return seen.sorted()
     }
 
     /// The first model of `structure`, or an error naming it.
@@ -129,6 +153,7 @@ public struct PreparedMolecule: Sendable {
         let requested = color.colors(for: model, elements: perception.elements, secondaryStructure: structure.secondaryStructure)
         var geometry = MoleculeGeometry()
         var shown = [Bool](repeating: false, count: model.atoms.count)
+        var parts: [Part] = []
         // Residues a cartoon or putty draws: sticks on them leave out the main chain's N, C and O
         // (the trace passes through CA, where the side chain then attaches), as PyMOL's
         // cartoon_side_chain_helper and Mol* draw a binding site's residues.
@@ -143,7 +168,7 @@ public struct PreparedMolecule: Sendable {
         for show in shows {
             try WorkDeadline.check()
             var selected = show.selection.mask(in: model)
-            if show.representation != .cartoon && show.representation != .putty && show.representation != .surface && traced.contains(true) {
+            if show.representation != .cartoon && show.representation != .putty && show.representation != .surface && !show.keepsMainChain && traced.contains(true) {
                 for i in selected.indices where selected[i] && traced[Int(model.atoms[i].residue)] && mainChain.contains(model.atoms[i].name) {
                     // A proline's N closes its ring: kept.
                     if model.atoms[i].name == ShortName("N") && model.residues[Int(model.atoms[i].residue)].name == ShortName("PRO") { continue }
@@ -163,6 +188,8 @@ public struct PreparedMolecule: Sendable {
                                                       elements: perception.elements, secondaryStructure: structure.secondaryStructure)
             let colors = show.colors(for: model, theme: color, elements: perception.elements, secondaryStructure: structure.secondaryStructure)
             PreparedMolecule.colorMeshes(&part, colors, theme: show.theme(color), model: model, elements: perception.elements)
+            let selectionText = show.text.firstIndex(of: ":").map { String(show.text[show.text.index(after: $0)...]).trimmingCharacters(in: .whitespaces) } ?? "all"
+            parts.append(Part(representation: show.representation.name, selection: selectionText, atoms: PreparedMolecule.atomsDrawn(part)))
             geometry.merge(part, atomColors: requested, otherColors: colors)
         }
         guard geometry.sphereCount > 0 || geometry.cylinderCount > 0 || !geometry.meshes.isEmpty else {
@@ -171,6 +198,7 @@ public struct PreparedMolecule: Sendable {
         self.bonds = bonds ?? []
         self.geometry = geometry
         self.shown = shown
+        self.parts = parts
         atomColors = requested
         id = PreparedMolecule.nextID()
         detailScale = PreparedMolecule.detailScale(pixelsPerÅngström, geometry)
@@ -192,6 +220,13 @@ public struct PreparedMolecule: Sendable {
         }
         for k in geometry.meshes.indices where geometry.meshes[k].name == Surface.name {
             geometry.meshes[k].opacity = 1 - request.transparency
+        }
+        componentNames = structure.componentNames
+        for e in structure.entities { entityNames[e.id] = e.description }
+        // Interactions are drawn in the scene, hidden by what lies in front of them.
+        if let asked = request.annotations.interactions {
+            let found = try Annotations.interactions(asked, in: model, partners: request.annotations.interactionPartners)
+            geometry.meshes.append(InteractionLines.mesh(found, model: model))
         }
         // Loops below stop early past the request's deadline (a surface, a selection): said here.
         try WorkDeadline.check()
@@ -215,7 +250,8 @@ public struct PreparedMolecule: Sendable {
             geometry.sphereColors = zip(geometry.sphereColors, geometry.sphereAtoms).map { dark($0, f[Int($1)]) }
             geometry.cylinderColors = zip(geometry.cylinderColors, geometry.cylinderAtoms).map { dark($0, f[Int($1)]) }
         }
-        for k in geometry.meshes.indices {
+        // Meshes of atoms' colours (not the interactions' lines, which have no atoms).
+        for k in geometry.meshes.indices where geometry.meshes[k].atoms.count == geometry.meshes[k].colors.count {
             geometry.meshes[k].colors = zip(geometry.meshes[k].colors, geometry.meshes[k].atoms).map { dark($0, f[Int($1)]) }
         }
     }

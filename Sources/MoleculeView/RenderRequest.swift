@@ -106,6 +106,10 @@ public struct RenderRequest: Sendable, Equatable {
     /// A selection drawn as asked while the rest is pale grey (made into two shows once every
     /// field is read).
     public var highlight: Focus?
+    /// A binding-site figure of this selection, the text as given (`applySite`).
+    public var site: Focus?
+    /// The fields whose values `site` made: a value given for one of them replaces the site's.
+    private var siteMade: Set<String> = []
     /// The pale grey of what a highlight leaves out.
     public static let paleGrey = "#E3E3E3"
     /// Labels, distances, angles, a colour key and a scale bar over the picture.
@@ -233,6 +237,7 @@ public struct RenderRequest: Sendable, Equatable {
         if assembly != .auto { line += " assembly=\(assembly)" }
         if altloc != .first { line += " altloc=\(altloc)" }
         if let focus { line += " focus=\(focus.text)" }
+        if let site { line += " site=\(site.text)" }
         switch slab {
         case .auto: break
         case .none: line += " slab=none"
@@ -253,7 +258,8 @@ public struct RenderRequest: Sendable, Equatable {
     /// Refuses a focus that selects no atom of `molecule`'s first model (`source` names the file).
     public func checkFocus(in molecule: Structure, source: String) throws(RequestError) {
         if let focus, let model = molecule.models.first, !focus.selection.mask(in: model).contains(true) {
-            throw RequestError(field: "focus", "\"\(Excerpt.of(focus.text))\" selects no atoms in \(source)")
+            // A focus the site made is the site's.
+            throw RequestError(field: siteMade.contains("focus") ? "site" : "focus", "\"\(Excerpt.of(focus.text))\" selects no atoms in \(source)")
         }
     }
 
@@ -267,6 +273,7 @@ public struct RenderRequest: Sendable, Equatable {
         var normalized = self
         // Whether mode was given is how the text was written, not what is drawn.
         normalized.modeGiven = false
+        normalized.siteMade = []
         return String(reflecting: normalized)
     }
 
@@ -346,6 +353,15 @@ public struct RenderRequest: Sendable, Equatable {
               + "viewer's picked chain (chain B, resn HEM, entity 1); with mode, not with show.", isFlag: false) { r, v throws(RequestError) in
             do { r.highlight = Focus(selection: try Selection(parsing: v), text: v) } catch {
                 throw RequestError(field: "highlight", "\(error)")
+            }
+        },
+        Field(name: "site", help: "A binding-site figure of a selection (a ligand: resn 478, resn HEM and chain A) in one word: the "
+              + "polymer as a cartoon in muted chain colours, the selection as ball-and-stick with carbons in a colour of their own, the "
+              + "residues it interacts with as sticks (with the backbone N-H or C=O where that is the partner) and labelled, its "
+              + "interactions with their key, the view turned to it (a flat ligand face-on) and a slab about it. Options given "
+              + "beside it (show, mode, focus, label, interactions) replace its parts.", isFlag: false) { r, v throws(RequestError) in
+            do { r.site = Focus(selection: try Selection(parsing: v), text: v) } catch {
+                throw RequestError(field: "site", "\(error)")
             }
         },
         Field(name: "rotate", help: "Degrees about the screen's x, y and z axes, X,Y,Z, turned in that order after the fitted view.",
@@ -553,7 +569,57 @@ public struct RenderRequest: Sendable, Equatable {
         guard let field = RenderRequest.field(name) else {
             throw RequestError(field: name, "is not a render option; known: \(RenderRequest.fields.map(\.name).joined(separator: ", "))")
         }
+        if siteMade.contains(name) || (name == "mode" && siteMade.contains("show")) { undoSitePart(name == "mode" ? "show" : name) }
         try field.apply(&self, value)
+    }
+
+    /// Takes back what `applySite` made of the field `name`.
+    private mutating func undoSitePart(_ name: String) {
+        siteMade.remove(name)
+        switch name {
+        case "show":
+            shows = []
+            modes = [.auto]
+        case "focus": focus = nil
+        case "label": annotations.labels = []
+        case "interactions": annotations.interactions = nil
+        default: break
+        }
+    }
+
+    /// `site` as the figure's parts, each where the request does not give it already: shows (the
+    /// polymer's cartoon muted, the selection in ball-and-stick with its own carbons, the residues
+    /// it interacts with as sticks from their CA, the backbone atoms an interaction ends on with
+    /// their neighbours), the focus, labels on the interacting residues and the interactions.
+    public mutating func applySite() throws(RequestError) {
+        guard let site, siteMade.isEmpty else { return }
+        let s = "(\(site.text))"
+        if shows.isEmpty && !modeGiven {
+            shows.append(try Show(parsing: "cartoon muted: polymer"))
+            shows.append(try Show(parsing: "ball-and-stick ligand: \(s)"))
+            shows.append(try Show(parsing: "sticks muted: interacting \(s) and not \(s) and not (backbone and not name CA)"))
+            // The backbone atoms an interaction ends on, with their bonded neighbours (an N-H's
+            // CA and C, a C=O's C), which the cartoon would otherwise stand in for.
+            var fragment = try Show(parsing: "sticks muted: backbone and not \(s) and within 1.6 of (partners \(s) and backbone)")
+            fragment.keepsMainChain = true
+            shows.append(fragment)
+            // A bridge's waters, which pictures otherwise leave out.
+            shows.append(try Show(parsing: "ball-and-stick: interacting \(s) and water"))
+            modes = [.shows]
+            siteMade.insert("show")
+        }
+        if focus == nil {
+            focus = site
+            siteMade.insert("focus")
+        }
+        if annotations.labels.isEmpty {
+            annotations.labels = [try Annotations.parseLabel("interacting \(s) and not \(s) and not water:")]
+            siteMade.insert("label")
+        }
+        if annotations.interactions == nil {
+            annotations.interactions = Annotations.InteractionsAsked(selection: site.selection, text: site.text)
+            siteMade.insert("interactions")
+        }
     }
 
     /// `defaults` with `values` (name, text) set in order.
@@ -561,6 +627,7 @@ public struct RenderRequest: Sendable, Equatable {
         self = defaults
         for (name, value) in values { try set(name, value) }
         try applyHighlight()
+        try applySite()
     }
 
     /// `highlight` as two shows: the rest pale grey, the selection as asked, in the one mode given.

@@ -25,6 +25,9 @@ public struct Show: Sendable, Equatable {
     public var selection: Selection
     /// As written, for the request's canonical line.
     public var text: String
+    /// Draws the main chain's N, C and O of residues a cartoon traces where the selection takes
+    /// them (a binding site's backbone partners), which shows otherwise leave to the cartoon.
+    public var keepsMainChain = false
 
     /// The mode of a picture made of shows (a thumbnail's name and a replay's mode say it).
     public static let mode = DrawMode.shows

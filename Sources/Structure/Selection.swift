@@ -14,7 +14,10 @@ import Core
 /// `copy RANGES` and `operator NAMES` the copies an assembly's operators made)
 /// (lists joined by `+` or `,`; `*` ends a name prefix, `C*`), `resi RANGES` (`5`, `10-20`,
 /// `-3--1`, joined by `+` or `,`), `within D of S` (S included), `S around D` (PyMOL's: within D
-/// of S, S left out), `byres S` (whole residues of S); `and`, `or`, `not` (binding tighter in
+/// of S, S left out), `byres S` (whole residues of S), `interacting S` (the residues with a
+/// non-covalent interaction with S, as `InteractionFinder` finds them: a ligand's binding residues,
+/// a bridge's waters) and `partners S` (the atoms those interactions end on); `ion` (lone ions);
+/// `and`, `or`, `not` (binding tighter in
 /// that order: not, and, or) and parentheses. Keywords and names are read in any case; chain ids
 /// as written. A bad expression is an error that says what was expected where.
 public indirect enum Selection: Sendable, Equatable {
@@ -25,6 +28,8 @@ public indirect enum Selection: Sendable, Equatable {
     case polymer
     case ligand
     case water
+    /// Lone ions (`ResidueKind.ion`): Zn, Mg, Na, Cl.
+    case ion
     case hydrogen
     case hetatm
     case backbone
@@ -44,6 +49,9 @@ public indirect enum Selection: Sendable, Equatable {
     case within(Float, Selection)
     case around(Float, Selection)
     case byResidue(Selection)
+    /// The atoms the non-covalent interactions of the inner selection end on, and with `residues`
+    /// their whole residues (`interacting`); a water bridge's water counts.
+    case interacting(Selection, residues: Bool)
     case and(Selection, Selection)
     case or(Selection, Selection)
     case not(Selection)
@@ -167,6 +175,10 @@ public indirect enum Selection: Sendable, Equatable {
                 next += 1
                 return .byResidue(try nested(at: previous) { try $0.negation() })
             }
+            if let word = peek()?.lower, word == "interacting" || word == "partners" {
+                next += 1
+                return .interacting(try nested(at: previous) { try $0.negation() }, residues: word == "interacting")
+            }
             var inner = try primary()
             // PyMOL's postfix `S around D`.
             while peek()?.lower == "around" {
@@ -203,6 +215,7 @@ public indirect enum Selection: Sendable, Equatable {
             case "nucleic": return .nucleic
             case "ligand", "ligands", "organic": return .ligand
             case "water", "waters", "solvent": return .water
+            case "ion", "ions": return .ion
             case "hydrogen", "hydrogens", "h.": return .hydrogen
             case "hetatm", "hetero", "het": return .hetatm
             case "backbone", "bb.": return .backbone
@@ -242,8 +255,8 @@ public indirect enum Selection: Sendable, Equatable {
             }
         }
 
-        static let words = ["all", "none", "polymer", "protein", "nucleic", "ligand", "water", "hydrogen", "hetatm", "backbone", "sidechain",
-                            "modres", "coarse", "entity", "label_asym", "chain", "copy", "operator", "resn", "name", "elem", "resi", "within", "around", "byres", "and", "or", "not"]
+        static let words = ["all", "none", "polymer", "protein", "nucleic", "ligand", "water", "ion", "hydrogen", "hetatm", "backbone", "sidechain",
+                            "modres", "coarse", "entity", "label_asym", "chain", "copy", "operator", "resn", "name", "elem", "resi", "within", "around", "byres", "interacting", "partners", "and", "or", "not"]
 
         /// `5`, `10-20`, `-3`, `-5--2`.
         static func range(_ item: String) -> ClosedRange<Int>? {
@@ -278,6 +291,12 @@ public indirect enum Selection: Sendable, Equatable {
             return model.atoms.map { residues.contains($0.residue) }
         case .within(let distance, let inner):
             return Selection.near(inner.mask(in: model), distance: distance, in: model)
+        case .interacting(let inner, let residues):
+            let ends = InteractionPartners.atoms(of: inner, in: model)
+            guard residues else { return ends }
+            var chosen = Set<Int32>()
+            for (i, atom) in model.atoms.enumerated() where ends[i] { chosen.insert(atom.residue) }
+            return model.atoms.map { chosen.contains($0.residue) }
         default:
             return model.atoms.map { atom in
                 let residue = model.residues[Int(atom.residue)]
@@ -322,6 +341,7 @@ public indirect enum Selection: Sendable, Equatable {
         case .polymer: return residue.inPolymer
         case .water: return residue.isWater
         case .ligand: return residue.isLigand
+        case .ion: return residue.kind == .ion
         case .hydrogen: return atom.element.symbol.uppercased() == "H" || atom.element.symbol.uppercased() == "D"
         case .hetatm: return residue.isHetero
         case .backbone:

@@ -35,6 +35,9 @@ struct PictureOptions<Use: PictureUse>: ParsableArguments {
     @Option(help: ArgumentHelp(RenderRequest.help("highlight"), valueName: "selection"))
     var highlight: String?
 
+    @Option(help: ArgumentHelp(RenderRequest.help("site"), valueName: "selection"))
+    var site: String?
+
     @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp(RenderRequest.help("rotate") + Use.rotate))
     var rotate: [String] = []
 
@@ -96,6 +99,7 @@ struct PictureOptions<Use: PictureUse>: ParsableArguments {
         if let clip { v.append(("clip", clip)) }
         if let slab { v.append(("slab", slab)) }
         if let highlight { v.append(("highlight", highlight)) }
+        if let site { v.append(("site", site)) }
         if let r = rotate.first { v.append(("rotate", r)) }
         if let zoom { v.append(("zoom", zoom)) }
         if let pan { v.append(("pan", pan)) }

@@ -24,6 +24,12 @@ struct Render: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: "PNG file to write (repeatable); - writes to standard output.")
     var outputs: [String] = []
 
+    @Option(help: ArgumentHelp("Write what the figure shows as JSON to this file: the camera (eye, target, up, Å in the file's "
+                               + "coordinates), each part drawn with the serial numbers of the atoms it stands on, the interactions with the "
+                               + "atoms at each end, the labels set, and a sentence a legend can start from (with several -o, of the first).",
+                               valueName: "file.json"))
+    var caption: String?
+
     @OptionGroup var picture: PictureOptions<RenderUse>
 
     @OptionGroup(title: "Figure options") var figure: AnnotationOptions
@@ -35,6 +41,7 @@ struct Render: ParsableCommand {
         guard outputs.filter({ $0 == "-" }).count <= 1 else { throw ValidationError("Give -o - (standard output) once at most.") }
         do {
             for output in outputs where output != "-" { try OutputPath.checkFile(output) }
+            if let caption { try OutputPath.checkFile(caption, field: "caption", formats: ["json"]) }
         } catch { throw ValidationError(CLIFailure.message(error)) }
         guard picture.rotate.count <= 1 || picture.rotate.count == outputs.count else {
             throw ValidationError("Give one --rotate for all pictures or one per -o (\(outputs.count)).")
@@ -54,7 +61,15 @@ struct Render: ParsableCommand {
                 if rotations.count > 1 { view.rotate = rotations[i] }
                 let picture = MoleculePicture(prepared, request: view)
                 try picture.checkCost(source: input)
-                let png = try picture.png(try picture.draw(renderer, keepScene: true))
+                let drawn = try picture.draw(renderer, keepScene: true)
+                let png: [UInt8]
+                if let caption, i == 0 {
+                    let (image, labels) = try picture.finishLabelled(drawn)
+                    png = try view.pngEncoder.encode(image)
+                    try AtomicFile.write(try FigureCaption(picture, labels: labels).json(), to: caption)
+                } else {
+                    png = try picture.png(drawn)
+                }
                 if output == "-" {
                     FileHandle.standardOutput.write(Data(png))
                 } else {
