@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Binding-site figures: five complexes (the fixtures PLIP's answers are checked on) drawn as a
-paper's figure of a ligand in its site, molshot beside PyMOL 2.5 ray-tracing the same figure from
-the same file in the same run: the ligand and the residues within 4 A as sticks on the cartoon, the
-view oriented on the ligand and clipped about it, CA labels, and the interactions (molshot's as PLIP
-finds them; PyMOL's polar contacts, `distance mode=2`, what its users draw). Wall time, best of
---repeat, at 1200x900:
+paper's figure of a ligand in its site, molshot's `--site` beside PyMOL 2.5 ray-tracing the same
+figure from the same file in the same run: the ligand and its site's residues as sticks on the
+cartoon (molshot's: the residues it interacts with; PyMOL's: those within 4 A), the view oriented on
+the ligand and clipped about it, CA labels, and the interactions (molshot's as PLIP finds them;
+PyMOL's polar contacts, `distance mode=2`, what its users draw). Wall time, best of --repeat, at
+1200x900:
 
   bench/run figures            RESULT lines
   bench/run figures --sheet docs/binding-sites.jpg   and the two side by side, for looking at
@@ -51,11 +52,10 @@ for key, name, lig, title in sites:
         plain = os.path.join(work, key + ".pdb")
         subprocess.run(f"gunzip -c '{path}' > '{plain}'", shell=True, check=True)
         path = plain
-    site = f"byres (polymer and within 4 of ({lig})) and not ({lig})"
     mine_png = os.path.join(work, f"{key}-molshot.png")
-    mine = best([a.molshot, "render", path, "-o", mine_png, "--size", a.size,
-                 "--show", "cartoon: polymer", "--show", f"sticks: {lig}", "--show", f"sticks: {site} and not name N+C+O",
-                 "--focus", lig, "--interactions", lig, "--label", f"name CA and {site}:", "--label-size", "9", "--assembly", "model"]
+    # The whole figure from --site: muted cartoon, the ligand's own carbons, interacting residues
+    # labelled as sticks, their lines, a view chosen for the ligand.
+    mine = best([a.molshot, "render", path, "-o", mine_png, "--size", a.size, "--site", lig, "--label-size", "9", "--assembly", "model"]
                 + (["--interactions-with", "protein"] if lig.startswith("chain") else []), mine_png)
     theirs, pymol_png = None, os.path.join(work, f"{key}-pymol.png")
     if pymol:
@@ -81,6 +81,6 @@ for key, name, lig, title in sites:
 if a.sheet:
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from sheet import side_by_side
-    side_by_side(rows, 560, 420, "molshot render --focus --interactions (left) and PyMOL 2.5 ray with its polar contacts (right), same file, same site",
+    side_by_side(rows, 560, 420, "molshot render --site (left) and PyMOL 2.5 ray with its polar contacts (right), same file, same site",
                  a.sheet, quality=82, text=24)
     print(f"sheet: {a.sheet}")

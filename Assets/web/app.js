@@ -407,7 +407,7 @@ async function moleculePage(id, params = new URLSearchParams()) {
   // The view's choices come from the address and go back into it, so a link shows the same view.
   const look = { mode: params.get("mode") || "auto", color: params.get("color") || "auto", highlight: params.get("highlight"),
                  assembly: params.get("assembly") || "auto", focus: params.get("focus"),
-                 slab: params.get("slab") || "auto", interactions: params.get("interactions") };
+                 slab: params.get("slab") || "auto", interactions: params.get("interactions"), site: params.get("site") };
   // The camera from the address (a frame's view: rotation x y z w, zoom, pan x y), when whole.
   const shared = (params.get("view") || "").split(",").map(Number);
   const startView = shared.length === 7 && shared.every(Number.isFinite) ? shared : null;
@@ -415,7 +415,7 @@ async function moleculePage(id, params = new URLSearchParams()) {
   const remember = () => {
     const p = new URLSearchParams();
     for (const k of ["mode", "color", "assembly"]) if (look[k] !== "auto") p.set(k, look[k]);
-    for (const k of ["highlight", "focus", "interactions"]) if (look[k]) p.set(k, look[k]);
+    for (const k of ["highlight", "focus", "interactions", "site"]) if (look[k]) p.set(k, look[k]);
     if (look.slab !== "auto") p.set("slab", look.slab);
     if (givenTicket) p.set("ticket", givenTicket);
     if (view && view.view) p.set("view", view.view.map(v => +v.toFixed(4)).join(","));
@@ -436,7 +436,10 @@ async function moleculePage(id, params = new URLSearchParams()) {
   const query = () => {
     const p = [];
     const rep = look.mode;
-    if (look.highlight) {
+    if (look.site) {
+      // The binding-site figure: its own parts (muted cartoon, the ligand, its partners, their lines and labels).
+      p.push(["site", look.site]);
+    } else if (look.highlight) {
       // The picked part in the colours chosen, the rest dimmed to pale grey, in the representation chosen
       // (a yellow part was lost under rainbow and secondary-structure colours).
       p.push(["show", `${rep} #D0D0D0: not (${look.highlight})`], ["show", `${rep} ${look.color}: ${look.highlight}`]);
@@ -447,7 +450,7 @@ async function moleculePage(id, params = new URLSearchParams()) {
     if (look.assembly !== "auto") p.push(["assembly", look.assembly]);
     if (look.focus) p.push(["focus", look.focus]);
     if (look.slab !== "auto") p.push(["slab", look.slab]);
-    if (look.interactions) p.push(["interactions", look.interactions]);
+    if (look.interactions && !look.site) p.push(["interactions", look.interactions]);
     return p.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&");
   };
   const drawMarks = places => {
@@ -596,6 +599,22 @@ async function moleculePage(id, params = new URLSearchParams()) {
     showInteractions.hidden = !ligandHighlighted() && !look.interactions;
     showInteractions.setAttribute("aria-pressed", look.interactions ? "true" : "false");
   };
+  // The highlighted ligand as a binding-site figure (the service's site=), from one button.
+  const showSite = el("button", { id: "site", hidden: "", "aria-pressed": look.site ? "true" : "false" }, "Binding site");
+  const updateSite = () => {
+    showSite.hidden = !ligandHighlighted() && !look.site;
+    showSite.setAttribute("aria-pressed", look.site ? "true" : "false");
+  };
+  updateSite();
+  showSite.addEventListener("click", () => {
+    look.site = look.site ? null : (ligandHighlighted() ? look.highlight : null);
+    if (look.site) look.focus = look.site;
+    view.sent = [];
+    view.view = null;
+    updateSite();
+    remember();
+    view.connect();
+  });
   updateInteractions();
   showInteractions.addEventListener("click", () => {
     look.interactions = look.interactions ? null : (ligandHighlighted() ? look.highlight : null);
@@ -624,7 +643,9 @@ async function moleculePage(id, params = new URLSearchParams()) {
     look.highlight = same ? null : selection;
     if (!same) button.setAttribute("aria-pressed", "true");
     zoomPart.hidden = !look.highlight;
+    if (!look.highlight) look.site = null;
     updateInteractions();
+    updateSite();
     remember();
     view.connect();
   };
@@ -736,7 +757,9 @@ async function moleculePage(id, params = new URLSearchParams()) {
     look.highlight = kind === "entity" ? `entity ${image.entity}` : kind === "modres" ? "modres" : kind === "ligand" ? look.focus : null;
     modeMenu.value = look.mode; colourMenu.value = look.color; assemblyMenu.value = look.assembly;
     look.interactions = null;
+    look.site = null;
     updateInteractions();
+    updateSite();
     for (const a of strip.querySelectorAll("a")) a.removeAttribute("aria-current");
     for (const b of picks.querySelectorAll("button")) b.setAttribute("aria-pressed", "false");
     link.setAttribute("aria-current", "true");
@@ -768,7 +791,7 @@ async function moleculePage(id, params = new URLSearchParams()) {
     el("div", { class: "controls" }, el("label", {}, "Representation ", modeMenu), el("label", {}, "Colour ", colourMenu),
       el("label", {}, "Assembly ", assemblyMenu), el("label", {}, "Depth ", slabMenu)),
     mode, caption, notice, pickedLine, el("div", { class: "controls" }, zoomResidue),
-    el("h3", {}, "Chains and ligands"), picks, el("div", { class: "controls" }, zoomPart, zoomAll, showInteractions),
+    el("h3", {}, "Chains and ligands"), picks, el("div", { class: "controls" }, zoomPart, zoomAll, showInteractions, showSite),
     modified ? el("p", { id: "modified" }, `Modified residues: ${modified}`) : "",
     el("div", { class: "controls" }, size, downloadPNG, downloadEvents,
       el("button", { id: "reset", onclick: () => view.send({ t: view.now(), type: "reset" }) }, "Reset view"), fullScreen),

@@ -76,9 +76,9 @@ public struct FigureCaption: Codable, Sendable, Equatable {
         let named = residues.prefix(4).map { r -> String in
             let res = model.residues[Int(r)]
             let chain = model.chains[Int(res.chain)].id
-            let place = "\(res.name) \(chain.isEmpty ? "" : "chain \(chain) ")\(res.number)"
+            let place = "\(res.name), \(chain.isEmpty ? "" : "chain \(chain), ")residue \(res.number)"
             if let name = prepared.componentNames[res.name.description], !name.isEmpty { return "\(name.lowercased()) (\(place))" }
-            return "ligand \(place)"
+            return "ligand \(place.replacingOccurrences(of: ", ", with: " (", range: place.range(of: ", ")) + ")")"
         }.joined(separator: ", ") + (residues.count > 4 ? " and \(residues.count - 4) more" : "")
         var subject = named
         if request.site != nil {

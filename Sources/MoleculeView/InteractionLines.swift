@@ -12,7 +12,7 @@ enum InteractionLines {
     /// The mesh's name.
     static let name = "interactions"
     /// Tube radius, dash and gap along it, Å.
-    static let radius: Float = 0.075
+    static let radius: Float = 0.09
     static let dash: Float = 0.3, gap: Float = 0.2
     /// The dot at a ring's centre and the ball on a bridge's water, Å (over its oxygen's ball-and-stick ball, 0.38 Å).
     static let ringDot: Float = 0.2, waterBall: Float = 0.42

@@ -573,6 +573,11 @@ public struct RenderRequest: Sendable, Equatable {
         try field.apply(&self, value)
     }
 
+    /// Leaves out a site's labels, for a view's frames (live sessions, replays), which carry none.
+    public mutating func leaveOutSiteLabels() {
+        if siteMade.contains("label") { undoSitePart("label") }
+    }
+
     /// Takes back what `applySite` made of the field `name`.
     private mutating func undoSitePart(_ name: String) {
         siteMade.remove(name)

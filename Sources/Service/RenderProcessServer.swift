@@ -203,7 +203,10 @@ public enum RenderProcessServer {
             case .open(let id, let job):
                 var answer = ProcessAnswer.opened(session: id)
                 do throws(any Error) {
-                    let options = MoleculeDriver.Options.served(try RenderRequest(pairs(job.settings)), maxSide: job.maxSide, maxAtoms: limits.maxAtoms)
+                    var asked = try RenderRequest(pairs(job.settings))
+                    // A view's frames carry no labels (the service refused them; a site's are left out).
+                    asked.leaveOutSiteLabels()
+                    let options = MoleculeDriver.Options.served(asked, maxSide: job.maxSide, maxAtoms: limits.maxAtoms)
                     let frames = try job.format.map { try SessionController.frameEncoder($0, quality: job.quality, request: options.request) }
                     let structure = try limits.load(.library(job.library))
                     try limits.check(structure)

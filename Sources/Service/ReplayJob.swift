@@ -68,8 +68,9 @@ struct ReplayJob: Sendable {
     /// The driver's options: the picture the query asks for, every `resize` kept within the
     /// server's largest side and picture samples.
     func options() throws -> MoleculeDriver.Options {
-        let request: RenderRequest
+        var request: RenderRequest
         do { request = try RenderRequest(settings) } catch { throw HTTPAnswer.badRequest(error) }
+        request.leaveOutSiteLabels()
         return .served(request, maxSide: maxSide, maxAtoms: maxAtoms)
     }
 

@@ -17,6 +17,8 @@ import Structure
 public enum EntryImages {
     public enum Kind: String, Sendable, CaseIterable {
         case entry, assembly, entity, ligand, modres, bfactor, plddt, map
+        /// A binding-site figure of `Options.site` (`RenderRequest.site`), where it selects atoms.
+        case site
     }
 
     /// Front: the oriented view (principal axes, fitted); side and top turned 90 degrees about the
@@ -48,6 +50,8 @@ public enum EntryImages {
         /// A folder of EMDB maps (emd_NNNN.map.gz, or EMDB's EMD-NNNN/map/ layout): an entry whose
         /// file names an EMDB map found here gets map images.
         public var maps: String?
+        /// A selection drawn as a binding-site figure in each entry that has it (`site` images).
+        public var site: String?
         public init() {
             base.background = .transparent
         }
@@ -90,6 +94,8 @@ public enum EntryImages {
         public var legend: [LegendItem]
         public var text: String
         public var files: [SizedFile]
+        /// A site figure's camera, parts, interactions and labels (`FigureCaption`).
+        public var figure: FigureCaption?
     }
 
     /// The set of one entry: every image's caption (with its files), as ID.json holds it.
@@ -239,6 +245,13 @@ public enum EntryImages {
                                   legend: .fixed([LegendItem(color: "#909090", label: "carbon (elements by their CPK colours)")]), views: [.front]))
             }
         }
+        if options.kinds.contains(.site), let site = options.site, let selection = try? Selection(parsing: site),
+           selection.mask(in: model).contains(true), let r = request([("assembly", "model"), ("site", site)]) {
+            // The caption's words are the figure's own sentence, made when it is drawn.
+            specs.append(Spec(settings: settings, kind: .site, stem: "site", assembly: .model, request: r,
+                              caption: caption(.site, "site", assembly: "model", coloring: "muted", text: "The binding site of \(site) in \(upper)"),
+                              legend: .none, views: [.front]))
+        }
         if options.kinds.contains(.modres), model.residues.contains(where: \.isModified) {
             var names: [String] = []
             for r in model.residues where r.isModified && !names.contains(r.name.description) { names.append(r.name.description) }
@@ -362,8 +375,10 @@ public enum EntryImages {
                 // Where the front view's right, up and towards-the-viewer point in this view.
                 let arrows = front.map { EntryImages.axes(front: $0, view: picture.camera.rotation) }
                 // Finished with what the request draws over it (a ligand's interactions).
-                var image = try picture.finish(try picture.draw(renderer, keepScene: true))
+                var (image, labels) = try picture.finishLabelled(try picture.draw(renderer, keepScene: true))
                 if let arrows { image.axisArrows(arrows) }
+                var figure: FigureCaption?
+                if spec.kind == .site { figure = try FigureCaption(picture, labels: labels) }
                 let stem = "\(id)_\(spec.stem)_\(view.rawValue)"
                 var files: [SizedFile] = []
                 for (k, size) in sizes.enumerated() {
@@ -390,6 +405,10 @@ public enum EntryImages {
                     caption.mapLevel = mapCaption.level
                     caption.mapLevelSource = mapCaption.from
                     caption.text += " (contour level \(String(format: "%.4g", mapCaption.level)), \(mapCaption.from))"
+                }
+                if let figure {
+                    caption.text = String(figure.sentence.dropLast())
+                    caption.figure = figure
                 }
                 caption.view = view.rawValue
                 caption.name = stem

@@ -68,6 +68,11 @@ struct ImagesCommand: ParsableCommand {
                                + "header's recommended contour.", valueName: "DIR"))
     var maps: String?
 
+    @Option(help: ArgumentHelp("Also a binding-site figure of this selection in each entry that has it (ID_site_front_WxH.png): "
+                               + RenderRequest.help("site") + " Its caption carries the figure's sentence, parts, interactions and labels.",
+                               valueName: "selection"))
+    var site: String?
+
     @OptionGroup var input: InputOptions
 
     func options() throws -> EntryImages.Options {
@@ -96,6 +101,10 @@ struct ImagesCommand: ParsableCommand {
             }
         }
         o.renderEachSize = renderEachSize
+        if let site {
+            do { _ = try RenderRequest([("site", site)]) } catch { throw ValidationError(CLIFailure.message(error)) }
+            o.site = site
+        }
         o.maps = maps
         o.axes = !noAxes
         do {

@@ -362,6 +362,22 @@ const g = c.getContext('2d'); g.drawImage(img, 0, 0, 32, 32); return [...g.getIm
             before = pixels(view)
             Select(driver.find_element(By.ID, "slab-menu")).select_by_value("8")
             check("the depth menu clips the view to a slab", changed(view, before) is not None and "slab=8" in driver.current_url)
+            # One button makes the binding-site figure: the partners (interacting resn 478) as sticks, the
+            # ligand's carbons magenta over a muted cartoon, the lines in the scene; the address says so.
+            Select(driver.find_element(By.ID, "slab-menu")).select_by_value("auto")
+            before = changed(view, pixels(view)) or pixels(view)
+            driver.find_element(By.ID, "site").click()
+            site = changed(view, before)
+            magenta = driver.execute_script("""
+                const img = document.getElementById('view'), c = document.createElement('canvas');
+                c.width = img.naturalWidth; c.height = img.naturalHeight;
+                const g = c.getContext('2d'); g.drawImage(img, 0, 0);
+                const d = g.getImageData(0, 0, c.width, c.height).data; let n = 0;
+                for (let i = 0; i < d.length; i += 4) if (d[i] > 150 && d[i + 2] > 120 && d[i + 1] < 110) n++;
+                return n;""")
+            check("the binding-site button draws the ligand's site: its partners, magenta carbons, the lines",
+                  site is not None and "site=resn" in driver.current_url and magenta > 300 and site["hbond"] > 20)
+            driver.save_screenshot(os.path.join(args.shots, "molecule-site.png"))
         else:
             check("one button shows the picked ligand's interactions in the live view", False)
         # The entry's image set as a strip: the model by chain and by entity, the entity, the ligand, B-factors.

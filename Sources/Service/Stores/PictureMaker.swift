@@ -101,6 +101,7 @@ final class PictureMaker: Sendable {
             request = try RenderRequest(Self.pictureSettings(query, defaultSize: defaultSize))
             _ = try request.singleMode()
         } catch { throw HTTPAnswer.badRequest(error) }
+        if !annotated { request.leaveOutSiteLabels() }
         if !annotated && request.annotations.drawnOnPicturesOnly {
             let names = annotationParameters.filter { n in !viewAnnotationParameters.contains(n) && query.contains { $0.0 == n } }
             throw HTTPError(.badRequest, message: "parameter \(names.first ?? "label") is drawn on pictures (/v1/molecules/{id}/image), not on replays or live views")
