@@ -81,7 +81,7 @@ public struct FigureCaption: Codable, Sendable, Equatable {
             return "ligand \(place.replacingOccurrences(of: ", ", with: " (", range: place.range(of: ", ")) + ")")"
         }.joined(separator: ", ") + (residues.count > 4 ? " and \(residues.count - 4) more" : "")
         var subject = named
-        if request.site != nil {
+        if request.site != nil, asked.0.atoms(in: model).contains(where: { model.atoms[$0].element.atomicNumber == 6 }) {
             let carbon = ColorTheme.ligandCarbon(model, elements: elements)
             let colour = ["E040C0": "magenta", "00B8C8": "cyan", "F0A800": "gold"][String(carbon, radix: 16, uppercase: true)] ?? "coloured"
             subject += " (ball-and-stick, \(colour) carbons)"

@@ -602,14 +602,15 @@ public struct RenderRequest: Sendable, Equatable {
         if shows.isEmpty && !modeGiven {
             shows.append(try Show(parsing: "cartoon muted: polymer"))
             shows.append(try Show(parsing: "ball-and-stick ligand: \(s)"))
-            shows.append(try Show(parsing: "sticks muted: interacting \(s) and not \(s) and not (backbone and not name CA)"))
+            shows.append(try Show(parsing: "sticks muted: interacting \(s) and not \(s) and not ion and not (backbone and not name CA)"))
             // The backbone atoms an interaction ends on, with their bonded neighbours (an N-H's
             // CA and C, a C=O's C), which the cartoon would otherwise stand in for.
             var fragment = try Show(parsing: "sticks muted: backbone and not \(s) and within 1.6 of (partners \(s) and backbone)")
             fragment.keepsMainChain = true
             shows.append(fragment)
-            // A bridge's waters, which pictures otherwise leave out.
+            // A bridge's waters, which pictures otherwise leave out, and the metals it binds, as balls.
             shows.append(try Show(parsing: "ball-and-stick: interacting \(s) and water"))
+            shows.append(try Show(parsing: "ball-and-stick: interacting \(s) and ion"))
             modes = [.shows]
             siteMade.insert("show")
         }

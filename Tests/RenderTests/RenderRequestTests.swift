@@ -106,7 +106,7 @@ final class RenderRequestTests: XCTestCase {
     /// fails the test below, so none can be left out of what pictures are keyed on.
     static let fieldExamples: [String: String] = [
         "size": "320x200", "mode": "spacefill", "show": "cartoon: polymer", "view": "file", "focus": "resn HEM", "clip": "2,8", "slab": "10",
-        "highlight": "chain B", "rotate": "0,90,0", "zoom": "1.5", "pan": "4,-2", "perspective": "1", "color": "rainbow",
+        "highlight": "chain B", "site": "resn HEM", "rotate": "0,90,0", "zoom": "1.5", "pan": "4,-2", "perspective": "1", "color": "rainbow",
         "background": "black", "hydrogens": "1", "waters": "1", "antialias": "2", "depth-cue": "1", "look": "illustrated",
         "outline": "2", "occlusion": "0.5", "occlusion-method": "atoms", "level": "2.5s", "map-style": "mesh", "map-color": "radial",
         "transparency": "0.4", "label": "name CA: %resn", "interactions": "resn HEM", "interactions-with": "protein",

@@ -145,7 +145,7 @@ final class SiteFigureTests: XCTestCase {
     /// Options beside `site` replace its parts, in any order given; without them it makes them all.
     func testOptionsGivenReplaceTheSitesParts() throws {
         let plain = try RenderRequest([("site", "resn 478")])
-        XCTAssertEqual(plain.shows.map(\.representation), [.cartoon, .ballAndStick, .sticks, .sticks, .ballAndStick])
+        XCTAssertEqual(plain.shows.map(\.representation), [.cartoon, .ballAndStick, .sticks, .sticks, .ballAndStick, .ballAndStick])
         XCTAssertEqual(plain.focus?.text, "resn 478")
         XCTAssertEqual(plain.annotations.interactions?.text, "resn 478")
         XCTAssertEqual(plain.annotations.labels.count, 1)
@@ -162,6 +162,54 @@ final class SiteFigureTests: XCTestCase {
         let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("1hpv.pdb").path)
         XCTAssertThrowsError(try RenderRequest([("site", "resn XYZ")]).molecule(s, source: "1hpv.pdb")) {
             XCTAssertEqual(($0 as? RequestError)?.field, "site", "\($0)")
+        }
+    }
+
+    /// Interactions are geometry in the scene: inside an opaque surface none of their blue shows,
+    /// under a see-through cartoon it does; every piece of their mesh lies on a segment between
+    /// the two ends (ring centres for stacking and cation-pi: one line, no fan to the ring's atoms)
+    /// or at a ring centre's dot or a bridge's water.
+    func testInteractionLinesAreHiddenByWhatIsInFrontAndRunBetweenTheirEnds() throws {
+        let s = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("1hpv.pdb").path)
+        let renderer = try Rendering.renderer()
+        func blue(_ shows: [String]) throws -> Int {
+            let request = try RenderRequest([("size", "500"), ("focus", "resn 478"), ("slab", "none"), ("interactions", "resn 478"), ("antialias", "0")]
+                                            + shows.map { ("show", $0) })
+            let p = try MoleculePicture(s, mode: request.modes[0], request: request, perception: try BondPerception.standard())
+            // Outside the key in the top-left corner, whose sample dashes are drawn in the colour.
+            let image = try p.finish(p.draw(renderer))
+            let c = Annotations.color(.hbond)
+            var n = 0
+            for y in 90..<image.height {
+                for x in 0..<image.width {
+                    let q = image.pixel(x, y)
+                    if abs(Int(q.r) - Int(c >> 16 & 0xFF)) <= 30 && abs(Int(q.g) - Int(c >> 8 & 0xFF)) <= 30 && abs(Int(q.b) - Int(c & 0xFF)) <= 30 { n += 1 }
+                }
+            }
+            return n
+        }
+        let open = try blue(["cartoon #FFFFFF: polymer", "sticks #FFFFFF: resn 478"]), buried = try blue(["surface #FFFFFF: all"])
+        XCTAssertGreaterThan(open, 100)
+        XCTAssertEqual(buried, 0, "buried in an opaque surface: \(buried) pixels of blue, \(open) under a cartoon")
+
+        let e = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("interactions/1eve.pdb.gz").path)
+        let request = try RenderRequest([("site", "resn E20")])
+        let prepared = try PreparedMolecule(e, mode: request.modes[0], request: request, perception: try BondPerception.standard())
+        let found = try InteractionPartners.interactions(of: try Selection(parsing: "(resn E20)"), in: prepared.model)
+        XCTAssertTrue(found.contains { $0.kind == .pistacking } && found.contains { $0.kind == .pication })
+        let mesh = try XCTUnwrap(prepared.geometry.meshes.first { $0.name == "interactions" })
+        var segments: [(SIMD3<Float>, SIMD3<Float>)] = []
+        for i in found {
+            if let w = i.water { let o = prepared.model.atoms[w].position; segments += [(i.point, o), (o, i.partnerPoint), (o, o)] } else { segments.append((i.point, i.partnerPoint)) }
+            segments += [(i.point, i.point), (i.partnerPoint, i.partnerPoint)]
+        }
+        func distance(_ p: SIMD3<Float>, _ a: SIMD3<Float>, _ b: SIMD3<Float>) -> Float {
+            let ab = b - a, t = max(0, min(1, ((p - a) * ab).sum() / max(1e-9, (ab * ab).sum())))
+            return (p - (a + ab * t)).length
+        }
+        for v in mesh.positions { XCTAssertLessThan(segments.map { distance(v, $0.0, $0.1) }.min()!, 0.45) }
+        for i in found where i.kind == .pistacking {
+            XCTAssertTrue(mesh.positions.contains { ($0 - i.point).length < 0.25 }, "a dot at the ring's centre")
         }
     }
 }
