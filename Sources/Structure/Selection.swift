@@ -329,27 +329,28 @@ public indirect enum Selection: Sendable, Equatable {
     }
 
     private func test(_ atom: Atom, _ residue: Residue, _ chain: Chain) -> Bool {
-        // A modified residue is its parent for what kind of residue it is.
-        let resn = residue.standardName.description.uppercased()
+        // A modified residue is its parent for what kind of residue it is. Names compare as
+        // integers (`ShortName`), made upper case on the integer: no string an atom.
         switch self {
         case .modified: return residue.isModified
         case .coarse: return residue.kind == .coarse
         case .entity(let ids): return ids.contains(chain.entity)
         case .labelAsym(let ids): return ids.contains(chain.labelID)
-        case .protein: return residue.inPolymer && Selection.aminoAcids.contains(resn)
-        case .nucleic: return residue.inPolymer && Selection.nucleotides.contains(resn)
+        case .protein: return residue.inPolymer && Selection.aminoAcidNames.contains(residue.standardName.uppercased)
+        case .nucleic: return residue.inPolymer && Selection.nucleotideNames.contains(residue.standardName.uppercased)
         case .polymer: return residue.inPolymer
         case .water: return residue.isWater
         case .ligand: return residue.isLigand
         case .ion: return residue.kind == .ion
-        case .hydrogen: return atom.element.symbol.uppercased() == "H" || atom.element.symbol.uppercased() == "D"
+        case .hydrogen: return atom.element.atomicNumber == 1
         case .hetatm: return residue.isHetero
         case .backbone:
             // Of polymer residues only: a water's O is not backbone.
-            return (Selection.aminoAcids.contains(resn) || Selection.nucleotides.contains(resn))
-                && Selection.backboneNames.contains(atom.name.description.uppercased())
+            let resn = residue.standardName.uppercased
+            return (Selection.aminoAcidNames.contains(resn) || Selection.nucleotideNames.contains(resn))
+                && Selection.backboneAtomNames.contains(atom.name.uppercased)
         case .sidechain:
-            return Selection.aminoAcids.contains(resn) && !Selection.proteinBackbone.contains(atom.name.description.uppercased())
+            return Selection.aminoAcidNames.contains(residue.standardName.uppercased) && !Selection.proteinBackboneNames.contains(atom.name.uppercased)
         case .chain(let ids):
             // Chain ids are matched as written (case counts), `*` ending a prefix; a copy answers to its deposited id too.
             return ids.contains { p in
@@ -357,17 +358,22 @@ public indirect enum Selection: Sendable, Equatable {
             }
         case .copy(let ranges): return ranges.contains { $0.contains(Int(chain.copy)) }
         case .operatorName(let names): return names.contains(chain.operatorName)
-        case .residueName(let names): return Selection.matches(residue.name.description.uppercased(), names)
-        case .atomName(let names): return Selection.matches(atom.name.description.uppercased(), names)
+        case .residueName(let names): return Selection.matches(residue.name.uppercased, names)
+        case .atomName(let names): return Selection.matches(atom.name.uppercased, names)
         case .element(let symbols): return symbols.contains(atom.element.symbol.uppercased())
         case .residueNumber(let ranges): return ranges.contains { $0.contains(Int(residue.number)) }
         default: return false
         }
     }
 
-    /// A name against a list whose items may end in `*` (a prefix).
-    private static func matches(_ name: String, _ patterns: [String]) -> Bool {
-        patterns.contains { p in p.hasSuffix("*") ? name.hasPrefix(p.dropLast()) : name == p }
+    static let aminoAcidNames = Set(aminoAcids.map { ShortName($0) })
+    static let nucleotideNames = Set(nucleotides.map { ShortName($0) })
+    static let backboneAtomNames = Set(backboneNames.map { ShortName($0) })
+    static let proteinBackboneNames = Set(proteinBackbone.map { ShortName($0) })
+
+    /// A name against a list whose items may end in `*` (a prefix); items are upper case.
+    private static func matches(_ name: ShortName, _ patterns: [String]) -> Bool {
+        patterns.contains { p in p.hasSuffix("*") ? name.hasPrefix(ShortName(p.dropLast())) : name == ShortName(p) }
     }
 }
 

@@ -32,6 +32,27 @@ public struct ShortName: Hashable, Comparable, Sendable, CustomStringConvertible
 
     public var isEmpty: Bool { raw == 0 }
 
+    /// The name with ASCII a-z made A-Z, on the integer (no string made).
+    public var uppercased: ShortName {
+        var v = raw, out: UInt64 = 0, shift: UInt64 = 0
+        while v != 0 {
+            var b = UInt8(truncatingIfNeeded: v)
+            if b >= 0x61 && b <= 0x7A { b -= 0x20 }
+            out |= UInt64(b) << shift
+            shift += 8
+            v >>= 8
+        }
+        return ShortName(raw: out)
+    }
+
+    /// Whether the name starts with `prefix`'s bytes.
+    public func hasPrefix(_ prefix: ShortName) -> Bool {
+        let n = prefix.length
+        guard n <= length else { return false }
+        let mask: UInt64 = n >= 8 ? ~0 : (1 << (UInt64(n) * 8)) - 1
+        return raw & mask == prefix.raw
+    }
+
     public var length: Int { raw == 0 ? 0 : (64 - raw.leadingZeroBitCount + 7) / 8 }
 
     public func byte(_ i: Int) -> UInt8 { UInt8(truncatingIfNeeded: raw >> (UInt64(i) * 8)) }
