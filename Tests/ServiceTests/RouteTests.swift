@@ -519,6 +519,24 @@ final class RouteTests: GLTestCase {
         }
     }
 
+    /// `site=` is the binding-site figure on pictures; on a replay (a view's frames) it is drawn
+    /// without the labels frames never carry; a site of nothing is a 400 naming it.
+    func testASiteIsOneParameterOnPicturesAndReplays() async throws {
+        try await test(try served(["1hpv.pdb"])) { client in
+            let plain = try await client.execute(uri: "/v1/molecules/1hpv/image?size=256&focus=resn%20478", method: .get)
+            let site = try await client.execute(uri: "/v1/molecules/1hpv/image?size=256&site=resn%20478", method: .get)
+            XCTAssertEqual(site.status, .ok, String(buffer: site.body))
+            XCTAssertEqual(site.headers[.contentType], "image/png")
+            XCTAssertNotEqual(Data(plain.body.readableBytesView), Data(site.body.readableBytesView))
+            let nothing = try await client.execute(uri: "/v1/molecules/1hpv/image?size=256&site=resn%20XYZ", method: .get)
+            XCTAssertEqual(nothing.status, .badRequest)
+            XCTAssertTrue(String(buffer: nothing.body).contains("site"), String(buffer: nothing.body))
+            let events = "{\"type\":\"header\",\"version\":1,\"viewport\":{\"width\":9,\"height\":9}}\n"
+            let replay = try await client.execute(uri: "/v1/replay?molecule=1hpv&size=64&site=resn%20478", method: .post, body: ByteBuffer(string: events))
+            XCTAssertEqual(replay.status, .ok, String(buffer: replay.body))
+        }
+    }
+
     func testAReplayCanBeAMovie() async throws {
         try await test(try served(["1crn.pdb"])) { client in
             var events = "{\"type\":\"header\",\"version\":1,\"viewport\":{\"width\":100,\"height\":100}}\n"
