@@ -73,17 +73,26 @@ public struct FigureCaption: Codable, Sendable, Equatable {
         // The selection's residues, named.
         var residues: [Int32] = []
         for i in asked.0.atoms(in: model) where !residues.contains(model.atoms[i].residue) { residues.append(model.atoms[i].residue) }
-        let named = residues.prefix(4).map { r -> String in
-            let res = model.residues[Int(r)]
-            let chain = model.chains[Int(res.chain)].id
-            let place = "\(res.name), \(chain.isEmpty ? "" : "chain \(chain), ")residue \(res.number)"
-            if let name = prepared.componentNames[res.name.description], !name.isEmpty { return "\(name.lowercased()) (\(place))" }
-            return "ligand \(place.replacingOccurrences(of: ", ", with: " (", range: place.range(of: ", ")) + ")")"
-        }.joined(separator: ", ") + (residues.count > 4 ? " and \(residues.count - 4) more" : "")
+        var named: String
+        if residues.count > 1, residues.allSatisfy({ model.residues[Int($0)].inPolymer }) {
+            // A stretch of a polymer: its chain, numbers and names.
+            let first = model.residues[Int(residues[0])], last = model.residues[Int(residues[residues.count - 1])]
+            let chain = model.chains[Int(first.chain)].id
+            named = "residues \(first.number)-\(last.number)\(chain.isEmpty ? "" : " of chain \(chain)") ("
+                + residues.prefix(8).map { model.residues[Int($0)].name.description }.joined(separator: " ") + (residues.count > 8 ? " ..." : "") + ")"
+        } else {
+            named = residues.prefix(4).map { r -> String in
+                let res = model.residues[Int(r)]
+                let chain = model.chains[Int(res.chain)].id
+                let place = "\(res.name), \(chain.isEmpty ? "" : "chain \(chain), ")residue \(res.number)"
+                if let name = prepared.componentNames[res.name.description], !name.isEmpty { return "\(name.lowercased()) (\(place))" }
+                return "ligand \(place.replacingOccurrences(of: ", ", with: " (", range: place.range(of: ", ")) + ")")"
+            }.joined(separator: ", ") + (residues.count > 4 ? " and \(residues.count - 4) more" : "")
+        }
         var subject = named
         if request.site != nil, asked.0.atoms(in: model).contains(where: { model.atoms[$0].element.atomicNumber == 6 }) {
             let carbon = ColorTheme.ligandCarbon(model, elements: elements)
-            let colour = ["E040C0": "magenta", "00B8C8": "cyan", "F0A800": "gold"][String(carbon, radix: 16, uppercase: true)] ?? "coloured"
+            let colour = [0xE040C0: "magenta", 0x00B8C8: "cyan", 0xF0A800: "gold"][carbon] ?? "coloured"
             subject += " (ball-and-stick, \(colour) carbons)"
         }
         // The polymers it touches: their entities' names and chains.

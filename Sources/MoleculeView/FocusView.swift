@@ -32,7 +32,7 @@ enum FocusView {
         let turns: [(Float, Float)] = (flat ? [0, 180] : [0, 180, 90, -90, 45, -45, 135, -135]).map { ($0, 0) }
         // What a site frames and keeps in its slab besides: the atoms its interactions end on.
         var partners: [SIMD3<Float>] = []
-        if let site = request.site, let found = try? InteractionPartners.interactions(of: site.selection, in: model) {
+        if let site = request.site, let found = try? InteractionPartners.interactions(of: site.selection, with: request.annotations.interactionPartners?.selection, in: model) {
             for i in found {
                 partners += i.partnerAtoms.map { model.atoms[$0].position }
                 if let w = i.water { partners.append(model.atoms[w].position) }

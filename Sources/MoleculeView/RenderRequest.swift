@@ -592,25 +592,35 @@ public struct RenderRequest: Sendable, Equatable {
         }
     }
 
+    /// `site`'s parts made again from the request as it now stands (after options set later, as
+    /// the command line's figure options are: `interactions-with` narrows the site's partners).
+    public mutating func refreshSite() throws(RequestError) {
+        for part in siteMade { undoSitePart(part) }
+        try applySite()
+    }
+
     /// `site` as the figure's parts, each where the request does not give it already: shows (the
     /// polymer's cartoon muted, the selection in ball-and-stick with its own carbons, the residues
     /// it interacts with as sticks from their CA, the backbone atoms an interaction ends on with
     /// their neighbours), the focus, labels on the interacting residues and the interactions.
     public mutating func applySite() throws(RequestError) {
         guard let site, siteMade.isEmpty else { return }
-        let s = "(\(site.text))"
+        // The site's interactions' other side, where `interactions-with` narrows it.
+        let s = "(\(site.text))", with = annotations.interactionPartners.map { " with (\($0.text))" } ?? ""
+        func interacting(_ word: String) -> String { "(\(word) \(s)\(with))" }
         if shows.isEmpty && !modeGiven {
-            shows.append(try Show(parsing: "cartoon muted: polymer"))
+            // The polymer but the site (a DNA strand as the site is drawn in its own style, not under a tube).
+            shows.append(try Show(parsing: "cartoon muted: polymer and not \(s)"))
             shows.append(try Show(parsing: "ball-and-stick ligand: \(s)"))
-            shows.append(try Show(parsing: "sticks muted: interacting \(s) and not \(s) and not ion and not (backbone and not name CA)"))
+            shows.append(try Show(parsing: "sticks muted: \(interacting("interacting")) and not \(s) and not ion and not (backbone and not name CA)"))
             // The backbone atoms an interaction ends on, with their bonded neighbours (an N-H's
             // CA and C, a C=O's C), which the cartoon would otherwise stand in for.
-            var fragment = try Show(parsing: "sticks muted: backbone and not \(s) and within 1.6 of (partners \(s) and backbone)")
+            var fragment = try Show(parsing: "sticks muted: backbone and not \(s) and within 1.6 of (\(interacting("partners")) and backbone)")
             fragment.keepsMainChain = true
             shows.append(fragment)
             // A bridge's waters, which pictures otherwise leave out, and the metals it binds, as balls.
-            shows.append(try Show(parsing: "ball-and-stick: interacting \(s) and water"))
-            shows.append(try Show(parsing: "ball-and-stick: interacting \(s) and ion"))
+            shows.append(try Show(parsing: "ball-and-stick: \(interacting("interacting")) and water"))
+            shows.append(try Show(parsing: "ball-and-stick: \(interacting("interacting")) and ion"))
             modes = [.shows]
             siteMade.insert("show")
         }
@@ -619,7 +629,7 @@ public struct RenderRequest: Sendable, Equatable {
             siteMade.insert("focus")
         }
         if annotations.labels.isEmpty {
-            annotations.labels = [try Annotations.parseLabel("interacting \(s) and not \(s) and not water:")]
+            annotations.labels = [try Annotations.parseLabel("\(interacting("interacting")) and not \(s) and not water:")]
             siteMade.insert("label")
         }
         if annotations.interactions == nil {

@@ -23,9 +23,9 @@ public enum InteractionPartners {
     /// One flag an atom of `model`: the atoms the interactions of `selection` end on (a group's or
     /// a ring's atoms, a bridge's water). None where the selection is too large to search (the
     /// `interactions` field says so by name).
-    static func atoms(of selection: Selection, in model: Model) -> [Bool] {
+    static func atoms(of selection: Selection, with partners: Selection? = nil, in model: Model) -> [Bool] {
         var out = [Bool](repeating: false, count: model.atoms.count)
-        guard let found = try? interactions(of: selection, in: model) else { return out }
+        guard let found = try? interactions(of: selection, with: partners, in: model) else { return out }
         for i in found {
             for a in i.partnerAtoms where a < out.count { out[a] = true }
             if let w = i.water, w < out.count { out[w] = true }

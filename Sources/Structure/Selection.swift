@@ -16,7 +16,8 @@ import Core
 /// `-3--1`, joined by `+` or `,`), `within D of S` (S included), `S around D` (PyMOL's: within D
 /// of S, S left out), `byres S` (whole residues of S), `interacting S` (the residues with a
 /// non-covalent interaction with S, as `InteractionFinder` finds them: a ligand's binding residues,
-/// a bridge's waters) and `partners S` (the atoms those interactions end on); `ion` (lone ions);
+/// a bridge's waters; `interacting S with P`: with P's atoms only) and `partners S` (the atoms
+/// those interactions end on); `ion` (lone ions);
 /// `and`, `or`, `not` (binding tighter in
 /// that order: not, and, or) and parentheses. Keywords and names are read in any case; chain ids
 /// as written. A bad expression is an error that says what was expected where.
@@ -49,9 +50,10 @@ public indirect enum Selection: Sendable, Equatable {
     case within(Float, Selection)
     case around(Float, Selection)
     case byResidue(Selection)
-    /// The atoms the non-covalent interactions of the inner selection end on, and with `residues`
-    /// their whole residues (`interacting`); a water bridge's water counts.
-    case interacting(Selection, residues: Bool)
+    /// The atoms the non-covalent interactions of the inner selection (with the atoms `with`
+    /// selects, or every other) end on, and with `residues` their whole residues (`interacting`);
+    /// a water bridge's water counts.
+    case interacting(Selection, with: Selection?, residues: Bool)
     case and(Selection, Selection)
     case or(Selection, Selection)
     case not(Selection)
@@ -177,7 +179,14 @@ public indirect enum Selection: Sendable, Equatable {
             }
             if let word = peek()?.lower, word == "interacting" || word == "partners" {
                 next += 1
-                return .interacting(try nested(at: previous) { try $0.negation() }, residues: word == "interacting")
+                let inner = try nested(at: previous) { try $0.negation() }
+                // `interacting S with P`: the other side narrowed (a DNA strand's protein partners).
+                var partners: Selection?
+                if peek()?.lower == "with" {
+                    next += 1
+                    partners = try nested(at: previous) { try $0.negation() }
+                }
+                return .interacting(inner, with: partners, residues: word == "interacting")
             }
             var inner = try primary()
             // PyMOL's postfix `S around D`.
@@ -291,8 +300,8 @@ public indirect enum Selection: Sendable, Equatable {
             return model.atoms.map { residues.contains($0.residue) }
         case .within(let distance, let inner):
             return Selection.near(inner.mask(in: model), distance: distance, in: model)
-        case .interacting(let inner, let residues):
-            let ends = InteractionPartners.atoms(of: inner, in: model)
+        case .interacting(let inner, let partners, let residues):
+            let ends = InteractionPartners.atoms(of: inner, with: partners, in: model)
             guard residues else { return ends }
             var chosen = Set<Int32>()
             for (i, atom) in model.atoms.enumerated() where ends[i] { chosen.insert(atom.residue) }

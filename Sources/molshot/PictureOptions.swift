@@ -269,6 +269,8 @@ struct AnnotationOptions: ParsableArguments {
         if let labelSize { try r.set("label-size", labelSize) }
         if legend { try r.set("legend", "true") }
         if scaleBar { try r.set("scale-bar", "true") }
+        // A site's parts follow what these options changed (its partners narrowed by --interactions-with).
+        try r.refreshSite()
         return r
     }
 }

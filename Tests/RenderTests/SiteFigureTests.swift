@@ -138,6 +138,13 @@ final class SiteFigureTests: XCTestCase {
         XCTAssertEqual(try Selection(parsing: "interacting water and resn 478").atoms(in: model), [])
         XCTAssertThrowsError(try Selection(parsing: "interacting"))
         XCTAssertThrowsError(try Selection(parsing: "interactng resn 478")) { XCTAssertTrue("\($0)".contains("interacting"), "\($0)") }
+        // Narrowed to the protein: a DNA strand's protein partners, not its other strand's bases.
+        let dna = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("interactions/1tf6.pdb.gz").path).models[0]
+        let all = try Selection(parsing: "interacting (chain B and resi 9-13)").atoms(in: dna)
+        let protein = try Selection(parsing: "interacting (chain B and resi 9-13) with protein").atoms(in: dna)
+        XCTAssertFalse(protein.isEmpty)
+        XCTAssertTrue(protein.allSatisfy { Selection.aminoAcids.contains(dna.residues[Int(dna.atoms[$0].residue)].name.description) })
+        XCTAssertTrue(all.contains { !Selection.aminoAcids.contains(dna.residues[Int(dna.atoms[$0].residue)].name.description) }, "the other strand")
         let zinc = try StructureFile.load(path: Rendering.fixtures.appendingPathComponent("interactions/4agl.pdb.gz").path)
         XCTAssertEqual(try Selection(parsing: "ion and elem Zn").atoms(in: zinc.models[0]).count, try Selection(parsing: "resn ZN").atoms(in: zinc.models[0]).count)
     }
