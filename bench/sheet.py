@@ -4,7 +4,8 @@ from PIL import Image, ImageDraw
 
 
 def side_by_side(rows, width, height, heading, path, quality=85, text=28):
-    sheet = Image.new("RGB", (2 * width + 30, len(rows) * (height + text) + 40), "white")
+    columns = max(len(r) - 1 for r in rows)
+    sheet = Image.new("RGB", (columns * (width + 10) + 10, len(rows) * (height + text) + 40), "white")
     draw = ImageDraw.Draw(sheet)
     draw.text((10, 8), heading, fill="black")
     for k, (title, *pictures) in enumerate(rows):

@@ -9,6 +9,7 @@ PyMOL's polar contacts, `distance mode=2`, what its users draw). Wall time, best
 
   bench/run figures            RESULT lines
   bench/run figures --sheet docs/binding-sites.jpg   and the two side by side, for looking at
+  bench/run figures --molstar --sheet ...            and Mol*'s own ligand view as a third column
 """
 import argparse, os, subprocess, sys, tempfile, time
 
@@ -18,14 +19,17 @@ ap.add_argument("--root", required=True)
 ap.add_argument("--repeat", type=int, default=3)
 ap.add_argument("--size", default="1200x900")
 ap.add_argument("--sheet")
+ap.add_argument("--molstar", action="store_true", help="also Mol*'s ligand view of each site (its in-page time printed), for the sheet")
 a = ap.parse_args()
 fixtures = os.path.join(a.root, "Tests", "Fixtures")
+# Each site as molshot's selection and as Mol*'s element schema (StructureElement.Schema).
 sites = [
-    ("1hpv", "1hpv.pdb", "resn 478", "HIV-1 protease with amprenavir"),
-    ("3og7", "interactions/3og7.pdb.gz", "resn 032", "B-Raf kinase with vemurafenib"),
-    ("3shy", "interactions/3shy.pdb.gz", "resn 5FO", "PDE5 with a chlorinated inhibitor (halogen bond)"),
-    ("1rmd", "interactions/1rmd.pdb.gz", "resn ZN and resi 117", "RAG1's zinc site (metal coordination)"),
-    ("1tf6", "interactions/1tf6.pdb.gz", "chain B and resi 9-13", "TFIIIA zinc fingers on DNA (five nucleotides, with the protein)"),
+    ("1hpv", "1hpv.pdb", "resn 478", "HIV-1 protease with amprenavir", {"label_comp_id": "478"}),
+    ("3og7", "interactions/3og7.pdb.gz", "resn 032", "B-Raf kinase with vemurafenib", {"label_comp_id": "032"}),
+    ("3shy", "interactions/3shy.pdb.gz", "resn 5FO", "PDE5 with a chlorinated inhibitor (halogen bond)", {"label_comp_id": "5FO"}),
+    ("1rmd", "interactions/1rmd.pdb.gz", "resn ZN and resi 117", "RAG1's zinc site (metal coordination)", {"label_comp_id": "ZN", "auth_seq_id": 117}),
+    ("1tf6", "interactions/1tf6.pdb.gz", "chain B and resi 9-13", "TFIIIA zinc fingers on DNA (five nucleotides, with the protein)",
+     {"auth_asym_id": "B", "beg_auth_seq_id": 9, "end_auth_seq_id": 13}),
 ]
 width, height = (int(v) for v in a.size.split("x"))
 work = tempfile.mkdtemp(prefix="molshot-sites-")
@@ -45,8 +49,8 @@ def best(cmd, out):
     return min(times)
 
 
-rows = []
-for key, name, lig, title in sites:
+rows, timed = [], {}
+for key, name, lig, title, schema in sites:
     path = os.path.join(fixtures, name)
     if name.endswith(".gz"):  # PyMOL reads plain files
         plain = os.path.join(work, key + ".pdb")
@@ -76,11 +80,39 @@ for key, name, lig, title in sites:
         if theirs:
             line += f" peer=pymol:{theirs:.2f}s ratio={theirs / mine:.1f}"
         print(line, flush=True)
-    rows.append((f"{key}: {title}", mine_png if mine else None, pymol_png if theirs else None))
+    rows.append([f"{key}: {title}", mine_png if mine else None, pymol_png if theirs else None])
+    timed[key] = (path, schema, mine)
+
+# Mol*'s own ligand view beside them where it runs here (bench/peers/molstar_site.py).
+molstar = None
+if a.molstar and a.sheet:
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "peers"))
+    import molstar_site
+    why = molstar_site.available()
+    if why:
+        print(f"bench: no Mol* column: {why}", file=sys.stderr)
+    else:
+        molstar = molstar_site.Peer(width, height)
+
+if molstar:
+    # After the timed runs, so that chromium's start slows none of them.
+    for row, (key, (path, schema, mine)) in zip(rows, timed.items()):
+        ms_png = os.path.join(work, f"{key}-molstar.png")
+        try:
+            page, whole = molstar.picture(path, schema, ms_png)
+            print(f"MOLSTAR case=site-{key} in-page={page:.2f}s page={whole:.2f}s" + (f" molshot-ratio={page / mine:.1f}" if mine else ""), flush=True)
+            row.append(ms_png)
+        except Exception as e:  # noqa: BLE001
+            print(f"bench: Mol* on {key}: {e}", file=sys.stderr)
+            row.append(None)
+
 
 if a.sheet:
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from sheet import side_by_side
-    side_by_side(rows, 560, 420, "molshot render --site (left) and PyMOL 2.5 ray with its polar contacts (right), same file, same site",
+    if molstar:
+        molstar.close()
+    side_by_side(rows, 560, 420, "molshot render --site (left), PyMOL 2.5 ray with its polar contacts (middle)"
+                 + (", Mol* 5.11's ligand focus (right)" if molstar else "") + ", same file, same site",
                  a.sheet, quality=82, text=24)
     print(f"sheet: {a.sheet}")
