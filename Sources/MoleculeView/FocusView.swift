@@ -116,10 +116,11 @@ enum FocusView {
     }
 
     /// A binding site's view: of turns of `base` (about the screen's x axis, and tilted about y;
-    /// a flat ligand's two faces, tilted at most 20 degrees), the one where the fewest drawn atoms
-    /// the ligand's atoms and its interactions' midpoints are hidden: a drawn atom (or a point of a
+    /// a flat ligand's two faces, tilted at most 20 degrees), the one where the fewest of the
+    /// ligand's atoms and its interactions' midpoints are hidden: a drawn atom (or a point of a
     /// cartoon's trace between its CAs) in front of one, within 1.8 Å across the picture and inside
-    /// the slab that view would have (what the slab cuts away hides nothing). The first of equals: the principal axes' view where it is clear.
+    /// the slab that view would have (what the slab cuts away hides nothing). The first of equals:
+    /// the principal axes' view where it is clear.
     static func siteView(base: Quaternion, flat: Bool, ligand: [SIMD3<Float>], partners: [SIMD3<Float>], blockers: [Int],
                          model: Model) -> (camera: Camera, blocked: Int)? {
         let turns: [(Float, Float)] = flat
@@ -134,15 +135,16 @@ enum FocusView {
         let centre = targets.reduce(SIMD3<Float>(repeating: 0), +) / Float(targets.count)
         let reach = targets.map { ($0 - centre).length }.max()! + RenderRequest.focusSlabFront + 8
         var near = blockers.map { model.atoms[$0].position }.filter { ($0 - centre).length < reach }
-        // A cartoon's tube runs between its CAs: their midpoints block too.
+        // A cartoon's tube runs between its CAs: the midpoint of each drawn CA and the next
+        // residue's (3.8 Å on, not across a gap) blocks too.
         let drawn = Set(blockers), ca = ShortName("CA")
         for i in blockers where model.atoms[i].name == ca {
-            let next = i + 1 < model.atoms.count ? model.residues[Int(model.atoms[i].residue)].atoms.upperBound : 0
-            guard next > 0, Int(next) < model.atoms.count else { continue }
-            let r = model.residues[Int(model.atoms[Int(next)].residue)]
+            let following = Int(model.residues[Int(model.atoms[i].residue)].atoms.upperBound)
+            guard following < model.atoms.count else { continue }
+            let r = model.residues[Int(model.atoms[following].residue)]
             guard let j = (Int(r.atoms.lowerBound)..<Int(r.atoms.upperBound)).first(where: { model.atoms[$0].name == ca }), drawn.contains(j) else { continue }
-            let m = (model.atoms[i].position + model.atoms[j].position) / 2
-            if (model.atoms[i].position - model.atoms[j].position).length < 4.3, (m - centre).length < reach { near.append(m) }
+            let a = model.atoms[i].position, b = model.atoms[j].position, m = (a + b) / 2
+            if (a - b).length < 4.3, (m - centre).length < reach { near.append(m) }
         }
         var best: (camera: Camera, blocked: Int)?
         for (x, y) in turns {
