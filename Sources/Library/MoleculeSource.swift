@@ -45,11 +45,32 @@ public final class MoleculeSource: Sendable {
             StructureInputs.notePDBEntry(spec, entry)
             return try load(entry)
         }
-        let raw = try FileInput.readAll(path: spec, limit: maxBytes)
+        let path = try Self.samplePath(spec)
+        let raw = try FileInput.readAll(path: path, limit: maxBytes)
         var options = StructureFile.Options()
         options.maxBytes = maxBytes
         options.altloc = altloc
         return (try StructureFile.decode(raw, source: spec, options: options), FNV1a.hash(raw))
+    }
+
+    /// The file `spec` names: `sample:NAME` (or `sample:NAME.pdb`) is a sample shipped in
+    /// `Assets/samples`, and a path into `Assets/` that is not here (the README's
+    /// `Assets/samples/1crn.pdb`, run away from a checkout) is the installed binary's own copy.
+    public static func samplePath(_ spec: String) throws -> String {
+        if spec.hasPrefix("sample:") {
+            let name = String(spec.dropFirst("sample:".count))
+            let folder = try Resources.asset("samples")
+            let known = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { !$0.hasSuffix(".jsonl") }.sorted()
+            for candidate in [name, name + ".pdb", name + ".cif"] where !candidate.contains("/") && known.contains(candidate) {
+                return folder.appendingPathComponent(candidate).path
+            }
+            throw InputFileError(file: spec, message: "is not a sample; the samples are \(known.map { "sample:" + ($0 as NSString).deletingPathExtension }.joined(separator: ", "))")
+        }
+        if spec.hasPrefix("Assets/"), !FileManager.default.fileExists(atPath: spec), let assets = Resources.assets {
+            let installed = assets.appendingPathComponent(String(spec.dropFirst("Assets/".count))).path
+            if FileManager.default.fileExists(atPath: installed) { return installed }
+        }
+        return spec
     }
 
     /// Runs `body` with the library, opened on first use (made only where `create`: a fetch

@@ -88,6 +88,18 @@ public struct Annotations: Sendable, Equatable {
         let format = String(text[text.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
         // No format: the default, resolved against the picture's model (`defaultLabelFormat`).
         guard format.count <= 80 else { throw RequestError(field: "label", "format is longer than 80 characters") }
+        // Every %word a field: an unknown one (%resname) would be filled in part ("THRame").
+        var rest = Substring(format)
+        while let percent = rest.firstIndex(of: "%") {
+            let word = rest[rest.index(after: percent)...].prefix { $0.isLetter }
+            rest = rest[word.endIndex...]
+            guard !word.isEmpty else { continue }
+            let field = "%" + word
+            guard labelFields.contains(field) else {
+                throw RequestError(field: "label", "%\(word) is not a label field\(NearMiss.hint(for: field, among: labelFields)); "
+                                   + "the fields are \(labelFields.joined(separator: " ")) (in \"\(Excerpt.of(text))\")")
+            }
+        }
         let selection: Selection
         do { selection = try Selection(parsing: selectionText) } catch { throw RequestError(field: "label", "\(error)") }
         return Label(selection: selection, format: format, text: text)

@@ -16,7 +16,8 @@ enum CLIFailure {
     }
 
     static func exitCode(_ error: Error) -> ExitCode {
-        if error is CLIError { return ExitCode(1) }
+        // A ValidationError thrown while running is about the input, as one thrown while parsing.
+        if error is CLIError || error is ValidationError { return ExitCode(1) }
         return error.faultKind == .machine && !(error is CocoaError) ? ExitCode(2) : ExitCode(1)
     }
 

@@ -23,7 +23,7 @@ struct ExportCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Structure file (PDB, PQR, mmCIF, SDF/MOL, MOL2, XYZ; plain or gzip), lib:ID or lib:NAME, or pdb:ID.")
+    @Argument(help: "Structure file (PDB, PQR, mmCIF, SDF/MOL, MOL2, XYZ; plain or gzip), lib:ID or lib:NAME, pdb:ID, or sample:1crn (a sample shipped with molshot).")
     var input: String
 
     @Option(name: [.short, .customLong("output")], help: "The file to write: .glb, .gltf, .dae, .obj, .stl (a mesh) or .cif, .pdb (coordinates).")

@@ -10,7 +10,7 @@ struct Info: ParsableCommand {
         discussion: "Reads PDB, mmCIF, SDF/MOL, MOL2 and XYZ, and CCP4/MRC maps, plain or gzip. With several files and --json, prints one JSON object a line."
     )
 
-    @Argument(help: "Structure files, lib:ID or lib:NAME, or pdb:ID.")
+    @Argument(help: "Structure files, lib:ID or lib:NAME, pdb:ID, or sample:1crn (a sample shipped with molshot).")
     var files: [String]
 
     @Flag(help: "Print JSON instead of text.")

@@ -18,7 +18,7 @@ struct Render: ParsableCommand {
             """
     )
 
-    @Argument(help: "Structure file (PDB, PQR, mmCIF, SDF/MOL, MOL2, XYZ; plain or gzip), lib:ID or lib:NAME, or pdb:ID; or a density map (CCP4/MRC).")
+    @Argument(help: "Structure file (PDB, PQR, mmCIF, SDF/MOL, MOL2, XYZ; plain or gzip), lib:ID or lib:NAME, pdb:ID, or sample:1crn (a sample shipped with molshot); or a density map (CCP4/MRC).")
     var input: String
 
     @Option(name: [.short, .customLong("output")], help: "PNG file to write (repeatable); - writes to standard output.")

@@ -38,7 +38,7 @@ struct ReplayCommand: ParsableCommand {
     @Argument(help: "Event file, or - for standard input.")
     var events: String
 
-    @Option(help: "Structure shown from the start: a file, lib:ID or pdb:ID (events can also load one).")
+    @Option(help: "Structure shown from the start: a file, lib:ID, pdb:ID or sample:1crn (events can also load one).")
     var molecule: String?
 
     @Option(help: "Pathway map to browse instead of a molecule (KGML, Escher, SBGN-ML, GPML, Molshot JSON): fingers pan, a pinch zooms, a double tap zooms in, a tap selects a node.")

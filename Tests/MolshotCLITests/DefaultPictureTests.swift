@@ -47,7 +47,7 @@ final class DefaultPictureTests: GLTestCase {
         // Rainbow: blue and red ends both present.
         XCTAssertGreaterThan(try count("Tests/Fixtures/1crn.pdb", ["--color", "rainbow"], where: Self.red), 100)
         let bad = try MolshotBinary.run(["render", "Tests/Fixtures/1crn.pdb", "-o", scratch.appendingPathComponent("x.png").path, "--color", "rainbw"])
-        XCTAssertEqual(bad.status, 64)
+        XCTAssertEqual(bad.status, 1)
         XCTAssertTrue(bad.stderr.contains("(did you mean rainbow?)"), bad.stderr)
     }
 }

@@ -85,11 +85,11 @@ final class NewUserSecondPassTests: GLTestCase {
 
     func testEveryErrorHasOnePrefixAndUsageOnlyForUsageErrors() throws {
         let usage = try molshot("render", "--size", "abc", "Tests/Fixtures/1crn.pdb", "-o", scratch.appendingPathComponent("a.png").path)
-        XCTAssertEqual(usage.status, 64)
+        XCTAssertEqual(usage.status, 1)
         XCTAssertTrue(usage.stderr.hasPrefix("molshot: error: --size must be WxH or N"), usage.stderr)
         XCTAssertTrue(usage.stderr.contains("Usage: molshot render"), usage.stderr)
         let negative = try molshot("library", "list", "--limit", "-5", "--db", db)
-        XCTAssertEqual(negative.status, 64)
+        XCTAssertEqual(negative.status, 1)
         XCTAssertTrue(negative.stderr.hasPrefix("molshot: error: --limit must not be negative (got -5)"), negative.stderr)
         let input = try molshot("render", "Tests/Fixtures/none.pdb", "-o", scratch.appendingPathComponent("a.png").path)
         XCTAssertEqual(input.status, 1)
@@ -104,7 +104,7 @@ final class NewUserSecondPassTests: GLTestCase {
             {"type":"frame","t":0.1}
             """.write(to: events, atomically: true, encoding: .utf8)
         let run = try molshot("replay", events.path, "-o", scratch.appendingPathComponent("frames").path)
-        XCTAssertEqual(run.status, 64)
+        XCTAssertEqual(run.status, 1)
         XCTAssertTrue(run.stderr.hasPrefix("molshot: error: \(events.path) shows no structure: give --molecule FILE (or lib:ID, pdb:ID), or put a \"load\""),
                       run.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: scratch.appendingPathComponent("frames").path), "nothing written")

@@ -71,10 +71,10 @@ final class OnePictureTests: GLTestCase {
         for command in [["render", "Tests/Fixtures/1hpv.pdb", "-o", png.path], ["thumbnails", "Tests/Fixtures/1hpv.pdb", "-o", scratch.path],
                         ["export", "Tests/Fixtures/1hpv.pdb", "-o", scratch.appendingPathComponent("x.glb").path]] {
             let run = try MolshotBinary.run(command + ["--show", "cartoon: chain A and"])
-            XCTAssertEqual(run.status, 64, "\(command[0]): \(run.stderr)")
+            XCTAssertEqual(run.status, 1, "\(command[0]): \(run.stderr)")
             XCTAssertTrue(run.stderr.contains("--show in \"cartoon: chain A and\": selection \"chain A and\", at character 12"), run.stderr)
             let both = try MolshotBinary.run(command + ["--mode", "spacefill", "--show", "cartoon"])
-            XCTAssertEqual(both.status, 64, "\(command[0]): \(both.stderr)")
+            XCTAssertEqual(both.status, 1, "\(command[0]): \(both.stderr)")
             XCTAssertTrue(both.stderr.contains("give one or the other"), both.stderr)
         }
         let none = try MolshotBinary.run(["render", "Tests/Fixtures/1crn.pdb", "-o", png.path, "--show", "sticks: ligand"])

@@ -77,7 +77,7 @@ final class PDBArchiveTests: XCTestCase {
     func testAnEmptySearchIsRefusedWithoutGoingToTheNetwork() throws {
         for text in ["", "  "] {
             let run = try molshot(["search", text], changing: ["MOLSHOT_PDB_SEARCH": "http://127.0.0.1:1/search"])
-            XCTAssertEqual(run.status, 64)
+            XCTAssertEqual(run.status, 1)
             XCTAssertEqual(run.stderr.split(separator: "\n").first, "molshot: error: Give words to search for.")
         }
     }
