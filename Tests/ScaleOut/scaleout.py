@@ -3,7 +3,7 @@ docs/nginx.conf, in front of two read-only replicas and a writer, all on 127.0.0
 
   - 1,000 mixed requests through nginx (lists, records, pictures, sequences, uploads drawn, health),
     eight at a time, with replica A killed half way: every one answered 200 or 304;
-  - an import on the writer through nginx, published by the writer as a snapshot (`serve --publish`:
+  - an import shlex, on the writer through nginx, published by the writer as a snapshot (`serve --publish`:
     VACUUM INTO beside the replicas' file, then a rename over it), seen through nginx within 10 s;
   - replica A started again, replica B stopped for 4 s: requests answered by A meanwhile;
   - a ticket made by replica B taken by replica A (one --ticket-key file);
@@ -11,7 +11,7 @@ docs/nginx.conf, in front of two read-only replicas and a writer, all on 127.0.0
   - a live session through nginx (the WebSocket upgraded, a frame back);
   - nginx's cache: a public picture served from it the second time, never one asked with a token.
 Prints one line per check; exits non-zero on the first that fails."""
-import argparse, base64, concurrent.futures, http.client, json, os, shutil, signal, socket, struct, subprocess, sys, tempfile, threading, time
+import argparse, base64, shlex, concurrent.futures, http.client, json, os, shutil, signal, socket, struct, subprocess, sys, tempfile, threading, time
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--molshot", required=True)
@@ -97,26 +97,27 @@ try:
     serve("b", replica_db)
     for n in ("a", "b"):
         wait_up(ports[n])
-    # nginx with docs/nginx.conf: this run's ports and cache folder.
+    # nginx with docs/nginx.conf as written but for this run's ports: everything it writes (cache,
+    # temporary bodies, log, pid) lies under its prefix.
     conf = open(os.path.join(args.root, "docs", "nginx.conf")).read()
     conf = (conf.replace("127.0.0.1:8081", f"127.0.0.1:{ports['a']}").replace("127.0.0.1:8082", f"127.0.0.1:{ports['b']}")
-            .replace("127.0.0.1:8090", f"127.0.0.1:{ports['writer']}").replace("listen 8080;", f"listen 127.0.0.1:{ports['nginx']};")
-            .replace("/var/cache/nginx/molshot", os.path.join(work, "nginx-cache")))
-    # nginx's workers run as another user (www-data or nobody) where nginx starts as root: its
-    # folders open to them.
-    os.chmod(work, 0o755)
-    for d in ["client_body_temp", "proxy_temp", "fastcgi_temp", "uwsgi_temp", "scgi_temp", "logs", "../nginx-cache"]:
-        os.makedirs(os.path.join(work, "nginx", d), exist_ok=True)
-        os.chmod(os.path.join(work, "nginx", d), 0o777)
-    conf = conf.replace("http {", "http {\n    client_body_temp_path " + os.path.join(work, "nginx", "client_body_temp") + ";\n"
-                        + "    proxy_temp_path " + os.path.join(work, "nginx", "proxy_temp") + ";\n"
-                        + "    fastcgi_temp_path " + os.path.join(work, "nginx", "fastcgi_temp") + ";\n"
-                        + "    uwsgi_temp_path " + os.path.join(work, "nginx", "uwsgi_temp") + ";\n"
-                        + "    scgi_temp_path " + os.path.join(work, "nginx", "scgi_temp") + ";\n", 1)
+            .replace("127.0.0.1:8090", f"127.0.0.1:{ports['writer']}").replace("listen 8080;", f"listen 127.0.0.1:{ports['nginx']};"))
     conf_path = os.path.join(work, "nginx.conf")
     open(conf_path, "w").write(conf)
-    nginx = ["/usr/sbin/nginx", "-p", os.path.join(work, "nginx"), "-c", conf_path,
-             "-g", f"pid {os.path.join(work, 'nginx', 'nginx.pid')}; error_log {os.path.join(work, 'nginx', 'logs', 'error.log')}; daemon off;"]
+    prefix = os.path.join(work, "nginx")
+    os.makedirs(prefix, exist_ok=True)
+    # nginx's workers run as another user (nobody) where nginx starts as root: the prefix open to them.
+    os.chmod(work, 0o755)
+    os.chmod(prefix, 0o777)
+    # As written, the file passes nginx -t as a normal user (nobody, where this check runs as root).
+    test = ["/usr/sbin/nginx", "-t", "-p", prefix, "-c", conf_path]
+    if os.geteuid() == 0:
+        test = ["su", "-s", "/bin/sh", "nobody", "-c", " ".join(shlex.quote(a) for a in test)]
+    checked = subprocess.run(test, capture_output=True, text=True)
+    if checked.returncode != 0:
+        fail(f"nginx -t on docs/nginx.conf as a normal user: {checked.stderr.strip()[-400:]}")
+    print("ok   docs/nginx.conf passes nginx -t as a normal user, under a prefix it can write")
+    nginx = ["/usr/sbin/nginx", "-p", prefix, "-c", conf_path, "-g", "daemon off;"]
     procs["nginx"] = subprocess.Popen(nginx, stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "nginx.log"), "w"))
     wait_up(ports["nginx"])
     print(f"ok   nginx on :{ports['nginx']} in front of replicas :{ports['a']} :{ports['b']} and writer :{ports['writer']}")
