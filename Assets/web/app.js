@@ -246,6 +246,9 @@ class LiveView {
     this.onState("loading");
     let info = null;
     ws.onopen = () => {
+      // The gestures sent again below bring the camera back; their taps are not picks again (the
+      // server answers each tap with the event's line: the header is line 1, the replayed ones follow).
+      this.replayedLines = 1 + this.sent.length;
       ws.send(JSON.stringify(this.header()));
       // A double tap's change of mode is in the query now (the page follows the frames' mode):
       // sent again, it would change the mode a second time.
@@ -260,7 +263,7 @@ class LiveView {
         if (message.type === "frame") info = message;
         else if (message.type === "session") this.sessionID = message.id;
         else if (message.type === "error") say(`The view refused an event: ${message.message}`);
-        else if (message.type === "tap") this.deliberateTap(message);
+        else if (message.type === "tap" && !(message.line <= this.replayedLines)) this.deliberateTap(message);
         else if (message.type === "hover") this.onHover(message);
         return;
       }
@@ -501,28 +504,26 @@ async function moleculePage(id, params = new URLSearchParams()) {
   const pickedLine = el("p", { id: "picked", role: "status" }, "Tap or click an atom to name it; two give a distance, three an angle.");
   const picks3 = [];
   const fmt = a => `${a.chain ? `chain ${a.chain} · ` : ""}${a.residue} ${a.number}${a.insertion || ""} · ${a.name} (${a.element})`;
-  const picked = atom => {
+  // The picks as a list, each with a button that removes it, and what they measure.
+  const showPicks = () => {
     for (const m of document.querySelectorAll("#sequences .picked")) m.classList.remove("picked");
-    if (!atom) {
-      picks3.length = 0;
-      pickedLine.textContent = "Nothing there: the picks are cleared.";
+    if (!picks3.length) {
+      pickedLine.textContent = "Tap or click an atom to name it; two give a distance, three an angle.";
       pickedLine.dataset.picks = "0";
       zoomResidue.hidden = true;
       view.setMarks([]);
       drawMarks([]);
       return;
     }
-    picks3.push(atom);
-    if (picks3.length > 3) picks3.shift();
-    const [p, q, r] = picks3.slice(-3).map(a => a.position);
+    const [p, q, r] = picks3.map(a => a.position);
     const sub = (a, b) => a.map((v, i) => v - b[i]), len = v => Math.hypot(...v), dot = (a, b) => a.reduce((s, v, i) => s + v * b[i], 0);
     // Every picked atom, numbered as its ring, and what each measurement spans.
-    const lines = picks3.map((a, i) => el("li", { class: "pick-atom" }, `${i + 1}: ${fmt(a)}`));
-    if (picks3.length >= 2) {
-      for (let i = 1; i < picks3.length; i++) {
-        const [a, b] = [picks3[i - 1].position, picks3[i].position];
-        lines.push(el("li", { class: "pick-measure" }, `distance ${i}–${i + 1}: ${len(sub(a, b)).toFixed(2)} Å`));
-      }
+    const lines = picks3.map((a, i) => el("li", { class: "pick-atom" }, `${i + 1}: ${fmt(a)} `,
+      el("button", { class: "remove-pick", "aria-label": `Remove pick ${i + 1}`, title: "Remove this pick",
+                     onclick: () => { picks3.splice(i, 1); showPicks(); } }, "×")));
+    for (let i = 1; i < picks3.length; i++) {
+      const [a, b] = [picks3[i - 1].position, picks3[i].position];
+      lines.push(el("li", { class: "pick-measure" }, `distance ${i}–${i + 1}: ${len(sub(a, b)).toFixed(2)} Å`));
     }
     if (picks3.length === 3) {
       const u = sub(p, q), v = sub(r, q);
@@ -530,12 +531,25 @@ async function moleculePage(id, params = new URLSearchParams()) {
     }
     pickedLine.replaceChildren(el("ol", { class: "picks" }, ...lines));
     pickedLine.dataset.picks = String(picks3.length);
+    const atom = picks3[picks3.length - 1];
     zoomResidue.hidden = false;
     zoomResidue.onclick = () => zoomTo(`chain ${atom.chain} and resi ${atom.number}${atom.insertion || ""}`);
     view.setMarks(picks3.map(a => a.position));
     // The residue in the sequence.
     const line = document.querySelector(`#sequences .sequence[data-chain="${CSS.escape(atom.chain)}"]`);
     if (line) for (const letter of line.querySelectorAll(".letters span")) if (letter.dataset.number === String(atom.number)) letter.classList.add("picked");
+  };
+  // A pick comes from a deliberate tap on the picture only (never from a menu, a button or a re-render).
+  const picked = atom => {
+    if (!atom) {
+      picks3.length = 0;
+      showPicks();
+      pickedLine.textContent = "Nothing there: the picks are cleared.";
+      return;
+    }
+    picks3.push(atom);
+    if (picks3.length > 3) picks3.shift();
+    showPicks();
   };
   const view = new LiveView(record.id, img, {
     look: query, record: true, view: startView,

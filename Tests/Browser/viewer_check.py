@@ -259,6 +259,25 @@ try:
     Select(driver.find_element(By.ID, "mode-menu")).select_by_value(mode_before)
     wait(lambda: driver.find_element(By.ID, "view").get_attribute("data-state") == "live", 15)
     check("the live frames come as WebP", view.get_attribute("data-format") == "webp")
+    # Picks come from taps only: every menu changed after them (each opens the session again and
+    # sends the gestures so far) leaves the same atoms picked; one pick can be removed.
+    def pick_atoms():
+        return [e.text.rstrip("×").strip() for e in driver.find_elements(By.CSS_SELECTOR, "#picked .pick-atom")]
+    before_menus = pick_atoms()
+    for menu in ["color-menu", "mode-menu", "slab-menu", "color-menu"]:
+        choice = Select(driver.find_element(By.ID, menu))
+        current = choice.first_selected_option.get_attribute("value")
+        other = next(o.get_attribute("value") for o in choice.options if o.get_attribute("value") != current)
+        choice.select_by_value(other)
+        wait(lambda: driver.find_element(By.ID, "view").get_attribute("data-state") == "live", 15)
+        time.sleep(1.0)
+    check("changing every menu after three picks leaves the same three atoms picked",
+          pick_atoms() == before_menus and driver.find_element(By.ID, "picked").get_attribute("data-picks") == "3")
+    driver.find_elements(By.CSS_SELECTOR, "#picked .remove-pick")[1].click()
+    check("a pick can be removed from the list", pick_atoms() == [before_menus[0].replace("1: ", "1: ", 1), before_menus[2].replace("3: ", "2: ", 1)]
+          and driver.find_element(By.ID, "picked").get_attribute("data-picks") == "2" and "distance 1–2" in driver.find_element(By.ID, "picked").text)
+    Select(driver.find_element(By.ID, "slab-menu")).select_by_value("auto")
+    wait(lambda: driver.find_element(By.ID, "view").get_attribute("data-state") == "live", 15)
     # The pointer resting over an atom names it beside the pointer.
     ActionChains(driver).move_to_element_with_offset(view, -20, 0).pause(0.1).move_by_offset(1, 0).perform()
     tip = wait(lambda: driver.find_element(By.ID, "hover") if driver.find_element(By.ID, "hover").is_displayed() else None, 10)
