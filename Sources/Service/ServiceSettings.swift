@@ -186,8 +186,8 @@ public enum ServiceSettings {
         ServiceSetting("tokens", .text, "The tokens file (NAME SHA256-HEX a line, from molshot serve token add): serve needs a token from it to import and remove molecules",
                        set: { c, v in if case .text(let path) = v { c.tokens = try Tokens.load(path) } }, get: { _ in nil }),
         setting("publish", .text, "A writer's snapshots for its replicas: a read-only copy of the library written here (beside it, then renamed over it) "
-                + "whenever the library has changed, looked at every publish-seconds; replicas serve this file and open each new one", optionalText(\.publish)),
-        setting("publish-seconds", .seconds(0.5...86_400), "Seconds between a writer's looks for changes to publish", seconds(\.publishSeconds)),
+                + "as soon as the library has changed (a burst of writes once, 0.3 s after its last); replicas serve this file and open each new one", optionalText(\.publish)),
+        setting("publish-seconds", .seconds(0.5...86_400), "The longest a writer's change waits to be published while writes keep coming (a ceiling; a pause of 0.3 s publishes at once)", seconds(\.publishSeconds)),
         ServiceSetting("ticket-key", .text, "A file of ticket keys shared by replicas (one a line, at least 32 characters, the first signs; followed as it "
                        + "changes): a browser ticket one replica makes is taken by the others. Default: a key of this process's own",
                        set: { c, v in if case .text(let path) = v { c.tickets = try Tickets.load(keyFile: path) } }, get: { _ in nil }),
