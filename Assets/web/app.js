@@ -80,6 +80,13 @@ function showError(what, error) {
       el("p", {}, input, " ", use));
     return;
   }
+  // Embedded in someone else's page, the visitor is told what they see, not the library's workings.
+  if (document.body.classList.contains("embed")) {
+    const shown = error && (error.status === 404 || error.status === 401 || error.status === 403)
+      ? "This molecule is not shared here." : "This view cannot be shown just now.";
+    main.replaceChildren(el("p", { class: "error", role: "alert", id: "error" }, shown));
+    return;
+  }
   const text = error && error.status === 404 ? `${what}: there is no such entry in this library.` : `${what}: ${error.message || error}.`;
   main.replaceChildren(el("p", { class: "error", role: "alert", id: "error" }, text.replace(/\.\.$/, ".")),
     el("p", {}, el("a", { href: "#/" }, "Back to the library")));
@@ -115,7 +122,25 @@ async function libraryPage(_, params) {
   const prev = el("button", { id: "prev" }, "Previous"), next = el("button", { id: "next" }, "Next");
   const label = el("span", { id: "page" });
   const grid = el("div", { id: "grid" });
-  main.append(el("div", { class: "toolbar" }, search, sort, per, prev, label, next), grid);
+  // An upload, for whoever holds a token that may import (the same import as POST /v1/molecules).
+  const upload = el("input", { type: "file", id: "upload", "aria-label": "Upload a molecule",
+                               accept: ".pdb,.ent,.cif,.mmcif,.bcif,.sdf,.mol,.mol2,.xyz,.pqr,.gz" });
+  upload.addEventListener("change", async () => {
+    const file = upload.files[0];
+    if (!file) return;
+    say(`Uploading ${file.name}…`);
+    try {
+      const r = await fetch(`/v1/molecules?name=${encodeURIComponent(file.name)}`, authorized({ method: "POST", body: await file.arrayBuffer() }));
+      const text = await r.text();
+      if (!r.ok) { say(`${file.name} was not imported: ${text.trim() || r.status}`); return; }
+      say(`${file.name} imported.`);
+      location.hash = `#/molecule/${encodeURIComponent(JSON.parse(text).id)}`;
+    } catch (e) {
+      say(`${file.name} was not imported: ${e.message || e}`);
+    }
+  });
+  const uploading = auth.token ? [el("label", { class: "upload" }, "Upload a molecule ", upload)] : [];
+  main.append(el("div", { class: "toolbar" }, search, sort, per, prev, label, next, ...uploading), grid);
   const address = () => `#/?page=${state.page}&sort=${state.sort}&per=${state.per}` + (state.q ? `&q=${encodeURIComponent(state.q)}` : "");
   let shown = 0;
   async function load() {

@@ -574,6 +574,21 @@ fetch("{base}/v1/molecules/1/image?size=64").then(r => r.blob()).then(b => creat
             driver.find_element(By.ID, "use-token").click()
             wait(lambda: loaded_images("#grid img") == 9, 30)
             check("with the token the grid's images load (tickets in their addresses)", loaded_images("#grid img") == 9)
+            # With a token, the library page uploads a file through the import route and opens it.
+            upload = wait(lambda: driver.find_element(By.ID, "upload"), 10)
+            if upload:
+                upload.send_keys(os.path.join(args.root, "Tests", "Fixtures", "03F.v3000.sdf"))
+                opened = wait(lambda: "#/molecule/" in driver.current_url and driver.find_element(By.ID, "view").get_attribute("data-state") == "live", 30)
+                new_id = driver.current_url.split("#/molecule/")[-1].split("?")[0]
+                record = json.load(urllib.request.urlopen(urllib.request.Request(f"{locked_base}/v1/molecules/{new_id}",
+                                                                                  headers={"Authorization": "Bearer " + token})))
+                check("with a token the library page uploads a molecule and opens its view",
+                      opened is not None and "03F" in record.get("name", "") and record.get("atoms", 0) > 0)
+                urllib.request.urlopen(urllib.request.Request(f"{locked_base}/v1/molecules/{new_id}", method="DELETE",
+                                                              headers={"Authorization": "Bearer " + token}))
+                driver.get(locked_base + "/")
+            else:
+                check("with a token the library page uploads a molecule and opens its view", False)
             first = json.load(urllib.request.urlopen(urllib.request.Request(locked_base + "/v1/molecules?query=1crn",
                                                                              headers={"Authorization": "Bearer " + token})))["molecules"][0]
             driver.get(f"{locked_base}/#/molecule/{first['id']}")
@@ -612,6 +627,12 @@ fetch("{base}/v1/molecules/1/image?size=64").then(r => r.blob()).then(b => creat
     finally:
         locked.terminate()
         locked.wait()
+
+    # An embed of a molecule this server does not share speaks to the visitor, with no way into the library.
+    driver.get(f"{base}/embed.html#/molecule/987654321")
+    said = wait(lambda: driver.find_element(By.ID, "error").text, 15)
+    check("an embed of what is not shared says so to the visitor, with no link into the library",
+          said == "This molecule is not shared here." and not driver.find_elements(By.CSS_SELECTOR, "main a"))
 
     # The server restarts under an open view: the page reconnects by itself (no touch) and says so meanwhile.
     molecules = json.load(urllib.request.urlopen(base + "/v1/molecules?query=1crn"))["molecules"]
