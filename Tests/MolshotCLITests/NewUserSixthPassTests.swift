@@ -8,11 +8,7 @@ import XCTest
 final class NewUserSixthPassTests: XCTestCase {
     var scratch: URL!
 
-    override func setUpWithError() throws {
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-six-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        addTeardownBlock { [scratch] in try? FileManager.default.removeItem(at: scratch!) }
-    }
+    override func setUpWithError() throws { scratch = try Scratch.folder(for: self, prefix: "molshot-six") }
 
     func path(_ name: String) -> String { scratch.appendingPathComponent(name).path }
 

@@ -8,11 +8,7 @@ import XCTest
 final class SiteFigureCommandTests: XCTestCase {
     var scratch: URL!
 
-    override func setUpWithError() throws {
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("molshot-site-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        addTeardownBlock { [scratch] in try? FileManager.default.removeItem(at: scratch!) }
-    }
+    override func setUpWithError() throws { scratch = try Scratch.folder(for: self, prefix: "molshot-site") }
 
     func path(_ name: String) -> String { scratch.appendingPathComponent(name).path }
 
