@@ -161,8 +161,9 @@ public struct Annotations: Sendable, Equatable {
             throw RequestError(field: "interactions-with", "goes with interactions (the selection whose interactions are drawn)")
         }
         if let asked = interactions {
-            // The lines are in the scene (`InteractionLines`); here their key.
-            let found = try Self.interactions(asked, in: model, partners: interactionPartners)
+            // The lines are in the scene (`InteractionLines`); here their key, of the interactions
+            // the geometry was made with (found again only for a molecule prepared without them).
+            let found = try prepared.interactions ?? Self.interactions(asked, in: model, partners: interactionPartners)
             if let key = drawInteractionKey(Set(found.map(\.kind)), into: &image, font: small, ink: ink, halo: halo, scale: scale) { placed.append(key) }
             // The selection's atoms (the ligand) are kept clear of text: a box an atom, 1 Å about it.
             let r = Int((1 / camera.worldUnitsPerPixel(width: w, height: h)).rounded())
@@ -242,8 +243,7 @@ public struct Annotations: Sendable, Equatable {
         let atomBox = max(2, Int((0.45 / camera.worldUnitsPerPixel(width: w, height: h)).rounded()))
         var residueBoxes: [Rect] = []
         var drawnAtoms = [Bool](repeating: false, count: model.atoms.count)
-        for part in prepared.parts where part.representation != "cartoon" && part.representation != "putty" { for a in part.atoms { drawnAtoms[Int(a)] = true } }
-        if prepared.parts.isEmpty { drawnAtoms = prepared.shown }
+        for part in prepared.parts where !part.representation.isTrace { for a in part.atoms { drawnAtoms[Int(a)] = true } }
         for r in labelled {
             let residue = model.residues[Int(r)]
             for i in Int(residue.atoms.lowerBound)..<Int(residue.atoms.upperBound) where drawnAtoms[i] {

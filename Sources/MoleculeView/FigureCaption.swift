@@ -49,10 +49,10 @@ public struct FigureCaption: Codable, Sendable, Equatable {
         func list(_ v: SIMD3<Float>) -> [Float] { [v.x, v.y, v.z].map { ($0 * 1000).rounded() / 1000 } }
         camera = View(eye: list(eye), target: list(target), up: list(up), projection: c.isOrthographic ? "orthographic" : "perspective")
         func serial(_ i: Int) -> Int32 { model.atoms[i].serial }
-        drawn = prepared.parts.map { Drawn(representation: $0.representation, selection: $0.selection, atoms: $0.atoms.map { serial(Int($0)) }) }
+        drawn = prepared.parts.map { Drawn(representation: $0.representation.name, selection: $0.selection, atoms: $0.atoms.map { serial(Int($0)) }) }
         var found: [Interaction] = []
         if let asked = request.annotations.interactions {
-            found = try Annotations.interactions(asked, in: model, partners: request.annotations.interactionPartners)
+            found = try prepared.interactions ?? Annotations.interactions(asked, in: model, partners: request.annotations.interactionPartners)
         }
         interactions = found.map { i in
             Contact(kind: i.kind.rawValue, atoms: [i.atoms.map(serial), i.partnerAtoms.map(serial)], water: i.water.map(serial),
@@ -67,7 +67,7 @@ public struct FigureCaption: Codable, Sendable, Equatable {
     static func sentence(prepared: PreparedMolecule, request: RenderRequest, found: [Interaction], labelled: Int, elements: ElementTable) -> String {
         let model = prepared.model
         guard let asked = request.site.map({ ($0.selection, $0.text) }) ?? request.annotations.interactions.map({ ($0.selection, $0.text) }) else {
-            let parts = prepared.parts.map { "\($0.representation) of \($0.selection)" }.joined(separator: ", ")
+            let parts = prepared.parts.map { "\($0.representation.name) of \($0.selection)" }.joined(separator: ", ")
             return "\(prepared.model.atoms.count) atoms drawn as \(parts)."
         }
         // The selection's residues, named.

@@ -18,7 +18,7 @@ public struct PreparedMolecule: Sendable {
     /// atoms its geometry stands on (a cartoon's, the atoms its ribbon passes through), for a
     /// figure's caption.
     public struct Part: Sendable {
-        public var representation: String
+        public var representation: DrawMode
         public var selection: String
         public var atoms: [Int32]
     }
@@ -27,6 +27,9 @@ public struct PreparedMolecule: Sendable {
     /// descriptions by id, for a caption's sentence.
     public private(set) var componentNames: [String: String] = [:]
     public private(set) var entityNames: [String: String] = [:]
+    /// The interactions the request asks for, found once as the geometry is made: a view's frames
+    /// draw their key again, and a figure's caption lists them, without looking for them again.
+    public private(set) var interactions: [Interaction]?
     /// The scale (pixels per Å) the geometry has the detail for, where it has less than full
     /// detail: a view zoomed in past it should build it again.
     public private(set) var detailScale: Float?
@@ -80,7 +83,7 @@ public struct PreparedMolecule: Sendable {
         id = PreparedMolecule.nextID()
         detailScale = PreparedMolecule.detailScale(pixelsPerÅngström, geometry)
         PreparedMolecule.colorMeshes(&geometry, colors, theme: color.theme, model: model, elements: perception.elements)
-        parts = [Part(representation: (mode == .auto ? Representations.automatic(for: model) : mode).name, selection: "all",
+        parts = [Part(representation: mode == .auto ? Representations.automatic(for: model) : mode, selection: "all",
                       atoms: PreparedMolecule.atomsDrawn(geometry))]
     }
 
@@ -188,8 +191,7 @@ public struct PreparedMolecule: Sendable {
                                                       elements: perception.elements, secondaryStructure: structure.secondaryStructure)
             let colors = show.colors(for: model, theme: color, elements: perception.elements, secondaryStructure: structure.secondaryStructure)
             PreparedMolecule.colorMeshes(&part, colors, theme: show.theme(color), model: model, elements: perception.elements)
-            let selectionText = show.text.firstIndex(of: ":").map { String(show.text[show.text.index(after: $0)...]).trimmingCharacters(in: .whitespaces) } ?? "all"
-            parts.append(Part(representation: show.representation.name, selection: selectionText, atoms: PreparedMolecule.atomsDrawn(part)))
+            parts.append(Part(representation: show.representation, selection: show.selectionText, atoms: PreparedMolecule.atomsDrawn(part)))
             geometry.merge(part, atomColors: requested, otherColors: colors)
         }
         guard geometry.sphereCount > 0 || geometry.cylinderCount > 0 || !geometry.meshes.isEmpty else {
@@ -227,6 +229,7 @@ public struct PreparedMolecule: Sendable {
         if let asked = request.annotations.interactions {
             let found = try Annotations.interactions(asked, in: model, partners: request.annotations.interactionPartners)
             geometry.meshes.append(InteractionLines.mesh(found, model: model))
+            interactions = found
         }
         // Loops below stop early past the request's deadline (a surface, a selection): said here.
         try WorkDeadline.check()

@@ -29,6 +29,11 @@ public struct Show: Sendable, Equatable {
     /// them (a binding site's backbone partners), which shows otherwise leave to the cartoon.
     public var keepsMainChain = false
 
+    /// The selection as written (after the colon), `all` where there is none.
+    public var selectionText: String {
+        text.firstIndex(of: ":").map { String(text[text.index(after: $0)...]).trimmingCharacters(in: .whitespaces) } ?? "all"
+    }
+
     /// The mode of a picture made of shows (a thumbnail's name and a replay's mode say it).
     public static let mode = DrawMode.shows
 

@@ -97,6 +97,8 @@ extension MoleculeDriver.Options {
     static func served(_ request: RenderRequest, maxSide: Int, maxAtoms: Int) -> Self {
         var options = Self()
         options.request = request
+        // A view's frames carry no labels (the service refuses them; a site's are left out).
+        options.request.leaveOutSiteLabels()
         options.request.maxAtoms = maxAtoms
         options.maxSide = maxSide
         options.maxSamples = ServiceLimits.pictureSamples.value
@@ -203,10 +205,7 @@ public enum RenderProcessServer {
             case .open(let id, let job):
                 var answer = ProcessAnswer.opened(session: id)
                 do throws(any Error) {
-                    var asked = try RenderRequest(pairs(job.settings))
-                    // A view's frames carry no labels (the service refused them; a site's are left out).
-                    asked.leaveOutSiteLabels()
-                    let options = MoleculeDriver.Options.served(asked, maxSide: job.maxSide, maxAtoms: limits.maxAtoms)
+                    let options = MoleculeDriver.Options.served(try RenderRequest(pairs(job.settings)), maxSide: job.maxSide, maxAtoms: limits.maxAtoms)
                     let frames = try job.format.map { try SessionController.frameEncoder($0, quality: job.quality, request: options.request) }
                     let structure = try limits.load(.library(job.library))
                     try limits.check(structure)

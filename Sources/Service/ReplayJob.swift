@@ -68,9 +68,8 @@ struct ReplayJob: Sendable {
     /// The driver's options: the picture the query asks for, every `resize` kept within the
     /// server's largest side and picture samples.
     func options() throws -> MoleculeDriver.Options {
-        var request: RenderRequest
+        let request: RenderRequest
         do { request = try RenderRequest(settings) } catch { throw HTTPAnswer.badRequest(error) }
-        request.leaveOutSiteLabels()
         return .served(request, maxSide: maxSide, maxAtoms: maxAtoms)
     }
 

@@ -351,7 +351,7 @@ public indirect enum Selection: Sendable, Equatable {
         case .water: return residue.isWater
         case .ligand: return residue.isLigand
         case .ion: return residue.kind == .ion
-        case .hydrogen: return atom.element.atomicNumber == 1
+        case .hydrogen: return atom.element.isHydrogen
         case .hetatm: return residue.isHetero
         case .backbone:
             // Of polymer residues only: a water's O is not backbone.

@@ -109,7 +109,7 @@ final class SiteFigureTests: XCTestCase {
             let model = f.picture.prepared.model
             let project = f.picture.camera.projector(width: f.image.width, height: f.image.height)
             var drawn = Set<Int32>()
-            for part in f.picture.prepared.parts where part.representation != "cartoon" { drawn.formUnion(part.atoms) }
+            for part in f.picture.prepared.parts where part.representation != .cartoon { drawn.formUnion(part.atoms) }
             for label in f.labels {
                 let residue = model.residues[Int(model.atoms[label.atom].residue)]
                 for i in Int(residue.atoms.lowerBound)..<Int(residue.atoms.upperBound) where drawn.contains(Int32(i)) {
