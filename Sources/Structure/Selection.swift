@@ -301,6 +301,9 @@ public indirect enum Selection: Sendable, Equatable {
         case .within(let distance, let inner):
             return Selection.near(inner.mask(in: model), distance: distance, in: model)
         case .interacting(let inner, let partners, let residues):
+            // Each level a search of its own (a nested `interacting` may ask for 16): past the
+            // request's deadline none is begun; the step around it throws.
+            if WorkDeadline.stopped { return [Bool](repeating: false, count: model.atoms.count) }
             let ends = InteractionPartners.atoms(of: inner, with: partners, in: model)
             guard residues else { return ends }
             var chosen = Set<Int32>()
